@@ -1,0 +1,162 @@
+//! Source files and positions.
+//!
+//! Every diagnostic points into the *original* bytes of a file: a byte range
+//! plus the 1-based line and column (in characters) that a person or an editor
+//! understands. Lines end at `\n`, `\r\n` or a lone `\r`, as YAML and the
+//! reference validator see them.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// A file's bytes, its path as the user named it, and a table of line starts.
+#[derive(Debug, Clone)]
+pub struct Source {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    line_starts: Vec<usize>,
+}
+
+/// A position a person can read: 1-based line and 1-based column in characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineCol {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, counted in Unicode scalar values (bytes where the line is not UTF-8).
+    pub column: usize,
+}
+
+impl Source {
+    /// Wraps the bytes read from `path`.
+    pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Source {
+        let line_starts = line_starts(&bytes);
+        Source {
+            path: path.into(),
+            bytes,
+            line_starts,
+        }
+    }
+
+    /// The path the file was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The raw bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Line and column of a byte offset (clamped to the end of the file).
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = offset.min(self.bytes.len());
+        let line_index = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line_index];
+        let column = count_chars(&self.bytes[start..offset]) + 1;
+        LineCol {
+            line: line_index + 1,
+            column,
+        }
+    }
+
+    /// Byte range of a 1-based line, without its terminator.
+    pub fn line_range(&self, line: usize) -> Option<Range<usize>> {
+        let start = *self.line_starts.get(line.checked_sub(1)?)?;
+        let mut end = start;
+        while end < self.bytes.len() && self.bytes[end] != b'\n' && self.bytes[end] != b'\r' {
+            end += 1;
+        }
+        Some(start..end)
+    }
+
+    /// The text of a 1-based line, lossily decoded, without its terminator.
+    pub fn line_text(&self, line: usize) -> Option<String> {
+        self.line_range(line)
+            .map(|r| String::from_utf8_lossy(&self.bytes[r]).into_owned())
+    }
+
+    /// Byte offset of a 1-based line and a 0-based character column on it.
+    pub fn offset_of(&self, line: usize, char_column: usize) -> usize {
+        let Some(range) = self.line_range(line) else {
+            return self.bytes.len();
+        };
+        let text = &self.bytes[range.clone()];
+        match std::str::from_utf8(text) {
+            Ok(s) => {
+                range.start
+                    + s.char_indices()
+                        .nth(char_column)
+                        .map_or(s.len(), |(i, _)| i)
+            }
+            Err(_) => range.start + char_column.min(text.len()),
+        }
+    }
+
+    /// Number of lines (a trailing terminator does not start a new line).
+    pub fn line_count(&self) -> usize {
+        let n = self.line_starts.len();
+        if n > 1 && self.line_starts[n - 1] == self.bytes.len() {
+            n - 1
+        } else {
+            n
+        }
+    }
+}
+
+fn count_chars(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.chars().count(),
+        Err(_) => bytes.len(),
+    }
+}
+
+fn line_starts(bytes: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => starts.push(i + 1),
+            b'\r' => {
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                starts.push(i + 1);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_handles_every_line_ending() {
+        let s = Source::new("x", b"ab\ncd\r\nef\rgh".to_vec());
+        assert_eq!(s.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(s.line_col(4), LineCol { line: 2, column: 2 });
+        assert_eq!(s.line_col(7), LineCol { line: 3, column: 1 });
+        assert_eq!(s.line_col(10), LineCol { line: 4, column: 1 });
+        assert_eq!(s.line_text(2).as_deref(), Some("cd"));
+        assert_eq!(s.line_count(), 4);
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let s = Source::new("x", "é: ü".as_bytes().to_vec());
+        assert_eq!(s.line_col(4), LineCol { line: 1, column: 4 });
+        assert_eq!(s.offset_of(1, 3), 4);
+    }
+
+    #[test]
+    fn offsets_past_the_end_are_clamped() {
+        let s = Source::new("x", b"a\n".to_vec());
+        assert_eq!(s.line_col(99), LineCol { line: 2, column: 1 });
+        assert_eq!(s.line_count(), 1);
+    }
+}

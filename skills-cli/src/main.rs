@@ -1,1 +1,39 @@
-fn main() {}
+//! `skills`: validate, inspect and package Agent Skills.
+//!
+//! `main` parses arguments, runs one subcommand and maps its outcome to an
+//! exit status: 0 success, 1 the input has errors, 2 usage or I/O failure.
+//! Errors are printed once, prefixed `skills:`; a closed pipe exits quietly.
+
+mod args;
+mod cmd;
+mod report;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// What a subcommand found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything checked is valid.
+    Success,
+    /// The input has errors (exit 1).
+    Invalid,
+}
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let result = match cli.command {
+        args::Command::Validate(a) => cmd::validate::run(&a),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::Invalid) => ExitCode::from(1),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("skills: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -251,6 +251,12 @@ impl Diagnostic {
         self
     }
 
+    /// Sets the help note of a diagnostic already collected.
+    pub fn set_help(&mut self, help: impl Into<String>) -> &mut Self {
+        self.help = Some(help.into());
+        self
+    }
+
     /// `path:line:column`, or just the path when there is no position.
     pub fn location(&self) -> String {
         match &self.label {
@@ -316,6 +322,9 @@ mod tests {
             d.to_string(),
             "s/SKILL.md:2:7: error[SK205]: `name` must be lowercase"
         );
-        assert_eq!(d.label.as_ref().map(|l| l.line_text.as_str()), Some("name: X"));
+        assert_eq!(
+            d.label.as_ref().map(|l| l.line_text.as_str()),
+            Some("name: X")
+        );
     }
 }

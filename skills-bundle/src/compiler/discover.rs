@@ -1,0 +1,2304 @@
+//! Discovery: which directories under a path the user named are skills.
+//!
+//! [`discover`] takes one *root* (a path as the user typed it) and returns the
+//! skill directories under it, in a fixed order, with every path built from
+//! the root as given (never canonicalised). Problems become [`Diagnostic`]s;
+//! discovery never stops early because of one.
+//!
+//! # What a root can be
+//!
+//! - **Missing**: error `SK001` (``path `X` does not exist``; the reference
+//!   validator says `Path does not exist: X`). Nothing is returned.
+//! - **A file** named `SKILL.md` in any letter case (as `skills-ref` compares
+//!   `path.name.lower() == "skill.md"`): the skill is its parent directory
+//!   (`.` when the path has no parent). Any other file: error `SK002`
+//!   (`Not a directory: X`).
+//! - **A directory**, examined in this order:
+//!   1. **Marketplace**: it has `.claude-plugin/marketplace.json`. Each entry of
+//!      `plugins` is a plugin named by its `name`. A string `source` is a path
+//!      relative to the root (`"./plugins/foo"`); one written without a leading
+//!      `./` is relative to `metadata.pluginRoot` when that is set. An object
+//!      `source` (`github`, `url`, `git-subdir`, `npm`, ...) names a remote
+//!      plugin, which cannot be walked: it is skipped without a diagnostic. The
+//!      plugin directory is then read as in rule 2, with the entry's `skills`
+//!      added to the plugin's own; an entry with `"strict": false` is the whole
+//!      plugin definition, so its `plugin.json`'s `skills` is not read; and an
+//!      entry whose source is the root itself and which lists `skills` gets
+//!      exactly those (the default `skills/` is not scanned), as Claude Code
+//!      does for `anthropics/skills`. Nothing else under a marketplace is
+//!      searched. A marketplace file that cannot be used at all (not JSON, no
+//!      `plugins` array) is reported and the root is read by rules 2 to 4.
+//!   2. **Plugin**: it has `.claude-plugin/plugin.json`. The plugin's name is
+//!      its `name` (else the directory's name); its skills are named
+//!      `plugin:skill`. Its `skills/` directory is always scanned when present,
+//!      and every path in its `skills` field (a string or an array of strings,
+//!      relative to the plugin) is scanned too. A scanned path that holds a
+//!      `SKILL.md` is one skill; otherwise each of its sub-directories is a
+//!      skill (one level, sorted; those without a `SKILL.md` are returned too,
+//!      so the missing file is reported), except that the plugin directory
+//!      itself (`"."`) only contributes sub-directories that hold a `SKILL.md`.
+//!      A plugin without a `skills/` directory and without a `skills` field
+//!      whose own directory holds a `SKILL.md` is a single-skill plugin.
+//!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
+//!      (of any kind: a directory named `SKILL.md` is reported by the parser).
+//!      Discovery does not look inside a skill.
+//!   4. **Anything else** is walked: sub-directories in byte-wise order of
+//!      their names, rules 2 and 3 applied to each (a `marketplace.json` only
+//!      counts at the root), hidden directories (`.name`), `node_modules`,
+//!      `__pycache__` and `target` skipped (a root is never skipped, even a
+//!      hidden one). The walk descends at most [`DiscoveryOptions::max_depth`]
+//!      levels (the root is level 0) and reads at most
+//!      [`DiscoveryOptions::max_dirs`] directories; hitting either limit gives
+//!      one warning `SK007` per limit and root, and the walk goes no further.
+//!   5. A directory root in which none of this finds a skill is returned as
+//!      the only skill, so the parser reports `Missing required file:
+//!      SKILL.md` exactly as the reference validator does.
+//!
+//! Manifest paths must be relative, `/`-separated and free of `..`; others are
+//! reported (`SK010`) and ignored, as are paths that do not exist. A manifest
+//! that is not JSON, is larger than 1 MiB, or has a field of the wrong type
+//! gives warning `SK010` pointing into the file, and the defaults apply (for
+//! `plugin.json`: the directory's name and `skills/`).
+//!
+//! # Symbolic links
+//!
+//! A link is followed only when its canonical target lies inside the
+//! canonical root; otherwise warning `SK008` names the link and its target and
+//! the link is skipped. A link back to a directory on the current walk path is
+//! a cycle (warning `SK009`, skipped); a directory reached a second time by
+//! another way is skipped silently. A dangling link gives warning `SK005`.
+//! The root itself may be a link: the user named it, so it is followed and its
+//! target becomes the boundary.
+//!
+//! # Order
+//!
+//! Skills come in walk order: marketplace plugins in manifest order, a
+//! plugin's `skills/` before its listed paths, directories byte-wise sorted.
+//! A directory reached twice (same canonical path) is returned once, the
+//! first time.
+
+use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use super::diag::{Code, Diagnostic, Label, Severity};
+use super::source::Source;
+
+const MANIFEST_DIR: &str = ".claude-plugin";
+const PLUGIN_JSON: &str = "plugin.json";
+const MARKETPLACE_JSON: &str = "marketplace.json";
+const DEFAULT_SKILLS_DIR: &str = "skills";
+/// Directory names the walk never enters (besides hidden ones).
+const SKIPPED_DIRS: &[&str] = &["node_modules", "__pycache__", "target"];
+/// The largest manifest read, in bytes.
+const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+/// How deeply JSON arrays and objects may nest in a manifest.
+const MAX_JSON_DEPTH: usize = 64;
+
+/// How far discovery looks under one root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiscoveryOptions {
+    /// How many levels below the root the walk descends (the root is level 0).
+    pub max_depth: usize,
+    /// How many directories the walk reads under one root.
+    pub max_dirs: usize,
+}
+
+impl Default for DiscoveryOptions {
+    /// Depth 6, 2,000 directories.
+    fn default() -> Self {
+        DiscoveryOptions {
+            max_depth: 6,
+            max_dirs: 2000,
+        }
+    }
+}
+
+/// One skill directory found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundSkill {
+    /// The skill directory, built from the root as the user gave it (not canonicalised).
+    pub dir: PathBuf,
+    /// The plugin it belongs to, for plugin layouts: its skills are named `plugin:skill`.
+    pub plugin: Option<String>,
+    /// The root it was found under, as the user gave it.
+    pub root: PathBuf,
+}
+
+/// Walks one root. Diagnostics (warnings and errors) are pushed, never returned early.
+pub fn discover(
+    root: &Path,
+    opts: &DiscoveryOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<FoundSkill> {
+    let meta = match fs::metadata(root) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            diags.push(
+                Diagnostic::new(
+                    Code::PathNotFound,
+                    Severity::Error,
+                    root,
+                    format!("path `{}` does not exist", root.display()),
+                )
+                .help("check the path, or create the skill directory with a `SKILL.md` in it")
+                .reference(format!("Path does not exist: {}", root.display())),
+            );
+            return Vec::new();
+        }
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                Code::Io,
+                Severity::Error,
+                root,
+                format!("cannot read `{}`: {e}", root.display()),
+            ));
+            return Vec::new();
+        }
+    };
+    if !meta.is_dir() {
+        if meta.is_file() && is_skill_md_name(root) {
+            let dir = match root.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            return vec![FoundSkill {
+                dir,
+                plugin: None,
+                root: root.to_path_buf(),
+            }];
+        }
+        diags.push(
+            Diagnostic::new(
+                Code::NotADirectory,
+                Severity::Error,
+                root,
+                format!("`{}` is not a directory", root.display()),
+            )
+            .help("name a skill directory, or the `SKILL.md` file in it")
+            .reference(format!("Not a directory: {}", root.display())),
+        );
+        return Vec::new();
+    }
+    let boundary = match fs::canonicalize(root) {
+        Ok(c) => c,
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                Code::Io,
+                Severity::Error,
+                root,
+                format!("cannot resolve `{}`: {e}", root.display()),
+            ));
+            return Vec::new();
+        }
+    };
+    let mut walk = Walk {
+        root,
+        boundary,
+        opts,
+        diags,
+        found: Vec::new(),
+        skill_dirs: HashSet::new(),
+        visited: HashSet::new(),
+        stack: Vec::new(),
+        dirs_read: 0,
+        depth_warned: false,
+        stopped: false,
+    };
+    walk.run();
+    let mut found = walk.found;
+    if found.is_empty() {
+        found.push(FoundSkill {
+            dir: root.to_path_buf(),
+            plugin: None,
+            root: root.to_path_buf(),
+        });
+    }
+    found
+}
+
+/// Whether the path's file name is `skill.md` in any letter case.
+fn is_skill_md_name(path: &Path) -> bool {
+    path.file_name()
+        .and_then(OsStr::to_str)
+        .is_some_and(|n| n.to_lowercase() == "skill.md")
+}
+
+/// Formats a count with thousands separators: `10,000`.
+pub(super) fn thousands(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Directory listing and the symbolic-link policy, shared with `files`.
+
+/// What a directory entry is, without following links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum EntryKind {
+    Dir,
+    File,
+    Symlink,
+    /// A fifo, socket or device.
+    Other,
+}
+
+/// One directory entry.
+#[derive(Debug)]
+pub(super) struct Entry {
+    pub(super) name: OsString,
+    pub(super) path: PathBuf,
+    pub(super) kind: EntryKind,
+}
+
+/// The entries of `dir`, sorted byte-wise by name. Unreadable directories and
+/// entries become `SK005` warnings.
+pub(super) fn list_dir(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Entry> {
+    let read = match fs::read_dir(dir) {
+        Ok(read) => read,
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                Code::Io,
+                Severity::Warning,
+                dir,
+                format!("cannot read directory `{}`: {e}", dir.display()),
+            ));
+            return Vec::new();
+        }
+    };
+    let mut entries = Vec::new();
+    for entry in read {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                diags.push(Diagnostic::new(
+                    Code::Io,
+                    Severity::Warning,
+                    dir,
+                    format!("cannot read an entry of `{}`: {e}", dir.display()),
+                ));
+                continue;
+            }
+        };
+        let path = entry.path();
+        let kind = match entry.file_type() {
+            Ok(t) if t.is_symlink() => EntryKind::Symlink,
+            Ok(t) if t.is_dir() => EntryKind::Dir,
+            Ok(t) if t.is_file() => EntryKind::File,
+            Ok(_) => EntryKind::Other,
+            Err(e) => {
+                diags.push(Diagnostic::new(
+                    Code::Io,
+                    Severity::Warning,
+                    &path,
+                    format!("cannot read the type of `{}`: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        entries.push(Entry {
+            name: entry.file_name(),
+            path,
+            kind,
+        });
+    }
+    entries.sort_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
+    entries
+}
+
+/// Where a followed symbolic link leads.
+#[derive(Debug)]
+pub(super) enum Target {
+    /// A directory; its canonical path.
+    Dir(PathBuf),
+    /// A regular file, with its metadata.
+    File(fs::Metadata),
+    /// Something else (fifo, socket, device).
+    Other,
+}
+
+/// Follows the link at `link` if its target stays inside `boundary`
+/// (canonical). Dangling links give `SK005`, escaping ones `SK008`; both
+/// return `None`. With `dirs_only`, links to anything but a directory return
+/// `None` without a diagnostic.
+pub(super) fn follow_link(
+    link: &Path,
+    boundary: &Path,
+    boundary_shown: &Path,
+    dirs_only: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Target> {
+    let canon = match fs::canonicalize(link) {
+        Ok(canon) => canon,
+        Err(e) => {
+            let message = match (e.kind(), fs::read_link(link)) {
+                (io::ErrorKind::NotFound, Ok(to)) => format!(
+                    "symbolic link `{}` points to `{}`, which does not exist; it was skipped",
+                    link.display(),
+                    to.display()
+                ),
+                _ => format!(
+                    "cannot follow symbolic link `{}`: {e}; it was skipped",
+                    link.display()
+                ),
+            };
+            diags.push(
+                Diagnostic::new(Code::Io, Severity::Warning, link, message)
+                    .help("remove the link or restore its target"),
+            );
+            return None;
+        }
+    };
+    let meta = match fs::metadata(&canon) {
+        Ok(meta) => meta,
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                Code::Io,
+                Severity::Warning,
+                link,
+                format!(
+                    "cannot read `{}`, the target of `{}`: {e}",
+                    canon.display(),
+                    link.display()
+                ),
+            ));
+            return None;
+        }
+    };
+    if dirs_only && !meta.is_dir() {
+        return None;
+    }
+    if !canon.starts_with(boundary) {
+        diags.push(
+            Diagnostic::new(
+                Code::SymlinkEscape,
+                Severity::Warning,
+                link,
+                format!(
+                    "symbolic link `{}` points to `{}`, outside `{}`; it was not followed",
+                    link.display(),
+                    canon.display(),
+                    boundary_shown.display()
+                ),
+            )
+            .help("copy the target inside instead of linking to it"),
+        );
+        return None;
+    }
+    Some(if meta.is_dir() {
+        Target::Dir(canon)
+    } else if meta.is_file() {
+        Target::File(meta)
+    } else {
+        Target::Other
+    })
+}
+
+fn has_entry(entries: &[Entry], name: &str) -> bool {
+    entries.iter().any(|e| e.name == name)
+}
+
+fn has_skill_md(entries: &[Entry]) -> bool {
+    has_entry(entries, "SKILL.md") || has_entry(entries, "skill.md")
+}
+
+/// Whether the walk leaves a directory of this name alone.
+fn is_skipped(name: &OsStr) -> bool {
+    let bytes = name.as_encoded_bytes();
+    bytes.starts_with(b".") || SKIPPED_DIRS.iter().any(|s| s.as_bytes() == bytes)
+}
+
+// ---------------------------------------------------------------------------
+// The walk.
+
+/// A path listed in a manifest, with where it was written.
+#[derive(Debug, Clone)]
+struct Listed {
+    text: String,
+    manifest: PathBuf,
+    label: Label,
+}
+
+/// What a marketplace entry adds to a plugin.
+#[derive(Debug, Default)]
+struct PluginSpec {
+    name: Option<String>,
+    skills: Option<Vec<Listed>>,
+    /// Scan only `skills`, not the default `skills/` directory.
+    replace_default: bool,
+    /// Ignore `plugin.json`'s `skills` (`"strict": false`).
+    ignore_manifest_skills: bool,
+}
+
+/// A manifest file, read.
+enum Manifest {
+    Absent,
+    /// There, but unreadable or too large (reported).
+    Unusable,
+    Read(Source),
+}
+
+struct Walk<'a> {
+    root: &'a Path,
+    boundary: PathBuf,
+    opts: &'a DiscoveryOptions,
+    diags: &'a mut Vec<Diagnostic>,
+    found: Vec<FoundSkill>,
+    /// Canonical skill directories already returned.
+    skill_dirs: HashSet<PathBuf>,
+    /// Canonical directories already walked.
+    visited: HashSet<PathBuf>,
+    /// Canonical directories on the current walk path.
+    stack: Vec<PathBuf>,
+    dirs_read: usize,
+    depth_warned: bool,
+    stopped: bool,
+}
+
+impl Walk<'_> {
+    fn run(&mut self) {
+        let root = self.root.to_path_buf();
+        let canon = self.boundary.clone();
+        let entries = list_dir(&root, self.diags);
+        self.dirs_read = 1;
+        self.visited.insert(canon.clone());
+        self.stack.push(canon.clone());
+        if has_entry(&entries, MANIFEST_DIR) {
+            let path = root.join(MANIFEST_DIR).join(MARKETPLACE_JSON);
+            if let Manifest::Read(src) = self.read_manifest(&path) {
+                if self.marketplace(&src) {
+                    return;
+                }
+            }
+        }
+        self.visit(&root, &canon, 0, &entries);
+    }
+
+    /// Rules 2 to 4 for one directory whose entries are already listed.
+    fn visit(&mut self, dir: &Path, canon: &Path, depth: usize, entries: &[Entry]) {
+        if has_entry(entries, MANIFEST_DIR)
+            && fs::symlink_metadata(dir.join(MANIFEST_DIR).join(PLUGIN_JSON)).is_ok()
+        {
+            self.plugin(dir, canon, PluginSpec::default());
+            return;
+        }
+        if has_skill_md(entries) {
+            self.add_skill(dir, canon, None);
+            return;
+        }
+        for entry in entries {
+            if self.stopped {
+                return;
+            }
+            if is_skipped(&entry.name) {
+                continue;
+            }
+            let Some(child_canon) = self.child_dir(canon, entry) else {
+                continue;
+            };
+            if self.visited.contains(&child_canon) {
+                if self.stack.contains(&child_canon) {
+                    self.cycle(&entry.path, &child_canon);
+                }
+                continue;
+            }
+            if depth + 1 > self.opts.max_depth {
+                if !self.depth_warned {
+                    self.depth_warned = true;
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::DiscoveryLimit,
+                            Severity::Warning,
+                            &entry.path,
+                            format!(
+                                "skills below `{}` were not searched: discovery stops {} levels below `{}`",
+                                entry.path.display(),
+                                self.opts.max_depth,
+                                self.root.display()
+                            ),
+                        )
+                        .help("raise the limit with `--max-depth`, or name the skill directory directly"),
+                    );
+                }
+                continue;
+            }
+            if self.dirs_read >= self.opts.max_dirs {
+                self.stopped = true;
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::DiscoveryLimit,
+                        Severity::Warning,
+                        self.root,
+                        format!(
+                            "discovery stopped after reading {} directories under `{}`",
+                            thousands(self.opts.max_dirs as u64),
+                            self.root.display()
+                        ),
+                    )
+                    .help(
+                        "raise the limit with `--max-dirs`, or name the skill directories directly",
+                    ),
+                );
+                return;
+            }
+            self.dirs_read += 1;
+            let child_entries = list_dir(&entry.path, self.diags);
+            self.visited.insert(child_canon.clone());
+            self.stack.push(child_canon.clone());
+            self.visit(&entry.path, &child_canon, depth + 1, &child_entries);
+            self.stack.pop();
+        }
+    }
+
+    /// The canonical path of `entry` if it is a directory the walk may enter.
+    fn child_dir(&mut self, parent_canon: &Path, entry: &Entry) -> Option<PathBuf> {
+        match entry.kind {
+            EntryKind::Dir => Some(parent_canon.join(&entry.name)),
+            EntryKind::Symlink => {
+                match follow_link(&entry.path, &self.boundary, self.root, true, self.diags) {
+                    Some(Target::Dir(canon)) => Some(canon),
+                    _ => None,
+                }
+            }
+            EntryKind::File | EntryKind::Other => None,
+        }
+    }
+
+    fn cycle(&mut self, link: &Path, target: &Path) {
+        self.diags.push(
+            Diagnostic::new(
+                Code::SymlinkCycle,
+                Severity::Warning,
+                link,
+                format!(
+                    "symbolic link `{}` leads back to `{}`, which is being walked; it was not followed",
+                    link.display(),
+                    target.display()
+                ),
+            )
+            .help("remove the link; it makes the directory tree endless"),
+        );
+    }
+
+    fn add_skill(&mut self, dir: &Path, canon: &Path, plugin: Option<&str>) {
+        if self.skill_dirs.insert(canon.to_path_buf()) {
+            self.found.push(FoundSkill {
+                dir: dir.to_path_buf(),
+                plugin: plugin.map(str::to_owned),
+                root: self.root.to_path_buf(),
+            });
+        }
+    }
+
+    // -- manifests ----------------------------------------------------------
+
+    fn read_manifest(&mut self, path: &Path) -> Manifest {
+        if fs::symlink_metadata(path).is_err() {
+            return Manifest::Absent;
+        }
+        let canon = match fs::canonicalize(path) {
+            Ok(canon) => canon,
+            Err(e) => {
+                self.diags.push(Diagnostic::new(
+                    Code::Io,
+                    Severity::Warning,
+                    path,
+                    format!("cannot read `{}`: {e}; it was ignored", path.display()),
+                ));
+                return Manifest::Unusable;
+            }
+        };
+        if !canon.starts_with(&self.boundary) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::SymlinkEscape,
+                    Severity::Warning,
+                    path,
+                    format!(
+                        "`{}` leads to `{}`, outside `{}`; it was ignored",
+                        path.display(),
+                        canon.display(),
+                        self.root.display()
+                    ),
+                )
+                .help("keep the manifest inside the directory it describes"),
+            );
+            return Manifest::Unusable;
+        }
+        match read_limited(&canon) {
+            Ok(bytes) => Manifest::Read(Source::new(path, bytes)),
+            Err(message) => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadManifest,
+                        Severity::Warning,
+                        path,
+                        format!("`{}` {message}; it was ignored", path.display()),
+                    )
+                    .help("make it a JSON file of at most 1 MiB"),
+                );
+                Manifest::Unusable
+            }
+        }
+    }
+
+    /// Parses a manifest's JSON, reporting what is wrong.
+    fn parse(&mut self, src: &Source) -> Option<json::Node> {
+        let text = match std::str::from_utf8(src.bytes()) {
+            Ok(text) => text,
+            Err(e) => {
+                let at = e.valid_up_to();
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadManifest,
+                        Severity::Warning,
+                        src.path(),
+                        format!(
+                            "`{}` is not valid UTF-8; it was ignored",
+                            src.path().display()
+                        ),
+                    )
+                    .at(src, at..at + 1)
+                    .help("save the file as UTF-8"),
+                );
+                return None;
+            }
+        };
+        match json::parse(text, MAX_JSON_DEPTH) {
+            Ok(node) => Some(node),
+            Err(e) => {
+                let len = text
+                    .get(e.at..)
+                    .and_then(|rest| rest.chars().next())
+                    .map_or(0, char::len_utf8);
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadManifest,
+                        Severity::Warning,
+                        src.path(),
+                        format!(
+                            "`{}` is not valid JSON: {}; it was ignored",
+                            src.path().display(),
+                            e.message
+                        ),
+                    )
+                    .at(src, e.at..e.at + len)
+                    .help("fix the JSON syntax (`claude plugin validate` checks manifests)"),
+                );
+                None
+            }
+        }
+    }
+
+    fn bad_shape(&mut self, src: &Source, node: &json::Node, message: String) {
+        self.diags.push(
+            Diagnostic::new(Code::BadManifest, Severity::Warning, src.path(), message)
+                .at(src, node.span.clone()),
+        );
+    }
+
+    fn bad_listed(&mut self, listed: &Listed, code: Code, message: String, help: &str) {
+        let mut d = Diagnostic::new(code, Severity::Warning, &listed.manifest, message).help(help);
+        d.label = Some(listed.label.clone());
+        self.diags.push(d);
+    }
+
+    /// Reads a marketplace. `false` when it is unusable as a whole.
+    fn marketplace(&mut self, src: &Source) -> bool {
+        let Some(doc) = self.parse(src) else {
+            return false;
+        };
+        if !matches!(doc.value, json::Value::Object(_)) {
+            let message = format!(
+                "`{}` must hold a JSON object, not {}; it was ignored",
+                src.path().display(),
+                doc.kind()
+            );
+            self.bad_shape(src, &doc, message);
+            return false;
+        }
+        let Some(plugins) = doc.get("plugins") else {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::BadManifest,
+                    Severity::Warning,
+                    src.path(),
+                    format!(
+                        "`{}` has no `plugins` array; it was ignored",
+                        src.path().display()
+                    ),
+                )
+                .at(src, 0..1)
+                .help("list the plugins in `\"plugins\": [...]`"),
+            );
+            return false;
+        };
+        let json::Value::Array(items) = &plugins.value else {
+            let message = format!(
+                "`plugins` must be an array of plugin entries, not {}; `{}` was ignored",
+                plugins.kind(),
+                src.path().display()
+            );
+            self.bad_shape(src, plugins, message);
+            return false;
+        };
+        let plugin_root = self.plugin_root(src, &doc);
+        for item in items {
+            self.marketplace_entry(src, item, plugin_root.as_deref());
+        }
+        true
+    }
+
+    /// `metadata.pluginRoot`, as path components.
+    fn plugin_root(&mut self, src: &Source, doc: &json::Node) -> Option<Vec<String>> {
+        let node = doc.get("metadata")?.get("pluginRoot")?;
+        let Some(text) = node.as_str() else {
+            let message = format!(
+                "`metadata.pluginRoot` must be a path string, not {}",
+                node.kind()
+            );
+            self.bad_shape(src, node, message);
+            return None;
+        };
+        match rel_components(text) {
+            Ok(parts) => Some(parts),
+            Err(why) => {
+                let message = format!("`metadata.pluginRoot` `{text}` {why}; it was ignored");
+                self.bad_shape(src, node, message);
+                None
+            }
+        }
+    }
+
+    fn marketplace_entry(
+        &mut self,
+        src: &Source,
+        item: &json::Node,
+        plugin_root: Option<&[String]>,
+    ) {
+        if !matches!(item.value, json::Value::Object(_)) {
+            let message = format!("a plugin entry must be an object, not {}", item.kind());
+            self.bad_shape(src, item, message);
+            return;
+        }
+        let name = match item.get("name") {
+            Some(node) => match node.as_str() {
+                Some(s) if !s.trim().is_empty() => Some(s.to_owned()),
+                _ => {
+                    let message = format!(
+                        "a plugin's `name` must be a non-empty string, not {}",
+                        node.kind()
+                    );
+                    self.bad_shape(src, node, message);
+                    None
+                }
+            },
+            None => {
+                self.bad_shape(src, item, "a plugin entry has no `name`".to_owned());
+                None
+            }
+        };
+        let shown = name.as_deref().unwrap_or("?");
+        let Some(source) = item.get("source") else {
+            let message = format!("plugin `{shown}` has no `source`; it was skipped");
+            self.bad_shape(src, item, message);
+            return;
+        };
+        let text = match &source.value {
+            json::Value::String(s) => s.as_str(),
+            // A remote plugin (github, url, git-subdir, npm, ...): nothing to walk.
+            json::Value::Object(_) => return,
+            _ => {
+                let message = format!(
+                    "plugin `{shown}`'s `source` must be a path string or a source object, not {}",
+                    source.kind()
+                );
+                self.bad_shape(src, source, message);
+                return;
+            }
+        };
+        let mut parts = match rel_components(text) {
+            Ok(parts) => parts,
+            Err(why) => {
+                let message = format!("plugin `{shown}`'s `source` `{text}` {why}; it was skipped");
+                self.bad_shape(src, source, message);
+                return;
+            }
+        };
+        if let Some(base) = plugin_root {
+            if !(text == "." || text.starts_with("./")) {
+                let mut joined = base.to_vec();
+                joined.append(&mut parts);
+                parts = joined;
+            }
+        }
+        let listed = Listed {
+            text: text.to_owned(),
+            manifest: src.path().to_path_buf(),
+            label: Label::new(src, source.span.clone()),
+        };
+        let root = self.root.to_path_buf();
+        let Some((dir, canon)) = self.resolve(
+            &root,
+            &parts,
+            &listed,
+            &format!("plugin `{shown}`'s source"),
+        ) else {
+            return;
+        };
+        let strict = item.get("strict").and_then(json::Node::as_bool) != Some(false);
+        let skills = match item.get("skills") {
+            Some(node) => self.skill_list(src, node),
+            None => None,
+        };
+        let spec = PluginSpec {
+            name: Some(name.unwrap_or_else(|| dir_name(&dir, &canon))),
+            replace_default: canon == self.boundary && skills.is_some(),
+            skills,
+            ignore_manifest_skills: !strict,
+        };
+        self.plugin(&dir, &canon, spec);
+    }
+
+    /// A `skills` field: a string or an array of strings.
+    fn skill_list(&mut self, src: &Source, node: &json::Node) -> Option<Vec<Listed>> {
+        let listed = |text: &str, node: &json::Node| Listed {
+            text: text.to_owned(),
+            manifest: src.path().to_path_buf(),
+            label: Label::new(src, node.span.clone()),
+        };
+        match &node.value {
+            json::Value::String(s) => Some(vec![listed(s, node)]),
+            json::Value::Array(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item.as_str() {
+                        Some(s) => out.push(listed(s, item)),
+                        None => {
+                            let message = format!(
+                                "each entry of `skills` must be a path string, not {}",
+                                item.kind()
+                            );
+                            self.bad_shape(src, item, message);
+                        }
+                    }
+                }
+                Some(out)
+            }
+            _ => {
+                let message = format!(
+                    "`skills` must be a path string or an array of path strings, not {}; it was ignored",
+                    node.kind()
+                );
+                self.bad_shape(src, node, message);
+                None
+            }
+        }
+    }
+
+    /// Reads a plugin directory (rule 2).
+    fn plugin(&mut self, dir: &Path, canon: &Path, spec: PluginSpec) {
+        let manifest = dir.join(MANIFEST_DIR).join(PLUGIN_JSON);
+        let mut own_name = None;
+        let mut own_skills = None;
+        if let Manifest::Read(src) = self.read_manifest(&manifest) {
+            if let Some(doc) = self.parse(&src) {
+                if matches!(doc.value, json::Value::Object(_)) {
+                    if let Some(node) = doc.get("name") {
+                        match node.as_str() {
+                            Some(s) if !s.trim().is_empty() => own_name = Some(s.to_owned()),
+                            _ => {
+                                let message = format!(
+                                    "the plugin's `name` must be a non-empty string, not {}; the directory's name is used",
+                                    node.kind()
+                                );
+                                self.bad_shape(&src, node, message);
+                            }
+                        }
+                    }
+                    if !spec.ignore_manifest_skills {
+                        if let Some(node) = doc.get("skills") {
+                            own_skills = self.skill_list(&src, node);
+                        }
+                    }
+                } else {
+                    let message = format!(
+                        "`{}` must hold a JSON object, not {}; defaults are used",
+                        src.path().display(),
+                        doc.kind()
+                    );
+                    self.bad_shape(&src, &doc, message);
+                }
+            }
+        }
+        let name = spec
+            .name
+            .or(own_name)
+            .unwrap_or_else(|| dir_name(dir, canon));
+        let declared = spec.skills.is_some() || own_skills.is_some();
+        let mut any = false;
+        if !spec.replace_default {
+            let entries = list_dir(dir, self.diags);
+            if let Some(entry) = entries.iter().find(|e| e.name == DEFAULT_SKILLS_DIR) {
+                if let Some(child) = self.child_dir(canon, entry) {
+                    any |= self.skills_path(&entry.path, &child, &name, false);
+                }
+            }
+        }
+        let listed = spec
+            .skills
+            .into_iter()
+            .flatten()
+            .chain(own_skills.into_iter().flatten());
+        for item in listed {
+            let parts = match rel_components(&item.text) {
+                Ok(parts) => parts,
+                Err(why) => {
+                    let message = format!("skills path `{}` {why}; it was skipped", item.text);
+                    self.bad_listed(
+                        &item,
+                        Code::BadManifest,
+                        message,
+                        "write a path relative to the plugin, such as `./skills/foo`",
+                    );
+                    continue;
+                }
+            };
+            let what = format!("plugin `{name}`'s skills path");
+            if let Some((path, path_canon)) = self.resolve(dir, &parts, &item, &what) {
+                let is_root = path_canon == canon;
+                any |= self.skills_path(&path, &path_canon, &name, is_root);
+            }
+        }
+        if !any && !declared {
+            let entries = list_dir(dir, self.diags);
+            if has_skill_md(&entries) {
+                self.add_skill(dir, canon, Some(&name));
+            }
+        }
+    }
+
+    /// One scanned skills path: a skill itself, or a directory of skills.
+    /// Returns whether it held any skill.
+    fn skills_path(&mut self, dir: &Path, canon: &Path, plugin: &str, plugin_root: bool) -> bool {
+        let entries = list_dir(dir, self.diags);
+        if has_skill_md(&entries) {
+            self.add_skill(dir, canon, Some(plugin));
+            return true;
+        }
+        let mut any = false;
+        for entry in &entries {
+            if is_skipped(&entry.name) {
+                continue;
+            }
+            let Some(child) = self.child_dir(canon, entry) else {
+                continue;
+            };
+            if plugin_root {
+                let holds = ["SKILL.md", "skill.md"]
+                    .iter()
+                    .any(|n| fs::symlink_metadata(entry.path.join(n)).is_ok());
+                if !holds {
+                    continue;
+                }
+            }
+            self.add_skill(&entry.path, &child, Some(plugin));
+            any = true;
+        }
+        any
+    }
+
+    /// Joins manifest path components onto `base` and checks that the result
+    /// exists, is a directory (or a `SKILL.md`, meaning its directory) and
+    /// stays inside the root. Returns the shown and the canonical path.
+    fn resolve(
+        &mut self,
+        base: &Path,
+        parts: &[String],
+        listed: &Listed,
+        what: &str,
+    ) -> Option<(PathBuf, PathBuf)> {
+        let mut path = base.to_path_buf();
+        path.extend(parts);
+        let canon = match fs::canonicalize(&path) {
+            Ok(canon) => canon,
+            Err(e) => {
+                let message = if e.kind() == io::ErrorKind::NotFound {
+                    format!(
+                        "{what} `{}` does not exist (looked for `{}`)",
+                        listed.text,
+                        path.display()
+                    )
+                } else {
+                    format!("{what} `{}` cannot be read: {e}", listed.text)
+                };
+                self.bad_listed(
+                    listed,
+                    Code::BadManifest,
+                    message,
+                    "fix the path, or remove the entry",
+                );
+                return None;
+            }
+        };
+        if !canon.starts_with(&self.boundary) {
+            let message = format!(
+                "{what} `{}` leads to `{}`, outside `{}`; it was not followed",
+                listed.text,
+                canon.display(),
+                self.root.display()
+            );
+            self.bad_listed(
+                listed,
+                Code::SymlinkEscape,
+                message,
+                "copy the target inside instead of linking to it",
+            );
+            return None;
+        }
+        if canon.is_dir() {
+            return Some((path, canon));
+        }
+        if canon.is_file() && is_skill_md_name(&path) {
+            if let (Some(p), Some(c)) = (path.parent(), canon.parent()) {
+                return Some((p.to_path_buf(), c.to_path_buf()));
+            }
+        }
+        let message = format!("{what} `{}` is not a directory", listed.text);
+        self.bad_listed(
+            listed,
+            Code::BadManifest,
+            message,
+            "point it at a directory",
+        );
+        None
+    }
+}
+
+/// The name of a directory, for a plugin without one.
+fn dir_name(dir: &Path, canon: &Path) -> String {
+    dir.file_name()
+        .filter(|n| *n != ".")
+        .or_else(|| canon.file_name())
+        .map_or_else(|| "plugin".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Splits a manifest path into components: relative, `/`-separated, no `..`.
+/// `.` and empty components are dropped.
+fn rel_components(text: &str) -> Result<Vec<String>, &'static str> {
+    let bytes = text.as_bytes();
+    if text.starts_with('/')
+        || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+    {
+        return Err("is absolute; manifest paths must be relative, such as `./skills`");
+    }
+    if text.contains('\\') {
+        return Err("contains `\\`; manifest paths use `/` separators");
+    }
+    let mut parts = Vec::new();
+    for part in text.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                return Err(
+                    "contains `..`; manifest paths must stay inside the marketplace or plugin",
+                );
+            }
+            _ => parts.push(part.to_owned()),
+        }
+    }
+    Ok(parts)
+}
+
+/// Reads at most [`MAX_MANIFEST_BYTES`].
+fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+    let file = fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if !meta.is_file() {
+        return Err("is not a file".to_owned());
+    }
+    if meta.len() > MAX_MANIFEST_BYTES {
+        return Err(format!(
+            "is {} bytes; the limit is 1 MiB",
+            thousands(meta.len())
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err("is larger than 1 MiB".to_owned());
+    }
+    Ok(bytes)
+}
+
+// ---------------------------------------------------------------------------
+
+/// A small JSON reader for plugin manifests: RFC 8259 with byte spans.
+///
+/// Duplicate keys are kept; lookups take the last, as JavaScript does. A
+/// lone UTF-16 surrogate in a `\u` escape becomes U+FFFD. A leading UTF-8
+/// byte-order mark is skipped.
+mod json {
+    use std::ops::Range;
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub(super) enum Value {
+        Null,
+        Bool(bool),
+        /// A number; its text is at the node's span.
+        Number,
+        String(String),
+        Array(Vec<Node>),
+        Object(Vec<(String, Node)>),
+    }
+
+    /// A value and the bytes it was read from.
+    #[derive(Debug, Clone, PartialEq)]
+    pub(super) struct Node {
+        pub(super) value: Value,
+        pub(super) span: Range<usize>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub(super) struct Error {
+        pub(super) message: String,
+        /// Byte offset of the problem.
+        pub(super) at: usize,
+    }
+
+    impl Node {
+        /// The member `key` of an object (the last one, if repeated).
+        pub(super) fn get(&self, key: &str) -> Option<&Node> {
+            match &self.value {
+                Value::Object(members) => {
+                    members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+                }
+                _ => None,
+            }
+        }
+
+        pub(super) fn as_str(&self) -> Option<&str> {
+            match &self.value {
+                Value::String(s) => Some(s),
+                _ => None,
+            }
+        }
+
+        pub(super) fn as_bool(&self) -> Option<bool> {
+            match self.value {
+                Value::Bool(b) => Some(b),
+                _ => None,
+            }
+        }
+
+        /// What the value is, for messages: `a string`, `an array`, ...
+        pub(super) fn kind(&self) -> &'static str {
+            match self.value {
+                Value::Null => "`null`",
+                Value::Bool(_) => "a boolean",
+                Value::Number => "a number",
+                Value::String(_) => "a string",
+                Value::Array(_) => "an array",
+                Value::Object(_) => "an object",
+            }
+        }
+    }
+
+    /// Parses one JSON document.
+    pub(super) fn parse(text: &str, max_depth: usize) -> Result<Node, Error> {
+        let mut p = Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+        };
+        if text.starts_with('\u{feff}') {
+            p.pos = '\u{feff}'.len_utf8();
+        }
+        p.space();
+        let node = p.value(0)?;
+        p.space();
+        if p.pos < p.bytes.len() {
+            return Err(p.error("unexpected text after the end of the JSON value"));
+        }
+        Ok(node)
+    }
+
+    struct Parser<'a> {
+        text: &'a str,
+        bytes: &'a [u8],
+        pos: usize,
+        max_depth: usize,
+    }
+
+    impl Parser<'_> {
+        fn error(&self, message: impl Into<String>) -> Error {
+            Error {
+                message: message.into(),
+                at: self.pos,
+            }
+        }
+
+        fn peek(&self) -> Option<u8> {
+            self.bytes.get(self.pos).copied()
+        }
+
+        fn space(&mut self) {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+                self.pos += 1;
+            }
+        }
+
+        fn found(&self) -> String {
+            match self.text.get(self.pos..).and_then(|s| s.chars().next()) {
+                Some(c) if !c.is_control() => format!("`{c}`"),
+                Some(c) => format!("{c:?}"),
+                None => "the end of the file".to_owned(),
+            }
+        }
+
+        fn value(&mut self, depth: usize) -> Result<Node, Error> {
+            let start = self.pos;
+            let value = match self.peek() {
+                Some(b'{') => self.object(depth)?,
+                Some(b'[') => self.array(depth)?,
+                Some(b'"') => Value::String(self.string()?),
+                Some(b't') => self.word("true", Value::Bool(true))?,
+                Some(b'f') => self.word("false", Value::Bool(false))?,
+                Some(b'n') => self.word("null", Value::Null)?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                _ => return Err(self.error(format!("expected a value, found {}", self.found()))),
+            };
+            Ok(Node {
+                value,
+                span: start..self.pos,
+            })
+        }
+
+        fn word(&mut self, word: &str, value: Value) -> Result<Value, Error> {
+            if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+                self.pos += word.len();
+                Ok(value)
+            } else {
+                Err(self.error("expected a value (`true`, `false` and `null` are lowercase)"))
+            }
+        }
+
+        fn enter(&self, depth: usize) -> Result<(), Error> {
+            if depth >= self.max_depth {
+                Err(self.error(format!(
+                    "arrays and objects nest more than {} levels deep",
+                    self.max_depth
+                )))
+            } else {
+                Ok(())
+            }
+        }
+
+        fn object(&mut self, depth: usize) -> Result<Value, Error> {
+            self.enter(depth)?;
+            self.pos += 1;
+            let mut members = Vec::new();
+            self.space();
+            if self.peek() == Some(b'}') {
+                self.pos += 1;
+                return Ok(Value::Object(members));
+            }
+            loop {
+                self.space();
+                if self.peek() != Some(b'"') {
+                    return Err(
+                        self.error(format!("expected a string key, found {}", self.found()))
+                    );
+                }
+                let key = self.string()?;
+                self.space();
+                if self.peek() != Some(b':') {
+                    return Err(
+                        self.error(format!("expected `:` after a key, found {}", self.found()))
+                    );
+                }
+                self.pos += 1;
+                self.space();
+                let value = self.value(depth + 1)?;
+                members.push((key, value));
+                self.space();
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        return Ok(Value::Object(members));
+                    }
+                    _ => {
+                        return Err(
+                            self.error(format!("expected `,` or `}}`, found {}", self.found()))
+                        );
+                    }
+                }
+            }
+        }
+
+        fn array(&mut self, depth: usize) -> Result<Value, Error> {
+            self.enter(depth)?;
+            self.pos += 1;
+            let mut items = Vec::new();
+            self.space();
+            if self.peek() == Some(b']') {
+                self.pos += 1;
+                return Ok(Value::Array(items));
+            }
+            loop {
+                self.space();
+                items.push(self.value(depth + 1)?);
+                self.space();
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b']') => {
+                        self.pos += 1;
+                        return Ok(Value::Array(items));
+                    }
+                    _ => {
+                        return Err(
+                            self.error(format!("expected `,` or `]`, found {}", self.found()))
+                        );
+                    }
+                }
+            }
+        }
+
+        fn number(&mut self) -> Result<Value, Error> {
+            if self.peek() == Some(b'-') {
+                self.pos += 1;
+            }
+            match self.peek() {
+                Some(b'0') => self.pos += 1,
+                Some(b'1'..=b'9') => self.digits(),
+                _ => return Err(self.error(format!("expected a digit, found {}", self.found()))),
+            }
+            if self.peek() == Some(b'.') {
+                self.pos += 1;
+                if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return Err(self.error(format!(
+                        "expected a digit after `.`, found {}",
+                        self.found()
+                    )));
+                }
+                self.digits();
+            }
+            if let Some(b'e' | b'E') = self.peek() {
+                self.pos += 1;
+                if let Some(b'+' | b'-') = self.peek() {
+                    self.pos += 1;
+                }
+                if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return Err(self.error(format!(
+                        "expected a digit in the exponent, found {}",
+                        self.found()
+                    )));
+                }
+                self.digits();
+            }
+            Ok(Value::Number)
+        }
+
+        fn digits(&mut self) {
+            while let Some(b'0'..=b'9') = self.peek() {
+                self.pos += 1;
+            }
+        }
+
+        fn string(&mut self) -> Result<String, Error> {
+            let open = self.pos;
+            self.pos += 1;
+            let mut out = String::new();
+            loop {
+                let run = self.pos;
+                while let Some(b) = self.peek() {
+                    if b == b'"' || b == b'\\' || b < 0x20 {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                // The run ends before an ASCII byte or at the end: a char boundary.
+                out.push_str(self.text.get(run..self.pos).unwrap_or_default());
+                match self.peek() {
+                    Some(b'"') => {
+                        self.pos += 1;
+                        return Ok(out);
+                    }
+                    Some(b'\\') => {
+                        self.pos += 1;
+                        self.escape(&mut out)?;
+                    }
+                    Some(_) => {
+                        return Err(self.error(
+                            "control character in a string; write it as an escape such as `\\n`",
+                        ));
+                    }
+                    None => {
+                        return Err(Error {
+                            message: "the string is never closed with `\"`".to_owned(),
+                            at: open,
+                        });
+                    }
+                }
+            }
+        }
+
+        fn escape(&mut self, out: &mut String) -> Result<(), Error> {
+            let c = match self.peek() {
+                Some(b'"') => '"',
+                Some(b'\\') => '\\',
+                Some(b'/') => '/',
+                Some(b'b') => '\u{8}',
+                Some(b'f') => '\u{c}',
+                Some(b'n') => '\n',
+                Some(b'r') => '\r',
+                Some(b't') => '\t',
+                Some(b'u') => {
+                    self.pos += 1;
+                    let high = self.hex4()?;
+                    let c = if (0xD800..0xDC00).contains(&high) {
+                        if self.bytes[self.pos..].starts_with(b"\\u") {
+                            let save = self.pos;
+                            self.pos += 2;
+                            let low = self.hex4()?;
+                            if (0xDC00..0xE000).contains(&low) {
+                                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                                char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+                            } else {
+                                self.pos = save;
+                                char::REPLACEMENT_CHARACTER
+                            }
+                        } else {
+                            char::REPLACEMENT_CHARACTER
+                        }
+                    } else {
+                        char::from_u32(high).unwrap_or(char::REPLACEMENT_CHARACTER)
+                    };
+                    out.push(c);
+                    return Ok(());
+                }
+                _ => {
+                    return Err(
+                        self.error(format!("unknown escape `\\` followed by {}", self.found()))
+                    );
+                }
+            };
+            self.pos += 1;
+            out.push(c);
+            Ok(())
+        }
+
+        fn hex4(&mut self) -> Result<u32, Error> {
+            let mut code = 0;
+            for i in 0..4 {
+                let digit = self
+                    .bytes
+                    .get(self.pos + i)
+                    .and_then(|b| char::from(*b).to_digit(16))
+                    .ok_or_else(|| self.error("expected four hex digits after `\\u`"))?;
+                code = code * 16 + digit;
+            }
+            self.pos += 4;
+            Ok(code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    type Result = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    fn write(path: &Path, text: &str) -> io::Result<()> {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::File::create(path)?.write_all(text.as_bytes())
+    }
+
+    fn skill(dir: &Path) -> io::Result<()> {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        write(
+            &dir.join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: d\n---\n"),
+        )
+    }
+
+    fn run(root: &Path) -> (Vec<FoundSkill>, Vec<Diagnostic>) {
+        run_with(root, &DiscoveryOptions::default())
+    }
+
+    fn run_with(root: &Path, opts: &DiscoveryOptions) -> (Vec<FoundSkill>, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let found = discover(root, opts, &mut diags);
+        (found, diags)
+    }
+
+    /// Skill directories relative to `root`, with `plugin:` prefixes.
+    fn names(root: &Path, found: &[FoundSkill]) -> Vec<String> {
+        found
+            .iter()
+            .map(|f| {
+                let rel = f
+                    .dir
+                    .strip_prefix(root)
+                    .unwrap_or(&f.dir)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                match &f.plugin {
+                    Some(p) => format!("{p}:{rel}"),
+                    None => rel,
+                }
+            })
+            .collect()
+    }
+
+    fn codes(diags: &[Diagnostic]) -> Vec<Code> {
+        diags.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn missing_path_is_an_error_with_the_reference_text() {
+        let (found, diags) = run(Path::new("/no/such/dir/anywhere"));
+        assert!(found.is_empty());
+        assert_eq!(codes(&diags), [Code::PathNotFound]);
+        assert_eq!(
+            diags[0].message,
+            "path `/no/such/dir/anywhere` does not exist"
+        );
+        assert_eq!(
+            diags[0].reference.as_deref(),
+            Some("Path does not exist: /no/such/dir/anywhere")
+        );
+        assert!(diags[0].is_error());
+    }
+
+    #[test]
+    fn skill_md_given_as_a_file_means_its_directory() -> Result {
+        let tmp = tempfile::tempdir()?;
+        skill(&tmp.path().join("foo"))?;
+        write(&tmp.path().join("bar/skill.md"), "x")?;
+        write(&tmp.path().join("bar/notes.txt"), "x")?;
+        let (found, diags) = run(&tmp.path().join("foo/SKILL.md"));
+        assert!(diags.is_empty());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].dir, tmp.path().join("foo"));
+        assert_eq!(found[0].root, tmp.path().join("foo/SKILL.md"));
+        let (found, _) = run(&tmp.path().join("bar/skill.md"));
+        assert_eq!(found[0].dir, tmp.path().join("bar"));
+        let (found, diags) = run(&tmp.path().join("bar/notes.txt"));
+        assert!(found.is_empty());
+        assert_eq!(codes(&diags), [Code::NotADirectory]);
+        let shown = tmp.path().join("bar/notes.txt");
+        assert_eq!(
+            diags[0].reference,
+            Some(format!("Not a directory: {}", shown.display()))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn bare_skill_md_file_name_has_dot_as_parent() {
+        // `Path::new("SKILL.md").parent()` is `""`; the skill is `.`.
+        let dir = match Path::new("SKILL.md").parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        assert_eq!(dir, PathBuf::from("."));
+    }
+
+    #[test]
+    fn a_skill_directory_is_one_skill_and_not_descended() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("my-skill");
+        skill(&root)?;
+        skill(&root.join("nested"))?;
+        let (found, diags) = run(&root);
+        assert!(diags.is_empty());
+        assert_eq!(names(&root, &found), [""]);
+        Ok(())
+    }
+
+    #[test]
+    fn lowercase_skill_md_counts() -> Result {
+        let tmp = tempfile::tempdir()?;
+        write(&tmp.path().join("a/skill.md"), "x")?;
+        fs::create_dir_all(tmp.path().join("b/SKILL.md"))?; // a directory: the parser reports it
+        let (found, _) = run(tmp.path());
+        assert_eq!(names(tmp.path(), &found), ["a", "b"]);
+        Ok(())
+    }
+
+    #[test]
+    fn walk_is_sorted_skips_hidden_and_build_dirs() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        for d in [
+            "b/two",
+            "a/one",
+            "a-x",
+            "group/inner/three",
+            ".hidden/s",
+            "node_modules/s",
+            "__pycache__/s",
+            "target/s",
+        ] {
+            skill(&root.join(d))?;
+        }
+        let (found, diags) = run(root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            names(root, &found),
+            ["a/one", "a-x", "b/two", "group/inner/three"]
+        );
+        assert!(found.iter().all(|f| f.root == root));
+        Ok(())
+    }
+
+    #[test]
+    fn a_hidden_root_is_walked() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join(".claude/skills");
+        skill(&root.join("x"))?;
+        let (found, _) = run(&root);
+        assert_eq!(names(&root, &found), ["x"]);
+        Ok(())
+    }
+
+    #[test]
+    fn empty_directory_root_is_returned_itself() -> Result {
+        let tmp = tempfile::tempdir()?;
+        write(&tmp.path().join("docs/readme.md"), "x")?;
+        let (found, diags) = run(tmp.path());
+        assert!(diags.is_empty());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].dir, tmp.path());
+        Ok(())
+    }
+
+    #[test]
+    fn depth_limit_warns_once() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        skill(&root.join("1/2/shallow"))?;
+        skill(&root.join("1/2/3/deep"))?;
+        skill(&root.join("x/2/3/deep"))?;
+        let opts = DiscoveryOptions {
+            max_depth: 3,
+            ..DiscoveryOptions::default()
+        };
+        let (found, diags) = run_with(root, &opts);
+        assert_eq!(names(root, &found), ["1/2/shallow"]);
+        assert_eq!(codes(&diags), [Code::DiscoveryLimit]);
+        assert!(
+            diags[0].message.contains("3 levels"),
+            "{}",
+            diags[0].message
+        );
+        assert!(
+            diags[0]
+                .help
+                .as_deref()
+                .is_some_and(|h| h.contains("--max-depth"))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn directory_limit_stops_the_walk() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        for d in ["a/s", "b/s", "c/s", "d/s"] {
+            skill(&root.join(d))?;
+        }
+        // root, a, a/s, b, b/s = 5 directories read.
+        let opts = DiscoveryOptions {
+            max_dirs: 5,
+            ..DiscoveryOptions::default()
+        };
+        let (found, diags) = run_with(root, &opts);
+        assert_eq!(names(root, &found), ["a/s", "b/s"]);
+        assert_eq!(codes(&diags), [Code::DiscoveryLimit]);
+        assert!(diags[0].message.contains("5 directories"));
+        Ok(())
+    }
+
+    #[test]
+    fn plugin_with_string_skills_supplements_default() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("my-plugin");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "tools", "skills": "./extra"}"#,
+        )?;
+        skill(&root.join("skills/b"))?;
+        skill(&root.join("skills/a"))?;
+        skill(&root.join("extra/c"))?;
+        skill(&root.join("other/ignored"))?;
+        let (found, diags) = run(&root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            names(&root, &found),
+            ["tools:skills/a", "tools:skills/b", "tools:extra/c"]
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn plugin_with_array_skills_and_direct_skill_paths() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("p");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"skills": ["./core/one", "./more/", "./skills/a", "./core/two/SKILL.md"]}"#,
+        )?;
+        skill(&root.join("core/one"))?;
+        skill(&root.join("core/two"))?;
+        skill(&root.join("more/x"))?;
+        fs::create_dir_all(root.join("more/no-skill-md"))?;
+        skill(&root.join("skills/a"))?;
+        let (found, diags) = run(&root);
+        assert!(diags.is_empty(), "{diags:?}");
+        // No `name`: the directory's name. `skills/a` is found once.
+        assert_eq!(
+            names(&root, &found),
+            [
+                "p:skills/a",
+                "p:core/one",
+                "p:more/no-skill-md",
+                "p:more/x",
+                "p:core/two"
+            ]
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn plugin_skill_paths_must_stay_inside() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("p");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            "{\"name\": \"p\",\n \"skills\": [\"../outside\", \"/abs\", \"./missing\", 7]}",
+        )?;
+        skill(&tmp.path().join("outside"))?;
+        skill(&root.join("skills/a"))?;
+        let (found, diags) = run(&root);
+        assert_eq!(names(&root, &found), ["p:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest; 4]);
+        // The non-string entry is reported first (while reading the field).
+        assert!(diags[0].message.contains("not a number"));
+        assert!(diags[1].message.contains("`..`"));
+        assert!(diags[2].message.contains("absolute"));
+        assert!(diags[3].message.contains("does not exist"));
+        let label = diags[1]
+            .label
+            .as_ref()
+            .map(|l| (l.start.line, l.start.column));
+        assert_eq!(label, Some((2, 13)));
+        Ok(())
+    }
+
+    #[test]
+    fn single_skill_plugin_at_its_root() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("solo");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "solo"}"#,
+        )?;
+        skill(&root)?;
+        let (found, diags) = run(&root);
+        assert!(diags.is_empty());
+        assert_eq!(names(&root, &found), ["solo:"]);
+        Ok(())
+    }
+
+    #[test]
+    fn malformed_plugin_json_falls_back_to_defaults() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("broken");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            "{\n  \"name\": \"x\",\n  \"skills\": [1,]\n}",
+        )?;
+        skill(&root.join("skills/a"))?;
+        let (found, diags) = run(&root);
+        assert_eq!(names(&root, &found), ["broken:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        assert!(
+            diags[0].message.contains("not valid JSON"),
+            "{}",
+            diags[0].message
+        );
+        let label = diags[0]
+            .label
+            .as_ref()
+            .map(|l| (l.start.line, l.start.column, l.line_text.clone()));
+        assert_eq!(label, Some((3, 16, "  \"skills\": [1,]".to_owned())));
+        Ok(())
+    }
+
+    #[test]
+    fn wrong_types_in_plugin_json_are_reported() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("typed");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": 3, "skills": {"a": 1}}"#,
+        )?;
+        skill(&root.join("skills/a"))?;
+        let (found, diags) = run(&root);
+        assert_eq!(names(&root, &found), ["typed:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest, Code::BadManifest]);
+        let (found, diags) = {
+            write(&root.join(".claude-plugin/plugin.json"), "[]")?;
+            run(&root)
+        };
+        assert_eq!(names(&root, &found), ["typed:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        Ok(())
+    }
+
+    #[test]
+    fn nested_plugins_are_found_by_the_walk() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        write(
+            &root.join("plugins/alpha/.claude-plugin/plugin.json"),
+            r#"{"name": "alpha"}"#,
+        )?;
+        skill(&root.join("plugins/alpha/skills/s1"))?;
+        skill(&root.join("plugins/alpha/agents/not-a-skill-path"))?;
+        skill(&root.join("standalone"))?;
+        // A nested marketplace means nothing below the root.
+        write(
+            &root.join("sub/.claude-plugin/marketplace.json"),
+            r#"{"plugins": []}"#,
+        )?;
+        skill(&root.join("sub/s2"))?;
+        let (found, diags) = run(root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            names(root, &found),
+            ["alpha:plugins/alpha/skills/s1", "standalone", "sub/s2"]
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn marketplace_with_local_and_remote_sources() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        write(
+            &root.join(".claude-plugin/marketplace.json"),
+            r#"{
+  "name": "m", "owner": {"name": "o"},
+  "metadata": {"pluginRoot": "./plugins"},
+  "plugins": [
+    {"name": "one", "source": "./plugins/one"},
+    {"name": "remote", "source": {"source": "github", "repo": "a/b"}},
+    {"name": "two", "source": "two", "skills": ["./extra"]},
+    {"name": "gone", "source": "./plugins/gone"},
+    {"name": "up", "source": "../elsewhere"}
+  ]
+}"#,
+        )?;
+        write(
+            &root.join("plugins/one/.claude-plugin/plugin.json"),
+            r#"{"name": "ignored-name"}"#,
+        )?;
+        skill(&root.join("plugins/one/skills/a"))?;
+        skill(&root.join("plugins/two/skills/b"))?;
+        skill(&root.join("plugins/two/extra/c"))?;
+        skill(&root.join("not-listed"))?;
+        let (found, diags) = run(root);
+        assert_eq!(
+            names(root, &found),
+            [
+                "one:plugins/one/skills/a",
+                "two:plugins/two/skills/b",
+                "two:plugins/two/extra/c"
+            ]
+        );
+        assert_eq!(codes(&diags), [Code::BadManifest, Code::BadManifest]);
+        assert!(
+            diags[0].message.contains("`./plugins/gone` does not exist"),
+            "{}",
+            diags[0].message
+        );
+        assert!(diags[1].message.contains("`..`"));
+        Ok(())
+    }
+
+    #[test]
+    fn marketplace_at_root_with_skills_lists_replaces_default() -> Result {
+        // The shape of anthropics/skills: several plugins share source `./`.
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        write(
+            &root.join(".claude-plugin/marketplace.json"),
+            r#"{"plugins": [
+                {"name": "docs", "source": "./", "strict": false, "skills": ["./skills/pdf"]},
+                {"name": "examples", "source": "./", "strict": false, "skills": ["./skills/art", "./skills/pdf"]}
+            ]}"#,
+        )?;
+        for s in ["art", "pdf", "unlisted"] {
+            skill(&root.join("skills").join(s))?;
+        }
+        let (found, diags) = run(root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            names(root, &found),
+            ["docs:skills/pdf", "examples:skills/art"]
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn marketplace_root_plugin_without_skills_uses_plugin_json() -> Result {
+        // The shape of obra/superpowers.
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        write(
+            &root.join(".claude-plugin/marketplace.json"),
+            r#"{"plugins": [{"name": "sp", "source": "./"}]}"#,
+        )?;
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "superpowers"}"#,
+        )?;
+        skill(&root.join("skills/tdd"))?;
+        let (found, diags) = run(root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(names(root, &found), ["sp:skills/tdd"]);
+        Ok(())
+    }
+
+    #[test]
+    fn unusable_marketplace_falls_back_to_the_walk() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path();
+        write(
+            &root.join(".claude-plugin/marketplace.json"),
+            r#"{"plugins": "nope"}"#,
+        )?;
+        skill(&root.join("a"))?;
+        let (found, diags) = run(root);
+        assert_eq!(names(root, &found), ["a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        write(&root.join(".claude-plugin/marketplace.json"), "")?;
+        let (found, diags) = run(root);
+        assert_eq!(names(root, &found), ["a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        Ok(())
+    }
+
+    #[test]
+    fn oversized_manifest_is_refused() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("big");
+        let mut text = String::from("{\"name\": \"big\", \"x\": \"");
+        text.push_str(&"a".repeat((MAX_MANIFEST_BYTES as usize) + 10));
+        text.push_str("\"}");
+        write(&root.join(".claude-plugin/plugin.json"), &text)?;
+        skill(&root.join("skills/a"))?;
+        let (found, diags) = run(&root);
+        assert_eq!(names(&root, &found), ["big:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        assert!(diags[0].message.contains("1 MiB"));
+        Ok(())
+    }
+
+    #[test]
+    fn trailofbits_corpus_marketplace() {
+        let root = Path::new("/work/shared/corpus/collections/trailofbits-skills");
+        if !root.is_dir() {
+            return;
+        }
+        let (found, diags) = run(root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(found.len(), 80);
+        assert!(
+            found
+                .iter()
+                .all(|f| f.plugin.is_some() && f.dir.join("SKILL.md").is_file())
+        );
+        let first = found
+            .iter()
+            .find(|f| f.plugin.as_deref() == Some("building-secure-contracts"));
+        assert!(first.is_some_and(|f| {
+            f.dir
+                .starts_with(root.join("plugins/building-secure-contracts/skills"))
+        }));
+    }
+
+    #[test]
+    fn corpus_collections_find_every_listed_skill() {
+        let base = Path::new("/work/shared/corpus/collections");
+        let Ok(read) = fs::read_dir(base) else {
+            return;
+        };
+        let mut collections: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        collections.sort();
+        for root in collections {
+            let (found, diags) = run(&root);
+            assert!(!found.is_empty(), "{}", root.display());
+            assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+            let mut dirs: Vec<&PathBuf> = found.iter().map(|f| &f.dir).collect();
+            let n = dirs.len();
+            dirs.sort();
+            dirs.dedup();
+            assert_eq!(n, dirs.len(), "duplicates under {}", root.display());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_inside_are_followed_outside_and_cycles_are_not() -> Result {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("root");
+        skill(&tmp.path().join("outside/escaped"))?;
+        skill(&root.join("real/inner"))?;
+        symlink(tmp.path().join("outside"), root.join("a-escape"))?;
+        symlink(root.join("real"), root.join("b-inside"))?;
+        symlink(&root, root.join("real/c-loop"))?;
+        symlink(root.join("nowhere"), root.join("d-dangling"))?;
+        let (found, diags) = run(&root);
+        // `b-inside` reaches `real/inner` first; `real` is then skipped silently.
+        assert_eq!(names(&root, &found), ["b-inside/inner"]);
+        assert_eq!(
+            codes(&diags),
+            [Code::SymlinkEscape, Code::SymlinkCycle, Code::Io]
+        );
+        assert!(diags[0].message.contains("a-escape"));
+        assert!(diags[0].message.contains("outside"));
+        Ok(())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_root_is_followed() -> Result {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir()?;
+        skill(&tmp.path().join("real/s"))?;
+        symlink(tmp.path().join("real"), tmp.path().join("link"))?;
+        let root = tmp.path().join("link");
+        let (found, diags) = run(&root);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].dir, root.join("s"));
+        Ok(())
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0u32), "0");
+        assert_eq!(thousands(999u32), "999");
+        assert_eq!(thousands(1000u32), "1,000");
+        assert_eq!(thousands(10_000_000u64), "10,000,000");
+    }
+
+    #[test]
+    fn rel_components_rules() {
+        assert_eq!(
+            rel_components("./a//b/./c/"),
+            Ok(vec!["a".into(), "b".into(), "c".into()])
+        );
+        assert_eq!(rel_components("."), Ok(vec![]));
+        assert!(rel_components("a/../b").is_err());
+        assert!(rel_components("/a").is_err());
+        assert!(rel_components("C:/a").is_err());
+        assert!(rel_components("a\\b").is_err());
+    }
+
+    mod json_reader {
+        use super::super::json::{Value, parse};
+
+        fn ok(text: &str) -> Value {
+            match parse(text, 64) {
+                Ok(node) => node.value,
+                Err(e) => panic!("{text:?}: {e:?}"),
+            }
+        }
+
+        fn err(text: &str) -> usize {
+            match parse(text, 64) {
+                Ok(node) => panic!("{text:?} parsed as {node:?}"),
+                Err(e) => e.at,
+            }
+        }
+
+        #[test]
+        fn scalars_and_nesting() {
+            assert_eq!(ok(" null "), Value::Null);
+            assert_eq!(ok("true"), Value::Bool(true));
+            assert_eq!(ok("false"), Value::Bool(false));
+            for n in ["0", "-0", "12", "-3.25", "1e5", "1E+2", "2.5e-3"] {
+                assert_eq!(ok(n), Value::Number, "{n}");
+            }
+            let Value::Object(members) = ok(r#"{"a": [1, {"b": []}], "c": {}}"#) else {
+                panic!("not an object");
+            };
+            assert_eq!(members.len(), 2);
+            assert_eq!(members[0].0, "a");
+            assert_eq!(members[0].1.span, 6..20);
+        }
+
+        #[test]
+        fn strings_and_escapes() {
+            assert_eq!(
+                ok(r#""a\"b\\c\/d\b\f\n\r\t""#),
+                Value::String("a\"b\\c/d\u{8}\u{c}\n\r\t".into())
+            );
+            assert_eq!(ok(r#""\u00e9\u4E2D""#), Value::String("é中".into()));
+            assert_eq!(ok(r#""\ud83d\ude00""#), Value::String("😀".into()));
+            assert_eq!(ok(r#""\ud83dx""#), Value::String("\u{FFFD}x".into()));
+            assert_eq!(ok(r#""\ude00""#), Value::String("\u{FFFD}".into()));
+            assert_eq!(ok(r#""\ud83d\u0041""#), Value::String("\u{FFFD}A".into()));
+            assert_eq!(ok("\"Paweł ✓\""), Value::String("Paweł ✓".into()));
+            assert_eq!(ok("\u{feff}\"bom\""), Value::String("bom".into()));
+        }
+
+        #[test]
+        fn last_duplicate_key_wins() {
+            let node = match parse(r#"{"a": 1, "a": "x"}"#, 64) {
+                Ok(node) => node,
+                Err(e) => panic!("{e:?}"),
+            };
+            assert_eq!(node.get("a").and_then(|n| n.as_str()), Some("x"));
+        }
+
+        #[test]
+        fn errors_point_at_the_problem() {
+            assert_eq!(err(""), 0);
+            assert_eq!(err("[1,]"), 3);
+            assert_eq!(err("{\"a\" 1}"), 5);
+            assert_eq!(err("{\"a\":1,}"), 7);
+            assert_eq!(err("[1 2]"), 3);
+            assert_eq!(err("\"abc"), 0);
+            assert_eq!(err("\"a\nb\""), 2);
+            assert_eq!(err(r#""\x""#), 2);
+            assert_eq!(err(r#""\u12""#), 3);
+            assert_eq!(err(r#""\ud800\u12""#), 9);
+            assert_eq!(err("01"), 1);
+            assert_eq!(err("-"), 1);
+            assert_eq!(err("1."), 2);
+            assert_eq!(err("1e"), 2);
+            assert_eq!(err("tru"), 0);
+            assert_eq!(err("True"), 0);
+            assert_eq!(err("{} x"), 3);
+            assert_eq!(err("'a'"), 0);
+            assert_eq!(err("{\"a\":"), 5);
+        }
+
+        #[test]
+        fn depth_is_limited_without_overflowing_the_stack() {
+            let deep = "[".repeat(100_000);
+            assert!(parse(&deep, 64).is_err());
+            let ok_depth = format!("{}{}", "[".repeat(64), "]".repeat(64));
+            assert!(parse(&ok_depth, 64).is_ok());
+            let too_deep = format!("{}{}", "[".repeat(65), "]".repeat(65));
+            assert!(parse(&too_deep, 64).is_err());
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic() {
+            // A cheap deterministic fuzz: every prefix of a tricky document,
+            // and single-byte corruptions of it.
+            let doc = r#"{"a": [1, -2.5e+3, true, null, "x\u00e9\ud83d\ude00\n"], "b": {"c": []}}"#;
+            for end in 0..=doc.len() {
+                if let Some(prefix) = doc.get(..end) {
+                    let _ = parse(prefix, 64);
+                }
+            }
+            let bytes = doc.as_bytes();
+            for i in 0..bytes.len() {
+                for b in [b'"', b'\\', b'{', b']', b'u', b'0', b'-', b' ', 0x01] {
+                    let mut v = bytes.to_vec();
+                    v[i] = b;
+                    if let Ok(text) = std::str::from_utf8(&v) {
+                        let _ = parse(text, 64);
+                    }
+                }
+            }
+        }
+    }
+}
+#[cfg(test)]
+mod tmp_probe {
+    #[test]
+    #[ignore]
+    fn probe() {
+        let base = std::path::Path::new("/work/shared/corpus/collections");
+        for e in std::fs::read_dir(base).unwrap().flatten() {
+            let mut d = Vec::new();
+            let f = super::discover(&e.path(), &Default::default(), &mut d);
+            println!("{} {}", e.path().display(), f.len());
+            for x in &d {
+                println!("  {x}\n    help: {:?}", x.help);
+            }
+            let mut n = 0;
+            let mut d2 = Vec::new();
+            for s in &f {
+                n +=
+                    crate::compiler::files::skill_files(&s.dir, &Default::default(), &mut d2).len();
+            }
+            println!("  files {n}");
+            for x in &d2 {
+                println!("  {x}");
+            }
+        }
+        // synthetic timing
+        let tmp = std::env::temp_dir().join(format!("probe-{}", std::process::id()));
+        for i in 0..10_000 {
+            let d = tmp.join(format!("g{}/s{i}", i % 50));
+            std::fs::create_dir_all(d.join("scripts")).unwrap();
+            std::fs::write(d.join("SKILL.md"), "x").unwrap();
+            std::fs::write(d.join("scripts/a.py"), "x").unwrap();
+            std::fs::write(d.join("README.md"), "x").unwrap();
+        }
+        let t = std::time::Instant::now();
+        let mut d = Vec::new();
+        let opts = super::DiscoveryOptions {
+            max_dirs: 100_000,
+            ..Default::default()
+        };
+        let f = super::discover(&tmp, &opts, &mut d);
+        let t1 = t.elapsed();
+        let mut n = 0;
+        for s in &f {
+            n += crate::compiler::files::skill_files(&s.dir, &Default::default(), &mut d).len();
+        }
+        println!(
+            "synthetic: {} skills {} files discover {:?} total {:?} diags {}",
+            f.len(),
+            n,
+            t1,
+            t.elapsed(),
+            d.len()
+        );
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+}

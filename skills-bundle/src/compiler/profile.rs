@@ -1,0 +1,199 @@
+//! Profiles: which keys a skill may use, and how bad each problem is.
+//!
+//! * `spec` (the default) is the Agent Skills specification exactly as
+//!   `skills-ref validate` 0.1.1 enforces it: six keys, strict YAML, and every
+//!   reference rule an error. Checks the reference does not make are warnings.
+//! * `claude-code` accepts what Claude Code and Codex load: their extension
+//!   keys, flow-style YAML, `allowed-tools` as a list or a comma-separated
+//!   string. Spec violations those products tolerate become warnings; a skill
+//!   still needs a readable frontmatter with a `name` and a `description`.
+
+use super::diag::{Code, Severity};
+
+/// A set of rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    /// The Agent Skills specification, as the reference validator enforces it.
+    #[default]
+    Spec,
+    /// What Claude Code and Codex load.
+    ClaudeCode,
+}
+
+/// The keys the specification allows, sorted as the reference prints them.
+pub const SPEC_FIELDS: [&str; 6] = [
+    "allowed-tools",
+    "compatibility",
+    "description",
+    "license",
+    "metadata",
+    "name",
+];
+
+/// The shape an extension key's value should have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A string.
+    Str,
+    /// `true` or `false`.
+    Bool,
+    /// A string or a list of strings.
+    StrOrList,
+    /// A mapping.
+    Map,
+    /// Anything.
+    Any,
+}
+
+/// Frontmatter keys outside the specification that Claude Code or Codex read,
+/// or that real published skills use, with the shape each expects.
+pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
+    ("agent", Shape::Str),
+    ("argument-hint", Shape::StrOrList),
+    ("author", Shape::Str),
+    ("context", Shape::Str),
+    ("disable-model-invocation", Shape::Bool),
+    ("effort", Shape::Str),
+    ("hooks", Shape::Any),
+    ("model", Shape::Str),
+    ("paths", Shape::StrOrList),
+    ("shell", Shape::Str),
+    ("tags", Shape::StrOrList),
+    ("tools", Shape::StrOrList),
+    ("type", Shape::Str),
+    ("user-invocable", Shape::Bool),
+    ("version", Shape::Str),
+    ("when_to_use", Shape::Str),
+];
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 2] = [Profile::Spec, Profile::ClaudeCode];
+
+    /// The profile's name on the command line and in the macro.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec => "spec",
+            Profile::ClaudeCode => "claude-code",
+        }
+    }
+
+    /// Parses a profile name.
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// Whether the profile accepts `key` at the top level of the frontmatter.
+    pub fn allows_key(self, key: &str) -> bool {
+        SPEC_FIELDS.contains(&key) || self.extension_shape(key).is_some()
+    }
+
+    /// The expected shape of an extension key this profile knows.
+    pub fn extension_shape(self, key: &str) -> Option<Shape> {
+        match self {
+            Profile::Spec => None,
+            Profile::ClaudeCode => EXTENSION_FIELDS
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|&(_, shape)| shape),
+        }
+    }
+
+    /// How bad `code` is under this profile.
+    pub fn severity(self, code: Code) -> Severity {
+        use Code::*;
+        let warning = match code {
+            DuplicateSkill
+            | DiscoveryLimit
+            | SymlinkEscape
+            | SymlinkCycle
+            | BadManifest
+            | LowercaseSkillMd
+            | Yaml11Type
+            | FieldType
+            | AllowedToolsForm
+            | SkillMdTooLong
+            | MissingReferencedFile
+            | ScriptNoShebang
+            | ScriptNotExecutable
+            | InvisibleUnicode
+            | DescriptionAngleBrackets
+            | DescriptionNoTrigger
+            | PackagingDrops => true,
+            YamlFlowStyle
+            | YamlAnchor
+            | YamlTag
+            | YamlDuplicateKey
+            | UnexpectedField
+            | NameTooLong
+            | NameNotLowercase
+            | NameHyphenEdge
+            | NameConsecutiveHyphens
+            | NameInvalidChars
+            | NameDirMismatch
+            | DescriptionTooLong
+            | CompatibilityNotString
+            | CompatibilityTooLong => self == Profile::ClaudeCode,
+            _ => false,
+        };
+        if warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::from_name(p.as_str()), Some(p));
+        }
+        assert_eq!(Profile::from_name("strict"), None);
+    }
+
+    #[test]
+    fn spec_errors_become_claude_code_warnings() {
+        assert_eq!(
+            Profile::Spec.severity(Code::UnexpectedField),
+            Severity::Error
+        );
+        assert_eq!(
+            Profile::ClaudeCode.severity(Code::UnexpectedField),
+            Severity::Warning
+        );
+        assert_eq!(
+            Profile::ClaudeCode.severity(Code::MissingName),
+            Severity::Error
+        );
+        assert_eq!(
+            Profile::ClaudeCode.severity(Code::InvalidYaml),
+            Severity::Error
+        );
+        assert_eq!(
+            Profile::Spec.severity(Code::ScriptNoShebang),
+            Severity::Warning
+        );
+    }
+
+    #[test]
+    fn extension_keys_are_sorted_and_not_spec_keys() {
+        let keys: Vec<&str> = EXTENSION_FIELDS.iter().map(|(k, _)| *k).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(keys, sorted);
+        assert!(keys.iter().all(|k| !SPEC_FIELDS.contains(k)));
+        assert!(Profile::ClaudeCode.allows_key("user-invocable"));
+        assert!(!Profile::Spec.allows_key("user-invocable"));
+    }
+}

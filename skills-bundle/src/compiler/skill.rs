@@ -1,0 +1,286 @@
+//! Checking one skill directory: read `SKILL.md`, split, parse, run the rules
+//! and lints, and list the skill's files.
+//!
+//! The order of the steps, and which failure stops which later step, follow
+//! the reference validator, so that `--format skills-ref` can print exactly
+//! what it prints: a missing file, a bad frontmatter or unreadable YAML stops
+//! the rules; everything else is collected.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use super::Options;
+use super::diag::{Code, Diagnostic};
+use super::files::{self, SkillFile};
+use super::frontmatter::{self, Split, SplitError};
+use super::lints;
+use super::rules::{self, Ctx, Fields};
+use super::source::Source;
+use super::yaml::{self, Node};
+
+/// The largest `SKILL.md` read, in bytes.
+pub const MAX_SKILL_MD: u64 = 8 * 1024 * 1024;
+
+/// One skill directory after checking: what was read, and what is wrong.
+#[derive(Debug, Clone)]
+pub struct CheckedSkill {
+    /// The skill directory, as reached from the user's path.
+    pub dir: PathBuf,
+    /// The plugin the skill belongs to, for plugin layouts.
+    pub plugin: Option<String>,
+    /// `SKILL.md` (or `skill.md`), when there is one.
+    pub skill_md: Option<PathBuf>,
+    /// The file's bytes and line table, when it was read.
+    pub source: Option<Source>,
+    /// Frontmatter and body ranges, when the file split.
+    pub split: Option<Split>,
+    /// The parsed frontmatter, when it parsed.
+    pub frontmatter: Option<Node>,
+    /// `name` and `description` as the rules read them.
+    pub fields: Fields,
+    /// Every file of the skill, sorted, `SKILL.md` included.
+    pub files: Vec<SkillFile>,
+    /// Every problem, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The skill found first under the same name, when this one is ignored.
+    pub duplicate_of: Option<PathBuf>,
+}
+
+impl CheckedSkill {
+    /// The skill's name (normalised as the rules read it).
+    pub fn name(&self) -> Option<&str> {
+        self.fields.name.as_deref()
+    }
+
+    /// `plugin:name` inside a plugin, else the name.
+    pub fn qualified_name(&self) -> Option<String> {
+        let name = self.name()?;
+        Some(match &self.plugin {
+            Some(p) => format!("{p}:{name}"),
+            None => name.to_string(),
+        })
+    }
+
+    /// Whether no diagnostic is an error.
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The Markdown body after the frontmatter.
+    pub fn body(&self) -> &str {
+        match (&self.source, &self.split) {
+            (Some(src), Some(split)) => std::str::from_utf8(src.bytes())
+                .ok()
+                .and_then(|s| s.get(split.body.clone()))
+                .unwrap_or(""),
+            _ => "",
+        }
+    }
+}
+
+/// Finds `SKILL.md`, preferring the uppercase name as the reference does.
+fn find_skill_md(dir: &Path) -> Option<PathBuf> {
+    ["SKILL.md", "skill.md"]
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.exists())
+}
+
+/// Checks the skill in `dir`.
+pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> CheckedSkill {
+    let mut skill = CheckedSkill {
+        dir: dir.to_path_buf(),
+        plugin,
+        skill_md: None,
+        source: None,
+        split: None,
+        frontmatter: None,
+        fields: Fields::default(),
+        files: Vec::new(),
+        diagnostics: Vec::new(),
+        duplicate_of: None,
+    };
+    let profile = options.profile;
+    let diags = &mut skill.diagnostics;
+    let report = |diags: &mut Vec<Diagnostic>, code, path: &Path, msg: String| {
+        diags.push(Diagnostic::new(code, profile.severity(code), path, msg));
+        diags.len() - 1
+    };
+    match std::fs::metadata(dir) {
+        Err(_) => {
+            let i = report(
+                diags,
+                Code::PathNotFound,
+                dir,
+                format!("`{}` does not exist", dir.display()),
+            );
+            diags[i].reference = Some(format!("Path does not exist: {}", dir.display()));
+            return skill;
+        }
+        Ok(m) if !m.is_dir() => {
+            let i = report(
+                diags,
+                Code::NotADirectory,
+                dir,
+                format!("`{}` is not a directory", dir.display()),
+            );
+            diags[i].reference = Some(format!("Not a directory: {}", dir.display()));
+            return skill;
+        }
+        Ok(_) => {}
+    }
+    let Some(path) = find_skill_md(dir) else {
+        let i = report(
+            diags,
+            Code::MissingSkillMd,
+            dir,
+            format!("no `SKILL.md` in `{}`", dir.display()),
+        );
+        diags[i].help = Some("create `SKILL.md` starting with `---`, `name:` and `description:` lines and a closing `---`, or remove the directory".into());
+        diags[i].reference = Some("Missing required file: SKILL.md".into());
+        return skill;
+    };
+    skill.skill_md = Some(path.clone());
+    if path.file_name().is_some_and(|n| n == "skill.md") {
+        let i = report(
+            diags,
+            Code::LowercaseSkillMd,
+            &path,
+            "the file is named `skill.md`".into(),
+        );
+        diags[i].help =
+            Some("rename it to `SKILL.md`: some clients only look for that name".into());
+    }
+    let bytes = match read_limited(&path) {
+        Ok(b) => b,
+        Err((code, message)) => {
+            report(diags, code, &path, message);
+            return skill;
+        }
+    };
+    let source = Source::new(&path, bytes);
+    let mut ctx = Ctx {
+        profile,
+        source: &source,
+        diags,
+    };
+    let split = match frontmatter::split(source.bytes()) {
+        Ok(split) => split,
+        Err(e) => {
+            split_error(&mut ctx, e);
+            skill.source = Some(source);
+            return skill;
+        }
+    };
+    // `split` succeeded, so the whole file is UTF-8.
+    let text = std::str::from_utf8(source.bytes()).unwrap_or_default();
+    let parsed = yaml::parse(text, split.yaml.start, split.yaml.end);
+    for p in &parsed.problems {
+        ctx.report(p.code, Some(p.span.clone()), p.message.clone())
+            .reference = Some(format!("Invalid YAML in frontmatter: {}", p.reference));
+    }
+    let root = match parsed.root {
+        Some(root) if root.as_map().is_some() => Some(root),
+        _ if parsed.is_fatal() => None,
+        other => {
+            let what = other.as_ref().map_or("empty", |n| match n.kind() {
+                "list" => "a list",
+                _ => "a plain string",
+            });
+            ctx.report(
+                Code::FrontmatterNotMapping,
+                Some(split.yaml.start..split.yaml.end),
+                format!("the frontmatter is {what}, not a mapping of keys to values"),
+            )
+            .set_help(
+                "write `key: value` lines, for example `name: my-skill` and `description: ...`",
+            )
+            .reference = Some("SKILL.md frontmatter must be a YAML mapping".into());
+            None
+        }
+    };
+    if let Some(root) = &root {
+        skill.fields = rules::check(&mut ctx, root, &rules::dir_name(dir));
+    }
+    skill.files = files::skill_files(dir, &options.files, ctx.diags);
+    if options.lints {
+        let description = root
+            .as_ref()
+            .and_then(|r| r.get("description"))
+            .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
+        lints::check(&mut ctx, &split, description, &skill.files);
+    }
+    skill.frontmatter = root;
+    skill.split = Some(split);
+    skill.source = Some(source);
+    skill
+}
+
+fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| (Code::Io, format!("cannot read `{}`: {e}", path.display())))?;
+    if !meta.is_file() {
+        return Err((
+            Code::SkillMdNotFile,
+            format!("`{}` is a directory, not a file", path.display()),
+        ));
+    }
+    if meta.len() > MAX_SKILL_MD {
+        return Err((
+            Code::Io,
+            format!(
+                "`{}` is {} bytes; the limit is {MAX_SKILL_MD}",
+                path.display(),
+                meta.len()
+            ),
+        ));
+    }
+    std::fs::read(path).map_err(|e| (Code::Io, format!("cannot read `{}`: {e}", path.display())))
+}
+
+fn split_error(ctx: &mut Ctx<'_>, e: SplitError) {
+    const MUST_START: &str = "SKILL.md must start with YAML frontmatter (---)";
+    let (code, span, message, help, reference): (Code, Range<usize>, String, &str, Option<&str>) =
+        match e {
+            SplitError::Empty => (
+                Code::EmptyFile,
+                0..0,
+                "`SKILL.md` is empty".into(),
+                "start it with `---`, `name:` and `description:` lines and a closing `---`",
+                Some(MUST_START),
+            ),
+            SplitError::NotUtf8(at) => (
+                Code::NotUtf8,
+                at..at + 1,
+                format!(
+                    "`SKILL.md` is not valid UTF-8: byte 0x{:02X} at offset {at}",
+                    ctx.source.bytes().get(at).copied().unwrap_or(0)
+                ),
+                "save the file as UTF-8",
+                None,
+            ),
+            SplitError::Bom => (
+                Code::Bom,
+                0..3,
+                "`SKILL.md` starts with a byte-order mark".into(),
+                "save the file as UTF-8 without a BOM: the frontmatter must start at the first byte",
+                Some(MUST_START),
+            ),
+            SplitError::MissingOpen(line) => (
+                Code::MissingFrontmatter,
+                line,
+                "`SKILL.md` must start with a `---` line opening the YAML frontmatter".into(),
+                "put `---` on the first line, then `name:` and `description:`, then a closing `---`",
+                Some(MUST_START),
+            ),
+            SplitError::Unclosed(line) => (
+                Code::UnclosedFrontmatter,
+                line,
+                "no `---` line closes the frontmatter".into(),
+                "add a line holding only `---` after the last YAML key",
+                Some("SKILL.md frontmatter not properly closed with ---"),
+            ),
+        };
+    let d = ctx.report(code, Some(span), message).set_help(help);
+    d.reference = reference.map(String::from);
+}

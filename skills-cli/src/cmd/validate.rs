@@ -1,0 +1,112 @@
+//! `skills validate`: discover, check in parallel, render, exit.
+
+use std::io::{self, IsTerminal, Write};
+use std::time::Instant;
+
+use skills_bundle::compiler::{self, Options, Profile};
+
+use crate::Outcome;
+use crate::args::{Color, Format, ProfileArg, ValidateArgs};
+use crate::report::{self, Checked, Summary};
+
+/// Runs `skills validate`.
+pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
+    let profile = match args.profile {
+        ProfileArg::Spec => Profile::Spec,
+        ProfileArg::ClaudeCode => Profile::ClaudeCode,
+    };
+    let mut options = Options {
+        profile,
+        lints: !args.no_lints,
+        threads: args.threads,
+        ..Options::default()
+    };
+    options.discovery.max_depth = args.max_depth;
+    options.discovery.max_dirs = args.max_dirs;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.format == Format::SkillsRef {
+        if profile != Profile::Spec {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "`--format skills-ref` reproduces the reference validator, which knows only `--profile spec`",
+            ));
+        }
+        return skills_ref(args, &options, &mut out);
+    }
+    let started = Instant::now();
+    let result = compiler::check(&args.paths, &options);
+    let elapsed = started.elapsed();
+    let mut checked: Vec<Checked<'_>> = result
+        .roots
+        .iter()
+        .map(|(root, diags)| Checked {
+            dir: root,
+            name: None,
+            diagnostics: diags,
+        })
+        .collect();
+    let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
+    checked.extend(result.skills.iter().zip(&names).map(|(s, n)| Checked {
+        dir: &s.dir,
+        name: n.as_deref(),
+        diagnostics: &s.diagnostics,
+    }));
+    let summary = Summary::of(&checked, elapsed);
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    match args.format {
+        Format::Human => report::human::render(&mut out, &checked, &summary, color)?,
+        Format::Json => report::json::render(&mut out, &checked, &summary)?,
+        Format::Sarif => report::sarif::render(&mut out, &checked, &summary)?,
+        Format::Github => report::github::render(&mut out, &checked, &summary)?,
+        Format::SkillsRef => unreachable!("handled above"),
+    }
+    out.flush()?;
+    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
+    Ok(if failed {
+        Outcome::Invalid
+    } else {
+        Outcome::Success
+    })
+}
+
+/// `--format skills-ref`: each path is one skill directory, as the reference takes it.
+fn skills_ref(args: &ValidateArgs, options: &Options, out: &mut dyn Write) -> io::Result<Outcome> {
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    let mut all_valid = true;
+    for arg in &args.paths {
+        if !arg.exists() {
+            // click's own check, before the reference runs.
+            writeln!(
+                err,
+                "Usage: skills validate [OPTIONS] SKILL_PATH\nTry 'skills validate --help' for help.\n\nError: Invalid value for 'SKILL_PATH': Path '{}' does not exist.",
+                arg.display()
+            )?;
+            return Err(io::Error::other(format!(
+                "`{}` does not exist",
+                arg.display()
+            )));
+        }
+        let dir = match arg.file_name() {
+            Some(n) if arg.is_file() && n.eq_ignore_ascii_case("skill.md") => match arg.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => ".".into(),
+            },
+            _ => arg.clone(),
+        };
+        let skill = compiler::check_dir(&dir, options);
+        let shown = if dir == *arg { arg.clone() } else { dir };
+        all_valid &= report::skills_ref::render(out, &mut err, &shown, &skill)?;
+    }
+    out.flush()?;
+    Ok(if all_valid {
+        Outcome::Success
+    } else {
+        Outcome::Invalid
+    })
+}

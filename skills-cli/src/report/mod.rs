@@ -1,0 +1,62 @@
+//! Renderers of one validation result in every output format.
+//!
+//! Each renderer reads the same [`Checked`] list and [`Summary`]; none of them
+//! decides what is an error (the compiler and its profile did that).
+
+use std::path::Path;
+use std::time::Duration;
+
+use skills_bundle::compiler::Diagnostic;
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod sarif;
+pub mod skills_ref;
+
+/// One skill directory (or one root that held no skill) and what was found in it.
+#[derive(Debug)]
+pub struct Checked<'a> {
+    /// The skill directory, as discovered from the user's path.
+    pub dir: &'a Path,
+    /// The skill's name (`plugin:skill` inside a plugin), when the frontmatter had one.
+    pub name: Option<&'a str>,
+    /// Every diagnostic for this skill, in the order the rules ran.
+    pub diagnostics: &'a [Diagnostic],
+}
+
+impl Checked<'_> {
+    /// Whether this skill has no error.
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Counts for the closing line.
+#[derive(Debug, Clone, Copy)]
+pub struct Summary {
+    /// Skills checked.
+    pub skills: usize,
+    /// Skills without errors.
+    pub valid: usize,
+    /// Error diagnostics in all.
+    pub errors: usize,
+    /// Warning diagnostics in all.
+    pub warnings: usize,
+    /// Wall time of discovery plus validation.
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    /// Counts over `checked`.
+    pub fn of(checked: &[Checked<'_>], elapsed: Duration) -> Summary {
+        let all = || checked.iter().flat_map(|c| c.diagnostics.iter());
+        Summary {
+            skills: checked.len(),
+            valid: checked.iter().filter(|c| c.is_valid()).count(),
+            errors: all().filter(|d| d.is_error()).count(),
+            warnings: all().filter(|d| !d.is_error()).count(),
+            elapsed,
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //! status, except the deliberate divergences listed (and explained) here and
 //! in the README.
 
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
 use skills_tests::{golden_cases, skills};
 
 /// Cases where we differ on purpose, with the reason.

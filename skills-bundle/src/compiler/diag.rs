@@ -87,8 +87,6 @@ codes! {
     BadManifest = "SK010", "bad-manifest", "a `.claude-plugin` manifest is not valid JSON of the expected shape";
     /// The file is named `skill.md` (lowercase).
     LowercaseSkillMd = "SK011", "lowercase-skill-md", "the file is named `skill.md`; the specification names it `SKILL.md`";
-    /// A path under a root contains no skill at all.
-    NoSkills = "SK012", "no-skills", "a path given to the validator contains no skill";
 
     /// `SKILL.md` is not valid UTF-8.
     NotUtf8 = "SK101", "not-utf8", "`SKILL.md` is not valid UTF-8";
@@ -164,6 +162,14 @@ codes! {
     DescriptionNoTrigger = "SK307", "description-no-trigger", "`description` gives no hint of when to use the skill";
     /// A file that skill packaging leaves out.
     PackagingDrops = "SK308", "packaging-drops-file", "a file that packaging leaves out (`__pycache__`, `.DS_Store`, `node_modules`, ...)";
+}
+
+impl Code {
+    /// Whether the code is found while locating or reading `SKILL.md` and its
+    /// YAML (`SK0xx`, `SK1xx`), before any frontmatter rule can run.
+    pub fn stops_reading(self) -> bool {
+        self.as_str() < "SK200" && self != Code::Yaml11Type
+    }
 }
 
 impl fmt::Display for Code {

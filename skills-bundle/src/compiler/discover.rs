@@ -11,8 +11,10 @@
 //!   validator says `Path does not exist: X`). Nothing is returned.
 //! - **A file** named `SKILL.md` in any letter case (as `skills-ref` compares
 //!   `path.name.lower() == "skill.md"`): the skill is its parent directory
-//!   (`.` when the path has no parent). Any other file: error `SK002`
-//!   (`Not a directory: X`).
+//!   (`.` when the path has no parent) and [`FoundSkill::root`] is the file.
+//!   Any other file: error `SK002` (`Not a directory: X`). A root that exists
+//!   but cannot be read is error `SK005`; everything below a root gives
+//!   warnings only.
 //! - **A directory**, examined in this order:
 //!   1. **Marketplace**: it has `.claude-plugin/marketplace.json`. Each entry of
 //!      `plugins` is a plugin named by its `name`. A string `source` is a path
@@ -25,8 +27,11 @@
 //!      plugin definition, so its `plugin.json`'s `skills` is not read; and an
 //!      entry whose source is the root itself and which lists `skills` gets
 //!      exactly those (the default `skills/` is not scanned), as Claude Code
-//!      does for `anthropics/skills`. Nothing else under a marketplace is
-//!      searched. A marketplace file that cannot be used at all (not JSON, no
+//!      does for `anthropics/skills`. The root is then walked by rules 2 to
+//!      4 as well, so that skills and plugins the marketplace does not list
+//!      are validated too (Claude Code would not load them, but CI should
+//!      see them); a directory already found keeps its marketplace plugin
+//!      name. A marketplace file that cannot be used at all (not JSON, no
 //!      `plugins` array) is reported and the root is read by rules 2 to 4.
 //!   2. **Plugin**: it has `.claude-plugin/plugin.json`. The plugin's name is
 //!      its `name` (else the directory's name); its skills are named
@@ -34,11 +39,13 @@
 //!      and every path in its `skills` field (a string or an array of strings,
 //!      relative to the plugin) is scanned too. A scanned path that holds a
 //!      `SKILL.md` is one skill; otherwise each of its sub-directories is a
-//!      skill (one level, sorted; those without a `SKILL.md` are returned too,
-//!      so the missing file is reported), except that the plugin directory
-//!      itself (`"."`) only contributes sub-directories that hold a `SKILL.md`.
-//!      A plugin without a `skills/` directory and without a `skills` field
-//!      whose own directory holds a `SKILL.md` is a single-skill plugin.
+//!      skill (one level, sorted, skipping the names the walk skips; those
+//!      without a `SKILL.md` are returned too, so the missing file is
+//!      reported), except that the plugin directory itself (`"."`) only
+//!      contributes sub-directories that hold a `SKILL.md`. A listed path may
+//!      also name a `SKILL.md` file, meaning its directory. A plugin with
+//!      neither skills in `skills/` nor a `skills` field, whose own directory
+//!      holds a `SKILL.md`, is a single-skill plugin.
 //!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
 //!      (of any kind: a directory named `SKILL.md` is reported by the parser).
 //!      Discovery does not look inside a skill.
@@ -67,6 +74,8 @@
 //! the link is skipped. A link back to a directory on the current walk path is
 //! a cycle (warning `SK009`, skipped); a directory reached a second time by
 //! another way is skipped silently. A dangling link gives warning `SK005`.
+//! Discovery only follows links to directories; links to files are left to
+//! [`files`](super::files), which applies the same policy inside a skill.
 //! The root itself may be a link: the user named it, so it is followed and its
 //! target becomes the boundary.
 //!
@@ -84,6 +93,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Label, Severity};
+use super::json;
 use super::source::Source;
 
 const MANIFEST_DIR: &str = ".claude-plugin";
@@ -258,6 +268,8 @@ pub(super) struct Entry {
     pub(super) name: OsString,
     pub(super) path: PathBuf,
     pub(super) kind: EntryKind,
+    /// For a cheap `metadata()` (relative to the open directory).
+    pub(super) dirent: fs::DirEntry,
 }
 
 /// The entries of `dir`, sorted byte-wise by name. Unreadable directories and
@@ -309,6 +321,7 @@ pub(super) fn list_dir(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Entry> {
             name: entry.file_name(),
             path,
             kind,
+            dirent: entry,
         });
     }
     entries.sort_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
@@ -475,9 +488,10 @@ impl Walk<'_> {
         if has_entry(&entries, MANIFEST_DIR) {
             let path = root.join(MANIFEST_DIR).join(MARKETPLACE_JSON);
             if let Manifest::Read(src) = self.read_manifest(&path) {
-                if self.marketplace(&src) {
-                    return;
-                }
+                // Listed plugins come first, with their names; the walk
+                // below still finds skills the marketplace does not list,
+                // because CI should validate everything in the tree.
+                self.marketplace(&src);
             }
         }
         self.visit(&root, &canon, 0, &entries);
@@ -1146,379 +1160,6 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
 
 // ---------------------------------------------------------------------------
 
-/// A small JSON reader for plugin manifests: RFC 8259 with byte spans.
-///
-/// Duplicate keys are kept; lookups take the last, as JavaScript does. A
-/// lone UTF-16 surrogate in a `\u` escape becomes U+FFFD. A leading UTF-8
-/// byte-order mark is skipped.
-mod json {
-    use std::ops::Range;
-
-    #[derive(Debug, Clone, PartialEq)]
-    pub(super) enum Value {
-        Null,
-        Bool(bool),
-        /// A number; its text is at the node's span.
-        Number,
-        String(String),
-        Array(Vec<Node>),
-        Object(Vec<(String, Node)>),
-    }
-
-    /// A value and the bytes it was read from.
-    #[derive(Debug, Clone, PartialEq)]
-    pub(super) struct Node {
-        pub(super) value: Value,
-        pub(super) span: Range<usize>,
-    }
-
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub(super) struct Error {
-        pub(super) message: String,
-        /// Byte offset of the problem.
-        pub(super) at: usize,
-    }
-
-    impl Node {
-        /// The member `key` of an object (the last one, if repeated).
-        pub(super) fn get(&self, key: &str) -> Option<&Node> {
-            match &self.value {
-                Value::Object(members) => {
-                    members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
-                }
-                _ => None,
-            }
-        }
-
-        pub(super) fn as_str(&self) -> Option<&str> {
-            match &self.value {
-                Value::String(s) => Some(s),
-                _ => None,
-            }
-        }
-
-        pub(super) fn as_bool(&self) -> Option<bool> {
-            match self.value {
-                Value::Bool(b) => Some(b),
-                _ => None,
-            }
-        }
-
-        /// What the value is, for messages: `a string`, `an array`, ...
-        pub(super) fn kind(&self) -> &'static str {
-            match self.value {
-                Value::Null => "`null`",
-                Value::Bool(_) => "a boolean",
-                Value::Number => "a number",
-                Value::String(_) => "a string",
-                Value::Array(_) => "an array",
-                Value::Object(_) => "an object",
-            }
-        }
-    }
-
-    /// Parses one JSON document.
-    pub(super) fn parse(text: &str, max_depth: usize) -> Result<Node, Error> {
-        let mut p = Parser {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            max_depth,
-        };
-        if text.starts_with('\u{feff}') {
-            p.pos = '\u{feff}'.len_utf8();
-        }
-        p.space();
-        let node = p.value(0)?;
-        p.space();
-        if p.pos < p.bytes.len() {
-            return Err(p.error("unexpected text after the end of the JSON value"));
-        }
-        Ok(node)
-    }
-
-    struct Parser<'a> {
-        text: &'a str,
-        bytes: &'a [u8],
-        pos: usize,
-        max_depth: usize,
-    }
-
-    impl Parser<'_> {
-        fn error(&self, message: impl Into<String>) -> Error {
-            Error {
-                message: message.into(),
-                at: self.pos,
-            }
-        }
-
-        fn peek(&self) -> Option<u8> {
-            self.bytes.get(self.pos).copied()
-        }
-
-        fn space(&mut self) {
-            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-                self.pos += 1;
-            }
-        }
-
-        fn found(&self) -> String {
-            match self.text.get(self.pos..).and_then(|s| s.chars().next()) {
-                Some(c) if !c.is_control() => format!("`{c}`"),
-                Some(c) => format!("{c:?}"),
-                None => "the end of the file".to_owned(),
-            }
-        }
-
-        fn value(&mut self, depth: usize) -> Result<Node, Error> {
-            let start = self.pos;
-            let value = match self.peek() {
-                Some(b'{') => self.object(depth)?,
-                Some(b'[') => self.array(depth)?,
-                Some(b'"') => Value::String(self.string()?),
-                Some(b't') => self.word("true", Value::Bool(true))?,
-                Some(b'f') => self.word("false", Value::Bool(false))?,
-                Some(b'n') => self.word("null", Value::Null)?,
-                Some(b'-' | b'0'..=b'9') => self.number()?,
-                _ => return Err(self.error(format!("expected a value, found {}", self.found()))),
-            };
-            Ok(Node {
-                value,
-                span: start..self.pos,
-            })
-        }
-
-        fn word(&mut self, word: &str, value: Value) -> Result<Value, Error> {
-            if self.bytes[self.pos..].starts_with(word.as_bytes()) {
-                self.pos += word.len();
-                Ok(value)
-            } else {
-                Err(self.error("expected a value (`true`, `false` and `null` are lowercase)"))
-            }
-        }
-
-        fn enter(&self, depth: usize) -> Result<(), Error> {
-            if depth >= self.max_depth {
-                Err(self.error(format!(
-                    "arrays and objects nest more than {} levels deep",
-                    self.max_depth
-                )))
-            } else {
-                Ok(())
-            }
-        }
-
-        fn object(&mut self, depth: usize) -> Result<Value, Error> {
-            self.enter(depth)?;
-            self.pos += 1;
-            let mut members = Vec::new();
-            self.space();
-            if self.peek() == Some(b'}') {
-                self.pos += 1;
-                return Ok(Value::Object(members));
-            }
-            loop {
-                self.space();
-                if self.peek() != Some(b'"') {
-                    return Err(
-                        self.error(format!("expected a string key, found {}", self.found()))
-                    );
-                }
-                let key = self.string()?;
-                self.space();
-                if self.peek() != Some(b':') {
-                    return Err(
-                        self.error(format!("expected `:` after a key, found {}", self.found()))
-                    );
-                }
-                self.pos += 1;
-                self.space();
-                let value = self.value(depth + 1)?;
-                members.push((key, value));
-                self.space();
-                match self.peek() {
-                    Some(b',') => self.pos += 1,
-                    Some(b'}') => {
-                        self.pos += 1;
-                        return Ok(Value::Object(members));
-                    }
-                    _ => {
-                        return Err(
-                            self.error(format!("expected `,` or `}}`, found {}", self.found()))
-                        );
-                    }
-                }
-            }
-        }
-
-        fn array(&mut self, depth: usize) -> Result<Value, Error> {
-            self.enter(depth)?;
-            self.pos += 1;
-            let mut items = Vec::new();
-            self.space();
-            if self.peek() == Some(b']') {
-                self.pos += 1;
-                return Ok(Value::Array(items));
-            }
-            loop {
-                self.space();
-                items.push(self.value(depth + 1)?);
-                self.space();
-                match self.peek() {
-                    Some(b',') => self.pos += 1,
-                    Some(b']') => {
-                        self.pos += 1;
-                        return Ok(Value::Array(items));
-                    }
-                    _ => {
-                        return Err(
-                            self.error(format!("expected `,` or `]`, found {}", self.found()))
-                        );
-                    }
-                }
-            }
-        }
-
-        fn number(&mut self) -> Result<Value, Error> {
-            if self.peek() == Some(b'-') {
-                self.pos += 1;
-            }
-            match self.peek() {
-                Some(b'0') => self.pos += 1,
-                Some(b'1'..=b'9') => self.digits(),
-                _ => return Err(self.error(format!("expected a digit, found {}", self.found()))),
-            }
-            if self.peek() == Some(b'.') {
-                self.pos += 1;
-                if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                    return Err(self.error(format!(
-                        "expected a digit after `.`, found {}",
-                        self.found()
-                    )));
-                }
-                self.digits();
-            }
-            if let Some(b'e' | b'E') = self.peek() {
-                self.pos += 1;
-                if let Some(b'+' | b'-') = self.peek() {
-                    self.pos += 1;
-                }
-                if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                    return Err(self.error(format!(
-                        "expected a digit in the exponent, found {}",
-                        self.found()
-                    )));
-                }
-                self.digits();
-            }
-            Ok(Value::Number)
-        }
-
-        fn digits(&mut self) {
-            while let Some(b'0'..=b'9') = self.peek() {
-                self.pos += 1;
-            }
-        }
-
-        fn string(&mut self) -> Result<String, Error> {
-            let open = self.pos;
-            self.pos += 1;
-            let mut out = String::new();
-            loop {
-                let run = self.pos;
-                while let Some(b) = self.peek() {
-                    if b == b'"' || b == b'\\' || b < 0x20 {
-                        break;
-                    }
-                    self.pos += 1;
-                }
-                // The run ends before an ASCII byte or at the end: a char boundary.
-                out.push_str(self.text.get(run..self.pos).unwrap_or_default());
-                match self.peek() {
-                    Some(b'"') => {
-                        self.pos += 1;
-                        return Ok(out);
-                    }
-                    Some(b'\\') => {
-                        self.pos += 1;
-                        self.escape(&mut out)?;
-                    }
-                    Some(_) => {
-                        return Err(self.error(
-                            "control character in a string; write it as an escape such as `\\n`",
-                        ));
-                    }
-                    None => {
-                        return Err(Error {
-                            message: "the string is never closed with `\"`".to_owned(),
-                            at: open,
-                        });
-                    }
-                }
-            }
-        }
-
-        fn escape(&mut self, out: &mut String) -> Result<(), Error> {
-            let c = match self.peek() {
-                Some(b'"') => '"',
-                Some(b'\\') => '\\',
-                Some(b'/') => '/',
-                Some(b'b') => '\u{8}',
-                Some(b'f') => '\u{c}',
-                Some(b'n') => '\n',
-                Some(b'r') => '\r',
-                Some(b't') => '\t',
-                Some(b'u') => {
-                    self.pos += 1;
-                    let high = self.hex4()?;
-                    let c = if (0xD800..0xDC00).contains(&high) {
-                        if self.bytes[self.pos..].starts_with(b"\\u") {
-                            let save = self.pos;
-                            self.pos += 2;
-                            let low = self.hex4()?;
-                            if (0xDC00..0xE000).contains(&low) {
-                                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                                char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
-                            } else {
-                                self.pos = save;
-                                char::REPLACEMENT_CHARACTER
-                            }
-                        } else {
-                            char::REPLACEMENT_CHARACTER
-                        }
-                    } else {
-                        char::from_u32(high).unwrap_or(char::REPLACEMENT_CHARACTER)
-                    };
-                    out.push(c);
-                    return Ok(());
-                }
-                _ => {
-                    return Err(
-                        self.error(format!("unknown escape `\\` followed by {}", self.found()))
-                    );
-                }
-            };
-            self.pos += 1;
-            out.push(c);
-            Ok(())
-        }
-
-        fn hex4(&mut self) -> Result<u32, Error> {
-            let mut code = 0;
-            for i in 0..4 {
-                let digit = self
-                    .bytes
-                    .get(self.pos + i)
-                    .and_then(|b| char::from(*b).to_digit(16))
-                    .ok_or_else(|| self.error("expected four hex digits after `\\u`"))?;
-                code = code * 16 + digit;
-            }
-            self.pos += 4;
-            Ok(code)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1615,16 +1256,6 @@ mod tests {
             Some(format!("Not a directory: {}", shown.display()))
         );
         Ok(())
-    }
-
-    #[test]
-    fn bare_skill_md_file_name_has_dot_as_parent() {
-        // `Path::new("SKILL.md").parent()` is `""`; the skill is `.`.
-        let dir = match Path::new("SKILL.md").parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        assert_eq!(dir, PathBuf::from("."));
     }
 
     #[test]
@@ -1938,7 +1569,9 @@ mod tests {
             [
                 "one:plugins/one/skills/a",
                 "two:plugins/two/skills/b",
-                "two:plugins/two/extra/c"
+                "two:plugins/two/extra/c",
+                // Not in the marketplace, found by the walk after it.
+                "not-listed"
             ]
         );
         assert_eq!(codes(&diags), [Code::BadManifest, Code::BadManifest]);
@@ -1970,7 +1603,7 @@ mod tests {
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(
             names(root, &found),
-            ["docs:skills/pdf", "examples:skills/art"]
+            ["docs:skills/pdf", "examples:skills/art", "skills/unlisted"]
         );
         Ok(())
     }
@@ -2244,61 +1877,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-#[cfg(test)]
-mod tmp_probe {
-    #[test]
-    #[ignore]
-    fn probe() {
-        let base = std::path::Path::new("/work/shared/corpus/collections");
-        for e in std::fs::read_dir(base).unwrap().flatten() {
-            let mut d = Vec::new();
-            let f = super::discover(&e.path(), &Default::default(), &mut d);
-            println!("{} {}", e.path().display(), f.len());
-            for x in &d {
-                println!("  {x}\n    help: {:?}", x.help);
-            }
-            let mut n = 0;
-            let mut d2 = Vec::new();
-            for s in &f {
-                n +=
-                    crate::compiler::files::skill_files(&s.dir, &Default::default(), &mut d2).len();
-            }
-            println!("  files {n}");
-            for x in &d2 {
-                println!("  {x}");
-            }
-        }
-        // synthetic timing
-        let tmp = std::env::temp_dir().join(format!("probe-{}", std::process::id()));
-        for i in 0..10_000 {
-            let d = tmp.join(format!("g{}/s{i}", i % 50));
-            std::fs::create_dir_all(d.join("scripts")).unwrap();
-            std::fs::write(d.join("SKILL.md"), "x").unwrap();
-            std::fs::write(d.join("scripts/a.py"), "x").unwrap();
-            std::fs::write(d.join("README.md"), "x").unwrap();
-        }
-        let t = std::time::Instant::now();
-        let mut d = Vec::new();
-        let opts = super::DiscoveryOptions {
-            max_dirs: 100_000,
-            ..Default::default()
-        };
-        let f = super::discover(&tmp, &opts, &mut d);
-        let t1 = t.elapsed();
-        let mut n = 0;
-        for s in &f {
-            n += crate::compiler::files::skill_files(&s.dir, &Default::default(), &mut d).len();
-        }
-        println!(
-            "synthetic: {} skills {} files discover {:?} total {:?} diags {}",
-            f.len(),
-            n,
-            t1,
-            t.elapsed(),
-            d.len()
-        );
-        std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

@@ -140,8 +140,8 @@ fn dropped_at_top(name: &str) -> Option<&'static str> {
 /// Every file of the skill rooted at `dir`, sorted byte-wise by `rel`, `SKILL.md` included.
 /// Files that packaging drops are reported (`SK308`, warning) and left out.
 pub fn skill_files(dir: &Path, limits: &FileLimits, diags: &mut Vec<Diagnostic>) -> Vec<SkillFile> {
-    let boundary = match fs::canonicalize(dir) {
-        Ok(canon) if canon.is_dir() => canon,
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
         Ok(_) => return Vec::new(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Vec::new(),
         Err(e) => {
@@ -153,33 +153,43 @@ pub fn skill_files(dir: &Path, limits: &FileLimits, diags: &mut Vec<Diagnostic>)
             ));
             return Vec::new();
         }
-    };
+    }
     let mut lister = Lister {
         dir,
         limits,
         diags,
-        stack: vec![boundary.clone()],
-        boundary,
+        boundary: None,
+        stack: vec![Frame {
+            name: String::new(),
+            target: None,
+        }],
         files: Vec::new(),
         total: 0,
         depth_warned: false,
         stopped: false,
     };
-    let root = lister.boundary.clone();
-    lister.list(dir, "", &root, 0);
+    lister.list(dir, "", 0);
     let mut files = lister.files;
     files.sort_by(|a, b| a.rel.as_bytes().cmp(b.rel.as_bytes()));
     files
+}
+
+/// A directory being listed: its name, and its canonical path when it was
+/// reached through a symbolic link (otherwise its parent's joined with `name`).
+struct Frame {
+    name: String,
+    target: Option<PathBuf>,
 }
 
 struct Lister<'a> {
     dir: &'a Path,
     limits: &'a FileLimits,
     diags: &'a mut Vec<Diagnostic>,
-    /// The canonical skill directory.
-    boundary: PathBuf,
-    /// Canonical directories being listed, for cycles.
-    stack: Vec<PathBuf>,
+    /// The canonical skill directory, computed at the first symbolic link
+    /// (`Err` when it cannot be: then no link is followed).
+    boundary: Option<Result<PathBuf, ()>>,
+    /// The directories being listed, the skill directory first.
+    stack: Vec<Frame>,
     files: Vec<SkillFile>,
     total: u64,
     depth_warned: bool,
@@ -192,7 +202,24 @@ impl Lister<'_> {
             .push(Diagnostic::new(code, Severity::Warning, path, message).help(help));
     }
 
-    fn list(&mut self, dir: &Path, prefix: &str, canon: &Path, depth: usize) {
+    fn boundary(&mut self) -> Option<PathBuf> {
+        if self.boundary.is_none() {
+            self.boundary = Some(match fs::canonicalize(self.dir) {
+                Ok(canon) => Ok(canon),
+                Err(e) => {
+                    let message = format!(
+                        "cannot resolve skill directory `{}`: {e}; its symbolic links were not followed",
+                        self.dir.display()
+                    );
+                    self.warn(Code::Io, self.dir, message, "check its permissions");
+                    Err(())
+                }
+            });
+        }
+        self.boundary.clone().and_then(Result::ok)
+    }
+
+    fn list(&mut self, dir: &Path, prefix: &str, depth: usize) {
         for entry in list_dir(dir, self.diags) {
             if self.stopped {
                 return;
@@ -228,44 +255,38 @@ impl Lister<'_> {
             } else {
                 format!("{prefix}/{name}")
             };
-            let (child_canon, meta) = match entry.kind {
-                EntryKind::Dir => (canon.join(name), None),
-                EntryKind::File => match entry.path.symlink_metadata() {
-                    Ok(meta) => (PathBuf::new(), Some(meta)),
+            match entry.kind {
+                EntryKind::Dir => self.enter(&entry.path, &rel, name, None, depth),
+                EntryKind::File => match entry.dirent.metadata() {
+                    Ok(meta) => self.add(&entry.path, rel, &meta),
                     Err(e) => {
                         let message = format!(
                             "cannot read `{}`: {e}; it was left out",
                             entry.path.display()
                         );
                         self.warn(Code::Io, &entry.path, message, "check its permissions");
-                        continue;
                     }
                 },
                 EntryKind::Symlink => {
-                    match follow_link(&entry.path, &self.boundary, self.dir, false, self.diags) {
-                        Some(Target::Dir(c)) => (c, None),
-                        Some(Target::File(meta)) => (PathBuf::new(), Some(meta)),
-                        Some(Target::Other) => {
-                            self.special(&entry.path);
-                            continue;
+                    let Some(boundary) = self.boundary() else {
+                        continue;
+                    };
+                    match follow_link(&entry.path, &boundary, self.dir, false, self.diags) {
+                        Some(Target::Dir(canon)) => {
+                            self.enter(&entry.path, &rel, name, Some(canon), depth)
                         }
-                        None => continue,
+                        Some(Target::File(meta)) => self.add(&entry.path, rel, &meta),
+                        Some(Target::Other) => self.special(&entry.path),
+                        None => {}
                     }
                 }
-                EntryKind::Other => {
-                    self.special(&entry.path);
-                    continue;
-                }
-            };
-            match meta {
-                None => self.enter(&entry.path, &rel, &child_canon, depth),
-                Some(meta) => self.add(&entry.path, rel, &meta),
+                EntryKind::Other => self.special(&entry.path),
             }
         }
     }
 
-    fn enter(&mut self, path: &Path, rel: &str, canon: &Path, depth: usize) {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
+    /// Lists a sub-directory; `target` is its canonical path when reached through a link.
+    fn enter(&mut self, path: &Path, rel: &str, name: &str, target: Option<PathBuf>, depth: usize) {
         let dropped = if depth == 0 {
             dropped_at_top(name).or_else(|| dropped_anywhere(name))
         } else {
@@ -278,19 +299,21 @@ impl Lister<'_> {
             }
             return;
         }
-        if self.stack.iter().any(|c| c == canon) {
-            let message = format!(
-                "symbolic link `{}` leads back to `{}`, which is being listed; it was not followed",
-                path.display(),
-                canon.display()
-            );
-            self.warn(
-                Code::SymlinkCycle,
-                path,
-                message,
-                "remove the link; it makes the directory tree endless",
-            );
-            return;
+        if let Some(target) = &target {
+            if self.on_stack(target) {
+                let message = format!(
+                    "symbolic link `{}` leads back to `{}`, which is being listed; it was not followed",
+                    path.display(),
+                    target.display()
+                );
+                self.warn(
+                    Code::SymlinkCycle,
+                    path,
+                    message,
+                    "remove the link; it makes the directory tree endless",
+                );
+                return;
+            }
         }
         if depth + 1 > self.limits.max_depth {
             if !self.depth_warned {
@@ -308,9 +331,32 @@ impl Lister<'_> {
             }
             return;
         }
-        self.stack.push(canon.to_path_buf());
-        self.list(path, rel, canon, depth + 1);
+        self.stack.push(Frame {
+            name: name.to_owned(),
+            target,
+        });
+        self.list(path, rel, depth + 1);
         self.stack.pop();
+    }
+
+    /// Whether `canon` is one of the directories being listed. Only called
+    /// for links, so the canonical paths are built only then.
+    fn on_stack(&mut self, canon: &Path) -> bool {
+        let Some(mut current) = self.boundary() else {
+            return false;
+        };
+        for (i, frame) in self.stack.iter().enumerate() {
+            if i > 0 {
+                current = match &frame.target {
+                    Some(target) => target.clone(),
+                    None => current.join(&frame.name),
+                };
+            }
+            if current == canon {
+                return true;
+            }
+        }
+        false
     }
 
     fn add(&mut self, path: &Path, rel: String, meta: &fs::Metadata) {

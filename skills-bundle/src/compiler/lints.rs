@@ -42,9 +42,10 @@ pub(crate) fn check(
 }
 
 fn size(ctx: &mut Ctx<'_>) {
+    let bytes = ctx.source.bytes();
+    // Characters: every byte that does not continue a UTF-8 sequence.
+    let tokens = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() / 4;
     let lines = ctx.source.line_count();
-    let text = String::from_utf8_lossy(ctx.source.bytes());
-    let tokens = text.chars().count() / 4;
     if lines > MAX_LINES || tokens > MAX_TOKENS {
         ctx.report(
             Code::SkillMdTooLong,
@@ -64,24 +65,26 @@ fn is_invisible(c: char) -> bool {
 }
 
 fn invisible(ctx: &mut Ctx<'_>) {
-    let Ok(text) = std::str::from_utf8(ctx.source.bytes()) else {
+    let bytes = ctx.source.bytes();
+    // Every character flagged here is outside ASCII.
+    if bytes.is_ascii() {
+        return;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
     let mut last_line = 0;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (i, &(at, c)) in chars.iter().enumerate() {
+    let mut prev: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let before = prev.replace(c);
         if !is_invisible(c) {
             continue;
         }
         // A zero-width joiner between two pictographs builds an emoji.
-        if c == '\u{200D}' {
-            let around = |j: Option<usize>| {
-                j.and_then(|j| chars.get(j))
-                    .is_some_and(|&(_, c)| c as u32 >= 0x2100)
-            };
-            if around(i.checked_sub(1)) && around(Some(i + 1)) {
-                continue;
-            }
+        let pictograph = |c: Option<char>| c.is_some_and(|c| c as u32 >= 0x2100);
+        if c == '\u{200D}' && pictograph(before) && pictograph(chars.peek().map(|&(_, c)| c)) {
+            continue;
         }
         let line = ctx.source.line_col(at).line;
         if line == last_line {
@@ -179,7 +182,7 @@ fn referenced_paths(body: &str, offset: usize) -> Vec<(String, Range<usize>)> {
             let inner = &after[..end];
             if ["scripts/", "references/", "assets/"]
                 .iter()
-                .any(|d| inner.starts_with(d))
+                .any(|d| inner.len() > d.len() && inner.starts_with(d))
                 && !inner.contains(char::is_whitespace)
             {
                 let at = offset + base + i + 1;
@@ -200,15 +203,18 @@ fn references(ctx: &mut Ctx<'_>, split: &Split, files: &[SkillFile]) {
         return;
     };
     let have: BTreeSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let mut reported = BTreeSet::new();
     for (target, span) in referenced_paths(body, split.body.start) {
         let Some(rel) = local_path(&target) else {
             continue;
         };
+        // A file, or a directory: some file sorts right after `rel/`.
         let exists = have.contains(rel.as_str())
             || have
-                .iter()
-                .any(|f| f.starts_with(&rel) && f.as_bytes().get(rel.len()) == Some(&b'/'));
-        if !exists {
+                .range(format!("{rel}/").as_str()..)
+                .next()
+                .is_some_and(|f| f.starts_with(&rel) && f.as_bytes().get(rel.len()) == Some(&b'/'));
+        if !exists && reported.insert(rel.clone()) {
             ctx.report(
                 Code::MissingReferencedFile,
                 Some(span),

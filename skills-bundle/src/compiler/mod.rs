@@ -25,6 +25,7 @@ pub mod skill;
 pub mod source;
 pub mod yaml;
 
+mod json;
 mod lints;
 mod pyunicode;
 mod rules;

@@ -82,7 +82,7 @@ pub fn read_properties(dir: &Path) -> Result<Properties, PropertiesError> {
     if let Some(d) = skill
         .diagnostics
         .iter()
-        .find(|d| d.is_error() && d.code.as_str() < "SK200")
+        .find(|d| d.is_error() && d.code.stops_reading())
     {
         return Err(match &d.reference {
             Some(r) => PropertiesError::Parse(r.clone()),

@@ -66,6 +66,28 @@ impl CheckedSkill {
         !self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// The messages `skills-ref validate` prints for this skill, in its order.
+    ///
+    /// A problem met while reading `SKILL.md` or its YAML stops the reference,
+    /// so only the first such message is given; otherwise every message the
+    /// reference has for an error here. Where the reference would crash (a
+    /// file that is not UTF-8, or is a directory) our own message stands in.
+    pub fn reference_messages(&self) -> Vec<String> {
+        let mut errors = self.diagnostics.iter().filter(|d| d.is_error());
+        if let Some(first) = errors.clone().find(|d| d.code.stops_reading()) {
+            return vec![
+                first
+                    .reference
+                    .clone()
+                    .unwrap_or_else(|| first.message.clone()),
+            ];
+        }
+        errors
+            .by_ref()
+            .filter_map(|d| d.reference.clone())
+            .collect()
+    }
+
     /// The Markdown body after the frontmatter.
     pub fn body(&self) -> &str {
         match (&self.source, &self.split) {

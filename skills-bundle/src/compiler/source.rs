@@ -7,13 +7,15 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// A file's bytes, its path as the user named it, and a table of line starts.
 #[derive(Debug, Clone)]
 pub struct Source {
     path: PathBuf,
     bytes: Vec<u8>,
-    line_starts: Vec<usize>,
+    /// Built on first use: most files never need a position.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 /// A position a person can read: 1-based line and 1-based column in characters.
@@ -28,11 +30,10 @@ pub struct LineCol {
 impl Source {
     /// Wraps the bytes read from `path`.
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Source {
-        let line_starts = line_starts(&bytes);
         Source {
             path: path.into(),
             bytes,
-            line_starts,
+            line_starts: OnceLock::new(),
         }
     }
 
@@ -46,14 +47,19 @@ impl Source {
         &self.bytes
     }
 
+    fn starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| line_starts(&self.bytes))
+    }
+
     /// Line and column of a byte offset (clamped to the end of the file).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = offset.min(self.bytes.len());
-        let line_index = match self.line_starts.binary_search(&offset) {
+        let starts = self.starts();
+        let line_index = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line_index];
+        let start = starts[line_index];
         let column = count_chars(&self.bytes[start..offset]) + 1;
         LineCol {
             line: line_index + 1,
@@ -63,7 +69,7 @@ impl Source {
 
     /// Byte range of a 1-based line, without its terminator.
     pub fn line_range(&self, line: usize) -> Option<Range<usize>> {
-        let start = *self.line_starts.get(line.checked_sub(1)?)?;
+        let start = *self.starts().get(line.checked_sub(1)?)?;
         let mut end = start;
         while end < self.bytes.len() && self.bytes[end] != b'\n' && self.bytes[end] != b'\r' {
             end += 1;
@@ -96,11 +102,17 @@ impl Source {
 
     /// Number of lines (a trailing terminator does not start a new line).
     pub fn line_count(&self) -> usize {
-        let n = self.line_starts.len();
-        if n > 1 && self.line_starts[n - 1] == self.bytes.len() {
-            n - 1
+        let b = &self.bytes;
+        let breaks = b
+            .iter()
+            .enumerate()
+            .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
+            .count();
+        let ends_with_break = matches!(b.last(), Some(b'\n' | b'\r'));
+        if ends_with_break || b.is_empty() {
+            breaks.max(1)
         } else {
-            n
+            breaks + 1
         }
     }
 }

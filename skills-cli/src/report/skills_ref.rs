@@ -14,26 +14,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use skills_bundle::compiler::{CheckedSkill, Code, Diagnostic};
-
-/// Whether `code` is reported while reading the file, before any rule runs.
-fn stops_the_reference(code: Code) -> bool {
-    code.as_str() < "SK200"
-}
-
-/// The messages the reference prints for `skill`, in its order.
-pub fn messages(skill: &CheckedSkill) -> Vec<String> {
-    let errors: Vec<&Diagnostic> = skill.diagnostics.iter().filter(|d| d.is_error()).collect();
-    if let Some(first) = errors.iter().find(|d| stops_the_reference(d.code)) {
-        return vec![
-            first
-                .reference
-                .clone()
-                .unwrap_or_else(|| first.message.clone()),
-        ];
-    }
-    errors.iter().filter_map(|d| d.reference.clone()).collect()
-}
+use skills_bundle::compiler::CheckedSkill;
 
 /// Prints the reference's output for one skill; returns whether it was valid.
 pub fn render(
@@ -43,7 +24,7 @@ pub fn render(
     skill: &CheckedSkill,
 ) -> io::Result<bool> {
     let shown = python_path(arg);
-    let messages = messages(skill);
+    let messages = skill.reference_messages();
     if messages.is_empty() {
         writeln!(out, "Valid skill: {shown}")?;
         Ok(true)

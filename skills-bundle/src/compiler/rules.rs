@@ -293,6 +293,9 @@ fn shapes(ctx: &mut Ctx<'_>, root: &Node) {
             _ => {
                 if let Some(shape) = ctx.profile.extension_shape(k) {
                     expect_shape(ctx, k, value, shape);
+                    if shape == Shape::Str {
+                        yaml11_warning(ctx, k, value);
+                    }
                 }
             }
         }

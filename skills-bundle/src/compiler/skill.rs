@@ -198,8 +198,9 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
     let text = std::str::from_utf8(source.bytes()).unwrap_or_default();
     let parsed = yaml::parse(text, split.yaml.start, split.yaml.end);
     for p in &parsed.problems {
-        ctx.report(p.code, Some(p.span.clone()), p.message.clone())
-            .reference = Some(format!("Invalid YAML in frontmatter: {}", p.reference));
+        let d = ctx.report(p.code, Some(p.span.clone()), p.message.clone());
+        d.reference = Some(format!("Invalid YAML in frontmatter: {}", p.reference));
+        d.help = yaml_help(p.code).map(String::from);
     }
     let root = match parsed.root {
         Some(root) if root.as_map().is_some() => Some(root),
@@ -236,6 +237,19 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
     skill.split = Some(split);
     skill.source = Some(source);
     skill
+}
+
+/// What to do about a YAML problem.
+fn yaml_help(code: Code) -> Option<&'static str> {
+    Some(match code {
+        Code::YamlFlowStyle => {
+            "write a list as `- item` lines (for `allowed-tools`, a space-separated string), a mapping as indented `key: value` lines, or quote the value"
+        }
+        Code::YamlAnchor => "write the value out again instead of `&anchor` / `*alias`",
+        Code::YamlTag => "remove the tag: every value is read as a string",
+        Code::YamlDuplicateKey => "remove one of the two keys",
+        _ => return None,
+    })
 }
 
 fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {

@@ -2,14 +2,77 @@
 //!
 //! An [Agent Skill](https://agentskills.io) is a directory holding a
 //! `SKILL.md` (YAML frontmatter plus Markdown instructions) and optional
-//! `scripts/`, `references/` and `assets/`. This crate is the runtime side of
-//! the `skills` project; with the `compiler` feature it also carries the one
-//! parser and validator that the `skills` CLI and the `skills_bundle!` macro
-//! share, so both report the same diagnostics for the same input.
+//! `scripts/`, `references/` and `assets/`. [`skills_bundle!`] validates skill
+//! directories at build time (every problem is a compile error with file, line
+//! and column) and embeds them: metadata in perfect-hash tables of
+//! `&'static str`, files as raw-deflate byte strings decompressed on first
+//! read, and the `<available_skills>` prompt rendered in advance. The binary
+//! needs no skill files on disk and links no YAML parser.
 //!
-//! The runtime side links no YAML parser: agent binaries leave `compiler` off.
+//! ```ignore
+//! use skills_bundle::{skills_bundle, Bundle};
+//!
+//! static SKILLS: Bundle = skills_bundle!("skills");
+//!
+//! fn main() {
+//!     for s in SKILLS.skills() {
+//!         println!("{}: {}", s.name(), s.description()); // level 1
+//!     }
+//!     let calc = SKILLS.get("calculator").expect("known skill");
+//!     let activation = calc.activate("15*23").expect("readable"); // level 2
+//!     let script = calc.read("scripts/calc.py").expect("present"); // level 3
+//!     print!("{}", SKILLS.catalog());
+//! }
+//! ```
+//!
+//! With the `compiler` feature the crate also carries the one parser and
+//! validator that the `skills` CLI and the macro share
+//! ([`compiler`]), so both report the same diagnostics for the same input.
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+#[doc(hidden)]
+pub mod __private;
+pub mod build;
+pub mod catalog;
+pub mod digest;
+pub mod path;
+pub mod tools;
+
+mod bundle;
+mod file;
+mod skill;
+
 #[cfg(feature = "compiler")]
 pub mod compiler;
+
+pub use bundle::Bundle;
+pub use file::{Corrupt, File};
+pub use skill::{Activation, BASE_SCHEME, ReadError, Skill, substitute_arguments};
+pub use tools::ToolRule;
+
+/// Compiles skill directories into the binary.
+///
+/// ```ignore
+/// static SKILLS: skills_bundle::Bundle = skills_bundle::skills_bundle!(
+///     "skills",                      // paths relative to CARGO_MANIFEST_DIR, searched in order
+///     "plugins/my-plugin",
+///     profile = "claude-code",       // or "spec" (the default)
+///     exclude = ["**/evals/**"],     // globs over paths relative to each root
+///     warnings = "deny",             // "warn" (default), "deny" or "allow"
+///     lints = false,                 // skip the SK3xx checks (default: true)
+/// );
+/// ```
+///
+/// Every error the validator finds is a compile error naming the file, line,
+/// column and rule, all at once; warnings are compiler warnings. Each
+/// embedded file is tracked with `include_bytes!`, so editing one rebuilds
+/// the crate; call [`build::watch`] from `build.rs` to rebuild when files
+/// are added or removed.
+#[cfg(feature = "macros")]
+#[macro_export]
+macro_rules! skills_bundle {
+    ($($input:tt)*) => {
+        $crate::__private::skills_bundle!($crate; $($input)*)
+    };
+}

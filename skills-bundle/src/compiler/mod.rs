@@ -17,14 +17,17 @@
 
 pub mod diag;
 pub mod discover;
+pub mod embed;
 pub mod files;
 pub mod frontmatter;
 pub mod profile;
 pub mod properties;
+pub mod render;
 pub mod skill;
 pub mod source;
 pub mod yaml;
 
+mod glob;
 mod json;
 mod lints;
 mod pyunicode;

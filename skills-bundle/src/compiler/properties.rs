@@ -268,7 +268,7 @@ fn json_string(out: &mut String, s: &str) {
 
 /// Python's `str()` of a strictyaml value: strings as they are, lists and
 /// dicts as their `repr`.
-fn py_str(n: &Node) -> String {
+pub(crate) fn py_str(n: &Node) -> String {
     match &n.value {
         Value::Str(s) => s.clone(),
         _ => py_repr(n),
@@ -327,41 +327,14 @@ fn py_repr_str(s: &str) -> String {
     out
 }
 
-/// `html.escape(s)` (quotes included).
-pub fn html_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The reference's `to_prompt`: the `<available_skills>` block for
 /// `(name, description, SKILL.md location)` triples.
 pub fn to_prompt<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str, &'a Path)>) -> String {
-    let mut lines = vec!["<available_skills>".to_string()];
-    for (name, description, location) in skills {
-        lines.push("<skill>".into());
-        lines.push("<name>".into());
-        lines.push(html_escape(name));
-        lines.push("</name>".into());
-        lines.push("<description>".into());
-        lines.push(html_escape(description));
-        lines.push("</description>".into());
-        lines.push("<location>".into());
-        lines.push(location.display().to_string());
-        lines.push("</location>".into());
-        lines.push("</skill>".into());
-    }
-    lines.push("</available_skills>".into());
-    lines.join("\n")
+    let located: Vec<(&str, &str, String)> = skills
+        .into_iter()
+        .map(|(n, d, l)| (n, d, l.display().to_string()))
+        .collect();
+    crate::catalog::render(located.iter().map(|(n, d, l)| (*n, *d, l.as_str())))
 }
 
 #[cfg(test)]
@@ -380,18 +353,5 @@ mod tests {
         assert_eq!(py_repr_str("it's"), "\"it's\"");
         assert_eq!(py_repr_str("a'b\"c"), "'a\\'b\"c'");
         assert_eq!(py_repr_str("x"), "'x'");
-    }
-
-    #[test]
-    fn empty_prompt() {
-        assert_eq!(to_prompt([]), "<available_skills>\n</available_skills>");
-    }
-
-    #[test]
-    fn html_escape_matches_python() {
-        assert_eq!(
-            html_escape("Use <foo> & 'x' \"y\""),
-            "Use &lt;foo&gt; &amp; &#x27;x&#x27; &quot;y&quot;"
-        );
     }
 }

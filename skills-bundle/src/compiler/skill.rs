@@ -225,7 +225,19 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
     if let Some(root) = &root {
         skill.fields = rules::check(&mut ctx, root, &rules::dir_name(dir));
     }
+    let before = ctx.diags.len();
     skill.files = files::skill_files(dir, &options.files, ctx.diags);
+    if !options.lints {
+        // Files that packaging drops are reported by the walk; the report is a lint.
+        let mut i = before;
+        while i < ctx.diags.len() {
+            if ctx.diags[i].code == Code::PackagingDrops {
+                ctx.diags.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
     if options.lints {
         let description = root
             .as_ref()

@@ -44,6 +44,7 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
             dir: root,
             name: None,
             diagnostics: diags,
+            is_skill: false,
         })
         .collect();
     let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
@@ -51,6 +52,7 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         dir: &s.dir,
         name: n.as_deref(),
         diagnostics: &s.diagnostics,
+        is_skill: true,
     }));
     let summary = Summary::of(&checked, elapsed);
     let color = match args.color {

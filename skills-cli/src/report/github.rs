@@ -110,6 +110,7 @@ checked 3 skills in 23 ms: 1 valid, 2 invalid (2 errors, 1 warning)
             dir,
             name: Some("fine"),
             diagnostics: &[],
+            is_skill: true,
         }];
         let summary = Summary::of(&checked, Duration::from_millis(2));
         assert_eq!(

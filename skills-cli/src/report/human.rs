@@ -9,10 +9,10 @@
 //! renderers share: the summary line and the `/`-separated path text.
 
 use std::io::{self, Write};
-use std::path::Path;
 use std::time::Duration;
 
-use skills_bundle::compiler::{Diagnostic, Label, Severity};
+use skills_bundle::compiler::render;
+pub use skills_bundle::compiler::render::path_string;
 
 use super::{Checked, Summary};
 
@@ -23,9 +23,8 @@ pub fn render(
     summary: &Summary,
     color: bool,
 ) -> io::Result<()> {
-    let style = if color { Style::ANSI } else { Style::PLAIN };
     for diagnostic in checked.iter().flat_map(|c| c.diagnostics) {
-        write_diagnostic(out, diagnostic, &style)?;
+        out.write_all(render::diagnostic(diagnostic, color).as_bytes())?;
     }
     writeln!(out, "{}", summary_line(summary))
 }
@@ -78,16 +77,6 @@ pub fn format_elapsed(elapsed: Duration) -> String {
     }
 }
 
-/// A path as text with `/` separators on every platform.
-pub fn path_string(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    if cfg!(windows) {
-        text.replace('\\', "/")
-    } else {
-        text.into_owned()
-    }
-}
-
 /// `1 skill`, `2 skills`, `1,204 skills`.
 fn count(n: usize, noun: &str) -> String {
     let plural = if n == 1 { "" } else { "s" };
@@ -105,244 +94,6 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
-}
-
-/// ANSI sequences, or empty strings when colour is off.
-struct Style {
-    error: &'static str,
-    warning: &'static str,
-    gutter: &'static str,
-    bold: &'static str,
-    reset: &'static str,
-}
-
-impl Style {
-    const PLAIN: Style = Style {
-        error: "",
-        warning: "",
-        gutter: "",
-        bold: "",
-        reset: "",
-    };
-    const ANSI: Style = Style {
-        error: "\x1b[1;31m",
-        warning: "\x1b[1;33m",
-        gutter: "\x1b[1;34m",
-        bold: "\x1b[1m",
-        reset: "\x1b[0m",
-    };
-}
-
-fn write_diagnostic(out: &mut dyn Write, d: &Diagnostic, style: &Style) -> io::Result<()> {
-    let Style {
-        gutter,
-        bold,
-        reset,
-        ..
-    } = *style;
-    let severity = match d.severity {
-        Severity::Error => style.error,
-        Severity::Warning => style.warning,
-    };
-    writeln!(
-        out,
-        "{severity}{}[{}]{reset}{bold}: {}{reset}",
-        d.severity.as_str(),
-        d.code,
-        d.message
-    )?;
-
-    let width = d
-        .label
-        .as_ref()
-        .map_or(1, |l| l.start.line.to_string().len());
-    let pad = " ".repeat(width);
-    let path = path_string(&d.path);
-    match &d.label {
-        Some(label) => {
-            let (line, columns) = display_line(&label.line_text);
-            let (from, len) = caret_span(label, &columns);
-            writeln!(
-                out,
-                "{pad}{gutter}-->{reset} {path}:{}:{}",
-                label.start.line, label.start.column
-            )?;
-            writeln!(out, "{pad} {gutter}|{reset}")?;
-            let sep = if line.is_empty() { "" } else { " " };
-            writeln!(out, "{gutter}{} |{reset}{sep}{line}", label.start.line)?;
-            writeln!(
-                out,
-                "{pad} {gutter}|{reset} {}{severity}{}{reset}",
-                " ".repeat(from),
-                "^".repeat(len)
-            )?;
-        }
-        None => writeln!(out, "{pad}{gutter}-->{reset} {path}")?,
-    }
-    if let Some(help) = &d.help {
-        let mut lines = help.lines();
-        let first = lines.next().unwrap_or_default();
-        writeln!(out, "{pad} {gutter}={reset} {bold}help{reset}: {first}")?;
-        let indent = " ".repeat(width + " = help: ".len());
-        for rest in lines {
-            writeln!(out, "{indent}{rest}")?;
-        }
-    }
-    writeln!(out)
-}
-
-/// The line as a terminal should show it, and the display column where each
-/// character starts (one entry per character, plus the total width at the end).
-fn display_line(text: &str) -> (String, Vec<usize>) {
-    let mut shown = String::with_capacity(text.len());
-    let mut columns = Vec::with_capacity(text.len() + 1);
-    let mut at = 0;
-    for c in text.chars() {
-        columns.push(at);
-        at += push_shown(&mut shown, c);
-    }
-    columns.push(at);
-    (shown, columns)
-}
-
-/// Where the carets start and how many there are: the label's columns on its
-/// start line, to the end of the line when it spans lines, at least one.
-fn caret_span(label: &Label, columns: &[usize]) -> (usize, usize) {
-    let chars = columns.len() - 1;
-    let total = columns[chars];
-    // Columns are 1-based characters; past the end of the line, one column each.
-    let display = |column: usize| {
-        let i = column.saturating_sub(1);
-        columns
-            .get(i)
-            .copied()
-            .unwrap_or_else(|| total + (i - chars))
-    };
-    let from = display(label.start.column);
-    let to = if label.end.line == label.start.line {
-        display(label.end.column)
-    } else {
-        total
-    };
-    (from, to.saturating_sub(from).max(1))
-}
-
-/// Appends what a terminal should show for `c` and returns its width in columns.
-fn push_shown(shown: &mut String, c: char) -> usize {
-    let code = u32::from(c);
-    match c {
-        '\t' => {
-            shown.push_str("    ");
-            4
-        }
-        // C0 controls and DEL as their Control Pictures (U+2400..), like rustc.
-        _ if code < 0x20 || code == 0x7f => {
-            let picture = if code == 0x7f { 0x2421 } else { 0x2400 + code };
-            shown.push(char::from_u32(picture).unwrap_or('\u{FFFD}'));
-            1
-        }
-        _ if is_invisible(code) => {
-            shown.push('\u{FFFD}');
-            1
-        }
-        _ => {
-            shown.push(c);
-            char_width(code)
-        }
-    }
-}
-
-/// C1 controls, zero-width and bidirectional-control characters, the BOM and
-/// tag characters: shown as U+FFFD so that they cannot hide or reorder text.
-fn is_invisible(code: u32) -> bool {
-    matches!(
-        code,
-        0x80..=0x9f
-            | 0x200b..=0x200f
-            | 0x2028..=0x202e
-            | 0x2060..=0x2064
-            | 0x2066..=0x2069
-            | 0xfeff
-            | 0xe0000..=0xe007f
-    )
-}
-
-/// Terminal width of a printable character: 0 for combining marks and
-/// variation selectors, 2 for East Asian wide and fullwidth characters and
-/// emoji, 1 otherwise. Covers the common ranges, not the whole Unicode table.
-fn char_width(code: u32) -> usize {
-    match code {
-        0x0300..=0x036f
-        | 0x1ab0..=0x1aff
-        | 0x1dc0..=0x1dff
-        | 0x20d0..=0x20ff
-        | 0xfe00..=0xfe0f
-        | 0xfe20..=0xfe2f
-        | 0xe0100..=0xe01ef => 0,
-        0x1100..=0x115f                // Hangul Jamo initials
-        | 0x231a..=0x231b              // watch, hourglass
-        | 0x2329..=0x232a
-        | 0x23e9..=0x23ec
-        | 0x23f0
-        | 0x23f3
-        | 0x25fd..=0x25fe
-        | 0x2614..=0x2615
-        | 0x2648..=0x2653
-        | 0x267f
-        | 0x2693
-        | 0x26a1
-        | 0x26aa..=0x26ab
-        | 0x26bd..=0x26be
-        | 0x26c4..=0x26c5
-        | 0x26ce
-        | 0x26d4
-        | 0x26ea
-        | 0x26f2..=0x26f3
-        | 0x26f5
-        | 0x26fa
-        | 0x26fd
-        | 0x2705
-        | 0x270a..=0x270b
-        | 0x2728
-        | 0x274c
-        | 0x274e
-        | 0x2753..=0x2755
-        | 0x2757
-        | 0x2795..=0x2797
-        | 0x27b0
-        | 0x27bf
-        | 0x2b1b..=0x2b1c
-        | 0x2b50
-        | 0x2b55
-        | 0x2e80..=0x303e              // CJK radicals, Kangxi, CJK punctuation
-        | 0x3041..=0x33ff              // kana, Bopomofo, Hangul compatibility, CJK compatibility
-        | 0x3400..=0x4dbf              // CJK extension A
-        | 0x4e00..=0x9fff              // CJK unified ideographs
-        | 0xa000..=0xa4cf              // Yi
-        | 0xa960..=0xa97f              // Hangul Jamo extended A
-        | 0xac00..=0xd7a3              // Hangul syllables
-        | 0xf900..=0xfaff              // CJK compatibility ideographs
-        | 0xfe10..=0xfe19              // vertical forms
-        | 0xfe30..=0xfe6f              // CJK compatibility and small forms
-        | 0xff00..=0xff60              // fullwidth forms
-        | 0xffe0..=0xffe6
-        | 0x16fe0..=0x16fe4
-        | 0x17000..=0x18cff            // Tangut
-        | 0x1b000..=0x1b2ff            // kana supplement and extensions
-        | 0x1f004
-        | 0x1f0cf
-        | 0x1f18e
-        | 0x1f191..=0x1f19a
-        | 0x1f200..=0x1f251            // enclosed ideographic supplement
-        | 0x1f300..=0x1f64f            // pictographs, emoticons
-        | 0x1f680..=0x1f6ff            // transport and map symbols
-        | 0x1f7e0..=0x1f7eb
-        | 0x1f900..=0x1f9ff            // supplemental symbols and pictographs
-        | 0x1fa70..=0x1faff
-        | 0x20000..=0x2fffd            // CJK extensions B..
-        | 0x30000..=0x3fffd => 2,
-        _ => 1,
-    }
 }
 
 /// Hand-built diagnostics that every renderer's tests share, so their golden
@@ -374,6 +125,7 @@ pub(super) mod fixture {
                     dir,
                     name: *name,
                     diagnostics,
+                    is_skill: true,
                 })
                 .collect()
         }
@@ -451,6 +203,7 @@ mod tests {
             dir,
             name: None,
             diagnostics: &diagnostics,
+            is_skill: true,
         }];
         let summary = Summary::of(&checked, Duration::from_millis(1));
         let text = rendered(&checked, &summary, false);
@@ -559,15 +312,6 @@ checked 3 skills in 23 ms: 1 valid, 2 invalid (2 errors, 1 warning)
             one(d),
             "warning[SK301]: long\n   --> c/SKILL.md:101:1\n    |\n101 | x\n    | ^\n    = help: split it\n            into references"
         );
-    }
-
-    #[test]
-    fn invisible_and_control_characters_are_shown() {
-        let line = "a\u{200b}b\u{1}c\u{301}🎉d";
-        let (shown, columns) = display_line(line);
-        assert_eq!(shown, "a\u{fffd}b\u{2401}c\u{301}🎉d");
-        assert_eq!(columns, [0, 1, 2, 3, 4, 5, 5, 7, 8]);
-        assert_eq!(display_line("ｈｉ한").1, [0, 2, 4, 6]);
     }
 
     #[test]

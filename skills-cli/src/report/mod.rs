@@ -23,6 +23,8 @@ pub struct Checked<'a> {
     pub name: Option<&'a str>,
     /// Every diagnostic for this skill, in the order the rules ran.
     pub diagnostics: &'a [Diagnostic],
+    /// Whether this is a skill, or a root's own problems (not counted as a skill).
+    pub is_skill: bool,
 }
 
 impl Checked<'_> {
@@ -51,9 +53,10 @@ impl Summary {
     /// Counts over `checked`.
     pub fn of(checked: &[Checked<'_>], elapsed: Duration) -> Summary {
         let all = || checked.iter().flat_map(|c| c.diagnostics.iter());
+        let skills = || checked.iter().filter(|c| c.is_skill);
         Summary {
-            skills: checked.len(),
-            valid: checked.iter().filter(|c| c.is_valid()).count(),
+            skills: skills().count(),
+            valid: skills().filter(|c| c.is_valid()).count(),
             errors: all().filter(|d| d.is_error()).count(),
             warnings: all().filter(|d| !d.is_error()).count(),
             elapsed,

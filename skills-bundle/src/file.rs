@@ -1,0 +1,112 @@
+//! One embedded file, and its lazy decompression.
+//!
+//! A compressed file is inflated on its first read, with the output bounded
+//! by the recorded size and checked against the recorded SHA-256; the result
+//! (or the failure) is cached in the bundle's slot for the file, so later
+//! reads cost a pointer copy. Files stored uncompressed are read in place.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::__private::FileData;
+use crate::digest;
+
+/// A decompressed file, or why it could not be.
+pub type Cached = Result<Box<[u8]>, Corrupt>;
+
+/// Embedded bytes that do not decompress to what the compiler recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Corrupt {
+    /// The deflate stream is malformed or longer than the recorded size.
+    Inflate,
+    /// The output size differs from the recorded size.
+    Size,
+    /// The output's SHA-256 differs from the recorded one.
+    Hash,
+}
+
+impl fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Corrupt::Inflate => "the compressed data is malformed or larger than recorded",
+            Corrupt::Size => "the data decompresses to a different size than recorded",
+            Corrupt::Hash => "the data does not match its recorded SHA-256",
+        })
+    }
+}
+
+/// A file of a skill.
+#[derive(Clone, Copy)]
+pub struct File<'a> {
+    pub(crate) data: &'a FileData,
+    pub(crate) slot: Option<&'a OnceLock<Cached>>,
+}
+
+impl<'a> File<'a> {
+    /// The path relative to the skill directory, `/`-separated.
+    pub fn path(&self) -> &'a str {
+        self.data.path
+    }
+
+    /// The uncompressed size in bytes.
+    pub fn size(&self) -> u64 {
+        self.data.size
+    }
+
+    /// SHA-256 of the contents.
+    pub fn sha256(&self) -> &'a [u8; 32] {
+        &self.data.sha256
+    }
+
+    /// SHA-256 of the contents, as lowercase hex.
+    pub fn sha256_hex(&self) -> String {
+        digest::hex(&self.data.sha256)
+    }
+
+    /// Whether the file is executable (mode 0755 when written out).
+    pub fn is_executable(&self) -> bool {
+        self.data.executable
+    }
+
+    /// Bytes as stored in the binary, and whether they are raw deflate.
+    pub fn stored(&self) -> (&'a [u8], bool) {
+        (self.data.stored, self.data.deflated)
+    }
+
+    /// The contents, decompressed on first use and cached.
+    pub fn bytes(&self) -> Result<&'a [u8], Corrupt> {
+        if !self.data.deflated {
+            return Ok(self.data.stored);
+        }
+        let Some(slot) = self.slot else {
+            return Err(Corrupt::Inflate);
+        };
+        match slot.get_or_init(|| inflate(self.data)) {
+            Ok(bytes) => Ok(bytes),
+            Err(e) => Err(*e),
+        }
+    }
+}
+
+impl fmt::Debug for File<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("File")
+            .field("path", &self.data.path)
+            .field("size", &self.data.size)
+            .field("executable", &self.data.executable)
+            .finish()
+    }
+}
+
+fn inflate(data: &FileData) -> Cached {
+    let limit = usize::try_from(data.size).map_err(|_| Corrupt::Size)?;
+    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(data.stored, limit)
+        .map_err(|_| Corrupt::Inflate)?;
+    if out.len() != limit {
+        return Err(Corrupt::Size);
+    }
+    if digest::sha256(&out) != data.sha256 {
+        return Err(Corrupt::Hash);
+    }
+    Ok(out.into_boxed_slice())
+}

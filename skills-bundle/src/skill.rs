@@ -1,0 +1,268 @@
+//! One skill of a bundle: its metadata (level 1), activation (level 2) and
+//! files (level 3).
+
+use std::fmt;
+
+use crate::__private::{BundleData, SkillData};
+use crate::file::{Corrupt, File};
+use crate::path::{self, PathError};
+use crate::tools::ToolRule;
+
+pub use crate::catalog::BASE_SCHEME;
+
+/// A skill in a [`Bundle`](crate::Bundle).
+#[derive(Clone, Copy)]
+pub struct Skill<'a> {
+    pub(crate) bundle: &'a BundleData,
+    pub(crate) data: &'a SkillData,
+}
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// The path is not a normal relative path inside the skill.
+    BadPath {
+        /// The path as given.
+        path: String,
+        /// What is wrong with it.
+        reason: PathError,
+    },
+    /// The skill has no such file.
+    NotFound {
+        /// The path, normalised.
+        path: String,
+        /// Every file the skill has.
+        available: Vec<String>,
+    },
+    /// The embedded bytes are damaged.
+    Corrupt {
+        /// The path.
+        path: String,
+        /// How.
+        reason: Corrupt,
+    },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::BadPath { path, reason } => write!(f, "cannot read `{path}`: {reason}"),
+            ReadError::NotFound { path, available } => write!(
+                f,
+                "no file `{path}` in this skill; available: {}",
+                available.join(", ")
+            ),
+            ReadError::Corrupt { path, reason } => write!(f, "cannot read `{path}`: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A skill's instructions, prepared for the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Activation<'a> {
+    /// The skill's name.
+    pub name: &'a str,
+    /// The base directory the instructions' relative paths resolve against.
+    pub base_dir: String,
+    /// `Base directory for this skill: <dir>`, a blank line, then the body
+    /// with `$ARGUMENTS` substituted.
+    pub content: String,
+    /// The tools the skill lists in `allowed-tools`.
+    pub allowed_tools: Vec<ToolRule<'a>>,
+}
+
+impl<'a> Skill<'a> {
+    /// The name (`plugin:skill` inside a plugin).
+    pub fn name(&self) -> &'a str {
+        self.data.name
+    }
+
+    /// The description.
+    pub fn description(&self) -> &'a str {
+        self.data.description
+    }
+
+    /// `license`, if given.
+    pub fn license(&self) -> Option<&'a str> {
+        self.data.license
+    }
+
+    /// `compatibility`, if given.
+    pub fn compatibility(&self) -> Option<&'a str> {
+        self.data.compatibility
+    }
+
+    /// `metadata` pairs.
+    pub fn metadata(&self) -> &'a [(&'a str, &'a str)] {
+        self.data.metadata
+    }
+
+    /// One `metadata` value.
+    pub fn metadata_value(&self, key: &str) -> Option<&'a str> {
+        self.data
+            .metadata
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+
+    /// `allowed-tools`, split into rules at build time.
+    pub fn allowed_tools(&self) -> impl ExactSizeIterator<Item = ToolRule<'a>> + 'a {
+        self.data
+            .allowed_tools
+            .iter()
+            .map(|&(tool, pattern)| ToolRule { tool, pattern })
+    }
+
+    /// Frontmatter keys outside the specification (profile `claude-code`),
+    /// each value as JSON text.
+    pub fn extensions(&self) -> &'a [(&'a str, &'a str)] {
+        self.data.extensions
+    }
+
+    /// The skill's directory in the source tree, relative to the crate.
+    pub fn source_dir(&self) -> &'a str {
+        self.data.source_dir
+    }
+
+    /// The virtual base directory, `skill://<name>`.
+    pub fn base_dir(&self) -> String {
+        format!("{BASE_SCHEME}{}", self.data.name)
+    }
+
+    /// Every file, sorted by path, `SKILL.md` included.
+    pub fn files(&self) -> impl ExactSizeIterator<Item = File<'a>> + 'a {
+        let bundle = self.bundle;
+        self.data.files.iter().map(move |data| File {
+            data,
+            slot: bundle.cache.get(data.slot as usize),
+        })
+    }
+
+    /// The file at `path` (a normal relative path), without reading it.
+    pub fn file(&self, path: &str) -> Result<File<'a>, ReadError> {
+        let normal = path::normalize(path).map_err(|reason| ReadError::BadPath {
+            path: path.to_string(),
+            reason,
+        })?;
+        let Some(&i) = self.data.paths.get(normal.as_str()) else {
+            return Err(ReadError::NotFound {
+                path: normal,
+                available: self.data.files.iter().map(|f| f.path.to_string()).collect(),
+            });
+        };
+        let data = self
+            .data
+            .files
+            .get(i as usize)
+            .ok_or_else(|| ReadError::NotFound {
+                path: normal.clone(),
+                available: Vec::new(),
+            })?;
+        Ok(File {
+            data,
+            slot: self.bundle.cache.get(data.slot as usize),
+        })
+    }
+
+    /// Reads a file (level 3): decompressed on first read, then cached.
+    pub fn read(&self, path: &str) -> Result<&'a [u8], ReadError> {
+        let file = self.file(path)?;
+        file.bytes().map_err(|reason| ReadError::Corrupt {
+            path: file.path().to_string(),
+            reason,
+        })
+    }
+
+    /// Reads a UTF-8 file as text.
+    pub fn read_to_str(&self, path: &str) -> Result<&'a str, ReadError> {
+        let bytes = self.read(path)?;
+        std::str::from_utf8(bytes).map_err(|_| ReadError::Corrupt {
+            path: path.to_string(),
+            reason: Corrupt::Inflate,
+        })
+    }
+
+    /// The Markdown body of `SKILL.md`, without the frontmatter.
+    pub fn body(&self) -> Result<&'a str, ReadError> {
+        let md = self
+            .data
+            .files
+            .get(self.data.skill_md as usize)
+            .map_or("SKILL.md", |f| f.path);
+        let text = self.read_to_str(md)?;
+        let (start, end) = (self.data.body.0 as usize, self.data.body.1 as usize);
+        Ok(text.get(start..end).unwrap_or(""))
+    }
+
+    /// Activates the skill (level 2) with the virtual base directory.
+    pub fn activate(&self, arguments: &str) -> Result<Activation<'a>, ReadError> {
+        self.activate_in(&self.base_dir(), arguments)
+    }
+
+    /// Activates the skill with `base_dir` as its base directory (for
+    /// example, where its files were materialised).
+    pub fn activate_in(
+        &self,
+        base_dir: &str,
+        arguments: &str,
+    ) -> Result<Activation<'a>, ReadError> {
+        let body = substitute_arguments(self.body()?.trim(), arguments);
+        Ok(Activation {
+            name: self.data.name,
+            base_dir: base_dir.to_string(),
+            content: format!("Base directory for this skill: {base_dir}\n\n{body}"),
+            allowed_tools: self.allowed_tools().collect(),
+        })
+    }
+}
+
+impl fmt::Debug for Skill<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Skill")
+            .field("name", &self.data.name)
+            .field("files", &self.data.files.len())
+            .finish()
+    }
+}
+
+/// `$ARGUMENTS` substitution, as the seeds' FR-4.2 specifies: every exact,
+/// case-sensitive `$ARGUMENTS` is replaced by `arguments` (empty or not);
+/// with no placeholder, non-empty arguments are appended as
+/// `\n\nARGUMENTS: <arguments>` and empty ones change nothing. There is no
+/// escape yet (`$$ARGUMENTS` is reserved by FR-4.2 and replaced like any other).
+pub fn substitute_arguments(body: &str, arguments: &str) -> String {
+    const PLACEHOLDER: &str = "$ARGUMENTS";
+    if body.contains(PLACEHOLDER) {
+        body.replace(PLACEHOLDER, arguments)
+    } else if arguments.is_empty() {
+        body.to_string()
+    } else {
+        format!("{body}\n\nARGUMENTS: {arguments}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::substitute_arguments as sub;
+
+    #[test]
+    fn arguments_follow_fr_4_2() {
+        assert_eq!(
+            sub("Run with $ARGUMENTS and save to $ARGUMENTS.out", "file.pdf"),
+            "Run with file.pdf and save to file.pdf.out"
+        );
+        assert_eq!(
+            sub("No placeholder", "x y"),
+            "No placeholder\n\nARGUMENTS: x y"
+        );
+        assert_eq!(sub("No placeholder", ""), "No placeholder");
+        assert_eq!(sub("Use $ARGUMENTS.", ""), "Use .");
+        assert_eq!(
+            sub("$arguments $Arguments", "x"),
+            "$arguments $Arguments\n\nARGUMENTS: x"
+        );
+    }
+}

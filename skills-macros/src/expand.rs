@@ -1,0 +1,248 @@
+//! From arguments to tokens: check the skills, report, and emit the tables.
+//!
+//! Generated code names only `$crate::__private::…` and `$crate::Bundle`,
+//! sits in a block of its own, and keeps bytes as byte-string literals (an
+//! array literal of a megabyte costs seconds and gigabytes in rustc).
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::quote;
+
+use crate::compiler::embed::{self, Plan, PlanSkill};
+use crate::compiler::{self, Diagnostic, Options, Severity};
+use crate::fallback;
+use crate::input::{self, Args, Warnings};
+
+/// Expands one `skills_bundle!` call.
+pub fn expand(input: TokenStream) -> TokenStream {
+    let args = match input::parse(input) {
+        Ok(a) => a,
+        Err(e) => return fallback::error(e.span, &e.message),
+    };
+    let manifest = match std::env::var_os("CARGO_MANIFEST_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            return fallback::error(
+                Span::call_site(),
+                "`CARGO_MANIFEST_DIR` is not set; build with Cargo",
+            );
+        }
+    };
+    expand_in(&manifest, &args)
+}
+
+/// Expands with paths relative to `manifest`.
+pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
+    let krate = &args.krate;
+    let roots: Vec<PathBuf> = args.paths.iter().map(|(p, _)| manifest.join(p)).collect();
+    let options = Options {
+        profile: args.profile,
+        lints: args.lints,
+        ..Options::default()
+    };
+    let checked = compiler::check(&roots, &options);
+    let shown = |d: &Diagnostic| {
+        let mut d = d.clone();
+        if let Ok(rel) = d.path.strip_prefix(manifest) {
+            d.path = rel.to_path_buf();
+        }
+        d
+    };
+    // Each diagnostic is reported at the path literal its root came from.
+    let span_of = |d: &Diagnostic| {
+        roots
+            .iter()
+            .zip(&args.paths)
+            .find(|(root, _)| d.path.starts_with(root))
+            .map_or(Span::call_site(), |(_, (_, span))| *span)
+    };
+    let mut errors = TokenStream::new();
+    let mut warnings = TokenStream::new();
+    for (i, d) in checked.diagnostics().enumerate() {
+        let text = message(&shown(d));
+        let is_error = d.severity == Severity::Error || args.warnings == Warnings::Deny;
+        if is_error {
+            errors.extend(fallback::error(span_of(d), &text));
+        } else if args.warnings == Warnings::Warn {
+            warnings.extend(fallback::warning(span_of(d), i, &text));
+        }
+    }
+    let tracked: Vec<PathBuf> = checked
+        .skills
+        .iter()
+        .flat_map(|s| s.files.iter().map(|f| f.path.clone()))
+        .collect();
+    let tracking = track(&tracked);
+    if !errors.is_empty() {
+        return fallback::empty(krate, errors, tracking);
+    }
+    let plan = match embed::plan(&checked, &roots, &args.exclude) {
+        Ok(plan) => plan,
+        Err(e) => {
+            let span = args.paths.first().map_or(Span::call_site(), |(_, s)| *s);
+            return fallback::empty(krate, fallback::error(span, &e.message), tracking);
+        }
+    };
+    let data = tables(krate, &plan);
+    quote! {
+        {
+            #warnings
+            #tracking
+            #data
+        }
+    }
+}
+
+/// The compile-error text of a diagnostic: the message and code, then the
+/// location and source snippet as `skills validate` prints them.
+fn message(d: &Diagnostic) -> String {
+    let rendered = compiler::render::diagnostic(d, false);
+    let rest: Vec<&str> = rendered.lines().skip(1).collect();
+    format!(
+        "{} [{} {}]\n{}",
+        d.message,
+        d.code,
+        d.code.slug(),
+        rest.join("\n").trim_end()
+    )
+}
+
+/// `const _: &[u8] = include_bytes!(..)` for every file: the compiler then
+/// rebuilds the crate when one changes, and no byte reaches the binary.
+fn track(paths: &[PathBuf]) -> TokenStream {
+    paths
+        .iter()
+        .filter_map(|p| p.to_str())
+        .map(|p| quote! { const _: &[u8] = ::core::include_bytes!(#p); })
+        .collect()
+}
+
+fn opt(s: &Option<String>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The statics behind the bundle.
+pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
+    let mut slot = 0u32;
+    let skills: Vec<TokenStream> = plan
+        .skills
+        .iter()
+        .map(|s| skill(krate, s, &mut slot))
+        .collect();
+    let names = plan.skills.iter().map(|s| s.name.as_str());
+    let indices = (0..plan.skills.len() as u32).map(Literal::u32_suffixed);
+    let slots = slot as usize;
+    let catalog = &plan.catalog;
+    let digest = &plan.digest;
+    quote! {
+        use #krate::__private as __skills;
+        use __skills::phf;
+        static __SKILLS_CACHE: [__skills::OnceLock<__skills::Cached>; #slots] =
+            [const { __skills::OnceLock::new() }; #slots];
+        static __SKILLS_DATA: __skills::BundleData = __skills::BundleData {
+            skills: &[#(#skills),*],
+            index: phf::phf_map! { #(#names => #indices),* },
+            catalog: #catalog,
+            digest: #digest,
+            cache: &__SKILLS_CACHE,
+        };
+        #krate::Bundle::__from_static(&__SKILLS_DATA)
+    }
+}
+
+fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
+    let name = &s.name;
+    let description = &s.description;
+    let license = opt(&s.license);
+    let compatibility = opt(&s.compatibility);
+    let metadata = s.metadata.iter().map(|(k, v)| quote!((#k, #v)));
+    let tools = s.allowed_tools.iter().map(|(t, p)| {
+        let p = opt(p);
+        quote!((#t, #p))
+    });
+    let extensions = s.extensions.iter().map(|(k, v)| quote!((#k, #v)));
+    let source_dir = &s.source_dir;
+    let files = s.files.iter().map(|f| {
+        let path = &f.path;
+        let stored = Literal::byte_string(&f.stored);
+        let deflated = f.deflated;
+        let size = f.size;
+        let sha = f.sha256.iter().map(|b| Literal::u8_suffixed(*b));
+        let executable = f.executable;
+        let this = if f.deflated {
+            *slot += 1;
+            *slot - 1
+        } else {
+            u32::MAX
+        };
+        quote! {
+            __skills::FileData {
+                path: #path,
+                stored: #stored,
+                deflated: #deflated,
+                size: #size,
+                sha256: [#(#sha),*],
+                executable: #executable,
+                slot: #this,
+            }
+        }
+    });
+    let paths = s.files.iter().map(|f| f.path.as_str());
+    let path_indices = (0..s.files.len() as u32).map(Literal::u32_suffixed);
+    let skill_md = s.skill_md;
+    let (body_start, body_end) = s.body;
+    quote! {
+        __skills::SkillData {
+            name: #name,
+            description: #description,
+            license: #license,
+            compatibility: #compatibility,
+            metadata: &[#(#metadata),*],
+            allowed_tools: &[#(#tools),*],
+            extensions: &[#(#extensions),*],
+            source_dir: #source_dir,
+            files: &[#(#files),*],
+            paths: phf::phf_map! { #(#paths => #path_indices),* },
+            skill_md: #skill_md,
+            body: (#body_start, #body_end),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compiler::embed::PlanFile;
+
+    #[test]
+    fn tables_use_byte_strings_and_the_given_crate_path() {
+        let plan = Plan {
+            skills: vec![PlanSkill {
+                name: "demo".into(),
+                description: "Use when testing.".into(),
+                files: vec![PlanFile {
+                    path: "SKILL.md".into(),
+                    stored: b"---\nname: demo\n---\n".to_vec(),
+                    size: 19,
+                    ..PlanFile::default()
+                }],
+                ..PlanSkill::default()
+            }],
+            catalog: "<available_skills>".into(),
+            digest: "abc".into(),
+        };
+        let krate: TokenStream = quote!(::renamed_bundle);
+        let out = tables(&krate, &plan).to_string();
+        assert!(
+            out.contains("use :: renamed_bundle :: __private as __skills"),
+            "{out}"
+        );
+        assert!(out.contains(r#"b"---\nname: demo\n---\n""#), "{out}");
+        assert!(out.contains("phf :: phf_map !"), "{out}");
+        assert!(!out.contains("skills_bundle ::"), "{out}");
+    }
+}

@@ -1,0 +1,281 @@
+//! The macro's arguments, parsed by hand (no `syn`): `$crate;` first (added
+//! by the `macro_rules!` wrapper), then string literals (paths) and
+//! `key = value` options, separated by commas.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+
+use crate::compiler::Profile;
+
+/// What to do with warnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warnings {
+    /// Compiler warnings.
+    Warn,
+    /// Compile errors.
+    Deny,
+    /// Nothing.
+    Allow,
+}
+
+/// The parsed arguments.
+#[derive(Debug)]
+pub struct Args {
+    /// The path tokens naming `skills-bundle` (`$crate`).
+    pub krate: TokenStream,
+    /// Paths relative to `CARGO_MANIFEST_DIR`, with their spans.
+    pub paths: Vec<(String, Span)>,
+    /// `profile = "..."`.
+    pub profile: Profile,
+    /// `exclude = [...]`.
+    pub exclude: Vec<String>,
+    /// `warnings = "..."`.
+    pub warnings: Warnings,
+    /// `lints = bool`.
+    pub lints: bool,
+}
+
+/// A mistake in the arguments, with where it is.
+#[derive(Debug)]
+pub struct InputError {
+    /// Where.
+    pub span: Span,
+    /// What.
+    pub message: String,
+}
+
+fn err<T>(span: Span, message: impl Into<String>) -> Result<T, InputError> {
+    Err(InputError {
+        span,
+        message: message.into(),
+    })
+}
+
+/// Parses the macro input.
+pub fn parse(input: TokenStream) -> Result<Args, InputError> {
+    let tokens: Vec<TokenTree> = input.into_iter().collect();
+    let semi = tokens
+        .iter()
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
+        .ok_or_else(|| InputError {
+            span: Span::call_site(),
+            message:
+                "use `skills_bundle::skills_bundle!`, not `skills_macros::skills_bundle!` directly"
+                    .into(),
+        })?;
+    let krate: TokenStream = tokens[..semi].iter().cloned().collect();
+    let mut args = Args {
+        krate,
+        paths: Vec::new(),
+        profile: Profile::Spec,
+        exclude: Vec::new(),
+        warnings: Warnings::Warn,
+        lints: true,
+    };
+    let rest = &tokens[semi + 1..];
+    for item in rest.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        match item {
+            [] => {}
+            [TokenTree::Literal(lit)] => {
+                let Some(path) = string(lit) else {
+                    return err(
+                        lit.span(),
+                        "expected a path as a string literal, for example `\"skills\"`",
+                    );
+                };
+                if path.is_empty() {
+                    return err(lit.span(), "the path is empty");
+                }
+                args.paths.push((path, lit.span()));
+            }
+            [TokenTree::Ident(key), TokenTree::Punct(eq), value @ ..] if eq.as_char() == '=' => {
+                option(&mut args, &key.to_string(), key.span(), value)?;
+            }
+            [first, ..] => {
+                return err(
+                    first.span(),
+                    "expected a path (`\"skills\"`) or an option (`profile = \"claude-code\"`, `exclude = [..]`, `warnings = \"deny\"`, `lints = false`)",
+                );
+            }
+        }
+    }
+    if args.paths.is_empty() {
+        return err(
+            Span::call_site(),
+            "name at least one skills directory, for example `skills_bundle!(\"skills\")`",
+        );
+    }
+    Ok(args)
+}
+
+fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result<(), InputError> {
+    let value_span = value.first().map_or(span, TokenTree::span);
+    let text = || match value {
+        [TokenTree::Literal(l)] => string(l),
+        _ => None,
+    };
+    match key {
+        "profile" => {
+            let Some(name) = text() else {
+                return err(
+                    value_span,
+                    "`profile` takes a string: \"spec\" or \"claude-code\"",
+                );
+            };
+            let Some(p) = Profile::from_name(&name) else {
+                return err(
+                    value_span,
+                    format!("unknown profile `{name}`; use \"spec\" or \"claude-code\""),
+                );
+            };
+            args.profile = p;
+        }
+        "warnings" => {
+            args.warnings = match text().as_deref() {
+                Some("warn") => Warnings::Warn,
+                Some("deny") => Warnings::Deny,
+                Some("allow") => Warnings::Allow,
+                _ => {
+                    return err(
+                        value_span,
+                        "`warnings` takes \"warn\", \"deny\" or \"allow\"",
+                    );
+                }
+            };
+        }
+        "lints" => {
+            args.lints = match value {
+                [TokenTree::Ident(b)] if b == "true" => true,
+                [TokenTree::Ident(b)] if b == "false" => false,
+                _ => return err(value_span, "`lints` takes `true` or `false`"),
+            };
+        }
+        "exclude" => {
+            let [TokenTree::Group(g)] = value else {
+                return err(
+                    value_span,
+                    "`exclude` takes a list of glob strings, for example `[\"**/evals/**\"]`",
+                );
+            };
+            if g.delimiter() != Delimiter::Bracket {
+                return err(g.span(), "`exclude` takes a list in `[...]`");
+            }
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            for item in inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+                match item {
+                    [] => {}
+                    [TokenTree::Literal(l)] => match string(l) {
+                        Some(s) => args.exclude.push(s),
+                        None => return err(l.span(), "expected a glob string"),
+                    },
+                    [t, ..] => return err(t.span(), "expected a glob string"),
+                }
+            }
+        }
+        other => {
+            return err(
+                span,
+                format!(
+                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings` and `lints`"
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The value of a string literal (plain or raw), or `None` for other literals.
+pub fn string(lit: &proc_macro2::Literal) -> Option<String> {
+    let text = lit.to_string();
+    if let Some(raw) = text.strip_prefix('r') {
+        let hashes = raw.len() - raw.trim_start_matches('#').len();
+        let inner = raw.get(hashes..raw.len().checked_sub(hashes)?)?;
+        return inner.strip_prefix('"')?.strip_suffix('"').map(String::from);
+    }
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '"' => out.push('"'),
+            '\'' => out.push('\''),
+            '\n' => {
+                // A line continuation skips the newline and leading whitespace.
+                let rest: String = chars.clone().collect();
+                let trimmed = rest.trim_start();
+                let skip = rest.chars().count() - trimmed.chars().count();
+                for _ in 0..skip {
+                    chars.next();
+                }
+            }
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from(u8::from_str_radix(&hex, 16).ok()?));
+            }
+            'u' => {
+                let body: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let hex = body.strip_prefix('{')?;
+                out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn parse_str(s: &str) -> Result<Args, InputError> {
+        parse(TokenStream::from_str(s).expect("tokens"))
+    }
+
+    #[test]
+    fn paths_and_options() {
+        let a = parse_str(
+            r#"::skills_bundle; "skills", r"plugins/x", profile = "claude-code", exclude = ["**/evals/**", "*.tmp"], warnings = "deny", lints = false"#,
+        )
+        .expect("parses");
+        let paths: Vec<&str> = a.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["skills", "plugins/x"]);
+        assert_eq!(a.profile, Profile::ClaudeCode);
+        assert_eq!(a.exclude, ["**/evals/**", "*.tmp"]);
+        assert_eq!(a.warnings, Warnings::Deny);
+        assert!(!a.lints);
+        assert_eq!(a.krate.to_string(), ":: skills_bundle");
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        for (input, needle) in [
+            ("k;", "at least one"),
+            ("k; 12", "string literal"),
+            ("k; \"s\", profile = \"strict\"", "unknown profile"),
+            ("k; \"s\", colour = \"x\"", "unknown option"),
+            ("k; \"s\", lints = 1", "`lints` takes"),
+            ("k; \"s\", exclude = \"x\"", "list"),
+            ("\"s\"", "skills_bundle::skills_bundle!"),
+        ] {
+            let e = parse_str(input).expect_err(input);
+            assert!(e.message.contains(needle), "{input}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn string_escapes() {
+        let lit = |s: &str| string(&proc_macro2::Literal::from_str(s).expect("literal"));
+        assert_eq!(lit(r#""a\"b\\c\n\u{e9}""#).as_deref(), Some("a\"b\\c\né"));
+        assert_eq!(lit(r##"r#"x"y"#"##).as_deref(), Some("x\"y"));
+        assert_eq!(lit("12"), None);
+    }
+}

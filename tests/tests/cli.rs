@@ -440,7 +440,6 @@ fn nested_groups_are_found_and_depth_is_limited() {
 
 /// The summary counts skills; a root's discovery warning is not a skill.
 #[test]
-
 fn discovery_warnings_do_not_count_as_skills() {
     let tmp = tempdir();
     write_tree(
@@ -573,7 +572,6 @@ fn no_lints_keeps_the_specification_checks() {
 }
 
 #[test]
-
 fn no_lints_suppresses_every_sk3xx() {
     let tmp = tempdir();
     lint_tree(tmp.path());

@@ -534,9 +534,10 @@ impl Walk<'_> {
                             Severity::Warning,
                             &entry.path,
                             format!(
-                                "skills below `{}` were not searched: discovery stops {} levels below `{}`",
+                                "skills below `{}` were not searched: discovery stops {} level{} below `{}`",
                                 entry.path.display(),
                                 self.opts.max_depth,
+                                if self.opts.max_depth == 1 { "" } else { "s" },
                                 self.root.display()
                             ),
                         )

@@ -416,6 +416,13 @@ pub(super) fn follow_link(
     })
 }
 
+/// Whether `dir` holds `SKILL.md` (or `skill.md`) and no plugin manifest:
+/// rule 3 without listing the directory.
+fn is_plain_skill(dir: &Path) -> bool {
+    let exists = |rel: &str| fs::symlink_metadata(dir.join(rel)).is_ok();
+    (exists("SKILL.md") || exists("skill.md")) && !exists(".claude-plugin")
+}
+
 fn has_entry(entries: &[Entry], name: &str) -> bool {
     entries.iter().any(|e| e.name == name)
 }
@@ -566,6 +573,13 @@ impl Walk<'_> {
                 return;
             }
             self.dirs_read += 1;
+            if is_plain_skill(&entry.path) {
+                // Two `stat`s instead of listing the directory: most
+                // directories of a skills tree are skills.
+                self.visited.insert(child_canon.clone());
+                self.add_skill(&entry.path, &child_canon, None);
+                continue;
+            }
             let child_entries = list_dir(&entry.path, self.diags);
             self.visited.insert(child_canon.clone());
             self.stack.push(child_canon.clone());

@@ -94,6 +94,7 @@ use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Label, Severity};
 use super::json;
+use super::render::thousands;
 use super::source::Source;
 
 const MANIFEST_DIR: &str = ".claude-plugin";
@@ -234,19 +235,6 @@ fn is_skill_md_name(path: &Path) -> bool {
     path.file_name()
         .and_then(OsStr::to_str)
         .is_some_and(|n| n.to_lowercase() == "skill.md")
-}
-
-/// Formats a count with thousands separators: `10,000`.
-pub(super) fn thousands(n: impl Into<u128>) -> String {
-    let digits = n.into().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------
@@ -1762,10 +1750,10 @@ mod tests {
 
     #[test]
     fn thousands_separators() {
-        assert_eq!(thousands(0u32), "0");
-        assert_eq!(thousands(999u32), "999");
-        assert_eq!(thousands(1000u32), "1,000");
-        assert_eq!(thousands(10_000_000u64), "10,000,000");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(10_000_000), "10,000,000");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::profile::SPEC_FIELDS;
-use super::properties::py_str;
+use super::properties::{self, py_str};
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::{Checked, glob};
@@ -245,21 +245,10 @@ fn json(n: &Node) -> String {
     }
 }
 
+/// A JSON string (ASCII-only, as Python's `json.dumps` writes it).
 fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    properties::json_string(&mut out, s);
     out
 }
 
@@ -344,6 +333,6 @@ mod tests {
 
     #[test]
     fn json_of_nodes() {
-        assert_eq!(json_string("a\"b\n"), "\"a\\\"b\\n\"");
+        assert_eq!(json_string("a\"b\né"), "\"a\\\"b\\n\\u00e9\"");
     }
 }

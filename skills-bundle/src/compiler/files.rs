@@ -41,7 +41,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};
-use super::discover::{EntryKind, Target, follow_link, list_dir, thousands};
+use super::discover::{EntryKind, Target, follow_link, list_dir};
+use super::render::thousands;
 
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq)]

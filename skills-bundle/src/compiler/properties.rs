@@ -243,7 +243,7 @@ fn write_object<'a, 'b: 'a>(
 }
 
 /// Python's `json.dumps` of a string with `ensure_ascii=True`.
-fn json_string(out: &mut String, s: &str) {
+pub(crate) fn json_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -22,6 +22,19 @@ pub fn diagnostic(d: &Diagnostic, color: bool) -> String {
     out
 }
 
+/// Formats a count with thousands separators: `10,000`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A path as text with `/` separators on every platform.
 pub fn path_string(path: &Path) -> String {
     let text = path.to_string_lossy();

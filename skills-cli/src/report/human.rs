@@ -11,8 +11,8 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use skills_bundle::compiler::render;
 pub use skills_bundle::compiler::render::path_string;
+use skills_bundle::compiler::render::{self, thousands};
 
 use super::{Checked, Summary};
 
@@ -45,8 +45,8 @@ pub fn summary_line(summary: &Summary) -> String {
         } else {
             line.push_str(&format!(
                 ": {} valid, {} invalid",
-                thousands(summary.valid),
-                thousands(invalid)
+                thousands(summary.valid as u64),
+                thousands(invalid as u64)
             ));
         }
     }
@@ -80,20 +80,7 @@ pub fn format_elapsed(elapsed: Duration) -> String {
 /// `1 skill`, `2 skills`, `1,204 skills`.
 fn count(n: usize, noun: &str) -> String {
     let plural = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{plural}", thousands(n))
-}
-
-/// `1204` as `1,204`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    format!("{} {noun}{plural}", thousands(n as u64))
 }
 
 /// Hand-built diagnostics that every renderer's tests share, so their golden

@@ -12,12 +12,17 @@
 #   - the same with `--threads 1`, to show the cost per core;
 #   - skills-ref in-process (scripts/skills_ref_inprocess.py, 1 warmup, 3 runs,
 #     median of the validate loop);
-#   - peak RSS of each (`/usr/bin/time -f %M`).
-# and prints a table. Raw results go to target/bench-validate/.
+#   - peak RSS of each (`/usr/bin/time -f %M`);
+#   - CPU time (user + system) of both, which a busy machine disturbs less
+#     than wall time.
+# and prints two tables. Raw results go to target/bench-validate/.
+# On a shared machine, `nice -n -15 bash scripts/bench-validate.sh` (as root)
+# keeps other work from preempting the measured processes.
 #
 # Environment: RUNS (default 10), WARMUP (3), REF_RUNS (3), CLI_SAMPLE (20),
 # BENCH_N (10000), BENCH_TREE (/tmp/skills-bench-$BENCH_N),
-# CORPUS (../shared/corpus/collections), BENCH_OUT (target/bench-validate).
+# CORPUS (../shared/corpus/collections), BENCH_OUT (target/bench-validate),
+# NO_HYPERFINE=1 (use the Python timing loop even when hyperfine is installed).
 set -euo pipefail
 
 die() { echo "bench-validate: $*" >&2; exit 2; }
@@ -46,7 +51,7 @@ python3 -c 'import skills_ref' 2>/dev/null ||
 [[ -d $CORPUS ]] || die "corpus \`$CORPUS\` not found; check out ../shared beside the repository"
 
 have_hyperfine=0
-if command -v hyperfine >/dev/null; then
+if [[ -z ${NO_HYPERFINE:-} ]] && command -v hyperfine >/dev/null; then
     have_hyperfine=1
 else
     echo "bench-validate: hyperfine not found (apt-get install -y hyperfine); using a Python timing loop" >&2
@@ -56,7 +61,7 @@ have_time=0
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "== $(rustc --version)"
-echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) (nice $(nice))"
 
 echo "== building skills (release)"
 cargo build --release -p skills-cli --quiet
@@ -97,7 +102,7 @@ time_skills() {
             die "hyperfine failed for $name; see $out/$name.log"
     else
         python3 - "$out/$name.json" "$WARMUP" "$RUNS" "$@" <<'EOF'
-import json, statistics, subprocess, sys, time
+import json, os, statistics, subprocess, sys, time
 path, warmup, runs, cmd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 def once():
     t = time.perf_counter()
@@ -105,10 +110,15 @@ def once():
     return time.perf_counter() - t
 for _ in range(warmup):
     once()
+c0 = os.times()
 times = [once() for _ in range(runs)]
+c1 = os.times()
 json.dump({"results": [{"command": " ".join(cmd), "median": statistics.median(times),
                         "mean": statistics.fmean(times), "min": min(times),
-                        "max": max(times), "times": times}]}, open(path, "w"))
+                        "max": max(times), "times": times,
+                        "user": (c1.children_user - c0.children_user) / runs,
+                        "system": (c1.children_system - c0.children_system) / runs}]},
+          open(path, "w"))
 EOF
     fi
 }
@@ -140,9 +150,12 @@ import json, sys
 out = sys.argv[1]
 trees = list(zip(sys.argv[2::2], sys.argv[3::2]))
 
-def median_ms(path):
+def timing(path):
+    """Wall-time statistics and mean CPU time (user + system), in ms."""
     r = json.load(open(path))["results"][0]
-    return r["median"] * 1e3, r.get("mean", r["median"]) * 1e3, r["min"] * 1e3, r["max"] * 1e3
+    ms = {k: r[k] * 1e3 for k in ("median", "mean", "min", "max")}
+    ms["cpu"] = (r.get("user", 0) + r.get("system", 0)) * 1e3
+    return ms
 
 def rss(path):
     try:
@@ -150,26 +163,25 @@ def rss(path):
     except (OSError, ValueError, IndexError):
         return float("nan")
 
-rows, summary = [], {}
+summary = {}
 for name, path in trees:
     report = json.load(open(f"{out}/{name}.report.json"))["summary"]
     ref = json.load(open(f"{out}/{name}.skills-ref.json"))
-    j = median_ms(f"{out}/{name}.skills-json.json")
-    h = median_ms(f"{out}/{name}.skills-human.json")
-    t1 = median_ms(f"{out}/{name}.skills-json-t1.json")
-    ref_ms = ref["seconds"] * 1e3
+    j = timing(f"{out}/{name}.skills-json.json")
     s = {
         "path": path, "skills": report["skills"], "invalid": report["invalid"],
         "skills_ref_skills": ref["skills"], "skills_ref_invalid": ref["invalid"],
-        "skills_json_ms": {"median": j[0], "mean": j[1], "min": j[2], "max": j[3]},
-        "skills_human_ms": {"median": h[0], "mean": h[1], "min": h[2], "max": h[3]},
-        "skills_json_threads1_ms": {"median": t1[0], "mean": t1[1], "min": t1[2], "max": t1[3]},
-        "skills_ref_ms": ref_ms,
+        "skills_json_ms": j,
+        "skills_human_ms": timing(f"{out}/{name}.skills-human.json"),
+        "skills_json_threads1_ms": timing(f"{out}/{name}.skills-json-t1.json"),
+        "skills_ref_ms": ref["seconds"] * 1e3,
+        "skills_ref_cpu_ms": ref["cpu_seconds"] * 1e3,
         "skills_ref_walk_ms": ref["walk_and_validate_seconds"] * 1e3,
-        "ratio": ref_ms / j[0], "ratio_threads1": ref_ms / t1[0],
         "skills_rss_mib": rss(f"{out}/{name}.skills.rss"),
         "skills_ref_rss_mib": rss(f"{out}/{name}.skills-ref.rss"),
     }
+    s["ratio"] = s["skills_ref_ms"] / j["median"]
+    s["cpu_ratio"] = s["skills_ref_cpu_ms"] / j["cpu"] if j["cpu"] else float("nan")
     if "cli" in ref:
         s["skills_ref_cli"] = ref["cli"]
     summary[name] = s
@@ -179,25 +191,31 @@ for name, path in trees:
               f"({s['skills_ref_invalid']} invalid)", file=sys.stderr)
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 
-lines = [
-    "| tree | skills | invalid | skills median ms (json) | skills median ms (human) "
-    "| skills --threads 1 ms | skills-ref median ms | ratio | ratio (1 thread) "
-    "| peak RSS skills / skills-ref MiB |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+wall = [
+    "| tree | skills | skills median ms | skills-ref median ms | ratio "
+    "| skills, human format | skills --threads 1 |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+]
+cpu = [
+    "| tree | skills CPU ms (user+sys) | skills-ref CPU ms | CPU ratio "
+    "| skills-ref walk+validate ms | peak RSS skills MiB | peak RSS skills-ref MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|",
 ]
 for name, s in summary.items():
-    lines.append(
-        f"| {name} | {s['skills']} | {s['invalid']} | {s['skills_json_ms']['median']:.1f} "
-        f"| {s['skills_human_ms']['median']:.1f} | {s['skills_json_threads1_ms']['median']:.1f} "
-        f"| {s['skills_ref_ms']:.0f} | {s['ratio']:.1f}x | {s['ratio_threads1']:.1f}x "
-        f"| {s['skills_rss_mib']:.1f} / {s['skills_ref_rss_mib']:.1f} |")
-table = "\n".join(lines)
+    j, h, t1 = s["skills_json_ms"], s["skills_human_ms"], s["skills_json_threads1_ms"]
+    wall.append(
+        f"| {name} | {s['skills']} | {j['median']:.1f} (min {j['min']:.1f}) "
+        f"| {s['skills_ref_ms']:.0f} | {s['ratio']:.1f}x | {h['median']:.1f} | {t1['median']:.1f} |")
+    cpu.append(
+        f"| {name} | {j['cpu']:.1f} | {s['skills_ref_cpu_ms']:.0f} | {s['cpu_ratio']:.1f}x "
+        f"| {s['skills_ref_walk_ms']:.0f} | {s['skills_rss_mib']:.1f} | {s['skills_ref_rss_mib']:.1f} |")
+table = "\n".join(wall) + "\n\n" + "\n".join(cpu)
 open(f"{out}/table.md", "w").write(table + "\n")
 print()
 print(table)
 for name, s in summary.items():
-    if "skills_ref_cli" in s and "median_ms_per_invocation" in s["skills_ref_cli"]:
-        c = s["skills_ref_cli"]
+    c = s.get("skills_ref_cli", {})
+    if "median_ms_per_invocation" in c:
         print(f"\nskills-ref CLI on {name}: {c['median_ms_per_invocation']:.0f} ms per "
               f"invocation (median of {c['sample']} directories)")
 print(f"\nraw results: {out}/")

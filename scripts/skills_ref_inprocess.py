@@ -6,14 +6,16 @@ Usage: skills_ref_inprocess.py ROOT... [--runs N] [--warmup N] [--cli-sample N]
 A skill is every directory that holds a file named SKILL.md (the walk does
 not enter hidden directories). Each run calls `skills_ref.validate(dir)` on
 all of them in one process; `seconds` times that loop alone
-(`time.perf_counter`), `walk_and_validate_seconds` times the directory walk
-plus the loop. With several runs the medians are reported, and every run's
+(`time.perf_counter`), `cpu_seconds` is the CPU time of the loop
+(`time.process_time`, which a busy machine disturbs less), and
+`walk_and_validate_seconds` times the directory walk plus the loop. With several runs the medians are reported, and every run's
 figures are listed. `--cli-sample N` also times the reference CLI,
 `agentskills validate DIR`, one process per directory, on N directories
 spread evenly over the list, and reports the cost of one invocation.
 
 Prints one JSON object on stdout:
-  {"skills", "invalid", "seconds", "walk_and_validate_seconds", "runs": [...],
+  {"skills", "invalid", "seconds", "cpu_seconds", "walk_and_validate_seconds",
+   "runs": [...],
    "ms_per_skill", "cli": {...}}
 """
 
@@ -53,13 +55,15 @@ def one_run(roots):
     t0 = time.perf_counter()
     dirs = find_skills(roots)
     t1 = time.perf_counter()
+    c1 = time.process_time()
     invalid = 0
     for d in dirs:
         if validate(d):
             invalid += 1
+    c2 = time.process_time()
     t2 = time.perf_counter()
-    return {"skills": len(dirs), "invalid": invalid,
-            "seconds": t2 - t1, "walk_and_validate_seconds": t2 - t0}, dirs
+    return {"skills": len(dirs), "invalid": invalid, "seconds": t2 - t1,
+            "cpu_seconds": c2 - c1, "walk_and_validate_seconds": t2 - t0}, dirs
 
 
 def time_cli(dirs, sample):
@@ -103,6 +107,7 @@ def main():
         "skills": runs[0]["skills"],
         "invalid": runs[0]["invalid"],
         "seconds": seconds,
+        "cpu_seconds": statistics.median(r["cpu_seconds"] for r in runs),
         "walk_and_validate_seconds": statistics.median(
             r["walk_and_validate_seconds"] for r in runs),
         "ms_per_skill": seconds * 1e3 / max(1, runs[0]["skills"]),

@@ -42,11 +42,15 @@ pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
         ..Options::default()
     };
     let checked = compiler::check(&roots, &options);
+    // Paths relative to the crate, in the location and in the text.
+    let prefix = format!("{}{}", manifest.display(), std::path::MAIN_SEPARATOR);
     let shown = |d: &Diagnostic| {
         let mut d = d.clone();
         if let Ok(rel) = d.path.strip_prefix(manifest) {
             d.path = rel.to_path_buf();
         }
+        d.message = d.message.replace(&prefix, "");
+        d.help = d.help.map(|h| h.replace(&prefix, ""));
         d
     };
     // Each diagnostic is reported at the path literal its root came from.

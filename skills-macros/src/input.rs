@@ -83,12 +83,23 @@ pub fn parse(input: TokenStream) -> Result<Args, InputError> {
                     );
                 };
                 if path.is_empty() {
-                    return err(lit.span(), "the path is empty");
+                    return err(
+                        lit.span(),
+                        "the path is empty: name a directory relative to the crate root, for example `\"skills\"`",
+                    );
                 }
                 args.paths.push((path, lit.span()));
             }
             [TokenTree::Ident(key), TokenTree::Punct(eq), value @ ..] if eq.as_char() == '=' => {
                 option(&mut args, &key.to_string(), key.span(), value)?;
+            }
+            [TokenTree::Ident(id)] => {
+                return err(
+                    id.span(),
+                    format!(
+                        "`{id}` is not a string literal: the macro reads its paths when the crate is compiled, before constants exist; write the path itself, for example `\"skills\"`"
+                    ),
+                );
             }
             [first, ..] => {
                 return err(

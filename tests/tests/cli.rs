@@ -151,9 +151,27 @@ fn human_format_shows_both_problems_with_snippets() {
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
-    // The carets under the description value: 1,100 of them, from column 14.
-    let carets = format!("  | {}{}\n", " ".repeat(13), "^".repeat(1100));
-    assert!(text.contains(&carets), "carets:\n{text}");
+    // The 1,100-character line is cut to a window ending in `...`, and the
+    // carets run from column 14 to the end of the window.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.starts_with("2 | description: "))
+        .unwrap();
+    let line = lines[at];
+    assert!(
+        line.ends_with("...") && line.chars().count() < 130,
+        "{line}"
+    );
+    let carets = lines[at + 1];
+    assert!(
+        carets.starts_with(&format!("  | {}^", " ".repeat(13))),
+        "{carets}"
+    );
+    assert_eq!(
+        carets.trim_start_matches(['|', ' ']).len(),
+        line.len() - "2 | description: ".len() - 3
+    );
     let last = text.lines().last().unwrap();
     assert!(
         last.starts_with("checked 1 skill in ") && last.contains("0 valid, 1 invalid (2 errors"),

@@ -98,8 +98,7 @@ fn write_diagnostic(out: &mut String, d: &Diagnostic, style: &Style) -> fmt::Res
     let path = path_string(&d.path);
     match &d.label {
         Some(label) => {
-            let (line, columns) = display_line(&label.line_text);
-            let (from, len) = caret_span(label, &columns);
+            let (line, from, len) = windowed(label);
             writeln!(
                 out,
                 "{pad}{gutter}-->{reset} {path}:{}:{}",
@@ -127,6 +126,52 @@ fn write_diagnostic(out: &mut String, d: &Diagnostic, style: &Style) -> fmt::Res
         }
     }
     writeln!(out)
+}
+
+/// Lines wider than this are cut to a window around the label.
+const MAX_WIDTH: usize = 120;
+/// Characters shown before the label in a cut line.
+const CONTEXT: usize = 24;
+
+/// The source line as shown, and where the carets start and how many there
+/// are. A long line (a 1,000-character description) is cut to a window
+/// around the label, with `...` marking what is left out, as rustc does.
+fn windowed(label: &Label) -> (String, usize, usize) {
+    let (line, columns) = display_line(&label.line_text);
+    let (from, len) = caret_span(label, &columns);
+    if columns.last().copied().unwrap_or(0) <= MAX_WIDTH {
+        return (line, from, len);
+    }
+    let chars: Vec<char> = label.line_text.chars().collect();
+    let start = label.start.column.saturating_sub(1).min(chars.len());
+    let first = start.saturating_sub(CONTEXT);
+    let mut text = String::new();
+    if first > 0 {
+        text.push_str("...");
+    }
+    let lead = text.chars().count();
+    let mut width = 0;
+    let mut last = first;
+    for &c in &chars[first..] {
+        let mut shown = String::new();
+        let w = push_shown(&mut shown, c);
+        if width + w > MAX_WIDTH - 6 {
+            break;
+        }
+        width += w;
+        text.push_str(&shown);
+        last += 1;
+    }
+    if last < chars.len() {
+        text.push_str("...");
+    }
+    let before: usize = chars[first..start]
+        .iter()
+        .map(|&c| push_shown(&mut String::new(), c))
+        .sum();
+    let from = lead + before;
+    let visible = (lead + width).saturating_sub(from).max(1);
+    (text, from, len.min(visible))
 }
 
 /// The line as a terminal should show it, and the display column where each
@@ -286,6 +331,23 @@ fn char_width(code: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_cut_around_the_label() {
+        let text = format!("description: {}", "x".repeat(1100));
+        let src = super::super::Source::new("s/SKILL.md", text.clone().into_bytes());
+        let (line, from, len) = windowed(&Label::new(&src, 13..text.len()));
+        assert!(
+            line.starts_with("description: x") && line.ends_with("..."),
+            "{line}"
+        );
+        assert!(line.chars().count() <= MAX_WIDTH);
+        assert_eq!(from, 13);
+        assert!(len < MAX_WIDTH);
+        let (line, from, _) = windowed(&Label::new(&src, 600..601));
+        assert!(line.starts_with("...x") && line.ends_with("..."), "{line}");
+        assert_eq!(from, 3 + CONTEXT);
+    }
 
     #[test]
     fn invisible_and_control_characters_are_shown() {

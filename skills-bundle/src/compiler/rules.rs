@@ -15,6 +15,7 @@ use std::path::Path;
 use super::diag::{Code, Diagnostic, Severity};
 use super::profile::{Profile, SPEC_FIELDS, Shape};
 use super::pyunicode;
+use super::render::thousands;
 use super::source::Source;
 use super::yaml::{Node, Value};
 use super::yaml11;
@@ -164,6 +165,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             span.clone(),
             format!("`name` is {len} characters; the limit is {MAX_NAME}"),
         )
+        .set_help("shorten it: a name is an identifier; say the rest in `description`")
         .reference = Some(format!(
             "Skill name '{name}' exceeds {MAX_NAME} character limit ({len} chars)"
         ));
@@ -183,6 +185,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             span.clone(),
             "`name` cannot start or end with a hyphen",
         )
+        .set_help(format!("use `{}`", name.trim_matches('-')))
         .reference = Some("Skill name cannot start or end with a hyphen".into());
     }
     if name.contains("--") {
@@ -191,6 +194,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             span.clone(),
             "`name` cannot contain consecutive hyphens",
         )
+        .set_help("separate words with single hyphens")
         .reference = Some("Skill name cannot contain consecutive hyphens".into());
     }
     let bad: Vec<char> = name
@@ -244,7 +248,11 @@ fn description(ctx: &mut Ctx<'_>, node: &Node) -> Option<String> {
         ctx.report(
             Code::DescriptionTooLong,
             span,
-            format!("`description` is {len} characters; the limit is {MAX_DESCRIPTION}"),
+            format!(
+                "`description` is {} characters; the limit is {}",
+                thousands(len as u64),
+                thousands(MAX_DESCRIPTION as u64)
+            ),
         )
         .set_help("keep the description to what the skill does and when to use it; move details into the body")
         .reference = Some(format!(
@@ -262,6 +270,7 @@ fn compatibility(ctx: &mut Ctx<'_>, node: &Node) {
             span,
             format!("`compatibility` must be a string, not a {}", node.kind()),
         )
+        .set_help("describe the requirements in one line, for example `compatibility: Requires Python 3.11+`")
         .reference = Some("Field 'compatibility' must be a string".into());
         return;
     };

@@ -210,9 +210,19 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
                 "list" => "a list",
                 _ => "a plain string",
             });
+            // Point at the list or scalar (its first line), or at the
+            // opening line of an empty frontmatter.
+            let span = match &other {
+                Some(node) => {
+                    let line = source.line_col(node.span.start).line;
+                    let end = source.line_range(line).map_or(node.span.end, |r| r.end);
+                    node.span.start..end.max(node.span.start)
+                }
+                None => split.open.clone(),
+            };
             ctx.report(
                 Code::FrontmatterNotMapping,
-                Some(split.yaml.start..split.yaml.end),
+                Some(span),
                 format!("the frontmatter is {what}, not a mapping of keys to values"),
             )
             .set_help(

@@ -1,0 +1,10 @@
+//! `description` is over 1,024 characters.
+
+use skills_bundle::{Bundle, skills_bundle};
+
+static SKILLS: Bundle = skills_bundle!("ui/skills/description-too-long");
+
+fn main() {
+    // A failed expansion is still a `Bundle`: no second error here.
+    let _ = SKILLS.get("notes");
+}

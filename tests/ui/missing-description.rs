@@ -1,0 +1,10 @@
+//! The frontmatter has no `description`.
+
+use skills_bundle::{Bundle, skills_bundle};
+
+static SKILLS: Bundle = skills_bundle!("ui/skills/missing-description");
+
+fn main() {
+    // A failed expansion is still a `Bundle`: no second error here.
+    let _ = SKILLS.get("notes");
+}

@@ -1,0 +1,10 @@
+//! `name` differs from the skill's directory name.
+
+use skills_bundle::{Bundle, skills_bundle};
+
+static SKILLS: Bundle = skills_bundle!("ui/skills/name-directory-mismatch");
+
+fn main() {
+    // A failed expansion is still a `Bundle`: no second error here.
+    let _ = SKILLS.get("notes");
+}

@@ -1,0 +1,10 @@
+//! A frontmatter key that profile `spec` does not allow.
+
+use skills_bundle::{Bundle, skills_bundle};
+
+static SKILLS: Bundle = skills_bundle!("ui/skills/unexpected-field");
+
+fn main() {
+    // A failed expansion is still a `Bundle`: no second error here.
+    let _ = SKILLS.get("notes");
+}

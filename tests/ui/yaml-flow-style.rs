@@ -1,0 +1,10 @@
+//! Flow-style YAML (`{a: b}`), which profile `spec` rejects.
+
+use skills_bundle::{Bundle, skills_bundle};
+
+static SKILLS: Bundle = skills_bundle!("ui/skills/yaml-flow-style");
+
+fn main() {
+    // A failed expansion is still a `Bundle`: no second error here.
+    let _ = SKILLS.get("notes");
+}

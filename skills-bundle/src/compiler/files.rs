@@ -140,21 +140,8 @@ fn dropped_at_top(name: &str) -> Option<&'static str> {
 
 /// Every file of the skill rooted at `dir`, sorted byte-wise by `rel`, `SKILL.md` included.
 /// Files that packaging drops are reported (`SK308`, warning) and left out.
+/// A `dir` that cannot be listed gives an `SK005` warning and no files.
 pub fn skill_files(dir: &Path, limits: &FileLimits, diags: &mut Vec<Diagnostic>) -> Vec<SkillFile> {
-    match fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => {}
-        Ok(_) => return Vec::new(),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Vec::new(),
-        Err(e) => {
-            diags.push(Diagnostic::new(
-                Code::Io,
-                Severity::Warning,
-                dir,
-                format!("cannot read skill directory `{}`: {e}", dir.display()),
-            ));
-            return Vec::new();
-        }
-    }
     let mut lister = Lister {
         dir,
         limits,
@@ -583,13 +570,16 @@ mod tests {
     }
 
     #[test]
-    fn missing_or_file_dir_has_no_files_and_no_diagnostic() -> Result {
+    fn missing_or_file_dir_has_no_files_and_one_warning() -> Result {
         let tmp = tempfile::tempdir()?;
         write(&tmp.path().join("f"), "x")?;
-        let (files, diags) = list(&tmp.path().join("nope"), &FileLimits::default());
-        assert!(files.is_empty() && diags.is_empty());
-        let (files, diags) = list(&tmp.path().join("f"), &FileLimits::default());
-        assert!(files.is_empty() && diags.is_empty());
+        for dir in [tmp.path().join("nope"), tmp.path().join("f")] {
+            let (files, diags) = list(&dir, &FileLimits::default());
+            assert!(files.is_empty());
+            assert_eq!(diags.len(), 1);
+            assert_eq!(diags[0].code, Code::Io);
+            assert_eq!(diags[0].severity, Severity::Warning);
+        }
         Ok(())
     }
 

@@ -6,6 +6,7 @@
 //! what it prints: a missing file, a bad frontmatter or unreadable YAML stops
 //! the rules; everything else is collected.
 
+use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -128,30 +129,32 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         diags.push(Diagnostic::new(code, profile.severity(code), path, msg));
         diags.len() - 1
     };
-    match std::fs::metadata(dir) {
-        Err(_) => {
-            let i = report(
-                diags,
-                Code::PathNotFound,
-                dir,
-                format!("`{}` does not exist", dir.display()),
-            );
-            diags[i].reference = Some(format!("Path does not exist: {}", dir.display()));
-            return skill;
-        }
-        Ok(m) if !m.is_dir() => {
-            let i = report(
-                diags,
-                Code::NotADirectory,
-                dir,
-                format!("`{}` is not a directory", dir.display()),
-            );
-            diags[i].reference = Some(format!("Not a directory: {}", dir.display()));
-            return skill;
-        }
-        Ok(_) => {}
-    }
     let Some(path) = find_skill_md(dir) else {
+        // Only now tell a missing directory from a directory without
+        // `SKILL.md`: the common case costs no extra `stat`.
+        match std::fs::metadata(dir) {
+            Err(_) => {
+                let i = report(
+                    diags,
+                    Code::PathNotFound,
+                    dir,
+                    format!("`{}` does not exist", dir.display()),
+                );
+                diags[i].reference = Some(format!("Path does not exist: {}", dir.display()));
+                return skill;
+            }
+            Ok(m) if !m.is_dir() => {
+                let i = report(
+                    diags,
+                    Code::NotADirectory,
+                    dir,
+                    format!("`{}` is not a directory", dir.display()),
+                );
+                diags[i].reference = Some(format!("Not a directory: {}", dir.display()));
+                return skill;
+            }
+            Ok(_) => {}
+        }
         let i = report(
             diags,
             Code::MissingSkillMd,
@@ -274,9 +277,12 @@ fn yaml_help(code: Code) -> Option<&'static str> {
     })
 }
 
+/// Reads `SKILL.md` with one `open` and one `fstat`, refusing directories
+/// and files over [`MAX_SKILL_MD`] before allocating.
 fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| (Code::Io, format!("cannot read `{}`: {e}", path.display())))?;
+    let io = |e: std::io::Error| (Code::Io, format!("cannot read `{}`: {e}", path.display()));
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
         return Err((
             Code::SkillMdNotFile,
@@ -293,7 +299,11 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
             ),
         ));
     }
-    std::fs::read(path).map_err(|e| (Code::Io, format!("cannot read `{}`: {e}", path.display())))
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_SKILL_MD + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    Ok(bytes)
 }
 
 fn split_error(ctx: &mut Ctx<'_>, e: SplitError) {

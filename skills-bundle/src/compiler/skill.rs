@@ -281,7 +281,7 @@ fn yaml_help(code: Code) -> Option<&'static str> {
 /// and files over [`MAX_SKILL_MD`] before allocating.
 fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
     let io = |e: std::io::Error| (Code::Io, format!("cannot read `{}`: {e}", path.display()));
-    let mut file = std::fs::File::open(path).map_err(io)?;
+    let file = std::fs::File::open(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
         return Err((

@@ -37,7 +37,6 @@
 //! diagnostic here: the `SKILL.md` check reports it.
 
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};

@@ -415,7 +415,7 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
+    use std::io::{self, Write};
 
     type Result = std::result::Result<(), Box<dyn std::error::Error>>;
 

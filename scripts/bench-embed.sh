@@ -5,7 +5,7 @@
 # Usage (from the repository root): bash scripts/bench-embed.sh
 #
 # Creates scratch crates under $BENCH_DIR (default /tmp/skills-bench-embed),
-# never inside the repository:
+# never inside the repository (package `embed_<name>` in directory <name>):
 #   skills_bundle     `skills_bundle!` over the corpus (path dependency on this
 #                     checkout's skills-bundle; profile claude-code, warnings
 #                     allow; the path is written relative to the crate, as the
@@ -28,6 +28,10 @@
 #   - crate-only `cargo check`, RUNS times, median: check(crate) - check(baseline)
 #     is the macro plus the front end, build - check is code generation and link;
 #   - binary size, as built and after `strip`.
+# Then, once: the macro alone, timed outside rustc by a scratch binary that
+# compiles in skills-macros' modules; and (debug) two more crates that split
+# the crate-only time: `tracking`, only the macro's `include_bytes!` lines, and
+# `expanded`, its whole expansion pasted in with `include!`.
 # Profiles (PROFILES, default "debug release debug-narrow release-narrow"):
 # `debug` (dev) and `release` as the workspace sets them, and two variants
 # passed with `--config`: build-override back to Cargo's opt-level 0, and
@@ -38,7 +42,8 @@
 # results go to $BENCH_DIR/results/.
 #
 # Environment: CORPUS (../shared/corpus/collections), BENCH_DIR
-# (/tmp/skills-bench-embed), RUNS (3), PROFILES (see above).
+# (/tmp/skills-bench-embed), RUNS (3), PROFILES (see above). Takes about 15
+# minutes on 2 cores with RUNS=5.
 set -euo pipefail
 
 die() { echo "bench-embed: $*" >&2; exit 2; }
@@ -93,7 +98,7 @@ new_crate() {
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<EOF
 [package]
-name = "$1"
+name = "embed_$1"
 version = "0.0.0"
 edition = "2024"
 publish = false
@@ -252,7 +257,7 @@ measure() {
         touch "$main"
         BENCH_RUSTC_LOG=$out/$key.check.$i.rustc timed "$out/$key.check.$i" cargo check "${flags[@]}"
     done
-    local bin=$CARGO_TARGET_DIR/$bindir/$name
+    local bin=$CARGO_TARGET_DIR/$bindir/embed_$name
     [[ -x $bin ]] || die "no binary at $bin"
     strip -o "$bin.stripped" "$bin"
     stat -c %s "$bin" >"$out/$key.size"
@@ -269,7 +274,7 @@ for prof in "${profile_list[@]}"; do
             # Exactly the files `skills_bundle!` embeds, laid out as in the corpus.
             subset=$BENCH_DIR/skill-files
             rm -rf "$subset"
-            "$BENCH_DIR/target/skills_bundle.$prof/${prof%%-*}/skills_bundle" --list >"$out/skill-files.txt"
+            "$BENCH_DIR/target/skills_bundle.$prof/${prof%%-*}/embed_skills_bundle" --list >"$out/skill-files.txt"
             python3 - "$corpus" "$subset" "$out/skill-files.txt" <<'EOF'
 import os, shutil, sys
 src, dst, listing = sys.argv[1:]
@@ -433,7 +438,7 @@ PY
             BENCH_RUSTC_LOG=$out/$name.debug.check.$i.rustc timed "$out/$name.debug.check.$i" \
                 cargo check --manifest-path "$manifest"
         done
-        "$CARGO_TARGET_DIR/debug/$name" >"$out/$name.debug.run" || die "$name failed"
+        "$CARGO_TARGET_DIR/debug/embed_$name" >"$out/$name.debug.run" || die "$name failed"
         unset CARGO_TARGET_DIR RUSTC_WRAPPER
     done
 }
@@ -468,8 +473,8 @@ for prof in profiles:
         k = f"{out}/{c}.{prof}"
         builds = [pair(f"{k}.build.{i}") for i in range(1, runs + 1)]
         checks = [pair(f"{k}.check.{i}") for i in range(1, runs + 1)]
-        rb = [rustc(f"{k}.build.{i}.rustc", c) for i in range(1, runs + 1)]
-        rc = [rustc(f"{k}.check.{i}.rustc", c) for i in range(1, runs + 1)]
+        rb = [rustc(f"{k}.build.{i}.rustc", f"embed_{c}") for i in range(1, runs + 1)]
+        rc = [rustc(f"{k}.check.{i}.rustc", f"embed_{c}") for i in range(1, runs + 1)]
         summary[f"{c}.{prof}"] = {
             "full_s": pair(f"{k}.full")[0],
             "build_s": statistics.median(b[0] for b in builds),

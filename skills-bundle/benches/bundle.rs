@@ -40,6 +40,11 @@ static EXAMPLES: Bundle = skills_bundle!("../skills", warnings = "allow");
 static CORPUS_DIR: Dir<'static> =
     include_dir!("$CARGO_MANIFEST_DIR/../../shared/corpus/collections");
 
+/// Iterations per sample for the nanosecond benchmarks: divan sizes samples
+/// from a first timing, and one slow first run (cold caches) can leave them at
+/// one iteration, below the timer's precision.
+const NS_SAMPLE: u32 = 1000;
+
 /// The skill with the median-sized `SKILL.md`, and where `include_dir` has it.
 struct Median {
     skill: Skill<'static>,
@@ -109,20 +114,20 @@ mod lookup {
     use super::*;
 
     /// `Bundle::get` on the corpus bundle.
-    #[divan::bench]
+    #[divan::bench(sample_size = NS_SAMPLE)]
     fn skills_bundle_get(bencher: Bencher) {
         let name = MEDIAN.skill.name();
         bencher.bench(|| CORPUS.get(black_box(name)));
     }
 
     /// `Bundle::get` on the five example skills.
-    #[divan::bench]
+    #[divan::bench(sample_size = NS_SAMPLE)]
     fn skills_bundle_get_examples(bencher: Bencher) {
         bencher.bench(|| EXAMPLES.get(black_box("calculator")));
     }
 
     /// `Bundle::get` of a name that is not there.
-    #[divan::bench]
+    #[divan::bench(sample_size = NS_SAMPLE)]
     fn skills_bundle_get_missing(bencher: Bencher) {
         bencher.bench(|| CORPUS.get(black_box("no-such-skill")));
     }
@@ -255,7 +260,7 @@ mod cached_read {
 
     /// `Skill::read("SKILL.md")` on a held `Skill`: path check and
     /// normalisation, perfect-hash probe, cached bytes.
-    #[divan::bench]
+    #[divan::bench(sample_size = NS_SAMPLE)]
     fn skill_read(bencher: Bencher) {
         warm();
         let skill = MEDIAN.skill;
@@ -263,7 +268,7 @@ mod cached_read {
     }
 
     /// `Bundle::get` then `Skill::read`.
-    #[divan::bench]
+    #[divan::bench(sample_size = NS_SAMPLE)]
     fn get_then_read(bencher: Bencher) {
         warm();
         let name = MEDIAN.skill.name();
@@ -276,7 +281,7 @@ mod cached_read {
     }
 
     /// `File::bytes` on a held `File`: the cache alone.
-    #[divan::bench]
+    #[divan::bench(sample_size = NS_SAMPLE)]
     fn file_bytes(bencher: Bencher) {
         warm();
         let md = MEDIAN.md;
@@ -296,7 +301,7 @@ mod cached_read {
 }
 
 /// `Bundle::catalog`: the `<available_skills>` block rendered at build time.
-#[divan::bench]
+#[divan::bench(sample_size = NS_SAMPLE)]
 fn catalog() -> usize {
     black_box(&CORPUS).catalog().len()
 }

@@ -43,8 +43,13 @@ pub(crate) fn check(
 
 fn size(ctx: &mut Ctx<'_>) {
     let bytes = ctx.source.bytes();
-    // Characters: every byte that does not continue a UTF-8 sequence.
-    let tokens = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() / 4;
+    // Characters: every byte that does not continue a UTF-8 sequence. A file
+    // of at most 4 x MAX_TOKENS bytes cannot exceed the limit, so skip the count.
+    let tokens = if bytes.len() <= 4 * MAX_TOKENS {
+        0
+    } else {
+        bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() / 4
+    };
     let lines = ctx.source.line_count();
     if lines > MAX_LINES || tokens > MAX_TOKENS {
         ctx.report(
@@ -64,27 +69,36 @@ fn is_invisible(c: char) -> bool {
         | '\u{E0000}'..='\u{E007F}')
 }
 
+/// Lead bytes of the UTF-8 encodings of every character [`is_invisible`] flags.
+fn may_start_invisible(b: u8) -> bool {
+    matches!(b, 0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xEF | 0xF3)
+}
+
 fn invisible(ctx: &mut Ctx<'_>) {
     let bytes = ctx.source.bytes();
-    // Every character flagged here is outside ASCII.
-    if bytes.is_ascii() {
-        return;
-    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
     let mut last_line = 0;
-    let mut prev: Option<char> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let before = prev.replace(c);
+    // Only characters starting with a candidate lead byte are decoded.
+    for (at, &b) in bytes.iter().enumerate() {
+        if !may_start_invisible(b) {
+            continue;
+        }
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            continue;
+        };
         if !is_invisible(c) {
             continue;
         }
         // A zero-width joiner between two pictographs builds an emoji.
-        let pictograph = |c: Option<char>| c.is_some_and(|c| c as u32 >= 0x2100);
-        if c == '\u{200D}' && pictograph(before) && pictograph(chars.peek().map(|&(_, c)| c)) {
-            continue;
+        if c == '\u{200D}' {
+            let pictograph = |c: Option<char>| c.is_some_and(|c| c as u32 >= 0x2100);
+            let before = text[..at].chars().next_back();
+            let after = text[at + c.len_utf8()..].chars().next();
+            if pictograph(before) && pictograph(after) {
+                continue;
+            }
         }
         let line = ctx.source.line_col(at).line;
         if line == last_line {
@@ -331,6 +345,20 @@ mod tests {
         assert_eq!(local_path("../other/SKILL.md"), None);
         assert_eq!(local_path("a/../b.md").as_deref(), Some("b.md"));
         assert_eq!(local_path("scripts/{name}.py"), None);
+    }
+
+    #[test]
+    fn lead_bytes_cover_every_invisible_character() {
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_invisible(c))
+        {
+            let mut buf = [0u8; 4];
+            assert!(
+                may_start_invisible(c.encode_utf8(&mut buf).as_bytes()[0]),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]

@@ -103,11 +103,15 @@ impl Source {
     /// Number of lines (a trailing terminator does not start a new line).
     pub fn line_count(&self) -> usize {
         let b = &self.bytes;
-        let breaks = b
-            .iter()
-            .enumerate()
-            .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
-            .count();
+        let breaks = if b.contains(&b'\r') {
+            b.iter()
+                .enumerate()
+                .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
+                .count()
+        } else {
+            // The common case, which the compiler vectorises.
+            b.iter().filter(|&&c| c == b'\n').count()
+        };
         let ends_with_break = matches!(b.last(), Some(b'\n' | b'\r'));
         if ends_with_break || b.is_empty() {
             breaks.max(1)

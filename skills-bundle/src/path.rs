@@ -42,6 +42,22 @@ impl fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
+/// Whether `path` is already normal: what [`normalize`] would return unchanged.
+/// A cheap check, so that lookups of normal paths allocate nothing.
+pub fn is_normal(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && !path.ends_with('/')
+        && !path.contains('\\')
+        && !path.chars().any(char::is_control)
+        && !(path.len() >= 2
+            && path.as_bytes()[1] == b':'
+            && path.as_bytes()[0].is_ascii_alphabetic())
+        && path
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != "..")
+}
+
 /// Normalises a relative path: drops `.` components, checks the rest.
 pub fn normalize(path: &str) -> Result<String, PathError> {
     if path.starts_with('/') {
@@ -88,6 +104,17 @@ mod tests {
             Ok("scripts/calc.py")
         );
         assert_eq!(normalize("./a/./b").as_deref(), Ok("a/b"));
+    }
+
+    #[test]
+    fn is_normal_agrees_with_normalize() {
+        for p in [
+            "a", "a/b.txt", "./a", "a/./b", "a//b", "../a", "/a", "a/", "C:/a", "a\\b", "", ".",
+            "a\0", "é/ü",
+        ] {
+            let unchanged = normalize(p).is_ok_and(|n| n == p);
+            assert_eq!(is_normal(p), unchanged, "{p:?}");
+        }
     }
 
     #[test]

@@ -45,17 +45,36 @@ impl std::error::Error for PathError {}
 /// Whether `path` is already normal: what [`normalize`] would return unchanged.
 /// A cheap check, so that lookups of normal paths allocate nothing.
 pub fn is_normal(path: &str) -> bool {
-    !path.is_empty()
-        && !path.starts_with('/')
-        && !path.ends_with('/')
-        && !path.contains('\\')
-        && !path.chars().any(char::is_control)
-        && !(path.len() >= 2
-            && path.as_bytes()[1] == b':'
-            && path.as_bytes()[0].is_ascii_alphabetic())
-        && path
-            .split('/')
-            .all(|c| !c.is_empty() && c != "." && c != "..")
+    let b = path.as_bytes();
+    if b.is_empty() || b[0] == b'/' || (b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic())
+    {
+        return false;
+    }
+    // One pass over the bytes: no `\`, no control character, and every
+    // component non-empty and not `.` or `..`.
+    let mut component = 0usize;
+    let mut dots = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'/' => {
+                if component == 0 || component == dots && dots <= 2 {
+                    return false;
+                }
+                component = 0;
+                dots = 0;
+            }
+            b'\\' => return false,
+            c if c < 0x20 || c == 0x7f => return false,
+            // U+0080..U+009F, the C1 controls, are 0xC2 0x80..0x9F.
+            0xC2 if b.get(i + 1).is_some_and(|n| (0x80..0xA0).contains(n)) => return false,
+            b'.' => {
+                component += 1;
+                dots += 1;
+            }
+            _ => component += 1,
+        }
+    }
+    component > 0 && !(component == dots && dots <= 2)
 }
 
 /// Normalises a relative path: drops `.` components, checks the rest.
@@ -110,7 +129,7 @@ mod tests {
     fn is_normal_agrees_with_normalize() {
         for p in [
             "a", "a/b.txt", "./a", "a/./b", "a//b", "../a", "/a", "a/", "C:/a", "a\\b", "", ".",
-            "a\0", "é/ü",
+            "a\0", "é/ü", "...", "a/../b", "£", "x\u{85}",
         ] {
             let unchanged = normalize(p).is_ok_and(|n| n == p);
             assert_eq!(is_normal(p), unchanged, "{p:?}");

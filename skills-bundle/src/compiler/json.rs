@@ -360,3 +360,117 @@ impl Parser<'_> {
         Ok(code)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Value, parse};
+
+    fn ok(text: &str) -> Value {
+        match parse(text, 64) {
+            Ok(node) => node.value,
+            Err(e) => panic!("{text:?}: {e:?}"),
+        }
+    }
+
+    fn err(text: &str) -> usize {
+        match parse(text, 64) {
+            Ok(node) => panic!("{text:?} parsed as {node:?}"),
+            Err(e) => e.at,
+        }
+    }
+
+    #[test]
+    fn scalars_and_nesting() {
+        assert_eq!(ok(" null "), Value::Null);
+        assert_eq!(ok("true"), Value::Bool(true));
+        assert_eq!(ok("false"), Value::Bool(false));
+        for n in ["0", "-0", "12", "-3.25", "1e5", "1E+2", "2.5e-3"] {
+            assert_eq!(ok(n), Value::Number, "{n}");
+        }
+        let Value::Object(members) = ok(r#"{"a": [1, {"b": []}], "c": {}}"#) else {
+            panic!("not an object");
+        };
+        assert_eq!(members.len(), 2);
+        assert_eq!(members[0].0, "a");
+        assert_eq!(members[0].1.span, 6..20);
+    }
+
+    #[test]
+    fn strings_and_escapes() {
+        assert_eq!(
+            ok(r#""a\"b\\c\/d\b\f\n\r\t""#),
+            Value::String("a\"b\\c/d\u{8}\u{c}\n\r\t".into())
+        );
+        assert_eq!(ok(r#""\u00e9\u4E2D""#), Value::String("é中".into()));
+        assert_eq!(ok(r#""\ud83d\ude00""#), Value::String("😀".into()));
+        assert_eq!(ok(r#""\ud83dx""#), Value::String("\u{FFFD}x".into()));
+        assert_eq!(ok(r#""\ude00""#), Value::String("\u{FFFD}".into()));
+        assert_eq!(ok(r#""\ud83d\u0041""#), Value::String("\u{FFFD}A".into()));
+        assert_eq!(ok("\"Paweł ✓\""), Value::String("Paweł ✓".into()));
+        assert_eq!(ok("\u{feff}\"bom\""), Value::String("bom".into()));
+    }
+
+    #[test]
+    fn last_duplicate_key_wins() {
+        let node = match parse(r#"{"a": 1, "a": "x"}"#, 64) {
+            Ok(node) => node,
+            Err(e) => panic!("{e:?}"),
+        };
+        assert_eq!(node.get("a").and_then(|n| n.as_str()), Some("x"));
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        assert_eq!(err(""), 0);
+        assert_eq!(err("[1,]"), 3);
+        assert_eq!(err("{\"a\" 1}"), 5);
+        assert_eq!(err("{\"a\":1,}"), 7);
+        assert_eq!(err("[1 2]"), 3);
+        assert_eq!(err("\"abc"), 0);
+        assert_eq!(err("\"a\nb\""), 2);
+        assert_eq!(err(r#""\x""#), 2);
+        assert_eq!(err(r#""\u12""#), 3);
+        assert_eq!(err(r#""\ud800\u12""#), 9);
+        assert_eq!(err("01"), 1);
+        assert_eq!(err("-"), 1);
+        assert_eq!(err("1."), 2);
+        assert_eq!(err("1e"), 2);
+        assert_eq!(err("tru"), 0);
+        assert_eq!(err("True"), 0);
+        assert_eq!(err("{} x"), 3);
+        assert_eq!(err("'a'"), 0);
+        assert_eq!(err("{\"a\":"), 5);
+    }
+
+    #[test]
+    fn depth_is_limited_without_overflowing_the_stack() {
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep, 64).is_err());
+        let ok_depth = format!("{}{}", "[".repeat(64), "]".repeat(64));
+        assert!(parse(&ok_depth, 64).is_ok());
+        let too_deep = format!("{}{}", "[".repeat(65), "]".repeat(65));
+        assert!(parse(&too_deep, 64).is_err());
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        // A cheap deterministic fuzz: every prefix of a tricky document,
+        // and single-byte corruptions of it.
+        let doc = r#"{"a": [1, -2.5e+3, true, null, "x\u00e9\ud83d\ude00\n"], "b": {"c": []}}"#;
+        for end in 0..=doc.len() {
+            if let Some(prefix) = doc.get(..end) {
+                let _ = parse(prefix, 64);
+            }
+        }
+        let bytes = doc.as_bytes();
+        for i in 0..bytes.len() {
+            for b in [b'"', b'\\', b'{', b']', b'u', b'0', b'-', b' ', 0x01] {
+                let mut v = bytes.to_vec();
+                v[i] = b;
+                if let Ok(text) = std::str::from_utf8(&v) {
+                    let _ = parse(text, 64);
+                }
+            }
+        }
+    }
+}

@@ -20,6 +20,8 @@ pub enum Outcome {
     Success,
     /// The input has errors (exit 1).
     Invalid,
+    /// A usage error already reported in its own words (exit 2).
+    Usage,
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Invalid) => ExitCode::from(1),
+        Ok(Outcome::Usage) => ExitCode::from(2),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("skills: {e}");

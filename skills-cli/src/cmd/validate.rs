@@ -89,10 +89,7 @@ fn skills_ref(args: &ValidateArgs, options: &Options, out: &mut dyn Write) -> io
                 "Usage: skills validate [OPTIONS] SKILL_PATH\nTry 'skills validate --help' for help.\n\nError: Invalid value for 'SKILL_PATH': Path '{}' does not exist.",
                 arg.display()
             )?;
-            return Err(io::Error::other(format!(
-                "`{}` does not exist",
-                arg.display()
-            )));
+            return Ok(Outcome::Usage);
         }
         let dir = match arg.file_name() {
             Some(n) if arg.is_file() && n.eq_ignore_ascii_case("skill.md") => match arg.parent() {

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use skills_bundle::compiler::properties::{self, PropertiesError};
-use skills_bundle::compiler::{self, Options, frontmatter, yaml};
+use skills_bundle::compiler::{self, Options, yaml};
 use skills_tests::tempdir;
 
 /// `---\n<fm>\n---\n<body>` in `<tmp>/<dir>/SKILL.md`.
@@ -43,10 +43,9 @@ fn parse_frontmatter(content: &str) -> Result<(yaml::Node, String), String> {
     {
         return Err(e.reference.clone().unwrap_or_default());
     }
-    let split = frontmatter::split(content.as_bytes()).unwrap();
     Ok((
         checked.frontmatter.clone().unwrap(),
-        content[split.body].trim().to_string(),
+        checked.body().trim().to_string(),
     ))
 }
 

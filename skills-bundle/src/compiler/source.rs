@@ -83,23 +83,6 @@ impl Source {
             .map(|r| String::from_utf8_lossy(&self.bytes[r]).into_owned())
     }
 
-    /// Byte offset of a 1-based line and a 0-based character column on it.
-    pub fn offset_of(&self, line: usize, char_column: usize) -> usize {
-        let Some(range) = self.line_range(line) else {
-            return self.bytes.len();
-        };
-        let text = &self.bytes[range.clone()];
-        match std::str::from_utf8(text) {
-            Ok(s) => {
-                range.start
-                    + s.char_indices()
-                        .nth(char_column)
-                        .map_or(s.len(), |(i, _)| i)
-            }
-            Err(_) => range.start + char_column.min(text.len()),
-        }
-    }
-
     /// Number of lines (a trailing terminator does not start a new line).
     pub fn line_count(&self) -> usize {
         let b = &self.bytes;
@@ -166,7 +149,6 @@ mod tests {
     fn columns_count_characters() {
         let s = Source::new("x", "é: ü".as_bytes().to_vec());
         assert_eq!(s.line_col(4), LineCol { line: 1, column: 4 });
-        assert_eq!(s.offset_of(1, 3), 4);
     }
 
     #[test]

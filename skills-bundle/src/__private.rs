@@ -1,68 +1,112 @@
-//! What `skills_bundle!` expands to refers to these, and nothing else.
+//! The tables behind a [`Bundle`](crate::Bundle), and what `skills_bundle!`
+//! expands to.
 //!
-//! Not public API: the generated code builds these statics through public
-//! fields, and the paths may change in any release.
+//! One representation serves both sources of skills: `skills_bundle!` builds
+//! these as statics (every `Cow` borrowed from a literal, lookups through
+//! perfect-hash maps), and [`Bundle::from_pack`](crate::Bundle::from_pack)
+//! builds them at run time from a verified pack (every `Cow` owned, lookups
+//! by binary search over the sorted names and paths). The accessors in
+//! `skill.rs` and `file.rs` see no difference.
+//!
+//! Not public API: the generated code builds these through public fields,
+//! and the paths may change in any release.
 
 #![doc(hidden)]
 
+use std::borrow::Cow;
+
 pub use phf;
+pub use std::borrow::Cow::Borrowed;
 pub use std::sync::OnceLock;
 
 pub use crate::file::Cached;
 #[cfg(feature = "macros")]
 pub use skills_macros::skills_bundle;
 
-/// A compiled bundle.
+/// A string: borrowed from a literal, or owned by a loaded pack.
+pub type Str = Cow<'static, str>;
+
+/// A list: borrowed from a literal, or owned by a loaded pack.
+#[derive(Debug)]
+pub enum List<T: 'static> {
+    /// Built by `skills_bundle!`.
+    Static(&'static [T]),
+    /// Built by a pack loader.
+    Owned(Box<[T]>),
+}
+
+impl<T> std::ops::Deref for List<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match self {
+            List::Static(items) => items,
+            List::Owned(items) => items,
+        }
+    }
+}
+
+/// Name → index, in whichever form the source built.
+#[derive(Debug)]
+pub enum Index {
+    /// A perfect-hash map built at compile time.
+    Phf(phf::Map<&'static str, u32>),
+    /// The keys are sorted: binary search.
+    Sorted,
+}
+
+/// A compiled bundle, or a loaded pack.
 #[derive(Debug)]
 pub struct BundleData {
     /// Skills, sorted by name.
-    pub skills: &'static [SkillData],
+    pub skills: List<SkillData>,
     /// Name → index into `skills`.
-    pub index: phf::Map<&'static str, u32>,
+    pub index: Index,
     /// The `<available_skills>` block.
-    pub catalog: &'static str,
+    pub catalog: Str,
     /// The bundle digest (hex).
-    pub digest: &'static str,
+    pub digest: Str,
     /// One lazily filled slot per compressed file (`FileData::slot`).
-    pub cache: &'static [OnceLock<Cached>],
+    pub cache: List<OnceLock<Cached>>,
 }
 
-/// One compiled skill.
+/// One skill.
 #[derive(Debug)]
 pub struct SkillData {
     /// Name (`plugin:skill` inside a plugin).
-    pub name: &'static str,
+    pub name: Str,
     /// Description, stripped.
-    pub description: &'static str,
+    pub description: Str,
     /// `license`.
-    pub license: Option<&'static str>,
+    pub license: Option<Str>,
     /// `compatibility`.
-    pub compatibility: Option<&'static str>,
+    pub compatibility: Option<Str>,
     /// `metadata` pairs, values as strings.
-    pub metadata: &'static [(&'static str, &'static str)],
+    pub metadata: List<(Str, Str)>,
     /// `allowed-tools`, split: (tool, pattern).
-    pub allowed_tools: &'static [(&'static str, Option<&'static str>)],
+    pub allowed_tools: List<(Str, Option<Str>)>,
     /// Keys outside the specification (profile `claude-code`), values as JSON.
-    pub extensions: &'static [(&'static str, &'static str)],
-    /// The source directory, relative to the crate that compiled it.
-    pub source_dir: &'static str,
+    pub extensions: List<(Str, Str)>,
+    /// The source directory: relative to the crate that compiled it, or the
+    /// skill's directory inside the pack.
+    pub source_dir: Str,
     /// Files, sorted by path.
-    pub files: &'static [FileData],
+    pub files: List<FileData>,
     /// Path → index into `files`.
-    pub paths: phf::Map<&'static str, u32>,
+    pub paths: Index,
     /// Index of `SKILL.md` in `files`.
     pub skill_md: u32,
     /// Byte range of the body inside `SKILL.md`.
     pub body: (u32, u32),
 }
 
-/// One compiled file.
+/// One file.
 #[derive(Debug)]
 pub struct FileData {
     /// Relative path, `/`-separated.
-    pub path: &'static str,
+    pub path: Str,
     /// The stored bytes: raw deflate when `deflated`, else the file itself.
-    pub stored: &'static [u8],
+    pub stored: List<u8>,
     /// Whether `stored` is raw deflate.
     pub deflated: bool,
     /// Uncompressed size.
@@ -73,4 +117,22 @@ pub struct FileData {
     pub executable: bool,
     /// Cache slot in `BundleData::cache` (deflated files only).
     pub slot: u32,
+}
+
+impl Index {
+    /// Looks `key` up among `items`, whose keys (`key_of`) are sorted.
+    pub(crate) fn find<T>(
+        &self,
+        items: &[T],
+        key: &str,
+        key_of: impl Fn(&T) -> &str,
+    ) -> Option<u32> {
+        match self {
+            Index::Phf(map) => map.get(key).copied(),
+            Index::Sorted => items
+                .binary_search_by(|item| key_of(item).cmp(key))
+                .ok()
+                .and_then(|i| u32::try_from(i).ok()),
+        }
+    }
 }

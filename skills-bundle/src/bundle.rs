@@ -1,75 +1,104 @@
-//! A set of skills with perfect-hash lookup by name.
+//! A set of skills with lookup by name: compiled in, or loaded from a pack.
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::__private::BundleData;
+use crate::__private::{Borrowed, BundleData, Index, List};
 use crate::skill::Skill;
 
-/// Skills compiled into the binary by [`skills_bundle!`](crate::skills_bundle).
+/// A set of skills: compiled into the binary by
+/// [`skills_bundle!`](crate::skills_bundle), or loaded from a verified pack
+/// by [`Bundle::from_pack`].
 ///
-/// Looking a skill up is one perfect-hash probe; nothing is parsed at run
-/// time. `Bundle` is `Send + Sync` and cheap to copy around by reference.
-#[derive(Clone, Copy)]
+/// Both give the same API. A compiled bundle looks a skill up with one
+/// perfect-hash probe and parses nothing at run time; a loaded pack was
+/// parsed and checked once, when loaded. `Bundle` is `Send + Sync`; cloning
+/// a loaded pack shares it.
+#[derive(Clone)]
 pub struct Bundle {
-    data: &'static BundleData,
+    data: Data,
+}
+
+#[derive(Clone)]
+enum Data {
+    Static(&'static BundleData),
+    Shared(Arc<BundleData>),
 }
 
 static EMPTY: BundleData = BundleData {
-    skills: &[],
-    index: phf::Map::new(),
-    catalog: "<available_skills>\n</available_skills>",
-    digest: "",
-    cache: &[],
+    skills: List::Static(&[]),
+    index: Index::Sorted,
+    catalog: Borrowed("<available_skills>\n</available_skills>"),
+    digest: Borrowed(""),
+    cache: List::Static(&[]),
 };
 
 impl Bundle {
     #[doc(hidden)]
     pub const fn __from_static(data: &'static BundleData) -> Bundle {
-        Bundle { data }
+        Bundle {
+            data: Data::Static(data),
+        }
+    }
+
+    pub(crate) fn from_data(data: BundleData) -> Bundle {
+        Bundle {
+            data: Data::Shared(Arc::new(data)),
+        }
     }
 
     /// A bundle without skills (what a failed `skills_bundle!` expands to,
     /// so that one error does not cascade).
     pub const fn empty() -> Bundle {
-        Bundle { data: &EMPTY }
+        Bundle {
+            data: Data::Static(&EMPTY),
+        }
+    }
+
+    fn data(&self) -> &BundleData {
+        match &self.data {
+            Data::Static(d) => d,
+            Data::Shared(d) => d,
+        }
     }
 
     /// How many skills.
     pub fn len(&self) -> usize {
-        self.data.skills.len()
+        self.data().skills.len()
     }
 
     /// Whether there is no skill.
     pub fn is_empty(&self) -> bool {
-        self.data.skills.is_empty()
+        self.data().skills.is_empty()
     }
 
     /// Every skill, sorted by name (level 1).
-    pub fn skills(&self) -> impl ExactSizeIterator<Item = Skill<'static>> {
-        let bundle = self.data;
+    pub fn skills(&self) -> impl ExactSizeIterator<Item = Skill<'_>> {
+        let bundle = self.data();
         bundle.skills.iter().map(move |data| Skill { bundle, data })
     }
 
     /// The skill called `name`.
-    pub fn get(&self, name: &str) -> Option<Skill<'static>> {
-        let bundle = self.data;
-        let &i = bundle.index.get(name)?;
+    pub fn get(&self, name: &str) -> Option<Skill<'_>> {
+        let bundle = self.data();
+        let i = bundle.index.find(&bundle.skills, name, |s| &s.name)?;
         bundle
             .skills
             .get(i as usize)
             .map(|data| Skill { bundle, data })
     }
 
-    /// The `<available_skills>` block for the system prompt, rendered at
-    /// build time.
-    pub fn catalog(&self) -> &'static str {
-        self.data.catalog
+    /// The `<available_skills>` block for the system prompt (rendered at
+    /// build time for a compiled bundle, at load time for a pack).
+    pub fn catalog(&self) -> &str {
+        &self.data().catalog
     }
 
     /// SHA-256 (hex) of the canonical content: names, paths, modes, sizes and
-    /// file hashes; independent of compression.
-    pub fn digest(&self) -> &'static str {
-        self.data.digest
+    /// file hashes; independent of compression, and the same for a compiled
+    /// bundle and a pack built from the same tree.
+    pub fn digest(&self) -> &str {
+        &self.data().digest
     }
 }
 
@@ -78,9 +107,14 @@ impl fmt::Debug for Bundle {
         f.debug_struct("Bundle")
             .field(
                 "skills",
-                &self.data.skills.iter().map(|s| s.name).collect::<Vec<_>>(),
+                &self
+                    .data()
+                    .skills
+                    .iter()
+                    .map(|s| &s.name)
+                    .collect::<Vec<_>>(),
             )
-            .field("digest", &self.data.digest)
+            .field("digest", &self.data().digest)
             .finish()
     }
 }

@@ -12,6 +12,11 @@
 /// `Skill::read`. Script execution materialises a real directory.
 pub const BASE_SCHEME: &str = "skill://";
 
+/// Where the catalog says a skill's instructions are: `skill://<name>/SKILL.md`.
+pub fn location(name: &str) -> String {
+    format!("{BASE_SCHEME}{name}/SKILL.md")
+}
+
 /// `html.escape(s)`, quotes included.
 pub fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -26,6 +31,16 @@ pub fn html_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The block for `(name, description)` pairs of embedded skills, in the
+/// order given, each located at [`location`].
+pub fn render_embedded<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let skills: Vec<(&str, &str, String)> = skills
+        .into_iter()
+        .map(|(name, description)| (name, description, location(name)))
+        .collect();
+    render(skills.iter().map(|(n, d, l)| (*n, *d, l.as_str())))
 }
 
 /// The block for `(name, description, location)` triples, in the order given.

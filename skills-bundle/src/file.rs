@@ -45,7 +45,7 @@ pub struct File<'a> {
 impl<'a> File<'a> {
     /// The path relative to the skill directory, `/`-separated.
     pub fn path(&self) -> &'a str {
-        self.data.path
+        &self.data.path
     }
 
     /// The uncompressed size in bytes.
@@ -70,13 +70,13 @@ impl<'a> File<'a> {
 
     /// Bytes as stored in the binary, and whether they are raw deflate.
     pub fn stored(&self) -> (&'a [u8], bool) {
-        (self.data.stored, self.data.deflated)
+        (&self.data.stored, self.data.deflated)
     }
 
     /// The contents, decompressed on first use and cached.
     pub fn bytes(&self) -> Result<&'a [u8], Corrupt> {
         if !self.data.deflated {
-            return Ok(self.data.stored);
+            return Ok(&self.data.stored);
         }
         let Some(slot) = self.slot else {
             return Err(Corrupt::Inflate);
@@ -100,7 +100,7 @@ impl fmt::Debug for File<'_> {
 
 fn inflate(data: &FileData) -> Cached {
     let limit = usize::try_from(data.size).map_err(|_| Corrupt::Size)?;
-    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(data.stored, limit)
+    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(&data.stored, limit)
         .map_err(|_| Corrupt::Inflate)?;
     if out.len() != limit {
         return Err(Corrupt::Size);

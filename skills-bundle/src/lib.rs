@@ -36,11 +36,14 @@ pub mod __private;
 pub mod build;
 pub mod catalog;
 pub mod digest;
+pub mod pack;
 pub mod path;
 pub mod tools;
+pub mod zip;
 
 mod bundle;
 mod file;
+mod json;
 mod skill;
 
 #[cfg(feature = "compiler")]

@@ -76,36 +76,32 @@ pub struct Activation<'a> {
 impl<'a> Skill<'a> {
     /// The name (`plugin:skill` inside a plugin).
     pub fn name(&self) -> &'a str {
-        self.data.name
+        &self.data.name
     }
 
     /// The description.
     pub fn description(&self) -> &'a str {
-        self.data.description
+        &self.data.description
     }
 
     /// `license`, if given.
     pub fn license(&self) -> Option<&'a str> {
-        self.data.license
+        self.data.license.as_deref()
     }
 
     /// `compatibility`, if given.
     pub fn compatibility(&self) -> Option<&'a str> {
-        self.data.compatibility
+        self.data.compatibility.as_deref()
     }
 
-    /// `metadata` pairs.
-    pub fn metadata(&self) -> &'a [(&'a str, &'a str)] {
-        self.data.metadata
+    /// `metadata` pairs, in the order written.
+    pub fn metadata(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + 'a {
+        self.data.metadata.iter().map(|(k, v)| (&**k, &**v))
     }
 
     /// One `metadata` value.
     pub fn metadata_value(&self, key: &str) -> Option<&'a str> {
-        self.data
-            .metadata
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| *v)
+        self.metadata().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 
     /// `allowed-tools`, split into rules at build time.
@@ -113,18 +109,22 @@ impl<'a> Skill<'a> {
         self.data
             .allowed_tools
             .iter()
-            .map(|&(tool, pattern)| ToolRule { tool, pattern })
+            .map(|(tool, pattern)| ToolRule {
+                tool,
+                pattern: pattern.as_deref(),
+            })
     }
 
     /// Frontmatter keys outside the specification (profile `claude-code`),
     /// each value as JSON text.
-    pub fn extensions(&self) -> &'a [(&'a str, &'a str)] {
-        self.data.extensions
+    pub fn extensions(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + 'a {
+        self.data.extensions.iter().map(|(k, v)| (&**k, &**v))
     }
 
-    /// The skill's directory in the source tree, relative to the crate.
+    /// The skill's directory: in the source tree relative to the crate for
+    /// a compiled bundle, inside the pack for a loaded one.
     pub fn source_dir(&self) -> &'a str {
-        self.data.source_dir
+        &self.data.source_dir
     }
 
     /// The virtual base directory, `skill://<name>`.
@@ -146,10 +146,8 @@ impl<'a> Skill<'a> {
         // A normal path is looked up as given, without allocating.
         if path::is_normal(path) {
             if let Some(data) = self
-                .data
-                .paths
-                .get(path)
-                .and_then(|&i| self.data.files.get(i as usize))
+                .find(path)
+                .and_then(|i| self.data.files.get(i as usize))
             {
                 return Ok(File {
                     data,
@@ -161,7 +159,7 @@ impl<'a> Skill<'a> {
             path: path.to_string(),
             reason,
         })?;
-        let Some(&i) = self.data.paths.get(normal.as_str()) else {
+        let Some(i) = self.find(&normal) else {
             return Err(ReadError::NotFound {
                 path: normal,
                 available: self.data.files.iter().map(|f| f.path.to_string()).collect(),
@@ -179,6 +177,10 @@ impl<'a> Skill<'a> {
             data,
             slot: self.bundle.cache.get(data.slot as usize),
         })
+    }
+
+    fn find(&self, path: &str) -> Option<u32> {
+        self.data.paths.find(&self.data.files, path, |f| &f.path)
     }
 
     /// Reads a file (level 3): decompressed on first read, then cached.
@@ -205,7 +207,7 @@ impl<'a> Skill<'a> {
             .data
             .files
             .get(self.data.skill_md as usize)
-            .map_or("SKILL.md", |f| f.path);
+            .map_or("SKILL.md", |f| &f.path);
         let text = self.read_to_str(md)?;
         let (start, end) = (self.data.body.0 as usize, self.data.body.1 as usize);
         Ok(text.get(start..end).unwrap_or(""))
@@ -225,7 +227,7 @@ impl<'a> Skill<'a> {
     ) -> Result<Activation<'a>, ReadError> {
         let body = substitute_arguments(self.body()?.trim(), arguments);
         Ok(Activation {
-            name: self.data.name,
+            name: &self.data.name,
             base_dir: base_dir.to_string(),
             content: format!("Base directory for this skill: {base_dir}\n\n{body}"),
             allowed_tools: self.allowed_tools().collect(),

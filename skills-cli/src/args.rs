@@ -23,6 +23,178 @@ pub enum Command {
     /// Exit status: 0 valid, 1 any error (or warning with --deny-warnings),
     /// 2 usage or I/O failure.
     Validate(ValidateArgs),
+    /// Validate skills, then write them as a reproducible skill pack (or as
+    /// Claude `.skill` archives), optionally signed.
+    ///
+    /// The pack's bytes depend only on the skills' contents, names and modes,
+    /// and on SOURCE_DATE_EPOCH (default: 1980-01-01). Exit status: 0 packed,
+    /// 1 invalid skills, 2 usage or I/O failure.
+    Pack(PackArgs),
+    /// Check a pack: its signature, then its manifest, then every file's hash.
+    ///
+    /// Exit status: 0 verified, 1 verification failed, 2 usage or I/O failure.
+    Verify(VerifyArgs),
+    /// List the skills of a pack, an archive or a directory: files, sizes,
+    /// compression, digest.
+    Inspect(InspectArgs),
+    /// Extract a pack (or a `.skill`/`.zip` archive) into a new directory.
+    ///
+    /// Everything is written to a fresh temporary directory that is renamed
+    /// into place at the end, so a failure leaves nothing behind.
+    Unpack(UnpackArgs),
+    /// Generate a minisign key pair for signing packs.
+    Keygen(KeygenArgs),
+    /// Compare two packs, archives or directories by content hash.
+    ///
+    /// Exit status: 0 identical content, 1 different, 2 usage or I/O failure.
+    Diff(DiffArgs),
+}
+
+/// Options shared by the commands that validate before they write.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Which rules apply.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Spec)]
+    pub profile: ProfileArg,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Skip the checks beyond the specification (codes SK3xx).
+    #[arg(long)]
+    pub no_lints: bool,
+    /// Leave out files matching this glob (relative to each path; repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// When to colour diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+/// `skills pack`.
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// Skill directories, plugins, marketplaces, `.skill` or `.zip` archives.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The pack to write (with `--format skill`: the directory to write the
+    /// `.skill` files into).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Sign with this minisign secret key (writes `<OUT>.minisig`). The
+    /// password comes from SKILLS_KEY_PASSWORD, else from a prompt.
+    #[arg(long, value_name = "KEY")]
+    pub sign: Option<PathBuf>,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = PackFormat::Skillpack)]
+    pub format: PackFormat,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// Output formats of `skills pack`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PackFormat {
+    /// One signed-ready skill pack holding every skill.
+    Skillpack,
+    /// One Claude `.skill` zip per skill, as Anthropic's `package_skill.py`
+    /// lays it out.
+    Skill,
+}
+
+/// `skills verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The pack.
+    pub pack: PathBuf,
+    /// The minisign public key: a `.pub` file or the base64 key itself.
+    #[arg(
+        short = 'p',
+        long,
+        value_name = "KEY",
+        required_unless_present = "unsigned"
+    )]
+    pub pubkey: Option<String>,
+    /// The signature file (default: `<PACK>.minisig`).
+    #[arg(long, value_name = "FILE")]
+    pub signature: Option<PathBuf>,
+    /// Check integrity only (manifest and hashes), without a signature.
+    #[arg(long, conflicts_with = "pubkey")]
+    pub unsigned: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+}
+
+/// `skills inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// A pack, a `.skill`/`.zip` archive, or skill directories.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+    /// List every file, not only the skills.
+    #[arg(long)]
+    pub files: bool,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// Human or JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// A table.
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+/// `skills unpack`.
+#[derive(Debug, Args)]
+pub struct UnpackArgs {
+    /// The pack or archive.
+    pub pack: PathBuf,
+    /// The directory to create (must not exist).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Require a signature by this minisign public key first.
+    #[arg(short = 'p', long, value_name = "KEY")]
+    pub pubkey: Option<String>,
+    /// The signature file (default: `<PACK>.minisig`).
+    #[arg(long, value_name = "FILE")]
+    pub signature: Option<PathBuf>,
+}
+
+/// `skills keygen`.
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// Where to write the public key.
+    #[arg(short = 'p', long, value_name = "FILE", default_value = "skills.pub")]
+    pub pubkey: PathBuf,
+    /// Where to write the secret key.
+    #[arg(short = 's', long, value_name = "FILE", default_value = "skills.key")]
+    pub seckey: PathBuf,
+    /// Do not encrypt the secret key with a password (as `minisign -W`).
+    #[arg(short = 'W', long)]
+    pub no_password: bool,
+    /// Overwrite existing key files.
+    #[arg(short, long)]
+    pub force: bool,
+}
+
+/// `skills diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old side: a pack, an archive or a directory.
+    pub old: PathBuf,
+    /// The new side.
+    pub new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+    #[command(flatten)]
+    pub check: CheckArgs,
 }
 
 /// `skills validate`.
@@ -90,4 +262,25 @@ pub enum Color {
     Always,
     /// Never colour.
     Never,
+}
+
+impl ProfileArg {
+    /// The compiler's profile.
+    pub fn profile(self) -> skills_bundle::compiler::Profile {
+        match self {
+            ProfileArg::Spec => skills_bundle::compiler::Profile::Spec,
+            ProfileArg::ClaudeCode => skills_bundle::compiler::Profile::ClaudeCode,
+        }
+    }
+}
+
+impl Color {
+    /// Whether to colour output going to a stream that `is_terminal` or not.
+    pub fn enabled(self, is_terminal: bool) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
 }

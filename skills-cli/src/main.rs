@@ -6,7 +6,11 @@
 
 mod args;
 mod cmd;
+mod extract;
+mod input;
+mod listing;
 mod report;
+mod sign;
 
 use std::io;
 use std::process::ExitCode;
@@ -28,6 +32,12 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     let result = match cli.command {
         args::Command::Validate(a) => cmd::validate::run(&a),
+        args::Command::Pack(a) => cmd::pack::run(&a),
+        args::Command::Verify(a) => cmd::verify::run(&a),
+        args::Command::Inspect(a) => cmd::inspect::run(&a),
+        args::Command::Unpack(a) => cmd::unpack::run(&a),
+        args::Command::Keygen(a) => cmd::keygen::run(&a),
+        args::Command::Diff(a) => cmd::diff::run(&a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -9,10 +9,12 @@ use std::path::{Path, PathBuf};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::compiler::embed::{self, Plan, PlanSkill};
+use crate::compiler::embed::{self, Plan, PlanFile, PlanSkill};
 use crate::compiler::{self, Diagnostic, Options, Severity};
 use crate::fallback;
 use crate::input::{self, Args, Warnings};
+use crate::pack::{self, Trust};
+use crate::{catalog, digest, zip};
 
 /// Expands one `skills_bundle!` call.
 pub fn expand(input: TokenStream) -> TokenStream {
@@ -35,6 +37,23 @@ pub fn expand(input: TokenStream) -> TokenStream {
 /// Expands with paths relative to `manifest`.
 pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
     let krate = &args.krate;
+    if let Some((pack, span)) = &args.pack {
+        return match embed_pack(manifest, args, pack) {
+            Ok((plan, tracked)) => {
+                let tracking = track(&tracked);
+                let data = tables(krate, &plan);
+                quote! {
+                    {
+                        #tracking
+                        #data
+                    }
+                }
+            }
+            Err((message, tracked)) => {
+                fallback::empty(krate, fallback::error(*span, &message), track(&tracked))
+            }
+        };
+    }
     let roots: Vec<PathBuf> = args.paths.iter().map(|(p, _)| manifest.join(p)).collect();
     let options = Options {
         profile: args.profile,
@@ -98,6 +117,114 @@ pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
     }
 }
 
+/// Checks a pack as `Bundle::from_pack` would (signature, structure,
+/// manifest), then every file's CRC-32 and SHA-256, and plans it. Returns
+/// the files to track for rebuilds with the plan, or with the error.
+fn embed_pack(
+    manifest: &Path,
+    args: &Args,
+    pack: &str,
+) -> Result<(Plan, Vec<PathBuf>), (String, Vec<PathBuf>)> {
+    let path = manifest.join(pack);
+    let mut tracked = vec![path.clone()];
+    let fail = |m: String, t: &Vec<PathBuf>| (m, t.clone());
+    let bytes = std::fs::read(&path)
+        .map_err(|e| fail(format!("cannot read the pack `{pack}`: {e}"), &tracked))?;
+    let key_and_sig = match &args.pubkey {
+        Some((key, _)) => {
+            let key_file = manifest.join(key);
+            let key = if key_file.is_file() {
+                tracked.push(key_file.clone());
+                std::fs::read_to_string(&key_file).map_err(|e| {
+                    fail(format!("cannot read the public key `{key}`: {e}"), &tracked)
+                })?
+            } else {
+                key.clone()
+            };
+            let mut sig_path = path.clone().into_os_string();
+            sig_path.push(".minisig");
+            let sig_path = PathBuf::from(sig_path);
+            tracked.push(sig_path.clone());
+            let sig = std::fs::read_to_string(&sig_path).map_err(|e| {
+                fail(
+                    format!(
+                        "the pack must be signed: cannot read `{pack}.minisig`: {e} (sign it with `skills pack --sign`, or embed it with `unsigned = true`)"
+                    ),
+                    &tracked,
+                )
+            })?;
+            Some((key, sig))
+        }
+        None => None,
+    };
+    let trust = match &key_and_sig {
+        Some((public_key, signature)) => Trust::Signed {
+            public_key,
+            signature,
+        },
+        None => Trust::Unsigned,
+    };
+    let checked = pack::open(&bytes, trust)
+        .map_err(|e| fail(format!("the pack `{pack}` is refused: {e}"), &tracked))?;
+    let all = checked.archive.entries();
+    let mut skills = Vec::with_capacity(checked.manifest.skills.len());
+    for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
+        let mut files = Vec::with_capacity(s.files.len());
+        for (f, &i) in s.files.iter().zip(indices) {
+            let entry = &all[i];
+            let content = entry
+                .read(&bytes)
+                .map_err(|e| fail(format!("the pack `{pack}` is damaged: {e}"), &tracked))?;
+            if digest::sha256(&content) != f.sha256 {
+                return Err(fail(
+                    format!(
+                        "the pack `{pack}` is damaged: `{}` does not match its SHA-256",
+                        entry.name
+                    ),
+                    &tracked,
+                ));
+            }
+            files.push(PlanFile {
+                path: f.path.clone(),
+                stored: bytes.get(entry.data.clone()).unwrap_or_default().to_vec(),
+                deflated: entry.method == zip::Method::Deflate,
+                size: f.size,
+                sha256: f.sha256,
+                crc32: entry.crc32,
+                executable: f.executable,
+            });
+        }
+        skills.push(PlanSkill {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            license: s.license.clone(),
+            compatibility: s.compatibility.clone(),
+            metadata: s.metadata.clone(),
+            allowed_tools: s.allowed_tools.clone(),
+            extensions: s.extensions.clone(),
+            source_dir: s.dir.clone(),
+            skill_md: s
+                .files
+                .iter()
+                .position(|f| f.path == s.skill_md)
+                .unwrap_or(0) as u32,
+            body: s.body,
+            files,
+        });
+    }
+    let catalog = catalog::render_embedded(
+        skills
+            .iter()
+            .map(|s| (s.name.as_str(), s.description.as_str())),
+    );
+    let plan = Plan {
+        skills,
+        catalog,
+        digest: checked.manifest.digest.clone(),
+    };
+    Ok((plan, tracked))
+}
+
 /// The compile-error text of a diagnostic: the message and code, then the
 /// location and source snippet as `skills validate` prints them.
 fn message(d: &Diagnostic) -> String {
@@ -124,7 +251,7 @@ fn track(paths: &[PathBuf]) -> TokenStream {
 
 fn opt(s: &Option<String>) -> TokenStream {
     match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
+        Some(s) => quote!(::core::option::Option::Some(__skills::Borrowed(#s))),
         None => quote!(::core::option::Option::None),
     }
 }
@@ -148,11 +275,11 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
         static __SKILLS_CACHE: [__skills::OnceLock<__skills::Cached>; #slots] =
             [const { __skills::OnceLock::new() }; #slots];
         static __SKILLS_DATA: __skills::BundleData = __skills::BundleData {
-            skills: &[#(#skills),*],
-            index: phf::phf_map! { #(#names => #indices),* },
-            catalog: #catalog,
-            digest: #digest,
-            cache: &__SKILLS_CACHE,
+            skills: __skills::List::Static(&[#(#skills),*]),
+            index: __skills::Index::Phf(phf::phf_map! { #(#names => #indices),* }),
+            catalog: __skills::Borrowed(#catalog),
+            digest: __skills::Borrowed(#digest),
+            cache: __skills::List::Static(&__SKILLS_CACHE),
         };
         #krate::Bundle::__from_static(&__SKILLS_DATA)
     }
@@ -163,12 +290,13 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
     let description = &s.description;
     let license = opt(&s.license);
     let compatibility = opt(&s.compatibility);
-    let metadata = s.metadata.iter().map(|(k, v)| quote!((#k, #v)));
+    let pair = |(k, v): &(String, String)| quote!((__skills::Borrowed(#k), __skills::Borrowed(#v)));
+    let metadata = s.metadata.iter().map(pair);
     let tools = s.allowed_tools.iter().map(|(t, p)| {
         let p = opt(p);
-        quote!((#t, #p))
+        quote!((__skills::Borrowed(#t), #p))
     });
-    let extensions = s.extensions.iter().map(|(k, v)| quote!((#k, #v)));
+    let extensions = s.extensions.iter().map(pair);
     let source_dir = &s.source_dir;
     let files = s.files.iter().map(|f| {
         let path = &f.path;
@@ -185,8 +313,8 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
         };
         quote! {
             __skills::FileData {
-                path: #path,
-                stored: #stored,
+                path: __skills::Borrowed(#path),
+                stored: __skills::List::Static(#stored),
                 deflated: #deflated,
                 size: #size,
                 sha256: [#(#sha),*],
@@ -201,16 +329,16 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
     let (body_start, body_end) = s.body;
     quote! {
         __skills::SkillData {
-            name: #name,
-            description: #description,
+            name: __skills::Borrowed(#name),
+            description: __skills::Borrowed(#description),
             license: #license,
             compatibility: #compatibility,
-            metadata: &[#(#metadata),*],
-            allowed_tools: &[#(#tools),*],
-            extensions: &[#(#extensions),*],
-            source_dir: #source_dir,
-            files: &[#(#files),*],
-            paths: phf::phf_map! { #(#paths => #path_indices),* },
+            metadata: __skills::List::Static(&[#(#metadata),*]),
+            allowed_tools: __skills::List::Static(&[#(#tools),*]),
+            extensions: __skills::List::Static(&[#(#extensions),*]),
+            source_dir: __skills::Borrowed(#source_dir),
+            files: __skills::List::Static(&[#(#files),*]),
+            paths: __skills::Index::Phf(phf::phf_map! { #(#paths => #path_indices),* }),
             skill_md: #skill_md,
             body: (#body_start, #body_end),
         }

@@ -32,6 +32,13 @@ pub struct Args {
     pub warnings: Warnings,
     /// `lints = bool`.
     pub lints: bool,
+    /// `pack = "..."`: embed this pack instead of directories.
+    pub pack: Option<(String, Span)>,
+    /// `pubkey = "..."`: the minisign public key the pack must be signed by
+    /// (base64, or a `.pub` file relative to the crate).
+    pub pubkey: Option<(String, Span)>,
+    /// `unsigned = true`: embed a pack without checking a signature.
+    pub unsigned: bool,
 }
 
 /// A mistake in the arguments, with where it is.
@@ -70,6 +77,9 @@ pub fn parse(input: TokenStream) -> Result<Args, InputError> {
         exclude: Vec::new(),
         warnings: Warnings::Warn,
         lints: true,
+        pack: None,
+        pubkey: None,
+        unsigned: false,
     };
     let rest = &tokens[semi + 1..];
     for item in rest.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
@@ -109,13 +119,28 @@ pub fn parse(input: TokenStream) -> Result<Args, InputError> {
             }
         }
     }
-    if args.paths.is_empty() {
-        return err(
+    match (&args.pack, args.paths.first(), &args.pubkey, args.unsigned) {
+        (None, None, _, _) => err(
             Span::call_site(),
-            "name at least one skills directory, for example `skills_bundle!(\"skills\")`",
-        );
+            "name at least one skills directory, for example `skills_bundle!(\"skills\")`, or a pack: `skills_bundle!(pack = \"tools.skillpack\", pubkey = \"RW...\")`",
+        ),
+        (Some(_), Some((_, span)), _, _) => err(
+            *span,
+            "a `pack` is embedded as it is: give either directories or `pack`, not both",
+        ),
+        (Some((_, span)), None, None, false) => err(
+            *span,
+            "a pack must be verified: add `pubkey = \"<minisign public key or .pub file>\"`, or `unsigned = true` to embed it without a signature check",
+        ),
+        (Some(_), None, Some((_, span)), true) => err(
+            *span,
+            "`pubkey` and `unsigned = true` contradict each other",
+        ),
+        (None, Some(_), Some((_, span)), _) => {
+            err(*span, "`pubkey` applies to `pack = \"...\"` only")
+        }
+        _ => Ok(args),
     }
-    Ok(args)
 }
 
 fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result<(), InputError> {
@@ -153,6 +178,24 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
                 }
             };
         }
+        "pack" | "pubkey" => {
+            let Some(text) = text().filter(|t| !t.is_empty()) else {
+                return err(value_span, format!("`{key}` takes a non-empty string"));
+            };
+            let slot = if key == "pack" {
+                &mut args.pack
+            } else {
+                &mut args.pubkey
+            };
+            *slot = Some((text, value_span));
+        }
+        "unsigned" => {
+            args.unsigned = match value {
+                [TokenTree::Ident(b)] if b == "true" => true,
+                [TokenTree::Ident(b)] if b == "false" => false,
+                _ => return err(value_span, "`unsigned` takes `true` or `false`"),
+            };
+        }
         "lints" => {
             args.lints = match value {
                 [TokenTree::Ident(b)] if b == "true" => true,
@@ -186,7 +229,7 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
             return err(
                 span,
                 format!(
-                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings` and `lints`"
+                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings`, `lints`, `pack`, `pubkey` and `unsigned`"
                 ),
             );
         }

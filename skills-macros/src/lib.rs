@@ -34,6 +34,38 @@ mod digest;
 #[path = "../../skills-bundle/src/tools.rs"]
 mod tools;
 
+#[allow(dead_code)]
+#[path = "../../skills-bundle/src/json.rs"]
+mod json;
+
+#[allow(dead_code)]
+#[path = "../../skills-bundle/src/path.rs"]
+mod path;
+
+#[allow(dead_code)]
+#[path = "../../skills-bundle/src/zip.rs"]
+mod zip;
+
+#[allow(dead_code)]
+#[path = "../../skills-bundle/src/pack/manifest.rs"]
+mod pack_manifest;
+
+#[allow(dead_code)]
+#[path = "../../skills-bundle/src/pack/signature.rs"]
+mod pack_signature;
+
+#[allow(dead_code)]
+#[path = "../../skills-bundle/src/pack/open.rs"]
+mod pack_open;
+
+/// The parts of `skills-bundle`'s `pack` module that check a pack without
+/// building a runtime `Bundle`: manifest, signature, and the opening checks.
+mod pack {
+    pub use crate::pack_manifest::*;
+    pub use crate::pack_open::{Trust, open};
+    pub(crate) use crate::pack_signature as signature;
+}
+
 /// See `skills_bundle::skills_bundle!`.
 #[proc_macro]
 pub fn skills_bundle(input: proc_macro::TokenStream) -> proc_macro::TokenStream {

@@ -75,6 +75,8 @@ pub struct PlanFile {
     pub size: u64,
     /// SHA-256 of the uncompressed bytes.
     pub sha256: [u8; 32],
+    /// CRC-32 of the uncompressed bytes (what a zip entry records).
+    pub crc32: u32,
     /// Executable bit.
     pub executable: bool,
 }
@@ -132,15 +134,10 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         skills.push(planned);
     }
     skills.sort_by(|a, b| a.name.cmp(&b.name));
-    let locations: Vec<String> = skills
-        .iter()
-        .map(|s| format!("{}{}/SKILL.md", catalog::BASE_SCHEME, s.name))
-        .collect();
-    let catalog = catalog::render(
+    let catalog = catalog::render_embedded(
         skills
             .iter()
-            .zip(&locations)
-            .map(|(s, l)| (s.name.as_str(), s.description.as_str(), l.as_str())),
+            .map(|s| (s.name.as_str(), s.description.as_str())),
     );
     let digest = digest::bundle_digest(skills.iter().map(|s| {
         (
@@ -296,6 +293,7 @@ fn compress_one(f: &super::SkillFile) -> Result<PlanFile, PlanError> {
 /// Compresses one file's bytes (deterministic; stored when deflate does not help).
 pub fn compress(path: &str, bytes: Vec<u8>, executable: bool) -> PlanFile {
     let sha256 = digest::sha256(&bytes);
+    let crc32 = crc32fast::hash(&bytes);
     let size = bytes.len() as u64;
     let deflated = miniz_oxide::deflate::compress_to_vec(&bytes, LEVEL);
     let (stored, deflated) = if deflated.len() < bytes.len() {
@@ -309,6 +307,7 @@ pub fn compress(path: &str, bytes: Vec<u8>, executable: bool) -> PlanFile {
         deflated,
         size,
         sha256,
+        crc32,
         executable,
     }
 }

@@ -20,15 +20,16 @@ pub mod discover;
 pub mod embed;
 pub mod files;
 pub mod frontmatter;
+pub mod pack;
 pub mod profile;
 pub mod properties;
 pub mod render;
 pub mod skill;
 pub mod source;
 pub mod yaml;
+pub mod zipwrite;
 
 mod glob;
-mod json;
 mod lints;
 mod pyunicode;
 mod rules;

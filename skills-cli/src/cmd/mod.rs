@@ -1,3 +1,9 @@
 //! One module per subcommand, each with a `run` returning the exit status.
 
+pub mod diff;
+pub mod inspect;
+pub mod keygen;
+pub mod pack;
+pub mod unpack;
 pub mod validate;
+pub mod verify;

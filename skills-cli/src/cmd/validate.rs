@@ -5,16 +5,14 @@ use std::time::Instant;
 
 use skills_bundle::compiler::{self, Options, Profile};
 
-use crate::Outcome;
-use crate::args::{Color, Format, ProfileArg, ValidateArgs};
-use crate::report::{self, Checked, Summary};
+use crate::args::{Format, ValidateArgs};
+use crate::report::{self, Summary};
+use crate::{Outcome, input};
 
-/// Runs `skills validate`.
+/// Runs `skills validate`. Archives (`.skill`, `.zip`, `.skillpack`) are
+/// extracted first and validated like directories.
 pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
-    let profile = match args.profile {
-        ProfileArg::Spec => Profile::Spec,
-        ProfileArg::ClaudeCode => Profile::ClaudeCode,
-    };
+    let profile = args.profile.profile();
     let mut options = Options {
         profile,
         lints: !args.no_lints,
@@ -35,31 +33,14 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         return skills_ref(args, &options, &mut out);
     }
     let started = Instant::now();
-    let result = compiler::check(&args.paths, &options);
+    let inputs = input::prepare(&args.paths)?;
+    let mut result = compiler::check(&inputs.roots, &options);
     let elapsed = started.elapsed();
-    let mut checked: Vec<Checked<'_>> = result
-        .roots
-        .iter()
-        .map(|(root, diags)| Checked {
-            dir: root,
-            name: None,
-            diagnostics: diags,
-            is_skill: false,
-        })
-        .collect();
+    inputs.relabel(&mut result);
     let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
-    checked.extend(result.skills.iter().zip(&names).map(|(s, n)| Checked {
-        dir: &s.dir,
-        name: n.as_deref(),
-        diagnostics: &s.diagnostics,
-        is_skill: true,
-    }));
+    let checked = report::entries(&result, &names);
     let summary = Summary::of(&checked, elapsed);
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
+    let color = args.color.enabled(io::stdout().is_terminal());
     match args.format {
         Format::Human => report::human::render(&mut out, &checked, &summary, color)?,
         Format::Json => report::json::render(&mut out, &checked, &summary)?,

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use skills_bundle::compiler::Diagnostic;
+use skills_bundle::compiler::{self, Diagnostic};
 
 pub mod github;
 pub mod human;
@@ -25,6 +25,28 @@ pub struct Checked<'a> {
     pub diagnostics: &'a [Diagnostic],
     /// Whether this is a skill, or a root's own problems (not counted as a skill).
     pub is_skill: bool,
+}
+
+/// The entries of a validation result: each root's own problems, then each
+/// skill. `names` holds each skill's qualified name, in order.
+pub fn entries<'a>(result: &'a compiler::Checked, names: &'a [Option<String>]) -> Vec<Checked<'a>> {
+    let mut checked: Vec<Checked<'a>> = result
+        .roots
+        .iter()
+        .map(|(root, diags)| Checked {
+            dir: root,
+            name: None,
+            diagnostics: diags,
+            is_skill: false,
+        })
+        .collect();
+    checked.extend(result.skills.iter().zip(names).map(|(s, n)| Checked {
+        dir: &s.dir,
+        name: n.as_deref(),
+        diagnostics: &s.diagnostics,
+        is_skill: true,
+    }));
+    checked
 }
 
 impl Checked<'_> {

@@ -7,10 +7,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::super::diag::{Code, Diagnostic, Label, Severity};
-use super::super::json;
 use super::super::render::thousands;
 use super::super::source::Source;
 use super::*;
+use crate::json;
 
 /// A path listed in a manifest, with where it was written.
 #[derive(Debug, Clone)]

@@ -4,8 +4,9 @@
 //! lone UTF-16 surrogate in a `\u` escape becomes U+FFFD. A leading UTF-8
 //! byte-order mark is skipped.
 //!
-//! Used for `.claude-plugin/plugin.json` and `marketplace.json`; the
-//! runtime side never parses JSON.
+//! Used for `.claude-plugin/plugin.json` and `marketplace.json` by the
+//! compiler, and for a pack's manifest when a pack is loaded at run time
+//! (which is why it lives outside the `compiler` module).
 
 use std::ops::Range;
 
@@ -36,6 +37,9 @@ pub(crate) struct Error {
 
 impl Node {
     /// The member `key` of an object (the last one, if repeated).
+    // The compiler's plugin-manifest readers use this and `as_bool`; a
+    // runtime-only build reads packs, whose reader is stricter.
+    #[allow(dead_code)]
     pub(crate) fn get(&self, key: &str) -> Option<&Node> {
         match &self.value {
             Value::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
@@ -50,6 +54,7 @@ impl Node {
         }
     }
 
+    #[allow(dead_code)]
     pub(crate) fn as_bool(&self) -> Option<bool> {
         match self.value {
             Value::Bool(b) => Some(b),

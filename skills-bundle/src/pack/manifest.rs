@@ -1,0 +1,518 @@
+//! The pack manifest, `skillpack.json`: what a pack holds, written first.
+//!
+//! One file says everything a reader needs before touching content: the
+//! format version, the tool that wrote it, the codec, every skill's metadata
+//! (what the runtime would otherwise parse out of `SKILL.md`, which it
+//! cannot: agent binaries link no YAML parser), and every file's path, size,
+//! mode and SHA-256, plus the pack digest (`crate::digest`), which is
+//! recomputed from the listing on load and must match.
+//!
+//! The JSON is written by [`Manifest::to_json`] in one fixed layout (keys in
+//! a fixed order, two-space indentation, one file per line, strings escaped
+//! only where JSON requires), so equal content gives equal bytes. The reader
+//! ([`Manifest::parse`]) is strict: unknown keys, missing keys, wrong types,
+//! unsorted or repeated names and paths are all errors, so two different
+//! byte sequences never mean the same pack.
+
+use std::fmt::Write as _;
+
+use crate::digest::{self, DigestFile};
+use crate::json::{self, Node, Value};
+use crate::path;
+
+/// The manifest's entry name: the first entry of every pack.
+pub const MANIFEST_NAME: &str = "skillpack.json";
+
+/// The `format` value.
+pub const FORMAT: &str = "skillpack";
+
+/// The format version this crate reads and writes.
+pub const VERSION: u64 = 1;
+
+/// How file contents are stored: each zip entry is raw deflate (method 8)
+/// or stored (method 0), whichever is smaller.
+pub const CODEC: &str = "deflate";
+
+/// Deepest JSON nesting a manifest needs (object → skills → skill → files →
+/// file), with room to spare.
+const MAX_DEPTH: usize = 8;
+
+/// A parsed manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manifest {
+    /// The tool that wrote the pack, `skills <version>`.
+    pub tool: String,
+    /// The pack digest (hex), as `crate::digest::bundle_digest` computes it.
+    pub digest: String,
+    /// Skills, sorted by name.
+    pub skills: Vec<ManifestSkill>,
+}
+
+/// One skill of a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ManifestSkill {
+    /// Qualified name (`plugin:skill` inside a plugin).
+    pub name: String,
+    /// The skill's directory inside the pack (the name, with `:` as `/`).
+    pub dir: String,
+    /// Description.
+    pub description: String,
+    /// `license`.
+    pub license: Option<String>,
+    /// `compatibility`.
+    pub compatibility: Option<String>,
+    /// `metadata` pairs, in the order written.
+    pub metadata: Vec<(String, String)>,
+    /// `allowed-tools` rules: (tool, pattern).
+    pub allowed_tools: Vec<(String, Option<String>)>,
+    /// Keys outside the specification, values as JSON text.
+    pub extensions: Vec<(String, String)>,
+    /// The path of `SKILL.md` among `files`.
+    pub skill_md: String,
+    /// The body's byte range inside `SKILL.md`.
+    pub body: (u32, u32),
+    /// Files, sorted by path.
+    pub files: Vec<ManifestFile>,
+}
+
+/// One file of a manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestFile {
+    /// Path relative to the skill directory.
+    pub path: String,
+    /// Uncompressed size.
+    pub size: u64,
+    /// Whether the file is executable (mode 0755, else 0644).
+    pub executable: bool,
+    /// SHA-256 of the uncompressed bytes.
+    pub sha256: [u8; 32],
+}
+
+impl ManifestSkill {
+    /// The zip entry name of `file`: `<dir>/<path>`.
+    pub fn entry_name(&self, file: &ManifestFile) -> String {
+        format!("{}/{}", self.dir, file.path)
+    }
+}
+
+/// The directory a skill called `name` gets inside a pack.
+pub fn skill_dir(name: &str) -> String {
+    name.replace(':', "/")
+}
+
+impl Manifest {
+    /// Builds a manifest for `skills` (sorted here), computing the digest.
+    pub fn new(tool: String, mut skills: Vec<ManifestSkill>) -> Manifest {
+        skills.sort_by(|a, b| a.name.cmp(&b.name));
+        for s in &mut skills {
+            s.files.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        let digest = listing_digest(&skills);
+        Manifest {
+            tool,
+            digest,
+            skills,
+        }
+    }
+
+    /// The manifest as JSON, in the one layout this format allows.
+    pub fn to_json(&self) -> String {
+        let mut o = String::new();
+        o.push_str("{\n");
+        let _ = writeln!(o, "  \"format\": {},", string(FORMAT));
+        let _ = writeln!(o, "  \"version\": {VERSION},");
+        let _ = writeln!(o, "  \"tool\": {},", string(&self.tool));
+        let _ = writeln!(o, "  \"codec\": {},", string(CODEC));
+        let _ = writeln!(o, "  \"digest\": {},", string(&self.digest));
+        o.push_str("  \"skills\": [");
+        for (i, s) in self.skills.iter().enumerate() {
+            o.push_str(if i == 0 { "\n" } else { ",\n" });
+            o.push_str("    {\n");
+            let _ = writeln!(o, "      \"name\": {},", string(&s.name));
+            let _ = writeln!(o, "      \"dir\": {},", string(&s.dir));
+            let _ = writeln!(o, "      \"description\": {},", string(&s.description));
+            let _ = writeln!(o, "      \"license\": {},", opt(&s.license));
+            let _ = writeln!(o, "      \"compatibility\": {},", opt(&s.compatibility));
+            let _ = writeln!(o, "      \"metadata\": {},", pairs(&s.metadata));
+            let tools: Vec<String> = s
+                .allowed_tools
+                .iter()
+                .map(|(t, p)| format!("[{}, {}]", string(t), opt(p)))
+                .collect();
+            let _ = writeln!(o, "      \"allowed_tools\": [{}],", tools.join(", "));
+            let _ = writeln!(o, "      \"extensions\": {},", pairs(&s.extensions));
+            let _ = writeln!(o, "      \"skill_md\": {},", string(&s.skill_md));
+            let _ = writeln!(o, "      \"body\": [{}, {}],", s.body.0, s.body.1);
+            o.push_str("      \"files\": [");
+            for (j, f) in s.files.iter().enumerate() {
+                o.push_str(if j == 0 { "\n" } else { ",\n" });
+                let _ = write!(
+                    o,
+                    "        {{\"path\": {}, \"size\": {}, \"mode\": \"{}\", \"sha256\": \"{}\"}}",
+                    string(&f.path),
+                    f.size,
+                    if f.executable { "0755" } else { "0644" },
+                    digest::hex(&f.sha256)
+                );
+            }
+            o.push_str(if s.files.is_empty() {
+                "]\n"
+            } else {
+                "\n      ]\n"
+            });
+            o.push_str("    }");
+        }
+        o.push_str(if self.skills.is_empty() {
+            "]\n"
+        } else {
+            "\n  ]\n"
+        });
+        o.push_str("}\n");
+        o
+    }
+
+    /// Parses and checks a manifest: shape, types, order, uniqueness, paths,
+    /// and the digest against the listing.
+    pub fn parse(text: &str) -> Result<Manifest, String> {
+        let doc = json::parse(text, MAX_DEPTH)
+            .map_err(|e| format!("not valid JSON at byte {}: {}", e.at, e.message))?;
+        let top = Fields::new(&doc, text, "the manifest")?;
+        let format = top.str("format")?;
+        if format != FORMAT {
+            return Err(format!("`format` is `{format}`, expected `{FORMAT}`"));
+        }
+        let version = top.u64("version")?;
+        if version != VERSION {
+            return Err(format!(
+                "format version {version} is not supported (this build reads version {VERSION})"
+            ));
+        }
+        let codec = top.str("codec")?;
+        if codec != CODEC {
+            return Err(format!("codec `{codec}` is not supported"));
+        }
+        let tool = top.str("tool")?.to_string();
+        let digest = top.str("digest")?.to_string();
+        let mut skills = Vec::new();
+        for node in top.array("skills")? {
+            skills.push(parse_skill(node, text)?);
+        }
+        top.done(&["format", "version", "tool", "codec", "digest", "skills"])?;
+        for pair in skills.windows(2) {
+            if pair[0].name >= pair[1].name {
+                return Err(format!(
+                    "skills are not sorted by name, or repeated: `{}` then `{}`",
+                    pair[0].name, pair[1].name
+                ));
+            }
+        }
+        let computed = listing_digest(&skills);
+        if computed != digest {
+            return Err(format!(
+                "the digest {digest} does not match the listing, whose digest is {computed}"
+            ));
+        }
+        Ok(Manifest {
+            tool,
+            digest,
+            skills,
+        })
+    }
+
+    /// Every file with its zip entry name, in entry-name order.
+    pub fn entries(&self) -> Vec<(String, &ManifestSkill, &ManifestFile)> {
+        let mut all: Vec<(String, &ManifestSkill, &ManifestFile)> = self
+            .skills
+            .iter()
+            .flat_map(|s| s.files.iter().map(move |f| (s.entry_name(f), s, f)))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+}
+
+fn listing_digest(skills: &[ManifestSkill]) -> String {
+    digest::bundle_digest(skills.iter().map(|s| {
+        let files = s
+            .files
+            .iter()
+            .map(|f| DigestFile {
+                path: &f.path,
+                size: f.size,
+                sha256: &f.sha256,
+                executable: f.executable,
+            })
+            .collect();
+        (s.name.as_str(), files)
+    }))
+}
+
+fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
+    let f = Fields::new(node, text, "a skill")?;
+    let name = f.str("name")?.to_string();
+    let ctx = |e: String| format!("skill `{name}`: {e}");
+    let dir = f.str("dir").map_err(ctx)?.to_string();
+    if dir != skill_dir(&name) || !path::is_normal(&dir) {
+        return Err(ctx(format!(
+            "`dir` is `{dir}`, expected `{}`",
+            skill_dir(&name)
+        )));
+    }
+    let mut files = Vec::new();
+    for node in f.array("files").map_err(ctx)? {
+        files.push(parse_file(node, text).map_err(ctx)?);
+    }
+    for pair in files.windows(2) {
+        if pair[0].path >= pair[1].path {
+            return Err(ctx(format!(
+                "files are not sorted by path, or repeated: `{}` then `{}`",
+                pair[0].path, pair[1].path
+            )));
+        }
+    }
+    let skill_md = f.str("skill_md").map_err(ctx)?.to_string();
+    let Some(md) = files.iter().find(|file| file.path == skill_md) else {
+        return Err(ctx(format!(
+            "`skill_md` names `{skill_md}`, which is not among the files"
+        )));
+    };
+    let body = match &f.get("body").map_err(ctx)?.value {
+        Value::Array(items) if items.len() == 2 => (
+            u32_of(&items[0], text).map_err(ctx)?,
+            u32_of(&items[1], text).map_err(ctx)?,
+        ),
+        _ => return Err(ctx("`body` must be [start, end]".into())),
+    };
+    if body.0 > body.1 || u64::from(body.1) > md.size {
+        return Err(ctx(format!(
+            "`body` [{}, {}] is not a range inside `{skill_md}` ({} bytes)",
+            body.0, body.1, md.size
+        )));
+    }
+    let allowed_tools = f
+        .array("allowed_tools")
+        .map_err(ctx)?
+        .iter()
+        .map(|n| match &n.value {
+            Value::Array(items) if items.len() == 2 => {
+                let tool = items[0].as_str().ok_or("a tool name must be a string")?;
+                let pattern = match &items[1].value {
+                    Value::Null => None,
+                    Value::String(s) => Some(s.clone()),
+                    _ => return Err("a tool pattern must be a string or null".to_string()),
+                };
+                Ok((tool.to_string(), pattern))
+            }
+            _ => Err("`allowed_tools` items must be [tool, pattern]".to_string()),
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(ctx)?;
+    let skill = ManifestSkill {
+        description: f.str("description").map_err(ctx)?.to_string(),
+        license: f.opt_str("license").map_err(ctx)?,
+        compatibility: f.opt_str("compatibility").map_err(ctx)?,
+        metadata: f.pairs("metadata").map_err(ctx)?,
+        allowed_tools,
+        extensions: f.pairs("extensions").map_err(ctx)?,
+        skill_md,
+        body,
+        files,
+        dir,
+        name: String::new(),
+    };
+    f.done(&[
+        "name",
+        "dir",
+        "description",
+        "license",
+        "compatibility",
+        "metadata",
+        "allowed_tools",
+        "extensions",
+        "skill_md",
+        "body",
+        "files",
+    ])
+    .map_err(ctx)?;
+    Ok(ManifestSkill { name, ..skill })
+}
+
+fn parse_file(node: &Node, text: &str) -> Result<ManifestFile, String> {
+    let f = Fields::new(node, text, "a file")?;
+    let path = f.str("path")?.to_string();
+    if !path::is_normal(&path) {
+        return Err(format!("file path `{path}` is not a normal relative path"));
+    }
+    let executable = match f.str("mode")? {
+        "0644" => false,
+        "0755" => true,
+        other => return Err(format!("file `{path}`: mode `{other}` is not 0644 or 0755")),
+    };
+    let hex = f.str("sha256")?;
+    let sha256 =
+        parse_hex(hex).ok_or_else(|| format!("file `{path}`: `{hex}` is not a SHA-256"))?;
+    let size = f.u64("size")?;
+    f.done(&["path", "size", "mode", "sha256"])?;
+    Ok(ManifestFile {
+        path,
+        size,
+        executable,
+        sha256,
+    })
+}
+
+/// The members of one JSON object, looked up strictly.
+struct Fields<'a> {
+    members: &'a [(String, Node)],
+    what: &'static str,
+    /// The document, where numbers are read from.
+    text: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn new(node: &'a Node, text: &'a str, what: &'static str) -> Result<Fields<'a>, String> {
+        match &node.value {
+            Value::Object(members) => Ok(Fields {
+                members,
+                what,
+                text,
+            }),
+            _ => Err(format!("{what} must be an object, not {}", node.kind())),
+        }
+    }
+
+    fn get(&self, key: &str) -> Result<&'a Node, String> {
+        let mut found = self.members.iter().filter(|(k, _)| k == key);
+        match (found.next(), found.next()) {
+            (Some((_, node)), None) => Ok(node),
+            (Some(_), Some(_)) => Err(format!("`{key}` is repeated in {}", self.what)),
+            (None, _) => Err(format!("`{key}` is missing from {}", self.what)),
+        }
+    }
+
+    fn str(&self, key: &str) -> Result<&'a str, String> {
+        let node = self.get(key)?;
+        node.as_str()
+            .ok_or_else(|| format!("`{key}` must be a string, not {}", node.kind()))
+    }
+
+    fn opt_str(&self, key: &str) -> Result<Option<String>, String> {
+        match &self.get(key)?.value {
+            Value::Null => Ok(None),
+            Value::String(s) => Ok(Some(s.clone())),
+            _ => Err(format!("`{key}` must be a string or null")),
+        }
+    }
+
+    fn u64(&self, key: &str) -> Result<u64, String> {
+        number(self.get(key)?, self.text)
+            .ok_or_else(|| format!("`{key}` must be a non-negative integer"))
+    }
+
+    fn array(&self, key: &str) -> Result<&'a [Node], String> {
+        match &self.get(key)?.value {
+            Value::Array(items) => Ok(items),
+            _ => Err(format!("`{key}` must be an array")),
+        }
+    }
+
+    fn pairs(&self, key: &str) -> Result<Vec<(String, String)>, String> {
+        self.array(key)?
+            .iter()
+            .map(|n| match &n.value {
+                Value::Array(items) if items.len() == 2 => {
+                    match (items[0].as_str(), items[1].as_str()) {
+                        (Some(k), Some(v)) => Ok((k.to_string(), v.to_string())),
+                        _ => Err(format!("`{key}` items must be two strings")),
+                    }
+                }
+                _ => Err(format!("`{key}` items must be [key, value]")),
+            })
+            .collect()
+    }
+
+    /// Fails on a key outside `known`.
+    fn done(&self, known: &[&str]) -> Result<(), String> {
+        match self
+            .members
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
+            Some((k, _)) => Err(format!("unknown key `{k}` in {}", self.what)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A JSON number that is a plain non-negative integer (no sign, fraction or
+/// exponent), as the writer writes it.
+fn number(node: &Node, text: &str) -> Option<u64> {
+    match &node.value {
+        Value::Number => {
+            let digits = text.get(node.span.clone())?;
+            if digits.bytes().all(|b| b.is_ascii_digit()) {
+                digits.parse().ok()
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+fn u32_of(node: &Node, text: &str) -> Result<u32, String> {
+    number(node, text)
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| "`body` bounds must be integers below 2^32".to_string())
+}
+
+fn parse_hex(s: &str) -> Option<[u8; 32]> {
+    let b = s.as_bytes();
+    if b.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, pair) in b.chunks_exact(2).enumerate() {
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        out[i] = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(out)
+}
+
+/// A JSON string literal: `"`, `\` and control characters escaped, the rest
+/// as UTF-8.
+fn string(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn opt(s: &Option<String>) -> String {
+    s.as_deref().map_or_else(|| "null".to_string(), string)
+}
+
+fn pairs(items: &[(String, String)]) -> String {
+    let inner: Vec<String> = items
+        .iter()
+        .map(|(k, v)| format!("[{}, {}]", string(k), string(v)))
+        .collect();
+    format!("[{}]", inner.join(", "))
+}

@@ -1,0 +1,148 @@
+//! `skills diff`: which skills and files differ between two packs,
+//! archives or directories, by content hash and mode.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use skills_bundle::compiler::render::thousands;
+
+use crate::Outcome;
+use crate::args::{DiffArgs, ListFormat};
+use crate::listing::{self, ListedFile, ListedSkill};
+
+/// One difference.
+#[derive(Debug)]
+enum Change<'a> {
+    SkillAdded(&'a ListedSkill),
+    SkillRemoved(&'a ListedSkill),
+    FileAdded(&'a str, &'a ListedFile),
+    FileRemoved(&'a str, &'a ListedFile),
+    FileChanged(&'a str, &'a ListedFile, &'a ListedFile),
+    Description(&'a str),
+}
+
+/// Runs `skills diff`.
+pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
+    let (Some(old), Some(new)) = (
+        listing::list(std::slice::from_ref(&args.old), &args.check)?,
+        listing::list(std::slice::from_ref(&args.new), &args.check)?,
+    ) else {
+        return Ok(Outcome::Usage);
+    };
+    let olds: BTreeMap<&str, &ListedSkill> =
+        old.skills.iter().map(|s| (s.name.as_str(), s)).collect();
+    let news: BTreeMap<&str, &ListedSkill> =
+        new.skills.iter().map(|s| (s.name.as_str(), s)).collect();
+    let mut changes = Vec::new();
+    let names: std::collections::BTreeSet<&str> = olds.keys().chain(news.keys()).copied().collect();
+    for name in names {
+        match (olds.get(name), news.get(name)) {
+            (Some(a), None) => changes.push(Change::SkillRemoved(a)),
+            (None, Some(b)) => changes.push(Change::SkillAdded(b)),
+            (Some(a), Some(b)) => files(name, a, b, &mut changes),
+            (None, None) => {}
+        }
+    }
+    let mut out = io::stdout().lock();
+    match args.format {
+        ListFormat::Human => {
+            for c in &changes {
+                match c {
+                    Change::SkillAdded(s) => {
+                        writeln!(out, "+ {} ({} files)", s.name, s.files.len())?
+                    }
+                    Change::SkillRemoved(s) => {
+                        writeln!(out, "- {} ({} files)", s.name, s.files.len())?
+                    }
+                    Change::FileAdded(skill, f) => writeln!(out, "+ {skill}/{}", f.path)?,
+                    Change::FileRemoved(skill, f) => writeln!(out, "- {skill}/{}", f.path)?,
+                    Change::FileChanged(skill, a, b) => writeln!(
+                        out,
+                        "~ {skill}/{} ({}; {} -> {} bytes)",
+                        a.path,
+                        what_changed(a, b),
+                        thousands(a.size),
+                        thousands(b.size)
+                    )?,
+                    Change::Description(skill) => writeln!(out, "~ {skill} (description)")?,
+                }
+            }
+            if changes.is_empty() {
+                writeln!(out, "same content: digest {}", old.digest)?;
+            } else {
+                writeln!(
+                    out,
+                    "{} changes; digest {} -> {}",
+                    changes.len(),
+                    old.digest,
+                    new.digest
+                )?;
+            }
+        }
+        ListFormat::Json => {
+            let items: Vec<serde_json::Value> = changes.iter().map(json).collect();
+            let doc = serde_json::json!({
+                "same": changes.is_empty(),
+                "old_digest": old.digest,
+                "new_digest": new.digest,
+                "changes": items,
+            });
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).map_err(io::Error::other)?
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(if changes.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::Invalid
+    })
+}
+
+fn files<'a>(name: &'a str, a: &'a ListedSkill, b: &'a ListedSkill, changes: &mut Vec<Change<'a>>) {
+    if a.description != b.description {
+        changes.push(Change::Description(name));
+    }
+    let olds: BTreeMap<&str, &ListedFile> = a.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let news: BTreeMap<&str, &ListedFile> = b.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let paths: std::collections::BTreeSet<&str> = olds.keys().chain(news.keys()).copied().collect();
+    for path in paths {
+        match (olds.get(path), news.get(path)) {
+            (Some(x), None) => changes.push(Change::FileRemoved(name, x)),
+            (None, Some(y)) => changes.push(Change::FileAdded(name, y)),
+            (Some(x), Some(y)) if x.sha256 != y.sha256 || x.executable != y.executable => {
+                changes.push(Change::FileChanged(name, x, y));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn what_changed(a: &ListedFile, b: &ListedFile) -> &'static str {
+    match (a.sha256 != b.sha256, a.executable != b.executable) {
+        (true, true) => "content and mode",
+        (true, false) => "content",
+        _ => "mode",
+    }
+}
+
+fn json(c: &Change<'_>) -> serde_json::Value {
+    let file = |f: &ListedFile| serde_json::json!({"size": f.size, "sha256": f.sha256, "mode": if f.executable { "0755" } else { "0644" }});
+    match c {
+        Change::SkillAdded(s) => serde_json::json!({"change": "added", "skill": s.name}),
+        Change::SkillRemoved(s) => serde_json::json!({"change": "removed", "skill": s.name}),
+        Change::FileAdded(skill, f) => {
+            serde_json::json!({"change": "added", "skill": skill, "path": f.path, "new": file(f)})
+        }
+        Change::FileRemoved(skill, f) => {
+            serde_json::json!({"change": "removed", "skill": skill, "path": f.path, "old": file(f)})
+        }
+        Change::FileChanged(skill, a, b) => {
+            serde_json::json!({"change": "changed", "skill": skill, "path": a.path, "old": file(a), "new": file(b)})
+        }
+        Change::Description(skill) => serde_json::json!({"change": "description", "skill": skill}),
+    }
+}

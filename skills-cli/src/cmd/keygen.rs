@@ -1,0 +1,38 @@
+//! `skills keygen`: a minisign key pair for signing packs.
+
+use std::io::{self, Write};
+
+use crate::args::KeygenArgs;
+use crate::{Outcome, sign};
+
+/// Runs `skills keygen`.
+pub fn run(args: &KeygenArgs) -> io::Result<Outcome> {
+    let password = if args.no_password {
+        None
+    } else {
+        Some(sign::new_password(&args.seckey).map_err(io::Error::other)?)
+    };
+    let id = sign::keygen(&args.pubkey, &args.seckey, password.as_deref(), args.force)
+        .map_err(io::Error::other)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "key id {id}")?;
+    writeln!(out, "public key: {}", args.pubkey.display())?;
+    writeln!(
+        out,
+        "secret key: {}{}",
+        args.seckey.display(),
+        if password.is_some() {
+            " (encrypted)"
+        } else {
+            " (not encrypted)"
+        }
+    )?;
+    writeln!(
+        out,
+        "sign with `skills pack ... --sign {}`; verify with `skills verify PACK -p {}` or `minisign -Vm PACK -p {}`",
+        args.seckey.display(),
+        args.pubkey.display(),
+        args.pubkey.display()
+    )?;
+    Ok(Outcome::Success)
+}

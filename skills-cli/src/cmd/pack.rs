@@ -1,0 +1,186 @@
+//! `skills pack`: validate, then write a reproducible pack (or `.skill`
+//! archives), then sign it.
+//!
+//! Nothing is written unless every skill is valid; every output file is
+//! written to a temporary name beside its destination and renamed into
+//! place, the signature before the pack is renamed, so an interrupted run
+//! leaves the previous files or none.
+
+use std::fs;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use skills_bundle::compiler::embed::{self, Plan};
+use skills_bundle::compiler::pack::{write_pack, write_skill_zip};
+use skills_bundle::compiler::render::thousands;
+use skills_bundle::compiler::zipwrite::DosTime;
+use skills_bundle::compiler::{self, Options};
+use skills_bundle::pack::signature;
+
+use crate::args::{CheckArgs, PackArgs, PackFormat};
+use crate::report::{self, Summary};
+use crate::{Outcome, input, sign};
+
+/// Runs `skills pack`.
+pub fn run(args: &PackArgs) -> io::Result<Outcome> {
+    let Some(plan) = checked_plan(&args.paths, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let time = DosTime::from_env().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let key = match &args.sign {
+        Some(path) => Some(sign::load_secret_key(path).map_err(io::Error::other)?),
+        None => None,
+    };
+    let sign_bytes = |bytes: &[u8], comment: &str| -> io::Result<Option<String>> {
+        key.as_ref()
+            .map(|k| sign::sign(k, bytes, comment).map_err(io::Error::other))
+            .transpose()
+    };
+    let mut out = io::stdout().lock();
+    let files: usize = plan.skills.iter().map(|s| s.files.len()).sum();
+    let size: u64 = plan
+        .skills
+        .iter()
+        .flat_map(|s| &s.files)
+        .map(|f| f.size)
+        .sum();
+    match args.format {
+        PackFormat::Skillpack => {
+            let bytes = write_pack(&plan, time).map_err(io::Error::other)?;
+            let sig = sign_bytes(&bytes, &signature::trusted_comment(&plan.digest))?;
+            write_atomically(&args.output, &bytes, sig.as_deref())?;
+            writeln!(
+                out,
+                "packed {} skill{} ({} files, {} bytes) into {} ({} bytes)",
+                plan.skills.len(),
+                if plan.skills.len() == 1 { "" } else { "s" },
+                thousands(files as u64),
+                thousands(size),
+                args.output.display(),
+                thousands(bytes.len() as u64),
+            )?;
+            writeln!(out, "digest {}", plan.digest)?;
+            if let (Some(_), Some(key)) = (&sig, &key) {
+                writeln!(
+                    out,
+                    "signed {} with key {}",
+                    minisig_path(&args.output).display(),
+                    key.id()
+                )?;
+            }
+        }
+        PackFormat::Skill => {
+            fs::create_dir_all(&args.output).map_err(|e| annotate(e, &args.output))?;
+            for skill in &plan.skills {
+                let (bytes, dir) = write_skill_zip(skill, time).map_err(io::Error::other)?;
+                let path = args.output.join(format!("{dir}.skill"));
+                let digest = skills_bundle::digest::hex(&skills_bundle::digest::sha256(&bytes));
+                let sig = sign_bytes(&bytes, &format!("sha256:{digest} file:{dir}.skill"))?;
+                write_atomically(&path, &bytes, sig.as_deref())?;
+                writeln!(
+                    out,
+                    "packed {} into {} ({} bytes)",
+                    skill.name,
+                    path.display(),
+                    thousands(bytes.len() as u64)
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(Outcome::Success)
+}
+
+/// Validates `paths` (diagnostics on stderr) and plans the valid skills;
+/// `None` when anything is invalid (or a warning under `--deny-warnings`).
+pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Plan>> {
+    let options = Options {
+        profile: check.profile.profile(),
+        lints: !check.no_lints,
+        ..Options::default()
+    };
+    let started = Instant::now();
+    let inputs = input::prepare(paths)?;
+    let result = compiler::check(&inputs.roots, &options);
+    let mut shown = result.clone();
+    inputs.relabel(&mut shown);
+    let names: Vec<Option<String>> = shown.skills.iter().map(|s| s.qualified_name()).collect();
+    let entries = report::entries(&shown, &names);
+    let summary = Summary::of(&entries, started.elapsed());
+    let failed = summary.errors > 0 || (check.deny_warnings && summary.warnings > 0);
+    if summary.errors + summary.warnings > 0 {
+        let color = check.color.enabled(io::stderr().is_terminal());
+        let mut err = io::stderr().lock();
+        report::human::render(&mut err, &entries, &summary, color)?;
+    }
+    if failed {
+        eprintln!("skills: nothing was written");
+        return Ok(None);
+    }
+    let plan = embed::plan(&result, &inputs.roots, &check.exclude).map_err(|e| {
+        io::Error::other(inputs.label(&e.path).display().to_string() + ": " + &e.message)
+    })?;
+    if plan.skills.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "no skill found to pack under the paths given",
+        ));
+    }
+    Ok(Some(plan))
+}
+
+/// `<path>.minisig`.
+pub fn minisig_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".minisig");
+    PathBuf::from(s)
+}
+
+/// Writes `bytes` to `path` (and `sig` to `<path>.minisig`) through
+/// temporary files renamed into place. Without `sig`, a stale signature
+/// beside `path` is removed, so it cannot be taken for the new pack's.
+fn write_atomically(path: &Path, bytes: &[u8], sig: Option<&str>) -> io::Result<()> {
+    let sig_path = minisig_path(path);
+    let staged_sig = match sig {
+        Some(text) => Some(stage(&sig_path, text.as_bytes())?),
+        None => None,
+    };
+    let staged = stage(path, bytes)?;
+    staged.persist(path).map_err(|e| annotate(e.error, path))?;
+    match staged_sig {
+        Some(s) => {
+            s.persist(&sig_path)
+                .map_err(|e| annotate(e.error, &sig_path))?;
+        }
+        None => match fs::remove_file(&sig_path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(annotate(e, &sig_path)),
+            _ => {}
+        },
+    }
+    Ok(())
+}
+
+fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".skills-")
+        .tempfile_in(parent)
+        .map_err(|e| annotate(e, parent))?;
+    file.write_all(bytes).map_err(|e| annotate(e, path))?;
+    file.as_file().sync_all().map_err(|e| annotate(e, path))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(file.path(), fs::Permissions::from_mode(0o644))
+            .map_err(|e| annotate(e, path))?;
+    }
+    Ok(file)
+}
+
+fn annotate(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("`{}`: {e}", path.display()))
+}

@@ -1,0 +1,206 @@
+//! `skills verify`: signature, then archive and manifest, then every file.
+//!
+//! Each step is reported on its own line, and the first failure stops the
+//! run with exit status 1 and says which step failed and why. A file whose
+//! bytes do not match the manifest is reported by path; every file is
+//! checked, so one report names all of them.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use skills_bundle::pack::{Pack, PackError, Trust};
+
+use crate::args::{ListFormat, VerifyArgs};
+use crate::cmd::pack::minisig_path;
+use crate::{Outcome, extract, sign};
+
+/// One step's result.
+struct Step {
+    name: &'static str,
+    ok: bool,
+    detail: String,
+}
+
+/// Runs `skills verify`.
+pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
+    let bytes = extract::read_bounded(&args.pack, extract::MAX_ARCHIVE)?;
+    let mut steps = Vec::new();
+    let key = match &args.pubkey {
+        Some(arg) => Some(sign::load_public_key(arg).map_err(io::Error::other)?),
+        None => None,
+    };
+    let sig_path = args
+        .signature
+        .clone()
+        .unwrap_or_else(|| minisig_path(&args.pack));
+    let sig_text = match &key {
+        Some(_) => match std::fs::read_to_string(&sig_path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                steps.push(Step {
+                    name: "signature",
+                    ok: false,
+                    detail: format!(
+                        "the pack is not signed: no `{}` (pass --signature, or --unsigned to check integrity only)",
+                        sig_path.display()
+                    ),
+                });
+                return report(args, &steps);
+            }
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("`{}`: {e}", sig_path.display()),
+                ));
+            }
+        },
+        None => None,
+    };
+    let trust = match (&key, &sig_text) {
+        (Some(public_key), Some(signature)) => Trust::Signed {
+            public_key,
+            signature,
+        },
+        _ => Trust::Unsigned,
+    };
+    let pack = match Pack::open(&bytes, trust) {
+        Ok(pack) => pack,
+        Err(e) => {
+            let failed = match &e {
+                PackError::Signature(_) | PackError::SignedDigest { .. } => "signature",
+                PackError::Archive(_) => "archive",
+                PackError::NoManifest | PackError::Manifest(_) | PackError::Mismatch(_) => {
+                    "manifest"
+                }
+            };
+            for name in ["signature", "archive", "manifest"] {
+                if name == failed {
+                    steps.push(Step {
+                        name,
+                        ok: false,
+                        detail: e.to_string(),
+                    });
+                    break;
+                }
+                steps.push(passed(name, &key, None, &bytes, None));
+            }
+            return report(args, &steps);
+        }
+    };
+    steps.push(passed(
+        "signature",
+        &key,
+        pack.trusted_comment(),
+        &bytes,
+        Some(&pack),
+    ));
+    steps.push(passed("archive", &key, None, &bytes, Some(&pack)));
+    steps.push(passed("manifest", &key, None, &bytes, Some(&pack)));
+    let mut total = 0usize;
+    let mut bad = Vec::new();
+    for skill in pack.bundle().skills() {
+        for file in skill.files() {
+            total += 1;
+            if let Err(e) = file.bytes() {
+                bad.push(format!("{}/{}: {e}", skill.source_dir(), file.path()));
+            }
+        }
+    }
+    steps.push(Step {
+        name: "files",
+        ok: bad.is_empty(),
+        detail: if bad.is_empty() {
+            format!("{total} of {total} match their SHA-256")
+        } else {
+            format!("{} of {total} damaged: {}", bad.len(), bad.join("; "))
+        },
+    });
+    report(args, &steps)
+}
+
+fn passed(
+    name: &'static str,
+    key: &Option<String>,
+    comment: Option<&str>,
+    bytes: &[u8],
+    pack: Option<&Pack>,
+) -> Step {
+    let detail = match (name, pack) {
+        ("signature", _) => match key {
+            Some(k) => match comment {
+                Some(c) => format!("good signature by {k} (trusted comment: {c})"),
+                None => format!("good signature by {k}"),
+            },
+            None => "not checked (--unsigned): integrity only, not authenticity".to_string(),
+        },
+        ("archive", Some(p)) => format!(
+            "{} bytes, {} entries",
+            bytes.len(),
+            1 + p
+                .manifest()
+                .skills
+                .iter()
+                .map(|s| s.files.len())
+                .sum::<usize>()
+        ),
+        ("manifest", Some(p)) => format!(
+            "{} skills, digest {}",
+            p.manifest().skills.len(),
+            p.manifest().digest
+        ),
+        _ => "ok".to_string(),
+    };
+    Step {
+        name,
+        ok: true,
+        detail,
+    }
+}
+
+fn report(args: &VerifyArgs, steps: &[Step]) -> io::Result<Outcome> {
+    let ok = steps.iter().all(|s| s.ok) && steps.len() == 4;
+    let mut out = io::stdout().lock();
+    match args.format {
+        ListFormat::Human => {
+            for s in steps {
+                writeln!(
+                    out,
+                    "{:<10} {:<6} {}",
+                    s.name,
+                    if s.ok { "ok" } else { "FAILED" },
+                    s.detail
+                )?;
+            }
+            writeln!(
+                out,
+                "{} {}",
+                if ok { "verified" } else { "NOT verified:" },
+                display(&args.pack)
+            )?;
+        }
+        ListFormat::Json => {
+            let doc = serde_json::json!({
+                "pack": display(&args.pack),
+                "verified": ok,
+                "steps": steps.iter().map(|s| serde_json::json!({
+                    "step": s.name, "ok": s.ok, "detail": s.detail,
+                })).collect::<Vec<_>>(),
+            });
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).map_err(io::Error::other)?
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(if ok {
+        Outcome::Success
+    } else {
+        Outcome::Invalid
+    })
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}

@@ -1,0 +1,209 @@
+//! Writing archive contents to disk without escaping or half-writing.
+//!
+//! Every name written has already passed `zip::Archive::parse` (normal
+//! relative paths, no links or devices, no case collisions), and is checked
+//! again here before it is joined to the target. Files are created with
+//! `create_new`, so nothing existing is followed or overwritten. [`Staging`]
+//! writes into a fresh hidden directory beside the target and renames it
+//! into place only when everything was written; dropped before that, it
+//! removes what it wrote.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use skills_bundle::pack::{Pack, Trust};
+use skills_bundle::path;
+use skills_bundle::zip::{Archive, Kind, Limits};
+
+/// A directory being filled, renamed to its target on [`Staging::commit`].
+#[derive(Debug)]
+pub struct Staging {
+    tmp: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+impl Staging {
+    /// Starts filling `target`, which must not exist.
+    pub fn new(target: &Path) -> io::Result<Staging> {
+        if fs::symlink_metadata(target).is_ok() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "`{}` already exists; unpack writes a new directory",
+                    target.display()
+                ),
+            ));
+        }
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the output has no name"))?;
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}.partial-"))
+            .tempdir_in(&parent)
+            .map_err(|e| annotate(e, &parent))?
+            .keep();
+        Ok(Staging {
+            tmp,
+            target: target.to_path_buf(),
+            committed: false,
+        })
+    }
+
+    /// The directory being filled.
+    pub fn dir(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Renames the filled directory to the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        if fs::symlink_metadata(&self.target).is_ok() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "`{}` appeared while unpacking; nothing was written",
+                    self.target.display()
+                ),
+            ));
+        }
+        fs::rename(&self.tmp, &self.target).map_err(|e| annotate(e, &self.target))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// Writes `bytes` at `rel` (a normal relative path) under `root`, creating
+/// parent directories; mode 0755 when `executable`, else 0644.
+pub fn write_file(root: &Path, rel: &str, bytes: &[u8], executable: bool) -> io::Result<()> {
+    if !path::is_normal(rel) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("refusing to write `{rel}`: not a normal relative path"),
+        ));
+    }
+    let dest = root.join(rel);
+    if let Some(parent) = dest.parent() {
+        fs::create_dir_all(parent).map_err(|e| annotate(e, parent))?;
+    }
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if executable { 0o755 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    let mut file = options.open(&dest).map_err(|e| annotate(e, &dest))?;
+    file.write_all(bytes).map_err(|e| annotate(e, &dest))?;
+    Ok(())
+}
+
+/// Writes every file of an opened pack under `root`, each hash-checked as
+/// it is read. Returns the number of files.
+pub fn write_pack(pack: &Pack, root: &Path) -> io::Result<usize> {
+    let mut count = 0;
+    for skill in pack.bundle().skills() {
+        for file in skill.files() {
+            let bytes = file.bytes().map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}/{}: {e}", skill.source_dir(), file.path()),
+                )
+            })?;
+            let rel = format!("{}/{}", skill.source_dir(), file.path());
+            write_file(root, &rel, bytes, file.is_executable())?;
+            count += 1;
+        }
+    }
+    Ok(count)
+}
+
+/// Writes every entry of a zip archive under `root`, each CRC-checked.
+/// Returns the number of files.
+pub fn write_zip(bytes: &[u8], archive: &Archive, root: &Path) -> io::Result<usize> {
+    let mut count = 0;
+    for entry in archive.entries() {
+        match entry.kind {
+            Kind::Dir => {
+                let dir = root.join(entry.name.trim_end_matches('/'));
+                fs::create_dir_all(&dir).map_err(|e| annotate(e, &dir))?;
+            }
+            Kind::File { executable } => {
+                let data = entry
+                    .read(bytes)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+                write_file(root, &entry.name, &data, executable)?;
+                count += 1;
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// What an archive file on disk turned out to be.
+#[derive(Debug)]
+pub enum Opened {
+    /// A skill pack (its manifest is the first entry), checked without a
+    /// signature.
+    Pack(Box<Pack>),
+    /// Any other zip (a Claude `.skill`, a `.zip` of skills).
+    Zip(Archive),
+}
+
+/// Reads and parses `path` as a pack or a zip. `trust` applies to packs.
+pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
+    let bad = |e: String| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    };
+    let archive = Archive::parse(bytes, &Limits::default()).map_err(|e| bad(e.to_string()))?;
+    let is_pack = archive
+        .entries()
+        .first()
+        .is_some_and(|e| e.name == skills_bundle::pack::MANIFEST_NAME);
+    if is_pack {
+        let pack = Pack::open(bytes, trust).map_err(|e| bad(e.to_string()))?;
+        Ok(Opened::Pack(Box::new(pack)))
+    } else {
+        Ok(Opened::Zip(archive))
+    }
+}
+
+/// Reads a file of at most `limit` bytes.
+pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let len = fs::metadata(path).map_err(|e| annotate(e, path))?.len();
+    if len > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "`{}` is {len} bytes, over the limit of {limit}",
+                path.display()
+            ),
+        ));
+    }
+    fs::read(path).map_err(|e| annotate(e, path))
+}
+
+/// The largest archive read: 2 GiB (zip without ZIP64 stops at 4 GiB).
+pub const MAX_ARCHIVE: u64 = 2 << 30;
+
+fn annotate(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("`{}`: {e}", path.display()))
+}

@@ -1,0 +1,129 @@
+//! Paths given to `validate`, `pack`, `inspect` and `diff`: directories as
+//! they are, archives (`.skill`, `.zip`, `.skillpack`) extracted first.
+//!
+//! An archive is extracted, through the same checks as `skills unpack`,
+//! into a private temporary directory that lives as long as the [`Inputs`];
+//! the skills are then discovered and validated there like any directory,
+//! and [`Inputs::relabel`] rewrites the temporary paths in diagnostics back
+//! to `<archive>/<path inside it>`. An archive holding a `SKILL.md` at its
+//! top is one skill, extracted into a directory named after the archive.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use skills_bundle::compiler::{Checked, Diagnostic};
+use skills_bundle::pack::Trust;
+use skills_bundle::zip::Kind;
+
+use crate::extract::{self, Opened};
+
+/// The extensions read as archives (compared case-insensitively).
+const ARCHIVES: [&str; 3] = ["skill", "zip", "skillpack"];
+
+/// The roots to check, with the temporary directories behind archives.
+#[derive(Debug)]
+pub struct Inputs {
+    /// One root per path given, in order.
+    pub roots: Vec<PathBuf>,
+    staged: Vec<(tempfile::TempDir, PathBuf)>,
+}
+
+/// Whether `path` names an archive rather than a directory or `SKILL.md`.
+pub fn is_archive(path: &Path) -> bool {
+    path.is_file()
+        && path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| ARCHIVES.iter().any(|a| a.eq_ignore_ascii_case(e)))
+}
+
+/// Extracts the archives among `paths`.
+pub fn prepare(paths: &[PathBuf]) -> io::Result<Inputs> {
+    let mut inputs = Inputs {
+        roots: Vec::with_capacity(paths.len()),
+        staged: Vec::new(),
+    };
+    for path in paths {
+        if !is_archive(path) {
+            inputs.roots.push(path.clone());
+            continue;
+        }
+        let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
+        let tmp = tempfile::Builder::new().prefix("skills-input-").tempdir()?;
+        let stem = path.file_stem().map_or_else(
+            || "archive".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let root = match extract::open(path, &bytes, Trust::Unsigned)? {
+            Opened::Pack(pack) => {
+                extract::write_pack(&pack, tmp.path())?;
+                tmp.path().to_path_buf()
+            }
+            Opened::Zip(archive) => {
+                let single = archive.entries().iter().any(|e| {
+                    matches!(e.kind, Kind::File { .. }) && e.name.eq_ignore_ascii_case("SKILL.md")
+                });
+                let root = if single {
+                    tmp.path().join(&stem)
+                } else {
+                    tmp.path().to_path_buf()
+                };
+                extract::write_zip(&bytes, &archive, &root)?;
+                if single {
+                    root
+                } else {
+                    tmp.path().to_path_buf()
+                }
+            }
+        };
+        inputs.roots.push(root);
+        inputs.staged.push((tmp, path.clone()));
+    }
+    Ok(inputs)
+}
+
+impl Inputs {
+    /// Rewrites temporary paths in `checked` to the archives they came from.
+    pub fn relabel(&self, checked: &mut Checked) {
+        if self.staged.is_empty() {
+            return;
+        }
+        for (root, diags) in &mut checked.roots {
+            *root = self.label(root);
+            for d in diags.iter_mut() {
+                self.relabel_diagnostic(d);
+            }
+        }
+        for skill in &mut checked.skills {
+            skill.dir = self.label(&skill.dir);
+            if let Some(md) = &skill.skill_md {
+                skill.skill_md = Some(self.label(md));
+            }
+            for d in &mut skill.diagnostics {
+                self.relabel_diagnostic(d);
+            }
+        }
+    }
+
+    /// `path` with a temporary prefix replaced by its archive.
+    pub fn label(&self, path: &Path) -> PathBuf {
+        for (tmp, archive) in &self.staged {
+            if let Ok(rest) = path.strip_prefix(tmp.path()) {
+                return archive.join(rest);
+            }
+        }
+        path.to_path_buf()
+    }
+
+    fn relabel_diagnostic(&self, d: &mut Diagnostic) {
+        d.path = self.label(&d.path);
+        for (tmp, archive) in &self.staged {
+            let from = tmp.path().display().to_string();
+            let to = archive.display().to_string();
+            d.message = d.message.replace(&from, &to);
+            if let Some(help) = &mut d.help {
+                *help = help.replace(&from, &to);
+            }
+        }
+    }
+}

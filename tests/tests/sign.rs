@@ -1,0 +1,242 @@
+//! Signing as a user does it, against the stock `minisign` binary: keys from
+//! `skills keygen` used by `minisign`, packs signed by `skills pack --sign`
+//! verified by `minisign -Vm`, keys and signatures from `minisign` used by
+//! `skills`, and the messages for a missing or wrong password.
+//!
+//! These tests need `minisign` on `PATH` (CI installs it) and fail, rather
+//! than skip, without it. The password always comes from
+//! `SKILLS_KEY_PASSWORD` with stdin closed, so no test waits on a prompt.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use skills_tests::{skills, tempdir, write_tree};
+
+const PASSWORD: &str = "correct horse";
+
+/// Runs `skills <args>` in `dir` with stdin closed and `password`, if any,
+/// in `SKILLS_KEY_PASSWORD`.
+fn run(dir: &Path, args: &[&str], password: Option<&str>) -> Output {
+    let mut command = skills();
+    command
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("SKILLS_KEY_PASSWORD");
+    if let Some(password) = password {
+        command.env("SKILLS_KEY_PASSWORD", password);
+    }
+    command.output().unwrap()
+}
+
+/// Runs the stock `minisign` in `dir`, typing `input`; it must succeed.
+fn minisign(dir: &Path, args: &[&str], input: &str) -> String {
+    let mut child = Command::new("minisign")
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("cannot run `minisign` ({e}): these tests need it: `apt-get install minisign`")
+        });
+    if let Some(mut stdin) = child.stdin.take() {
+        // minisign may exit without reading (`-W`): a closed pipe is fine.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let output = child.wait_with_output().unwrap();
+    let text = text(&output);
+    assert!(
+        output.status.success(),
+        "`minisign {}` failed:\n{text}",
+        args.join(" ")
+    );
+    text
+}
+
+/// stdout and stderr together.
+fn text(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+/// Asserts that `output` is a success, showing it otherwise.
+fn success(output: &Output) -> String {
+    assert!(output.status.success(), "{}", text(output));
+    text(output)
+}
+
+/// Asserts that `output` is a usage or I/O failure (exit 2); returns stderr.
+fn failure(output: &Output) -> String {
+    assert_eq!(output.status.code(), Some(2), "{}", text(output));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A directory holding one valid skill, `demo/`.
+fn skill_dir() -> tempfile::TempDir {
+    let dir = tempdir();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "demo/SKILL.md",
+                b"---\nname: demo\ndescription: Demonstrates signing. Use when testing.\n---\nBody.\n",
+            ),
+            ("demo/notes.txt", b"some notes\n"),
+        ],
+    );
+    dir
+}
+
+/// The second line of a key file: its base64 key.
+fn base64_key(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().nth(1).unwrap().to_owned()
+}
+
+#[test]
+fn keys_from_keygen_work_with_stock_minisign() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("data"), b"some bytes\n").unwrap();
+
+    let out = success(&run(
+        d,
+        &["keygen", "-W", "-p", "k.pub", "-s", "k.key"],
+        None,
+    ));
+    let id = out.lines().next().unwrap().trim_start_matches("key id ");
+    let public = std::fs::read_to_string(d.join("k.pub")).unwrap();
+    assert!(public.starts_with(&format!("untrusted comment: minisign public key {id}\n")));
+    minisign(d, &["-S", "-s", "k.key", "-m", "data", "-t", "plain"], "");
+    let shown = minisign(d, &["-Vm", "data", "-p", "k.pub"], "");
+    assert!(shown.contains("Trusted comment: plain"), "{shown}");
+
+    let args = ["keygen", "-p", "e.pub", "-s", "e.key"];
+    success(&run(d, &args, Some(PASSWORD)));
+    let typed = format!("{PASSWORD}\n");
+    minisign(
+        d,
+        &["-S", "-s", "e.key", "-m", "data", "-t", "encrypted"],
+        &typed,
+    );
+    let shown = minisign(d, &["-Vm", "data", "-p", "e.pub"], "");
+    assert!(shown.contains("Trusted comment: encrypted"), "{shown}");
+}
+
+#[test]
+fn keygen_needs_a_password_or_w_and_keeps_existing_keys() {
+    let dir = tempdir();
+    let d = dir.path();
+    let err = failure(&run(d, &["keygen"], None));
+    assert!(err.contains("set `SKILLS_KEY_PASSWORD`"), "{err}");
+    assert!(err.contains("`-W`"), "{err}");
+    assert!(!d.join("skills.key").exists() && !d.join("skills.pub").exists());
+
+    let err = failure(&run(d, &["keygen"], Some("")));
+    assert!(err.contains("empty password"), "{err}");
+
+    let first = success(&run(d, &["keygen", "-W"], None));
+    let err = failure(&run(d, &["keygen", "-W"], None));
+    assert!(err.contains("`skills.key` already exists"), "{err}");
+    assert!(err.contains("`--force`"), "{err}");
+    let second = success(&run(d, &["keygen", "-W", "--force"], None));
+    assert_ne!(first.lines().next(), second.lines().next(), "a new key id");
+}
+
+#[test]
+fn signed_packs_verify_with_stock_minisign_and_skills() {
+    let dir = skill_dir();
+    let d = dir.path();
+    success(&run(
+        d,
+        &["keygen", "-p", "k.pub", "-s", "k.key"],
+        Some(PASSWORD),
+    ));
+    let args = ["pack", "demo", "-o", "demo.skillpack", "--sign", "k.key"];
+    success(&run(d, &args, Some(PASSWORD)));
+    let signature = std::fs::read_to_string(d.join("demo.skillpack.minisig")).unwrap();
+    assert!(signature.starts_with("untrusted comment: signature from skills secret key\n"));
+
+    let shown = minisign(d, &["-Vm", "demo.skillpack", "-p", "k.pub"], "");
+    assert!(
+        shown.contains("Trusted comment: skills-digest-v1:"),
+        "{shown}"
+    );
+    let bare = base64_key(&d.join("k.pub"));
+    minisign(d, &["-Vm", "demo.skillpack", "-P", &bare], "");
+    success(&run(d, &["verify", "demo.skillpack", "-p", "k.pub"], None));
+    success(&run(d, &["verify", "demo.skillpack", "-p", &bare], None));
+}
+
+#[test]
+fn stock_keys_and_signatures_work_with_skills() {
+    let dir = skill_dir();
+    let d = dir.path();
+    minisign(d, &["-G", "-p", "stock.pub", "-s", "stock.key", "-W"], "");
+
+    let args = [
+        "pack",
+        "demo",
+        "-o",
+        "signed.skillpack",
+        "--sign",
+        "stock.key",
+    ];
+    success(&run(d, &args, None));
+    minisign(d, &["-Vm", "signed.skillpack", "-p", "stock.pub"], "");
+
+    success(&run(d, &["pack", "demo", "-o", "plain.skillpack"], None));
+    minisign(d, &["-S", "-s", "stock.key", "-m", "plain.skillpack"], "");
+    success(&run(
+        d,
+        &["verify", "plain.skillpack", "-p", "stock.pub"],
+        None,
+    ));
+    let bare = base64_key(&d.join("stock.pub"));
+    success(&run(d, &["verify", "plain.skillpack", "-p", &bare], None));
+}
+
+#[test]
+fn signing_failures_name_the_key_and_write_nothing() {
+    let dir = skill_dir();
+    let d = dir.path();
+    success(&run(
+        d,
+        &["keygen", "-p", "k.pub", "-s", "k.key"],
+        Some(PASSWORD),
+    ));
+    let args = ["pack", "demo", "-o", "demo.skillpack", "--sign", "k.key"];
+
+    let err = failure(&run(d, &args, None));
+    assert!(
+        err.contains("`k.key` is encrypted: set `SKILLS_KEY_PASSWORD`"),
+        "{err}"
+    );
+    let err = failure(&run(d, &args, Some("wrong")));
+    assert!(err.contains("wrong password for `k.key`"), "{err}");
+    let missing = [
+        "pack",
+        "demo",
+        "-o",
+        "demo.skillpack",
+        "--sign",
+        "missing.key",
+    ];
+    let err = failure(&run(d, &missing, None));
+    assert!(err.contains("cannot read `missing.key`"), "{err}");
+
+    std::fs::write(d.join("bad.key"), "untrusted comment: x\nnot a key\n").unwrap();
+    let bad = ["pack", "demo", "-o", "demo.skillpack", "--sign", "bad.key"];
+    let err = failure(&run(d, &bad, None));
+    assert!(
+        err.contains("`bad.key` is not a minisign secret key"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!d.join("demo.skillpack").exists());
+    assert!(!d.join("demo.skillpack.minisig").exists());
+}

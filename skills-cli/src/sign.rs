@@ -211,15 +211,7 @@ pub fn keygen(
     password: Option<&str>,
     force: bool,
 ) -> Result<KeyId, SignError> {
-    if pk_path == sk_path {
-        return Err(SignError::SamePath(pk_path.to_path_buf()));
-    }
-    if let Some(path) = [sk_path, pk_path]
-        .into_iter()
-        .find(|path| !force && path.symlink_metadata().is_ok())
-    {
-        return Err(SignError::Exists(path.to_path_buf()));
-    }
+    check_destinations(pk_path, sk_path, force)?;
     let (pair, comment) = match password {
         None => (KeyPair::generate_unencrypted_keypair(), SECRET_KEY_COMMENT),
         Some("") => return Err(SignError::EmptyPassword),
@@ -243,6 +235,22 @@ pub fn keygen(
     write_key(sk_path, &sk_text, true, force)?;
     write_key(pk_path, &pk_text, false, force)?;
     Ok(id)
+}
+
+/// Whether [`keygen`] may write `pk_path` and `sk_path`: two different
+/// paths, neither existing unless `force`. Callers check this before asking
+/// for a password, so nobody types one twice to be told the file exists.
+pub fn check_destinations(pk_path: &Path, sk_path: &Path, force: bool) -> Result<(), SignError> {
+    if pk_path == sk_path {
+        return Err(SignError::SamePath(pk_path.to_path_buf()));
+    }
+    match [sk_path, pk_path]
+        .into_iter()
+        .find(|path| !force && path.symlink_metadata().is_ok())
+    {
+        Some(path) => Err(SignError::Exists(path.to_path_buf())),
+        None => Ok(()),
+    }
 }
 
 /// The password for a new secret key: `SKILLS_KEY_PASSWORD` if set, else

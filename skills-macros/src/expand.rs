@@ -49,7 +49,10 @@ pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
                     }
                 }
             }
-            Err((message, tracked)) => {
+            Err((message, mut tracked)) => {
+                // A missing file cannot be tracked (`include_bytes!` would
+                // add a second error); the message already names it.
+                tracked.retain(|p| p.is_file());
                 fallback::empty(krate, fallback::error(*span, &message), track(&tracked))
             }
         };

@@ -516,3 +516,131 @@ fn pairs(items: &[(String, String)]) -> String {
         .collect();
     format!("[{}]", inner.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Manifest {
+        let file = |path: &str, size, executable| ManifestFile {
+            path: path.into(),
+            size,
+            executable,
+            sha256: [7; 32],
+        };
+        Manifest::new(
+            "skills 0.0.0".into(),
+            vec![
+                ManifestSkill {
+                    name: "b".into(),
+                    dir: "b".into(),
+                    description: "Tab\there, quote \" and \u{1} and é".into(),
+                    license: Some("MIT".into()),
+                    metadata: vec![("k".into(), "v".into())],
+                    allowed_tools: vec![
+                        ("Bash".into(), Some("git:*".into())),
+                        ("Read".into(), None),
+                    ],
+                    extensions: vec![("model".into(), "\"x\"".into())],
+                    skill_md: "SKILL.md".into(),
+                    body: (3, 10),
+                    files: vec![file("scripts/x.sh", 5, true), file("SKILL.md", 10, false)],
+                    ..ManifestSkill::default()
+                },
+                ManifestSkill {
+                    name: "a:c".into(),
+                    dir: "a/c".into(),
+                    skill_md: "SKILL.md".into(),
+                    files: vec![file("SKILL.md", 0, false)],
+                    ..ManifestSkill::default()
+                },
+            ],
+        )
+    }
+
+    #[test]
+    fn json_round_trips_and_is_canonical() {
+        let m = sample();
+        let text = m.to_json();
+        let back = Manifest::parse(&text).expect("parses");
+        assert_eq!(back, m);
+        assert_eq!(back.to_json(), text);
+        assert_eq!(m.skills[0].name, "a:c", "sorted by name");
+        assert_eq!(m.skills[1].files[0].path, "SKILL.md", "sorted by path");
+        assert!(text.contains("\\u0001"), "{text}");
+    }
+
+    #[test]
+    fn every_departure_from_the_format_is_refused() {
+        let text = sample().to_json();
+        let digest = sample().digest;
+        let cases: Vec<(String, &str)> = vec![
+            (
+                text.replace("\"version\": 1", "\"version\": 2"),
+                "version 2",
+            ),
+            (
+                text.replace("\"format\": \"skillpack\"", "\"format\": \"zip\""),
+                "`format`",
+            ),
+            (
+                text.replace("\"codec\": \"deflate\"", "\"codec\": \"zstd\""),
+                "codec",
+            ),
+            (text.replace(&digest, &"0".repeat(64)), "does not match"),
+            (text.replace("\"size\": 5", "\"size\": 6"), "does not match"),
+            (
+                text.replace("\"mode\": \"0755\"", "\"mode\": \"0777\""),
+                "mode",
+            ),
+            (
+                text.replace("\"mode\": \"0755\"", "\"mode\": \"0644\""),
+                "does not match",
+            ),
+            (text.replace("\"size\": 5", "\"size\": 5.0"), "integer"),
+            (text.replace("\"size\": 5", "\"size\": -5"), "integer"),
+            (
+                text.replace("\"dir\": \"a/c\"", "\"dir\": \"../c\""),
+                "`dir`",
+            ),
+            (text.replace("\"scripts/x.sh\"", "\"../x.sh\""), "normal"),
+            (
+                text.replace("\"body\": [3, 10]", "\"body\": [3, 11]"),
+                "`body`",
+            ),
+            (
+                text.replace("\"body\": [3, 10]", "\"body\": [9, 3]"),
+                "`body`",
+            ),
+            (
+                text.replacen("\"tool\"", "\"extra\": 1, \"tool\"", 1),
+                "unknown key",
+            ),
+            (
+                text.replacen("\"tool\"", "\"tool\": \"x\", \"tool\"", 1),
+                "repeated",
+            ),
+            (
+                text.replace(
+                    "\"skill_md\": \"SKILL.md\",\n      \"body\": [3",
+                    "\"skill_md\": \"README.md\",\n      \"body\": [3",
+                ),
+                "not among",
+            ),
+            ("[]".to_string(), "object"),
+            ("{".to_string(), "JSON"),
+        ];
+        for (bad, expected) in cases {
+            assert_ne!(bad, text, "the case for `{expected}` changed nothing");
+            let e = Manifest::parse(&bad).expect_err(expected);
+            assert!(e.contains(expected), "expected `{expected}` in: {e}");
+        }
+    }
+
+    #[test]
+    fn entries_are_sorted_by_entry_name() {
+        let m = sample();
+        let names: Vec<String> = m.entries().into_iter().map(|(n, _, _)| n).collect();
+        assert_eq!(names, ["a/c/SKILL.md", "b/SKILL.md", "b/scripts/x.sh"]);
+    }
+}

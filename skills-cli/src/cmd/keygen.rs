@@ -7,6 +7,7 @@ use crate::{Outcome, sign};
 
 /// Runs `skills keygen`.
 pub fn run(args: &KeygenArgs) -> io::Result<Outcome> {
+    sign::check_destinations(&args.pubkey, &args.seckey, args.force).map_err(io::Error::other)?;
     let password = if args.no_password {
         None
     } else {

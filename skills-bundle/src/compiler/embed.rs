@@ -12,6 +12,7 @@
 //! one file, and per-file entries can be copied into zip archives unchanged.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::profile::SPEC_FIELDS;
 use super::properties::{self, py_str};
@@ -95,6 +96,11 @@ pub struct PlanError {
 /// relative to a root).
 pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<Plan, PlanError> {
     let mut skills = Vec::new();
+    // Every kept file of every skill, compressed in one parallel pass below
+    // (most skills have one to three files: splitting per skill would leave
+    // the cores idle).
+    let mut kept: Vec<Vec<&super::SkillFile>> = Vec::new();
+    let mut md_names = Vec::new();
     for skill in &checked.skills {
         if skill.duplicate_of.is_some() || !skill.is_valid() {
             continue;
@@ -122,16 +128,19 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         if excluded(&md_rel) {
             continue;
         }
-        let mut planned = describe(skill, &prefix);
-        let kept: Vec<&super::SkillFile> =
-            skill.files.iter().filter(|f| !excluded(&f.rel)).collect();
-        planned.files = compress_all(&kept)?;
+        skills.push(describe(skill, &prefix));
+        kept.push(skill.files.iter().filter(|f| !excluded(&f.rel)).collect());
+        md_names.push(md_rel);
+    }
+    let flat: Vec<&super::SkillFile> = kept.iter().flatten().copied().collect();
+    let mut compressed = compress_all(&flat)?.into_iter();
+    for ((planned, files), md_rel) in skills.iter_mut().zip(&kept).zip(&md_names) {
+        planned.files = compressed.by_ref().take(files.len()).collect();
         planned.skill_md = planned
             .files
             .iter()
-            .position(|f| f.path == md_rel)
+            .position(|f| &f.path == md_rel)
             .unwrap_or(0) as u32;
-        skills.push(planned);
     }
     skills.sort_by(|a, b| a.name.cmp(&b.name));
     let catalog = catalog::render_embedded(
@@ -250,36 +259,41 @@ fn json_string(s: &str) -> String {
 }
 
 /// Reads and compresses files on all cores, keeping their order.
+/// Compresses `files` on worker threads, each taking the next file, and
+/// returns them in order.
 fn compress_all(files: &[&super::SkillFile]) -> Result<Vec<PlanFile>, PlanError> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));
-    let chunk = files.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|f| compress_one(f))
-                        .collect::<Result<Vec<_>, _>>()
-                })
-            })
-            .collect();
-        let mut out = Vec::with_capacity(files.len());
-        for h in handles {
-            match h.join() {
-                Ok(part) => out.extend(part?),
-                Err(_) => {
-                    return Err(PlanError {
-                        path: PathBuf::new(),
-                        message: "a compression thread panicked".into(),
-                    });
-                }
-            }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(f) = files.get(i) else { break };
+            mine.push((i, compress_one(f)));
         }
-        Ok(out)
-    })
+        mine
+    };
+    let mut done: Vec<(usize, Result<PlanFile, PlanError>)> = if threads <= 1 {
+        work()
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    if done.len() != files.len() {
+        return Err(PlanError {
+            path: PathBuf::new(),
+            message: "a compression thread panicked".into(),
+        });
+    }
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, f)| f).collect()
 }
 
 fn compress_one(f: &super::SkillFile) -> Result<PlanFile, PlanError> {

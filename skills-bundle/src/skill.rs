@@ -95,7 +95,7 @@ impl<'a> Skill<'a> {
     }
 
     /// `metadata` pairs, in the order written.
-    pub fn metadata(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + 'a {
+    pub fn metadata(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + use<'a> {
         self.data.metadata.iter().map(|(k, v)| (&**k, &**v))
     }
 
@@ -105,7 +105,7 @@ impl<'a> Skill<'a> {
     }
 
     /// `allowed-tools`, split into rules at build time.
-    pub fn allowed_tools(&self) -> impl ExactSizeIterator<Item = ToolRule<'a>> + 'a {
+    pub fn allowed_tools(&self) -> impl ExactSizeIterator<Item = ToolRule<'a>> + use<'a> {
         self.data
             .allowed_tools
             .iter()
@@ -117,7 +117,7 @@ impl<'a> Skill<'a> {
 
     /// Frontmatter keys outside the specification (profile `claude-code`),
     /// each value as JSON text.
-    pub fn extensions(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + 'a {
+    pub fn extensions(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + use<'a> {
         self.data.extensions.iter().map(|(k, v)| (&**k, &**v))
     }
 
@@ -133,7 +133,7 @@ impl<'a> Skill<'a> {
     }
 
     /// Every file, sorted by path, `SKILL.md` included.
-    pub fn files(&self) -> impl ExactSizeIterator<Item = File<'a>> + 'a {
+    pub fn files(&self) -> impl ExactSizeIterator<Item = File<'a>> + use<'a> {
         let bundle = self.bundle;
         self.data.files.iter().map(move |data| File {
             data,

@@ -8,7 +8,10 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use skills_bundle::pack::{Pack, PackError, Trust};
+use skills_bundle::{File, Skill};
 
 use crate::args::{ListFormat, VerifyArgs};
 use crate::cmd::pack::minisig_path;
@@ -96,16 +99,13 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     ));
     steps.push(passed("archive", &key, None, &bytes, Some(&pack)));
     steps.push(passed("manifest", &key, None, &bytes, Some(&pack)));
-    let mut total = 0usize;
-    let mut bad = Vec::new();
-    for skill in pack.bundle().skills() {
-        for file in skill.files() {
-            total += 1;
-            if let Err(e) = file.bytes() {
-                bad.push(format!("{}/{}: {e}", skill.source_dir(), file.path()));
-            }
-        }
-    }
+    let files: Vec<(Skill<'_>, File<'_>)> = pack
+        .bundle()
+        .skills()
+        .flat_map(|s| s.files().map(move |f| (s, f)))
+        .collect();
+    let total = files.len();
+    let bad = check_files(&files);
     steps.push(Step {
         name: "files",
         ok: bad.is_empty(),
@@ -116,6 +116,38 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
         },
     });
     report(args, &steps)
+}
+
+/// Inflates and hash-checks every file on all cores; returns the failures,
+/// in file order.
+fn check_files(files: &[(Skill<'_>, File<'_>)]) -> Vec<String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut failed = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some((skill, file)) = files.get(i) else {
+                break;
+            };
+            if let Err(e) = file.bytes() {
+                failed.push((i, format!("{}/{}: {e}", skill.source_dir(), file.path())));
+            }
+        }
+        failed
+    };
+    let mut failed: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| vec![(usize::MAX, "a verification thread panicked".into())])
+            })
+            .collect()
+    });
+    failed.sort();
+    failed.into_iter().map(|(_, m)| m).collect()
 }
 
 fn passed(

@@ -12,7 +12,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use skills_bundle::pack::{Pack, Trust};
+use skills_bundle::pack::{Pack, Trust, plugin_of};
 use skills_bundle::path;
 use skills_bundle::zip::{Archive, Kind, Limits};
 
@@ -114,9 +114,28 @@ pub fn write_file(root: &Path, rel: &str, bytes: &[u8], executable: bool) -> io:
 }
 
 /// Writes every file of an opened pack under `root`, each hash-checked as
-/// it is read. Returns the number of files.
+/// it is read, and for each plugin a `.claude-plugin/plugin.json` naming it,
+/// so that the tree is discovered under the pack's names. Returns the number
+/// of files.
 pub fn write_pack(pack: &Pack, root: &Path) -> io::Result<usize> {
     let mut count = 0;
+    let mut plugins: Vec<&str> = pack
+        .manifest()
+        .skills
+        .iter()
+        .filter_map(|s| plugin_of(&s.name))
+        .collect();
+    plugins.sort_unstable();
+    plugins.dedup();
+    for plugin in plugins {
+        let manifest = format!("{}\n", serde_json::json!({ "name": plugin }));
+        write_file(
+            root,
+            &format!("{plugin}/.claude-plugin/plugin.json"),
+            manifest.as_bytes(),
+            false,
+        )?;
+    }
     for skill in pack.bundle().skills() {
         for file in skill.files() {
             let bytes = file.bytes().map_err(|e| {

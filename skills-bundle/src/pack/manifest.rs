@@ -53,7 +53,7 @@ pub struct Manifest {
 pub struct ManifestSkill {
     /// Qualified name (`plugin:skill` inside a plugin).
     pub name: String,
-    /// The skill's directory inside the pack (the name, with `:` as `/`).
+    /// The skill's directory inside the pack ([`skill_dir`]).
     pub dir: String,
     /// Description.
     pub description: String,
@@ -95,9 +95,21 @@ impl ManifestSkill {
     }
 }
 
-/// The directory a skill called `name` gets inside a pack.
+/// The directory a skill called `name` gets inside a pack: its name, or
+/// `<plugin>/skills/<skill>` for a plugin's `plugin:skill`, the layout of a
+/// Claude Code plugin (so an unpacked pack, given the plugin's
+/// `.claude-plugin/plugin.json`, is discovered under the same names).
 pub fn skill_dir(name: &str) -> String {
-    name.replace(':', "/")
+    match name.rsplit_once(':') {
+        Some((plugin, skill)) => format!("{plugin}/skills/{skill}"),
+        None => name.to_string(),
+    }
+}
+
+/// The plugin of a skill called `plugin:skill`; also the plugin's directory
+/// in the pack.
+pub fn plugin_of(name: &str) -> Option<&str> {
+    name.rsplit_once(':').map(|(plugin, _)| plugin)
 }
 
 impl Manifest {
@@ -549,7 +561,7 @@ mod tests {
                 },
                 ManifestSkill {
                     name: "a:c".into(),
-                    dir: "a/c".into(),
+                    dir: "a/skills/c".into(),
                     skill_md: "SKILL.md".into(),
                     files: vec![file("SKILL.md", 0, false)],
                     ..ManifestSkill::default()
@@ -600,7 +612,7 @@ mod tests {
             (text.replace("\"size\": 5", "\"size\": 5.0"), "integer"),
             (text.replace("\"size\": 5", "\"size\": -5"), "integer"),
             (
-                text.replace("\"dir\": \"a/c\"", "\"dir\": \"../c\""),
+                text.replace("\"dir\": \"a/skills/c\"", "\"dir\": \"a/c\""),
                 "`dir`",
             ),
             (text.replace("\"scripts/x.sh\"", "\"../x.sh\""), "normal"),
@@ -641,6 +653,9 @@ mod tests {
     fn entries_are_sorted_by_entry_name() {
         let m = sample();
         let names: Vec<String> = m.entries().into_iter().map(|(n, _, _)| n).collect();
-        assert_eq!(names, ["a/c/SKILL.md", "b/SKILL.md", "b/scripts/x.sh"]);
+        assert_eq!(
+            names,
+            ["a/skills/c/SKILL.md", "b/SKILL.md", "b/scripts/x.sh"]
+        );
     }
 }

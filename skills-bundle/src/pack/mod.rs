@@ -27,7 +27,8 @@ use crate::catalog;
 use crate::zip::Method;
 
 pub use manifest::{
-    CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, VERSION, skill_dir,
+    CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, VERSION, plugin_of,
+    skill_dir,
 };
 pub use open::{MAX_MANIFEST, PackError, Trust};
 pub use signature::SignatureError;
@@ -248,7 +249,7 @@ mod tests {
             "Base directory for this skill: skill://demo\n\nBody x"
         );
         let inner = bundle.get("plug:inner").expect("present");
-        assert_eq!(inner.source_dir(), "plug/inner");
+        assert_eq!(inner.source_dir(), "plug/skills/inner");
         assert!(bundle.catalog().contains("skill://plug:inner/SKILL.md"));
         assert!(bundle.get("nope").is_none());
         // Entries: the manifest first, then sorted names.
@@ -261,7 +262,7 @@ mod tests {
                 "demo/SKILL.md",
                 "demo/scripts/run.sh",
                 "demo/z.txt",
-                "plug/inner/SKILL.md"
+                "plug/skills/inner/SKILL.md"
             ]
         );
     }

@@ -77,7 +77,7 @@ pub struct PackArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// The pack to write (with `--format skill`: the directory to write the
-    /// `.skill` files into).
+    /// `.skill` files into, a plugin's under `<plugin>/`).
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
     /// Sign with this minisign secret key (writes `<OUT>.minisig`). The
@@ -103,6 +103,7 @@ pub enum PackFormat {
 
 /// `skills verify`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("trust").required(true).args(["pubkey", "unsigned"])))]
 pub struct VerifyArgs {
     /// The pack.
     pub pack: PathBuf,

@@ -1,8 +1,10 @@
 //! `skills`: validate, inspect and package Agent Skills.
 //!
 //! `main` parses arguments, runs one subcommand and maps its outcome to an
-//! exit status: 0 success, 1 the input has errors, 2 usage or I/O failure.
-//! Errors are printed once, prefixed `skills:`; a closed pipe exits quietly.
+//! exit status: 0 success, 1 the input has errors (invalid skills; a pack or
+//! archive that is damaged, unsafe or not signed as required: errors of kind
+//! `InvalidData`), 2 usage or I/O failure. Errors are printed once, prefixed
+//! `skills:`; a closed pipe exits quietly.
 
 mod args;
 mod cmd;
@@ -46,7 +48,11 @@ fn main() -> ExitCode {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("skills: {e}");
-            ExitCode::from(2)
+            ExitCode::from(if e.kind() == io::ErrorKind::InvalidData {
+                1
+            } else {
+                2
+            })
         }
     }
 }

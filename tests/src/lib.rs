@@ -170,3 +170,249 @@ fn symlink(target: &Path, link: &Path) {
 
 #[cfg(not(unix))]
 fn symlink(_target: &Path, _link: &Path) {}
+
+/// The roots the shared corpus is discovered from: every collection under
+/// `../shared/corpus/collections`, sorted (the roots `tests/corpus.rs`
+/// checks discovery from).
+pub fn corpus_roots() -> Vec<PathBuf> {
+    let collections = shared().join("corpus/collections");
+    let mut roots: Vec<PathBuf> = std::fs::read_dir(&collections)
+        .expect("../shared/corpus/collections")
+        .map(|e| e.expect("collection entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    roots.sort();
+    roots
+}
+
+/// How [`copy_tree`] writes a copy: what a pack must not depend on.
+#[derive(Debug, Clone, Copy)]
+pub struct CopyStyle {
+    /// Mode of the files that are not executable in the source (`0o600`).
+    pub file_mode: u32,
+    /// Mode of the files that are executable in the source (`0o700`).
+    pub exec_mode: u32,
+    /// Mode of directories (`0o700`).
+    pub dir_mode: u32,
+    /// Seeds each file's modification time, a pseudo-random instant
+    /// between 1973 and 2020 drawn from the seed and the file's path.
+    pub mtime_seed: u64,
+    /// Creates directories and files in reverse sorted order.
+    pub reverse: bool,
+}
+
+/// Copies the directories and regular files under `from` into `to` (created
+/// here) in `style`: each file is executable in the copy when any `x` bit
+/// is set in the source, and keeps nothing else of the source's metadata.
+/// A symbolic link or special file in the source is a test setup error.
+pub fn copy_tree(from: &Path, to: &Path, style: &CopyStyle) {
+    let mut dirs = Vec::new();
+    let mut files = Vec::new();
+    walk(from, Path::new(""), &mut dirs, &mut files);
+    dirs.sort();
+    files.sort();
+    if style.reverse {
+        dirs.reverse();
+        files.reverse();
+    }
+    std::fs::create_dir_all(to).expect("create the copy's root");
+    for dir in &dirs {
+        std::fs::create_dir_all(to.join(dir)).expect("create a directory");
+    }
+    for rel in &files {
+        let source = from.join(rel);
+        let target = to.join(rel);
+        let bytes = std::fs::read(&source).expect("read a source file");
+        std::fs::write(&target, bytes).expect("write a copied file");
+        let mode = if is_executable(&source) {
+            style.exec_mode
+        } else {
+            style.file_mode
+        };
+        set_mode(&target, mode);
+        let seconds = 100_000_000 + fnv1a(style.mtime_seed, rel) % 1_500_000_000;
+        let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds);
+        std::fs::File::options()
+            .write(true)
+            .open(&target)
+            .and_then(|f| f.set_modified(time))
+            .expect("set a modification time");
+    }
+    for dir in dirs.iter().chain([&PathBuf::new()]) {
+        set_mode(&to.join(dir), style.dir_mode);
+    }
+}
+
+fn walk(root: &Path, rel: &Path, dirs: &mut Vec<PathBuf>, files: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(root.join(rel)).expect("list a source directory");
+    for entry in entries {
+        let entry = entry.expect("a source directory entry");
+        let child = rel.join(entry.file_name());
+        let kind = entry.file_type().expect("a source entry's type");
+        if kind.is_dir() {
+            dirs.push(child.clone());
+            walk(root, &child, dirs, files);
+        } else if kind.is_file() {
+            files.push(child);
+        } else {
+            panic!(
+                "`{}` is not a file or a directory",
+                root.join(child).display()
+            );
+        }
+    }
+}
+
+fn fnv1a(seed: u64, path: &Path) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64 ^ seed;
+    for byte in path.to_string_lossy().bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// Whether any execute bit of `path` is set (never, off Unix).
+pub fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(path).expect("metadata");
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Sets the permission bits of `path` (nothing, off Unix).
+pub fn set_mode(path: &Path, mode: u32) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+}
+
+/// One central-directory record of a zip archive, as [`zip_records`] reads
+/// it: independently of the code under test, trusting nothing but offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZipRecord {
+    /// The entry name.
+    pub name: String,
+    /// "Version made by" (host in the high byte).
+    pub made_by: u16,
+    /// General-purpose flags.
+    pub flags: u16,
+    /// Compression method: 0 stored, 8 deflated.
+    pub method: u16,
+    /// MS-DOS time, as recorded in the central directory.
+    pub dos_time: u16,
+    /// MS-DOS date, as recorded in the central directory.
+    pub dos_date: u16,
+    /// CRC-32 of the uncompressed data.
+    pub crc32: u32,
+    /// Compressed size.
+    pub compressed: usize,
+    /// Uncompressed size.
+    pub size: usize,
+    /// The Unix mode: the external attributes shifted right 16.
+    pub mode: u32,
+    /// Offset of this record in the central directory.
+    pub central: usize,
+    /// Offset of the entry's local header.
+    pub local: usize,
+    /// Offset of the entry's data, after its local header.
+    pub data: usize,
+}
+
+/// Reads the central directory of a zip archive without ZIP64 or comment.
+pub fn zip_records(bytes: &[u8]) -> Vec<ZipRecord> {
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let u32_at =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let end = bytes.len().checked_sub(22).expect("an end record");
+    assert_eq!(
+        u32_at(end),
+        0x0605_4b50,
+        "the archive ends with its end record"
+    );
+    let count = usize::from(u16_at(end + 10));
+    let mut at = u32_at(end + 16) as usize;
+    let mut records = Vec::with_capacity(count);
+    for _ in 0..count {
+        assert_eq!(u32_at(at), 0x0201_4b50, "a central record at {at}");
+        let name_len = usize::from(u16_at(at + 28));
+        let skip = name_len + usize::from(u16_at(at + 30)) + usize::from(u16_at(at + 32));
+        let local = u32_at(at + 42) as usize;
+        assert_eq!(u32_at(local), 0x0403_4b50, "a local header at {local}");
+        let local_skip = usize::from(u16_at(local + 26)) + usize::from(u16_at(local + 28));
+        records.push(ZipRecord {
+            name: String::from_utf8(bytes[at + 46..at + 46 + name_len].to_vec())
+                .expect("a UTF-8 name"),
+            made_by: u16_at(at + 4),
+            flags: u16_at(at + 8),
+            method: u16_at(at + 10),
+            dos_time: u16_at(at + 12),
+            dos_date: u16_at(at + 14),
+            crc32: u32_at(at + 16),
+            compressed: u32_at(at + 20) as usize,
+            size: u32_at(at + 24) as usize,
+            mode: u32_at(at + 38) >> 16,
+            central: at,
+            local,
+            data: local + 30 + local_skip,
+        });
+        at += 46 + skip;
+    }
+    records
+}
+
+/// Runs `command`, asserting it exits 0; returns its stdout.
+pub fn run_ok(command: &mut Command) -> String {
+    let output = command.output().expect("run a command");
+    assert!(
+        output.status.success(),
+        "{command:?} failed ({}):\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The value of the `digest <hex>` line `skills pack` and `skills inspect`
+/// print.
+pub fn printed_digest(stdout: &str) -> String {
+    let digest = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("digest "))
+        .unwrap_or_else(|| panic!("no `digest` line in:\n{stdout}"));
+    assert_eq!(digest.len(), 64, "a SHA-256 in hex: {digest}");
+    digest.to_string()
+}
+
+/// Every file under `dir`, recursively, by `/`-separated path relative to it.
+pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, PathBuf> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("readable directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path.strip_prefix(root).expect("under root");
+                let rel: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.insert(rel.join("/"), path);
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}

@@ -16,7 +16,8 @@ use skills_bundle::compiler::pack::{write_pack, write_skill_zip};
 use skills_bundle::compiler::render::thousands;
 use skills_bundle::compiler::zipwrite::DosTime;
 use skills_bundle::compiler::{self, Options};
-use skills_bundle::pack::signature;
+use skills_bundle::pack::{plugin_of, signature};
+use skills_bundle::path;
 
 use crate::args::{CheckArgs, PackArgs, PackFormat};
 use crate::report::{self, Summary};
@@ -74,7 +75,21 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
             fs::create_dir_all(&args.output).map_err(|e| annotate(e, &args.output))?;
             for skill in &plan.skills {
                 let (bytes, dir) = write_skill_zip(skill, time).map_err(io::Error::other)?;
-                let path = args.output.join(format!("{dir}.skill"));
+                // Plugins may share skill names: `<plugin>/<skill>.skill`.
+                let path = match plugin_of(&skill.name) {
+                    Some(plugin) if path::is_normal(plugin) => args.output.join(plugin),
+                    Some(plugin) => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!("plugin name `{plugin}` cannot name a directory"),
+                        ));
+                    }
+                    None => args.output.clone(),
+                }
+                .join(format!("{dir}.skill"));
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent).map_err(|e| annotate(e, parent))?;
+                }
                 let digest = skills_bundle::digest::hex(&skills_bundle::digest::sha256(&bytes));
                 let sig = sign_bytes(&bytes, &format!("sha256:{digest} file:{dir}.skill"))?;
                 write_atomically(&path, &bytes, sig.as_deref())?;

@@ -66,7 +66,9 @@ pub struct BundleData {
     pub catalog: Str,
     /// The bundle digest (hex).
     pub digest: Str,
-    /// One lazily filled slot per compressed file (`FileData::slot`).
+    /// One lazily filled slot per file that is checked on first read
+    /// (`FileData::slot`): a compiled bundle's compressed files, every file
+    /// of a loaded pack.
     pub cache: List<OnceLock<Cached>>,
 }
 
@@ -115,7 +117,8 @@ pub struct FileData {
     pub sha256: [u8; 32],
     /// Whether the file is executable.
     pub executable: bool,
-    /// Cache slot in `BundleData::cache` (deflated files only).
+    /// Cache slot in `BundleData::cache`; `u32::MAX` for a compiled bundle's
+    /// stored files, which are read in place without a check.
     pub slot: u32,
 }
 

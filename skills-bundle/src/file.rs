@@ -3,7 +3,10 @@
 //! A compressed file is inflated on its first read, with the output bounded
 //! by the recorded size and checked against the recorded SHA-256; the result
 //! (or the failure) is cached in the bundle's slot for the file, so later
-//! reads cost a pointer copy. Files stored uncompressed are read in place.
+//! reads cost a pointer copy. Files stored uncompressed are read in place:
+//! those of a compiled bundle at once (they are part of the binary), those
+//! of a loaded pack once their size and SHA-256 have been checked (the
+//! check's outcome is what their slot caches).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -11,8 +14,17 @@ use std::sync::OnceLock;
 use crate::__private::FileData;
 use crate::digest;
 
-/// A decompressed file, or why it could not be.
-pub type Cached = Result<Box<[u8]>, Corrupt>;
+/// A checked file, or why it failed its check.
+pub type Cached = Result<Checked, Corrupt>;
+
+/// What a slot holds once its file passed the checks.
+#[derive(Debug)]
+pub enum Checked {
+    /// The inflated bytes.
+    Inflated(Box<[u8]>),
+    /// The stored bytes themselves are the file, and match.
+    Verified,
+}
 
 /// Embedded bytes that do not decompress to what the compiler recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,16 +85,18 @@ impl<'a> File<'a> {
         (&self.data.stored, self.data.deflated)
     }
 
-    /// The contents, decompressed on first use and cached.
+    /// The contents, decompressed (or, from a pack, checked) on first use
+    /// and cached.
     pub fn bytes(&self) -> Result<&'a [u8], Corrupt> {
-        if !self.data.deflated {
-            return Ok(&self.data.stored);
-        }
-        let Some(slot) = self.slot else {
-            return Err(Corrupt::Inflate);
+        let slot = match self.slot {
+            Some(slot) => slot,
+            // A compiled bundle's stored file: part of the binary.
+            None if !self.data.deflated => return Ok(&self.data.stored),
+            None => return Err(Corrupt::Inflate),
         };
-        match slot.get_or_init(|| inflate(self.data)) {
-            Ok(bytes) => Ok(bytes),
+        match slot.get_or_init(|| check(self.data)) {
+            Ok(Checked::Inflated(bytes)) => Ok(bytes),
+            Ok(Checked::Verified) => Ok(&self.data.stored),
             Err(e) => Err(*e),
         }
     }
@@ -98,8 +112,17 @@ impl fmt::Debug for File<'_> {
     }
 }
 
-fn inflate(data: &FileData) -> Cached {
+fn check(data: &FileData) -> Cached {
     let limit = usize::try_from(data.size).map_err(|_| Corrupt::Size)?;
+    if !data.deflated {
+        if data.stored.len() != limit {
+            return Err(Corrupt::Size);
+        }
+        if digest::sha256(&data.stored) != data.sha256 {
+            return Err(Corrupt::Hash);
+        }
+        return Ok(Checked::Verified);
+    }
     let out = miniz_oxide::inflate::decompress_to_vec_with_limit(&data.stored, limit)
         .map_err(|_| Corrupt::Inflate)?;
     if out.len() != limit {
@@ -108,5 +131,5 @@ fn inflate(data: &FileData) -> Cached {
     if digest::sha256(&out) != data.sha256 {
         return Err(Corrupt::Hash);
     }
-    Ok(out.into_boxed_slice())
+    Ok(Checked::Inflated(out.into_boxed_slice()))
 }

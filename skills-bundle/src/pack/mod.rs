@@ -108,12 +108,10 @@ fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, Pack
                 PackError::Mismatch(format!("`{}`: data out of bounds", entry.name))
             })?;
             let deflated = entry.method == Method::Deflate;
-            let slot = if deflated {
-                slots += 1;
-                slots - 1
-            } else {
-                u32::MAX
-            };
+            // Every file of a pack has a slot: stored ones are hash-checked
+            // on first read too.
+            let slot = slots;
+            slots += 1;
             files.push(FileData {
                 path: f.path.clone().into(),
                 stored: List::Owned(stored.into()),

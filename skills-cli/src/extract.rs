@@ -72,6 +72,13 @@ impl Staging {
                 ),
             ));
         }
+        // The staging directory was private (0700) while it filled.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&self.tmp, fs::Permissions::from_mode(0o755))
+                .map_err(|e| annotate(e, &self.tmp))?;
+        }
         fs::rename(&self.tmp, &self.target).map_err(|e| annotate(e, &self.target))?;
         self.committed = true;
         Ok(())

@@ -85,6 +85,17 @@ impl<'a> File<'a> {
         (&self.data.stored, self.data.deflated)
     }
 
+    /// Checks the contents (inflating them when compressed) without caching
+    /// them: for verifying every file of a large pack without keeping it all
+    /// in memory. A file already read returns its cached outcome.
+    pub fn verify(&self) -> Result<(), Corrupt> {
+        match self.slot.and_then(OnceLock::get) {
+            Some(cached) => cached.as_ref().map(|_| ()).map_err(|e| *e),
+            None if self.slot.is_none() && !self.data.deflated => Ok(()),
+            None => check(self.data).map(|_| ()),
+        }
+    }
+
     /// The contents, decompressed (or, from a pack, checked) on first use
     /// and cached.
     pub fn bytes(&self) -> Result<&'a [u8], Corrupt> {
@@ -112,6 +123,7 @@ impl fmt::Debug for File<'_> {
     }
 }
 
+/// Inflates (when deflated) and checks size and SHA-256.
 fn check(data: &FileData) -> Cached {
     let limit = usize::try_from(data.size).map_err(|_| Corrupt::Size)?;
     if !data.deflated {

@@ -186,7 +186,6 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
         .tempfile_in(parent)
         .map_err(|e| annotate(e, parent))?;
     file.write_all(bytes).map_err(|e| annotate(e, path))?;
-    file.as_file().sync_all().map_err(|e| annotate(e, path))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -879,10 +879,40 @@ pub enum ZipError {
     },
 }
 
+/// Untrusted text made safe to print: control characters (which could move
+/// a terminal's cursor or rewrite its title) are shown as `\u{..}` escapes.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
 impl fmt::Display for ZipError {
+    /// Entry names come from the archive: they are shown through
+    /// [`printable`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&printable(&Unescaped(self).to_string()))
+    }
+}
+
+/// A [`ZipError`]'s message before [`printable`].
+struct Unescaped<'a>(&'a ZipError);
+
+impl fmt::Display for Unescaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ZipError as E;
-        match self {
+        match self.0 {
             E::NoEndRecord => {
                 f.write_str("not a zip archive: no end-of-central-directory record")
             }

@@ -10,7 +10,7 @@ use std::fmt;
 
 use crate::pack::signature::{self, SignatureError};
 use crate::pack::{MANIFEST_NAME, Manifest};
-use crate::zip::{self, Archive, Entry, Kind, ZipError};
+use crate::zip::{self, Archive, Entry, Kind, ZipError, printable};
 
 /// The largest manifest read: 64 MiB (the shared corpus of 454 skills needs
 /// under 1 MiB).
@@ -62,7 +62,9 @@ impl fmt::Display for PackError {
             PackError::Signature(e) => write!(f, "signature: {e}"),
             PackError::SignedDigest { signed, manifest } => write!(
                 f,
-                "signature: the signed digest {signed} is not the manifest's digest {manifest}"
+                "signature: the signed digest {} is not the manifest's digest {}",
+                printable(signed),
+                printable(manifest)
             ),
             PackError::Archive(e) => write!(f, "archive: {e}"),
             PackError::NoManifest => {
@@ -71,8 +73,9 @@ impl fmt::Display for PackError {
                     "manifest: the first entry is not `{MANIFEST_NAME}`; not a skill pack"
                 )
             }
-            PackError::Manifest(e) => write!(f, "manifest: {e}"),
-            PackError::Mismatch(e) => write!(f, "manifest: {e}"),
+            // Both quote names from the pack.
+            PackError::Manifest(e) => write!(f, "manifest: {}", printable(e)),
+            PackError::Mismatch(e) => write!(f, "manifest: {}", printable(e)),
         }
     }
 }

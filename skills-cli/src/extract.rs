@@ -25,7 +25,8 @@ pub struct Staging {
 }
 
 impl Staging {
-    /// Starts filling `target`, which must not exist.
+    /// Starts filling `target`, which must not exist (its parent is created
+    /// if needed).
     pub fn new(target: &Path) -> io::Result<Staging> {
         if fs::symlink_metadata(target).is_ok() {
             return Err(io::Error::new(
@@ -44,6 +45,7 @@ impl Staging {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the output has no name"))?;
+        fs::create_dir_all(&parent).map_err(|e| annotate(e, &parent))?;
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}.partial-"))
             .tempdir_in(&parent)

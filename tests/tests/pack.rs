@@ -304,6 +304,7 @@ fn inspect_reports_the_same_content_for_a_directory_and_its_pack() {
 
 #[test]
 fn unpack_then_pack_gives_the_same_bytes() {
+    // `vendor/` does not exist yet: unpack creates the parent.
     let tmp = tempdir();
     let d = tmp.path();
     let names = ["calculator", "csv-insights", "git-workflow"];
@@ -311,15 +312,18 @@ fn unpack_then_pack_gives_the_same_bytes() {
     command.current_dir(d).arg("pack");
     command.args(names.iter().map(|n| examples().join(n)));
     run_ok(command.args(["-o", "a.skillpack"]));
-    let shown = exits(&run(d, &["unpack", "a.skillpack", "-o", "out"]), 0);
-    assert!(shown.contains("unpacked 11 files into out"), "{shown}");
+    let shown = exits(&run(d, &["unpack", "a.skillpack", "-o", "vendor/out"]), 0);
+    assert!(
+        shown.contains("unpacked 11 files into vendor/out"),
+        "{shown}"
+    );
     for name in names {
         assert_eq!(
-            tree(&d.join("out").join(name)),
+            tree(&d.join("vendor/out").join(name)),
             tree(&examples().join(name))
         );
     }
-    exits(&run(d, &["pack", "out", "-o", "b.skillpack"]), 0);
+    exits(&run(d, &["pack", "vendor/out", "-o", "b.skillpack"]), 0);
     let (a, b) = (d.join("a.skillpack"), d.join("b.skillpack"));
     assert!(std::fs::read(a).unwrap() == std::fs::read(b).unwrap());
 }

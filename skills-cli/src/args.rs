@@ -44,6 +44,12 @@ pub enum Command {
     Unpack(UnpackArgs),
     /// Generate a minisign key pair for signing packs.
     Keygen(KeygenArgs),
+    /// Print one skill's frontmatter as JSON, exactly as `skills-ref
+    /// read-properties` does.
+    ReadProperties(ReadPropertiesArgs),
+    /// Print the `<available_skills>` block for skill directories, exactly as
+    /// `skills-ref to-prompt` does.
+    ToPrompt(ToPromptArgs),
     /// Compare two packs, archives or directories by content hash.
     ///
     /// Exit status: 0 identical content, 1 different, 2 usage or I/O failure.
@@ -182,6 +188,22 @@ pub struct KeygenArgs {
     /// Overwrite existing key files.
     #[arg(short, long)]
     pub force: bool,
+}
+
+/// `skills read-properties`.
+#[derive(Debug, Args)]
+pub struct ReadPropertiesArgs {
+    /// A skill directory or its `SKILL.md`.
+    #[arg(value_name = "SKILL_PATH")]
+    pub skill_path: Option<PathBuf>,
+}
+
+/// `skills to-prompt`.
+#[derive(Debug, Args)]
+pub struct ToPromptArgs {
+    /// Skill directories or their `SKILL.md` files.
+    #[arg(value_name = "SKILL_PATHS")]
+    pub skill_paths: Vec<PathBuf>,
 }
 
 /// `skills diff`.

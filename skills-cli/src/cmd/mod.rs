@@ -4,6 +4,7 @@ pub mod diff;
 pub mod inspect;
 pub mod keygen;
 pub mod pack;
+pub mod properties;
 pub mod unpack;
 pub mod validate;
 pub mod verify;

@@ -94,6 +94,30 @@ impl Bundle {
         &self.data().catalog
     }
 
+    /// The `<available_skills>` block within `budget` characters: the
+    /// precomputed block when it fits, else descriptions are dropped before
+    /// names ([`catalog::render_within`](crate::catalog::render_within)).
+    pub fn catalog_within(&self, budget: usize) -> std::borrow::Cow<'_, str> {
+        let full = self.catalog();
+        if full.chars().count() <= budget {
+            return std::borrow::Cow::Borrowed(full);
+        }
+        let located: Vec<(&str, &str, String)> = self
+            .skills()
+            .map(|s| {
+                (
+                    s.name(),
+                    s.description(),
+                    crate::catalog::location(s.name()),
+                )
+            })
+            .collect();
+        std::borrow::Cow::Owned(crate::catalog::render_within(
+            located.iter().map(|(n, d, l)| (*n, *d, l.as_str())),
+            budget,
+        ))
+    }
+
     /// SHA-256 (hex) of the canonical content: names, paths, modes, sizes and
     /// file hashes; independent of compression, and the same for a compiled
     /// bundle and a pack built from the same tree.

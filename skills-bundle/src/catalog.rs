@@ -63,6 +63,68 @@ pub fn render<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>)
     lines.join("\n")
 }
 
+/// The block for `(name, description, location)` triples within `budget`
+/// characters, as agents that cap their skill listing do: the whole block
+/// when it fits; else every skill's name and location with descriptions
+/// kept in order while they fit (a skill past that point is listed without
+/// its `<description>`); else only the skills whose names fit, in order.
+/// The result never exceeds `budget` unless even the empty block does.
+pub fn render_within<'a>(
+    skills: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
+    budget: usize,
+) -> String {
+    let skills: Vec<(&str, &str, &str)> = skills.into_iter().collect();
+    let full = render(skills.iter().copied());
+    if full.chars().count() <= budget {
+        return full;
+    }
+    const OPEN: &str = "<available_skills>";
+    const CLOSE: &str = "\n</available_skills>";
+    let entry = |name: &str, description: Option<&str>, location: &str| {
+        let mut e = format!("\n<skill>\n<name>\n{}\n</name>", html_escape(name));
+        if let Some(d) = description {
+            e.push_str(&format!(
+                "\n<description>\n{}\n</description>",
+                html_escape(d)
+            ));
+        }
+        e.push_str(&format!("\n<location>\n{location}\n</location>\n</skill>"));
+        e
+    };
+    let bare: Vec<String> = skills.iter().map(|(n, _, l)| entry(n, None, l)).collect();
+    let fixed = OPEN.chars().count() + CLOSE.chars().count();
+    let names_only: usize = fixed + bare.iter().map(|e| e.chars().count()).sum::<usize>();
+    let mut out = String::from(OPEN);
+    if names_only <= budget {
+        // Descriptions in order, while the rest still fits without theirs.
+        let mut used = names_only;
+        let mut describing = true;
+        for ((name, description, location), plain) in skills.iter().zip(&bare) {
+            let rich = entry(name, Some(description), location);
+            let extra = rich.chars().count() - plain.chars().count();
+            if describing && used + extra <= budget {
+                used += extra;
+                out.push_str(&rich);
+            } else {
+                describing = false;
+                out.push_str(plain);
+            }
+        }
+    } else {
+        let mut used = fixed;
+        for plain in &bare {
+            let len = plain.chars().count();
+            if used + len > budget {
+                break;
+            }
+            used += len;
+            out.push_str(plain);
+        }
+    }
+    out.push_str(CLOSE);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +132,34 @@ mod tests {
     #[test]
     fn empty_block() {
         assert_eq!(render([]), "<available_skills>\n</available_skills>");
+    }
+
+    #[test]
+    fn a_budget_drops_descriptions_before_names() {
+        let skills = [
+            ("alpha", "First & foremost.", "skill://alpha/SKILL.md"),
+            ("beta", "Second.", "skill://beta/SKILL.md"),
+            ("gamma", "Third.", "skill://gamma/SKILL.md"),
+        ];
+        let full = render(skills);
+        assert_eq!(render_within(skills, usize::MAX), full);
+        assert_eq!(render_within(skills, full.chars().count()), full);
+        let tight = render_within(skills, full.chars().count() - 1);
+        assert!(tight.chars().count() < full.chars().count());
+        assert!(tight.contains("First &amp; foremost."), "{tight}");
+        assert!(tight.contains("<name>\ngamma\n</name>"), "{tight}");
+        assert!(!tight.contains("Third."), "{tight}");
+        let names = render_within(skills, 300);
+        assert!(!names.contains("<description>"), "{names}");
+        assert_eq!(names.matches("<skill>").count(), 3);
+        let two = render_within(skills, 215);
+        assert!(two.chars().count() <= 215, "{two}");
+        assert_eq!(two.matches("<skill>").count(), 2, "{two}");
+        assert_eq!(render_within(skills, 0), render([]));
+        for budget in 0..=full.chars().count() + 1 {
+            let out = render_within(skills, budget);
+            assert!(out.chars().count() <= budget.max(render([]).chars().count()));
+        }
     }
 
     #[test]

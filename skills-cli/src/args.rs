@@ -44,6 +44,14 @@ pub enum Command {
     Unpack(UnpackArgs),
     /// Generate a minisign key pair for signing packs.
     Keygen(KeygenArgs),
+    /// Print the `<available_skills>` block an agent built from these skills
+    /// puts in its system prompt.
+    Catalog(CatalogArgs),
+    /// Print a skill's activation (level 2) as the model sees it: base
+    /// directory, then the body with `$ARGUMENTS` substituted.
+    Show(ShowArgs),
+    /// Print one file of a skill (level 3), as `Skill::read` returns it.
+    Read(ReadArgs),
     /// Print one skill's frontmatter as JSON, exactly as `skills-ref
     /// read-properties` does.
     ReadProperties(ReadPropertiesArgs),
@@ -188,6 +196,49 @@ pub struct KeygenArgs {
     /// Overwrite existing key files.
     #[arg(short, long)]
     pub force: bool,
+}
+
+/// `skills catalog`.
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    /// Skill directories, plugins, archives, or one pack.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Keep the block within this many characters (descriptions are
+    /// dropped before names).
+    #[arg(long, value_name = "CHARS")]
+    pub budget: Option<usize>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `skills show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The skill's name (`plugin:skill` inside a plugin).
+    pub name: String,
+    /// What `$ARGUMENTS` stands for.
+    #[arg(long, default_value = "")]
+    pub arguments: String,
+    /// Where the skills are: directories, archives, or one pack.
+    #[arg(long = "from", value_name = "PATH", default_value = ".")]
+    pub from: Vec<PathBuf>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `skills read`.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The skill's name.
+    pub name: String,
+    /// The file, relative to the skill directory.
+    pub path: String,
+    /// Where the skills are: directories, archives, or one pack.
+    #[arg(long = "from", value_name = "PATH", default_value = ".")]
+    pub from: Vec<PathBuf>,
+    #[command(flatten)]
+    pub check: CheckArgs,
 }
 
 /// `skills read-properties`.

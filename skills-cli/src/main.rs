@@ -40,6 +40,9 @@ fn main() -> ExitCode {
         args::Command::Unpack(a) => cmd::unpack::run(&a),
         args::Command::Keygen(a) => cmd::keygen::run(&a),
         args::Command::Diff(a) => cmd::diff::run(&a),
+        args::Command::Catalog(a) => cmd::levels::catalog(&a),
+        args::Command::Show(a) => cmd::levels::show(&a),
+        args::Command::Read(a) => cmd::levels::read(&a),
         args::Command::ReadProperties(a) => cmd::properties::read_properties(&a),
         args::Command::ToPrompt(a) => cmd::properties::to_prompt(&a),
     };

@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod inspect;
 pub mod keygen;
+pub mod levels;
 pub mod pack;
 pub mod properties;
 pub mod unpack;

@@ -1,0 +1,101 @@
+//! `skills catalog`, `show` and `read`: the three levels of a skill as an
+//! agent built from the same sources sees them.
+//!
+//! Directories and archives are validated and compiled into an in-memory
+//! pack, then opened with `Bundle::from_pack`, so the output is exactly what
+//! `skills_bundle!` or a loaded pack gives at run time (same catalog, same
+//! `skill://` base directory, same bytes); a pack is opened as it is.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use skills_bundle::Bundle;
+use skills_bundle::compiler::pack::write_pack;
+use skills_bundle::compiler::zipwrite::DosTime;
+use skills_bundle::pack::Trust;
+
+use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs};
+use crate::cmd::pack::checked_plan;
+use crate::extract::{self, Opened};
+use crate::{Outcome, input};
+
+/// Runs `skills catalog`.
+pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
+    let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let block = match args.budget {
+        Some(budget) => bundle.catalog_within(budget),
+        None => bundle.catalog().into(),
+    };
+    print(block.as_bytes(), true)
+}
+
+/// Runs `skills show`.
+pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
+    let Some(bundle) = bundle_of(&args.from, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let Some(skill) = bundle.get(&args.name) else {
+        return unknown(&bundle, &args.name);
+    };
+    match skill.activate(&args.arguments) {
+        Ok(activation) => print(activation.content.as_bytes(), true),
+        Err(e) => failed(&e),
+    }
+}
+
+/// Runs `skills read`.
+pub fn read(args: &ReadArgs) -> io::Result<Outcome> {
+    let Some(bundle) = bundle_of(&args.from, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let Some(skill) = bundle.get(&args.name) else {
+        return unknown(&bundle, &args.name);
+    };
+    match skill.read(&args.path) {
+        Ok(bytes) => print(bytes, false),
+        Err(e) => failed(&e),
+    }
+}
+
+/// The skills under `paths` as a bundle; `None` when validation failed
+/// (already reported).
+fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bundle>> {
+    if let [one] = paths {
+        if input::is_archive(one) {
+            let bytes = extract::read_bounded(one, extract::MAX_ARCHIVE)?;
+            if let Opened::Pack(pack) = extract::open(one, &bytes, Trust::Unsigned)? {
+                return Ok(Some(pack.into_bundle()));
+            }
+        }
+    }
+    let Some(plan) = checked_plan(paths, check)? else {
+        return Ok(None);
+    };
+    let bytes = write_pack(&plan, DosTime::EPOCH).map_err(io::Error::other)?;
+    Bundle::from_pack(&bytes, Trust::Unsigned)
+        .map(Some)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
+}
+
+fn print(bytes: &[u8], newline: bool) -> io::Result<Outcome> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    if newline {
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(Outcome::Success)
+}
+
+fn unknown(bundle: &Bundle, name: &str) -> io::Result<Outcome> {
+    let names: Vec<&str> = bundle.skills().map(|s| s.name()).collect();
+    eprintln!("skills: no skill `{name}`; available: {}", names.join(", "));
+    Ok(Outcome::Invalid)
+}
+
+fn failed(e: &dyn std::error::Error) -> io::Result<Outcome> {
+    eprintln!("skills: {e}");
+    Ok(Outcome::Invalid)
+}

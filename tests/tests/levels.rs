@@ -1,0 +1,100 @@
+//! `skills catalog`, `show` and `read`: what an agent built from the same
+//! skills sees, from a directory or from a pack, and their errors.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
+use skills_tests::{skills, tempdir, workspace};
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = skills()
+        .current_dir(workspace())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn the_three_levels_from_a_directory_and_from_its_pack_agree() {
+    let tmp = tempdir();
+    let pack = tmp.path().join("s.skillpack");
+    let pack = pack.to_str().unwrap();
+    assert_eq!(run(&["pack", "skills", "-o", pack]).2, 0);
+    for from in ["skills", pack] {
+        let (catalog, _, rc) = run(&["catalog", from]);
+        assert_eq!(rc, 0);
+        assert!(catalog.starts_with("<available_skills>\n<skill>\n<name>\ncalculator\n</name>"));
+        assert!(
+            catalog.contains("<location>\nskill://review-plugin:code-review/SKILL.md\n</location>")
+        );
+        assert!(catalog.ends_with("</available_skills>\n"));
+
+        let (shown, _, rc) = run(&[
+            "show",
+            "calculator",
+            "--from",
+            from,
+            "--arguments",
+            "15 * 23",
+        ]);
+        assert_eq!(rc, 0);
+        assert!(
+            shown.starts_with("Base directory for this skill: skill://calculator\n\n# Calculator")
+        );
+        assert!(
+            !shown.contains("name: calculator"),
+            "the frontmatter is not part of level 2"
+        );
+
+        let (script, _, rc) = run(&["read", "calculator", "scripts/calc.py", "--from", from]);
+        assert_eq!(rc, 0);
+        let on_disk =
+            std::fs::read_to_string(workspace().join("skills/calculator/scripts/calc.py")).unwrap();
+        assert_eq!(script, on_disk);
+    }
+    assert_eq!(run(&["catalog", "skills"]).0, run(&["catalog", pack]).0);
+}
+
+#[test]
+fn a_budget_keeps_the_catalog_short_and_names_first() {
+    let (full, _, _) = run(&["catalog", "skills"]);
+    let (short, _, rc) = run(&["catalog", "skills", "--budget", "700"]);
+    assert_eq!(rc, 0);
+    assert!(short.trim_end().chars().count() <= 700, "{short}");
+    assert!(short.len() < full.len());
+    for name in ["calculator", "csv-insights", "git-workflow"] {
+        assert!(
+            short.contains(&format!("<name>\n{name}\n</name>")),
+            "{short}"
+        );
+    }
+}
+
+#[test]
+fn unknown_skills_and_bad_paths_are_errors_that_list_what_exists() {
+    let (_, err, rc) = run(&["show", "nope", "--from", "skills"]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("no skill `nope`; available: calculator, csv-insights"),
+        "{err}"
+    );
+    let (out, err, rc) = run(&[
+        "read",
+        "calculator",
+        "../git-workflow/SKILL.md",
+        "--from",
+        "skills",
+    ]);
+    assert_eq!((out.as_str(), rc), ("", 1));
+    assert!(err.contains("may not leave the skill directory"), "{err}");
+    let (_, err, rc) = run(&["read", "calculator", "scripts/nope.py", "--from", "skills"]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("available: SKILL.md, scripts/calc.py"),
+        "{err}"
+    );
+}

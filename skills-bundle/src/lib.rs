@@ -38,6 +38,8 @@ pub mod catalog;
 pub mod digest;
 pub mod pack;
 pub mod path;
+pub mod policy;
+pub mod protocol;
 pub mod tools;
 pub mod zip;
 
@@ -51,6 +53,7 @@ pub mod compiler;
 
 pub use bundle::Bundle;
 pub use file::{Corrupt, File};
+pub use policy::{Decision, Mode, ToolPolicy, ToolRestrictionError};
 pub use skill::{Activation, BASE_SCHEME, ReadError, Skill, substitute_arguments};
 pub use tools::ToolRule;
 

@@ -36,6 +36,8 @@ pub mod __private;
 pub mod build;
 pub mod catalog;
 pub mod digest;
+#[cfg(all(unix, feature = "exec"))]
+pub mod exec;
 pub mod pack;
 pub mod path;
 pub mod policy;

@@ -1,0 +1,410 @@
+//! Writing a skill's files to disk, once, into a private cache.
+//!
+//! A skill lands in `<cache root>/<name>/`, where the name is 32 hex digits
+//! of a SHA-256 over the skill's name and each file's path, mode and
+//! SHA-256 ([`cache_dir_name`]): a changed skill gets a new directory, so a
+//! directory is never updated in place. The cache root is created with mode
+//! 0700 and refused when it is a symlink, owned by another user, or group-
+//! or world-writable. A skill is written into a fresh temporary directory
+//! beside its final one (files 0755 or 0644 from the hash-checked bytes,
+//! directories 0700) and renamed into place, so a reader sees all of it or
+//! none.
+//!
+//! An existing directory is verified before every reuse: each expected file
+//! present as a regular file with its mode, size and SHA-256, and no symlink
+//! anywhere below it. Extra regular files (a script's output) are allowed.
+//! A mismatch is an error, [`ExecError::CacheTampered`]; nothing is deleted,
+//! so whoever looks can see what changed. Verifying re-reads the skill's
+//! files on each run, which is cheap for skills' usual sizes.
+
+use std::collections::BTreeMap;
+use std::fs::{self, DirBuilder, OpenOptions, Permissions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use super::ExecError;
+use crate::{Skill, digest, path};
+
+/// The default cache root: `$XDG_CACHE_HOME/skills`, else
+/// `$HOME/.cache/skills`; `None` when neither is set (or they are relative).
+pub fn default_cache_root() -> Option<PathBuf> {
+    let from = |var: &str, tail: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .map(|p| p.join(tail))
+    };
+    from("XDG_CACHE_HOME", "skills").or_else(|| from("HOME", ".cache/skills"))
+}
+
+/// The directory name of `skill` in the cache: 32 hex digits of SHA-256
+/// over `skills-exec-v1`, the name, and one `<sha256> <mode> <path>` line
+/// per file.
+pub fn cache_dir_name(skill: &Skill<'_>) -> String {
+    let mut h = Sha256::new();
+    h.update(b"skills-exec-v1\n");
+    h.update(format!("skill {}\n", skill.name()).as_bytes());
+    for f in skill.files() {
+        let mode = if f.is_executable() { 755 } else { 644 };
+        h.update(format!("file {} {mode} {}\n", f.sha256_hex(), f.path()).as_bytes());
+    }
+    let full = digest::hex(&h.finalize());
+    full.get(..32).unwrap_or(&full).to_string()
+}
+
+/// Writes `skill`'s files under `cache_root` (see the module documentation)
+/// and returns the skill's directory, absolute.
+pub fn materialise(skill: &Skill<'_>, cache_root: &Path) -> Result<PathBuf, ExecError> {
+    let root =
+        std::path::absolute(cache_root).map_err(|e| ExecError::io("resolve", cache_root, e))?;
+    if fs::symlink_metadata(&root).is_err() {
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&root)
+            .map_err(|e| ExecError::io("create", &root, e))?;
+    }
+    check_private_dir(&root)?;
+    let expected = expected_files(skill)?;
+    let dir = root.join(cache_dir_name(skill));
+    if fs::symlink_metadata(&dir).is_ok() {
+        verify(&dir, &expected)?;
+        return Ok(dir);
+    }
+    let tmp = write_temp(&root, &expected)?;
+    match fs::rename(&tmp, &dir) {
+        Ok(()) => Ok(dir),
+        // Another process put the same skill in place first: use its copy,
+        // once verified.
+        Err(_) if fs::symlink_metadata(&dir).is_ok() => {
+            remove_temp(&tmp);
+            verify(&dir, &expected)?;
+            Ok(dir)
+        }
+        Err(e) => {
+            remove_temp(&tmp);
+            Err(ExecError::io("rename into", &dir, e))
+        }
+    }
+}
+
+/// One file to write or verify.
+struct Expected<'a> {
+    bytes: &'a [u8],
+    sha256: &'a [u8; 32],
+    mode: u32,
+}
+
+/// The skill's files by normal path, each read (and so hash-checked) once.
+fn expected_files<'a>(skill: &Skill<'a>) -> Result<BTreeMap<String, Expected<'a>>, ExecError> {
+    let mut out = BTreeMap::new();
+    for f in skill.files() {
+        let rel = path::normalize(f.path()).map_err(|reason| ExecError::BadPath {
+            path: f.path().to_string(),
+            reason,
+        })?;
+        let bytes = f.bytes().map_err(|reason| ExecError::Corrupt {
+            path: f.path().to_string(),
+            reason,
+        })?;
+        let mode = if f.is_executable() { 0o755 } else { 0o644 };
+        out.insert(
+            rel,
+            Expected {
+                bytes,
+                sha256: f.sha256(),
+                mode,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// Refuses a directory that someone else could change.
+fn check_private_dir(dir: &Path) -> Result<(), ExecError> {
+    let meta = fs::symlink_metadata(dir).map_err(|e| ExecError::io("inspect", dir, e))?;
+    let unsafe_cache = |reason: &str| {
+        Err(ExecError::UnsafeCache {
+            path: dir.to_path_buf(),
+            reason: reason.to_string(),
+        })
+    };
+    if meta.file_type().is_symlink() {
+        return unsafe_cache("it is a symlink");
+    }
+    if !meta.is_dir() {
+        return unsafe_cache("it is not a directory");
+    }
+    if meta.uid() != rustix::process::getuid().as_raw() {
+        return unsafe_cache("it is owned by another user");
+    }
+    if meta.mode() & 0o022 != 0 {
+        return unsafe_cache("it is writable by group or others; `chmod 700` it");
+    }
+    Ok(())
+}
+
+/// Writes every file into a new temporary directory under `root`.
+fn write_temp(root: &Path, files: &BTreeMap<String, Expected<'_>>) -> Result<PathBuf, ExecError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let tmp = loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = root.join(format!(".tmp-{}-{n}", std::process::id()));
+        match DirBuilder::new().mode(0o700).create(&tmp) {
+            Ok(()) => break tmp,
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(ExecError::io("create", &tmp, e)),
+        }
+    };
+    for (rel, f) in files {
+        if let Err(e) = write_file(&tmp, rel, f) {
+            remove_temp(&tmp);
+            return Err(e);
+        }
+    }
+    Ok(tmp)
+}
+
+fn write_file(tmp: &Path, rel: &str, f: &Expected<'_>) -> Result<(), ExecError> {
+    let path = tmp.join(rel);
+    if let Some(parent) = path.parent() {
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(parent)
+            .map_err(|e| ExecError::io("create", parent, e))?;
+    }
+    let mut out = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(f.mode)
+        .open(&path)
+        .map_err(|e| ExecError::io("create", &path, e))?;
+    out.write_all(f.bytes)
+        .map_err(|e| ExecError::io("write", &path, e))?;
+    // The umask may have narrowed the mode; the cache records it exactly.
+    out.set_permissions(Permissions::from_mode(f.mode))
+        .map_err(|e| ExecError::io("chmod", &path, e))?;
+    Ok(())
+}
+
+/// Best-effort cleanup of a temporary directory this process made.
+fn remove_temp(tmp: &Path) {
+    let _ = fs::remove_dir_all(tmp);
+}
+
+/// Checks an existing skill directory against the skill.
+fn verify(dir: &Path, expected: &BTreeMap<String, Expected<'_>>) -> Result<(), ExecError> {
+    check_private_dir(dir)?;
+    let tampered = |path: &Path, reason: &str| ExecError::CacheTampered {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    };
+    // No symlink anywhere below (so no expected path can lead outside).
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = fs::read_dir(&d).map_err(|e| ExecError::io("read", &d, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| ExecError::io("read", &d, e))?;
+            let kind = entry
+                .file_type()
+                .map_err(|e| ExecError::io("inspect", entry.path(), e))?;
+            if kind.is_symlink() {
+                return Err(tampered(&entry.path(), "a symlink was added"));
+            }
+            if kind.is_dir() {
+                stack.push(entry.path());
+            }
+        }
+    }
+    for (rel, f) in expected {
+        let path = dir.join(rel);
+        let meta = match fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                return Err(tampered(&path, "the file is missing"));
+            }
+            Err(e) => return Err(ExecError::io("inspect", &path, e)),
+        };
+        if !meta.is_file() {
+            return Err(tampered(&path, "not a regular file"));
+        }
+        if meta.mode() & 0o7777 != f.mode {
+            return Err(tampered(&path, "its mode changed"));
+        }
+        if meta.len() != f.bytes.len() as u64 {
+            return Err(tampered(&path, "its size changed"));
+        }
+        let mut file = fs::File::open(&path).map_err(|e| ExecError::io("open", &path, e))?;
+        // The file opened is the one inspected (not a symlink swapped in).
+        let opened = file
+            .metadata()
+            .map_err(|e| ExecError::io("inspect", &path, e))?;
+        if (opened.dev(), opened.ino()) != (meta.dev(), meta.ino()) {
+            return Err(tampered(&path, "it was replaced while being checked"));
+        }
+        let mut h = Sha256::new();
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => h.update(buf.get(..n).unwrap_or_default()),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(ExecError::io("read", &path, e)),
+            }
+        }
+        if <[u8; 32]>::from(h.finalize()) != *f.sha256 {
+            return Err(tampered(&path, "its contents changed"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(all(test, feature = "compiler"))]
+mod tests {
+    use std::os::unix::fs::symlink;
+
+    use super::*;
+    use crate::exec::testing::bundle;
+
+    const SCRIPT: &[u8] = b"#!/bin/sh\necho hi\n";
+    const DATA: &[u8] = b"some data\n";
+
+    fn mode(path: &Path) -> u32 {
+        fs::symlink_metadata(path).expect("exists").mode() & 0o7777
+    }
+
+    fn tampered(result: Result<PathBuf, ExecError>) -> String {
+        match result {
+            Err(ExecError::CacheTampered { reason, .. }) => reason,
+            other => panic!("expected a tampered cache, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn writes_private_dirs_exact_bytes_and_modes_then_reuses() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().join("a/cache");
+        let b = bundle(
+            "demo",
+            &[
+                ("scripts/run.sh", SCRIPT, true),
+                ("refs/data.txt", DATA, false),
+            ],
+        );
+        let skill = b.get("demo").expect("skill");
+        let dir = materialise(&skill, &root).expect("materialises");
+        assert_eq!(dir, root.join(cache_dir_name(&skill)));
+        assert_eq!(cache_dir_name(&skill).len(), 32);
+        for d in [&root, &dir, &dir.join("scripts"), &dir.join("refs")] {
+            assert_eq!(mode(d), 0o700, "{}", d.display());
+        }
+        assert_eq!(fs::read(dir.join("scripts/run.sh")).expect("read"), SCRIPT);
+        assert_eq!(mode(&dir.join("scripts/run.sh")), 0o755);
+        assert_eq!(fs::read(dir.join("refs/data.txt")).expect("read"), DATA);
+        assert_eq!(mode(&dir.join("refs/data.txt")), 0o644);
+        assert!(dir.join("SKILL.md").is_file());
+        // Reused as it is (a script's own output file is allowed), and no
+        // temporary directory is left behind.
+        fs::write(dir.join("out.txt"), b"result").expect("write");
+        assert_eq!(materialise(&skill, &root).expect("reuses"), dir);
+        let names: Vec<_> = fs::read_dir(&root)
+            .expect("read")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, [dir.file_name().expect("name")]);
+    }
+
+    #[test]
+    fn a_changed_skill_gets_a_new_directory() {
+        let a = bundle("demo", &[("x.txt", b"one", false)]);
+        let b = bundle("demo", &[("x.txt", b"two", false)]);
+        let c = bundle("demo", &[("x.txt", b"one", true)]);
+        let d = bundle("other", &[("x.txt", b"one", false)]);
+        let names: std::collections::BTreeSet<String> =
+            [a.get("demo"), b.get("demo"), c.get("demo"), d.get("other")]
+                .iter()
+                .map(|s| cache_dir_name(&s.expect("skill")))
+                .collect();
+        assert_eq!(names.len(), 4);
+    }
+
+    #[test]
+    fn a_tampered_cache_is_refused_and_left_alone() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let b = bundle("demo", &[("scripts/run.sh", SCRIPT, true)]);
+        let skill = b.get("demo").expect("skill");
+        let dir = materialise(&skill, tmp.path()).expect("materialises");
+        let script = dir.join("scripts/run.sh");
+
+        // Same size, other bytes.
+        fs::write(&script, b"#!/bin/sh\necho no\n").expect("write");
+        assert_eq!(
+            tampered(materialise(&skill, tmp.path())),
+            "its contents changed"
+        );
+        assert_eq!(fs::read(&script).expect("kept"), b"#!/bin/sh\necho no\n");
+        fs::write(&script, SCRIPT).expect("write");
+        assert!(materialise(&skill, tmp.path()).is_ok());
+
+        fs::set_permissions(&script, Permissions::from_mode(0o777)).expect("chmod");
+        assert_eq!(
+            tampered(materialise(&skill, tmp.path())),
+            "its mode changed"
+        );
+        fs::set_permissions(&script, Permissions::from_mode(0o755)).expect("chmod");
+
+        symlink("/etc/passwd", dir.join("scripts/planted")).expect("symlink");
+        assert_eq!(
+            tampered(materialise(&skill, tmp.path())),
+            "a symlink was added"
+        );
+        fs::remove_file(dir.join("scripts/planted")).expect("rm");
+
+        // An expected file replaced by a symlink to identical bytes.
+        let copy = tmp.path().join("copy");
+        fs::write(&copy, SCRIPT).expect("write");
+        fs::remove_file(&script).expect("rm");
+        symlink(&copy, &script).expect("symlink");
+        assert_eq!(
+            tampered(materialise(&skill, tmp.path())),
+            "a symlink was added"
+        );
+        fs::remove_file(&script).expect("rm");
+        assert_eq!(
+            tampered(materialise(&skill, tmp.path())),
+            "the file is missing"
+        );
+    }
+
+    #[test]
+    fn an_unsafe_cache_root_is_refused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let b = bundle("demo", &[]);
+        let skill = b.get("demo").expect("skill");
+        let real = tmp.path().join("real");
+        fs::create_dir(&real).expect("mkdir");
+        fs::set_permissions(&real, Permissions::from_mode(0o700)).expect("chmod");
+        let link = tmp.path().join("link");
+        symlink(&real, &link).expect("symlink");
+        let unsafe_reason = |root: &Path| match materialise(&skill, root) {
+            Err(ExecError::UnsafeCache { reason, .. }) => reason,
+            other => panic!("expected a refusal, got {other:?}"),
+        };
+        assert!(unsafe_reason(&link).contains("symlink"));
+        fs::set_permissions(&real, Permissions::from_mode(0o777)).expect("chmod");
+        assert!(unsafe_reason(&real).contains("writable"));
+        fs::set_permissions(&real, Permissions::from_mode(0o700)).expect("chmod");
+        let file = tmp.path().join("file");
+        fs::write(&file, b"").expect("write");
+        assert!(unsafe_reason(&file).contains("not a directory"));
+        // A group-writable skill directory, too.
+        let dir = materialise(&skill, &real).expect("materialises");
+        fs::set_permissions(&dir, Permissions::from_mode(0o770)).expect("chmod");
+        assert!(unsafe_reason(&real).contains("writable"));
+    }
+}

@@ -1,0 +1,444 @@
+//! The default executor: a child process in its own process group, in the
+//! skill's materialised directory, with a reduced environment, capped
+//! output and a deadline.
+//!
+//! The child leads a new process group (`process_group(0)`), so every
+//! process it starts can be killed at once. The leader's exit is detected
+//! without reaping it (`waitid` with `WNOWAIT`), so its pid, which names the
+//! group, cannot be reused while the group is signalled: at the timeout,
+//! and also after a normal exit so that no background grandchild survives
+//! the run. Then the leader is reaped. A process that leaves the group
+//! (`setsid`) escapes this; only a cgroup or a sandbox would catch it.
+//!
+//! stdout and stderr are read on two threads, each keeping at most
+//! `max_output` bytes and discarding the rest, so the child never blocks on
+//! a full pipe and memory stays bounded; the pipes close when the group
+//! dies. Should an escaped process still hold one open, the run returns
+//! after a short grace with what was read so far.
+
+use std::ffi::OsString;
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+
+use super::{Command, ExecError, Invocation, Output, ScriptExecutor, materialise};
+use crate::{Skill, path};
+
+/// The default timeout: 60 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The default cap per output stream: 1 MiB.
+pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
+
+/// The environment variables passed on by default (when set).
+pub const DEFAULT_ENV_ALLOW: &[&str] =
+    &["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER"];
+
+/// How long the output readers get to finish once the group is dead.
+const READER_GRACE: Duration = Duration::from_millis(500);
+
+/// Runs commands as local child processes; see the module documentation.
+#[derive(Debug, Clone)]
+pub struct LocalExecutor {
+    /// Where skills are materialised ([`materialise`]).
+    pub cache_root: PathBuf,
+    /// When the process group is killed.
+    pub timeout: Duration,
+    /// Bytes kept per output stream; the rest is read and discarded.
+    pub max_output: usize,
+    /// Variables passed on from this process's environment, when set; the
+    /// child also gets `SKILL_NAME` and `SKILL_DIR`, and nothing else.
+    pub env_allow: Vec<String>,
+    /// Whether [`Invocation::Shell`] commands are run (`/bin/sh -c`). Off
+    /// by default; turn it on only when the policy allows a shell tool.
+    pub allow_shell: bool,
+}
+
+impl LocalExecutor {
+    /// An executor with the defaults and `cache_root`.
+    pub fn new(cache_root: impl Into<PathBuf>) -> LocalExecutor {
+        LocalExecutor {
+            cache_root: cache_root.into(),
+            timeout: DEFAULT_TIMEOUT,
+            max_output: DEFAULT_MAX_OUTPUT,
+            env_allow: DEFAULT_ENV_ALLOW.iter().map(|s| s.to_string()).collect(),
+            allow_shell: false,
+        }
+    }
+
+    /// An executor with the defaults and [`default_cache_root`](super::default_cache_root).
+    pub fn with_default_cache() -> Result<LocalExecutor, ExecError> {
+        super::default_cache_root()
+            .map(LocalExecutor::new)
+            .ok_or(ExecError::NoCacheDir)
+    }
+
+    /// The process to start, before its environment and pipes are set.
+    /// A program containing `/` is a normal relative path joined to `dir`.
+    fn program(&self, dir: &Path, invocation: &Invocation) -> Result<StdCommand, ExecError> {
+        match invocation {
+            Invocation::Shell(_) if !self.allow_shell => Err(ExecError::ShellNotAllowed),
+            Invocation::Shell(line) => {
+                let mut cmd = StdCommand::new("/bin/sh");
+                cmd.arg("-c").arg(line);
+                Ok(cmd)
+            }
+            Invocation::Argv(argv) => {
+                let Some((program, args)) = argv.split_first() else {
+                    return Err(ExecError::EmptyCommand);
+                };
+                if program.is_empty() {
+                    return Err(ExecError::EmptyCommand);
+                }
+                let mut cmd = if program.contains('/') {
+                    let rel = path::normalize(program).map_err(|reason| ExecError::BadPath {
+                        path: program.clone(),
+                        reason,
+                    })?;
+                    StdCommand::new(dir.join(rel))
+                } else {
+                    StdCommand::new(program)
+                };
+                cmd.args(args);
+                Ok(cmd)
+            }
+        }
+    }
+
+    fn environment(&self, skill: &Skill<'_>, dir: &Path) -> Vec<(OsString, OsString)> {
+        let mut env: Vec<(OsString, OsString)> = self
+            .env_allow
+            .iter()
+            .filter(|name| !matches!(name.as_str(), "SKILL_NAME" | "SKILL_DIR"))
+            .filter_map(|name| std::env::var_os(name).map(|v| (name.into(), v)))
+            .collect();
+        env.push(("SKILL_NAME".into(), skill.name().into()));
+        env.push(("SKILL_DIR".into(), dir.into()));
+        env
+    }
+}
+
+impl ScriptExecutor for LocalExecutor {
+    fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
+        let dir = materialise(skill, &self.cache_root)?;
+        let mut cmd = self.program(&dir, &command.invocation)?;
+        cmd.current_dir(&dir)
+            .env_clear()
+            .envs(self.environment(skill, &dir))
+            .stdin(if command.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let start = Instant::now();
+        let mut child = cmd.spawn().map_err(|source| ExecError::Spawn {
+            program: cmd.get_program().to_string_lossy().into_owned(),
+            source,
+        })?;
+        let pid = Pid::from_child(&child);
+        // Fed on a thread so a child that does not read cannot block the
+        // run; the write fails (EPIPE) once the group is dead.
+        if let (Some(mut pipe), Some(bytes)) = (child.stdin.take(), command.stdin.clone()) {
+            thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            });
+        }
+        let stdout = Reader::spawn(child.stdout.take(), self.max_output);
+        let stderr = Reader::spawn(child.stderr.take(), self.max_output);
+        let timed_out = !wait_for_exit(pid, start + self.timeout);
+        // ESRCH when the leader was alone: nothing left to kill.
+        let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+        let status = child
+            .wait()
+            .map_err(|e| ExecError::io("wait for", cmd.get_program(), e))?;
+        let duration = start.elapsed();
+        let grace = Instant::now() + READER_GRACE;
+        let (stdout, stdout_truncated) = stdout.finish(grace, self.max_output);
+        let (stderr, stderr_truncated) = stderr.finish(grace, self.max_output);
+        Ok(Output {
+            exit_code: status.code(),
+            signal: status.signal(),
+            stdout,
+            stderr,
+            stdout_truncated,
+            stderr_truncated,
+            timed_out,
+            duration,
+        })
+    }
+}
+
+/// Waits until the leader exits (true) or `deadline` passes (false),
+/// leaving it unreaped.
+fn wait_for_exit(pid: Pid, deadline: Instant) -> bool {
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match rustix::process::waitid(WaitId::Pid(pid), options) {
+            Ok(Some(_)) => return true,
+            Ok(None) | Err(Errno::INTR) => {}
+            // Not waitable (cannot happen for our own child): stop waiting;
+            // the caller kills the group and reaps.
+            Err(_) => return true,
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return false;
+        }
+        thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// What a reader kept.
+#[derive(Debug, Default)]
+struct Capture {
+    bytes: Vec<u8>,
+    truncated: bool,
+}
+
+/// One output stream, read on its own thread.
+struct Reader {
+    capture: Arc<Mutex<Capture>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Reader {
+    fn spawn(pipe: Option<impl Read + Send + 'static>, cap: usize) -> Reader {
+        let capture = Arc::new(Mutex::new(Capture::default()));
+        let thread = pipe.map(|mut pipe| {
+            let capture = Arc::clone(&capture);
+            thread::spawn(move || {
+                let mut chunk = [0u8; 16 * 1024];
+                loop {
+                    let n = match pipe.read(&mut chunk) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                        Err(_) => break,
+                    };
+                    let mut c = capture.lock().unwrap_or_else(PoisonError::into_inner);
+                    let keep = n.min(cap.saturating_sub(c.bytes.len()));
+                    c.bytes
+                        .extend_from_slice(chunk.get(..keep).unwrap_or_default());
+                    c.truncated |= keep < n;
+                }
+            })
+        });
+        Reader { capture, thread }
+    }
+
+    /// The bytes kept (with a marker when truncated) and whether they were
+    /// truncated, waiting for the thread until `grace` at most.
+    fn finish(self, grace: Instant, cap: usize) -> (Vec<u8>, bool) {
+        if let Some(thread) = self.thread {
+            while !thread.is_finished() && Instant::now() < grace {
+                thread::sleep(Duration::from_millis(2));
+            }
+            if thread.is_finished() {
+                let _ = thread.join();
+            }
+        }
+        let mut c = self.capture.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut bytes = std::mem::take(&mut c.bytes);
+        if c.truncated {
+            bytes.extend_from_slice(format!("\n[output truncated at {cap} bytes]\n").as_bytes());
+        }
+        (bytes, c.truncated)
+    }
+}
+
+#[cfg(all(test, feature = "compiler"))]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::Bundle;
+    use crate::exec::testing::bundle;
+
+    fn script(body: &str) -> Bundle {
+        let text = format!("#!/bin/sh\n{body}\n");
+        bundle("demo", &[("scripts/t.sh", text.as_bytes(), true)])
+    }
+
+    fn run(exec: &LocalExecutor, b: &Bundle, command: Command) -> Output {
+        let skill = b.get("demo").expect("skill");
+        exec.run(&skill, &command).expect("runs")
+    }
+
+    /// Whether `pid` is gone (or a zombie awaiting its new parent), within 3 s.
+    fn gone(pid: i32) -> bool {
+        let Some(p) = Pid::from_raw(pid) else {
+            return false;
+        };
+        let until = Instant::now() + Duration::from_secs(3);
+        loop {
+            let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|s| s.rsplit_once(')').is_some_and(|(_, t)| t.starts_with(" Z")));
+            if zombie || rustix::process::test_kill_process(p) == Err(Errno::SRCH) {
+                return true;
+            }
+            if Instant::now() > until {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn first_pid(out: &[u8]) -> i32 {
+        String::from_utf8_lossy(out)
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .expect("the script printed a pid")
+    }
+
+    #[test]
+    fn captures_both_streams_and_the_exit_code() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path());
+        let b = script("echo out; echo err >&2; cat; exit 3");
+        let out = run(
+            &exec,
+            &b,
+            Command::argv(["scripts/t.sh"]).with_stdin("in\n"),
+        );
+        assert_eq!(out.exit_code, Some(3));
+        assert_eq!(out.signal, None);
+        assert_eq!(out.stdout, b"out\nin\n");
+        assert_eq!(out.stderr, b"err\n");
+        assert!(!out.timed_out && !out.stdout_truncated && !out.stderr_truncated);
+        assert!(!out.success());
+        // The working directory is the skill's, relative paths and all.
+        let out = run(&exec, &b, Command::parse("cat ./SKILL.md").expect("parses"));
+        assert!(out.success());
+        assert!(out.stdout.starts_with(b"---\nname: demo\n"));
+    }
+
+    #[test]
+    fn the_timeout_kills_the_whole_group() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut exec = LocalExecutor::new(tmp.path());
+        exec.timeout = Duration::from_secs(1);
+        let b = script("sleep 30 &\necho $!\nsleep 30");
+        let out = run(&exec, &b, Command::argv(["scripts/t.sh"]));
+        assert!(out.timed_out);
+        assert_eq!(out.signal, Some(9));
+        assert_eq!(out.exit_code, None);
+        assert!(out.duration < Duration::from_secs(5), "{:?}", out.duration);
+        assert!(gone(first_pid(&out.stdout)), "the grandchild survived");
+    }
+
+    #[test]
+    fn no_background_process_outlives_a_normal_exit() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path());
+        // The grandchild holds stdout open: without the group kill the run
+        // would wait for it.
+        let b = script("sleep 30 &\necho $!\nexit 0");
+        let out = run(&exec, &b, Command::argv(["scripts/t.sh"]));
+        assert!(out.success() && !out.timed_out);
+        assert!(out.duration < Duration::from_secs(5), "{:?}", out.duration);
+        assert!(gone(first_pid(&out.stdout)), "the grandchild survived");
+    }
+
+    #[test]
+    fn a_flood_is_capped_with_a_marker() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path());
+        let b = script("head -c 10485760 /dev/zero; head -c 3000000 /dev/zero >&2; echo done >&2");
+        let out = run(&exec, &b, Command::argv(["scripts/t.sh"]));
+        assert!(out.success());
+        let marker = b"\n[output truncated at 1048576 bytes]\n";
+        for (bytes, truncated) in [
+            (&out.stdout, out.stdout_truncated),
+            (&out.stderr, out.stderr_truncated),
+        ] {
+            assert!(truncated);
+            assert_eq!(bytes.len(), DEFAULT_MAX_OUTPUT + marker.len());
+            assert!(bytes.ends_with(marker));
+            assert!(bytes.iter().take(DEFAULT_MAX_OUTPUT).all(|&b| b == 0));
+        }
+    }
+
+    #[test]
+    fn the_environment_is_the_allow_list_and_the_skill() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut exec = LocalExecutor::new(tmp.path());
+        let b = script("");
+        let keys = |out: &Output| -> BTreeSet<String> {
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.split_once('=').map(|(k, _)| k.to_string()))
+                .collect()
+        };
+        let out = run(&exec, &b, Command::argv(["env"]));
+        assert!(out.success());
+        let allowed: BTreeSet<String> = DEFAULT_ENV_ALLOW
+            .iter()
+            .chain(&["SKILL_NAME", "SKILL_DIR"])
+            .map(|s| s.to_string())
+            .collect();
+        assert!(keys(&out).is_subset(&allowed), "{:?}", keys(&out));
+
+        exec.env_allow = vec!["PATH".into(), "SKILL_NAME".into()];
+        let out = run(&exec, &b, Command::argv(["env"]));
+        assert_eq!(
+            keys(&out),
+            ["PATH", "SKILL_DIR", "SKILL_NAME"].map(String::from).into()
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let dir = materialise(&b.get("demo").expect("skill"), tmp.path()).expect("cached");
+        assert!(text.contains("SKILL_NAME=demo\n"));
+        assert!(text.contains(&format!("SKILL_DIR={}\n", dir.display())));
+    }
+
+    #[test]
+    fn shells_only_when_allowed_and_programs_stay_inside() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut exec = LocalExecutor::new(tmp.path());
+        let b = script("");
+        let skill = b.get("demo").expect("skill");
+        let err = |exec: &LocalExecutor, c: Command| match exec.run(&skill, &c) {
+            Err(e) => e,
+            Ok(out) => panic!("ran: {out:?}"),
+        };
+        assert!(matches!(
+            err(&exec, Command::shell("echo a | tr a b")),
+            ExecError::ShellNotAllowed
+        ));
+        assert!(matches!(
+            err(&exec, Command::argv(["../t.sh"])),
+            ExecError::BadPath { .. }
+        ));
+        assert!(matches!(
+            err(&exec, Command::argv(["/bin/echo"])),
+            ExecError::BadPath { .. }
+        ));
+        assert!(matches!(
+            err(&exec, Command::argv(Vec::<String>::new())),
+            ExecError::EmptyCommand
+        ));
+        assert!(matches!(
+            err(&exec, Command::argv(["scripts/missing"])),
+            ExecError::Spawn { .. }
+        ));
+        assert!(matches!(
+            Command::parse("ls; rm -rf /"),
+            Err(ExecError::Args(_))
+        ));
+        exec.allow_shell = true;
+        let out = run(&exec, &b, Command::shell("echo a | tr a b"));
+        assert_eq!(out.stdout, b"b\n");
+    }
+}

@@ -33,6 +33,8 @@
 
 #[doc(hidden)]
 pub mod __private;
+#[cfg(all(unix, feature = "exec"))]
+pub mod agent;
 pub mod build;
 pub mod catalog;
 pub mod digest;
@@ -42,6 +44,8 @@ pub mod pack;
 pub mod path;
 pub mod policy;
 pub mod protocol;
+#[cfg(all(unix, feature = "exec"))]
+pub mod session;
 pub mod tools;
 pub mod zip;
 

@@ -1,0 +1,168 @@
+//! The loop: a model, a [`Session`], and turns until the model answers.
+//!
+//! [`run`] sends the system prompt and the user's message to a
+//! [`ChatModel`], then dispatches what comes back: function calls to
+//! [`Session::call_tool`] (each result returned as a tool message), XML
+//! instructions to [`Session::handle`] (their replies returned as one user
+//! message), until the model replies with text holding no instruction, or
+//! `max_iterations` model calls have been made.
+
+use std::fmt;
+
+use crate::exec::ScriptExecutor;
+use crate::protocol;
+use crate::session::Session;
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The system prompt.
+    System,
+    /// The user, or the host speaking for the XML protocol's results.
+    User,
+    /// The model.
+    Assistant,
+    /// A function call's result.
+    Tool,
+}
+
+/// One message of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// Its text.
+    pub content: String,
+    /// For [`Role::Assistant`]: the function calls it made.
+    pub tool_calls: Vec<ToolCall>,
+    /// For [`Role::Tool`]: the call it answers.
+    pub tool_call_id: Option<String>,
+}
+
+impl Message {
+    /// A message with text only.
+    pub fn new(role: Role, content: impl Into<String>) -> Message {
+        Message {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
+    }
+}
+
+/// A function call made by the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    /// The call's id, echoed in its result.
+    pub id: String,
+    /// The tool.
+    pub name: String,
+    /// The arguments, as JSON text.
+    pub arguments: String,
+}
+
+/// What the model answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// Its text (may hold XML instructions).
+    pub content: String,
+    /// Its function calls.
+    pub tool_calls: Vec<ToolCall>,
+}
+
+/// A chat model: messages in, one reply out. `tools` is the JSON array of
+/// [`Session::tool_definitions`] when function calling is used, else empty.
+pub trait ChatModel {
+    /// One completion.
+    fn complete(&mut self, messages: &[Message], tools: &str) -> Result<Reply, String>;
+}
+
+/// How the model is told about skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// The XML instruction protocol in the system prompt.
+    Xml,
+    /// Function calling: the catalog in the system prompt, three tools.
+    Tools,
+}
+
+/// Why the loop stopped without an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoopError {
+    /// The model failed.
+    Model(String),
+    /// `max_iterations` model calls were made without an answer.
+    MaxIterations(usize),
+}
+
+impl fmt::Display for LoopError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoopError::Model(e) => write!(f, "the model failed: {e}"),
+            LoopError::MaxIterations(n) => {
+                write!(f, "no answer after {n} model calls (max_iterations)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoopError {}
+
+/// The default `max_iterations`.
+pub const MAX_ITERATIONS: usize = 10;
+
+/// Runs the conversation until the model answers the user; returns the
+/// answer and the whole transcript.
+pub fn run<E: ScriptExecutor>(
+    model: &mut dyn ChatModel,
+    session: &mut Session<'_, E>,
+    style: Style,
+    user_message: &str,
+    max_iterations: usize,
+) -> Result<(String, Vec<Message>), LoopError> {
+    let (system, tools) = match style {
+        Style::Xml => (session.system_prompt(), String::new()),
+        Style::Tools => (session.catalog_prompt(), session.tool_definitions()),
+    };
+    let mut messages = vec![
+        Message::new(Role::System, system),
+        Message::new(Role::User, user_message),
+    ];
+    for _ in 0..max_iterations {
+        let reply = model
+            .complete(&messages, &tools)
+            .map_err(LoopError::Model)?;
+        let instructions = if style == Style::Xml {
+            protocol::parse(&reply.content)
+        } else {
+            Vec::new()
+        };
+        messages.push(Message {
+            role: Role::Assistant,
+            content: reply.content.clone(),
+            tool_calls: reply.tool_calls.clone(),
+            tool_call_id: None,
+        });
+        if !reply.tool_calls.is_empty() {
+            for call in &reply.tool_calls {
+                let result = session
+                    .call_tool(&call.name, &call.arguments)
+                    .unwrap_or_else(|e| format!("error: {e}"));
+                messages.push(Message {
+                    role: Role::Tool,
+                    content: result,
+                    tool_calls: Vec::new(),
+                    tool_call_id: Some(call.id.clone()),
+                });
+            }
+            continue;
+        }
+        if instructions.is_empty() {
+            return Ok((reply.content, messages));
+        }
+        let results: Vec<String> = instructions.iter().map(|i| session.handle(i)).collect();
+        messages.push(Message::new(Role::User, results.join("\n\n")));
+    }
+    Err(LoopError::MaxIterations(max_iterations))
+}

@@ -1,0 +1,243 @@
+//! One conversation's use of a bundle: which skills are active, what the
+//! policy allows, and the answer to each instruction or tool call.
+//!
+//! A [`Session`] serves both protocol styles over the same rules: the XML
+//! instructions of [`protocol`](crate::protocol) ([`Session::handle`]) and
+//! function calling ([`Session::tool_definitions`] and
+//! [`Session::call_tool`], with `activate_skill`, `read_skill_resource` and
+//! `run_skill_script`). Activating a skill grants its `allowed-tools` in the
+//! session's [`ToolPolicy`]; a skill is injected once (activating it again
+//! says so instead of repeating its body) and can be unloaded, which revokes
+//! its grants. A script runs only if the policy allows `Bash` with that
+//! command line; `Ask` counts as no, because there is nobody to ask in an
+//! unattended loop (a host that can ask wraps the session). Every failure is
+//! an answer for the model, never a panic.
+
+use crate::exec::{Command, ScriptExecutor};
+use crate::json::{self, Value};
+use crate::policy::{Decision, Mode, ToolPolicy};
+use crate::protocol::{self, Instruction};
+use crate::{Bundle, ReadError, Skill};
+
+/// The function-calling tools, by name.
+pub const ACTIVATE: &str = "activate_skill";
+/// See [`ACTIVATE`].
+pub const READ: &str = "read_skill_resource";
+/// See [`ACTIVATE`].
+pub const RUN: &str = "run_skill_script";
+
+/// A conversation's skills.
+#[derive(Debug)]
+pub struct Session<'b, E> {
+    bundle: &'b Bundle,
+    executor: E,
+    policy: ToolPolicy,
+    active: Vec<String>,
+}
+
+impl<'b, E: ScriptExecutor> Session<'b, E> {
+    /// A session over `bundle`, running scripts with `executor`, reading
+    /// `allowed-tools` as `mode` says.
+    pub fn new(bundle: &'b Bundle, executor: E, mode: Mode) -> Self {
+        Session {
+            bundle,
+            executor,
+            policy: ToolPolicy::new(mode),
+            active: Vec::new(),
+        }
+    }
+
+    /// The policy, to add deny rules or the development override.
+    pub fn policy(&self) -> &ToolPolicy {
+        &self.policy
+    }
+
+    /// The active skills, in activation order.
+    pub fn active(&self) -> &[String] {
+        &self.active
+    }
+
+    /// The system prompt for the XML protocol: catalog and instructions.
+    pub fn system_prompt(&self) -> String {
+        protocol::system_prompt(self.bundle.catalog())
+    }
+
+    /// The system prompt for function calling: the catalog and a line on
+    /// the tools.
+    pub fn catalog_prompt(&self) -> String {
+        format!(
+            "{}\n\nTo use a skill, call `{ACTIVATE}` with its name first, then follow its instructions with `{READ}` and `{RUN}`.",
+            self.bundle.catalog()
+        )
+    }
+
+    /// Activates a skill (level 2): its instructions, or a note that it is
+    /// already active. Grants its `allowed-tools`.
+    pub fn activate(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+        let skill = self.skill(name)?;
+        if self.active.iter().any(|a| a == name) {
+            return Ok(format!(
+                "The skill `{name}` is already active; its instructions are above."
+            ));
+        }
+        let activation = skill.activate(arguments).map_err(|e| e.to_string())?;
+        self.policy
+            .grant(name, activation.allowed_tools.iter().copied());
+        self.active.push(name.to_string());
+        Ok(activation.content)
+    }
+
+    /// Unloads an active skill, revoking its grants; whether it was active.
+    pub fn unload(&mut self, name: &str) -> bool {
+        let Some(i) = self.active.iter().position(|a| a == name) else {
+            return false;
+        };
+        self.active.remove(i);
+        self.policy.revoke(name);
+        true
+    }
+
+    /// Reads a file of a skill (level 3) as text.
+    pub fn read(&self, name: &str, path: &str) -> Result<String, String> {
+        let skill = self.skill(name)?;
+        match skill.read(path) {
+            Ok(bytes) => String::from_utf8(bytes.to_vec())
+                .map_err(|_| format!("`{path}` is not UTF-8 text ({} bytes)", bytes.len())),
+            Err(e @ ReadError::NotFound { .. }) => Err(e.to_string()),
+            Err(e) => Err(format!("Illegal path: {e}")),
+        }
+    }
+
+    /// Runs a command line in a skill's directory, if the policy allows it:
+    /// `(exit code, stdout, stderr)`.
+    pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
+        let skill = self.skill(name)?;
+        match self.policy.check("Bash", Some(command)) {
+            Decision::Allow { .. } => {}
+            Decision::Restricted(e) => return Err(e.to_string()),
+            Decision::Denied { rule } => {
+                return Err(format!("`{command}` is denied by the rule `{rule}`"));
+            }
+            Decision::Ask => {
+                return Err(format!(
+                    "`{command}` is not pre-approved by an active skill's allowed-tools; activate the skill first"
+                ));
+            }
+        }
+        let command = Command::parse(command).map_err(|e| e.to_string())?;
+        let out = self
+            .executor
+            .run(&skill, &command)
+            .map_err(|e| e.to_string())?;
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let mut stderr = text(&out.stderr);
+        if out.timed_out {
+            stderr.push_str("\n[killed: the time limit was reached]");
+        }
+        Ok((out.exit_code, text(&out.stdout), stderr))
+    }
+
+    /// The reply to one XML instruction.
+    pub fn handle(&mut self, instruction: &Instruction) -> String {
+        let result = match instruction {
+            Instruction::UseSkill { name } => self
+                .activate(name, "")
+                .map(|c| protocol::wrap_skill_content(name, &c)),
+            Instruction::ExecuteScript { skill, command } => self
+                .run(skill, command)
+                .map(|(code, out, err)| protocol::wrap_script_result(code, &out, &err)),
+            Instruction::ReadResource { skill, path } => self
+                .read(skill, path)
+                .map(|text| protocol::wrap_resource_content(path, &text)),
+            Instruction::Malformed { element, reason } => {
+                Err(format!("`<{element}>` could not be read: {reason}"))
+            }
+        };
+        result.unwrap_or_else(|e| protocol::wrap_error(instruction, &e))
+    }
+
+    /// The three function-calling tools, as a JSON array of
+    /// `{name, description, parameters}` (JSON Schema), the skill names as
+    /// an `enum`.
+    pub fn tool_definitions(&self) -> String {
+        let names: Vec<String> = self
+            .bundle
+            .skills()
+            .map(|s| protocol_json_string(s.name()))
+            .collect();
+        let skill = format!(
+            "{{\"type\": \"string\", \"enum\": [{}], \"description\": \"The skill's name, from <available_skills>.\"}}",
+            names.join(", ")
+        );
+        format!(
+            "[{{\"name\": \"{ACTIVATE}\", \"description\": \"Load a skill's full instructions. Call it before using a skill.\", \
+             \"parameters\": {{\"type\": \"object\", \"properties\": {{\"name\": {skill}, \
+             \"arguments\": {{\"type\": \"string\", \"description\": \"What $ARGUMENTS stands for in the instructions.\"}}}}, \
+             \"required\": [\"name\"], \"additionalProperties\": false}}}}, \
+             {{\"name\": \"{READ}\", \"description\": \"Read a file of a skill (a reference, template or script).\", \
+             \"parameters\": {{\"type\": \"object\", \"properties\": {{\"skill\": {skill}, \
+             \"path\": {{\"type\": \"string\", \"description\": \"Relative to the skill directory, for example references/REFERENCE.md.\"}}}}, \
+             \"required\": [\"skill\", \"path\"], \"additionalProperties\": false}}}}, \
+             {{\"name\": \"{RUN}\", \"description\": \"Run a command in a skill's directory, as its instructions say, under its allowed-tools.\", \
+             \"parameters\": {{\"type\": \"object\", \"properties\": {{\"skill\": {skill}, \
+             \"command\": {{\"type\": \"string\", \"description\": \"The command line, without shell operators, for example python3 scripts/calc.py '2 + 2'.\"}}}}, \
+             \"required\": [\"skill\", \"command\"], \"additionalProperties\": false}}}}]"
+        )
+    }
+
+    /// Calls one function-calling tool with its JSON arguments; the result
+    /// or the error is text for the model.
+    pub fn call_tool(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+        let args = json::parse(arguments, 4)
+            .map_err(|e| format!("the arguments are not JSON: {}", e.message))?;
+        let field = |key: &str| -> Result<String, String> {
+            match args.get(key).map(|n| &n.value) {
+                Some(Value::String(s)) => Ok(s.clone()),
+                Some(_) => Err(format!("`{key}` must be a string")),
+                None => Err(format!("`{key}` is missing")),
+            }
+        };
+        match name {
+            ACTIVATE => {
+                let arguments = field("arguments").unwrap_or_default();
+                self.activate(&field("name")?, &arguments)
+            }
+            READ => self.read(&field("skill")?, &field("path")?),
+            RUN => self
+                .run(&field("skill")?, &field("command")?)
+                .map(|(code, out, err)| {
+                    let mut text = format!("exit code: {}\n{out}", code.unwrap_or(-1));
+                    if !err.is_empty() {
+                        text.push_str("\nstderr:\n");
+                        text.push_str(&err);
+                    }
+                    text
+                }),
+            other => Err(format!(
+                "no tool `{other}`; the tools are {ACTIVATE}, {READ} and {RUN}"
+            )),
+        }
+    }
+
+    fn skill(&self, name: &str) -> Result<Skill<'b>, String> {
+        self.bundle.get(name).ok_or_else(|| {
+            let names: Vec<&str> = self.bundle.skills().map(|s| s.name()).collect();
+            format!("no skill `{name}`; available: {}", names.join(", "))
+        })
+    }
+}
+
+/// A JSON string literal.
+fn protocol_json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -13,7 +13,7 @@
 //! unattended loop (a host that can ask wraps the session). Every failure is
 //! an answer for the model, never a panic.
 
-use crate::exec::{Command, ScriptExecutor};
+use crate::exec::{Command, Output, ScriptExecutor};
 use crate::json::{self, Value};
 use crate::policy::{Decision, Mode, ToolPolicy};
 use crate::protocol::{self, Instruction};
@@ -109,8 +109,19 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
     }
 
     /// Runs a command line in a skill's directory, if the policy allows it:
-    /// `(exit code, stdout, stderr)`.
+    /// `(exit code, stdout, stderr)`, a time-out noted in stderr.
     pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
+        let out = self.run_output(name, command)?;
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let mut stderr = text(&out.stderr);
+        if out.timed_out {
+            stderr.push_str("\n[killed: the time limit was reached]");
+        }
+        Ok((out.exit_code, text(&out.stdout), stderr))
+    }
+
+    /// [`Session::run`], with the executor's whole [`Output`].
+    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, String> {
         let skill = self.skill(name)?;
         match self.policy.check("Bash", Some(command)) {
             Decision::Allow { .. } => {}
@@ -125,16 +136,9 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
             }
         }
         let command = Command::parse(command).map_err(|e| e.to_string())?;
-        let out = self
-            .executor
+        self.executor
             .run(&skill, &command)
-            .map_err(|e| e.to_string())?;
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        let mut stderr = text(&out.stderr);
-        if out.timed_out {
-            stderr.push_str("\n[killed: the time limit was reached]");
-        }
-        Ok((out.exit_code, text(&out.stdout), stderr))
+            .map_err(|e| e.to_string())
     }
 
     /// The reply to one XML instruction.

@@ -52,6 +52,13 @@ pub enum Command {
     Show(ShowArgs),
     /// Print one file of a skill (level 3), as `Skill::read` returns it.
     Read(ReadArgs),
+    /// Run a command in a skill's directory under its `allowed-tools`, as an
+    /// agent would: files materialised into the private cache, no shell,
+    /// reduced environment, time and output limits.
+    ///
+    /// Exit status: the command's own; 124 when it was killed at the time
+    /// limit; 126 when the policy refused it; 1 or 2 as usual before it ran.
+    Run(RunArgs),
     /// Print one skill's frontmatter as JSON, exactly as `skills-ref
     /// read-properties` does.
     ReadProperties(ReadPropertiesArgs),
@@ -239,6 +246,38 @@ pub struct ReadArgs {
     pub from: Vec<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// `skills run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The skill's name.
+    pub name: String,
+    /// The command and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Where the skills are: directories, archives, or one pack.
+    #[arg(long = "from", value_name = "PATH", default_value = ".")]
+    pub from: Vec<PathBuf>,
+    /// Time limit in seconds.
+    #[arg(long, default_value_t = 60)]
+    pub timeout: u64,
+    /// `allowed-tools` as the PRD reads it (anything unlisted fails) or as
+    /// the specification does (unlisted needs confirmation, which `run`
+    /// cannot ask for, so it fails too, with another message).
+    #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
+    pub policy: PolicyArg,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `--policy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// Anything the skill does not list is refused.
+    Restrict,
+    /// Listed tools are pre-approved; the rest would need confirmation.
+    PreApprove,
 }
 
 /// `skills read-properties`.

@@ -28,6 +28,8 @@ pub enum Outcome {
     Invalid,
     /// A usage error already reported in its own words (exit 2).
     Usage,
+    /// A status of its own (`skills run` passes its command's through).
+    Code(u8),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         args::Command::Catalog(a) => cmd::levels::catalog(&a),
         args::Command::Show(a) => cmd::levels::show(&a),
         args::Command::Read(a) => cmd::levels::read(&a),
+        args::Command::Run(a) => cmd::run::run(&a),
         args::Command::ReadProperties(a) => cmd::properties::read_properties(&a),
         args::Command::ToPrompt(a) => cmd::properties::to_prompt(&a),
     };
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Invalid) => ExitCode::from(1),
         Ok(Outcome::Usage) => ExitCode::from(2),
+        Ok(Outcome::Code(code)) => ExitCode::from(code),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("skills: {e}");

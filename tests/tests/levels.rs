@@ -98,3 +98,47 @@ fn unknown_skills_and_bad_paths_are_errors_that_list_what_exists() {
         "{err}"
     );
 }
+
+/// `skills run` executes under the skill's `allowed-tools`, passing the
+/// command's output and exit status through; a refusal is 126.
+#[test]
+fn run_executes_under_the_policy() {
+    let cache = tempdir();
+    let run = |args: &[&str]| {
+        let out = skills()
+            .current_dir(workspace())
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code().unwrap_or(-1),
+        )
+    };
+    let calc = [
+        "run",
+        "calculator",
+        "--from",
+        "skills",
+        "--",
+        "python3",
+        "scripts/calc.py",
+    ];
+    let (out, _, rc) = run(&[&calc[..], &["15 * 23"]].concat());
+    assert_eq!((out.as_str(), rc), ("345\n", 0));
+    let (_, err, rc) = run(&[&calc[..], &["1/0"]].concat());
+    assert_eq!(rc, 1);
+    assert!(err.contains("division by zero"), "{err}");
+    let (out, err, rc) = run(&["run", "calculator", "--from", "skills", "--", "ls", "-la"]);
+    assert_eq!((out.as_str(), rc), ("", 126));
+    assert!(
+        err.contains("Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"),
+        "{err}"
+    );
+    // An argument holding shell syntax is never pre-approved (and would
+    // reach the script as one literal argument anyway: there is no shell).
+    let (out, _, rc) = run(&[&calc[..], &["1; rm -rf /"]].concat());
+    assert_eq!((out.as_str(), rc), ("", 126));
+}

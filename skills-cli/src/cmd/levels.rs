@@ -61,7 +61,7 @@ pub fn read(args: &ReadArgs) -> io::Result<Outcome> {
 
 /// The skills under `paths` as a bundle; `None` when validation failed
 /// (already reported).
-fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bundle>> {
+pub fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bundle>> {
     if let [one] = paths {
         if input::is_archive(one) {
             let bytes = extract::read_bounded(one, extract::MAX_ARCHIVE)?;

@@ -6,6 +6,7 @@ pub mod keygen;
 pub mod levels;
 pub mod pack;
 pub mod properties;
+pub mod run;
 pub mod unpack;
 pub mod validate;
 pub mod verify;

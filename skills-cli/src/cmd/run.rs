@@ -1,0 +1,80 @@
+//! `skills run NAME -- COMMAND...`: one command in a skill's directory, as
+//! an agent's `run_skill_script` would run it.
+//!
+//! The skill is activated in a fresh `Session` (so its `allowed-tools` are
+//! granted), the command is checked against the policy as `Bash` with that
+//! command line, and run by `LocalExecutor`: the skill's files materialised
+//! into the private cache (`$XDG_CACHE_HOME/skills` or `~/.cache/skills`),
+//! no shell, a reduced environment, the time limit and the output caps.
+//! The command's stdout and stderr are passed through and its exit status
+//! kept.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use skills_bundle::Mode;
+use skills_bundle::exec::LocalExecutor;
+use skills_bundle::session::Session;
+
+use crate::Outcome;
+use crate::args::{PolicyArg, RunArgs};
+use crate::cmd::levels::bundle_of;
+
+/// Runs `skills run`.
+pub fn run(args: &RunArgs) -> io::Result<Outcome> {
+    let Some(bundle) = bundle_of(&args.from, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let mut executor = LocalExecutor::with_default_cache().map_err(io::Error::other)?;
+    executor.timeout = Duration::from_secs(args.timeout);
+    let mode = match args.policy {
+        PolicyArg::Restrict => Mode::Restrict,
+        PolicyArg::PreApprove => Mode::PreApprove,
+    };
+    let mut session = Session::new(&bundle, executor, mode);
+    if let Err(e) = session.activate(&args.name, "") {
+        eprintln!("skills: {e}");
+        return Ok(Outcome::Invalid);
+    }
+    let line: Vec<String> = args.command.iter().map(|a| quote(a)).collect();
+    match session.run_output(&args.name, &line.join(" ")) {
+        Ok(out) => {
+            io::stdout().write_all(&out.stdout)?;
+            io::stdout().flush()?;
+            io::stderr().write_all(&out.stderr)?;
+            if out.timed_out {
+                eprintln!("skills: killed at the time limit of {} s", args.timeout);
+                return Ok(Outcome::Code(TIMED_OUT));
+            }
+            Ok(Outcome::Code(
+                out.exit_code
+                    .and_then(|c| u8::try_from(c).ok())
+                    .unwrap_or(1),
+            ))
+        }
+        Err(e) => {
+            eprintln!("skills: {e}");
+            Ok(Outcome::Code(REFUSED))
+        }
+    }
+}
+
+/// The exit status of a command killed at the time limit (as `timeout(1)`).
+pub const TIMED_OUT: u8 = 124;
+
+/// The exit status of a refused command (as a shell's "cannot execute").
+pub const REFUSED: u8 = 126;
+
+/// One argument as a word `split_args` reads back unchanged: as it is when
+/// plain, else in single quotes (a `'` as `'\''`).
+fn quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}

@@ -33,6 +33,7 @@ pub struct Session<'b, E> {
     executor: E,
     policy: ToolPolicy,
     active: Vec<String>,
+    budget: Option<usize>,
 }
 
 impl<'b, E: ScriptExecutor> Session<'b, E> {
@@ -44,6 +45,22 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
             executor,
             policy: ToolPolicy::new(mode),
             active: Vec::new(),
+            budget: None,
+        }
+    }
+
+    /// Keeps the catalog in the system prompt within `chars` characters
+    /// (descriptions are dropped before names, [`Bundle::catalog_within`]).
+    pub fn with_catalog_budget(mut self, chars: usize) -> Self {
+        self.budget = Some(chars);
+        self
+    }
+
+    /// The catalog, within the budget if one is set.
+    pub fn catalog(&self) -> std::borrow::Cow<'b, str> {
+        match self.budget {
+            Some(chars) => self.bundle.catalog_within(chars),
+            None => self.bundle.catalog().into(),
         }
     }
 
@@ -59,7 +76,7 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
 
     /// The system prompt for the XML protocol: catalog and instructions.
     pub fn system_prompt(&self) -> String {
-        protocol::system_prompt(self.bundle.catalog())
+        protocol::system_prompt(&self.catalog())
     }
 
     /// The system prompt for function calling: the catalog and a line on
@@ -67,7 +84,7 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
     pub fn catalog_prompt(&self) -> String {
         format!(
             "{}\n\nTo use a skill, call `{ACTIVATE}` with its name first, then follow its instructions with `{READ}` and `{RUN}`.",
-            self.bundle.catalog()
+            self.catalog()
         )
     }
 

@@ -241,3 +241,15 @@ fn the_loop_stops_at_max_iterations() {
     let e = agent::run(&mut model, &mut session, Style::Xml, "loop", 3).unwrap_err();
     assert_eq!(e, agent::LoopError::MaxIterations(3));
 }
+
+#[test]
+fn a_catalog_budget_reaches_the_system_prompt() {
+    let (_cache, session) = session();
+    let full = session.system_prompt();
+    let session = session.with_catalog_budget(600);
+    let short = session.system_prompt();
+    assert!(short.len() < full.len());
+    assert!(session.catalog().chars().count() <= 600);
+    assert!(short.contains("<name>\ncalculator\n</name>"), "{short}");
+    assert!(short.contains("<use_skill>skill-name</use_skill>"));
+}

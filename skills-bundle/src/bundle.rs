@@ -102,18 +102,8 @@ impl Bundle {
         if full.chars().count() <= budget {
             return std::borrow::Cow::Borrowed(full);
         }
-        let located: Vec<(&str, &str, String)> = self
-            .skills()
-            .map(|s| {
-                (
-                    s.name(),
-                    s.description(),
-                    crate::catalog::location(s.name()),
-                )
-            })
-            .collect();
-        std::borrow::Cow::Owned(crate::catalog::render_within(
-            located.iter().map(|(n, d, l)| (*n, *d, l.as_str())),
+        std::borrow::Cow::Owned(crate::catalog::render_embedded_within(
+            self.skills().map(|s| (s.name(), s.description())),
             budget,
         ))
     }

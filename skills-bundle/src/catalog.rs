@@ -36,11 +36,26 @@ pub fn html_escape(s: &str) -> String {
 /// The block for `(name, description)` pairs of embedded skills, in the
 /// order given, each located at [`location`].
 pub fn render_embedded<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let skills: Vec<(&str, &str, String)> = skills
+    let skills = located(skills);
+    render(skills.iter().map(|(n, d, l)| (*n, *d, l.as_str())))
+}
+
+/// [`render_embedded`] within `budget` characters ([`render_within`]).
+pub fn render_embedded_within<'a>(
+    skills: impl IntoIterator<Item = (&'a str, &'a str)>,
+    budget: usize,
+) -> String {
+    let skills = located(skills);
+    render_within(skills.iter().map(|(n, d, l)| (*n, *d, l.as_str())), budget)
+}
+
+fn located<'a>(
+    skills: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Vec<(&'a str, &'a str, String)> {
+    skills
         .into_iter()
         .map(|(name, description)| (name, description, location(name)))
-        .collect();
-    render(skills.iter().map(|(n, d, l)| (*n, *d, l.as_str())))
+        .collect()
 }
 
 /// The block for `(name, description, location)` triples, in the order given.

@@ -4,10 +4,14 @@
 //! lone UTF-16 surrogate in a `\u` escape becomes U+FFFD. A leading UTF-8
 //! byte-order mark is skipped.
 //!
+//! [`quote`] writes a string literal for the JSON this crate writes (a pack's
+//! manifest, tool definitions).
+//!
 //! Used for `.claude-plugin/plugin.json` and `marketplace.json` by the
 //! compiler, and for a pack's manifest when a pack is loaded at run time
 //! (which is why it lives outside the `compiler` module).
 
+use std::fmt::Write as _;
 use std::ops::Range;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -364,6 +368,28 @@ impl Parser<'_> {
         self.pos += 4;
         Ok(code)
     }
+}
+
+/// A JSON string literal: `"`, `\` and control characters escaped, the rest
+/// as UTF-8.
+pub(crate) fn quote(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
 }
 
 #[cfg(test)]

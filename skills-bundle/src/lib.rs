@@ -52,6 +52,7 @@ pub mod zip;
 mod bundle;
 mod file;
 mod json;
+mod pyrepr;
 mod skill;
 
 #[cfg(feature = "compiler")]

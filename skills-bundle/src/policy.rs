@@ -52,6 +52,7 @@
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use crate::pyrepr;
 use crate::tools::ToolRule;
 
 /// The variable a plugin skill's patterns may use for its plugin directory.
@@ -109,7 +110,7 @@ impl fmt::Display for ToolRestrictionError {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            f.write_str(&py_repr(rule))?;
+            f.write_str(&pyrepr::repr(rule))?;
         }
         f.write_str("]")
     }
@@ -398,32 +399,6 @@ fn glob(pattern: &str, text: &str) -> bool {
         }
     }
     p.iter().skip(pi).all(|&c| c == '*')
-}
-
-/// A string as Python's `repr` writes it, for the PRD's list format.
-fn py_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 #[cfg(test)]
@@ -726,10 +701,10 @@ mod tests {
 
     #[test]
     fn the_list_is_written_like_python_repr() {
-        assert_eq!(py_repr("Read"), "'Read'");
-        assert_eq!(py_repr("Bash(echo 'hi')"), "\"Bash(echo 'hi')\"");
-        assert_eq!(py_repr("a'b\"c"), "'a\\'b\"c'");
-        assert_eq!(py_repr("a\\b\n"), "'a\\\\b\\n'");
+        assert_eq!(pyrepr::repr("Read"), "'Read'");
+        assert_eq!(pyrepr::repr("Bash(echo 'hi')"), "\"Bash(echo 'hi')\"");
+        assert_eq!(pyrepr::repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(pyrepr::repr("a\\b\n"), "'a\\\\b\\n'");
         let empty = ToolRestrictionError {
             tool: "X".into(),
             skill: "s".into(),

@@ -184,7 +184,7 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
         let names: Vec<String> = self
             .bundle
             .skills()
-            .map(|s| protocol_json_string(s.name()))
+            .map(|s| json::quote(s.name()))
             .collect();
         let skill = format!(
             "{{\"type\": \"string\", \"enum\": [{}], \"description\": \"The skill's name, from <available_skills>.\"}}",
@@ -246,19 +246,4 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
             format!("no skill `{name}`; available: {}", names.join(", "))
         })
     }
-}
-
-/// A JSON string literal.
-fn protocol_json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -42,6 +42,9 @@ mod json;
 #[path = "../../skills-bundle/src/path.rs"]
 mod path;
 
+#[path = "../../skills-bundle/src/pyrepr.rs"]
+mod pyrepr;
+
 #[allow(dead_code)]
 #[path = "../../skills-bundle/src/zip.rs"]
 mod zip;

@@ -13,6 +13,7 @@ use super::Options;
 use super::profile::Profile;
 use super::skill::check_skill;
 use super::yaml::{Node, Value};
+use crate::pyrepr;
 
 /// Why properties could not be read, with the reference's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,7 +278,7 @@ pub(crate) fn py_str(n: &Node) -> String {
 
 fn py_repr(n: &Node) -> String {
     match &n.value {
-        Value::Str(s) => py_repr_str(s),
+        Value::Str(s) => pyrepr::repr(s),
         Value::Seq(items) => format!(
             "[{}]",
             items.iter().map(py_repr).collect::<Vec<_>>().join(", ")
@@ -291,40 +292,6 @@ fn py_repr(n: &Node) -> String {
                 .join(", ")
         ),
     }
-}
-
-/// Python's `repr()` of a string. Non-printable characters outside ASCII
-/// are approximated by the control and format characters Python escapes.
-fn py_repr_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::new();
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa1).contains(&(c as u32)) || c == '\u{ad}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if matches!(c, '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}') =>
-            {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 /// The reference's `to_prompt`: the `<available_skills>` block for
@@ -346,12 +313,5 @@ mod tests {
         let mut s = String::new();
         json_string(&mut s, "café \"q\" \\ 🚀\n");
         assert_eq!(s, r#""caf\u00e9 \"q\" \\ \ud83d\ude80\n""#);
-    }
-
-    #[test]
-    fn repr_picks_quotes_like_python() {
-        assert_eq!(py_repr_str("it's"), "\"it's\"");
-        assert_eq!(py_repr_str("a'b\"c"), "'a\\'b\"c'");
-        assert_eq!(py_repr_str("x"), "'x'");
     }
 }

@@ -131,29 +131,29 @@ impl Manifest {
     pub fn to_json(&self) -> String {
         let mut o = String::new();
         o.push_str("{\n");
-        let _ = writeln!(o, "  \"format\": {},", string(FORMAT));
+        let _ = writeln!(o, "  \"format\": {},", json::quote(FORMAT));
         let _ = writeln!(o, "  \"version\": {VERSION},");
-        let _ = writeln!(o, "  \"tool\": {},", string(&self.tool));
-        let _ = writeln!(o, "  \"codec\": {},", string(CODEC));
-        let _ = writeln!(o, "  \"digest\": {},", string(&self.digest));
+        let _ = writeln!(o, "  \"tool\": {},", json::quote(&self.tool));
+        let _ = writeln!(o, "  \"codec\": {},", json::quote(CODEC));
+        let _ = writeln!(o, "  \"digest\": {},", json::quote(&self.digest));
         o.push_str("  \"skills\": [");
         for (i, s) in self.skills.iter().enumerate() {
             o.push_str(if i == 0 { "\n" } else { ",\n" });
             o.push_str("    {\n");
-            let _ = writeln!(o, "      \"name\": {},", string(&s.name));
-            let _ = writeln!(o, "      \"dir\": {},", string(&s.dir));
-            let _ = writeln!(o, "      \"description\": {},", string(&s.description));
+            let _ = writeln!(o, "      \"name\": {},", json::quote(&s.name));
+            let _ = writeln!(o, "      \"dir\": {},", json::quote(&s.dir));
+            let _ = writeln!(o, "      \"description\": {},", json::quote(&s.description));
             let _ = writeln!(o, "      \"license\": {},", opt(&s.license));
             let _ = writeln!(o, "      \"compatibility\": {},", opt(&s.compatibility));
             let _ = writeln!(o, "      \"metadata\": {},", pairs(&s.metadata));
             let tools: Vec<String> = s
                 .allowed_tools
                 .iter()
-                .map(|(t, p)| format!("[{}, {}]", string(t), opt(p)))
+                .map(|(t, p)| format!("[{}, {}]", json::quote(t), opt(p)))
                 .collect();
             let _ = writeln!(o, "      \"allowed_tools\": [{}],", tools.join(", "));
             let _ = writeln!(o, "      \"extensions\": {},", pairs(&s.extensions));
-            let _ = writeln!(o, "      \"skill_md\": {},", string(&s.skill_md));
+            let _ = writeln!(o, "      \"skill_md\": {},", json::quote(&s.skill_md));
             let _ = writeln!(o, "      \"body\": [{}, {}],", s.body.0, s.body.1);
             o.push_str("      \"files\": [");
             for (j, f) in s.files.iter().enumerate() {
@@ -161,7 +161,7 @@ impl Manifest {
                 let _ = write!(
                     o,
                     "        {{\"path\": {}, \"size\": {}, \"mode\": \"{}\", \"sha256\": \"{}\"}}",
-                    string(&f.path),
+                    json::quote(&f.path),
                     f.size,
                     if f.executable { "0755" } else { "0644" },
                     digest::hex(&f.sha256)
@@ -495,36 +495,14 @@ fn parse_hex(s: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
-/// A JSON string literal: `"`, `\` and control characters escaped, the rest
-/// as UTF-8.
-fn string(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '\t' => o.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
 fn opt(s: &Option<String>) -> String {
-    s.as_deref().map_or_else(|| "null".to_string(), string)
+    s.as_deref().map_or_else(|| "null".to_string(), json::quote)
 }
 
 fn pairs(items: &[(String, String)]) -> String {
     let inner: Vec<String> = items
         .iter()
-        .map(|(k, v)| format!("[{}, {}]", string(k), string(v)))
+        .map(|(k, v)| format!("[{}, {}]", json::quote(k), json::quote(v)))
         .collect();
     format!("[{}]", inner.join(", "))
 }

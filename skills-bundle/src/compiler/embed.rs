@@ -12,7 +12,6 @@
 //! one file, and per-file entries can be copied into zip archives unchanged.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::profile::SPEC_FIELDS;
 use super::properties::{self, py_str};
@@ -259,41 +258,10 @@ fn json_string(s: &str) -> String {
 }
 
 /// Reads and compresses files on all cores, keeping their order.
-/// Compresses `files` on worker threads, each taking the next file, and
-/// returns them in order.
 fn compress_all(files: &[&super::SkillFile]) -> Result<Vec<PlanFile>, PlanError> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len().max(1));
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(f) = files.get(i) else { break };
-            mine.push((i, compress_one(f)));
-        }
-        mine
-    };
-    let mut done: Vec<(usize, Result<PlanFile, PlanError>)> = if threads <= 1 {
-        work()
-    } else {
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap_or_default())
-                .collect()
-        })
-    };
-    if done.len() != files.len() {
-        return Err(PlanError {
-            path: PathBuf::new(),
-            message: "a compression thread panicked".into(),
-        });
-    }
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, f)| f).collect()
+    super::parallel::map(files, 0, |f| compress_one(f))
+        .into_iter()
+        .collect()
 }
 
 fn compress_one(f: &super::SkillFile) -> Result<PlanFile, PlanError> {

@@ -21,6 +21,7 @@ pub mod embed;
 pub mod files;
 pub mod frontmatter;
 pub mod pack;
+pub mod parallel;
 pub mod profile;
 pub mod properties;
 pub mod render;
@@ -37,7 +38,6 @@ mod yaml11;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use diag::{Code, Diagnostic, Label, Severity};
 pub use discover::{DiscoveryOptions, FoundSkill};
@@ -149,37 +149,9 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
 
 /// Checks the found skills on worker threads, keeping their order.
 fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
-    let threads = match options.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-    .min(found.len().max(1));
-    let one = |f: &FoundSkill| check_skill(&f.dir, f.plugin.clone(), options);
-    if threads <= 1 {
-        return found.iter().map(one).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, CheckedSkill)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(f) = found.get(i) else { break };
-                        mine.push((i, one(f)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, s)| s).collect()
+    parallel::map(found, options.threads, |f| {
+        check_skill(&f.dir, f.plugin.clone(), options)
+    })
 }
 
 /// Checks one skill directory with the reference validator's semantics.

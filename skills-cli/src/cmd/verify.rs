@@ -8,8 +8,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
+use skills_bundle::compiler::parallel;
 use skills_bundle::pack::{Pack, PackError, Trust};
 use skills_bundle::{File, Skill};
 
@@ -121,33 +120,14 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
 /// Inflates and hash-checks every file on all cores, keeping none of them;
 /// returns the failures, in file order.
 fn check_files(files: &[(Skill<'_>, File<'_>)]) -> Vec<String> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut failed = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some((skill, file)) = files.get(i) else {
-                break;
-            };
-            if let Err(e) = file.verify() {
-                failed.push((i, format!("{}/{}: {e}", skill.source_dir(), file.path())));
-            }
-        }
-        failed
-    };
-    let mut failed: Vec<(usize, String)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-        workers
-            .into_iter()
-            .flat_map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| vec![(usize::MAX, "a verification thread panicked".into())])
-            })
-            .collect()
-    });
-    failed.sort();
-    failed.into_iter().map(|(_, m)| m).collect()
+    parallel::map(files, 0, |(skill, file)| {
+        file.verify()
+            .err()
+            .map(|e| format!("{}/{}: {e}", skill.source_dir(), file.path()))
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn passed(

@@ -6,12 +6,18 @@
 //! instructions to [`Session::handle`] (their replies returned as one user
 //! message), until the model replies with text holding no instruction, or
 //! `max_iterations` model calls have been made.
+//!
+//! The loop is written once, as `async` code. [`run`] drives it with a
+//! blocking [`ChatModel`] and [`ScriptExecutor`], whose futures are ready at
+//! once, so it never yields; [`run_async`] awaits it with an
+//! [`AsyncChatModel`] and an [`AsyncScriptExecutor`].
 
 use std::fmt;
+use std::future::Future;
 
-use crate::exec::ScriptExecutor;
+use crate::exec::{AsyncScriptExecutor, ScriptExecutor};
 use crate::protocol;
-use crate::session::Session;
+use crate::session::{Blocking, NonBlocking, Runs, Session, State, ToolDefinition, ready_now};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,11 +77,59 @@ pub struct Reply {
     pub tool_calls: Vec<ToolCall>,
 }
 
-/// A chat model: messages in, one reply out. `tools` is the JSON array of
-/// [`Session::tool_definitions`] when function calling is used, else empty.
+/// A chat model: messages in, one reply out. `tools` holds
+/// [`Session::tool_definitions`] when function calling is used, else
+/// nothing.
 pub trait ChatModel {
     /// One completion.
-    fn complete(&mut self, messages: &[Message], tools: &str) -> Result<Reply, String>;
+    fn complete(&mut self, messages: &[Message], tools: &[ToolDefinition])
+    -> Result<Reply, String>;
+}
+
+/// The async twin of [`ChatModel`]. The future is `Send`, so a loop using
+/// it can be spawned on a multi-threaded runtime.
+pub trait AsyncChatModel {
+    /// One completion.
+    fn complete_async(
+        &mut self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, String>> + Send;
+}
+
+/// Asks a model for the loop, blocking or not.
+trait Completes {
+    fn completion(
+        &mut self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, String>> + Send;
+}
+
+/// A blocking model: the call happens in `completion`; its future is ready.
+struct BlockingModel<'m>(&'m mut dyn ChatModel);
+
+impl Completes for BlockingModel<'_> {
+    fn completion(
+        &mut self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, String>> + Send {
+        std::future::ready(self.0.complete(messages, tools))
+    }
+}
+
+/// An async model.
+struct NonBlockingModel<'m, M>(&'m mut M);
+
+impl<M: AsyncChatModel> Completes for NonBlockingModel<'_, M> {
+    fn completion(
+        &mut self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, String>> + Send {
+        self.0.complete_async(messages, tools)
+    }
 }
 
 /// How the model is told about skills.
@@ -121,8 +175,49 @@ pub fn run<E: ScriptExecutor>(
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
+    let Session { executor, state } = session;
+    ready_now(drive(
+        &mut BlockingModel(model),
+        state,
+        &Blocking(&*executor),
+        style,
+        user_message,
+        max_iterations,
+    ))
+}
+
+/// [`run`] with an async model and executor. The future is `Send` when the
+/// model is `Send` and the executor `Sync`.
+pub async fn run_async<M: AsyncChatModel, E: AsyncScriptExecutor + Sync>(
+    model: &mut M,
+    session: &mut Session<'_, E>,
+    style: Style,
+    user_message: &str,
+    max_iterations: usize,
+) -> Result<(String, Vec<Message>), LoopError> {
+    let Session { executor, state } = session;
+    drive(
+        &mut NonBlockingModel(model),
+        state,
+        &NonBlocking(&*executor),
+        style,
+        user_message,
+        max_iterations,
+    )
+    .await
+}
+
+/// The loop itself, for both.
+async fn drive(
+    model: &mut impl Completes,
+    session: &mut State<'_>,
+    runs: &impl Runs,
+    style: Style,
+    user_message: &str,
+    max_iterations: usize,
+) -> Result<(String, Vec<Message>), LoopError> {
     let (system, tools) = match style {
-        Style::Xml => (session.system_prompt(), String::new()),
+        Style::Xml => (session.system_prompt(), Vec::new()),
         Style::Tools => (session.catalog_prompt(), session.tool_definitions()),
     };
     let mut messages = vec![
@@ -131,7 +226,8 @@ pub fn run<E: ScriptExecutor>(
     ];
     for _ in 0..max_iterations {
         let reply = model
-            .complete(&messages, &tools)
+            .completion(&messages, &tools)
+            .await
             .map_err(LoopError::Model)?;
         let instructions = if style == Style::Xml {
             protocol::parse(&reply.content)
@@ -147,7 +243,8 @@ pub fn run<E: ScriptExecutor>(
         if !reply.tool_calls.is_empty() {
             for call in &reply.tool_calls {
                 let result = session
-                    .call_tool(&call.name, &call.arguments)
+                    .call_tool(runs, &call.name, &call.arguments)
+                    .await
                     .unwrap_or_else(|e| format!("error: {e}"));
                 messages.push(Message {
                     role: Role::Tool,
@@ -161,7 +258,10 @@ pub fn run<E: ScriptExecutor>(
         if instructions.is_empty() {
             return Ok((reply.content, messages));
         }
-        let results: Vec<String> = instructions.iter().map(|i| session.handle(i)).collect();
+        let mut results = Vec::with_capacity(instructions.len());
+        for instruction in &instructions {
+            results.push(session.handle(runs, instruction).await);
+        }
         messages.push(Message::new(Role::User, results.join("\n\n")));
     }
     Err(LoopError::MaxIterations(max_iterations))

@@ -12,8 +12,18 @@
 //! command line; `Ask` counts as no, because there is nobody to ask in an
 //! unattended loop (a host that can ask wraps the session). Every failure is
 //! an answer for the model, never a panic.
+//!
+//! Every rule is written once, as `async` code over a `Runs` executor:
+//! a blocking [`ScriptExecutor`] gives a future that is ready at once, so
+//! the blocking methods ([`Session::call_tool`], [`Session::handle`]) poll
+//! that code once (`ready_now`), and the `_async` methods await it with
+//! an [`AsyncScriptExecutor`]. The two APIs cannot drift apart.
 
-use crate::exec::{Command, Output, ScriptExecutor};
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecutor};
 use crate::json::{self, Value};
 use crate::policy::{Decision, Mode, ToolPolicy};
 use crate::protocol::{self, Instruction};
@@ -26,71 +36,268 @@ pub const READ: &str = "read_skill_resource";
 /// See [`ACTIVATE`].
 pub const RUN: &str = "run_skill_script";
 
+/// A function-calling tool: what a model API needs to offer it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDefinition {
+    /// The tool's name ([`ACTIVATE`], [`READ`] or [`RUN`]).
+    pub name: &'static str,
+    /// What it does, for the model.
+    pub description: &'static str,
+    /// Its arguments: a JSON Schema object, as JSON text.
+    pub parameters: String,
+}
+
+impl ToolDefinition {
+    /// `{"name": …, "description": …, "parameters": …}`, the shape most
+    /// model APIs wrap (OpenAI inside `{"type": "function", "function": …}`,
+    /// Anthropic with `input_schema` for `parameters`).
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"name\": {}, \"description\": {}, \"parameters\": {}}}",
+            json::quote(self.name),
+            json::quote(self.description),
+            self.parameters
+        )
+    }
+
+    /// A JSON array of [`ToolDefinition::to_json`].
+    pub fn array_json(tools: &[ToolDefinition]) -> String {
+        let items: Vec<String> = tools.iter().map(ToolDefinition::to_json).collect();
+        format!("[{}]", items.join(", "))
+    }
+}
+
 /// A conversation's skills.
 #[derive(Debug)]
 pub struct Session<'b, E> {
+    pub(crate) executor: E,
+    pub(crate) state: State<'b>,
+}
+
+/// Everything of a session but its executor, so that the rules can borrow
+/// the executor while they change the state.
+#[derive(Debug)]
+pub(crate) struct State<'b> {
     bundle: &'b Bundle,
-    executor: E,
     policy: ToolPolicy,
     active: Vec<String>,
     budget: Option<usize>,
 }
 
-impl<'b, E: ScriptExecutor> Session<'b, E> {
-    /// A session over `bundle`, running scripts with `executor`, reading
+/// Runs a command for the session's rules, blocking or not.
+pub(crate) trait Runs {
+    /// The command's output.
+    fn run_command(
+        &self,
+        skill: &Skill<'_>,
+        command: &Command,
+    ) -> impl Future<Output = Result<Output, ExecError>> + Send;
+}
+
+/// A blocking executor: the run happens in `run_command`, whose future is
+/// ready at once.
+pub(crate) struct Blocking<'e, E>(pub(crate) &'e E);
+
+impl<E: ScriptExecutor> Runs for Blocking<'_, E> {
+    fn run_command(
+        &self,
+        skill: &Skill<'_>,
+        command: &Command,
+    ) -> impl Future<Output = Result<Output, ExecError>> + Send {
+        std::future::ready(self.0.run(skill, command))
+    }
+}
+
+/// An async executor: the run is its future.
+pub(crate) struct NonBlocking<'e, E>(pub(crate) &'e E);
+
+impl<E: AsyncScriptExecutor> Runs for NonBlocking<'_, E> {
+    fn run_command(
+        &self,
+        skill: &Skill<'_>,
+        command: &Command,
+    ) -> impl Future<Output = Result<Output, ExecError>> + Send {
+        self.0.run_async(skill, command)
+    }
+}
+
+/// The value of a future built only from futures that are ready at once
+/// (the blocking adapters above and in [`agent`](crate::agent)): one poll.
+pub(crate) fn ready_now<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        // Ready at the first poll by construction; looping (rather than
+        // panicking) keeps this total should a pending future slip in.
+        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
+            return value;
+        }
+        std::thread::yield_now();
+    }
+}
+
+impl<'b, E> Session<'b, E> {
+    /// A session over `bundle`, running scripts with `executor` (a
+    /// [`ScriptExecutor`] for the blocking methods, an
+    /// [`AsyncScriptExecutor`] for the `_async` ones), reading
     /// `allowed-tools` as `mode` says.
     pub fn new(bundle: &'b Bundle, executor: E, mode: Mode) -> Self {
         Session {
-            bundle,
             executor,
-            policy: ToolPolicy::new(mode),
-            active: Vec::new(),
-            budget: None,
+            state: State {
+                bundle,
+                policy: ToolPolicy::new(mode),
+                active: Vec::new(),
+                budget: None,
+            },
         }
     }
 
     /// Keeps the catalog in the system prompt within `chars` characters
     /// (descriptions are dropped before names, [`Bundle::catalog_within`]).
     pub fn with_catalog_budget(mut self, chars: usize) -> Self {
-        self.budget = Some(chars);
+        self.state.budget = Some(chars);
         self
     }
 
     /// The catalog, within the budget if one is set.
     pub fn catalog(&self) -> std::borrow::Cow<'b, str> {
+        self.state.catalog()
+    }
+
+    /// The policy, to add deny rules or the development override.
+    pub fn policy(&self) -> &ToolPolicy {
+        &self.state.policy
+    }
+
+    /// The executor.
+    pub fn executor(&self) -> &E {
+        &self.executor
+    }
+
+    /// The active skills, in activation order.
+    pub fn active(&self) -> &[String] {
+        &self.state.active
+    }
+
+    /// The system prompt for the XML protocol: catalog and instructions.
+    pub fn system_prompt(&self) -> String {
+        self.state.system_prompt()
+    }
+
+    /// The system prompt for function calling: the catalog and a line on
+    /// the tools.
+    pub fn catalog_prompt(&self) -> String {
+        self.state.catalog_prompt()
+    }
+
+    /// Activates a skill (level 2): its instructions, or a note that it is
+    /// already active. Grants its `allowed-tools`.
+    pub fn activate(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+        self.state.activate(name, arguments)
+    }
+
+    /// Unloads an active skill, revoking its grants; whether it was active.
+    pub fn unload(&mut self, name: &str) -> bool {
+        self.state.unload(name)
+    }
+
+    /// Reads a file of a skill (level 3) as text.
+    pub fn read(&self, name: &str, path: &str) -> Result<String, String> {
+        self.state.read(name, path)
+    }
+
+    /// The three function-calling tools, the skill names as a JSON Schema
+    /// `enum`; [`ToolDefinition::array_json`] gives them as JSON.
+    pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
+        self.state.tool_definitions()
+    }
+}
+
+impl<E: ScriptExecutor> Session<'_, E> {
+    /// Runs a command line in a skill's directory, if the policy allows it:
+    /// `(exit code, stdout, stderr)`, a time-out noted in stderr.
+    pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
+        ready_now(self.state.run(&Blocking(&self.executor), name, command))
+    }
+
+    /// [`Session::run`], with the executor's whole [`Output`].
+    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, String> {
+        ready_now(
+            self.state
+                .run_output(&Blocking(&self.executor), name, command),
+        )
+    }
+
+    /// The reply to one XML instruction.
+    pub fn handle(&mut self, instruction: &Instruction) -> String {
+        ready_now(self.state.handle(&Blocking(&self.executor), instruction))
+    }
+
+    /// Calls one function-calling tool with its JSON arguments; the result
+    /// or the error is text for the model.
+    pub fn call_tool(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+        ready_now(
+            self.state
+                .call_tool(&Blocking(&self.executor), name, arguments),
+        )
+    }
+}
+
+impl<E: AsyncScriptExecutor + Sync> Session<'_, E> {
+    /// [`Session::run`] with an async executor.
+    pub async fn run_async(
+        &self,
+        name: &str,
+        command: &str,
+    ) -> Result<(Option<i32>, String, String), String> {
+        self.state
+            .run(&NonBlocking(&self.executor), name, command)
+            .await
+    }
+
+    /// [`Session::run_output`] with an async executor.
+    pub async fn run_output_async(&self, name: &str, command: &str) -> Result<Output, String> {
+        self.state
+            .run_output(&NonBlocking(&self.executor), name, command)
+            .await
+    }
+
+    /// [`Session::handle`] with an async executor.
+    pub async fn handle_async(&mut self, instruction: &Instruction) -> String {
+        self.state
+            .handle(&NonBlocking(&self.executor), instruction)
+            .await
+    }
+
+    /// [`Session::call_tool`] with an async executor.
+    pub async fn call_tool_async(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+        self.state
+            .call_tool(&NonBlocking(&self.executor), name, arguments)
+            .await
+    }
+}
+
+impl<'b> State<'b> {
+    fn catalog(&self) -> std::borrow::Cow<'b, str> {
         match self.budget {
             Some(chars) => self.bundle.catalog_within(chars),
             None => self.bundle.catalog().into(),
         }
     }
 
-    /// The policy, to add deny rules or the development override.
-    pub fn policy(&self) -> &ToolPolicy {
-        &self.policy
-    }
-
-    /// The active skills, in activation order.
-    pub fn active(&self) -> &[String] {
-        &self.active
-    }
-
-    /// The system prompt for the XML protocol: catalog and instructions.
-    pub fn system_prompt(&self) -> String {
+    pub(crate) fn system_prompt(&self) -> String {
         protocol::system_prompt(&self.catalog())
     }
 
-    /// The system prompt for function calling: the catalog and a line on
-    /// the tools.
-    pub fn catalog_prompt(&self) -> String {
+    pub(crate) fn catalog_prompt(&self) -> String {
         format!(
             "{}\n\nTo use a skill, call `{ACTIVATE}` with its name first, then follow its instructions with `{READ}` and `{RUN}`.",
             self.catalog()
         )
     }
 
-    /// Activates a skill (level 2): its instructions, or a note that it is
-    /// already active. Grants its `allowed-tools`.
-    pub fn activate(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+    fn activate(&mut self, name: &str, arguments: &str) -> Result<String, String> {
         let skill = self.skill(name)?;
         if self.active.iter().any(|a| a == name) {
             return Ok(format!(
@@ -104,8 +311,7 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
         Ok(activation.content)
     }
 
-    /// Unloads an active skill, revoking its grants; whether it was active.
-    pub fn unload(&mut self, name: &str) -> bool {
+    fn unload(&mut self, name: &str) -> bool {
         let Some(i) = self.active.iter().position(|a| a == name) else {
             return false;
         };
@@ -114,8 +320,7 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
         true
     }
 
-    /// Reads a file of a skill (level 3) as text.
-    pub fn read(&self, name: &str, path: &str) -> Result<String, String> {
+    fn read(&self, name: &str, path: &str) -> Result<String, String> {
         let skill = self.skill(name)?;
         match skill.read(path) {
             Ok(bytes) => String::from_utf8(bytes.to_vec())
@@ -125,10 +330,13 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
         }
     }
 
-    /// Runs a command line in a skill's directory, if the policy allows it:
-    /// `(exit code, stdout, stderr)`, a time-out noted in stderr.
-    pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
-        let out = self.run_output(name, command)?;
+    async fn run(
+        &self,
+        runs: &impl Runs,
+        name: &str,
+        command: &str,
+    ) -> Result<(Option<i32>, String, String), String> {
+        let out = self.run_output(runs, name, command).await?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
         let mut stderr = text(&out.stderr);
         if out.timed_out {
@@ -137,8 +345,12 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
         Ok((out.exit_code, text(&out.stdout), stderr))
     }
 
-    /// [`Session::run`], with the executor's whole [`Output`].
-    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, String> {
+    async fn run_output(
+        &self,
+        runs: &impl Runs,
+        name: &str,
+        command: &str,
+    ) -> Result<Output, String> {
         let skill = self.skill(name)?;
         match self.policy.check("Bash", Some(command)) {
             Decision::Allow { .. } => {}
@@ -153,19 +365,19 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
             }
         }
         let command = Command::parse(command).map_err(|e| e.to_string())?;
-        self.executor
-            .run(&skill, &command)
+        runs.run_command(&skill, &command)
+            .await
             .map_err(|e| e.to_string())
     }
 
-    /// The reply to one XML instruction.
-    pub fn handle(&mut self, instruction: &Instruction) -> String {
+    pub(crate) async fn handle(&mut self, runs: &impl Runs, instruction: &Instruction) -> String {
         let result = match instruction {
             Instruction::UseSkill { name } => self
                 .activate(name, "")
                 .map(|c| protocol::wrap_skill_content(name, &c)),
             Instruction::ExecuteScript { skill, command } => self
-                .run(skill, command)
+                .run(runs, skill, command)
+                .await
                 .map(|(code, out, err)| protocol::wrap_script_result(code, &out, &err)),
             Instruction::ReadResource { skill, path } => self
                 .read(skill, path)
@@ -177,10 +389,7 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
         result.unwrap_or_else(|e| protocol::wrap_error(instruction, &e))
     }
 
-    /// The three function-calling tools, as a JSON array of
-    /// `{name, description, parameters}` (JSON Schema), the skill names as
-    /// an `enum`.
-    pub fn tool_definitions(&self) -> String {
+    pub(crate) fn tool_definitions(&self) -> Vec<ToolDefinition> {
         let names: Vec<String> = self
             .bundle
             .skills()
@@ -190,25 +399,51 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
             "{{\"type\": \"string\", \"enum\": [{}], \"description\": \"The skill's name, from <available_skills>.\"}}",
             names.join(", ")
         );
-        format!(
-            "[{{\"name\": \"{ACTIVATE}\", \"description\": \"Load a skill's full instructions. Call it before using a skill.\", \
-             \"parameters\": {{\"type\": \"object\", \"properties\": {{\"name\": {skill}, \
-             \"arguments\": {{\"type\": \"string\", \"description\": \"What $ARGUMENTS stands for in the instructions.\"}}}}, \
-             \"required\": [\"name\"], \"additionalProperties\": false}}}}, \
-             {{\"name\": \"{READ}\", \"description\": \"Read a file of a skill (a reference, template or script).\", \
-             \"parameters\": {{\"type\": \"object\", \"properties\": {{\"skill\": {skill}, \
-             \"path\": {{\"type\": \"string\", \"description\": \"Relative to the skill directory, for example references/REFERENCE.md.\"}}}}, \
-             \"required\": [\"skill\", \"path\"], \"additionalProperties\": false}}}}, \
-             {{\"name\": \"{RUN}\", \"description\": \"Run a command in a skill's directory, as its instructions say, under its allowed-tools.\", \
-             \"parameters\": {{\"type\": \"object\", \"properties\": {{\"skill\": {skill}, \
-             \"command\": {{\"type\": \"string\", \"description\": \"The command line, without shell operators, for example python3 scripts/calc.py '2 + 2'.\"}}}}, \
-             \"required\": [\"skill\", \"command\"], \"additionalProperties\": false}}}}]"
-        )
+        let object = |properties: String, required: &str| {
+            format!(
+                "{{\"type\": \"object\", \"properties\": {{{properties}}}, \"required\": [{required}], \"additionalProperties\": false}}"
+            )
+        };
+        vec![
+            ToolDefinition {
+                name: ACTIVATE,
+                description: "Load a skill's full instructions. Call it before using a skill.",
+                parameters: object(
+                    format!(
+                        "\"name\": {skill}, \"arguments\": {{\"type\": \"string\", \"description\": \"What $ARGUMENTS stands for in the instructions.\"}}"
+                    ),
+                    "\"name\"",
+                ),
+            },
+            ToolDefinition {
+                name: READ,
+                description: "Read a file of a skill (a reference, template or script).",
+                parameters: object(
+                    format!(
+                        "\"skill\": {skill}, \"path\": {{\"type\": \"string\", \"description\": \"Relative to the skill directory, for example references/REFERENCE.md.\"}}"
+                    ),
+                    "\"skill\", \"path\"",
+                ),
+            },
+            ToolDefinition {
+                name: RUN,
+                description: "Run a command in a skill's directory, as its instructions say, under its allowed-tools.",
+                parameters: object(
+                    format!(
+                        "\"skill\": {skill}, \"command\": {{\"type\": \"string\", \"description\": \"The command line, without shell operators, for example python3 scripts/calc.py '2 + 2'.\"}}"
+                    ),
+                    "\"skill\", \"command\"",
+                ),
+            },
+        ]
     }
 
-    /// Calls one function-calling tool with its JSON arguments; the result
-    /// or the error is text for the model.
-    pub fn call_tool(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+    pub(crate) async fn call_tool(
+        &mut self,
+        runs: &impl Runs,
+        name: &str,
+        arguments: &str,
+    ) -> Result<String, String> {
         let args = json::parse(arguments, 4)
             .map_err(|e| format!("the arguments are not JSON: {}", e.message))?;
         let field = |key: &str| -> Result<String, String> {
@@ -225,7 +460,8 @@ impl<'b, E: ScriptExecutor> Session<'b, E> {
             }
             READ => self.read(&field("skill")?, &field("path")?),
             RUN => self
-                .run(&field("skill")?, &field("command")?)
+                .run(runs, &field("skill")?, &field("command")?)
+                .await
                 .map(|(code, out, err)| {
                     let mut text = format!("exit code: {}\n{out}", code.unwrap_or(-1));
                     if !err.is_empty() {

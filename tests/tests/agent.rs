@@ -5,16 +5,19 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
-use skills_bundle::agent::{self, ChatModel, Message, Reply, Role, Style, ToolCall};
+use skills_bundle::agent::{
+    self, AsyncChatModel, ChatModel, Message, Reply, Role, Style, ToolCall,
+};
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::protocol::Instruction;
-use skills_bundle::session::Session;
+use skills_bundle::session::{Session, ToolDefinition};
 use skills_bundle::{Bundle, Mode, skills_bundle};
 
 static SKILLS: Bundle = skills_bundle!("../skills");
 
-/// One scripted turn: it may check the conversation so far.
-type Step = Box<dyn FnMut(&[Message], &str) -> Reply>;
+/// One scripted turn: it may check the conversation so far and the tool
+/// definitions (as JSON).
+type Step = Box<dyn FnMut(&[Message], &str) -> Reply + Send>;
 
 /// Replies in order.
 struct Scripted {
@@ -22,12 +25,31 @@ struct Scripted {
 }
 
 impl ChatModel for Scripted {
-    fn complete(&mut self, messages: &[Message], tools: &str) -> Result<Reply, String> {
+    fn complete(
+        &mut self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+    ) -> Result<Reply, String> {
         if self.steps.is_empty() {
             return Err("the script ran out".into());
         }
         let mut step = self.steps.remove(0);
-        Ok(step(messages, tools))
+        Ok(step(messages, &ToolDefinition::array_json(tools)))
+    }
+}
+
+/// The same script as an async model that yields to the runtime before
+/// each reply, as a network call would.
+struct AsyncScripted(Scripted);
+
+impl AsyncChatModel for AsyncScripted {
+    async fn complete_async(
+        &mut self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+    ) -> Result<Reply, String> {
+        tokio::task::yield_now().await;
+        self.0.complete(messages, tools)
     }
 }
 
@@ -55,10 +77,9 @@ fn session() -> (tempfile::TempDir, Session<'static, LocalExecutor>) {
     (cache, Session::new(&SKILLS, executor, Mode::Restrict))
 }
 
-#[test]
-fn the_calculator_in_the_xml_protocol() {
-    let (_cache, mut session) = session();
-    let mut model = Scripted {
+/// The calculator in the XML protocol, scripted.
+fn xml_calculator() -> Scripted {
+    Scripted {
         steps: vec![
             Box::new(|m: &[Message], _: &str| {
                 assert!(m[0].content.contains("<name>\ncalculator\n</name>"));
@@ -84,7 +105,13 @@ fn the_calculator_in_the_xml_protocol() {
                 text("15 × 23 = 345")
             }),
         ],
-    };
+    }
+}
+
+#[test]
+fn the_calculator_in_the_xml_protocol() {
+    let (_cache, mut session) = session();
+    let mut model = xml_calculator();
     let (answer, transcript) =
         agent::run(&mut model, &mut session, Style::Xml, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "15 × 23 = 345");
@@ -92,10 +119,9 @@ fn the_calculator_in_the_xml_protocol() {
     assert_eq!(session.active(), ["calculator"]);
 }
 
-#[test]
-fn the_calculator_with_function_calling() {
-    let (_cache, mut session) = session();
-    let mut model = Scripted {
+/// The calculator with function calling, scripted.
+fn tools_calculator() -> Scripted {
+    Scripted {
         steps: vec![
             Box::new(|m: &[Message], tools: &str| {
                 let defs: serde_json::Value = serde_json::from_str(tools).unwrap();
@@ -138,7 +164,13 @@ fn the_calculator_with_function_calling() {
                 text("345")
             }),
         ],
-    };
+    }
+}
+
+#[test]
+fn the_calculator_with_function_calling() {
+    let (_cache, mut session) = session();
+    let mut model = tools_calculator();
     let (answer, _) = agent::run(
         &mut model,
         &mut session,
@@ -148,6 +180,32 @@ fn the_calculator_with_function_calling() {
     )
     .unwrap();
     assert_eq!(answer, "345");
+}
+
+#[test]
+fn the_calculator_on_tokio_in_both_styles() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    for (style, model) in [
+        (Style::Xml, xml_calculator()),
+        (Style::Tools, tools_calculator()),
+    ] {
+        // Spawned, so the loop's future must be `Send`.
+        let answer = runtime
+            .block_on(runtime.spawn(async move {
+                let (_cache, mut session) = session();
+                let mut model = AsyncScripted(model);
+                agent::run_async(&mut model, &mut session, style, "What is 15 * 23?", 10)
+                    .await
+                    .map(|(answer, _)| answer)
+            }))
+            .unwrap()
+            .unwrap();
+        assert!(answer.contains("345"), "{style:?}: {answer}");
+    }
 }
 
 #[test]

@@ -13,9 +13,14 @@
 //! - [`split_args`] turns a command line into arguments without a shell and
 //!   refuses shell syntax it would silently get wrong.
 //!
-//! Only the blocking API exists; an async (tokio) one is not written yet.
+//! Both APIs: [`ScriptExecutor`] blocks the calling thread;
+//! [`AsyncScriptExecutor`] returns a future, and [`LocalExecutor`]
+//! implements it on tokio (feature `tokio`) with the same materialisation,
+//! environment, caps and process-group handling.
 
 mod args;
+#[cfg(feature = "tokio")]
+mod async_run;
 mod error;
 mod materialise;
 mod run;
@@ -25,6 +30,7 @@ pub use error::ExecError;
 pub use materialise::{cache_dir_name, default_cache_root, materialise};
 pub use run::{DEFAULT_ENV_ALLOW, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, LocalExecutor};
 
+use std::future::Future;
 use std::time::Duration;
 
 use crate::Skill;
@@ -36,6 +42,20 @@ pub trait ScriptExecutor {
     /// A command that ran, whatever its exit status, is `Ok`; `Err` means
     /// it could not be run at all.
     fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError>;
+}
+
+/// Runs commands inside a skill's directory without blocking: the async
+/// twin of [`ScriptExecutor`], with the same contract.
+///
+/// The future is `Send`, so a session or agent loop using it can be
+/// spawned on a multi-threaded runtime.
+pub trait AsyncScriptExecutor {
+    /// Runs `command` with the skill's files as its working directory.
+    fn run_async(
+        &self,
+        skill: &Skill<'_>,
+        command: &Command,
+    ) -> impl Future<Output = Result<Output, ExecError>> + Send;
 }
 
 /// What to run.

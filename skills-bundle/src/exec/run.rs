@@ -42,7 +42,7 @@ pub const DEFAULT_ENV_ALLOW: &[&str] =
     &["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER"];
 
 /// How long the output readers get to finish once the group is dead.
-const READER_GRACE: Duration = Duration::from_millis(500);
+pub(super) const READER_GRACE: Duration = Duration::from_millis(500);
 
 /// Runs commands as local child processes; see the module documentation.
 #[derive(Debug, Clone)]
@@ -125,8 +125,15 @@ impl LocalExecutor {
     }
 }
 
-impl ScriptExecutor for LocalExecutor {
-    fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
+impl LocalExecutor {
+    /// Materialises the skill and builds the process to spawn: its own
+    /// process group, the skill directory as working directory, the reduced
+    /// environment, piped output. Shared by the blocking and async runs.
+    pub(super) fn prepare(
+        &self,
+        skill: &Skill<'_>,
+        command: &Command,
+    ) -> Result<StdCommand, ExecError> {
         let dir = materialise(skill, &self.cache_root)?;
         let mut cmd = self.program(&dir, &command.invocation)?;
         cmd.current_dir(&dir)
@@ -140,11 +147,15 @@ impl ScriptExecutor for LocalExecutor {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        Ok(cmd)
+    }
+}
+
+impl ScriptExecutor for LocalExecutor {
+    fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
+        let mut cmd = self.prepare(skill, command)?;
         let start = Instant::now();
-        let mut child = cmd.spawn().map_err(|source| ExecError::Spawn {
-            program: cmd.get_program().to_string_lossy().into_owned(),
-            source,
-        })?;
+        let mut child = cmd.spawn().map_err(|source| spawn_error(&cmd, source))?;
         let pid = Pid::from_child(&child);
         // Fed on a thread so a child that does not read cannot block the
         // run; the write fails (EPIPE) once the group is dead.
@@ -178,33 +189,75 @@ impl ScriptExecutor for LocalExecutor {
     }
 }
 
-/// Waits until the leader exits (true) or `deadline` passes (false),
-/// leaving it unreaped.
-fn wait_for_exit(pid: Pid, deadline: Instant) -> bool {
+pub(super) fn spawn_error(cmd: &StdCommand, source: std::io::Error) -> ExecError {
+    ExecError::Spawn {
+        program: cmd.get_program().to_string_lossy().into_owned(),
+        source,
+    }
+}
+
+/// Whether the leader has exited, leaving it unreaped so that its pid keeps
+/// naming the group.
+pub(super) fn has_exited(pid: Pid) -> bool {
     let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
-    let mut pause = Duration::from_millis(1);
     loop {
         match rustix::process::waitid(WaitId::Pid(pid), options) {
             Ok(Some(_)) => return true,
-            Ok(None) | Err(Errno::INTR) => {}
+            Ok(None) => return false,
+            Err(Errno::INTR) => {}
             // Not waitable (cannot happen for our own child): stop waiting;
             // the caller kills the group and reaps.
             Err(_) => return true,
+        }
+    }
+}
+
+/// The pauses between checks for the leader's exit: 1 ms, doubling to 20.
+pub(super) fn next_pause(pause: Duration) -> Duration {
+    (pause * 2).min(Duration::from_millis(20))
+}
+
+/// Waits until the leader exits (true) or `deadline` passes (false),
+/// leaving it unreaped.
+fn wait_for_exit(pid: Pid, deadline: Instant) -> bool {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if has_exited(pid) {
+            return true;
         }
         let now = Instant::now();
         if now >= deadline {
             return false;
         }
         thread::sleep(pause.min(deadline - now));
-        pause = (pause * 2).min(Duration::from_millis(20));
+        pause = next_pause(pause);
     }
 }
 
 /// What a reader kept.
 #[derive(Debug, Default)]
-struct Capture {
+pub(super) struct Capture {
     bytes: Vec<u8>,
     truncated: bool,
+}
+
+impl Capture {
+    /// Keeps what fits of `chunk` under `cap`, noting what does not.
+    pub(super) fn push(&mut self, chunk: &[u8], cap: usize) {
+        let keep = chunk.len().min(cap.saturating_sub(self.bytes.len()));
+        self.bytes
+            .extend_from_slice(chunk.get(..keep).unwrap_or_default());
+        self.truncated |= keep < chunk.len();
+    }
+
+    /// The bytes kept, with a marker when truncated, and whether they were.
+    pub(super) fn take(&mut self, cap: usize) -> (Vec<u8>, bool) {
+        let mut bytes = std::mem::take(&mut self.bytes);
+        if self.truncated {
+            bytes.extend_from_slice(format!("\n[output truncated at {cap} bytes]\n").as_bytes());
+        }
+        (bytes, self.truncated)
+    }
 }
 
 /// One output stream, read on its own thread.
@@ -227,11 +280,10 @@ impl Reader {
                         Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                         Err(_) => break,
                     };
-                    let mut c = capture.lock().unwrap_or_else(PoisonError::into_inner);
-                    let keep = n.min(cap.saturating_sub(c.bytes.len()));
-                    c.bytes
-                        .extend_from_slice(chunk.get(..keep).unwrap_or_default());
-                    c.truncated |= keep < n;
+                    capture
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(chunk.get(..n).unwrap_or_default(), cap);
                 }
             })
         });
@@ -249,12 +301,10 @@ impl Reader {
                 let _ = thread.join();
             }
         }
-        let mut c = self.capture.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut bytes = std::mem::take(&mut c.bytes);
-        if c.truncated {
-            bytes.extend_from_slice(format!("\n[output truncated at {cap} bytes]\n").as_bytes());
-        }
-        (bytes, c.truncated)
+        self.capture
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take(cap)
     }
 }
 
@@ -264,7 +314,7 @@ mod tests {
 
     use super::*;
     use crate::Bundle;
-    use crate::exec::testing::bundle;
+    use crate::exec::testing::{bundle, gone};
 
     fn script(body: &str) -> Bundle {
         let text = format!("#!/bin/sh\n{body}\n");
@@ -274,25 +324,6 @@ mod tests {
     fn run(exec: &LocalExecutor, b: &Bundle, command: Command) -> Output {
         let skill = b.get("demo").expect("skill");
         exec.run(&skill, &command).expect("runs")
-    }
-
-    /// Whether `pid` is gone (or a zombie awaiting its new parent), within 3 s.
-    fn gone(pid: i32) -> bool {
-        let Some(p) = Pid::from_raw(pid) else {
-            return false;
-        };
-        let until = Instant::now() + Duration::from_secs(3);
-        loop {
-            let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .is_ok_and(|s| s.rsplit_once(')').is_some_and(|(_, t)| t.starts_with(" Z")));
-            if zombie || rustix::process::test_kill_process(p) == Err(Errno::SRCH) {
-                return true;
-            }
-            if Instant::now() > until {
-                return false;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
     }
 
     fn first_pid(out: &[u8]) -> i32 {

@@ -1,5 +1,11 @@
 //! Test helper: a one-skill bundle built in memory, loaded from a pack the
-//! way an agent loads one.
+//! way an agent loads one; and a check that a process is gone.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rustix::io::Errno;
+use rustix::process::Pid;
 
 use crate::Bundle;
 use crate::compiler::embed::{Plan, PlanSkill, compress};
@@ -39,4 +45,23 @@ pub fn bundle(name: &str, files: &[(&str, &[u8], bool)]) -> Bundle {
     plan.digest = manifest(&plan).digest;
     let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
     Bundle::from_pack(&bytes, Trust::Unsigned).expect("loads")
+}
+
+/// Whether `pid` is gone (or a zombie awaiting its new parent), within 3 s.
+pub fn gone(pid: i32) -> bool {
+    let Some(p) = Pid::from_raw(pid) else {
+        return false;
+    };
+    let until = Instant::now() + Duration::from_secs(3);
+    loop {
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| s.rsplit_once(')').is_some_and(|(_, t)| t.starts_with(" Z")));
+        if zombie || rustix::process::test_kill_process(p) == Err(Errno::SRCH) {
+            return true;
+        }
+        if Instant::now() > until {
+            return false;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
 }

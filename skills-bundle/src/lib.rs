@@ -40,6 +40,8 @@ pub mod catalog;
 pub mod digest;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
+#[cfg(all(unix, feature = "openai"))]
+pub mod openai;
 pub mod pack;
 pub mod path;
 pub mod policy;

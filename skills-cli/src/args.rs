@@ -69,6 +69,14 @@ pub enum Command {
     ///
     /// Exit status: 0 identical content, 1 different, 2 usage or I/O failure.
     Diff(DiffArgs),
+    /// Print a shell completion script.
+    ///
+    /// For example `skills completions bash > ~/.local/share/bash-completion/completions/skills`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write one page per subcommand with --dir.
+    ///
+    /// For example `skills man | man -l -`.
+    Man(ManArgs),
 }
 
 /// Options shared by the commands that validate before they write.
@@ -340,6 +348,24 @@ pub struct ValidateArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+}
+
+/// `skills completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `skills man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `skills.1` and one page per subcommand (`skills-validate.1`,
+    /// ...) into this directory, created if needed, instead of printing
+    /// `skills.1`.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// Output formats of `skills validate`.

@@ -48,6 +48,8 @@ fn main() -> ExitCode {
         args::Command::Run(a) => cmd::run::run(&a),
         args::Command::ReadProperties(a) => cmd::properties::read_properties(&a),
         args::Command::ToPrompt(a) => cmd::properties::to_prompt(&a),
+        args::Command::Completions(a) => cmd::completions::run(&a),
+        args::Command::Man(a) => cmd::man::run(&a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -1,9 +1,11 @@
 //! One module per subcommand, each with a `run` returning the exit status.
 
+pub mod completions;
 pub mod diff;
 pub mod inspect;
 pub mod keygen;
 pub mod levels;
+pub mod man;
 pub mod pack;
 pub mod properties;
 pub mod run;

@@ -149,7 +149,7 @@ impl Catalog {
         self.names_only / 2
     }
 
-    fn triples(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+    fn triples(&self) -> impl Iterator<Item = (&str, &str, &str)> + Clone {
         self.triples
             .iter()
             .map(|(n, d, l)| (n.as_str(), d.as_str(), l.as_str()))

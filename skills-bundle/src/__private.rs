@@ -19,6 +19,7 @@ pub use phf;
 pub use std::borrow::Cow::Borrowed;
 pub use std::sync::OnceLock;
 
+pub use crate::catalog::Span;
 pub use crate::file::Cached;
 #[cfg(feature = "macros")]
 pub use skills_macros::skills_bundle;
@@ -64,6 +65,10 @@ pub struct BundleData {
     pub index: Index,
     /// The `<available_skills>` block.
     pub catalog: Str,
+    /// Its length in characters.
+    pub catalog_chars: usize,
+    /// Where each skill's entry sits in it, in `skills` order.
+    pub catalog_spans: List<Span>,
     /// The bundle digest (hex).
     pub digest: Str,
     /// One lazily filled slot per file that is checked on first read

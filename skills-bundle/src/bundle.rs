@@ -29,6 +29,8 @@ static EMPTY: BundleData = BundleData {
     skills: List::Static(&[]),
     index: Index::Sorted,
     catalog: Borrowed("<available_skills>\n</available_skills>"),
+    catalog_chars: 38,
+    catalog_spans: List::Static(&[]),
     digest: Borrowed(""),
     cache: List::Static(&[]),
 };
@@ -96,16 +98,17 @@ impl Bundle {
 
     /// The `<available_skills>` block within `budget` characters: the
     /// precomputed block when it fits, else descriptions are dropped before
-    /// names ([`catalog::render_within`](crate::catalog::render_within)).
+    /// names ([`catalog::within`](crate::catalog::within)). Nothing is
+    /// rendered or counted again: the entries' positions were computed with
+    /// the block, so this copies the slices that are kept.
     pub fn catalog_within(&self, budget: usize) -> std::borrow::Cow<'_, str> {
-        let full = self.catalog();
-        if full.chars().count() <= budget {
-            return std::borrow::Cow::Borrowed(full);
-        }
-        std::borrow::Cow::Owned(crate::catalog::render_embedded_within(
-            self.skills().map(|s| (s.name(), s.description())),
+        let data = self.data();
+        crate::catalog::within(
+            &data.catalog,
+            data.catalog_chars,
+            &data.catalog_spans,
             budget,
-        ))
+        )
     }
 
     /// SHA-256 (hex) of the canonical content: names, paths, modes, sizes and
@@ -159,5 +162,7 @@ mod tests {
         assert!(b.is_empty());
         assert!(b.get("x").is_none());
         assert_eq!(b.catalog(), "<available_skills>\n</available_skills>");
+        assert_eq!(b.catalog().chars().count(), EMPTY.catalog_chars);
+        assert_eq!(b.catalog_within(0), b.catalog());
     }
 }

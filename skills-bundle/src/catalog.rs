@@ -3,7 +3,11 @@
 //! The format is the reference's `to_prompt` (Anthropic's recommended XML for
 //! Claude): one `<skill>` with `<name>`, `<description>` and `<location>`
 //! lines each, names and descriptions escaped as Python's `html.escape`
-//! does. Compiled bundles render it at build time into a `&'static str`.
+//! does. Compiled bundles render it at build time into a `&'static str`,
+//! with each entry's [`Span`], so that cutting it to a character budget at
+//! run time is a walk over numbers and a copy ([`within`]).
+
+use std::borrow::Cow;
 
 /// The scheme of an embedded skill's virtual base directory.
 ///
@@ -20,17 +24,44 @@ pub fn location(name: &str) -> String {
 /// `html.escape(s)`, quotes included.
 pub fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
+    push_escaped(&mut out, s);
     out
+}
+
+/// Appends `html.escape(s)`: unescaped runs are copied whole.
+fn push_escaped(out: &mut String, s: &str) {
+    let mut rest = s;
+    while let Some(i) = rest.find(['&', '<', '>', '"', '\'']) {
+        let (plain, tail) = rest.split_at(i);
+        out.push_str(plain);
+        let mut chars = tail.chars();
+        out.push_str(match chars.next() {
+            Some('&') => "&amp;",
+            Some('<') => "&lt;",
+            Some('>') => "&gt;",
+            Some('"') => "&quot;",
+            _ => "&#x27;",
+        });
+        rest = chars.as_str();
+    }
+    out.push_str(rest);
+}
+
+/// `(bytes, chars)` of `html.escape(s)`, without building it.
+fn escaped_size(s: &str) -> (usize, usize) {
+    let (mut bytes, mut chars) = (0, 0);
+    for b in s.bytes() {
+        let extra = match b {
+            b'&' => 4,
+            b'<' | b'>' => 3,
+            b'"' | b'\'' => 5,
+            _ => 0,
+        };
+        bytes += 1 + extra;
+        // Every byte but a UTF-8 continuation byte starts a character.
+        chars += usize::from(b & 0xC0 != 0x80) + extra;
+    }
+    (bytes, chars)
 }
 
 /// The block for `(name, description)` pairs of embedded skills, in the
@@ -38,15 +69,6 @@ pub fn html_escape(s: &str) -> String {
 pub fn render_embedded<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let skills = located(skills);
     render(skills.iter().map(|(n, d, l)| (*n, *d, l.as_str())))
-}
-
-/// [`render_embedded`] within `budget` characters ([`render_within`]).
-pub fn render_embedded_within<'a>(
-    skills: impl IntoIterator<Item = (&'a str, &'a str)>,
-    budget: usize,
-) -> String {
-    let skills = located(skills);
-    render_within(skills.iter().map(|(n, d, l)| (*n, *d, l.as_str())), budget)
 }
 
 fn located<'a>(
@@ -58,86 +80,165 @@ fn located<'a>(
         .collect()
 }
 
+const OPEN: &str = "<available_skills>";
+const CLOSE: &str = "\n</available_skills>";
+const NAME_OPEN: &str = "\n<skill>\n<name>\n";
+const NAME_CLOSE: &str = "\n</name>";
+const DESCRIPTION_OPEN: &str = "\n<description>\n";
+const DESCRIPTION_CLOSE: &str = "\n</description>";
+const LOCATION_OPEN: &str = "\n<location>\n";
+const LOCATION_CLOSE: &str = "\n</location>\n</skill>";
+
 /// The block for `(name, description, location)` triples, in the order given.
 pub fn render<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>) -> String {
-    let mut lines = vec!["<available_skills>".to_string()];
+    let mut out = String::from(OPEN);
     for (name, description, location) in skills {
-        lines.push("<skill>".into());
-        lines.push("<name>".into());
-        lines.push(html_escape(name));
-        lines.push("</name>".into());
-        lines.push("<description>".into());
-        lines.push(html_escape(description));
-        lines.push("</description>".into());
-        lines.push("<location>".into());
-        lines.push(location.to_string());
-        lines.push("</location>".into());
-        lines.push("</skill>".into());
+        out.push_str(NAME_OPEN);
+        push_escaped(&mut out, name);
+        out.push_str(NAME_CLOSE);
+        out.push_str(DESCRIPTION_OPEN);
+        push_escaped(&mut out, description);
+        out.push_str(DESCRIPTION_CLOSE);
+        out.push_str(LOCATION_OPEN);
+        out.push_str(location);
+        out.push_str(LOCATION_CLOSE);
     }
-    lines.push("</available_skills>".into());
-    lines.join("\n")
+    out.push_str(CLOSE);
+    out
 }
 
-/// The block for `(name, description, location)` triples within `budget`
-/// characters, as agents that cap their skill listing do: the whole block
-/// when it fits; else every skill's name and location with descriptions
-/// kept in order while they fit (a skill past that point is listed without
-/// its `<description>`); else only the skills whose names fit, in order.
-/// The result never exceeds `budget` unless even the empty block does.
-pub fn render_within<'a>(
+/// Where one skill's entry sits in a rendered block, in bytes, and its
+/// length in characters: what [`within`] needs to cut the block to a budget
+/// by copying slices, without rendering or counting anything again.
+/// Compiled bundles carry these as statics; a pack computes them on load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// Where the entry starts (its `\n<skill>`).
+    pub start: usize,
+    /// Where its `\n<description>` starts.
+    pub description: usize,
+    /// Where its description element ends.
+    pub description_end: usize,
+    /// Where the entry ends.
+    pub end: usize,
+    /// The entry's length in characters.
+    pub chars: usize,
+    /// The description element's length in characters.
+    pub description_chars: usize,
+}
+
+/// The length in characters of the block [`render`] makes from `skills`,
+/// and each entry's [`Span`].
+pub fn layout<'a>(
     skills: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
-    budget: usize,
-) -> String {
-    let skills: Vec<(&str, &str, &str)> = skills.into_iter().collect();
-    let full = render(skills.iter().copied());
-    if full.chars().count() <= budget {
-        return full;
+) -> (usize, Vec<Span>) {
+    layout_sized(
+        skills
+            .into_iter()
+            .map(|(n, d, l)| (n, d, (l.len(), l.chars().count()))),
+    )
+}
+
+/// [`layout`] for the block of [`render_embedded`].
+pub fn layout_embedded<'a>(
+    skills: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> (usize, Vec<Span>) {
+    let fixed = BASE_SCHEME.len() + "/SKILL.md".len();
+    layout_sized(
+        skills
+            .into_iter()
+            .map(|(n, d)| (n, d, (fixed + n.len(), fixed + n.chars().count()))),
+    )
+}
+
+fn layout_sized<'a>(
+    skills: impl IntoIterator<Item = (&'a str, &'a str, (usize, usize))>,
+) -> (usize, Vec<Span>) {
+    // Every fixed piece is ASCII: bytes and characters agree.
+    let mut at = OPEN.len();
+    let mut chars = OPEN.len() + CLOSE.len();
+    let spans = skills
+        .into_iter()
+        .map(|(name, description, (loc_bytes, loc_chars))| {
+            let (name_bytes, name_chars) = escaped_size(name);
+            let (desc_bytes, desc_chars) = escaped_size(description);
+            let start = at;
+            let head = NAME_OPEN.len() + name_bytes + NAME_CLOSE.len();
+            let desc = DESCRIPTION_OPEN.len() + DESCRIPTION_CLOSE.len();
+            let tail = LOCATION_OPEN.len() + LOCATION_CLOSE.len();
+            let span = Span {
+                start,
+                description: start + head,
+                description_end: start + head + desc + desc_bytes,
+                end: start + head + desc + desc_bytes + tail + loc_bytes,
+                chars: head - name_bytes + name_chars + desc + desc_chars + tail + loc_chars,
+                description_chars: desc + desc_chars,
+            };
+            at = span.end;
+            chars += span.chars;
+            span
+        })
+        .collect();
+    (chars, spans)
+}
+
+/// `catalog` (made by [`render`], `chars` characters long, laid out as
+/// `spans` say) within `budget` characters, as agents that cap their skill
+/// listing do: the whole block when it fits (borrowed); else every skill's
+/// name and location with descriptions kept in order while they fit (a
+/// skill past that point is listed without its `<description>`); else only
+/// the skills whose names fit, in order. The result never exceeds `budget`
+/// unless even the empty block does.
+///
+/// The work is a walk over the spans and one copy of what is kept.
+pub fn within<'c>(catalog: &'c str, chars: usize, spans: &[Span], budget: usize) -> Cow<'c, str> {
+    if chars <= budget {
+        return Cow::Borrowed(catalog);
     }
-    const OPEN: &str = "<available_skills>";
-    const CLOSE: &str = "\n</available_skills>";
-    let entry = |name: &str, description: Option<&str>, location: &str| {
-        let mut e = format!("\n<skill>\n<name>\n{}\n</name>", html_escape(name));
-        if let Some(d) = description {
-            e.push_str(&format!(
-                "\n<description>\n{}\n</description>",
-                html_escape(d)
-            ));
-        }
-        e.push_str(&format!("\n<location>\n{location}\n</location>\n</skill>"));
-        e
-    };
-    let bare: Vec<String> = skills.iter().map(|(n, _, l)| entry(n, None, l)).collect();
-    let fixed = OPEN.chars().count() + CLOSE.chars().count();
-    let names_only: usize = fixed + bare.iter().map(|e| e.chars().count()).sum::<usize>();
-    let mut out = String::from(OPEN);
+    let slice = |from: usize, to: usize| catalog.get(from..to).unwrap_or_default();
+    let fixed = OPEN.len() + CLOSE.len();
+    let bare = |s: &Span| s.chars - s.description_chars;
+    let names_only: usize = fixed + spans.iter().map(bare).sum::<usize>();
+    let mut out = String::with_capacity(catalog.len().min(budget.saturating_mul(2)));
+    out.push_str(OPEN);
     if names_only <= budget {
         // Descriptions in order, while the rest still fits without theirs.
         let mut used = names_only;
         let mut describing = true;
-        for ((name, description, location), plain) in skills.iter().zip(&bare) {
-            let rich = entry(name, Some(description), location);
-            let extra = rich.chars().count() - plain.chars().count();
-            if describing && used + extra <= budget {
-                used += extra;
-                out.push_str(&rich);
+        for s in spans {
+            if describing && used + s.description_chars <= budget {
+                used += s.description_chars;
+                out.push_str(slice(s.start, s.end));
             } else {
                 describing = false;
-                out.push_str(plain);
+                out.push_str(slice(s.start, s.description));
+                out.push_str(slice(s.description_end, s.end));
             }
         }
     } else {
         let mut used = fixed;
-        for plain in &bare {
-            let len = plain.chars().count();
-            if used + len > budget {
+        for s in spans {
+            if used + bare(s) > budget {
                 break;
             }
-            used += len;
-            out.push_str(plain);
+            used += bare(s);
+            out.push_str(slice(s.start, s.description));
+            out.push_str(slice(s.description_end, s.end));
         }
     }
     out.push_str(CLOSE);
-    out
+    Cow::Owned(out)
+}
+
+/// The block for `(name, description, location)` triples within `budget`
+/// characters; see [`within`].
+pub fn render_within<'a>(
+    skills: impl IntoIterator<Item = (&'a str, &'a str, &'a str)> + Clone,
+    budget: usize,
+) -> String {
+    let full = render(skills.clone());
+    let (chars, spans) = layout(skills);
+    within(&full, chars, &spans, budget).into_owned()
 }
 
 #[cfg(test)]
@@ -175,6 +276,43 @@ mod tests {
             let out = render_within(skills, budget);
             assert!(out.chars().count() <= budget.max(render([]).chars().count()));
         }
+    }
+
+    #[test]
+    fn the_layout_matches_the_rendered_block() {
+        let skills = [
+            (
+                "a&b",
+                "Ünïcödé <tags> & \"quotes\" 'x' 日本",
+                "skill://a&b/SKILL.md",
+            ),
+            ("plain", "", "loc"),
+            ("z", "<>&'\"", "skill://z/SKILL.md"),
+        ];
+        let full = render(skills);
+        let (chars, spans) = layout(skills);
+        assert_eq!(chars, full.chars().count());
+        assert_eq!(spans.last().map(|s| s.end + CLOSE.len()), Some(full.len()));
+        for (s, (name, description, _)) in spans.iter().zip(skills) {
+            let entry = &full[s.start..s.end];
+            assert!(entry.starts_with(NAME_OPEN) && entry.ends_with(LOCATION_CLOSE));
+            assert!(entry.contains(&html_escape(name)));
+            let desc = &full[s.description..s.description_end];
+            assert_eq!(
+                desc,
+                format!(
+                    "{DESCRIPTION_OPEN}{}{DESCRIPTION_CLOSE}",
+                    html_escape(description)
+                )
+            );
+            assert_eq!(s.chars, entry.chars().count());
+            assert_eq!(s.description_chars, desc.chars().count());
+        }
+        let embedded = [("x", "Dé<s>"), ("yé", "")];
+        let full = render_embedded(embedded);
+        let (chars, spans) = layout_embedded(embedded);
+        assert_eq!(chars, full.chars().count());
+        assert_eq!(spans.last().map(|s| s.end + CLOSE.len()), Some(full.len()));
     }
 
     #[test]

@@ -271,6 +271,31 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
     let indices = (0..plan.skills.len() as u32).map(Literal::u32_suffixed);
     let slots = slot as usize;
     let catalog = &plan.catalog;
+    let (catalog_chars, spans) = catalog::layout_embedded(
+        plan.skills
+            .iter()
+            .map(|s| (s.name.as_str(), s.description.as_str())),
+    );
+    let spans = spans.iter().map(|s| {
+        let catalog::Span {
+            start,
+            description,
+            description_end,
+            end,
+            chars,
+            description_chars,
+        } = *s;
+        quote! {
+            __skills::Span {
+                start: #start,
+                description: #description,
+                description_end: #description_end,
+                end: #end,
+                chars: #chars,
+                description_chars: #description_chars,
+            }
+        }
+    });
     let digest = &plan.digest;
     quote! {
         use #krate::__private as __skills;
@@ -281,6 +306,8 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
             skills: __skills::List::Static(&[#(#skills),*]),
             index: __skills::Index::Phf(phf::phf_map! { #(#names => #indices),* }),
             catalog: __skills::Borrowed(#catalog),
+            catalog_chars: #catalog_chars,
+            catalog_spans: __skills::List::Static(&[#(#spans),*]),
             digest: __skills::Borrowed(#digest),
             cache: __skills::List::Static(&__SKILLS_CACHE),
         };

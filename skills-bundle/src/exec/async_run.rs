@@ -5,9 +5,10 @@
 //! (materialised directory, reduced environment, its own process group), and
 //! the run keeps the same order: wait for the leader's exit without reaping
 //! it, kill the group, reap, then give the output readers a short grace.
-//! The waiting is a timer loop on `waitid(.., WNOHANG | WNOWAIT)`, the same
-//! check as the blocking run, so the leader's pid names the group until the
-//! group is dead. The output readers are tokio tasks that keep at most
+//! The waiting checks `waitid(.., WNOHANG | WNOWAIT)`, the same check as
+//! the blocking run, so the leader's pid names the group until the group is
+//! dead; between checks it awaits the leader's pidfd on Linux (readable at
+//! the exit), elsewhere a timer (1 ms, doubling to 20 ms). The output readers are tokio tasks that keep at most
 //! `max_output` bytes per stream.
 //!
 //! Dropping the future (a cancelled request, a `select!` that lost) kills
@@ -106,6 +107,27 @@ impl Drop for GroupGuard {
 /// Waits until the leader exits (true) or `deadline` passes (false),
 /// leaving it unreaped.
 async fn wait_for_exit(pid: Pid, deadline: Instant) -> bool {
+    // `with_interest` is deprecated because a `T` that does not own its fd
+    // could close it while registered; an `OwnedFd` moved into the `AsyncFd`
+    // cannot. Its replacement is `unsafe`, which this crate forbids.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[allow(deprecated)]
+    if let Ok(pidfd) = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
+        && let Ok(pidfd) =
+            tokio::io::unix::AsyncFd::with_interest(pidfd, tokio::io::Interest::READABLE)
+    {
+        loop {
+            if has_exited(pid) {
+                return true;
+            }
+            match tokio::time::timeout_at(deadline, pidfd.readable()).await {
+                Err(_) => return has_exited(pid),
+                Ok(Ok(mut ready)) => ready.clear_ready(),
+                // The reactor refused the fd: check at intervals instead.
+                Ok(Err(_)) => break,
+            }
+        }
+    }
     let mut pause = Duration::from_millis(1);
     loop {
         if has_exited(pid) {

@@ -7,7 +7,9 @@
 //! without reaping it (`waitid` with `WNOWAIT`), so its pid, which names the
 //! group, cannot be reused while the group is signalled: at the timeout,
 //! and also after a normal exit so that no background grandchild survives
-//! the run. Then the leader is reaped. A process that leaves the group
+//! the run. Then the leader is reaped. On Linux the wait sleeps in `poll` on
+//! a pidfd, which wakes at the exit itself; elsewhere it checks at growing
+//! intervals (1 ms, doubling to 20 ms). A process that leaves the group
 //! (`setsid`) escapes this; only a cgroup or a sandbox would catch it.
 //!
 //! stdout and stderr are read on two threads, each keeping at most
@@ -15,14 +17,20 @@
 //! a full pipe and memory stays bounded; the pipes close when the group
 //! dies. Should an escaped process still hold one open, the run returns
 //! after a short grace with what was read so far.
+//!
+//! A program without a `/` is looked up on the reduced environment's
+//! `PATH` here, before spawning (absolute entries only), so the standard
+//! library can start it with `posix_spawn` instead of a fork that tries
+//! every `PATH` entry in turn.
 
 use std::ffi::OsString;
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use rustix::io::Errno;
@@ -104,12 +112,30 @@ impl LocalExecutor {
                     })?;
                     StdCommand::new(dir.join(rel))
                 } else {
-                    StdCommand::new(program)
+                    StdCommand::new(self.find_on_path(program).unwrap_or_else(|| program.into()))
                 };
                 cmd.args(args);
                 Ok(cmd)
             }
         }
+    }
+
+    /// The first executable file called `program` in an absolute directory
+    /// of the `PATH` the child gets; `None` leaves the lookup to the spawn
+    /// (which then fails the same way).
+    fn find_on_path(&self, program: &str) -> Option<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        if !self.env_allow.iter().any(|name| name == "PATH") {
+            return None;
+        }
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .filter(|dir| dir.is_absolute())
+            .map(|dir| dir.join(program))
+            .find(|candidate| {
+                std::fs::metadata(candidate)
+                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            })
     }
 
     fn environment(&self, skill: &Skill<'_>, dir: &Path) -> Vec<(OsString, OsString)> {
@@ -220,6 +246,29 @@ pub(super) fn next_pause(pause: Duration) -> Duration {
 /// Waits until the leader exits (true) or `deadline` passes (false),
 /// leaving it unreaped.
 fn wait_for_exit(pid: Pid, deadline: Instant) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if let Ok(pidfd) = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()) {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        loop {
+            if has_exited(pid) {
+                return true;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            let timeout = Timespec::try_from(left).unwrap_or(Timespec {
+                tv_sec: i64::MAX,
+                tv_nsec: 0,
+            });
+            let mut fds = [PollFd::new(&pidfd, PollFlags::IN)];
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(_) | Err(Errno::INTR) => {}
+                // poll itself failed: fall back to checking at intervals.
+                Err(_) => break,
+            }
+        }
+    }
     let mut pause = Duration::from_millis(1);
     loop {
         if has_exited(pid) {
@@ -263,15 +312,20 @@ impl Capture {
 /// One output stream, read on its own thread.
 struct Reader {
     capture: Arc<Mutex<Capture>>,
-    thread: Option<JoinHandle<()>>,
+    /// Closed by the thread when the stream ends.
+    done: Option<Receiver<()>>,
 }
 
 impl Reader {
     fn spawn(pipe: Option<impl Read + Send + 'static>, cap: usize) -> Reader {
         let capture = Arc::new(Mutex::new(Capture::default()));
-        let thread = pipe.map(|mut pipe| {
+        let done = pipe.map(|mut pipe| {
             let capture = Arc::clone(&capture);
+            let (tx, rx) = mpsc::channel::<()>();
             thread::spawn(move || {
+                // Dropped when the thread ends, however it ends: that wakes
+                // `finish`.
+                let _done = tx;
                 let mut chunk = [0u8; 16 * 1024];
                 loop {
                     let n = match pipe.read(&mut chunk) {
@@ -285,21 +339,19 @@ impl Reader {
                         .unwrap_or_else(PoisonError::into_inner)
                         .push(chunk.get(..n).unwrap_or_default(), cap);
                 }
-            })
+            });
+            rx
         });
-        Reader { capture, thread }
+        Reader { capture, done }
     }
 
     /// The bytes kept (with a marker when truncated) and whether they were
-    /// truncated, waiting for the thread until `grace` at most.
+    /// truncated, waiting for the stream's end until `grace` at most.
     fn finish(self, grace: Instant, cap: usize) -> (Vec<u8>, bool) {
-        if let Some(thread) = self.thread {
-            while !thread.is_finished() && Instant::now() < grace {
-                thread::sleep(Duration::from_millis(2));
-            }
-            if thread.is_finished() {
-                let _ = thread.join();
-            }
+        if let Some(done) = self.done {
+            // Disconnected when the thread is done; a timeout leaves a
+            // thread blocked on a pipe that an escaped process holds open.
+            let _ = done.recv_timeout(grace.saturating_duration_since(Instant::now()));
         }
         self.capture
             .lock()

@@ -148,16 +148,20 @@ fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, Pack
             body: s.body,
         });
     }
-    let catalog = catalog::render_embedded(
+    let pairs = || {
         manifest
             .skills
             .iter()
-            .map(|s| (s.name.as_str(), s.description.as_str())),
-    );
+            .map(|s| (s.name.as_str(), s.description.as_str()))
+    };
+    let catalog = catalog::render_embedded(pairs());
+    let (catalog_chars, spans) = catalog::layout_embedded(pairs());
     Ok(BundleData {
         skills: List::Owned(skills.into()),
         index: Index::Sorted,
         catalog: catalog.into(),
+        catalog_chars,
+        catalog_spans: List::Owned(spans.into()),
         digest: manifest.digest.clone().into(),
         cache: List::Owned((0..slots).map(|_| OnceLock::new()).collect()),
     })

@@ -12,7 +12,7 @@
 //! materialised once before any timing, so every figure is "after the first
 //! materialisation". Each benchmark runs once per program:
 //!
-//! - `run_skill_script::session_call_tool`: `Session::call_tool("run_skill_script",
+//! - `run_skill_script::session_dispatch`: `Session::dispatch("run_skill_script",
 //!   {"skill": "noop", "command": PROGRAM})` on a session where the skill was
 //!   activated: JSON arguments, skill lookup, policy check, `split_args`,
 //!   then the executor, then the text for the model;
@@ -25,7 +25,7 @@
 //!   already-materialised skill: the re-verification each run pays (every
 //!   file's type, mode, size and SHA-256, and a walk for symlinks).
 //!
-//! The overhead is `session_call_tool` − `std_command_output`. To show where
+//! The overhead is `session_dispatch` − `std_command_output`. To show where
 //! the executor's share goes, `exit_detection` spawns the same program with
 //! no pipes and waits for it two ways: `blocking_wait` (`Child::wait`) and
 //! `polling_wait`, a copy of the executor's `wait_for_exit` schedule
@@ -293,9 +293,9 @@ fn interleaved() {
     let e = &*EXEC;
     let skill = noop();
     for program in PROGRAMS {
-        let mut session = Session::new(&NOOP, e.executor.clone(), Mode::PreApprove);
+        let session = Session::new(&NOOP, e.executor.clone(), Mode::PreApprove);
         session
-            .call_tool(ACTIVATE, r#"{"name": "noop"}"#)
+            .dispatch(ACTIVATE, r#"{"name": "noop"}"#)
             .expect("activates");
         let args = format!(r#"{{"skill": "noop", "command": "{program}"}}"#);
         let command = Command::parse(program).expect("parses");
@@ -309,7 +309,7 @@ fn interleaved() {
         for _ in 0..rounds {
             times[0].push(time(&mut || {
                 session
-                    .call_tool(RUN, &args)
+                    .dispatch(RUN, &args)
                     .is_ok_and(|t| t.starts_with("exit code: 0\n"))
             }));
             times[1].push(time(&mut || {
@@ -323,7 +323,7 @@ fn interleaved() {
             }));
         }
         for (label, t) in [
-            "session_call_tool",
+            "session_dispatch",
             "local_executor_run",
             "std_command_output",
         ]
@@ -347,17 +347,17 @@ fn interleaved() {
 mod run_skill_script {
     use super::*;
 
-    /// `Session::call_tool("run_skill_script", …)` after `activate_skill`.
+    /// `Session::dispatch("run_skill_script", …)` after `activate_skill`.
     #[divan::bench(args = PROGRAMS)]
-    fn session_call_tool(bencher: Bencher, program: &str) {
-        let mut session = Session::new(&NOOP, EXEC.executor.clone(), Mode::PreApprove);
+    fn session_dispatch(bencher: Bencher, program: &str) {
+        let session = Session::new(&NOOP, EXEC.executor.clone(), Mode::PreApprove);
         session
-            .call_tool(ACTIVATE, r#"{"name": "noop"}"#)
+            .dispatch(ACTIVATE, r#"{"name": "noop"}"#)
             .expect("activates");
         let args = format!(r#"{{"skill": "noop", "command": "{program}"}}"#);
-        let first = session.call_tool(RUN, &args).expect("runs");
+        let first = session.dispatch(RUN, &args).expect("runs");
         assert!(first.starts_with("exit code: 0\n"), "{first}");
-        bencher.bench_local(|| session.call_tool(RUN, black_box(&args)));
+        bencher.bench_local(|| session.dispatch(RUN, black_box(&args)));
     }
 
     /// `LocalExecutor::run` alone.

@@ -2,7 +2,7 @@
 //!
 //! [`run`] sends the system prompt and the user's message to a
 //! [`ChatModel`], then dispatches what comes back: function calls to
-//! [`Session::call_tool`] (each result returned as a tool message), XML
+//! [`Session::dispatch`] (each result returned as a tool message), XML
 //! instructions to [`Session::handle`] (their replies returned as one user
 //! message), until the model replies with text holding no instruction, or
 //! `max_iterations` model calls have been made.
@@ -17,7 +17,7 @@ use std::future::Future;
 
 use crate::exec::{AsyncScriptExecutor, ScriptExecutor};
 use crate::protocol;
-use crate::session::{Blocking, NonBlocking, Runs, Session, State, ToolDefinition, ready_now};
+use crate::session::{Blocking, NonBlocking, Runs, Session, ToolDefinition, ready_now};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub struct Reply {
 }
 
 /// A chat model: messages in, one reply out. `tools` holds
-/// [`Session::tool_definitions`] when function calling is used, else
+/// [`Session::definitions`] when function calling is used, else
 /// nothing.
 pub trait ChatModel {
     /// One completion.
@@ -170,16 +170,15 @@ pub const MAX_ITERATIONS: usize = 10;
 /// answer and the whole transcript.
 pub fn run<E: ScriptExecutor>(
     model: &mut dyn ChatModel,
-    session: &mut Session<'_, E>,
+    session: &Session<E>,
     style: Style,
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
-    let Session { executor, state } = session;
     ready_now(drive(
         &mut BlockingModel(model),
-        state,
-        &Blocking(&*executor),
+        session,
+        &Blocking(session.executor()),
         style,
         user_message,
         max_iterations,
@@ -190,16 +189,15 @@ pub fn run<E: ScriptExecutor>(
 /// model is `Send` and the executor `Sync`.
 pub async fn run_async<M: AsyncChatModel, E: AsyncScriptExecutor + Sync>(
     model: &mut M,
-    session: &mut Session<'_, E>,
+    session: &Session<E>,
     style: Style,
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
-    let Session { executor, state } = session;
     drive(
         &mut NonBlockingModel(model),
-        state,
-        &NonBlocking(&*executor),
+        session,
+        &NonBlocking(session.executor()),
         style,
         user_message,
         max_iterations,
@@ -208,9 +206,9 @@ pub async fn run_async<M: AsyncChatModel, E: AsyncScriptExecutor + Sync>(
 }
 
 /// The loop itself, for both.
-async fn drive(
+async fn drive<E>(
     model: &mut impl Completes,
-    session: &mut State<'_>,
+    session: &Session<E>,
     runs: &impl Runs,
     style: Style,
     user_message: &str,
@@ -218,7 +216,7 @@ async fn drive(
 ) -> Result<(String, Vec<Message>), LoopError> {
     let (system, tools) = match style {
         Style::Xml => (session.system_prompt(), Vec::new()),
-        Style::Tools => (session.catalog_prompt(), session.tool_definitions()),
+        Style::Tools => (session.catalog_prompt(), session.definitions()),
     };
     let mut messages = vec![
         Message::new(Role::System, system),
@@ -243,7 +241,7 @@ async fn drive(
         if !reply.tool_calls.is_empty() {
             for call in &reply.tool_calls {
                 let result = session
-                    .call_tool(runs, &call.name, &call.arguments)
+                    .dispatch_with(runs, &call.name, &call.arguments)
                     .await
                     .unwrap_or_else(|e| format!("error: {e}"));
                 messages.push(Message {
@@ -260,7 +258,7 @@ async fn drive(
         }
         let mut results = Vec::with_capacity(instructions.len());
         for instruction in &instructions {
-            results.push(session.handle(runs, instruction).await);
+            results.push(session.handle_with(runs, instruction).await);
         }
         messages.push(Message::new(Role::User, results.join("\n\n")));
     }

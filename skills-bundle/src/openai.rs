@@ -12,7 +12,7 @@
 //! ```no_run
 //! use skills_bundle::agent::{self, Style};
 //! use skills_bundle::openai::OpenAiChat;
-//! # fn demo(session: &mut skills_bundle::session::Session<'_, skills_bundle::exec::LocalExecutor>) -> Result<(), Box<dyn std::error::Error>> {
+//! # fn demo(session: &skills_bundle::session::Session<skills_bundle::exec::LocalExecutor>) -> Result<(), Box<dyn std::error::Error>> {
 //! let mut model = OpenAiChat::new("http://127.0.0.1:11434/v1", "llama3.1")
 //!     .temperature(0.0);
 //! let (answer, _transcript) =

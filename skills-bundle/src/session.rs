@@ -2,25 +2,35 @@
 //! policy allows, and the answer to each instruction or tool call.
 //!
 //! A [`Session`] serves both protocol styles over the same rules: the XML
-//! instructions of [`protocol`](crate::protocol) ([`Session::handle`]) and
-//! function calling ([`Session::tool_definitions`] and
-//! [`Session::call_tool`], with `activate_skill`, `read_skill_resource` and
-//! `run_skill_script`). Activating a skill grants its `allowed-tools` in the
+//! instructions of [`protocol`] ([`Session::handle`]) and
+//! function calling ([`Session::definitions`] and [`Session::dispatch`],
+//! with `activate_skill`, `read_skill_resource` and `run_skill_script`). Activating a skill grants its `allowed-tools` in the
 //! session's [`ToolPolicy`]; a skill is injected once (activating it again
 //! says so instead of repeating its body) and can be unloaded, which revokes
-//! its grants. A script runs only if the policy allows `Bash` with that
-//! command line; `Ask` counts as no, because there is nobody to ask in an
+//! its grants. A script runs only in an active skill's directory, and only
+//! if the policy allows `Bash` with that command line; `Ask` counts as no, because there is nobody to ask in an
 //! unattended loop (a host that can ask wraps the session). Every failure is
 //! an answer for the model, never a panic.
 //!
+//! This is also the framework-neutral layer that other integrations sit on
+//! (the MCP server, the rig adapter, any function-calling API): the tool
+//! [`definitions`](Session::definitions) as JSON Schema, and
+//! [`dispatch`](Session::dispatch) of a call by name with JSON arguments.
+//! Its methods take `&self` (the active set sits behind a lock, the policy
+//! has its own), so one session can be shared, in an `Arc`, by every tool
+//! object of a framework and by concurrent requests; a script runs without
+//! any lock held. The session owns a clone of its [`Bundle`] (a pointer
+//! copy, or an `Arc` for a loaded pack), so it is `'static`.
+//!
 //! Every rule is written once, as `async` code over a `Runs` executor:
 //! a blocking [`ScriptExecutor`] gives a future that is ready at once, so
-//! the blocking methods ([`Session::call_tool`], [`Session::handle`]) poll
+//! the blocking methods ([`Session::dispatch`], [`Session::handle`]) poll
 //! that code once (`ready_now`), and the `_async` methods await it with
 //! an [`AsyncScriptExecutor`]. The two APIs cannot drift apart.
 
 use std::future::Future;
 use std::pin::pin;
+use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
 use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecutor};
@@ -67,20 +77,13 @@ impl ToolDefinition {
     }
 }
 
-/// A conversation's skills.
+/// A conversation's skills; see the module documentation.
 #[derive(Debug)]
-pub struct Session<'b, E> {
-    pub(crate) executor: E,
-    pub(crate) state: State<'b>,
-}
-
-/// Everything of a session but its executor, so that the rules can borrow
-/// the executor while they change the state.
-#[derive(Debug)]
-pub(crate) struct State<'b> {
-    bundle: &'b Bundle,
+pub struct Session<E> {
+    bundle: Bundle,
+    executor: E,
     policy: ToolPolicy,
-    active: Vec<String>,
+    active: Mutex<Vec<String>>,
     budget: Option<usize>,
 }
 
@@ -136,38 +139,44 @@ pub(crate) fn ready_now<F: Future>(future: F) -> F::Output {
     }
 }
 
-impl<'b, E> Session<'b, E> {
-    /// A session over `bundle`, running scripts with `executor` (a
-    /// [`ScriptExecutor`] for the blocking methods, an
-    /// [`AsyncScriptExecutor`] for the `_async` ones), reading
-    /// `allowed-tools` as `mode` says.
-    pub fn new(bundle: &'b Bundle, executor: E, mode: Mode) -> Self {
+impl<E> Session<E> {
+    /// A session over `bundle` (cloned: a pointer copy, or an `Arc` for a
+    /// loaded pack), running scripts with `executor` (a [`ScriptExecutor`]
+    /// for the blocking methods, an [`AsyncScriptExecutor`] for the
+    /// `_async` ones), reading `allowed-tools` as `mode` says.
+    pub fn new(bundle: &Bundle, executor: E, mode: Mode) -> Self {
         Session {
+            bundle: bundle.clone(),
             executor,
-            state: State {
-                bundle,
-                policy: ToolPolicy::new(mode),
-                active: Vec::new(),
-                budget: None,
-            },
+            policy: ToolPolicy::new(mode),
+            active: Mutex::new(Vec::new()),
+            budget: None,
         }
     }
 
     /// Keeps the catalog in the system prompt within `chars` characters
     /// (descriptions are dropped before names, [`Bundle::catalog_within`]).
     pub fn with_catalog_budget(mut self, chars: usize) -> Self {
-        self.state.budget = Some(chars);
+        self.budget = Some(chars);
         self
     }
 
+    /// The bundle.
+    pub fn bundle(&self) -> &Bundle {
+        &self.bundle
+    }
+
     /// The catalog, within the budget if one is set.
-    pub fn catalog(&self) -> std::borrow::Cow<'b, str> {
-        self.state.catalog()
+    pub fn catalog(&self) -> std::borrow::Cow<'_, str> {
+        match self.budget {
+            Some(chars) => self.bundle.catalog_within(chars),
+            None => self.bundle.catalog().into(),
+        }
     }
 
     /// The policy, to add deny rules or the development override.
     pub fn policy(&self) -> &ToolPolicy {
-        &self.state.policy
+        &self.policy
     }
 
     /// The executor.
@@ -176,130 +185,32 @@ impl<'b, E> Session<'b, E> {
     }
 
     /// The active skills, in activation order.
-    pub fn active(&self) -> &[String] {
-        &self.state.active
+    pub fn active(&self) -> Vec<String> {
+        self.active_set().clone()
     }
 
     /// The system prompt for the XML protocol: catalog and instructions.
     pub fn system_prompt(&self) -> String {
-        self.state.system_prompt()
+        protocol::system_prompt(&self.catalog())
     }
 
     /// The system prompt for function calling: the catalog and a line on
     /// the tools.
     pub fn catalog_prompt(&self) -> String {
-        self.state.catalog_prompt()
-    }
-
-    /// Activates a skill (level 2): its instructions, or a note that it is
-    /// already active. Grants its `allowed-tools`.
-    pub fn activate(&mut self, name: &str, arguments: &str) -> Result<String, String> {
-        self.state.activate(name, arguments)
-    }
-
-    /// Unloads an active skill, revoking its grants; whether it was active.
-    pub fn unload(&mut self, name: &str) -> bool {
-        self.state.unload(name)
-    }
-
-    /// Reads a file of a skill (level 3) as text.
-    pub fn read(&self, name: &str, path: &str) -> Result<String, String> {
-        self.state.read(name, path)
-    }
-
-    /// The three function-calling tools, the skill names as a JSON Schema
-    /// `enum`; [`ToolDefinition::array_json`] gives them as JSON.
-    pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        self.state.tool_definitions()
-    }
-}
-
-impl<E: ScriptExecutor> Session<'_, E> {
-    /// Runs a command line in a skill's directory, if the policy allows it:
-    /// `(exit code, stdout, stderr)`, a time-out noted in stderr.
-    pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
-        ready_now(self.state.run(&Blocking(&self.executor), name, command))
-    }
-
-    /// [`Session::run`], with the executor's whole [`Output`].
-    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, String> {
-        ready_now(
-            self.state
-                .run_output(&Blocking(&self.executor), name, command),
-        )
-    }
-
-    /// The reply to one XML instruction.
-    pub fn handle(&mut self, instruction: &Instruction) -> String {
-        ready_now(self.state.handle(&Blocking(&self.executor), instruction))
-    }
-
-    /// Calls one function-calling tool with its JSON arguments; the result
-    /// or the error is text for the model.
-    pub fn call_tool(&mut self, name: &str, arguments: &str) -> Result<String, String> {
-        ready_now(
-            self.state
-                .call_tool(&Blocking(&self.executor), name, arguments),
-        )
-    }
-}
-
-impl<E: AsyncScriptExecutor + Sync> Session<'_, E> {
-    /// [`Session::run`] with an async executor.
-    pub async fn run_async(
-        &self,
-        name: &str,
-        command: &str,
-    ) -> Result<(Option<i32>, String, String), String> {
-        self.state
-            .run(&NonBlocking(&self.executor), name, command)
-            .await
-    }
-
-    /// [`Session::run_output`] with an async executor.
-    pub async fn run_output_async(&self, name: &str, command: &str) -> Result<Output, String> {
-        self.state
-            .run_output(&NonBlocking(&self.executor), name, command)
-            .await
-    }
-
-    /// [`Session::handle`] with an async executor.
-    pub async fn handle_async(&mut self, instruction: &Instruction) -> String {
-        self.state
-            .handle(&NonBlocking(&self.executor), instruction)
-            .await
-    }
-
-    /// [`Session::call_tool`] with an async executor.
-    pub async fn call_tool_async(&mut self, name: &str, arguments: &str) -> Result<String, String> {
-        self.state
-            .call_tool(&NonBlocking(&self.executor), name, arguments)
-            .await
-    }
-}
-
-impl<'b> State<'b> {
-    fn catalog(&self) -> std::borrow::Cow<'b, str> {
-        match self.budget {
-            Some(chars) => self.bundle.catalog_within(chars),
-            None => self.bundle.catalog().into(),
-        }
-    }
-
-    pub(crate) fn system_prompt(&self) -> String {
-        protocol::system_prompt(&self.catalog())
-    }
-
-    pub(crate) fn catalog_prompt(&self) -> String {
         format!(
             "{}\n\nTo use a skill, call `{ACTIVATE}` with its name first, then follow its instructions with `{READ}` and `{RUN}`.",
             self.catalog()
         )
     }
 
-    fn activate(&mut self, name: &str, arguments: &str) -> Result<String, String> {
+    /// Activates a skill (level 2): its instructions, or a note that it is
+    /// already active. Grants its `allowed-tools`.
+    pub fn activate(&self, name: &str, arguments: &str) -> Result<String, String> {
         let skill = self.skill(name)?;
-        if self.active.iter().any(|a| a == name) {
+        // Held from the check to the push: two concurrent activations of
+        // one skill inject it once.
+        let mut active = self.active_set();
+        if active.iter().any(|a| a == name) {
             return Ok(format!(
                 "The skill `{name}` is already active; its instructions are above."
             ));
@@ -307,20 +218,23 @@ impl<'b> State<'b> {
         let activation = skill.activate(arguments).map_err(|e| e.to_string())?;
         self.policy
             .grant(name, activation.allowed_tools.iter().copied());
-        self.active.push(name.to_string());
+        active.push(name.to_string());
         Ok(activation.content)
     }
 
-    fn unload(&mut self, name: &str) -> bool {
-        let Some(i) = self.active.iter().position(|a| a == name) else {
+    /// Unloads an active skill, revoking its grants; whether it was active.
+    pub fn unload(&self, name: &str) -> bool {
+        let mut active = self.active_set();
+        let Some(i) = active.iter().position(|a| a == name) else {
             return false;
         };
-        self.active.remove(i);
+        active.remove(i);
         self.policy.revoke(name);
         true
     }
 
-    fn read(&self, name: &str, path: &str) -> Result<String, String> {
+    /// Reads a file of a skill (level 3) as text.
+    pub fn read(&self, name: &str, path: &str) -> Result<String, String> {
         let skill = self.skill(name)?;
         match skill.read(path) {
             Ok(bytes) => String::from_utf8(bytes.to_vec())
@@ -330,66 +244,9 @@ impl<'b> State<'b> {
         }
     }
 
-    async fn run(
-        &self,
-        runs: &impl Runs,
-        name: &str,
-        command: &str,
-    ) -> Result<(Option<i32>, String, String), String> {
-        let out = self.run_output(runs, name, command).await?;
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        let mut stderr = text(&out.stderr);
-        if out.timed_out {
-            stderr.push_str("\n[killed: the time limit was reached]");
-        }
-        Ok((out.exit_code, text(&out.stdout), stderr))
-    }
-
-    async fn run_output(
-        &self,
-        runs: &impl Runs,
-        name: &str,
-        command: &str,
-    ) -> Result<Output, String> {
-        let skill = self.skill(name)?;
-        match self.policy.check("Bash", Some(command)) {
-            Decision::Allow { .. } => {}
-            Decision::Restricted(e) => return Err(e.to_string()),
-            Decision::Denied { rule } => {
-                return Err(format!("`{command}` is denied by the rule `{rule}`"));
-            }
-            Decision::Ask => {
-                return Err(format!(
-                    "`{command}` is not pre-approved by an active skill's allowed-tools; activate the skill first"
-                ));
-            }
-        }
-        let command = Command::parse(command).map_err(|e| e.to_string())?;
-        runs.run_command(&skill, &command)
-            .await
-            .map_err(|e| e.to_string())
-    }
-
-    pub(crate) async fn handle(&mut self, runs: &impl Runs, instruction: &Instruction) -> String {
-        let result = match instruction {
-            Instruction::UseSkill { name } => self
-                .activate(name, "")
-                .map(|c| protocol::wrap_skill_content(name, &c)),
-            Instruction::ExecuteScript { skill, command } => self
-                .run(runs, skill, command)
-                .await
-                .map(|(code, out, err)| protocol::wrap_script_result(code, &out, &err)),
-            Instruction::ReadResource { skill, path } => self
-                .read(skill, path)
-                .map(|text| protocol::wrap_resource_content(path, &text)),
-            Instruction::Malformed { element, reason } => {
-                Err(format!("`<{element}>` could not be read: {reason}"))
-            }
-        };
-        result.unwrap_or_else(|e| protocol::wrap_error(instruction, &e))
-    }
-
-    pub(crate) fn tool_definitions(&self) -> Vec<ToolDefinition> {
+    /// The three function-calling tools, the skill names as a JSON Schema
+    /// `enum`; [`ToolDefinition::array_json`] gives them as JSON.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
         let names: Vec<String> = self
             .bundle
             .skills()
@@ -438,8 +295,77 @@ impl<'b> State<'b> {
         ]
     }
 
-    pub(crate) async fn call_tool(
-        &mut self,
+    fn active_set(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.active.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    async fn run_with(
+        &self,
+        runs: &impl Runs,
+        name: &str,
+        command: &str,
+    ) -> Result<(Option<i32>, String, String), String> {
+        let out = self.run_output_with(runs, name, command).await?;
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let mut stderr = text(&out.stderr);
+        if out.timed_out {
+            stderr.push_str("\n[killed: the time limit was reached]");
+        }
+        Ok((out.exit_code, text(&out.stdout), stderr))
+    }
+
+    async fn run_output_with(
+        &self,
+        runs: &impl Runs,
+        name: &str,
+        command: &str,
+    ) -> Result<Output, String> {
+        let skill = self.skill(name)?;
+        // A grant of another active skill must not run this one's files.
+        if !self.active_set().iter().any(|a| a == name) {
+            return Err(format!(
+                "the skill `{name}` is not active; activate it first with `{ACTIVATE}` or <use_skill>"
+            ));
+        }
+        match self.policy.check("Bash", Some(command)) {
+            Decision::Allow { .. } => {}
+            Decision::Restricted(e) => return Err(e.to_string()),
+            Decision::Denied { rule } => {
+                return Err(format!("`{command}` is denied by the rule `{rule}`"));
+            }
+            Decision::Ask => {
+                return Err(format!(
+                    "`{command}` is not pre-approved by an active skill's allowed-tools; activate the skill first"
+                ));
+            }
+        }
+        let command = Command::parse(command).map_err(|e| e.to_string())?;
+        runs.run_command(&skill, &command)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    pub(crate) async fn handle_with(&self, runs: &impl Runs, instruction: &Instruction) -> String {
+        let result = match instruction {
+            Instruction::UseSkill { name } => self
+                .activate(name, "")
+                .map(|c| protocol::wrap_skill_content(name, &c)),
+            Instruction::ExecuteScript { skill, command } => self
+                .run_with(runs, skill, command)
+                .await
+                .map(|(code, out, err)| protocol::wrap_script_result(code, &out, &err)),
+            Instruction::ReadResource { skill, path } => self
+                .read(skill, path)
+                .map(|text| protocol::wrap_resource_content(path, &text)),
+            Instruction::Malformed { element, reason } => {
+                Err(format!("`<{element}>` could not be read: {reason}"))
+            }
+        };
+        result.unwrap_or_else(|e| protocol::wrap_error(instruction, &e))
+    }
+
+    pub(crate) async fn dispatch_with(
+        &self,
         runs: &impl Runs,
         name: &str,
         arguments: &str,
@@ -460,7 +386,7 @@ impl<'b> State<'b> {
             }
             READ => self.read(&field("skill")?, &field("path")?),
             RUN => self
-                .run(runs, &field("skill")?, &field("command")?)
+                .run_with(runs, &field("skill")?, &field("command")?)
                 .await
                 .map(|(code, out, err)| {
                     let mut text = format!("exit code: {}\n{out}", code.unwrap_or(-1));
@@ -476,10 +402,64 @@ impl<'b> State<'b> {
         }
     }
 
-    fn skill(&self, name: &str) -> Result<Skill<'b>, String> {
+    fn skill(&self, name: &str) -> Result<Skill<'_>, String> {
         self.bundle.get(name).ok_or_else(|| {
             let names: Vec<&str> = self.bundle.skills().map(|s| s.name()).collect();
             format!("no skill `{name}`; available: {}", names.join(", "))
         })
+    }
+}
+
+impl<E: ScriptExecutor> Session<E> {
+    /// Runs a command line in a skill's directory, if the policy allows it:
+    /// `(exit code, stdout, stderr)`, a time-out noted in stderr.
+    pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
+        ready_now(self.run_with(&Blocking(&self.executor), name, command))
+    }
+
+    /// [`Session::run`], with the executor's whole [`Output`].
+    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, String> {
+        ready_now(self.run_output_with(&Blocking(&self.executor), name, command))
+    }
+
+    /// The reply to one XML instruction.
+    pub fn handle(&self, instruction: &Instruction) -> String {
+        ready_now(self.handle_with(&Blocking(&self.executor), instruction))
+    }
+
+    /// Calls one function-calling tool by name with its JSON arguments; the
+    /// result or the error is text for the model.
+    pub fn dispatch(&self, name: &str, arguments: &str) -> Result<String, String> {
+        ready_now(self.dispatch_with(&Blocking(&self.executor), name, arguments))
+    }
+}
+
+impl<E: AsyncScriptExecutor + Sync> Session<E> {
+    /// [`Session::run`] with an async executor.
+    pub async fn run_async(
+        &self,
+        name: &str,
+        command: &str,
+    ) -> Result<(Option<i32>, String, String), String> {
+        self.run_with(&NonBlocking(&self.executor), name, command)
+            .await
+    }
+
+    /// [`Session::run_output`] with an async executor.
+    pub async fn run_output_async(&self, name: &str, command: &str) -> Result<Output, String> {
+        self.run_output_with(&NonBlocking(&self.executor), name, command)
+            .await
+    }
+
+    /// [`Session::handle`] with an async executor.
+    pub async fn handle_async(&self, instruction: &Instruction) -> String {
+        self.handle_with(&NonBlocking(&self.executor), instruction)
+            .await
+    }
+
+    /// [`Session::dispatch`] with an async executor.
+    pub async fn dispatch_async(&self, name: &str, arguments: &str) -> Result<String, String> {
+        self.dispatch_with(&NonBlocking(&self.executor), name, arguments)
+            .await
     }
 }

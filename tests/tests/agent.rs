@@ -71,7 +71,7 @@ fn call(id: &str, name: &str, arguments: &str) -> Reply {
     }
 }
 
-fn session() -> (tempfile::TempDir, Session<'static, LocalExecutor>) {
+fn session() -> (tempfile::TempDir, Session<LocalExecutor>) {
     let cache = tempfile::tempdir().unwrap();
     let executor = LocalExecutor::new(cache.path().join("cache"));
     (cache, Session::new(&SKILLS, executor, Mode::Restrict))
@@ -110,10 +110,10 @@ fn xml_calculator() -> Scripted {
 
 #[test]
 fn the_calculator_in_the_xml_protocol() {
-    let (_cache, mut session) = session();
+    let (_cache, session) = session();
     let mut model = xml_calculator();
     let (answer, transcript) =
-        agent::run(&mut model, &mut session, Style::Xml, "What is 15 * 23?", 10).unwrap();
+        agent::run(&mut model, &session, Style::Xml, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "15 × 23 = 345");
     assert_eq!(transcript.len(), 7);
     assert_eq!(session.active(), ["calculator"]);
@@ -169,16 +169,10 @@ fn tools_calculator() -> Scripted {
 
 #[test]
 fn the_calculator_with_function_calling() {
-    let (_cache, mut session) = session();
+    let (_cache, session) = session();
     let mut model = tools_calculator();
-    let (answer, _) = agent::run(
-        &mut model,
-        &mut session,
-        Style::Tools,
-        "What is 15 * 23?",
-        10,
-    )
-    .unwrap();
+    let (answer, _) =
+        agent::run(&mut model, &session, Style::Tools, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "345");
 }
 
@@ -196,9 +190,9 @@ fn the_calculator_on_tokio_in_both_styles() {
         // Spawned, so the loop's future must be `Send`.
         let answer = runtime
             .block_on(runtime.spawn(async move {
-                let (_cache, mut session) = session();
+                let (_cache, session) = session();
                 let mut model = AsyncScripted(model);
-                agent::run_async(&mut model, &mut session, style, "What is 15 * 23?", 10)
+                agent::run_async(&mut model, &session, style, "What is 15 * 23?", 10)
                     .await
                     .map(|(answer, _)| answer)
             }))
@@ -210,7 +204,7 @@ fn the_calculator_on_tokio_in_both_styles() {
 
 #[test]
 fn the_session_refuses_what_is_not_allowed() {
-    let (_cache, mut session) = session();
+    let (_cache, session) = session();
     // Not active yet: nothing is allowed to run.
     let before = session.handle(&Instruction::ExecuteScript {
         skill: "calculator".into(),
@@ -256,7 +250,7 @@ fn the_session_refuses_what_is_not_allowed() {
         assert!(reply.starts_with("<resource_error>"), "{path}: {reply}");
         assert!(
             session
-                .call_tool(
+                .dispatch(
                     "read_skill_resource",
                     &format!(
                         r#"{{"skill": "calculator", "path": {}}}"#,
@@ -271,12 +265,12 @@ fn the_session_refuses_what_is_not_allowed() {
     // Unknown skills and tools, bad JSON.
     assert!(
         session
-            .call_tool("activate_skill", r#"{"name": "nope"}"#)
+            .dispatch("activate_skill", r#"{"name": "nope"}"#)
             .unwrap_err()
             .contains("available: calculator")
     );
-    assert!(session.call_tool("delete_everything", "{}").is_err());
-    assert!(session.call_tool("run_skill_script", "not json").is_err());
+    assert!(session.dispatch("delete_everything", "{}").is_err());
+    assert!(session.dispatch("run_skill_script", "not json").is_err());
     // Unloading revokes the grants.
     assert!(session.unload("calculator"));
     assert!(
@@ -288,7 +282,7 @@ fn the_session_refuses_what_is_not_allowed() {
 
 #[test]
 fn the_loop_stops_at_max_iterations() {
-    let (_cache, mut session) = session();
+    let (_cache, session) = session();
     let mut model = Scripted {
         steps: (0..5)
             .map(|_| {
@@ -296,7 +290,7 @@ fn the_loop_stops_at_max_iterations() {
             })
             .collect(),
     };
-    let e = agent::run(&mut model, &mut session, Style::Xml, "loop", 3).unwrap_err();
+    let e = agent::run(&mut model, &session, Style::Xml, "loop", 3).unwrap_err();
     assert_eq!(e, agent::LoopError::MaxIterations(3));
 }
 

@@ -185,7 +185,7 @@ fn tool_call(id: &str, name: &str, arguments: &str) -> Answer {
     })))
 }
 
-fn session() -> (tempfile::TempDir, Session<'static, LocalExecutor>) {
+fn session() -> (tempfile::TempDir, Session<LocalExecutor>) {
     let cache = tempfile::tempdir().unwrap();
     let executor = LocalExecutor::new(cache.path().join("cache"));
     (cache, Session::new(&SKILLS, executor, Mode::Restrict))
@@ -293,16 +293,10 @@ fn check_tools_requests(requests: &[Request]) {
 #[test]
 fn the_calculator_with_function_calling_over_http() {
     let mock = tools_calculator();
-    let (_cache, mut session) = session();
+    let (_cache, session) = session();
     let mut model = mock.chat();
-    let (answer, transcript) = agent::run(
-        &mut model,
-        &mut session,
-        Style::Tools,
-        "What is 15 * 23?",
-        10,
-    )
-    .unwrap();
+    let (answer, transcript) =
+        agent::run(&mut model, &session, Style::Tools, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "15 * 23 = 345");
     assert_eq!(transcript.len(), 7);
     assert_eq!(transcript[2].tool_calls[0].id, "call_1");
@@ -319,10 +313,9 @@ fn the_calculator_in_the_xml_protocol_over_http() {
         ),
         text("15 × 23 = 345"),
     ]);
-    let (_cache, mut session) = session();
+    let (_cache, session) = session();
     let mut model = mock.chat().temperature(0.0);
-    let (answer, _) =
-        agent::run(&mut model, &mut session, Style::Xml, "What is 15 * 23?", 10).unwrap();
+    let (answer, _) = agent::run(&mut model, &session, Style::Xml, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "15 × 23 = 345");
     let requests = mock.requests();
     assert_eq!(requests.len(), 3);
@@ -363,16 +356,10 @@ fn the_calculator_on_tokio_over_http() {
     // Spawned, so the loop's future (and the model's) must be `Send`.
     let answer = runtime
         .block_on(runtime.spawn(async move {
-            let (_cache, mut session) = session();
-            agent::run_async(
-                &mut model,
-                &mut session,
-                Style::Tools,
-                "What is 15 * 23?",
-                10,
-            )
-            .await
-            .map(|(answer, _)| answer)
+            let (_cache, session) = session();
+            agent::run_async(&mut model, &session, Style::Tools, "What is 15 * 23?", 10)
+                .await
+                .map(|(answer, _)| answer)
         }))
         .unwrap()
         .unwrap();
@@ -382,8 +369,8 @@ fn the_calculator_on_tokio_over_http() {
 
 /// One completion's error, checked to hold no secret.
 fn error_of(model: &mut OpenAiChat) -> String {
-    let (_cache, mut session) = session();
-    let e = agent::run(model, &mut session, Style::Tools, "hi", 10).unwrap_err();
+    let (_cache, session) = session();
+    let e = agent::run(model, &session, Style::Tools, "hi", 10).unwrap_err();
     let LoopError::Model(e) = e else {
         panic!("{e:?}")
     };

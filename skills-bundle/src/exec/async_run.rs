@@ -27,7 +27,10 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::run::{Capture, READER_GRACE, has_exited, next_pause, spawn_error};
+use super::run::{
+    BUSY_RETRIES, Capture, READER_GRACE, busy_pause, has_exited, next_pause, spawn_error,
+    text_file_busy,
+};
 use super::{AsyncScriptExecutor, Command, ExecError, LocalExecutor, Output};
 use crate::Skill;
 
@@ -37,9 +40,16 @@ impl AsyncScriptExecutor for LocalExecutor {
         let program = std_cmd.get_program().to_owned();
         let mut cmd = tokio::process::Command::from(std_cmd);
         let start = Instant::now();
-        let mut child = cmd
-            .spawn()
-            .map_err(|source| spawn_error(cmd.as_std(), source))?;
+        let mut attempt = 0;
+        let mut child = loop {
+            match cmd.spawn() {
+                Err(e) if text_file_busy(&e) && attempt < BUSY_RETRIES => {
+                    tokio::time::sleep(busy_pause(attempt)).await;
+                    attempt += 1;
+                }
+                result => break result.map_err(|source| spawn_error(cmd.as_std(), source))?,
+            }
+        };
         let Some(pid) = child
             .id()
             .and_then(|id| i32::try_from(id).ok())

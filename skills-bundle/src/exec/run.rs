@@ -181,7 +181,7 @@ impl ScriptExecutor for LocalExecutor {
     fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
         let mut cmd = self.prepare(skill, command)?;
         let start = Instant::now();
-        let mut child = cmd.spawn().map_err(|source| spawn_error(&cmd, source))?;
+        let mut child = spawn_retrying(&mut cmd).map_err(|source| spawn_error(&cmd, source))?;
         let pid = Pid::from_child(&child);
         // Fed on a thread so a child that does not read cannot block the
         // run; the write fails (EPIPE) once the group is dead.
@@ -212,6 +212,36 @@ impl ScriptExecutor for LocalExecutor {
             timed_out,
             duration,
         })
+    }
+}
+
+/// How often a spawn failing with `ETXTBSY` is tried again: a script just
+/// written by [`materialise`] is "busy" while a process forked by another
+/// thread still holds the (close-on-exec) descriptor it was written through,
+/// until that process calls `exec`. The window is short; the pauses add up
+/// to about 0.5 s.
+pub(super) const BUSY_RETRIES: u32 = 9;
+
+/// Whether a spawn error is that transient `ETXTBSY`.
+pub(super) fn text_file_busy(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(Errno::TXTBSY.raw_os_error())
+}
+
+/// The pause before retry `attempt` (0-based): 1 ms, doubling.
+pub(super) fn busy_pause(attempt: u32) -> Duration {
+    Duration::from_millis(1 << attempt.min(9))
+}
+
+fn spawn_retrying(cmd: &mut StdCommand) -> std::io::Result<std::process::Child> {
+    let mut attempt = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if text_file_busy(&e) && attempt < BUSY_RETRIES => {
+                thread::sleep(busy_pause(attempt));
+                attempt += 1;
+            }
+            result => return result,
+        }
     }
 }
 

@@ -31,7 +31,7 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
         PolicyArg::Restrict => Mode::Restrict,
         PolicyArg::PreApprove => Mode::PreApprove,
     };
-    let mut session = Session::new(&bundle, executor, mode);
+    let session = Session::new(&bundle, executor, mode);
     if let Err(e) = session.activate(&args.name, "") {
         eprintln!("skills: {e}");
         return Ok(Outcome::Invalid);

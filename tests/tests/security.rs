@@ -1,0 +1,2190 @@
+//! The security table: every way a model (or whoever writes its replies)
+//! might try to get out of a skill, each row with the exact refusal it must
+//! get.
+//!
+//! - **Path traversal through every read path**: `Skill::read`,
+//!   `Skill::file`, `Session::read`, `dispatch("read_skill_resource")`,
+//!   `<read_resource>` parsed from XML, and `skills read`; plus program paths
+//!   that leave the skill through `run_skill_script` and `<execute_script>`.
+//!   The contents of `/etc/passwd` never appear in any answer.
+//! - **Command injection in arguments** (`;`, `&&`, `|`, backquotes, `$(…)`,
+//!   redirections, newlines, quoting tricks, `${IFS}`, globs), through
+//!   `run_skill_script` and `<execute_script>`, once under `Mode::Restrict`
+//!   (the policy refuses) and once with the development override (the
+//!   argument splitter refuses, or the text reaches the script as data). A
+//!   marker file named inside each injection must never be created.
+//! - **Tools outside `allowed-tools` under `Mode::Restrict`**: the PRD's
+//!   exact message, deny rules beating grants and the override, `unload`
+//!   revoking grants; through the session, function calls, XML and
+//!   `skills run`.
+//! - **Processes that outlive their script**: background and double-forked
+//!   grandchildren, signal-ignoring ones, with the leader timing out or
+//!   exiting at once; every one is gone after the run.
+//! - **Output floods**: 200 MiB on each stream, capped with a marker, the
+//!   test process's peak memory (`VmHWM`) growing far less than the flood.
+//! - **A tampered cache**: symlinks planted in a materialised skill
+//!   directory, files replaced by symlinks, a symlinked or world-writable
+//!   cache root; each refused with the exact `ExecError`, and left as found.
+//!
+//! Two rows guard bugs this table found: a first run right after
+//! materialising failed with "Text file busy" while other threads spawned
+//! processes (the executor now retries `ETXTBSY`), and one active skill's
+//! grant let `run_skill_script` run a skill that was never activated (a run
+//! now needs its own skill active). One ignored test keeps a documented
+//! limit visible: a grandchild that calls `setsid` escapes the
+//! process-group kill.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
+use std::fs;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
+use std::process::Output as ProcessOutput;
+use std::time::{Duration, Instant};
+
+use skills_bundle::exec::{
+    Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, Output, ScriptExecutor, cache_dir_name,
+};
+use skills_bundle::protocol::{self, Instruction, escape};
+use skills_bundle::session::{READ, RUN, Session};
+use skills_bundle::tools::rule;
+use skills_bundle::{Bundle, Decision, Mode, ReadError, Skill, skills_bundle};
+use skills_tests::{skills, tempdir, workspace};
+
+static S: Bundle = skills_bundle!("fixtures/security-skills");
+
+/// The fixture skills, relative to the workspace root (for the CLI).
+const FIXTURES: &str = "tests/fixtures/security-skills";
+
+/// Every file of the `probe` skill, as `NotFound` lists them.
+const PROBE_FILES: &str = "SKILL.md, references/notes.md, scripts/argv.py, scripts/argv.sh";
+
+/// `Mode::Restrict`'s refusal while `probe` is the restricting skill.
+const NOT_ALLOWED_PROBE: &str = "Tool 'Bash' not allowed for skill 'probe'. Allowed tools: \
+    ['Read', 'Bash(./scripts/argv.sh:*)', 'Bash(python3 scripts/argv.py:*)']";
+
+/// Likewise for `procs`.
+const NOT_ALLOWED_PROCS: &str =
+    "Tool 'Bash' not allowed for skill 'procs'. Allowed tools: ['Bash(./scripts/*)']";
+
+// The reasons a path is refused (`PathError`'s messages, written out).
+const ABSOLUTE: &str = "the path is absolute; paths are relative to the skill directory";
+const PARENT: &str = "the path contains `..`; it may not leave the skill directory";
+const BACKSLASH: &str = "the path contains `\\`; use `/` as the separator";
+const CONTROL: &str = "the path contains a control character";
+const EMPTY: &str = "the path is empty";
+const EMPTY_COMPONENT: &str = "the path contains an empty component (`//`)";
+
+// ---------------------------------------------------------------------------
+// Shared helpers.
+
+fn skill(name: &str) -> Skill<'static> {
+    S.get(name)
+        .unwrap_or_else(|| panic!("fixture skill `{name}`"))
+}
+
+/// A `Mode::Restrict` session whose cache lives under `cache`, with
+/// `active` activated in order.
+fn session(cache: &Path, active: &[&str]) -> Session<LocalExecutor> {
+    let s = Session::new(&S, LocalExecutor::new(cache.join("cache")), Mode::Restrict);
+    for name in active {
+        s.activate(name, "").unwrap();
+    }
+    s
+}
+
+/// A line of `/etc/passwd` that must never reach the model, if the file
+/// exists; else a line that looks like one.
+fn passwd_line() -> String {
+    fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|t| t.lines().find(|l| l.contains(':')).map(str::to_string))
+        .unwrap_or_else(|| "root:x:0:0:".to_string())
+}
+
+fn assert_no_leak(row: &str, entry: &str, text: &str) {
+    let line = passwd_line();
+    assert!(
+        !text.contains(&line) && !text.contains("root:x:0:0"),
+        "[{row}] via {entry}: the contents of /etc/passwd leaked:\n{text}"
+    );
+}
+
+/// The reply to one XML instruction written in `reply`: it must parse as
+/// exactly `expected`.
+fn handle_xml(
+    session: &Session<LocalExecutor>,
+    reply: &str,
+    expected: &Instruction,
+    row: &str,
+) -> String {
+    let parsed = protocol::parse(reply);
+    assert_eq!(
+        parsed.as_slice(),
+        std::slice::from_ref(expected),
+        "[{row}] the XML did not carry the input unchanged"
+    );
+    session.handle(&parsed[0])
+}
+
+/// `{"skill": …, key: …}` as JSON.
+fn json_args(skill: &str, key: &str, value: &str) -> String {
+    serde_json::json!({ "skill": skill, key: value }).to_string()
+}
+
+/// Materialises `name` under `cache_root` and runs `argv` there once, so
+/// the sessions of a test start from a materialised cache.
+fn settle(cache_root: &Path, name: &str, argv: &[&str]) {
+    let out = LocalExecutor::new(cache_root)
+        .run(&skill(name), &Command::argv(argv.iter().copied()))
+        .unwrap();
+    assert!(out.success(), "settling {name}: {out:?}");
+}
+
+/// `<script_result>` as `Session::handle` writes it for a clean exit.
+fn xml_result(stdout: &str) -> String {
+    protocol::wrap_script_result(Some(0), stdout, "")
+}
+
+// ---------------------------------------------------------------------------
+// 1. Path traversal through every read path.
+
+/// What a read of one path must give.
+#[derive(Debug, Clone)]
+enum ReadExpect {
+    /// The file at this normal path (a control row: normalising is no bypass).
+    Reads(&'static str),
+    /// `ReadError::BadPath` with this reason.
+    Bad(&'static str),
+    /// `ReadError::NotFound` for this normalised path (nothing is decoded).
+    NotFound(String),
+}
+
+#[derive(Debug, Clone)]
+struct ReadCase {
+    attack: &'static str,
+    path: String,
+    expect: ReadExpect,
+    /// The exact XML reply when it is not the usual `<resource_error>` (an
+    /// empty path is not even an instruction).
+    xml: Option<&'static str>,
+}
+
+fn read_cases() -> Vec<ReadCase> {
+    use ReadExpect::{Bad, NotFound, Reads};
+    let row = |attack, path: &str, expect| ReadCase {
+        attack,
+        path: path.to_string(),
+        expect,
+        xml: None,
+    };
+    let long_ok = "a/".repeat(20_000) + "x";
+    let long_up = "../".repeat(10_000) + "etc/passwd";
+    let long_down_up = "a/".repeat(10_000) + &"../".repeat(10_001) + "etc/passwd";
+    vec![
+        row(
+            "control: a plain file",
+            "references/notes.md",
+            Reads("references/notes.md"),
+        ),
+        row(
+            "control: `./` is normalised away",
+            "./references/./notes.md",
+            Reads("references/notes.md"),
+        ),
+        row("parent directory", "../x", Bad(PARENT)),
+        row(
+            "parent into a sibling skill",
+            "../procs/SKILL.md",
+            Bad(PARENT),
+        ),
+        row("down then up past the root", "a/../../x", Bad(PARENT)),
+        row(
+            "up from scripts/ to the bundle",
+            "scripts/../../SKILL.md",
+            Bad(PARENT),
+        ),
+        row(
+            "up and back in (still `..`)",
+            "scripts/../SKILL.md",
+            Bad(PARENT),
+        ),
+        row("bare `..`", "..", Bad(PARENT)),
+        row("absolute path", "/etc/passwd", Bad(ABSOLUTE)),
+        row("double-slash absolute", "//etc/passwd", Bad(ABSOLUTE)),
+        row("root itself", "/", Bad(ABSOLUTE)),
+        row("drive letter, backslash", "C:\\x", Bad(ABSOLUTE)),
+        row("drive letter, slash", "C:/Windows/win.ini", Bad(ABSOLUTE)),
+        row("backslash traversal", "x\\..\\..\\y", Bad(BACKSLASH)),
+        row("UNC path", "\\\\server\\share\\x", Bad(BACKSLASH)),
+        row(
+            "percent-encoded dots are not decoded",
+            "%2e%2e/x",
+            NotFound("%2e%2e/x".into()),
+        ),
+        row(
+            "percent-encoded slash is not decoded",
+            "..%2fSKILL.md",
+            NotFound("..%2fSKILL.md".into()),
+        ),
+        row(
+            "overlong-UTF-8 style escape",
+            "..%c0%af..%c0%afetc/passwd",
+            NotFound("..%c0%af..%c0%afetc/passwd".into()),
+        ),
+        row(
+            "fullwidth dots are not dots",
+            "\u{ff0e}\u{ff0e}/x",
+            NotFound("\u{ff0e}\u{ff0e}/x".into()),
+        ),
+        row(
+            "division slash is not a slash",
+            "..\u{2215}..\u{2215}etc",
+            NotFound("..\u{2215}..\u{2215}etc".into()),
+        ),
+        row("URL scheme", "file:///etc/passwd", Bad(EMPTY_COMPONENT)),
+        row(
+            "skill URL of another skill",
+            "skill://procs/SKILL.md",
+            Bad(EMPTY_COMPONENT),
+        ),
+        row(
+            "home directory",
+            "~/.ssh/id_rsa",
+            NotFound("~/.ssh/id_rsa".into()),
+        ),
+        row("NUL truncation", "SKILL.md\0.png", Bad(CONTROL)),
+        row(
+            "NUL after traversal (control characters are checked first)",
+            "../\0",
+            Bad(CONTROL),
+        ),
+        row("NUL alone", "\0", Bad(CONTROL)),
+        row("C1 control", "SKILL\u{85}.md", Bad(CONTROL)),
+        row("newline", "SKILL.md\n../x", Bad(CONTROL)),
+        row("dot", ".", Bad(EMPTY)),
+        row("dot slash", "./", Bad(EMPTY)),
+        row("empty component", "scripts//argv.sh", Bad(EMPTY_COMPONENT)),
+        row(
+            "a directory, not a file",
+            "scripts/",
+            NotFound("scripts".into()),
+        ),
+        row("very long path", &long_ok, NotFound(long_ok.clone())),
+        row("very long climb", &long_up, Bad(PARENT)),
+        row(
+            "very long, down then further up",
+            &long_down_up,
+            Bad(PARENT),
+        ),
+        ReadCase {
+            attack: "empty",
+            path: String::new(),
+            expect: Bad(EMPTY_COMPONENT),
+            xml: Some(
+                "<instruction_error>`&lt;read_resource&gt;` could not be read: empty</instruction_error>",
+            ),
+        },
+    ]
+}
+
+impl ReadCase {
+    /// `ReadError`'s message.
+    fn read_error(&self) -> Option<String> {
+        match &self.expect {
+            ReadExpect::Reads(_) => None,
+            ReadExpect::Bad(reason) => Some(format!("cannot read `{}`: {reason}", self.path)),
+            ReadExpect::NotFound(normal) => Some(format!(
+                "no file `{normal}` in this skill; available: {PROBE_FILES}"
+            )),
+        }
+    }
+
+    /// `Session::read`'s (and `read_skill_resource`'s) error.
+    fn session_error(&self) -> Option<String> {
+        let e = self.read_error()?;
+        Some(match self.expect {
+            ReadExpect::Bad(_) => format!("Illegal path: {e}"),
+            _ => e,
+        })
+    }
+
+    fn content(&self) -> Option<String> {
+        match self.expect {
+            ReadExpect::Reads(normal) => Some(
+                fs::read_to_string(workspace().join(FIXTURES).join("probe").join(normal)).unwrap(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+#[test]
+fn path_traversal_through_every_read_path() {
+    let tmp = tempdir();
+    let session = session(tmp.path(), &[]);
+    let probe = skill("probe");
+    for case in read_cases() {
+        let row = case.attack;
+        let path = case.path.as_str();
+        let content = case.content();
+
+        // Skill::read and Skill::file.
+        match (probe.read(path), &case.expect) {
+            (Ok(bytes), ReadExpect::Reads(_)) => {
+                assert_eq!(
+                    Some(String::from_utf8_lossy(bytes).into_owned()),
+                    content,
+                    "[{row}]"
+                );
+            }
+            (Err(e), ReadExpect::Bad(_)) => {
+                assert!(matches!(e, ReadError::BadPath { .. }), "[{row}] {e:?}");
+                assert_eq!(
+                    Some(e.to_string()),
+                    case.read_error(),
+                    "[{row}] Skill::read"
+                );
+            }
+            (Err(e), ReadExpect::NotFound(normal)) => {
+                assert!(
+                    matches!(&e, ReadError::NotFound { path: p, .. } if p == normal),
+                    "[{row}] {e:?}"
+                );
+                assert_eq!(
+                    Some(e.to_string()),
+                    case.read_error(),
+                    "[{row}] Skill::read"
+                );
+            }
+            (other, _) => panic!("[{row}] Skill::read gave {other:?}"),
+        }
+        match probe.file(path) {
+            Ok(file) => match case.expect {
+                ReadExpect::Reads(normal) => assert_eq!(file.path(), normal, "[{row}]"),
+                _ => panic!("[{row}] Skill::file found `{}`", file.path()),
+            },
+            Err(e) => assert_eq!(
+                Some(e.to_string()),
+                case.read_error(),
+                "[{row}] Skill::file"
+            ),
+        }
+
+        // Session::read and the function call.
+        let expected = content.clone().ok_or_else(|| case.session_error().unwrap());
+        let got = session.read("probe", path);
+        assert_eq!(got, expected, "[{row}] Session::read");
+        assert_no_leak(row, "Session::read", got.as_ref().unwrap_or_else(|e| e));
+        let got = session.dispatch(READ, &json_args("probe", "path", path));
+        assert_eq!(got, expected, "[{row}] call_tool({READ})");
+        assert_no_leak(row, READ, got.as_ref().unwrap_or_else(|e| e));
+
+        // The XML instruction, parsed from a model's reply.
+        let reply = format!(
+            "Let me look.\n<read_resource skill=\"probe\">{}</read_resource>",
+            escape(path, false)
+        );
+        let xml = match (&case.xml, &expected) {
+            (Some(exact), _) => {
+                let parsed = protocol::parse(&reply);
+                assert_eq!(parsed.len(), 1, "[{row}] {parsed:?}");
+                assert_eq!(
+                    session.handle(&parsed[0]),
+                    *exact,
+                    "[{row}] <read_resource>"
+                );
+                exact.to_string()
+            }
+            (None, result) => {
+                let instruction = Instruction::ReadResource {
+                    skill: "probe".into(),
+                    path: path.into(),
+                };
+                let got = handle_xml(&session, &reply, &instruction, row);
+                let want = match result {
+                    Ok(text) => protocol::wrap_resource_content(path, text),
+                    Err(e) => format!("<resource_error>{}</resource_error>", escape(e, false)),
+                };
+                assert_eq!(got, want, "[{row}] <read_resource>");
+                got
+            }
+        };
+        assert_no_leak(row, "<read_resource>", &xml);
+    }
+}
+
+/// `skills read NAME PATH`: the same refusals, on stderr with status 1 and
+/// nothing on stdout. (A NUL byte cannot be passed as an argument at all.)
+#[test]
+fn path_traversal_through_skills_read() {
+    let cases: Vec<ReadCase> = read_cases()
+        .into_iter()
+        .filter(|c| !c.path.contains('\0'))
+        .collect();
+    std::thread::scope(|scope| {
+        for chunk in cases.chunks(cases.len().div_ceil(4)) {
+            scope.spawn(move || {
+                for case in chunk {
+                    let row = case.attack;
+                    let out = skills()
+                        .current_dir(workspace())
+                        .args(["read", "probe", &case.path, "--from", FIXTURES])
+                        .output()
+                        .unwrap();
+                    let (stdout, stderr) = texts(&out);
+                    assert_no_leak(row, "skills read", &stdout);
+                    assert_no_leak(row, "skills read", &stderr);
+                    match (case.content(), case.read_error()) {
+                        (Some(content), _) => {
+                            assert_eq!((out.status.code(), stdout), (Some(0), content), "[{row}]");
+                        }
+                        (None, Some(e)) => {
+                            assert_eq!(
+                                (out.status.code(), stdout.as_str(), stderr),
+                                (Some(1), "", format!("skills: {e}\n")),
+                                "[{row}] skills read"
+                            );
+                        }
+                        (None, None) => unreachable!(),
+                    }
+                }
+            });
+        }
+    });
+}
+
+fn texts(out: &ProcessOutput) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// XML-only tricks: entities, fences, the `skill` attribute.
+#[test]
+fn path_traversal_through_xml_tricks() {
+    struct XmlCase {
+        attack: &'static str,
+        reply: &'static str,
+        replies: &'static [&'static str],
+    }
+    const CASES: &[XmlCase] = &[
+        XmlCase {
+            attack: "entity-encoded dots are decoded, then refused",
+            reply: "<read_resource skill=\"probe\">&#46;&#46;/&#x2E;&#x2e;/etc/passwd</read_resource>",
+            replies: &[
+                "<resource_error>Illegal path: cannot read `../../etc/passwd`: the path contains `..`; it may not leave the skill directory</resource_error>",
+            ],
+        },
+        XmlCase {
+            attack: "entity-encoded NUL",
+            reply: "<read_resource skill=\"probe\">SKILL.md&#0;.png</read_resource>",
+            replies: &[
+                "<resource_error>Illegal path: cannot read `SKILL.md\0.png`: the path contains a control character</resource_error>",
+            ],
+        },
+        XmlCase {
+            attack: "traversal in the skill attribute",
+            reply: "<read_resource skill=\"../probe\">SKILL.md</read_resource>",
+            replies: &[
+                "<resource_error>no skill `../probe`; available: free, probe, procs, writer</resource_error>",
+            ],
+        },
+        XmlCase {
+            attack: "absolute skill attribute",
+            reply: "<read_resource skill='/etc'>passwd</read_resource>",
+            replies: &[
+                "<resource_error>no skill `/etc`; available: free, probe, procs, writer</resource_error>",
+            ],
+        },
+        XmlCase {
+            attack: "a quoted example is not an instruction",
+            reply: "Never do this:\n```\n<read_resource skill=\"probe\">/etc/passwd</read_resource>\n```\n",
+            replies: &[],
+        },
+        XmlCase {
+            attack: "unknown entity",
+            reply: "<read_resource skill=\"probe\">&passwd;</read_resource>",
+            replies: &[
+                "<instruction_error>`&lt;read_resource&gt;` could not be read: the text has an unknown or unterminated `&amp;` reference</instruction_error>",
+            ],
+        },
+        XmlCase {
+            attack: "one good read, then a traversal",
+            reply: "<read_resource skill=\"probe\">SKILL.md</read_resource><read_resource skill=\"probe\">../../../../etc/passwd</read_resource>",
+            replies: &[
+                "<resource_content path=\"SKILL.md\">",
+                "<resource_error>Illegal path: cannot read `../../../../etc/passwd`: the path contains `..`; it may not leave the skill directory</resource_error>",
+            ],
+        },
+    ];
+    let tmp = tempdir();
+    let session = session(tmp.path(), &[]);
+    for case in CASES {
+        let got: Vec<String> = protocol::parse(case.reply)
+            .iter()
+            .map(|i| session.handle(i))
+            .collect();
+        assert_eq!(got.len(), case.replies.len(), "[{}] {got:?}", case.attack);
+        for (got, want) in got.iter().zip(case.replies) {
+            assert_no_leak(case.attack, "XML", got);
+            if want.starts_with("<resource_content") {
+                assert!(got.starts_with(want), "[{}] {got}", case.attack);
+            } else {
+                assert_eq!(got, want, "[{}]", case.attack);
+            }
+        }
+    }
+}
+
+/// Program paths that leave the skill, through `run_skill_script` and
+/// `<execute_script>`: the glob grant `Bash(./scripts/*)` lets
+/// `./scripts/../..` past the policy, and the executor refuses it; with the
+/// development override, the executor is the only guard.
+#[test]
+fn program_paths_stay_inside_the_skill() {
+    #[derive(Clone, Copy)]
+    enum Grant {
+        /// `procs` active: `Bash(./scripts/*)`.
+        Glob,
+        /// `procs` active and the development override on.
+        Override,
+    }
+    struct ProgramCase {
+        attack: &'static str,
+        grant: Grant,
+        /// `{M}`: a marker file that must not be created.
+        command: &'static str,
+        /// `{D}`: the skill's cache directory.
+        refusal: &'static str,
+    }
+    use Grant::{Glob, Override};
+    const CASES: &[ProgramCase] = &[
+        ProgramCase {
+            attack: "`..` after a granted prefix",
+            grant: Glob,
+            command: "./scripts/../../../bin/sh -c 'touch {M}'",
+            refusal: "bad path `./scripts/../../../bin/sh`: the path contains `..`; it may not leave the skill directory",
+        },
+        ProgramCase {
+            attack: "`..` back into the skill",
+            grant: Glob,
+            command: "./scripts/../SKILL.md",
+            refusal: "bad path `./scripts/../SKILL.md`: the path contains `..`; it may not leave the skill directory",
+        },
+        ProgramCase {
+            attack: "percent-encoded `..` is a plain (missing) name",
+            grant: Glob,
+            command: "./scripts/%2e%2e/%2e%2e/bin/sh",
+            refusal: "cannot run `{D}/scripts/%2e%2e/%2e%2e/bin/sh`: No such file or directory (os error 2)",
+        },
+        ProgramCase {
+            attack: "absolute program, not granted",
+            grant: Glob,
+            command: "/bin/sh -c 'touch {M}'",
+            refusal: NOT_ALLOWED_PROCS,
+        },
+        ProgramCase {
+            attack: "absolute program",
+            grant: Override,
+            command: "/bin/sh -c 'touch {M}'",
+            refusal: "bad path `/bin/sh`: the path is absolute; paths are relative to the skill directory",
+        },
+        ProgramCase {
+            attack: "relative climb to /bin/sh",
+            grant: Override,
+            command: "../../bin/sh -c 'touch {M}'",
+            refusal: "bad path `../../bin/sh`: the path contains `..`; it may not leave the skill directory",
+        },
+        ProgramCase {
+            attack: "climb hidden behind `./`",
+            grant: Override,
+            command: "./scripts/./../../bin/sh -c 'touch {M}'",
+            refusal: "bad path `./scripts/./../../bin/sh`: the path contains `..`; it may not leave the skill directory",
+        },
+        ProgramCase {
+            attack: "drive letter",
+            grant: Override,
+            command: "C:/Windows/System32/cmd.exe /c echo",
+            refusal: "bad path `C:/Windows/System32/cmd.exe`: the path is absolute; paths are relative to the skill directory",
+        },
+        ProgramCase {
+            attack: "URL",
+            grant: Override,
+            command: "file:///bin/sh -c 'touch {M}'",
+            refusal: "bad path `file:///bin/sh`: the path contains an empty component (`//`)",
+        },
+        ProgramCase {
+            attack: "backslash path is one (missing) program name",
+            grant: Override,
+            command: "'x\\..\\..\\bin\\sh' -c 'touch {M}'",
+            refusal: "cannot run `x\\..\\..\\bin\\sh`: No such file or directory (os error 2)",
+        },
+        ProgramCase {
+            attack: "NUL in the program path",
+            grant: Override,
+            command: "'scripts/flood.sh\0' 1 1",
+            refusal: "bad path `scripts/flood.sh\0`: the path contains a control character",
+        },
+        ProgramCase {
+            attack: "empty program",
+            grant: Override,
+            command: "'' -c 'touch {M}'",
+            refusal: "empty command: no program given",
+        },
+    ];
+    let tmp = tempdir();
+    let marker = tmp.path().join("pwned");
+    let m = marker.to_str().unwrap();
+    let dir = tmp
+        .path()
+        .join("cache")
+        .join(cache_dir_name(&skill("procs")));
+    let d = dir.to_str().unwrap();
+    for case in CASES {
+        let row = case.attack;
+        let session = session(tmp.path(), &["procs"]);
+        if let Override = case.grant {
+            session.policy().allow_all(true);
+        }
+        let command = case.command.replace("{M}", m);
+        let refusal = case.refusal.replace("{D}", d);
+        assert_eq!(
+            session.run("procs", &command),
+            Err(refusal.clone()),
+            "[{row}] Session::run"
+        );
+        assert_eq!(
+            session.dispatch(RUN, &json_args("procs", "command", &command)),
+            Err(refusal.clone()),
+            "[{row}] call_tool({RUN})"
+        );
+        let reply = format!(
+            "<execute_script skill=\"procs\">{}</execute_script>",
+            escape(&command, false)
+        );
+        let instruction = Instruction::ExecuteScript {
+            skill: "procs".into(),
+            command: command.clone(),
+        };
+        assert_eq!(
+            handle_xml(&session, &reply, &instruction, row),
+            format!("<script_error>{}</script_error>", escape(&refusal, false)),
+            "[{row}] <execute_script>"
+        );
+        assert!(!marker.exists(), "[{row}] the injected command ran");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 2. Command injection in arguments.
+
+/// What one command line must give.
+#[derive(Debug, Clone, Copy)]
+enum Run {
+    /// Refused with this exact message (`{M}` is the marker path).
+    Refused(&'static str),
+    /// Refused by the argument splitter: shell syntax `char` at byte `usize`.
+    Syntax(char, usize),
+    /// Ran, and the script received exactly these arguments.
+    Data(&'static [&'static str]),
+}
+
+struct InjectionCase {
+    attack: &'static str,
+    /// `{M}` is replaced by a marker file's path, which must never exist.
+    command: &'static str,
+    /// With `probe` active under `Mode::Restrict`.
+    restricted: Run,
+    /// With the development override on as well (only the splitter and the
+    /// absence of a shell stand in the way); `None` where the row is not
+    /// repeated: the override allows any program by design, and the Python
+    /// rows run once (the interpreter is slow to start).
+    overridden: Option<Run>,
+}
+
+const INJECTIONS: &[InjectionCase] = {
+    use Run::{Data, Refused, Syntax};
+    const R: Run = Refused(NOT_ALLOWED_PROBE);
+    &[
+        InjectionCase {
+            attack: "control: plain arguments",
+            command: "./scripts/argv.sh a b",
+            restricted: Data(&["a", "b"]),
+            overridden: Some(Data(&["a", "b"])),
+        },
+        InjectionCase {
+            attack: "`;` sequence",
+            command: "./scripts/argv.sh x; touch {M}",
+            restricted: R,
+            overridden: Some(Syntax(';', 19)),
+        },
+        InjectionCase {
+            attack: "`;` without spaces",
+            command: "./scripts/argv.sh x;touch {M}",
+            restricted: R,
+            overridden: Some(Syntax(';', 19)),
+        },
+        InjectionCase {
+            attack: "`&&` chain",
+            command: "./scripts/argv.sh x && touch {M}",
+            restricted: R,
+            overridden: Some(Syntax('&', 20)),
+        },
+        InjectionCase {
+            attack: "`||` chain",
+            command: "./scripts/argv.sh x || touch {M}",
+            restricted: R,
+            overridden: Some(Syntax('|', 20)),
+        },
+        InjectionCase {
+            attack: "`|` pipe",
+            command: "./scripts/argv.sh x | touch {M}",
+            restricted: R,
+            overridden: Some(Syntax('|', 20)),
+        },
+        InjectionCase {
+            attack: "`&` background",
+            command: "./scripts/argv.sh x & touch {M}",
+            restricted: R,
+            overridden: Some(Syntax('&', 20)),
+        },
+        InjectionCase {
+            attack: "backquotes",
+            command: "./scripts/argv.sh `touch {M}`",
+            restricted: R,
+            overridden: Some(Syntax('`', 18)),
+        },
+        InjectionCase {
+            attack: "`$(…)`",
+            command: "./scripts/argv.sh $(touch {M})",
+            restricted: R,
+            overridden: Some(Syntax('$', 18)),
+        },
+        InjectionCase {
+            attack: "`$(…)` in double quotes",
+            command: "./scripts/argv.sh \"$(touch {M})\"",
+            restricted: R,
+            overridden: Some(Syntax('$', 19)),
+        },
+        InjectionCase {
+            attack: "backquotes in double quotes",
+            command: "./scripts/argv.sh \"`touch {M}`\"",
+            restricted: R,
+            overridden: Some(Syntax('`', 19)),
+        },
+        InjectionCase {
+            attack: "`>` redirection",
+            command: "./scripts/argv.sh x > {M}",
+            restricted: R,
+            overridden: Some(Syntax('>', 20)),
+        },
+        InjectionCase {
+            attack: "`>>` redirection without spaces",
+            command: "./scripts/argv.sh x>>{M}",
+            restricted: R,
+            overridden: Some(Syntax('>', 19)),
+        },
+        InjectionCase {
+            attack: "`<` redirection (past the policy, not the splitter)",
+            command: "./scripts/argv.sh < /etc/passwd",
+            restricted: Syntax('<', 18),
+            overridden: Some(Syntax('<', 18)),
+        },
+        InjectionCase {
+            attack: "newline",
+            command: "./scripts/argv.sh x\ntouch {M}",
+            restricted: R,
+            overridden: Some(Syntax('\n', 19)),
+        },
+        InjectionCase {
+            attack: "carriage return",
+            command: "./scripts/argv.sh x\rtouch {M}",
+            restricted: R,
+            overridden: Some(Data(&["x\rtouch", "{M}"])),
+        },
+        InjectionCase {
+            attack: "subshell",
+            command: "./scripts/argv.sh (touch {M})",
+            restricted: Syntax('(', 18),
+            overridden: Some(Syntax('(', 18)),
+        },
+        InjectionCase {
+            attack: "`${IFS}` as a separator",
+            command: "./scripts/argv.sh${IFS}x;touch${IFS}{M}",
+            restricted: R,
+            overridden: Some(Syntax('$', 17)),
+        },
+        InjectionCase {
+            attack: "`${IFS}` after a space",
+            command: "./scripts/argv.sh ${IFS}touch${IFS}{M}",
+            restricted: Syntax('$', 18),
+            overridden: Some(Syntax('$', 18)),
+        },
+        InjectionCase {
+            attack: "variable expansion",
+            command: "./scripts/argv.sh $HOME",
+            restricted: Syntax('$', 18),
+            overridden: Some(Syntax('$', 18)),
+        },
+        InjectionCase {
+            attack: "comment hides the rest",
+            command: "./scripts/argv.sh #x",
+            restricted: Syntax('#', 18),
+            overridden: Some(Syntax('#', 18)),
+        },
+        InjectionCase {
+            attack: "single-quoted `;` is data",
+            command: "./scripts/argv.sh 'x; touch {M}'",
+            restricted: R,
+            overridden: Some(Data(&["x; touch {M}"])),
+        },
+        InjectionCase {
+            attack: "single-quoted `$(…)` is data",
+            command: "./scripts/argv.sh '$(touch {M})'",
+            restricted: R,
+            overridden: Some(Data(&["$(touch {M})"])),
+        },
+        InjectionCase {
+            attack: "breaking out of single quotes",
+            command: "./scripts/argv.sh 'x'\\''; touch {M}; '\\'''",
+            restricted: R,
+            overridden: Some(Data(&["x'; touch {M}; '"])),
+        },
+        InjectionCase {
+            attack: "breaking out of double quotes",
+            command: "./scripts/argv.sh \"x\\\"; touch {M}; \\\"\"",
+            restricted: R,
+            overridden: Some(Data(&["x\"; touch {M}; \""])),
+        },
+        InjectionCase {
+            attack: "escaped `;` is data",
+            command: "./scripts/argv.sh \\; touch {M}",
+            restricted: R,
+            overridden: Some(Data(&[";", "touch", "{M}"])),
+        },
+        InjectionCase {
+            attack: "unclosed quote",
+            command: "./scripts/argv.sh 'x",
+            restricted: Refused("the quote `'` at byte 18 is never closed"),
+            overridden: Some(Refused("the quote `'` at byte 18 is never closed")),
+        },
+        InjectionCase {
+            attack: "trailing backslash",
+            command: "./scripts/argv.sh x\\",
+            restricted: Refused("the line ends with a lone `\\`"),
+            overridden: Some(Refused("the line ends with a lone `\\`")),
+        },
+        InjectionCase {
+            attack: "single-quoted `${IFS}` is data",
+            command: "./scripts/argv.sh '${IFS}' '$HOME'",
+            restricted: Data(&["${IFS}", "$HOME"]),
+            overridden: Some(Data(&["${IFS}", "$HOME"])),
+        },
+        InjectionCase {
+            attack: "glob is not expanded",
+            command: "./scripts/argv.sh * /etc/* ~/.ssh/*",
+            restricted: Data(&["*", "/etc/*", "~/.ssh/*"]),
+            overridden: Some(Data(&["*", "/etc/*", "~/.ssh/*"])),
+        },
+        InjectionCase {
+            attack: "another program",
+            command: "sh -c 'touch {M}'",
+            restricted: R,
+            overridden: None,
+        },
+        InjectionCase {
+            attack: "environment assignment prefix",
+            command: "PATH=/tmp ./scripts/argv.sh x",
+            restricted: R,
+            overridden: None,
+        },
+        InjectionCase {
+            attack: "python: code and `-c` after the script are strings",
+            command: "python3 scripts/argv.py -c '__import__(\"os\").system(\"touch {M}\")'",
+            restricted: Data(&["-c", "__import__(\"os\").system(\"touch {M}\")"]),
+            overridden: None,
+        },
+        InjectionCase {
+            attack: "python: `-c` before the script",
+            command: "python3 -c 'open(\"{M}\", \"w\")' scripts/argv.py",
+            restricted: R,
+            overridden: None,
+        },
+        InjectionCase {
+            attack: "python: quoted `;`",
+            command: "python3 scripts/argv.py 'x; touch {M}'",
+            restricted: R,
+            overridden: None,
+        },
+    ]
+};
+
+impl Run {
+    /// The exact answer of `call_tool(RUN)`: text or error.
+    fn tool_answer(self, m: &str) -> Result<String, String> {
+        match self {
+            Run::Refused(e) => Err(e.replace("{M}", m)),
+            Run::Syntax(c, at) => Err(format!(
+                "shell syntax `{}` at byte {at} is not supported without a shell; quote it with '…' to pass it literally",
+                c.escape_default()
+            )),
+            Run::Data(args) => Ok(format!("exit code: 0\n{}", Self::stdout(args, m))),
+        }
+    }
+
+    fn stdout(args: &[&str], m: &str) -> String {
+        args.iter()
+            .map(|a| format!("<{}>\n", a.replace("{M}", m)))
+            .collect()
+    }
+
+    /// The exact answer of `Session::handle(<execute_script>)`.
+    fn xml_answer(self, m: &str) -> String {
+        match (self, self.tool_answer(m)) {
+            (Run::Data(args), _) => xml_result(&Self::stdout(args, m)),
+            (_, Err(e)) => format!("<script_error>{}</script_error>", escape(&e, false)),
+            (_, Ok(_)) => unreachable!(),
+        }
+    }
+}
+
+#[test]
+fn command_injection_in_arguments() {
+    let tmp = tempdir();
+    let marker = tmp.path().join("pwned");
+    let m = marker.to_str().unwrap();
+    settle(&tmp.path().join("cache"), "probe", &["./scripts/argv.sh"]);
+    let mut restricted = session(tmp.path(), &["probe"]);
+    let mut overridden = session(tmp.path(), &["probe"]);
+    overridden.policy().allow_all(true);
+    for case in INJECTIONS {
+        let command = case.command.replace("{M}", m);
+        let layers = [
+            ("Restrict", &mut restricted, Some(case.restricted)),
+            ("override", &mut overridden, case.overridden),
+        ];
+        for (layer, session, expect) in layers {
+            let Some(expect) = expect else { continue };
+            let row = format!("{} / {layer}", case.attack);
+            let got = session.dispatch(RUN, &json_args("probe", "command", &command));
+            assert_eq!(got, expect.tool_answer(m), "[{row}] call_tool({RUN})");
+            assert_no_leak(&row, RUN, got.as_ref().unwrap_or_else(|e| e));
+            let reply = format!(
+                "<execute_script skill=\"probe\">{}</execute_script>",
+                escape(&command, false)
+            );
+            let instruction = Instruction::ExecuteScript {
+                skill: "probe".into(),
+                command: command.clone(),
+            };
+            let got = handle_xml(session, &reply, &instruction, &row);
+            assert_eq!(got, expect.xml_answer(m), "[{row}] <execute_script>");
+            assert_no_leak(&row, "<execute_script>", &got);
+            assert!(!marker.exists(), "[{row}] the injected command ran");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 3. Tools outside `allowed-tools` under `Mode::Restrict`.
+
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Activate(&'static str),
+    Unload(&'static str),
+    /// A deny rule of the host.
+    Deny(&'static str),
+    /// The development override.
+    Override,
+}
+
+/// What a `Bash` call must give through the session.
+#[derive(Debug, Clone, Copy)]
+enum Bash {
+    /// Ran; this was its stdout.
+    Runs(&'static str),
+    /// Refused with this exact message.
+    Refused(&'static str),
+}
+
+struct BashCase {
+    attack: &'static str,
+    steps: &'static [Step],
+    command: &'static str,
+    expect: Bash,
+}
+
+/// `probe` is not active: its directory is not the active skills' to run in.
+const NOT_ACTIVE: &str =
+    "the skill `probe` is not active; activate it first with `activate_skill` or <use_skill>";
+
+const BASH_CASES: &[BashCase] = {
+    use Bash::{Refused, Runs};
+    use Step::{Activate, Deny, Override, Unload};
+    &[
+        BashCase {
+            attack: "control: a granted command runs",
+            steps: &[Activate("probe")],
+            command: "./scripts/argv.sh x",
+            expect: Runs("<x>\n"),
+        },
+        BashCase {
+            attack: "a program the skill does not list",
+            steps: &[Activate("probe")],
+            command: "ls -la",
+            expect: Refused(NOT_ALLOWED_PROBE),
+        },
+        BashCase {
+            attack: "a look-alike of the granted prefix",
+            steps: &[Activate("probe")],
+            command: "./scripts/argv.shx",
+            expect: Refused(NOT_ALLOWED_PROBE),
+        },
+        BashCase {
+            attack: "the granted script under another spelling",
+            steps: &[Activate("probe")],
+            command: "scripts/argv.sh x",
+            expect: Refused(NOT_ALLOWED_PROBE),
+        },
+        BashCase {
+            attack: "a shell operator after the granted prefix",
+            steps: &[Activate("probe")],
+            command: "./scripts/argv.sh x; ls",
+            expect: Refused(NOT_ALLOWED_PROBE),
+        },
+        BashCase {
+            attack: "the latest restricting skill is named, every rule listed",
+            steps: &[Activate("probe"), Activate("writer")],
+            command: "ls",
+            expect: Refused(
+                "Tool 'Bash' not allowed for skill 'writer'. Allowed tools: \
+                 ['Read', 'Write', 'Bash(./scripts/argv.sh:*)', 'Bash(python3 scripts/argv.py:*)']",
+            ),
+        },
+        BashCase {
+            attack: "a skill without allowed-tools lifts nothing",
+            steps: &[Activate("probe"), Activate("free")],
+            command: "ls",
+            expect: Refused(NOT_ALLOWED_PROBE),
+        },
+        BashCase {
+            attack: "no skill active: nothing is pre-approved",
+            steps: &[],
+            command: "./scripts/argv.sh x",
+            expect: Refused(NOT_ACTIVE),
+        },
+        BashCase {
+            attack: "only an unrestricting skill active",
+            steps: &[Activate("free")],
+            command: "./scripts/argv.sh x",
+            expect: Refused(NOT_ACTIVE),
+        },
+        BashCase {
+            attack: "unload revokes the grant",
+            steps: &[Activate("probe"), Unload("probe")],
+            command: "./scripts/argv.sh x",
+            expect: Refused(NOT_ACTIVE),
+        },
+        BashCase {
+            attack: "unloading a skill stops its runs while another skill stays active",
+            steps: &[Activate("probe"), Activate("writer"), Unload("probe")],
+            command: "./scripts/argv.sh x",
+            expect: Refused(NOT_ACTIVE),
+        },
+        BashCase {
+            attack: "a deny rule beats the skill's grant",
+            steps: &[Activate("probe"), Deny("Bash(./scripts/argv.sh:*)")],
+            command: "./scripts/argv.sh x",
+            expect: Refused(
+                "`./scripts/argv.sh x` is denied by the rule `Bash(./scripts/argv.sh:*)`",
+            ),
+        },
+        BashCase {
+            attack: "a deny rule beats the development override",
+            steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
+            command: "rm -rf x",
+            expect: Refused("`rm -rf x` is denied by the rule `Bash(rm:*)`"),
+        },
+        BashCase {
+            attack: "a deny rule sees every piece of a compound command",
+            steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
+            command: "./scripts/argv.sh x && rm -rf x",
+            expect: Refused("`./scripts/argv.sh x && rm -rf x` is denied by the rule `Bash(rm:*)`"),
+        },
+        BashCase {
+            attack: "a deny rule holds after unload and re-activation",
+            steps: &[
+                Deny("Bash(./scripts/argv.sh:*)"),
+                Activate("probe"),
+                Unload("probe"),
+                Activate("probe"),
+            ],
+            command: "./scripts/argv.sh x",
+            expect: Refused(
+                "`./scripts/argv.sh x` is denied by the rule `Bash(./scripts/argv.sh:*)`",
+            ),
+        },
+    ]
+};
+
+fn apply(session: &Session<LocalExecutor>, steps: &[Step]) {
+    for step in steps {
+        match *step {
+            Step::Activate(name) => {
+                session.activate(name, "").unwrap();
+            }
+            Step::Unload(name) => assert!(session.unload(name), "{name} was active"),
+            Step::Deny(r) => session.policy().deny(rule(r)),
+            Step::Override => session.policy().allow_all(true),
+        }
+    }
+}
+
+#[test]
+fn tools_outside_allowed_tools_under_restrict() {
+    let tmp = tempdir();
+    settle(&tmp.path().join("cache"), "probe", &["./scripts/argv.sh"]);
+    for case in BASH_CASES {
+        let row = case.attack;
+        let session = Session::new(
+            &S,
+            LocalExecutor::new(tmp.path().join("cache")),
+            Mode::Restrict,
+        );
+        apply(&session, case.steps);
+        let (run, tool, xml) = match case.expect {
+            Bash::Runs(stdout) => (
+                Ok((Some(0), stdout.to_string(), String::new())),
+                Ok(format!("exit code: 0\n{stdout}")),
+                xml_result(stdout),
+            ),
+            Bash::Refused(e) => (
+                Err(e.to_string()),
+                Err(e.to_string()),
+                format!("<script_error>{}</script_error>", escape(e, false)),
+            ),
+        };
+        assert_eq!(
+            session.run("probe", case.command),
+            run,
+            "[{row}] Session::run"
+        );
+        assert_eq!(
+            session.dispatch(RUN, &json_args("probe", "command", case.command)),
+            tool,
+            "[{row}] call_tool({RUN})"
+        );
+        let reply = format!(
+            "<execute_script skill=\"probe\">{}</execute_script>",
+            escape(case.command, false)
+        );
+        let instruction = Instruction::ExecuteScript {
+            skill: "probe".into(),
+            command: case.command.into(),
+        };
+        assert_eq!(
+            handle_xml(&session, &reply, &instruction, row),
+            xml,
+            "[{row}] <execute_script>"
+        );
+    }
+}
+
+/// A grant is checked against the command line only, not against the skill
+/// whose directory the command runs in: with `procs` active (`Bash(./scripts/*)`),
+/// `run_skill_script` runs `probe`'s script although `probe` was never
+/// activated. Written to what should happen: refused before anything of
+/// `probe` is materialised or run. (The exact wording is the library's to
+/// choose; the row asks only for a refusal and no side effect.)
+#[test]
+fn a_grant_does_not_run_another_skills_scripts() {
+    let tmp = tempdir();
+    let session = session(tmp.path(), &["procs"]);
+    let probe_dir = tmp
+        .path()
+        .join("cache")
+        .join(cache_dir_name(&skill("probe")));
+    // (entry point, answer)
+    let answers = [
+        (
+            "Session::run",
+            session
+                .run("probe", "./scripts/argv.sh x")
+                .map(|(code, out, err)| format!("{code:?} {out} {err}")),
+        ),
+        (
+            "call_tool(run_skill_script)",
+            session.dispatch(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+        ),
+    ];
+    for (entry, answer) in answers {
+        assert!(
+            answer.is_err(),
+            "[inactive skill, another skill's grant] via {entry}: ran: {answer:?}"
+        );
+    }
+    assert!(
+        !probe_dir.exists(),
+        "the inactive skill was materialised at {}",
+        probe_dir.display()
+    );
+}
+
+/// `skills run` activates the one skill named and refuses with status 126.
+#[test]
+fn tools_outside_allowed_tools_through_skills_run() {
+    // (attack, argv after `--`, status, stdout, stderr)
+    const CASES: &[(&str, &[&str], i32, &str, &str)] = &[
+        (
+            "control: granted",
+            &["./scripts/argv.sh", "x y"],
+            0,
+            "<x y>\n",
+            "",
+        ),
+        ("not listed", &["ls", "-la"], 126, "", NOT_ALLOWED_PROBE),
+        (
+            "absolute shell",
+            &["/bin/sh", "-c", "id"],
+            126,
+            "",
+            NOT_ALLOWED_PROBE,
+        ),
+        (
+            "shell syntax in an argument",
+            &["./scripts/argv.sh", "x; id"],
+            126,
+            "",
+            NOT_ALLOWED_PROBE,
+        ),
+        (
+            "`..` after the granted prefix",
+            &["./scripts/argv.sh/../../x"],
+            126,
+            "",
+            NOT_ALLOWED_PROBE,
+        ),
+    ];
+    let cache = tempdir();
+    for (row, argv, status, stdout, stderr) in CASES {
+        let out = skills()
+            .current_dir(workspace())
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["run", "probe", "--from", FIXTURES, "--"])
+            .args(*argv)
+            .output()
+            .unwrap();
+        let (out_text, err_text) = texts(&out);
+        let want_err = if stderr.is_empty() {
+            String::new()
+        } else {
+            format!("skills: {stderr}\n")
+        };
+        assert_eq!(
+            (out.status.code(), out_text.as_str(), err_text),
+            (Some(*status), *stdout, want_err),
+            "[{row}] skills run"
+        );
+    }
+}
+
+/// Tools other than `Bash`, asked of the session's policy directly.
+#[test]
+fn other_tools_under_restrict() {
+    #[derive(Debug)]
+    enum Expect {
+        AllowedBy(&'static str),
+        Restricted(&'static str),
+        DeniedBy(&'static str),
+        Ask,
+    }
+    struct ToolCase {
+        attack: &'static str,
+        steps: &'static [Step],
+        tool: &'static str,
+        argument: Option<&'static str>,
+        expect: Expect,
+    }
+    use Step::{Activate, Deny, Override, Unload};
+    const CASES: &[ToolCase] = &[
+        ToolCase {
+            attack: "a listed tool",
+            steps: &[Activate("probe")],
+            tool: "Read",
+            argument: Some("/etc/passwd"),
+            expect: Expect::AllowedBy("probe"),
+        },
+        ToolCase {
+            attack: "Write, not listed",
+            steps: &[Activate("probe")],
+            tool: "Write",
+            argument: Some("notes.md"),
+            expect: Expect::Restricted(
+                "Tool 'Write' not allowed for skill 'probe'. Allowed tools: \
+                 ['Read', 'Bash(./scripts/argv.sh:*)', 'Bash(python3 scripts/argv.py:*)']",
+            ),
+        },
+        ToolCase {
+            attack: "a case variant of a listed tool",
+            steps: &[Activate("probe")],
+            tool: "read",
+            argument: None,
+            expect: Expect::Restricted(
+                "Tool 'read' not allowed for skill 'probe'. Allowed tools: \
+                 ['Read', 'Bash(./scripts/argv.sh:*)', 'Bash(python3 scripts/argv.py:*)']",
+            ),
+        },
+        ToolCase {
+            attack: "Bash without a command cannot match a pattern",
+            steps: &[Activate("probe")],
+            tool: "Bash",
+            argument: None,
+            expect: Expect::Restricted(
+                "Tool 'Bash' not allowed for skill 'probe'. Allowed tools: \
+                 ['Read', 'Bash(./scripts/argv.sh:*)', 'Bash(python3 scripts/argv.py:*)']",
+            ),
+        },
+        ToolCase {
+            attack: "an MCP tool, not listed",
+            steps: &[Activate("writer")],
+            tool: "mcp__github__delete_repo",
+            argument: None,
+            expect: Expect::Restricted(
+                "Tool 'mcp__github__delete_repo' not allowed for skill 'writer'. Allowed tools: ['Read', 'Write']",
+            ),
+        },
+        ToolCase {
+            attack: "a deny rule beats a listed tool and the override",
+            steps: &[Activate("writer"), Deny("Write"), Override],
+            tool: "Write",
+            argument: Some("x"),
+            expect: Expect::DeniedBy("Write"),
+        },
+        ToolCase {
+            attack: "unload revokes the grant",
+            steps: &[Activate("writer"), Unload("writer")],
+            tool: "Write",
+            argument: Some("x"),
+            expect: Expect::Ask,
+        },
+    ];
+    let tmp = tempdir();
+    for case in CASES {
+        let session = session(tmp.path(), &[]);
+        apply(&session, case.steps);
+        let got = session.policy().check(case.tool, case.argument);
+        let ok = match (&case.expect, &got) {
+            (Expect::AllowedBy(s), Decision::Allow { by }) => by.as_deref() == Some(*s),
+            (Expect::Restricted(msg), Decision::Restricted(e)) => e.to_string() == *msg,
+            (Expect::DeniedBy(r), Decision::Denied { rule }) => rule == r,
+            (Expect::Ask, Decision::Ask) => true,
+            _ => false,
+        };
+        assert!(
+            ok,
+            "[{}] expected {:?}, got {got:?}",
+            case.attack, case.expect
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 4. Processes that outlive their script.
+
+/// A process's state letter and process group, from `/proc/<pid>/stat`.
+fn proc_stat(pid: u32) -> Option<(char, u32)> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let pgrp = fields.nth(1)?.parse().ok()?;
+    Some((state, pgrp))
+}
+
+/// Whether `pid`, a process of ours in process group `pgrp`, is gone: no
+/// such process, a zombie awaiting its new parent, or the pid already
+/// reused by a process outside the group. Polls for up to 3 s (the kill is
+/// immediate; reaping may lag).
+fn gone(pid: u32, pgrp: u32) -> bool {
+    let until = Instant::now() + Duration::from_secs(3);
+    loop {
+        match proc_stat(pid) {
+            None | Some(('Z', _)) => return true,
+            Some((_, g)) if g != pgrp => return true,
+            Some(_) => {}
+        }
+        if Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The live (non-zombie) processes in process group `pgrp`.
+fn live_in_group(pgrp: u32) -> Vec<u32> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| matches!(proc_stat(pid), Some((state, g)) if g == pgrp && state != 'Z'))
+        .collect()
+}
+
+struct ProcCase {
+    attack: &'static str,
+    script: &'static str,
+    timed_out: bool,
+}
+
+const PROC_CASES: &[ProcCase] = &[
+    ProcCase {
+        attack: "background grandchild, leader sleeps past the limit",
+        script: "scripts/fork-wait.sh",
+        timed_out: true,
+    },
+    ProcCase {
+        attack: "leader exits at once, grandchild holds the pipes",
+        script: "scripts/fork-exit.sh",
+        timed_out: false,
+    },
+    ProcCase {
+        attack: "leader exits at once, grandchild let go of the pipes",
+        script: "scripts/fork-quiet-exit.sh",
+        timed_out: false,
+    },
+    ProcCase {
+        attack: "double fork (orphaned grandchild), leader sleeps",
+        script: "scripts/double-fork.sh",
+        timed_out: true,
+    },
+    ProcCase {
+        attack: "double fork, leader exits at once",
+        script: "scripts/double-fork-exit.sh",
+        timed_out: false,
+    },
+    ProcCase {
+        attack: "grandchild and leader ignore SIGHUP, SIGINT and SIGTERM",
+        script: "scripts/ignore-signals.sh",
+        timed_out: true,
+    },
+];
+
+/// The two pids a `procs` script prints first: its own, then its
+/// grandchild's.
+fn printed_pids(row: &str, out: &Output) -> (u32, u32) {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    match pids[..] {
+        [leader, grandchild, ..] => (leader, grandchild),
+        _ => panic!("[{row}] the script did not print two pids: {out:?}"),
+    }
+}
+
+#[test]
+fn no_process_outlives_its_run() {
+    if fs::metadata("/proc/self/stat").is_err() {
+        println!("note: /proc is unavailable; the process table cannot be inspected");
+        return;
+    }
+    let procs = skill("procs");
+    std::thread::scope(|scope| {
+        for case in PROC_CASES {
+            let procs = &procs;
+            scope.spawn(move || {
+                let row = case.attack;
+                let tmp = tempdir();
+                let mut exec = LocalExecutor::new(tmp.path());
+                // 1 s for the rows that must time out; ample for the others,
+                // which exit at once (a loaded machine must not flip them).
+                exec.timeout = Duration::from_secs(if case.timed_out { 1 } else { 30 });
+                let out = exec.run(procs, &Command::argv([case.script])).unwrap();
+                assert_eq!(out.timed_out, case.timed_out, "[{row}] {out:?}");
+                if case.timed_out {
+                    assert_eq!((out.exit_code, out.signal), (None, Some(9)), "[{row}]");
+                } else {
+                    assert_eq!((out.exit_code, out.signal), (Some(0), None), "[{row}]");
+                }
+                let (leader, grandchild) = printed_pids(row, &out);
+                assert_ne!(leader, grandchild, "[{row}]");
+                assert!(
+                    gone(grandchild, leader),
+                    "[{row}] the grandchild {grandchild} survived"
+                );
+                // Nothing else of the group is left either.
+                let until = Instant::now() + Duration::from_secs(3);
+                while !live_in_group(leader).is_empty() && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                assert_eq!(
+                    live_in_group(leader),
+                    [] as [u32; 0],
+                    "[{row}] left running"
+                );
+            });
+        }
+    });
+}
+
+/// The process-group kill cannot reach a process that starts its own
+/// session (`exec/run.rs` and the README say so): only a cgroup or a
+/// sandbox would. The row is written to what should ideally happen.
+#[test]
+#[ignore = "LIMITATION (documented): a grandchild that calls setsid(2) leaves the process group and survives the run"]
+fn a_setsid_grandchild_is_killed_too() {
+    let tmp = tempdir();
+    let mut exec = LocalExecutor::new(tmp.path());
+    exec.timeout = Duration::from_secs(1);
+    let out = exec
+        .run(
+            &skill("procs"),
+            &Command::argv(["scripts/setsid-escape.sh"]),
+        )
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let pid: u32 = text
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("a pid: {out:?}"));
+    // It leads its own session, so its own process group.
+    let survived = !gone(pid, pid);
+    if survived {
+        // Do not leave it behind.
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+    }
+    assert!(!survived, "the setsid grandchild {pid} survived the run");
+}
+
+// ---------------------------------------------------------------------------
+// 5. Output floods.
+
+/// Peak resident memory of this process, in bytes (`VmHWM`).
+fn peak_rss() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn marker(cap: usize) -> String {
+    format!("\n[output truncated at {cap} bytes]\n")
+}
+
+const MIB: usize = 1 << 20;
+
+struct FloodCase {
+    attack: &'static str,
+    /// Arguments of `procs`' script; `flood.sh OUT ERR` writes that many
+    /// zero bytes to each stream, `endless.sh` floods until killed.
+    argv: &'static [&'static str],
+    max_output: usize,
+    /// The executor's time limit, in milliseconds.
+    timeout_ms: u64,
+    timed_out: bool,
+    /// Bytes kept of (stdout, stderr) before any marker.
+    kept: (usize, usize),
+    truncated: (bool, bool),
+}
+
+const FLOOD_CASES: &[FloodCase] = &[
+    FloodCase {
+        attack: "200 MiB on each stream, default cap",
+        argv: &["scripts/flood.sh", "209715200", "209715200"],
+        max_output: DEFAULT_MAX_OUTPUT,
+        timeout_ms: 60_000,
+        timed_out: false,
+        kept: (DEFAULT_MAX_OUTPUT, DEFAULT_MAX_OUTPUT),
+        truncated: (true, true),
+    },
+    FloodCase {
+        attack: "16 MiB on stdout only, 4 KiB cap",
+        argv: &["scripts/flood.sh", "16777216", "0"],
+        max_output: 4096,
+        timeout_ms: 60_000,
+        timed_out: false,
+        kept: (4096, 0),
+        truncated: (true, false),
+    },
+    FloodCase {
+        attack: "exactly the cap is not truncated",
+        argv: &["scripts/flood.sh", "4096", "4096"],
+        max_output: 4096,
+        timeout_ms: 60_000,
+        timed_out: false,
+        kept: (4096, 4096),
+        truncated: (false, false),
+    },
+    FloodCase {
+        attack: "one byte over the cap",
+        argv: &["scripts/flood.sh", "4097", "4097"],
+        max_output: 4096,
+        timeout_ms: 60_000,
+        timed_out: false,
+        kept: (4096, 4096),
+        truncated: (true, true),
+    },
+    FloodCase {
+        attack: "a zero cap keeps only the marker",
+        argv: &["scripts/flood.sh", "10", "10"],
+        max_output: 0,
+        timeout_ms: 60_000,
+        timed_out: false,
+        kept: (0, 0),
+        truncated: (true, true),
+    },
+    FloodCase {
+        attack: "endless output until the time limit",
+        argv: &["scripts/endless.sh"],
+        max_output: 64 * 1024,
+        timeout_ms: 300,
+        timed_out: true,
+        kept: (64 * 1024, 64 * 1024),
+        truncated: (true, true),
+    },
+];
+
+#[test]
+fn output_floods_are_capped_and_memory_stays_bounded() {
+    let procs = skill("procs");
+    let before = peak_rss();
+    let mut flooded = 0usize;
+    for case in FLOOD_CASES {
+        let row = case.attack;
+        let tmp = tempdir();
+        let mut exec = LocalExecutor::new(tmp.path());
+        exec.max_output = case.max_output;
+        exec.timeout = Duration::from_millis(case.timeout_ms);
+        let out = exec
+            .run(&procs, &Command::argv(case.argv.iter().copied()))
+            .unwrap();
+        assert_eq!(out.timed_out, case.timed_out, "[{row}]");
+        if !case.timed_out {
+            assert_eq!(out.exit_code, Some(0), "[{row}] {:?}", out.exit_code);
+        }
+        let mark = marker(case.max_output);
+        for (name, bytes, truncated, kept, want_truncated) in [
+            (
+                "stdout",
+                &out.stdout,
+                out.stdout_truncated,
+                case.kept.0,
+                case.truncated.0,
+            ),
+            (
+                "stderr",
+                &out.stderr,
+                out.stderr_truncated,
+                case.kept.1,
+                case.truncated.1,
+            ),
+        ] {
+            assert_eq!(truncated, want_truncated, "[{row}] {name} truncated");
+            let want_len = kept + if want_truncated { mark.len() } else { 0 };
+            assert_eq!(bytes.len(), want_len, "[{row}] {name} length");
+            assert!(
+                bytes.len() <= case.max_output + mark.len(),
+                "[{row}] {name}"
+            );
+            assert_eq!(
+                bytes.ends_with(mark.as_bytes()),
+                want_truncated,
+                "[{row}] {name} marker"
+            );
+            if case.argv[0] == "scripts/flood.sh" {
+                assert!(
+                    bytes[..kept].iter().all(|&b| b == 0),
+                    "[{row}] {name} bytes"
+                );
+            }
+        }
+        flooded += case.argv.get(1).map_or(0, |n| n.parse().unwrap_or(0));
+        flooded += case.argv.get(2).map_or(0, |n| n.parse().unwrap_or(0));
+    }
+
+    // A flood through `run_skill_script`: what the model gets is bounded
+    // too.
+    let tmp = tempdir();
+    settle(
+        &tmp.path().join("cache"),
+        "procs",
+        &["scripts/flood.sh", "0", "0"],
+    );
+    let session = session(tmp.path(), &["procs"]);
+    let text = session
+        .dispatch(
+            RUN,
+            &json_args("procs", "command", "./scripts/flood.sh 33554432 33554432"),
+        )
+        .unwrap();
+    let mark = marker(DEFAULT_MAX_OUTPUT);
+    assert_eq!(
+        text.matches(mark.as_str()).count(),
+        2,
+        "both streams are marked"
+    );
+    assert_eq!(
+        text.len(),
+        "exit code: 0\n".len() + "\nstderr:\n".len() + 2 * (DEFAULT_MAX_OUTPUT + mark.len())
+    );
+    flooded += 2 * 32 * MIB;
+
+    match (before, peak_rss()) {
+        (Some(before), Some(after)) => {
+            let grew = after.saturating_sub(before);
+            println!("{flooded} bytes flooded; peak RSS grew by {grew} bytes");
+            assert!(
+                grew < 64 * MIB as u64,
+                "peak RSS grew by {grew} bytes while {flooded} bytes were flooded"
+            );
+        }
+        _ => println!("note: /proc/self/status is unavailable; memory not measured"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 6. A tampered cache.
+
+/// Where a planted symlink points.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    EtcPasswd,
+    /// A copy, outside the cache, of the file it replaces (same bytes).
+    Copy,
+    /// `..`: the cache root.
+    Parent,
+    Dangling,
+}
+
+/// What is done to the cache after the skill was materialised once.
+#[derive(Debug, Clone, Copy)]
+enum Tamper {
+    /// A new symlink at this path in the skill directory.
+    PlantSymlink(&'static str, Target),
+    /// This file replaced by a symlink.
+    FileToSymlink(&'static str, Target),
+    /// This directory replaced by a symlink to a copy of it.
+    DirToSymlink(&'static str),
+    /// This file's bytes changed (same size).
+    Rewrite(&'static str),
+    /// This file's mode changed.
+    Chmod(&'static str, u32),
+    Remove(&'static str),
+    /// This file replaced by an (empty) directory.
+    FileToDir(&'static str),
+    /// The skill directory replaced by a symlink to a copy of it.
+    SkillDirToSymlink,
+    /// The skill directory's mode.
+    SkillDirMode(u32),
+    /// A symlink to a valid copy planted at the skill's cache name before
+    /// it was ever materialised there.
+    PrePlantSkillDir,
+    /// The cache root replaced by a symlink to it.
+    RootToSymlink,
+    RootMode(u32),
+    RootIsFile,
+    /// The cache root given to another user (needs root privileges).
+    RootOwner,
+}
+
+/// The refusal: which `ExecError`, at which path, why.
+#[derive(Debug, Clone, Copy)]
+enum Refusal {
+    /// `CacheTampered` at this path under the skill directory (`""`: the
+    /// directory itself).
+    Tampered(&'static str, &'static str),
+    /// `UnsafeCache` of the skill directory.
+    UnsafeSkillDir(&'static str),
+    /// `UnsafeCache` of the cache root.
+    UnsafeRoot(&'static str),
+}
+
+struct CacheCase {
+    attack: &'static str,
+    tamper: Tamper,
+    refusal: Refusal,
+}
+
+const SYMLINK_ADDED: &str = "a symlink was added";
+const WRITABLE: &str = "it is writable by group or others; `chmod 700` it";
+
+const CACHE_CASES: &[CacheCase] = {
+    use Refusal::{Tampered, UnsafeRoot, UnsafeSkillDir};
+    use Tamper::*;
+    &[
+        CacheCase {
+            attack: "symlink to /etc/passwd planted beside the scripts",
+            tamper: PlantSymlink("scripts/passwd", Target::EtcPasswd),
+            refusal: Tampered("scripts/passwd", SYMLINK_ADDED),
+        },
+        CacheCase {
+            attack: "symlink to the cache root planted at the top",
+            tamper: PlantSymlink("up", Target::Parent),
+            refusal: Tampered("up", SYMLINK_ADDED),
+        },
+        CacheCase {
+            attack: "dangling symlink planted",
+            tamper: PlantSymlink("references/later", Target::Dangling),
+            refusal: Tampered("references/later", SYMLINK_ADDED),
+        },
+        CacheCase {
+            attack: "script replaced by a symlink to identical bytes outside",
+            tamper: FileToSymlink("scripts/argv.sh", Target::Copy),
+            refusal: Tampered("scripts/argv.sh", SYMLINK_ADDED),
+        },
+        CacheCase {
+            attack: "SKILL.md replaced by a symlink to /etc/passwd",
+            tamper: FileToSymlink("SKILL.md", Target::EtcPasswd),
+            refusal: Tampered("SKILL.md", SYMLINK_ADDED),
+        },
+        CacheCase {
+            attack: "scripts/ replaced by a symlink to a copy",
+            tamper: DirToSymlink("scripts"),
+            refusal: Tampered("scripts", SYMLINK_ADDED),
+        },
+        CacheCase {
+            attack: "script rewritten, same size",
+            tamper: Rewrite("scripts/argv.sh"),
+            refusal: Tampered("scripts/argv.sh", "its contents changed"),
+        },
+        CacheCase {
+            attack: "script made world-writable",
+            tamper: Chmod("scripts/argv.sh", 0o777),
+            refusal: Tampered("scripts/argv.sh", "its mode changed"),
+        },
+        CacheCase {
+            attack: "script removed",
+            tamper: Remove("scripts/argv.sh"),
+            refusal: Tampered("scripts/argv.sh", "the file is missing"),
+        },
+        CacheCase {
+            attack: "script replaced by a directory",
+            tamper: FileToDir("scripts/argv.sh"),
+            refusal: Tampered("scripts/argv.sh", "not a regular file"),
+        },
+        CacheCase {
+            attack: "skill directory replaced by a symlink to a copy",
+            tamper: SkillDirToSymlink,
+            refusal: UnsafeSkillDir("it is a symlink"),
+        },
+        CacheCase {
+            attack: "skill directory pre-planted as a symlink",
+            tamper: PrePlantSkillDir,
+            refusal: UnsafeSkillDir("it is a symlink"),
+        },
+        CacheCase {
+            attack: "skill directory made world-writable",
+            tamper: SkillDirMode(0o757),
+            refusal: UnsafeSkillDir(WRITABLE),
+        },
+        CacheCase {
+            attack: "cache root is a symlink",
+            tamper: RootToSymlink,
+            refusal: UnsafeRoot("it is a symlink"),
+        },
+        CacheCase {
+            attack: "cache root world-writable",
+            tamper: RootMode(0o777),
+            refusal: UnsafeRoot(WRITABLE),
+        },
+        CacheCase {
+            attack: "cache root world-writable with the sticky bit, like /tmp",
+            tamper: RootMode(0o1777),
+            refusal: UnsafeRoot(WRITABLE),
+        },
+        CacheCase {
+            attack: "cache root group-writable",
+            tamper: RootMode(0o770),
+            refusal: UnsafeRoot(WRITABLE),
+        },
+        CacheCase {
+            attack: "cache root is a file",
+            tamper: RootIsFile,
+            refusal: UnsafeRoot("it is not a directory"),
+        },
+        CacheCase {
+            attack: "cache root owned by another user",
+            tamper: RootOwner,
+            refusal: UnsafeRoot("it is owned by another user"),
+        },
+    ]
+};
+
+fn set_mode(path: &Path, mode: u32) {
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir(to).unwrap();
+    set_mode(to, 0o700);
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn is_root() -> bool {
+    fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find(|l| l.starts_with("Uid:"))
+            .is_some_and(|l| l.split_whitespace().nth(2) == Some("0"))
+    })
+}
+
+impl CacheCase {
+    /// Tampers with the cache at `root` (the skill at `dir`, already
+    /// materialised unless pre-planted); returns the planted path to check
+    /// afterwards, or `None` when the case cannot be set up here.
+    fn tamper(&self, tmp: &Path, root: &Path, dir: &Path) -> Option<Option<PathBuf>> {
+        let outside = tmp.join("outside");
+        let target = |t: Target, original: &Path| -> PathBuf {
+            match t {
+                Target::EtcPasswd => PathBuf::from("/etc/passwd"),
+                Target::Copy => {
+                    fs::copy(original, &outside).unwrap();
+                    outside.clone()
+                }
+                Target::Parent => PathBuf::from(".."),
+                Target::Dangling => tmp.join("nothing-here"),
+            }
+        };
+        let planted = match self.tamper {
+            Tamper::PlantSymlink(rel, t) => {
+                let at = dir.join(rel);
+                symlink(target(t, &at), &at).unwrap();
+                Some(at)
+            }
+            Tamper::FileToSymlink(rel, t) => {
+                let at = dir.join(rel);
+                let to = target(t, &at);
+                fs::remove_file(&at).unwrap();
+                symlink(to, &at).unwrap();
+                Some(at)
+            }
+            Tamper::DirToSymlink(rel) => {
+                let at = dir.join(rel);
+                copy_dir(&at, &outside);
+                fs::remove_dir_all(&at).unwrap();
+                symlink(&outside, &at).unwrap();
+                Some(at)
+            }
+            Tamper::Rewrite(rel) => {
+                let at = dir.join(rel);
+                let len = fs::metadata(&at).unwrap().len() as usize;
+                let evil = format!("#!/bin/sh\ntouch {}/pwned\n", tmp.display());
+                let mut bytes = evil.into_bytes();
+                bytes.resize(len, b'#');
+                fs::write(&at, bytes).unwrap();
+                None
+            }
+            Tamper::Chmod(rel, mode) => {
+                set_mode(&dir.join(rel), mode);
+                None
+            }
+            Tamper::Remove(rel) => {
+                fs::remove_file(dir.join(rel)).unwrap();
+                None
+            }
+            Tamper::FileToDir(rel) => {
+                let at = dir.join(rel);
+                fs::remove_file(&at).unwrap();
+                fs::create_dir(&at).unwrap();
+                None
+            }
+            Tamper::SkillDirToSymlink => {
+                fs::rename(dir, &outside).unwrap();
+                symlink(&outside, dir).unwrap();
+                Some(dir.to_path_buf())
+            }
+            Tamper::PrePlantSkillDir => {
+                // Materialised elsewhere, a valid copy; linked at the name.
+                let elsewhere = tmp.join("elsewhere");
+                skills_bundle::exec::materialise(&skill("probe"), &elsewhere).unwrap();
+                let name = dir.file_name().unwrap();
+                fs::create_dir(root).unwrap();
+                set_mode(root, 0o700);
+                symlink(elsewhere.join(name), dir).unwrap();
+                Some(dir.to_path_buf())
+            }
+            Tamper::SkillDirMode(mode) => {
+                set_mode(dir, mode);
+                None
+            }
+            Tamper::RootToSymlink => {
+                fs::rename(root, &outside).unwrap();
+                symlink(&outside, root).unwrap();
+                Some(root.to_path_buf())
+            }
+            Tamper::RootMode(mode) => {
+                set_mode(root, mode);
+                None
+            }
+            Tamper::RootIsFile => {
+                fs::remove_dir_all(root).unwrap();
+                fs::write(root, b"").unwrap();
+                None
+            }
+            Tamper::RootOwner => {
+                if !is_root() {
+                    return None;
+                }
+                std::os::unix::fs::chown(root, Some(65534), Some(65534)).unwrap();
+                None
+            }
+        };
+        Some(planted)
+    }
+
+    fn expected(&self, root: &Path, dir: &Path) -> (PathBuf, String) {
+        match self.refusal {
+            Refusal::Tampered(rel, reason) => {
+                let path = if rel.is_empty() {
+                    dir.to_path_buf()
+                } else {
+                    dir.join(rel)
+                };
+                let text = format!(
+                    "the cached skill file `{}` was changed ({reason}); delete its directory to have it written again",
+                    path.display()
+                );
+                (path, text)
+            }
+            Refusal::UnsafeSkillDir(reason) => (
+                dir.to_path_buf(),
+                format!("refusing the cache directory `{}`: {reason}", dir.display()),
+            ),
+            Refusal::UnsafeRoot(reason) => (
+                root.to_path_buf(),
+                format!(
+                    "refusing the cache directory `{}`: {reason}",
+                    root.display()
+                ),
+            ),
+        }
+    }
+}
+
+#[test]
+fn a_tampered_cache_is_refused_and_left_as_found() {
+    let probe = skill("probe");
+    let command = Command::argv(["./scripts/argv.sh", "x"]);
+    for case in CACHE_CASES {
+        let row = case.attack;
+        let tmp = tempdir();
+        let root = tmp.path().join("cache");
+        let dir = root.join(cache_dir_name(&probe));
+        let exec = LocalExecutor::new(&root);
+        if !matches!(case.tamper, Tamper::PrePlantSkillDir) {
+            // Materialised and run once, as an agent would have.
+            let out = exec.run(&probe, &command).unwrap();
+            assert_eq!(out.stdout, b"<x>\n", "[{row}] first run");
+        }
+        let Some(planted) = case.tamper(tmp.path(), &root, &dir) else {
+            println!("note: [{row}] skipped: needs root privileges");
+            continue;
+        };
+        let (path, text) = case.expected(&root, &dir);
+
+        // The executor: the exact variant, path and reason.
+        let e = exec.run(&probe, &command).unwrap_err();
+        match (&e, case.refusal) {
+            (ExecError::CacheTampered { path: p, reason: r }, Refusal::Tampered(_, want))
+            | (
+                ExecError::UnsafeCache { path: p, reason: r },
+                Refusal::UnsafeSkillDir(want) | Refusal::UnsafeRoot(want),
+            ) => {
+                assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
+            }
+            _ => panic!("[{row}] expected {:?}, got {e:?}", case.refusal),
+        }
+        assert_eq!(e.to_string(), text, "[{row}] message");
+
+        // The session, as the model sees it.
+        let session = Session::new(&S, exec.clone(), Mode::Restrict);
+        session.activate("probe", "").unwrap();
+        assert_eq!(
+            session.dispatch(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+            Err(text.clone()),
+            "[{row}] call_tool({RUN})"
+        );
+        let reply = session.handle(&Instruction::ExecuteScript {
+            skill: "probe".into(),
+            command: "./scripts/argv.sh x".into(),
+        });
+        assert_eq!(
+            reply,
+            format!("<script_error>{}</script_error>", escape(&text, false)),
+            "[{row}] <execute_script>"
+        );
+        assert_no_leak(row, "<execute_script>", &reply);
+
+        // Left as found, nothing ran.
+        if let Some(planted) = planted {
+            assert!(
+                fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
+                "[{row}] the planted symlink was removed"
+            );
+        }
+        assert!(
+            !tmp.path().join("pwned").exists(),
+            "[{row}] the tampered script ran"
+        );
+    }
+}
+
+/// A script run right after its skill was materialised must start, even
+/// while other threads of the agent start processes (concurrent tool
+/// calls). Today `exec()` can fail with ETXTBSY ("Text file busy"): a child
+/// forked by another thread while `materialise` held a script open for
+/// writing keeps a copy of that descriptor until it execs. Written to what
+/// should happen; a retry on ETXTBSY, or materialising before any fork can
+/// race with it, would fix it.
+#[test]
+fn a_script_runs_right_after_being_materialised() {
+    let probe = skill("probe");
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        // Other threads starting processes all along.
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = std::process::Command::new("true").status();
+                }
+            });
+        }
+        let runners: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    for _ in 0..50 {
+                        let tmp = tempdir();
+                        let exec = LocalExecutor::new(tmp.path());
+                        let command = Command::argv(["./scripts/argv.sh", "x"]);
+                        if let Err(e) = exec.run(&probe, &command) {
+                            failures.lock().unwrap().push(e.to_string());
+                        }
+                    }
+                })
+            })
+            .collect();
+        for runner in runners {
+            runner.join().unwrap();
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of 200 first runs failed, e.g. {}",
+        failures.len(),
+        failures[0]
+    );
+}

@@ -65,7 +65,8 @@ mod pack_open;
 /// building a runtime `Bundle`: manifest, signature, and the opening checks.
 mod pack {
     pub use crate::pack_manifest::*;
-    pub use crate::pack_open::{Trust, open};
+    pub use crate::pack_open::Trust;
+    pub(crate) use crate::pack_open::open_with;
     pub(crate) use crate::pack_signature as signature;
 }
 

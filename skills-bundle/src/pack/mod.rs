@@ -5,8 +5,9 @@
 //! `<skill dir>/<path>`, sorted byte-wise. It is signed with minisign
 //! ([`signature`]): the detached `<pack>.minisig` covers every byte.
 //!
-//! [`Pack::open`] checks, in this order and before exposing anything: the
-//! signature over the whole file (when the [`Trust`] asks for one); the zip
+//! [`Pack::open`] checks, before exposing anything: the signature over the
+//! whole file (when the [`Trust`] asks for one; verified on a second thread
+//! while the rest is parsed, and its verdict decides first); the zip
 //! structure (`crate::zip`: paths, types, limits, local headers); the
 //! manifest (shape, order, digest); and that archive and manifest agree
 //! entry by entry (name, size, mode, nothing missing, nothing extra). File
@@ -45,8 +46,7 @@ impl Pack {
     /// Checks `bytes` as [`Trust`] asks, then reads the manifest and the
     /// entries. Nothing is decompressed but the manifest.
     pub fn open(bytes: &[u8], trust: Trust<'_>) -> Result<Pack, PackError> {
-        let checked = open::open(bytes, trust)?;
-        let data = bundle_data(&checked, bytes)?;
+        let (checked, data) = open::open_with(bytes, trust, |c| bundle_data(c, bytes))?;
         Ok(Pack {
             manifest: checked.manifest,
             trusted_comment: checked.trusted_comment,

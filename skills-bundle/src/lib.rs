@@ -40,12 +40,16 @@ pub mod catalog;
 pub mod digest;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
+#[cfg(all(unix, feature = "mcp"))]
+pub mod mcp;
 #[cfg(all(unix, feature = "openai"))]
 pub mod openai;
 pub mod pack;
 pub mod path;
 pub mod policy;
 pub mod protocol;
+#[cfg(all(unix, feature = "rig"))]
+pub mod rig;
 #[cfg(all(unix, feature = "exec"))]
 pub mod session;
 pub mod tools;

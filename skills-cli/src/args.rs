@@ -59,6 +59,15 @@ pub enum Command {
     /// Exit status: the command's own; 124 when it was killed at the time
     /// limit; 126 when the policy refused it; 1 or 2 as usual before it ran.
     Run(RunArgs),
+    /// Serve skills to an MCP client (Claude Code, Codex, Cursor, ...): tools,
+    /// resources, prompts and the skills extension, over stdio or, with
+    /// --http, streamable HTTP on a loopback address.
+    ///
+    /// stdout carries the protocol; messages go to stderr. A pack is served
+    /// only once its signature checks (--pubkey), or with --unsigned.
+    /// Exit status: 0 when the client closed the connection; 1 invalid skills
+    /// or a pack that fails its checks; 2 usage or I/O failure.
+    Serve(ServeArgs),
     /// Print one skill's frontmatter as JSON, exactly as `skills-ref
     /// read-properties` does.
     ReadProperties(ReadPropertiesArgs),
@@ -275,6 +284,41 @@ pub struct RunArgs {
     /// cannot ask for, so it fails too, with another message).
     #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
     pub policy: PolicyArg,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `skills serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where the skills are: directories, plugins, archives, or one pack.
+    #[arg(default_value = "skills", value_name = "SOURCE")]
+    pub source: Vec<PathBuf>,
+    /// Serve the pack only if it is signed by this minisign public key (a
+    /// `.pub` file or the base64 key itself).
+    #[arg(short = 'p', long, value_name = "KEY", conflicts_with = "unsigned")]
+    pub pubkey: Option<String>,
+    /// The signature file (default: `<PACK>.minisig`).
+    #[arg(long, value_name = "FILE", requires = "pubkey")]
+    pub signature: Option<PathBuf>,
+    /// Serve a pack without checking a signature (integrity only).
+    #[arg(long)]
+    pub unsigned: bool,
+    /// Serve streamable HTTP on this loopback address (for example
+    /// 127.0.0.1:8080; port 0 picks one) at `/mcp`, instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// `allowed-tools` as the PRD reads it, or as the specification does;
+    /// see `skills run --policy`.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
+    pub mode: PolicyArg,
+    /// Time limit of one script run, in seconds.
+    #[arg(long, default_value_t = 60)]
+    pub timeout: u64,
+    /// Where scripts' skills are materialised (default:
+    /// `$XDG_CACHE_HOME/skills` or `~/.cache/skills`).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
 }

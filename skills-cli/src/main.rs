@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         args::Command::Show(a) => cmd::levels::show(&a),
         args::Command::Read(a) => cmd::levels::read(&a),
         args::Command::Run(a) => cmd::run::run(&a),
+        args::Command::Serve(a) => cmd::serve::run(&a),
         args::Command::ReadProperties(a) => cmd::properties::read_properties(&a),
         args::Command::ToPrompt(a) => cmd::properties::to_prompt(&a),
         args::Command::Completions(a) => cmd::completions::run(&a),

@@ -19,7 +19,7 @@ use skills_tests::{skills, skills_bin, tempdir, workspace, write_tree};
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skills --help` lists it.
-const SUBCOMMANDS: [&str; 15] = [
+const SUBCOMMANDS: [&str; 16] = [
     "validate",
     "pack",
     "verify",
@@ -30,6 +30,7 @@ const SUBCOMMANDS: [&str; 15] = [
     "show",
     "read",
     "run",
+    "serve",
     "read-properties",
     "to-prompt",
     "diff",

@@ -9,6 +9,7 @@ pub mod man;
 pub mod pack;
 pub mod properties;
 pub mod run;
+pub mod serve;
 pub mod unpack;
 pub mod validate;
 pub mod verify;

@@ -1,0 +1,156 @@
+//! `skills serve`: the skills as an MCP server, over stdio or loopback HTTP.
+//!
+//! The skills are loaded as `skills show` and `skills run` load them
+//! ([`bundle_of`]): directories and archives validated and compiled into an
+//! in-memory pack, a pack opened as it is. A pack is served only after its
+//! signature checks against `--pubkey` (the same `Pack::open` that `verify`
+//! and `unpack` use), or with `--unsigned`; a pack that fails is refused
+//! with exit status 1 before anything is served. Scripts run as `skills run`
+//! runs them: `LocalExecutor` with the time limit, the policy mode and the
+//! private cache. The protocol itself is `skills_bundle::mcp`.
+//!
+//! stdout is the protocol's channel on stdio; every message of ours goes to
+//! stderr. The server exits 0 when the client closes stdin.
+
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+use skills_bundle::Bundle;
+use skills_bundle::Mode;
+use skills_bundle::exec::LocalExecutor;
+use skills_bundle::mcp::{self, ServeError, SkillsServer};
+use skills_bundle::pack::{Trust, signature};
+use skills_bundle::session::Session;
+
+use crate::args::{PolicyArg, ServeArgs};
+use crate::cmd::levels::bundle_of;
+use crate::cmd::pack::minisig_path;
+use crate::extract::{self, Opened};
+use crate::{Outcome, input, sign};
+
+/// Runs `skills serve`.
+pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
+    if let Some(addr) = args.http {
+        if !addr.ip().is_loopback() {
+            eprintln!("skills: {}", ServeError::NotLoopback(addr));
+            return Ok(Outcome::Usage);
+        }
+    }
+    let Some(bundle) = load(args)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let mut executor = match &args.cache {
+        Some(dir) => LocalExecutor::new(dir),
+        None => LocalExecutor::with_default_cache().map_err(io::Error::other)?,
+    };
+    executor.timeout = Duration::from_secs(args.timeout);
+    let mode = match args.mode {
+        PolicyArg::Restrict => Mode::Restrict,
+        PolicyArg::PreApprove => Mode::PreApprove,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let count = bundle.len();
+    let result = runtime.block_on(async move {
+        match args.http {
+            Some(addr) => {
+                let server =
+                    mcp::bind_http(move || Session::new(&bundle, executor.clone(), mode), addr)
+                        .await?;
+                eprintln!("skills: serving {count} skills at {}", server.url()?);
+                server.run().await
+            }
+            None => {
+                eprintln!("skills: serving {count} skills over stdio");
+                SkillsServer::new(&bundle, executor, mode)
+                    .serve_stdio()
+                    .await
+            }
+        }
+    });
+    // Nothing is left to wait for once the client has gone (stdin's reader
+    // thread has seen EOF, or is blocked on a stdin nobody writes to).
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    match result {
+        Ok(()) => Ok(Outcome::Success),
+        Err(ServeError::NotLoopback(addr)) => {
+            eprintln!("skills: {}", ServeError::NotLoopback(addr));
+            Ok(Outcome::Usage)
+        }
+        Err(ServeError::Io(e)) => Err(e),
+        Err(e) => Err(io::Error::other(e.to_string())),
+    }
+}
+
+/// The bundle to serve, its signature checked first when a key is given;
+/// `None` when validation failed (already reported).
+fn load(args: &ServeArgs) -> io::Result<Option<Bundle>> {
+    let single = match args.source.as_slice() {
+        [one] if input::is_archive(one) => Some(one.as_path()),
+        _ => None,
+    };
+    let Some(path) = single else {
+        if args.pubkey.is_some() {
+            return Err(usage(
+                "--pubkey checks a pack or archive: give exactly one as SOURCE",
+            ));
+        }
+        return bundle_of(&args.source, &args.check);
+    };
+    let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
+    let Some(arg) = &args.pubkey else {
+        if !args.unsigned && is_pack(path, &bytes)? {
+            return Err(usage(&format!(
+                "`{}` is a pack: pass --pubkey KEY to check its signature, or --unsigned to serve it without",
+                path.display()
+            )));
+        }
+        return bundle_of(&args.source, &args.check);
+    };
+    let public_key = sign::load_public_key(arg).map_err(io::Error::other)?;
+    let sig_path = args.signature.clone().unwrap_or_else(|| minisig_path(path));
+    let sig_text = std::fs::read_to_string(&sig_path).map_err(|e| {
+        let kind = if e.kind() == io::ErrorKind::NotFound {
+            io::ErrorKind::InvalidData
+        } else {
+            e.kind()
+        };
+        io::Error::new(
+            kind,
+            format!(
+                "`{}` is not signed: `{}`: {e}",
+                path.display(),
+                sig_path.display()
+            ),
+        )
+    })?;
+    let trust = Trust::Signed {
+        public_key: &public_key,
+        signature: &sig_text,
+    };
+    match extract::open(path, &bytes, trust)? {
+        Opened::Pack(pack) => Ok(Some(pack.into_bundle())),
+        Opened::Zip(_) => {
+            signature::verify(&bytes, &public_key, &sig_text).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: signature: {e}", path.display()),
+                )
+            })?;
+            bundle_of(&args.source, &args.check)
+        }
+    }
+}
+
+fn is_pack(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    Ok(matches!(
+        extract::open(path, bytes, Trust::Unsigned)?,
+        Opened::Pack(_)
+    ))
+}
+
+fn usage(message: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message.to_string())
+}

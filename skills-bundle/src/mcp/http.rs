@@ -43,11 +43,21 @@ where
     let service = StreamableHttpService::new(
         move || Ok(template.with_session(make_session())),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        // rmcp already refuses a `Host` that is not loopback (DNS
+        // rebinding); a browser page from another origin is refused too, so
+        // that no web page the user visits can call these tools. Clients
+        // outside a browser send no `Origin` and pass.
+        StreamableHttpServerConfig::default()
+            .with_allowed_origins(LOOPBACK_ORIGINS)
+            .enforce_origin_validation(),
     );
     let listener = TcpListener::bind(addr).await?;
     Ok(HttpServer { listener, service })
 }
+
+/// The browser origins allowed to call the server: pages served from this
+/// machine only.
+const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
 
 /// [`bind_http`], then [`HttpServer::run`].
 pub async fn serve_http<F>(make_session: F, addr: SocketAddr) -> Result<(), ServeError>

@@ -478,3 +478,55 @@ fn http_is_refused_off_loopback() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("loopback"), "{stderr}");
 }
+
+/// Over HTTP, a request from a web page of another origin is refused (no
+/// page the user visits can call the tools); a client outside a browser
+/// (no `Origin`) and a page served from this machine are served.
+#[test]
+fn http_refuses_other_origins() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = tempdir();
+    let mut child = std::process::Command::new(skills_tests::skills_bin())
+        .current_dir(workspace())
+        .args(["serve", "skills", "--http", "127.0.0.1:0", "--cache"])
+        .arg(dir.path().join("cache"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    // "skills: serving 5 skills at http://127.0.0.1:PORT/mcp"
+    let authority = line
+        .trim()
+        .rsplit_once("http://")
+        .and_then(|(_, rest)| rest.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let status = |origin: Option<&str>| {
+        let mut stream = std::net::TcpStream::connect(&authority).unwrap();
+        let origin = origin
+            .map(|o| format!("Origin: {o}\r\n"))
+            .unwrap_or_default();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {authority}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).unwrap();
+        String::from_utf8_lossy(&head[9..12]).into_owned()
+    };
+    let answers = [
+        status(None),
+        status(Some("https://evil.example")),
+        status(Some("http://localhost:3000")),
+    ];
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(answers, ["200", "403", "200"]);
+}

@@ -2,7 +2,7 @@
 //! `skills/list` and `skills/get`.
 //!
 //! Each skill is described by the URI of its `SKILL.md` (see
-//! [`resources`](super::resources) for the URI rules), its frontmatter, and
+//! [`resources`] for the URI rules), its frontmatter, and
 //! a manifest of every file with its `sha256:` digest and size. Both come
 //! from the bundle's own records ([`File::sha256_hex`](crate::File::sha256_hex),
 //! [`File::size`](crate::File::size)): nothing is inflated or hashed again,

@@ -195,14 +195,8 @@ impl Reader {
 #[cfg(all(test, feature = "compiler"))]
 mod tests {
     use super::*;
-    use crate::Bundle;
     use crate::exec::ScriptExecutor;
-    use crate::exec::testing::{bundle, gone};
-
-    fn script(body: &str) -> Bundle {
-        let text = format!("#!/bin/sh\n{body}\n");
-        bundle("demo", &[("scripts/t.sh", text.as_bytes(), true)])
-    }
+    use crate::exec::testing::{first_pid, gone, script};
 
     fn block_on<F: std::future::Future>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
@@ -210,14 +204,6 @@ mod tests {
             .build()
             .expect("a runtime")
             .block_on(future)
-    }
-
-    fn first_pid(out: &[u8]) -> i32 {
-        String::from_utf8_lossy(out)
-            .lines()
-            .next()
-            .and_then(|l| l.trim().parse().ok())
-            .expect("the script printed a pid")
     }
 
     #[test]

@@ -396,24 +396,11 @@ mod tests {
 
     use super::*;
     use crate::Bundle;
-    use crate::exec::testing::{bundle, gone};
-
-    fn script(body: &str) -> Bundle {
-        let text = format!("#!/bin/sh\n{body}\n");
-        bundle("demo", &[("scripts/t.sh", text.as_bytes(), true)])
-    }
+    use crate::exec::testing::{first_pid, gone, script};
 
     fn run(exec: &LocalExecutor, b: &Bundle, command: Command) -> Output {
         let skill = b.get("demo").expect("skill");
         exec.run(&skill, &command).expect("runs")
-    }
-
-    fn first_pid(out: &[u8]) -> i32 {
-        String::from_utf8_lossy(out)
-            .lines()
-            .next()
-            .and_then(|l| l.trim().parse().ok())
-            .expect("the script printed a pid")
     }
 
     #[test]

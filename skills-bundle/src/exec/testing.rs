@@ -65,3 +65,19 @@ pub fn gone(pid: i32) -> bool {
         thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A bundle with one skill `demo` whose `scripts/t.sh` is `body` under a
+/// `#!/bin/sh` line.
+pub fn script(body: &str) -> Bundle {
+    let text = format!("#!/bin/sh\n{body}\n");
+    bundle("demo", &[("scripts/t.sh", text.as_bytes(), true)])
+}
+
+/// The pid a test script printed on its first line.
+pub fn first_pid(out: &[u8]) -> i32 {
+    String::from_utf8_lossy(out)
+        .lines()
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("the script printed a pid")
+}

@@ -193,7 +193,8 @@ pub enum Opened {
     Zip(Archive),
 }
 
-/// Reads and parses `path` as a pack or a zip. `trust` applies to packs.
+/// Reads and parses `path` as a pack or a zip. A signature that `trust`
+/// asks for is checked over every byte of either.
 pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
     let bad = |e: String| {
         io::Error::new(
@@ -210,6 +211,14 @@ pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
         let pack = Pack::open(bytes, trust).map_err(|e| bad(e.to_string()))?;
         Ok(Opened::Pack(Box::new(pack)))
     } else {
+        if let Trust::Signed {
+            public_key,
+            signature,
+        } = trust
+        {
+            skills_bundle::pack::signature::verify(bytes, public_key, signature)
+                .map_err(|e| bad(format!("signature: {e}")))?;
+        }
         Ok(Opened::Zip(archive))
     }
 }

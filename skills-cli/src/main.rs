@@ -13,6 +13,7 @@ mod input;
 mod listing;
 mod report;
 mod sign;
+mod trust;
 
 use std::io;
 use std::process::ExitCode;

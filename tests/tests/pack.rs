@@ -190,7 +190,7 @@ fn verify_needs_a_key_or_unsigned() {
     let out = run(d, &["verify", "x.skillpack", "-p", "k.pub"]);
     let shown = exits(&out, 1);
     assert!(
-        shown.contains("signature  FAILED the pack is not signed: no `x.skillpack.minisig`"),
+        shown.contains("signature  FAILED `x.skillpack` is not signed: no `x.skillpack.minisig`"),
         "{shown}"
     );
     assert!(shown.contains("NOT verified: x.skillpack"), "{shown}");

@@ -20,14 +20,14 @@ use skills_bundle::Bundle;
 use skills_bundle::Mode;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::mcp::{self, ServeError, SkillsServer};
-use skills_bundle::pack::{Trust, signature};
+use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
 
 use crate::args::{PolicyArg, ServeArgs};
 use crate::cmd::levels::bundle_of;
-use crate::cmd::pack::minisig_path;
 use crate::extract::{self, Opened};
-use crate::{Outcome, input, sign};
+use crate::trust::Signed;
+use crate::{Outcome, input};
 
 /// Runs `skills serve`.
 pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
@@ -109,38 +109,10 @@ fn load(args: &ServeArgs) -> io::Result<Option<Bundle>> {
         }
         return bundle_of(&args.source, &args.check);
     };
-    let public_key = sign::load_public_key(arg).map_err(io::Error::other)?;
-    let sig_path = args.signature.clone().unwrap_or_else(|| minisig_path(path));
-    let sig_text = std::fs::read_to_string(&sig_path).map_err(|e| {
-        let kind = if e.kind() == io::ErrorKind::NotFound {
-            io::ErrorKind::InvalidData
-        } else {
-            e.kind()
-        };
-        io::Error::new(
-            kind,
-            format!(
-                "`{}` is not signed: `{}`: {e}",
-                path.display(),
-                sig_path.display()
-            ),
-        )
-    })?;
-    let trust = Trust::Signed {
-        public_key: &public_key,
-        signature: &sig_text,
-    };
-    match extract::open(path, &bytes, trust)? {
+    let signed = Signed::load(arg, args.signature.as_deref(), path)?;
+    match extract::open(path, &bytes, signed.trust())? {
         Opened::Pack(pack) => Ok(Some(pack.into_bundle())),
-        Opened::Zip(_) => {
-            signature::verify(&bytes, &public_key, &sig_text).map_err(|e| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{}: signature: {e}", path.display()),
-                )
-            })?;
-            bundle_of(&args.source, &args.check)
-        }
+        Opened::Zip(_) => bundle_of(&args.source, &args.check),
     }
 }
 

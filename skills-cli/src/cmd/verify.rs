@@ -13,8 +13,8 @@ use skills_bundle::pack::{Pack, PackError, Trust};
 use skills_bundle::{File, Skill};
 
 use crate::args::{ListFormat, VerifyArgs};
-use crate::cmd::pack::minisig_path;
-use crate::{Outcome, extract, sign};
+use crate::trust::{Signed, TrustError};
+use crate::{Outcome, extract};
 
 /// One step's result.
 struct Step {
@@ -27,44 +27,23 @@ struct Step {
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     let bytes = extract::read_bounded(&args.pack, extract::MAX_ARCHIVE)?;
     let mut steps = Vec::new();
-    let key = match &args.pubkey {
-        Some(arg) => Some(sign::load_public_key(arg).map_err(io::Error::other)?),
-        None => None,
-    };
-    let sig_path = args
-        .signature
-        .clone()
-        .unwrap_or_else(|| minisig_path(&args.pack));
-    let sig_text = match &key {
-        Some(_) => match std::fs::read_to_string(&sig_path) {
-            Ok(text) => Some(text),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+    let signed = match &args.pubkey {
+        Some(arg) => match Signed::load(arg, args.signature.as_deref(), &args.pack) {
+            Ok(signed) => Some(signed),
+            Err(e @ TrustError::NotSigned { .. }) => {
                 steps.push(Step {
                     name: "signature",
                     ok: false,
-                    detail: format!(
-                        "the pack is not signed: no `{}` (pass --signature, or --unsigned to check integrity only)",
-                        sig_path.display()
-                    ),
+                    detail: e.to_string(),
                 });
                 return report(args, &steps);
             }
-            Err(e) => {
-                return Err(io::Error::new(
-                    e.kind(),
-                    format!("`{}`: {e}", sig_path.display()),
-                ));
-            }
+            Err(e) => return Err(e.into()),
         },
         None => None,
     };
-    let trust = match (&key, &sig_text) {
-        (Some(public_key), Some(signature)) => Trust::Signed {
-            public_key,
-            signature,
-        },
-        _ => Trust::Unsigned,
-    };
+    let trust = signed.as_ref().map_or(Trust::Unsigned, Signed::trust);
+    let key = signed.as_ref().map(|s| s.public_key.clone());
     let pack = match Pack::open(&bytes, trust) {
         Ok(pack) => pack,
         Err(e) => {

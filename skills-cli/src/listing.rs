@@ -68,10 +68,10 @@ impl ListedSkill {
 /// Lists one pack (when `paths` is a single pack file), or the skills
 /// under `paths`. `None` when validation failed (already reported).
 pub fn list(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Listing>> {
-    if let [one] = paths {
-        if let Some(listing) = pack_listing(one)? {
-            return Ok(Some(listing));
-        }
+    if let [one] = paths
+        && let Some(listing) = pack_listing(one)?
+    {
+        return Ok(Some(listing));
     }
     Ok(checked_plan(paths, check)?.map(|plan| plan_listing(&plan)))
 }

@@ -62,12 +62,12 @@ pub fn read(args: &ReadArgs) -> io::Result<Outcome> {
 /// The skills under `paths` as a bundle; `None` when validation failed
 /// (already reported).
 pub fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bundle>> {
-    if let [one] = paths {
-        if input::is_archive(one) {
-            let bytes = extract::read_bounded(one, extract::MAX_ARCHIVE)?;
-            if let Opened::Pack(pack) = extract::open(one, &bytes, Trust::Unsigned)? {
-                return Ok(Some(pack.into_bundle()));
-            }
+    if let [one] = paths
+        && input::is_archive(one)
+    {
+        let bytes = extract::read_bounded(one, extract::MAX_ARCHIVE)?;
+        if let Opened::Pack(pack) = extract::open(one, &bytes, Trust::Unsigned)? {
+            return Ok(Some(pack.into_bundle()));
         }
     }
     let Some(plan) = checked_plan(paths, check)? else {

@@ -31,11 +31,11 @@ use crate::{Outcome, input};
 
 /// Runs `skills serve`.
 pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
-    if let Some(addr) = args.http {
-        if !addr.ip().is_loopback() {
-            eprintln!("skills: {}", ServeError::NotLoopback(addr));
-            return Ok(Outcome::Usage);
-        }
+    if let Some(addr) = args.http
+        && !addr.ip().is_loopback()
+    {
+        eprintln!("skills: {}", ServeError::NotLoopback(addr));
+        return Ok(Outcome::Usage);
     }
     let Some(bundle) = load(args)? else {
         return Ok(Outcome::Invalid);

@@ -18,7 +18,6 @@
 //! run of a skill writes its files; later runs re-hash them (about the cost
 //! of reading them), which is short enough not to move to a blocking thread.
 
-use std::os::unix::process::ExitStatusExt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -80,18 +79,13 @@ impl AsyncScriptExecutor for LocalExecutor {
             .map_err(|e| ExecError::io("wait for", &program, e))?;
         let duration = start.elapsed();
         let grace = Instant::now() + READER_GRACE;
-        let (stdout, stdout_truncated) = stdout.finish(grace, self.max_output).await;
-        let (stderr, stderr_truncated) = stderr.finish(grace, self.max_output).await;
-        Ok(Output {
-            exit_code: status.code(),
-            signal: status.signal(),
-            stdout,
-            stderr,
-            stdout_truncated,
-            stderr_truncated,
+        Ok(Output::finished(
+            status,
+            stdout.finish(grace, self.max_output).await,
+            stderr.finish(grace, self.max_output).await,
             timed_out,
             duration,
-        })
+        ))
     }
 }
 

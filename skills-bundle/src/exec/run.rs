@@ -200,9 +200,27 @@ impl ScriptExecutor for LocalExecutor {
             .map_err(|e| ExecError::io("wait for", cmd.get_program(), e))?;
         let duration = start.elapsed();
         let grace = Instant::now() + READER_GRACE;
-        let (stdout, stdout_truncated) = stdout.finish(grace, self.max_output);
-        let (stderr, stderr_truncated) = stderr.finish(grace, self.max_output);
-        Ok(Output {
+        Ok(Output::finished(
+            status,
+            stdout.finish(grace, self.max_output),
+            stderr.finish(grace, self.max_output),
+            timed_out,
+            duration,
+        ))
+    }
+}
+
+impl Output {
+    /// What a run gives, from the reaped status and each stream's capture
+    /// (bytes kept, whether truncated): shared by the blocking and async runs.
+    pub(super) fn finished(
+        status: std::process::ExitStatus,
+        (stdout, stdout_truncated): (Vec<u8>, bool),
+        (stderr, stderr_truncated): (Vec<u8>, bool),
+        timed_out: bool,
+        duration: Duration,
+    ) -> Output {
+        Output {
             exit_code: status.code(),
             signal: status.signal(),
             stdout,
@@ -211,7 +229,7 @@ impl ScriptExecutor for LocalExecutor {
             stderr_truncated,
             timed_out,
             duration,
-        })
+        }
     }
 }
 

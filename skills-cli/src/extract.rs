@@ -12,7 +12,10 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use skills_bundle::pack::{Pack, Trust, plugin_of};
+use skills_bundle::Skill;
+use skills_bundle::compiler::parallel;
+use skills_bundle::compiler::rederive::{self, Disagreement};
+use skills_bundle::pack::{ManifestSkill, Pack, Trust, plugin_of};
 use skills_bundle::path;
 use skills_bundle::zip::{Archive, Kind, Limits};
 
@@ -194,7 +197,8 @@ pub enum Opened {
 }
 
 /// Reads and parses `path` as a pack or a zip. A signature that `trust`
-/// asks for is checked over every byte of either.
+/// asks for is checked over every byte of either; a pack whose manifest
+/// disagrees with its own `SKILL.md` files is refused.
 pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
     let bad = |e: String| {
         io::Error::new(
@@ -209,6 +213,14 @@ pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
         .is_some_and(|e| e.name == skills_bundle::pack::MANIFEST_NAME);
     if is_pack {
         let pack = Pack::open(bytes, trust).map_err(|e| bad(e.to_string()))?;
+        let found = disagreements(&pack).map_err(|e| bad(e.to_string()))?;
+        if !found.is_empty() {
+            let each: Vec<String> = found.iter().map(ToString::to_string).collect();
+            return Err(bad(format!(
+                "manifest: {}; the manifest was edited after packing",
+                each.join("; ")
+            )));
+        }
         Ok(Opened::Pack(Box::new(pack)))
     } else {
         if let Trust::Signed {
@@ -221,6 +233,32 @@ pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
         }
         Ok(Opened::Zip(archive))
     }
+}
+
+/// Every field where the pack's manifest says something else than the
+/// `SKILL.md` it holds ([`rederive`]), skill by skill on all cores; each
+/// `SKILL.md` is read and hash-checked first (an error names it).
+pub fn disagreements(pack: &Pack) -> io::Result<Vec<Disagreement>> {
+    let skills: Vec<(Skill<'_>, &ManifestSkill)> = pack
+        .bundle()
+        .skills()
+        .zip(&pack.manifest().skills)
+        .collect();
+    let found = parallel::map(&skills, 0, |(skill, listed)| {
+        skill
+            .read(&listed.skill_md)
+            .map(|bytes| rederive::disagreements(listed, bytes))
+            .map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}/{}: {e}", skill.source_dir(), listed.skill_md),
+                )
+            })
+    });
+    found.into_iter().try_fold(Vec::new(), |mut all, one| {
+        all.extend(one?);
+        Ok(all)
+    })
 }
 
 /// Reads a file of at most `limit` bytes.

@@ -1,11 +1,12 @@
-//! What `inspect` and `diff` compare: skills and files with sizes and
-//! hashes, read from a pack or from directories (validated and compressed
-//! exactly as `skills pack` would).
+//! What `inspect` and `diff` compare: skills with their metadata, and
+//! files with sizes and hashes, read from a pack or from directories
+//! (validated and compressed exactly as `skills pack` would).
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use skills_bundle::compiler::embed::Plan;
+use skills_bundle::compiler::pack::manifest_skill;
 use skills_bundle::digest;
 use skills_bundle::pack::Trust;
 
@@ -34,6 +35,9 @@ pub struct ListedSkill {
     pub name: String,
     /// Description.
     pub description: String,
+    /// Every metadata field as the manifest writes it
+    /// (`ManifestSkill::fields`), in its order.
+    pub fields: Vec<(&'static str, String)>,
     /// Files, sorted by path.
     pub files: Vec<ListedFile>,
 }
@@ -87,9 +91,11 @@ fn pack_listing(path: &Path) -> io::Result<Option<Listing>> {
     let skills = pack
         .bundle()
         .skills()
-        .map(|s| ListedSkill {
+        .zip(&pack.manifest().skills)
+        .map(|(s, listed)| ListedSkill {
             name: s.name().to_string(),
             description: s.description().to_string(),
+            fields: listed.fields().into(),
             files: s
                 .files()
                 .map(|f| ListedFile {
@@ -121,6 +127,7 @@ fn plan_listing(plan: &Plan) -> Listing {
             .map(|s| ListedSkill {
                 name: s.name.clone(),
                 description: s.description.clone(),
+                fields: manifest_skill(s).fields().into(),
                 files: s
                     .files
                     .iter()

@@ -538,7 +538,7 @@ mod tests {
     use super::*;
 
     const PASSWORD: &str = "correct horse";
-    const COMMENT: &str = "skills-digest-v1:00ff file:demo.skillpack";
+    const COMMENT: &str = "skills-digest-v2:00ff file:demo.skillpack";
     const DATA: &[u8] = b"the bytes of a skill pack\n";
 
     /// Runs the stock `minisign` in `dir`, typing `input` on its stdin.

@@ -10,7 +10,7 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote;
 
 use crate::compiler::embed::{self, Plan, PlanFile, PlanSkill};
-use crate::compiler::{self, Diagnostic, Options, Severity};
+use crate::compiler::{self, Diagnostic, Options, Severity, rederive};
 use crate::fallback;
 use crate::input::{self, Args, Warnings};
 use crate::pack::{self, Trust};
@@ -121,7 +121,8 @@ pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
 }
 
 /// Checks a pack as `Bundle::from_pack` would (signature, structure,
-/// manifest), then every file's CRC-32 and SHA-256, and plans it. Returns
+/// manifest), then every file's CRC-32 and SHA-256 and the manifest's
+/// metadata against each `SKILL.md`, and plans it. Returns
 /// the files to track for rebuilds with the plan, or with the error.
 fn embed_pack(
     manifest: &Path,
@@ -173,6 +174,7 @@ fn embed_pack(
     let mut skills = Vec::with_capacity(checked.manifest.skills.len());
     for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
         let mut files = Vec::with_capacity(s.files.len());
+        let mut skill_md = None;
         for (f, &i) in s.files.iter().zip(indices) {
             let entry = &all[i];
             let content = entry
@@ -196,6 +198,19 @@ fn embed_pack(
                 crc32: entry.crc32,
                 executable: f.executable,
             });
+            if f.path == s.skill_md {
+                skill_md = Some(content);
+            }
+        }
+        // The manifest's metadata must be what its `SKILL.md` gives: the
+        // digest binds it, but an unsigned pack's digest proves nothing.
+        if let Some(d) =
+            skill_md.and_then(|bytes| rederive::disagreements(s, &bytes).into_iter().next())
+        {
+            return Err(fail(
+                format!("the pack `{pack}` is refused: manifest: {d}"),
+                &tracked,
+            ));
         }
         skills.push(PlanSkill {
             name: s.name.clone(),
@@ -379,6 +394,41 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
 mod tests {
     use super::*;
     use crate::compiler::embed::PlanFile;
+
+    /// An unsigned pack whose manifest widens `Bash(python3:*)` to `Bash`
+    /// and carries the digest of what it says: the digest checks, the
+    /// `SKILL.md` it holds does not.
+    #[test]
+    fn a_pack_whose_manifest_disagrees_with_skill_md_is_refused() {
+        use crate::compiler::pack::{manifest, write_pack};
+        use crate::compiler::zipwrite::DosTime;
+
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let root = tmp.path().join("skills");
+        let dir = root.join("calc");
+        std::fs::create_dir_all(&dir).expect("creates the skill");
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: calc\ndescription: Adds numbers. Use when adding.\nallowed-tools: Bash(python3:*)\n---\nAdd.\n",
+        )
+        .expect("writes SKILL.md");
+        let checked = compiler::check(std::slice::from_ref(&root), &Options::default());
+        let mut plan = embed::plan(&checked, &[root], &[]).expect("plans");
+        plan.skills[0].allowed_tools = vec![("Bash".into(), None)];
+        plan.digest = manifest(&plan).digest;
+        let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
+        std::fs::write(tmp.path().join("edited.skillpack"), bytes).expect("writes the pack");
+        let args =
+            input::parse(quote!(::skills_bundle; pack = "edited.skillpack", unsigned = true))
+                .expect("parses");
+        let Err((message, _)) = embed_pack(tmp.path(), &args, "edited.skillpack") else {
+            panic!("the pack was embedded");
+        };
+        assert_eq!(
+            message,
+            "the pack `edited.skillpack` is refused: manifest: skill `calc`: `allowed_tools` is [[\"Bash\", null]] in the manifest but [[\"Bash\", \"python3:*\"]] in `SKILL.md`"
+        );
+    }
 
     #[test]
     fn tables_use_byte_strings_and_the_given_crate_path() {

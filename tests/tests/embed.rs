@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
-use skills_bundle::{Bundle, skills_bundle};
+use skills_bundle::{Bundle, Skill, skills_bundle};
 use skills_tests::shared;
 
 static CORPUS: Bundle = skills_bundle!(
@@ -58,27 +58,79 @@ fn every_corpus_file_reads_back_byte_identical() {
     assert!(files > 2000, "{files} files");
 }
 
-/// The digest's canonical listing, written again from its documentation.
-fn independent_digest(skills: &BTreeMap<String, PathBuf>) -> String {
+/// A text as the digest's listing writes it: a JSON string literal with
+/// `"`, `\`, newline, return and tab escaped as `\"`, `\\`, `\n`, `\r`,
+/// `\t`, other control characters as `\u00xx`, and nothing else.
+fn quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The digest's canonical listing, written again from its documentation:
+/// the metadata as the bundle reports it, the files from an independent
+/// walk of the skill directories.
+fn independent_digest(bundle: &Bundle, root: &Path) -> String {
+    let skills: BTreeMap<&str, Skill<'_>> = bundle.skills().map(|s| (s.name(), s)).collect();
     let mut h = Sha256::new();
-    h.update(b"skills-digest-v1\n");
-    for (name, dir) in skills {
-        h.update(format!("skill {name}\n").as_bytes());
+    let mut line = |text: String| h.update(format!("{text}\n").as_bytes());
+    line("skills-digest-v2".into());
+    for (name, skill) in skills {
+        let or_null = |v: Option<&str>| v.map_or_else(|| "null".to_string(), quoted);
+        line(format!("skill {}", quoted(name)));
+        line(format!("description {}", quoted(skill.description())));
+        line(format!("license {}", or_null(skill.license())));
+        line(format!("compatibility {}", or_null(skill.compatibility())));
+        for (k, v) in skill.metadata() {
+            line(format!("metadata {} {}", quoted(k), quoted(v)));
+        }
+        for rule in skill.allowed_tools() {
+            line(format!(
+                "allowed-tool {} {}",
+                quoted(rule.tool),
+                or_null(rule.pattern)
+            ));
+        }
+        for (k, v) in skill.extensions() {
+            line(format!("extension {} {}", quoted(k), quoted(v)));
+        }
+        let dir = root.join(skill.source_dir());
+        let md = ["SKILL.md", "skill.md"]
+            .into_iter()
+            .find(|n| dir.join(n).is_file())
+            .unwrap();
+        let text = std::fs::read_to_string(dir.join(md)).unwrap();
+        let body = skill.body().unwrap();
+        assert!(text.ends_with(body), "{name}: the body ends `{md}`");
+        line(format!(
+            "skill-md {} {} {}",
+            quoted(md),
+            text.len() - body.len(),
+            text.len()
+        ));
         let mut files = Vec::new();
-        walk(dir, dir, &mut files);
+        walk(&dir, &dir, &mut files);
         files.sort();
         for (rel, path) in files {
             let bytes = std::fs::read(&path).unwrap();
-            let executable = is_executable(&path);
-            let mode = if executable { 755 } else { 644 };
-            h.update(
-                format!(
-                    "file {} {mode} {} {rel}\n",
-                    hex(&Sha256::digest(&bytes)),
-                    bytes.len()
-                )
-                .as_bytes(),
-            );
+            let mode = if is_executable(&path) { 755 } else { 644 };
+            line(format!(
+                "file {} {mode} {} {}",
+                hex(&Sha256::digest(&bytes)),
+                bytes.len(),
+                quoted(&rel)
+            ));
         }
     }
     hex(&h.finalize())
@@ -120,17 +172,9 @@ fn is_executable(_: &Path) -> bool {
 
 #[test]
 fn digest_equals_an_independent_walk() {
-    let skills: BTreeMap<String, PathBuf> = CORPUS
-        .skills()
-        .map(|s| (s.name().to_string(), collections().join(s.source_dir())))
-        .collect();
-    assert_eq!(CORPUS.digest(), independent_digest(&skills));
+    assert_eq!(CORPUS.digest(), independent_digest(&CORPUS, &collections()));
     let root = skills_tests::workspace().join("skills");
-    let examples: BTreeMap<String, PathBuf> = EXAMPLES
-        .skills()
-        .map(|s| (s.name().to_string(), root.join(s.source_dir())))
-        .collect();
-    assert_eq!(EXAMPLES.digest(), independent_digest(&examples));
+    assert_eq!(EXAMPLES.digest(), independent_digest(&EXAMPLES, &root));
 }
 
 #[test]

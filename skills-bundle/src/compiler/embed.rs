@@ -18,7 +18,7 @@ use super::properties::{self, py_str};
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::{Checked, glob};
-use crate::digest::{self, DigestFile};
+use crate::digest::{self, DigestFile, DigestSkill};
 use crate::{catalog, tools};
 
 /// The deflate level: 6, zlib's default; higher levels gain under 0.1 % here.
@@ -60,6 +60,40 @@ pub struct PlanSkill {
     pub skill_md: u32,
     /// The body's byte range in `SKILL.md`.
     pub body: (u32, u32),
+}
+
+impl PlanSkill {
+    /// The path of `SKILL.md` among the files.
+    pub fn skill_md_path(&self) -> &str {
+        self.files
+            .get(self.skill_md as usize)
+            .map_or("SKILL.md", |f| f.path.as_str())
+    }
+
+    /// The skill as the bundle digest sees it.
+    pub fn digested(&self) -> DigestSkill<'_> {
+        DigestSkill {
+            name: &self.name,
+            description: &self.description,
+            license: self.license.as_deref(),
+            compatibility: self.compatibility.as_deref(),
+            metadata: &self.metadata,
+            allowed_tools: &self.allowed_tools,
+            extensions: &self.extensions,
+            skill_md: self.skill_md_path(),
+            body: self.body,
+            files: self
+                .files
+                .iter()
+                .map(|f| DigestFile {
+                    path: &f.path,
+                    size: f.size,
+                    sha256: &f.sha256,
+                    executable: f.executable,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// One file to embed.
@@ -147,20 +181,7 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
             .iter()
             .map(|s| (s.name.as_str(), s.description.as_str())),
     );
-    let digest = digest::bundle_digest(skills.iter().map(|s| {
-        (
-            s.name.as_str(),
-            s.files
-                .iter()
-                .map(|f| DigestFile {
-                    path: &f.path,
-                    size: f.size,
-                    sha256: &f.sha256,
-                    executable: f.executable,
-                })
-                .collect(),
-        )
-    }));
+    let digest = digest::bundle_digest(skills.iter().map(PlanSkill::digested));
     Ok(Plan {
         skills,
         catalog,
@@ -175,8 +196,8 @@ fn slash(p: &Path) -> String {
         .join("/")
 }
 
-/// Everything but the files.
-fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
+/// Everything but the files, as read from the skill's `SKILL.md`.
+pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
     let fm = skill.frontmatter.as_ref();
     let text = |key: &str| {
         fm.and_then(|r| r.get(key))

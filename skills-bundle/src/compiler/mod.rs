@@ -24,6 +24,7 @@ pub mod pack;
 pub mod parallel;
 pub mod profile;
 pub mod properties;
+pub mod rederive;
 pub mod render;
 pub mod skill;
 pub mod source;

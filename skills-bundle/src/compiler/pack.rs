@@ -16,36 +16,36 @@ pub const TOOL: &str = concat!("skills ", env!("CARGO_PKG_VERSION"));
 
 /// The manifest of a plan.
 pub fn manifest(plan: &Plan) -> Manifest {
-    let skills = plan
-        .skills
-        .iter()
-        .map(|s| ManifestSkill {
-            name: s.name.clone(),
-            dir: skill_dir(&s.name),
-            description: s.description.clone(),
-            license: s.license.clone(),
-            compatibility: s.compatibility.clone(),
-            metadata: s.metadata.clone(),
-            allowed_tools: s.allowed_tools.clone(),
-            extensions: s.extensions.clone(),
-            skill_md: s
-                .files
-                .get(s.skill_md as usize)
-                .map_or_else(|| "SKILL.md".to_string(), |f| f.path.clone()),
-            body: s.body,
-            files: s
-                .files
-                .iter()
-                .map(|f| ManifestFile {
-                    path: f.path.clone(),
-                    size: f.size,
-                    executable: f.executable,
-                    sha256: f.sha256,
-                })
-                .collect(),
-        })
-        .collect();
-    Manifest::new(TOOL.to_string(), skills)
+    Manifest::new(
+        TOOL.to_string(),
+        plan.skills.iter().map(manifest_skill).collect(),
+    )
+}
+
+/// One skill of a plan as its manifest lists it.
+pub fn manifest_skill(s: &PlanSkill) -> ManifestSkill {
+    ManifestSkill {
+        name: s.name.clone(),
+        dir: skill_dir(&s.name),
+        description: s.description.clone(),
+        license: s.license.clone(),
+        compatibility: s.compatibility.clone(),
+        metadata: s.metadata.clone(),
+        allowed_tools: s.allowed_tools.clone(),
+        extensions: s.extensions.clone(),
+        skill_md: s.skill_md_path().to_string(),
+        body: s.body,
+        files: s
+            .files
+            .iter()
+            .map(|f| ManifestFile {
+                path: f.path.clone(),
+                size: f.size,
+                executable: f.executable,
+                sha256: f.sha256,
+            })
+            .collect(),
+    }
 }
 
 /// A skill pack holding every skill of `plan`.

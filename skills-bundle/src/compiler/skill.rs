@@ -10,7 +10,6 @@ use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::Options;
 use super::diag::{Code, Diagnostic};
 use super::files::{self, SkillFile};
 use super::frontmatter::{self, Split, SplitError};
@@ -18,6 +17,7 @@ use super::lints;
 use super::rules::{self, Ctx, Fields};
 use super::source::Source;
 use super::yaml::{self, Node};
+use super::{Options, Profile};
 
 /// The largest `SKILL.md` read, in bytes.
 pub const MAX_SKILL_MD: u64 = 8 * 1024 * 1024;
@@ -111,18 +111,7 @@ fn find_skill_md(dir: &Path) -> Option<PathBuf> {
 
 /// Checks the skill in `dir`.
 pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> CheckedSkill {
-    let mut skill = CheckedSkill {
-        dir: dir.to_path_buf(),
-        plugin,
-        skill_md: None,
-        source: None,
-        split: None,
-        frontmatter: None,
-        fields: Fields::default(),
-        files: Vec::new(),
-        diagnostics: Vec::new(),
-        duplicate_of: None,
-    };
+    let mut skill = CheckedSkill::new(dir, plugin);
     let profile = options.profile;
     let diags = &mut skill.diagnostics;
     let report = |diags: &mut Vec<Diagnostic>, code, path: &Path, msg: String| {
@@ -183,18 +172,99 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             return skill;
         }
     };
-    let source = Source::new(&path, bytes);
+    read_skill_md(&mut skill, &path, bytes, profile);
+    let CheckedSkill {
+        source: Some(source),
+        split: Some(split),
+        frontmatter,
+        files,
+        diagnostics,
+        ..
+    } = &mut skill
+    else {
+        // The file did not split: nothing more is checked.
+        return skill;
+    };
+    let mut ctx = Ctx {
+        profile,
+        source,
+        diags: diagnostics,
+    };
+    let before = ctx.diags.len();
+    *files = files::skill_files(dir, &options.files, ctx.diags);
+    if !options.lints {
+        // Files that packaging drops are reported by the walk; the report is a lint.
+        let mut i = before;
+        while i < ctx.diags.len() {
+            if ctx.diags[i].code == Code::PackagingDrops {
+                ctx.diags.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    if options.lints {
+        let description = frontmatter
+            .as_ref()
+            .and_then(|r| r.get("description"))
+            .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
+        lints::check(&mut ctx, split, description, files);
+    }
+    skill
+}
+
+impl CheckedSkill {
+    /// A skill in `dir` with nothing read yet.
+    fn new(dir: &Path, plugin: Option<String>) -> CheckedSkill {
+        CheckedSkill {
+            dir: dir.to_path_buf(),
+            plugin,
+            skill_md: None,
+            source: None,
+            split: None,
+            frontmatter: None,
+            fields: Fields::default(),
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+            duplicate_of: None,
+        }
+    }
+
+    /// Checks `bytes` as the skill `dir`'s `SKILL.md` at `path` would be
+    /// checked, without touching the file system: split, frontmatter and
+    /// rules; no files are listed and no lints run. This is how a pack's
+    /// manifest is checked against the `SKILL.md` it holds.
+    pub fn from_skill_md(
+        dir: &Path,
+        plugin: Option<String>,
+        path: &Path,
+        bytes: Vec<u8>,
+        profile: Profile,
+    ) -> CheckedSkill {
+        let mut skill = CheckedSkill::new(dir, plugin);
+        skill.skill_md = Some(path.to_path_buf());
+        read_skill_md(&mut skill, path, bytes, profile);
+        skill
+    }
+}
+
+/// Splits and parses `bytes`, the `SKILL.md` of `skill` at `path`, and runs
+/// the frontmatter rules: sets the skill's source, split, frontmatter and
+/// fields, and adds the diagnostics. The split stays `None` when the file
+/// does not split.
+fn read_skill_md(skill: &mut CheckedSkill, path: &Path, bytes: Vec<u8>, profile: Profile) {
+    let source = Source::new(path, bytes);
     let mut ctx = Ctx {
         profile,
         source: &source,
-        diags,
+        diags: &mut skill.diagnostics,
     };
     let split = match frontmatter::split(source.bytes()) {
         Ok(split) => split,
         Err(e) => {
             split_error(&mut ctx, e);
             skill.source = Some(source);
-            return skill;
+            return;
         }
     };
     // `split` succeeded, so the whole file is UTF-8.
@@ -236,32 +306,11 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         }
     };
     if let Some(root) = &root {
-        skill.fields = rules::check(&mut ctx, root, &rules::dir_name(dir));
-    }
-    let before = ctx.diags.len();
-    skill.files = files::skill_files(dir, &options.files, ctx.diags);
-    if !options.lints {
-        // Files that packaging drops are reported by the walk; the report is a lint.
-        let mut i = before;
-        while i < ctx.diags.len() {
-            if ctx.diags[i].code == Code::PackagingDrops {
-                ctx.diags.remove(i);
-            } else {
-                i += 1;
-            }
-        }
-    }
-    if options.lints {
-        let description = root
-            .as_ref()
-            .and_then(|r| r.get("description"))
-            .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
-        lints::check(&mut ctx, &split, description, &skill.files);
+        skill.fields = rules::check(&mut ctx, root, &rules::dir_name(&skill.dir));
     }
     skill.frontmatter = root;
     skill.split = Some(split);
     skill.source = Some(source);
-    skill
 }
 
 /// What to do about a YAML problem.

@@ -4,8 +4,9 @@
 //! format version, the tool that wrote it, the codec, every skill's metadata
 //! (what the runtime would otherwise parse out of `SKILL.md`, which it
 //! cannot: agent binaries link no YAML parser), and every file's path, size,
-//! mode and SHA-256, plus the pack digest (`crate::digest`), which is
-//! recomputed from the listing on load and must match.
+//! mode and SHA-256, plus the pack digest (`crate::digest`) over all of it,
+//! metadata included, which is recomputed on load and must match: a field
+//! edited after packing is refused.
 //!
 //! The JSON is written by [`Manifest::to_json`] in one fixed layout (keys in
 //! a fixed order, two-space indentation, one file per line, strings escaped
@@ -16,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use crate::digest::{self, DigestFile};
+use crate::digest::{self, DigestFile, DigestSkill};
 use crate::json::{self, Node, Value};
 use crate::path;
 
@@ -26,12 +27,19 @@ pub const MANIFEST_NAME: &str = "skillpack.json";
 /// The `format` value.
 pub const FORMAT: &str = "skillpack";
 
-/// The format version this crate reads and writes.
-pub const VERSION: u64 = 1;
+/// The format version this crate reads and writes. Version 2 digests every
+/// field of the listing (`crate::digest`, `skills-digest-v2`); version 1
+/// digested the files only, so its metadata could be edited unnoticed, and
+/// it is refused.
+pub const VERSION: u64 = 2;
 
 /// How file contents are stored: each zip entry is raw deflate (method 8)
 /// or stored (method 0), whichever is smaller.
 pub const CODEC: &str = "deflate";
+
+/// The names a skill's `SKILL.md` may have at the top of its directory, as
+/// discovery finds it (`compiler::skill`); `skill_md` names one of them.
+pub const SKILL_MD_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 
 /// Deepest JSON nesting a manifest needs (object → skills → skill → files →
 /// file), with room to spare.
@@ -93,6 +101,29 @@ impl ManifestSkill {
     pub fn entry_name(&self, file: &ManifestFile) -> String {
         format!("{}/{}", self.dir, file.path)
     }
+
+    /// Every field but `files`, in the manifest's order, each with its value
+    /// as the manifest's JSON writes it: what is written, and what `skills
+    /// diff` and `skills verify` compare and name.
+    pub fn fields(&self) -> [(&'static str, String); 10] {
+        let tools: Vec<String> = self
+            .allowed_tools
+            .iter()
+            .map(|(t, p)| format!("[{}, {}]", json::quote(t), opt(p)))
+            .collect();
+        [
+            ("name", json::quote(&self.name)),
+            ("dir", json::quote(&self.dir)),
+            ("description", json::quote(&self.description)),
+            ("license", opt(&self.license)),
+            ("compatibility", opt(&self.compatibility)),
+            ("metadata", pairs(&self.metadata)),
+            ("allowed_tools", format!("[{}]", tools.join(", "))),
+            ("extensions", pairs(&self.extensions)),
+            ("skill_md", json::quote(&self.skill_md)),
+            ("body", format!("[{}, {}]", self.body.0, self.body.1)),
+        ]
+    }
 }
 
 /// The directory a skill called `name` gets inside a pack: its name, or
@@ -140,21 +171,9 @@ impl Manifest {
         for (i, s) in self.skills.iter().enumerate() {
             o.push_str(if i == 0 { "\n" } else { ",\n" });
             o.push_str("    {\n");
-            let _ = writeln!(o, "      \"name\": {},", json::quote(&s.name));
-            let _ = writeln!(o, "      \"dir\": {},", json::quote(&s.dir));
-            let _ = writeln!(o, "      \"description\": {},", json::quote(&s.description));
-            let _ = writeln!(o, "      \"license\": {},", opt(&s.license));
-            let _ = writeln!(o, "      \"compatibility\": {},", opt(&s.compatibility));
-            let _ = writeln!(o, "      \"metadata\": {},", pairs(&s.metadata));
-            let tools: Vec<String> = s
-                .allowed_tools
-                .iter()
-                .map(|(t, p)| format!("[{}, {}]", json::quote(t), opt(p)))
-                .collect();
-            let _ = writeln!(o, "      \"allowed_tools\": [{}],", tools.join(", "));
-            let _ = writeln!(o, "      \"extensions\": {},", pairs(&s.extensions));
-            let _ = writeln!(o, "      \"skill_md\": {},", json::quote(&s.skill_md));
-            let _ = writeln!(o, "      \"body\": [{}, {}],", s.body.0, s.body.1);
+            for (key, value) in s.fields() {
+                let _ = writeln!(o, "      \"{key}\": {value},");
+            }
             o.push_str("      \"files\": [");
             for (j, f) in s.files.iter().enumerate() {
                 o.push_str(if j == 0 { "\n" } else { ",\n" });
@@ -221,7 +240,7 @@ impl Manifest {
         let computed = listing_digest(&skills);
         if computed != digest {
             return Err(format!(
-                "the digest {digest} does not match the listing, whose digest is {computed}"
+                "the digest {digest} does not match the manifest's content, whose digest is {computed}"
             ));
         }
         Ok(Manifest {
@@ -245,17 +264,27 @@ impl Manifest {
 
 fn listing_digest(skills: &[ManifestSkill]) -> String {
     digest::bundle_digest(skills.iter().map(|s| {
-        let files = s
-            .files
-            .iter()
-            .map(|f| DigestFile {
-                path: &f.path,
-                size: f.size,
-                sha256: &f.sha256,
-                executable: f.executable,
-            })
-            .collect();
-        (s.name.as_str(), files)
+        DigestSkill {
+            name: &s.name,
+            description: &s.description,
+            license: s.license.as_deref(),
+            compatibility: s.compatibility.as_deref(),
+            metadata: &s.metadata,
+            allowed_tools: &s.allowed_tools,
+            extensions: &s.extensions,
+            skill_md: &s.skill_md,
+            body: s.body,
+            files: s
+                .files
+                .iter()
+                .map(|f| DigestFile {
+                    path: &f.path,
+                    size: f.size,
+                    sha256: &f.sha256,
+                    executable: f.executable,
+                })
+                .collect(),
+        }
     }))
 }
 
@@ -283,6 +312,11 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         }
     }
     let skill_md = f.str("skill_md").map_err(ctx)?.to_string();
+    if !SKILL_MD_NAMES.contains(&skill_md.as_str()) {
+        return Err(ctx(format!(
+            "`skill_md` is `{skill_md}`, expected `SKILL.md` or `skill.md`"
+        )));
+    }
     let Some(md) = files.iter().find(|file| file.path == skill_md) else {
         return Err(ctx(format!(
             "`skill_md` names `{skill_md}`, which is not among the files"
@@ -566,8 +600,8 @@ mod tests {
         let digest = sample().digest;
         let cases: Vec<(String, &str)> = vec![
             (
-                text.replace("\"version\": 1", "\"version\": 2"),
-                "version 2",
+                text.replace("\"version\": 2", "\"version\": 1"),
+                "format version 1 is not supported (this build reads version 2)",
             ),
             (
                 text.replace("\"format\": \"skillpack\"", "\"format\": \"zip\""),
@@ -613,15 +647,57 @@ mod tests {
             (
                 text.replace(
                     "\"skill_md\": \"SKILL.md\",\n      \"body\": [3",
-                    "\"skill_md\": \"README.md\",\n      \"body\": [3",
+                    "\"skill_md\": \"scripts/x.sh\",\n      \"body\": [3",
                 ),
-                "not among",
+                "`skill_md` is `scripts/x.sh`, expected `SKILL.md` or `skill.md`",
+            ),
+            (
+                text.replace(
+                    "\"skill_md\": \"SKILL.md\",\n      \"body\": [3",
+                    "\"skill_md\": \"skill.md\",\n      \"body\": [3",
+                ),
+                "`skill_md` names `skill.md`, which is not among the files",
             ),
             ("[]".to_string(), "object"),
             ("{".to_string(), "JSON"),
         ];
         for (bad, expected) in cases {
             assert_ne!(bad, text, "the case for `{expected}` changed nothing");
+            let e = Manifest::parse(&bad).expect_err(expected);
+            assert!(e.contains(expected), "expected `{expected}` in: {e}");
+        }
+    }
+
+    /// Each field the runtime reads, edited in the JSON with the digest
+    /// kept: the digest no longer matches.
+    #[test]
+    fn an_edited_field_fails_the_digest() {
+        let text = sample().to_json();
+        let edits = [
+            (
+                "description",
+                "\"description\": \"Tab",
+                "\"description\": \"Tab!",
+            ),
+            ("license", "\"license\": \"MIT\"", "\"license\": \"GPL\""),
+            (
+                "compatibility",
+                "\"compatibility\": null",
+                "\"compatibility\": \"x\"",
+            ),
+            ("metadata", "[\"k\", \"v\"]", "[\"k\", \"w\"]"),
+            ("allowed_tools", "[\"Bash\", \"git:*\"]", "[\"Bash\", null]"),
+            (
+                "extensions",
+                "[\"model\", \"\\\"x\\\"\"]",
+                "[\"model\", \"\\\"y\\\"\"]",
+            ),
+            ("body", "\"body\": [3, 10]", "\"body\": [0, 10]"),
+        ];
+        for (field, from, to) in edits {
+            let bad = text.replacen(from, to, 1);
+            assert_ne!(bad, text, "the edit of `{field}` changed nothing");
+            let expected = "does not match the manifest's content";
             let e = Manifest::parse(&bad).expect_err(expected);
             assert!(e.contains(expected), "expected `{expected}` in: {e}");
         }

@@ -15,6 +15,14 @@
 //! checked against their SHA-256 on first read, exactly like a compiled
 //! bundle's. Without a signature, the SHA-256 checks still catch damage,
 //! but nothing proves who wrote the pack.
+//!
+//! The runtime obeys the manifest's metadata (`allowed-tools` rules, the
+//! body's range, ...), which the digest binds: an edited field is refused
+//! on open. An unsigned pack's digest can be recomputed by whoever edits
+//! it, as its files can be replaced; only a signature proves the metadata
+//! is the packer's. Where the compiler is linked (the `skills` CLI,
+//! `skills_bundle!(pack = ...)`), each skill's metadata is also derived
+//! again from its `SKILL.md` and must agree (`compiler::rederive`).
 
 mod manifest;
 mod open;

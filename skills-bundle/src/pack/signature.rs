@@ -3,7 +3,7 @@
 //! A pack is signed as any file is signed with minisign: the detached
 //! `<pack>.minisig` holds an Ed25519 signature of the BLAKE2b-512 hash of
 //! every byte of the pack, and a signed "trusted comment". `skills` writes
-//! `skills-digest-v1:<digest>` there, binding the signature to the pack's
+//! `skills-digest-v2:<digest>` there, binding the signature to the pack's
 //! content digest as well as its bytes; a pack signed by the stock
 //! `minisign -S` (whose comment holds a timestamp and a file name) verifies
 //! on its bytes alone. Verification uses `minisign-verify`: pure Rust, no
@@ -13,8 +13,7 @@ use std::fmt;
 
 use minisign_verify::{PublicKey, Signature};
 
-/// What a `skills` trusted comment starts the digest with.
-pub const DIGEST_PREFIX: &str = "skills-digest-v1:";
+use crate::digest;
 
 /// Why a signature was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,10 +78,28 @@ pub fn verify(bytes: &[u8], public_key: &str, signature: &str) -> Result<String,
 pub fn signed_digest(trusted_comment: &str) -> Option<&str> {
     trusted_comment
         .split_whitespace()
-        .find_map(|word| word.strip_prefix(DIGEST_PREFIX))
+        .find_map(|word| word.strip_prefix(digest::VERSION)?.strip_prefix(':'))
 }
 
 /// The trusted comment `skills` signs a pack with.
 pub fn trusted_comment(digest: &str) -> String {
-    format!("{DIGEST_PREFIX}{digest}")
+    format!("{}:{digest}", digest::VERSION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trusted_comment_names_the_digest_and_its_version() {
+        let comment = trusted_comment("00ff");
+        assert_eq!(comment, "skills-digest-v2:00ff");
+        assert_eq!(signed_digest(&comment), Some("00ff"));
+        assert_eq!(
+            signed_digest("timestamp:1 file:x skills-digest-v2:ab"),
+            Some("ab")
+        );
+        assert_eq!(signed_digest("skills-digest-v1:00ff"), None);
+        assert_eq!(signed_digest("skills-digest-v2"), None);
+    }
 }

@@ -1,5 +1,7 @@
-//! `skills diff`: which skills and files differ between two packs,
-//! archives or directories, by content hash and mode.
+//! `skills diff`: which skills, metadata fields and files differ between
+//! two packs, archives or directories: every field the manifest records
+//! (what the runtime obeys: `allowed_tools`, `body`, ...), and each file by
+//! content hash and mode.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -18,7 +20,8 @@ enum Change<'a> {
     FileAdded(&'a str, &'a ListedFile),
     FileRemoved(&'a str, &'a ListedFile),
     FileChanged(&'a str, &'a ListedFile, &'a ListedFile),
-    Description(&'a str),
+    /// A metadata field: the skill, the field, its old and new values.
+    Field(&'a str, &'static str, &'a str, &'a str),
 }
 
 /// Runs `skills diff`.
@@ -64,7 +67,7 @@ pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
                         thousands(a.size),
                         thousands(b.size)
                     )?,
-                    Change::Description(skill) => writeln!(out, "~ {skill} (description)")?,
+                    Change::Field(skill, field, _, _) => writeln!(out, "~ {skill} ({field})")?,
                 }
             }
             if changes.is_empty() {
@@ -103,8 +106,10 @@ pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
 }
 
 fn files<'a>(name: &'a str, a: &'a ListedSkill, b: &'a ListedSkill, changes: &mut Vec<Change<'a>>) {
-    if a.description != b.description {
-        changes.push(Change::Description(name));
+    for ((field, old), (_, new)) in a.fields.iter().zip(&b.fields) {
+        if old != new {
+            changes.push(Change::Field(name, field, old, new));
+        }
     }
     let olds: BTreeMap<&str, &ListedFile> = a.files.iter().map(|f| (f.path.as_str(), f)).collect();
     let news: BTreeMap<&str, &ListedFile> = b.files.iter().map(|f| (f.path.as_str(), f)).collect();
@@ -143,6 +148,11 @@ fn json(c: &Change<'_>) -> serde_json::Value {
         Change::FileChanged(skill, a, b) => {
             serde_json::json!({"change": "changed", "skill": skill, "path": a.path, "old": file(a), "new": file(b)})
         }
-        Change::Description(skill) => serde_json::json!({"change": "description", "skill": skill}),
+        Change::Field(skill, field, old, new) => {
+            // Each value is the manifest's JSON: shown as JSON, not as a string of it.
+            let value =
+                |v: &str| serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
+            serde_json::json!({"change": "metadata", "skill": skill, "field": field, "old": value(old), "new": value(new)})
+        }
     }
 }

@@ -1,9 +1,14 @@
-//! `skills verify`: signature, then archive and manifest, then every file.
+//! `skills verify`: signature, then archive and manifest, then every file,
+//! then the manifest's metadata against each `SKILL.md`.
 //!
 //! Each step is reported on its own line, and the first failure stops the
 //! run with exit status 1 and says which step failed and why. A file whose
 //! bytes do not match the manifest is reported by path; every file is
-//! checked, so one report names all of them.
+//! checked, so one report names all of them. The last step derives each
+//! skill's metadata again from its (hash-checked) `SKILL.md`, as `skills
+//! pack` did, and names every field the manifest states otherwise: the
+//! digest binds the manifest, but whoever edits an unsigned pack can
+//! recompute it.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -15,6 +20,10 @@ use skills_bundle::{File, Skill};
 use crate::args::{ListFormat, VerifyArgs};
 use crate::trust::{Signed, TrustError};
 use crate::{Outcome, extract};
+
+/// How many steps a verified pack passes: signature, archive, manifest,
+/// files, metadata.
+const STEPS: usize = 5;
 
 /// One step's result.
 struct Step {
@@ -93,7 +102,29 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             format!("{} of {total} damaged: {}", bad.len(), bad.join("; "))
         },
     });
+    if bad.is_empty() {
+        steps.push(metadata(&pack)?);
+    }
     report(args, &steps)
+}
+
+/// The manifest's metadata against each skill's `SKILL.md`, derived again.
+fn metadata(pack: &Pack) -> io::Result<Step> {
+    let found = extract::disagreements(pack)?;
+    let skills = pack.manifest().skills.len();
+    let each: Vec<String> = found.iter().map(ToString::to_string).collect();
+    Ok(Step {
+        name: "metadata",
+        ok: found.is_empty(),
+        detail: if found.is_empty() {
+            format!("{skills} of {skills} skills agree with their `SKILL.md`")
+        } else {
+            format!(
+                "the manifest disagrees with `SKILL.md`: {}",
+                each.join("; ")
+            )
+        },
+    })
 }
 
 /// Inflates and hash-checks every file on all cores, keeping none of them;
@@ -149,7 +180,7 @@ fn passed(
 }
 
 fn report(args: &VerifyArgs, steps: &[Step]) -> io::Result<Outcome> {
-    let ok = steps.iter().all(|s| s.ok) && steps.len() == 4;
+    let ok = steps.iter().all(|s| s.ok) && steps.len() == STEPS;
     let mut out = io::stdout().lock();
     match args.format {
         ListFormat::Human => {

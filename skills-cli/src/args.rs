@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use skills_bundle::zip::Limits;
 
 /// Validate, inspect and package Agent Skills.
 #[derive(Debug, Parser)]
@@ -88,6 +89,52 @@ pub enum Command {
     Man(ManArgs),
 }
 
+/// Bounds on the archives read (`.skill`, `.zip`, `.skillpack`), checked
+/// on their declared sizes before anything is inflated. The defaults
+/// (`skills_bundle::zip::Limits`) are sized from 454 real skills, whose
+/// largest file is 242 KB, all together 22.2 MB, none deflating over 12:1.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct LimitArgs {
+    /// Largest file inside an archive, uncompressed (bytes, or with a KiB,
+    /// MiB or GiB suffix).
+    #[arg(long, value_name = "SIZE", default_value = "16MiB", value_parser = parse_size)]
+    pub max_entry_size: u64,
+    /// Largest sum of an archive's files, uncompressed.
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
+    pub max_total_size: u64,
+    /// Largest compression ratio of a file over 1 MiB, and of a whole
+    /// archive over 1 MiB (deflate reaches 1032).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub max_ratio: u64,
+}
+
+impl LimitArgs {
+    /// The zip reader's limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_entry_size: self.max_entry_size,
+            max_total_size: self.max_total_size,
+            max_ratio: self.max_ratio,
+            ..Limits::default()
+        }
+    }
+}
+
+/// A byte count: digits, optionally followed by `KiB`, `MiB` or `GiB`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, shift) = [("KiB", 10), ("MiB", 20), ("GiB", 30)]
+        .into_iter()
+        .find_map(|(unit, shift)| text.strip_suffix(unit).map(|d| (d, shift)))
+        .unwrap_or((text, 0));
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| {
+            format!("`{text}` is not a size: write bytes, or a number with KiB, MiB or GiB")
+        })
+}
+
 /// Options shared by the commands that validate before they write.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -106,6 +153,8 @@ pub struct CheckArgs {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `skills pack`.
@@ -162,6 +211,8 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub format: ListFormat,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `skills inspect`.
@@ -203,6 +254,11 @@ pub struct UnpackArgs {
     /// The signature file (default: `<PACK>.minisig`).
     #[arg(long, value_name = "FILE")]
     pub signature: Option<PathBuf>,
+    /// Which rules the skills must pass before anything is written.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Spec)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `skills keygen`.
@@ -392,6 +448,8 @@ pub struct ValidateArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `skills completions`.

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use skills_bundle::Skill;
 use skills_bundle::compiler::parallel;
 use skills_bundle::compiler::rederive::{self, Disagreement};
-use skills_bundle::pack::{ManifestSkill, Pack, Trust, plugin_of};
+use skills_bundle::pack::{ManifestSkill, Pack, PackError, Trust, plugin_of};
 use skills_bundle::path;
-use skills_bundle::zip::{Archive, Kind, Limits};
+use skills_bundle::zip::{Archive, Kind, Limits, ZipError};
 
 /// A directory being filled, renamed to its target on [`Staging::commit`].
 #[derive(Debug)]
@@ -196,23 +196,24 @@ pub enum Opened {
     Zip(Archive),
 }
 
-/// Reads and parses `path` as a pack or a zip. A signature that `trust`
-/// asks for is checked over every byte of either; a pack whose manifest
-/// disagrees with its own `SKILL.md` files is refused.
-pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
+/// Reads and parses `path` as a pack or a zip, within `limits`. A
+/// signature that `trust` asks for is checked over every byte of either; a
+/// pack whose manifest disagrees with its own `SKILL.md` files is refused.
+pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> io::Result<Opened> {
     let bad = |e: String| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{}: {e}", path.display()),
         )
     };
-    let archive = Archive::parse(bytes, &Limits::default()).map_err(|e| bad(e.to_string()))?;
+    let archive = Archive::parse(bytes, limits).map_err(|e| bad(zip_message(&e)))?;
     let is_pack = archive
         .entries()
         .first()
         .is_some_and(|e| e.name == skills_bundle::pack::MANIFEST_NAME);
     if is_pack {
-        let pack = Pack::open(bytes, trust).map_err(|e| bad(e.to_string()))?;
+        let pack =
+            Pack::open_with_limits(bytes, trust, limits).map_err(|e| bad(pack_message(&e)))?;
         let found = disagreements(&pack).map_err(|e| bad(e.to_string()))?;
         if !found.is_empty() {
             let each: Vec<String> = found.iter().map(ToString::to_string).collect();
@@ -232,6 +233,25 @@ pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>) -> io::Result<Opened> {
                 .map_err(|e| bad(format!("signature: {e}")))?;
         }
         Ok(Opened::Zip(archive))
+    }
+}
+
+/// `e`'s message and, for a limit, the flag that raises it.
+pub fn zip_message(e: &ZipError) -> String {
+    let flag = match e {
+        ZipError::EntryTooLarge { .. } => "--max-entry-size",
+        ZipError::TotalTooLarge { .. } => "--max-total-size",
+        ZipError::RatioTooHigh { .. } | ZipError::ArchiveRatioTooHigh { .. } => "--max-ratio",
+        _ => return e.to_string(),
+    };
+    format!("{e}; if the archive is trusted, raise the limit with `{flag}`")
+}
+
+/// `e`'s message, with [`zip_message`]'s advice for a limit.
+pub fn pack_message(e: &PackError) -> String {
+    match e {
+        PackError::Archive(z) => format!("archive: {}", zip_message(z)),
+        e => e.to_string(),
     }
 }
 

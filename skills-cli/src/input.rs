@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use skills_bundle::compiler::{Checked, Diagnostic};
 use skills_bundle::pack::Trust;
-use skills_bundle::zip::Kind;
+use skills_bundle::zip::{Kind, Limits};
 
 use crate::extract::{self, Opened};
 
@@ -37,8 +37,8 @@ pub fn is_archive(path: &Path) -> bool {
             .is_some_and(|e| ARCHIVES.iter().any(|a| a.eq_ignore_ascii_case(e)))
 }
 
-/// Extracts the archives among `paths`.
-pub fn prepare(paths: &[PathBuf]) -> io::Result<Inputs> {
+/// Extracts the archives among `paths`, each within `limits`.
+pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
     let mut inputs = Inputs {
         roots: Vec::with_capacity(paths.len()),
         staged: Vec::new(),
@@ -54,7 +54,7 @@ pub fn prepare(paths: &[PathBuf]) -> io::Result<Inputs> {
             || "archive".to_string(),
             |s| s.to_string_lossy().into_owned(),
         );
-        let root = match extract::open(path, &bytes, Trust::Unsigned)? {
+        let root = match extract::open(path, &bytes, Trust::Unsigned, limits)? {
             Opened::Pack(pack) => {
                 extract::write_pack(&pack, tmp.path())?;
                 tmp.path().to_path_buf()

@@ -9,6 +9,7 @@ use skills_bundle::compiler::embed::Plan;
 use skills_bundle::compiler::pack::manifest_skill;
 use skills_bundle::digest;
 use skills_bundle::pack::Trust;
+use skills_bundle::zip::Limits;
 
 use crate::args::CheckArgs;
 use crate::cmd::pack::checked_plan;
@@ -73,19 +74,19 @@ impl ListedSkill {
 /// under `paths`. `None` when validation failed (already reported).
 pub fn list(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Listing>> {
     if let [one] = paths
-        && let Some(listing) = pack_listing(one)?
+        && let Some(listing) = pack_listing(one, &check.limits.limits())?
     {
         return Ok(Some(listing));
     }
     Ok(checked_plan(paths, check)?.map(|plan| plan_listing(&plan)))
 }
 
-fn pack_listing(path: &Path) -> io::Result<Option<Listing>> {
+fn pack_listing(path: &Path, limits: &Limits) -> io::Result<Option<Listing>> {
     if !input::is_archive(path) {
         return Ok(None);
     }
     let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
-    let Opened::Pack(pack) = extract::open(path, &bytes, Trust::Unsigned)? else {
+    let Opened::Pack(pack) = extract::open(path, &bytes, Trust::Unsigned, limits)? else {
         return Ok(None);
     };
     let skills = pack

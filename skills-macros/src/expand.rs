@@ -168,7 +168,7 @@ fn embed_pack(
         },
         None => Trust::Unsigned,
     };
-    let (checked, ()) = pack::open_with(&bytes, trust, |_| Ok(()))
+    let (checked, ()) = pack::open_with(&bytes, trust, &zip::Limits::default(), |_| Ok(()))
         .map_err(|e| fail(format!("the pack `{pack}` is refused: {e}"), &tracked))?;
     let all = checked.archive.entries();
     let mut skills = Vec::with_capacity(checked.manifest.skills.len());

@@ -972,16 +972,17 @@ fn overlap(b: &Base) -> Vec<u8> {
 
 /// Sizes a reader must refuse before it allocates.
 fn limit_rows(b: &Base) -> Vec<Row> {
-    // Declared sizes with a plausible amount of (unread) compressed data each.
+    // Declared sizes with compressed data (unread) at a ratio of 64:1, under
+    // the ratio limit.
     let huge = |name: &str, size: u32| {
-        let data = vec![0u8; (size / 1024) as usize];
+        let data = vec![0u8; (size / 64) as usize];
         Raw::stored(name, &data).both(|f| {
             f.method = 8;
             f.size = size;
         })
     };
     let mut total = vec![b.entries[0].clone()];
-    total.extend((0..5).map(|i| huge(&format!("two/big{i}"), 250 << 20)));
+    total.extend((0..17).map(|i| huge(&format!("two/big{i}"), 16 << 20)));
     // A deflate stream of 1 MiB of zeros and one byte declared as 200 MiB.
     let bomb = {
         let zeros = compress("z", vec![0; (1 << 20) + 1], false);
@@ -990,6 +991,12 @@ fn limit_rows(b: &Base) -> Vec<Row> {
     let bomb_compressed = u64::from(bomb.central.compressed);
     let zeros = Raw::file("two/zeros", &vec![0; 4 << 20]);
     let zeros_compressed = u64::from(zeros.central.compressed);
+    // Ten files of 1 MiB of zeros, each exempt from the ratio check, 10 MiB
+    // in all.
+    let small: Vec<Raw> = (0..10)
+        .map(|i| Raw::file(&format!("two/z{i}"), &vec![0; 1 << 20]))
+        .collect();
+    let small_compressed: u64 = small.iter().map(|r| u64::from(r.central.compressed)).sum();
     let limited = |limits: Limits| Open::Zip(limits);
     vec![
         row(
@@ -1003,21 +1010,23 @@ fn limit_rows(b: &Base) -> Vec<Row> {
             ..Limits::default()
         })),
         row(
-            "an entry of 300 MiB, over the 256 MiB limit",
-            zip(&[b.entries[0].clone(), huge("two/big", 300 << 20)]),
+            "an entry of 16 MiB and a byte, over the 16 MiB limit",
+            zip(&[b.entries[0].clone(), huge("two/big", (16 << 20) + 1)]),
             archive(ZipError::EntryTooLarge {
                 name: s("two/big"),
-                size: 300 << 20,
-                limit: 256 << 20,
+                size: (16 << 20) + 1,
+                limit: 16 << 20,
             }),
-            "archive: entry `two/big` is 314572800 bytes; the limit is 268435456",
-        ),
+            "archive: entry `two/big` is 16777217 bytes; the limit is 16777216",
+        )
+        .unpack(),
         row(
-            "5 entries of 250 MiB, over the 1 GiB total",
+            "17 entries of 16 MiB, over the 256 MiB total",
             zip(&total),
-            archive(ZipError::TotalTooLarge { limit: 1 << 30 }),
-            "archive: the entries add up to more than 1073741824 bytes, the limit",
-        ),
+            archive(ZipError::TotalTooLarge { limit: 256 << 20 }),
+            "archive: the entries add up to more than 268435456 bytes, the limit",
+        )
+        .unpack(),
         row(
             "zip bomb: 1 MiB of zeros, deflated, declared as 200 MiB",
             zip(&[b.entries[0].clone(), bomb]),
@@ -1025,14 +1034,15 @@ fn limit_rows(b: &Base) -> Vec<Row> {
                 name: s("two/bomb"),
                 size: 200 << 20,
                 compressed: bomb_compressed,
-                limit: 1032,
+                limit: 100,
             }),
             &format!(
-                "archive: entry `two/bomb` inflates {bomb_compressed} bytes to 209715200, a ratio over the limit of 1032"
+                "archive: entry `two/bomb` inflates {bomb_compressed} bytes to 209715200, a ratio over the limit of 100"
             ),
-        ),
+        )
+        .unpack(),
         row(
-            "4 MiB of zeros, deflated, over a ratio limit of 100",
+            "4 MiB of zeros, deflated, over the ratio limit of 100",
             zip(&[zeros]),
             Expect::Zip(ZipError::RatioTooHigh {
                 name: s("two/zeros"),
@@ -1044,10 +1054,22 @@ fn limit_rows(b: &Base) -> Vec<Row> {
                 "entry `two/zeros` inflates {zeros_compressed} bytes to 4194304, a ratio over the limit of 100"
             ),
         )
-        .open(limited(Limits {
-            max_ratio: 100,
-            ..Limits::default()
-        })),
+        .open(Open::Zip(Limits::default()))
+        .unpack(),
+        row(
+            "ten files of 1 MiB of zeros, each under the ratio check, over it together",
+            zip(&small),
+            Expect::Zip(ZipError::ArchiveRatioTooHigh {
+                size: 10 << 20,
+                compressed: small_compressed,
+                limit: 100,
+            }),
+            &format!(
+                "the entries inflate {small_compressed} bytes to 10485760 in all, a ratio over the limit of 100"
+            ),
+        )
+        .open(Open::Zip(Limits::default()))
+        .unpack(),
     ]
 }
 
@@ -1579,6 +1601,140 @@ fn every_command_refuses_a_manifest_that_disagrees_with_skill_md() {
         }
     }
     assert!(!d.join("out").exists(), "unpack wrote `out`");
+    assert_eq!(failed, Vec::<String>::new());
+}
+
+/// The case: a `.skill` of about 200 KB holding 200 MB of zeros,
+/// refused by every command that reads it, naming the flag that would let
+/// it through.
+#[test]
+fn a_skill_archive_of_200_mb_of_zeros_is_refused_naming_the_flag() {
+    let zeros = compress("bomb/zeros.bin", vec![0; 200_000_000], false);
+    let compressed = zeros.stored.len();
+    let bytes = zip(&[
+        Raw::file("bomb/SKILL.md", SKILL_MD.replace("two", "bomb").as_bytes()),
+        Raw::with_data("bomb/zeros.bin", zeros.stored, 8, zeros.crc32, zeros.size),
+    ]);
+    assert!(bytes.len() < 250_000, "{} bytes", bytes.len());
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("bomb.skill"), &bytes).unwrap();
+    let expected = format!(
+        "skills: bomb.skill: entry `bomb/zeros.bin` inflates {compressed} bytes to 200000000, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
+    );
+    let commands: [&[&str]; 5] = [
+        &["validate", "bomb.skill"],
+        &["unpack", "bomb.skill", "-o", "out"],
+        &["pack", "bomb.skill", "-o", "bomb.skillpack"],
+        &["inspect", "bomb.skill"],
+        &["serve", "bomb.skill"],
+    ];
+    let failed: Vec<String> = commands
+        .iter()
+        .filter_map(|args| {
+            let output = run(d, args);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            (output.status.code() != Some(1) || stderr != expected)
+                .then(|| format!("{args:?}: exit {:?}: {stderr}", output.status.code()))
+        })
+        .collect();
+    assert_eq!(failed, Vec::<String>::new());
+    assert!(!d.join("out").exists() && !d.join("bomb.skillpack").exists());
+}
+
+/// Each limit, hit by an archive within the defaults: refused naming its
+/// flag, accepted once the flag raises it.
+#[test]
+fn each_limit_is_named_and_raised_by_its_flag() {
+    let dir = tempdir();
+    let d = dir.path();
+    let skill = zip(&[
+        Raw::file("two/SKILL.md", SKILL_MD.as_bytes()),
+        Raw::file("two/references/notes.md", &notes()),
+    ]);
+    let md_size = SKILL_MD.len();
+    std::fs::write(d.join("two.skill"), &skill).unwrap();
+    let zeros = zip(&[
+        Raw::file("two/SKILL.md", SKILL_MD.as_bytes()),
+        Raw::file("two/zeros.bin", &vec![0; 4 << 20]),
+    ]);
+    std::fs::write(d.join("zeros.skill"), &zeros).unwrap();
+    let zeros_compressed = decode(&zeros)[1].central.compressed;
+    let rows: [(&str, &[&str], &[&str], String); 4] = [
+        (
+            "a file over `--max-entry-size 100`",
+            &["validate", "two.skill", "--max-entry-size", "100"],
+            &["validate", "two.skill", "--max-entry-size", "1KiB"],
+            format!(
+                "skills: two.skill: entry `two/SKILL.md` is {md_size} bytes; the limit is 100; if the archive is trusted, raise the limit with `--max-entry-size`\n"
+            ),
+        ),
+        (
+            "files over `--max-total-size 1KiB`",
+            &[
+                "verify",
+                "--unsigned",
+                "p.skillpack",
+                "--max-total-size",
+                "1KiB",
+            ],
+            &[
+                "verify",
+                "--unsigned",
+                "p.skillpack",
+                "--max-total-size",
+                "1MiB",
+            ],
+            String::new(),
+        ),
+        (
+            "4 MiB of zeros, over the default `--max-ratio`",
+            &["unpack", "zeros.skill", "-o", "out"],
+            &["unpack", "zeros.skill", "-o", "out", "--max-ratio", "2000"],
+            format!(
+                "skills: zeros.skill: entry `two/zeros.bin` inflates {zeros_compressed} bytes to 4194304, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
+            ),
+        ),
+        (
+            "a pack whose file is over `--max-entry-size 100`, not written",
+            &[
+                "pack",
+                "two.skill",
+                "-o",
+                "big.skillpack",
+                "--max-entry-size",
+                "100",
+            ],
+            &[
+                "pack",
+                "two.skill",
+                "-o",
+                "big.skillpack",
+                "--max-entry-size",
+                "1KiB",
+            ],
+            String::new(),
+        ),
+    ];
+    std::fs::write(d.join("p.skillpack"), &base().pack).unwrap();
+    let mut failed = Vec::new();
+    for (name, refused, raised, stderr) in rows {
+        let output = run(d, refused);
+        let shown = text(&output);
+        let says = if stderr.is_empty() {
+            let flag = refused[refused.len() - 2];
+            shown.contains(&format!("raise the limit with `{flag}`"))
+        } else {
+            String::from_utf8_lossy(&output.stderr) == stderr
+        };
+        if output.status.code() != Some(1) || !says {
+            failed.push(format!("{name}: exit {:?}: {shown}", output.status.code()));
+        }
+        let output = run(d, raised);
+        if !output.status.success() {
+            failed.push(format!("{name}, raised: {}", text(&output)));
+        }
+    }
     assert_eq!(failed, Vec::<String>::new());
 }
 

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+use skills_bundle::pack::{Pack, Trust};
 use skills_tests::{
     CopyStyle, copy_tree, corpus_roots, printed_digest, run_ok, skills, tempdir, workspace,
     zip_records,
@@ -197,6 +198,10 @@ fn check(source: &Source) {
         );
     }
     assert_dated(&original, DEFAULT_DOS, source.label);
+    // Real skills, the whole corpus in one pack, pass the default limits.
+    if let Err(e) = Pack::open(&original, Trust::Unsigned) {
+        panic!("{}: the pack is refused: {e}", source.label);
+    }
 
     let (hash, size) = recorded(source.label);
     println!(

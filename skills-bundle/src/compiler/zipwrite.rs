@@ -492,13 +492,23 @@ mod tests {
         assert_eq!(run.read(&bytes).unwrap(), b"#!/bin/sh\necho hi\n");
     }
 
+    /// 16 MiB of zeros deflate 1,028:1: over the reader's default ratio
+    /// limit, read back once the limit is raised to deflate's ceiling.
     #[test]
-    fn the_reader_takes_the_most_compressible_files() {
+    fn the_reader_takes_the_most_compressible_files_when_allowed() {
         let zeros = vec![0u8; 16 << 20];
         let mut w = ZipWriter::new(DosTime::EPOCH);
         w.add("zeros", &zeros, false).unwrap();
         let bytes = w.finish();
-        let archive = Archive::parse(&bytes, &Limits::default()).unwrap();
+        assert!(matches!(
+            Archive::parse(&bytes, &Limits::default()),
+            Err(crate::zip::ZipError::RatioTooHigh { .. })
+        ));
+        let limits = Limits {
+            max_ratio: 1032,
+            ..Limits::default()
+        };
+        let archive = Archive::parse(&bytes, &limits).unwrap();
         assert_eq!(archive.entries()[0].read(&bytes).unwrap(), zeros);
     }
 

@@ -33,7 +33,7 @@ use std::sync::OnceLock;
 use crate::__private::{BundleData, FileData, Index, List, SkillData, Str};
 use crate::bundle::Bundle;
 use crate::catalog;
-use crate::zip::Method;
+use crate::zip::{Limits, Method};
 
 pub use manifest::{
     CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, VERSION, plugin_of,
@@ -52,9 +52,21 @@ pub struct Pack {
 
 impl Pack {
     /// Checks `bytes` as [`Trust`] asks, then reads the manifest and the
-    /// entries. Nothing is decompressed but the manifest.
+    /// entries, within the default [`Limits`]. Nothing is decompressed but
+    /// the manifest.
     pub fn open(bytes: &[u8], trust: Trust<'_>) -> Result<Pack, PackError> {
-        let (checked, data) = open::open_with(bytes, trust, |c| bundle_data(c, bytes))?;
+        Pack::open_with_limits(bytes, trust, &Limits::default())
+    }
+
+    /// [`Pack::open`] with other bounds on the archive: for a pack whose
+    /// skills hold files larger, or more compressible, than the defaults
+    /// allow (see [`Limits`]).
+    pub fn open_with_limits(
+        bytes: &[u8],
+        trust: Trust<'_>,
+        limits: &Limits,
+    ) -> Result<Pack, PackError> {
+        let (checked, data) = open::open_with(bytes, trust, limits, |c| bundle_data(c, bytes))?;
         Ok(Pack {
             manifest: checked.manifest,
             trusted_comment: checked.trusted_comment,

@@ -10,7 +10,7 @@ use std::fmt;
 
 use crate::pack::signature::{self, SignatureError};
 use crate::pack::{MANIFEST_NAME, Manifest};
-use crate::zip::{self, Archive, Entry, Kind, ZipError, printable};
+use crate::zip::{Archive, Entry, Kind, Limits, ZipError, printable};
 
 /// The largest manifest read: 64 MiB (the shared corpus of 454 skills needs
 /// under 1 MiB).
@@ -121,8 +121,8 @@ pub struct Checked {
     pub entries: Vec<Vec<usize>>,
 }
 
-/// Checks `bytes` as `trust` asks, then the archive and the manifest, and
-/// runs `build` on what it checked, in one step: with a
+/// Checks `bytes` as `trust` asks, then the archive (within `limits`) and
+/// the manifest, and runs `build` on what it checked, in one step: with a
 /// signature to check, the signature is verified on a second thread while
 /// this one parses the archive and the manifest and runs `build`. The
 /// signature's verdict comes first: a pack whose signature fails gives that
@@ -134,16 +134,18 @@ pub struct Checked {
 pub(crate) fn open_with<T>(
     bytes: &[u8],
     trust: Trust<'_>,
+    limits: &Limits,
     build: impl FnOnce(&Checked) -> Result<T, PackError>,
 ) -> Result<(Checked, T), PackError> {
+    let parse = || parse(bytes, limits).and_then(|c| build(&c).map(|t| (c, t)));
     let (trusted_comment, parsed) = match trust {
-        Trust::Unsigned => (None, parse(bytes).and_then(|c| build(&c).map(|t| (c, t)))),
+        Trust::Unsigned => (None, parse()),
         Trust::Signed {
             public_key,
             signature: sig,
         } => std::thread::scope(|scope| {
             let verdict = scope.spawn(|| signature::verify(bytes, public_key, sig));
-            let parsed = parse(bytes).and_then(|c| build(&c).map(|t| (c, t)));
+            let parsed = parse();
             let verdict = verdict
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -167,9 +169,9 @@ pub(crate) fn open_with<T>(
     Ok((checked, built))
 }
 
-/// The archive and the manifest, and that they agree.
-fn parse(bytes: &[u8]) -> Result<Checked, PackError> {
-    let archive = Archive::parse(bytes, &zip::Limits::default())?;
+/// The archive (within `limits`) and the manifest, and that they agree.
+fn parse(bytes: &[u8], limits: &Limits) -> Result<Checked, PackError> {
+    let archive = Archive::parse(bytes, limits)?;
     let manifest = read_manifest(&archive, bytes)?;
     let entries = match_entries(&manifest, &archive)?;
     Ok(Checked {

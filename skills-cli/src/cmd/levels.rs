@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use skills_bundle::Bundle;
 use skills_bundle::compiler::pack::write_pack;
 use skills_bundle::compiler::zipwrite::DosTime;
-use skills_bundle::pack::Trust;
+use skills_bundle::pack::{Pack, Trust};
 
 use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs};
 use crate::cmd::pack::checked_plan;
@@ -62,11 +62,12 @@ pub fn read(args: &ReadArgs) -> io::Result<Outcome> {
 /// The skills under `paths` as a bundle; `None` when validation failed
 /// (already reported).
 pub fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bundle>> {
+    let limits = check.limits.limits();
     if let [one] = paths
         && input::is_archive(one)
     {
         let bytes = extract::read_bounded(one, extract::MAX_ARCHIVE)?;
-        if let Opened::Pack(pack) = extract::open(one, &bytes, Trust::Unsigned)? {
+        if let Opened::Pack(pack) = extract::open(one, &bytes, Trust::Unsigned, &limits)? {
             return Ok(Some(pack.into_bundle()));
         }
     }
@@ -74,8 +75,8 @@ pub fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bund
         return Ok(None);
     };
     let bytes = write_pack(&plan, DosTime::EPOCH).map_err(io::Error::other)?;
-    Bundle::from_pack(&bytes, Trust::Unsigned)
-        .map(Some)
+    Pack::open_with_limits(&bytes, Trust::Unsigned, &limits)
+        .map(|pack| Some(pack.into_bundle()))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
 }
 

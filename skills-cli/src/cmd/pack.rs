@@ -18,10 +18,11 @@ use skills_bundle::compiler::zipwrite::DosTime;
 use skills_bundle::compiler::{self, Options};
 use skills_bundle::pack::{plugin_of, signature};
 use skills_bundle::path;
+use skills_bundle::zip::Archive;
 
 use crate::args::{CheckArgs, PackArgs, PackFormat};
 use crate::report::{self, Summary};
-use crate::{Outcome, input, sign};
+use crate::{Outcome, extract, input, sign};
 
 /// Runs `skills pack`.
 pub fn run(args: &PackArgs) -> io::Result<Outcome> {
@@ -49,6 +50,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
     match args.format {
         PackFormat::Skillpack => {
             let bytes = write_pack(&plan, time).map_err(io::Error::other)?;
+            readable(&bytes, &args.output, &args.check)?;
             let sig = sign_bytes(&bytes, &signature::trusted_comment(&plan.digest))?;
             write_atomically(&args.output, &bytes, sig.as_deref())?;
             writeln!(
@@ -75,6 +77,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
             fs::create_dir_all(&args.output).map_err(|e| annotate(e, &args.output))?;
             for skill in &plan.skills {
                 let (bytes, dir) = write_skill_zip(skill, time).map_err(io::Error::other)?;
+                readable(&bytes, &args.output, &args.check)?;
                 // Plugins may share skill names: `<plugin>/<skill>.skill`.
                 let path = match plugin_of(&skill.name) {
                     Some(plugin) if path::is_normal(plugin) => args.output.join(plugin),
@@ -107,6 +110,24 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// Refuses to write an archive that readers would refuse within the same
+/// limits (`--max-entry-size`, `--max-total-size`, `--max-ratio`): a file
+/// larger, or more compressible, than skills ever are.
+fn readable(bytes: &[u8], output: &Path, check: &CheckArgs) -> io::Result<()> {
+    Archive::parse(bytes, &check.limits.limits())
+        .map(drop)
+        .map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: not written, readers would refuse it: {}",
+                    output.display(),
+                    extract::zip_message(&e)
+                ),
+            )
+        })
+}
+
 /// Validates `paths` (diagnostics on stderr) and plans the valid skills;
 /// `None` when anything is invalid (or a warning under `--deny-warnings`).
 pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Plan>> {
@@ -116,7 +137,7 @@ pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<P
         ..Options::default()
     };
     let started = Instant::now();
-    let inputs = input::prepare(paths)?;
+    let inputs = input::prepare(paths, &check.limits.limits())?;
     let result = compiler::check(&inputs.roots, &options);
     let mut shown = result.clone();
     inputs.relabel(&mut shown);

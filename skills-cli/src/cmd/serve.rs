@@ -101,7 +101,7 @@ fn load(args: &ServeArgs) -> io::Result<Option<Bundle>> {
     };
     let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
     let Some(arg) = &args.pubkey else {
-        if !args.unsigned && is_pack(path, &bytes)? {
+        if !args.unsigned && is_pack(path, &bytes, args)? {
             return Err(usage(&format!(
                 "`{}` is a pack: pass --pubkey KEY to check its signature, or --unsigned to serve it without",
                 path.display()
@@ -110,15 +110,15 @@ fn load(args: &ServeArgs) -> io::Result<Option<Bundle>> {
         return bundle_of(&args.source, &args.check);
     };
     let signed = Signed::load(arg, args.signature.as_deref(), path)?;
-    match extract::open(path, &bytes, signed.trust())? {
+    match extract::open(path, &bytes, signed.trust(), &args.check.limits.limits())? {
         Opened::Pack(pack) => Ok(Some(pack.into_bundle())),
         Opened::Zip(_) => bundle_of(&args.source, &args.check),
     }
 }
 
-fn is_pack(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+fn is_pack(path: &Path, bytes: &[u8], args: &ServeArgs) -> io::Result<bool> {
     Ok(matches!(
-        extract::open(path, bytes, Trust::Unsigned)?,
+        extract::open(path, bytes, Trust::Unsigned, &args.check.limits.limits())?,
         Opened::Pack(_)
     ))
 }

@@ -24,7 +24,7 @@ pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {
     };
     let trust = signed.as_ref().map_or(Trust::Unsigned, Signed::trust);
     let staging = Staging::new(&args.output)?;
-    let count = match extract::open(&args.pack, &bytes, trust)? {
+    let count = match extract::open(&args.pack, &bytes, trust, &args.limits.limits())? {
         Opened::Pack(pack) => extract::write_pack(&pack, staging.dir())?,
         Opened::Zip(archive) => extract::write_zip(&bytes, &archive, staging.dir())?,
     };

@@ -33,7 +33,7 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         return skills_ref(args, &options, &mut out);
     }
     let started = Instant::now();
-    let inputs = input::prepare(&args.paths)?;
+    let inputs = input::prepare(&args.paths, &args.limits.limits())?;
     let mut result = compiler::check(&inputs.roots, &options);
     let elapsed = started.elapsed();
     inputs.relabel(&mut result);

@@ -53,7 +53,7 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     };
     let trust = signed.as_ref().map_or(Trust::Unsigned, Signed::trust);
     let key = signed.as_ref().map(|s| s.public_key.clone());
-    let pack = match Pack::open(&bytes, trust) {
+    let pack = match Pack::open_with_limits(&bytes, trust, &args.limits.limits()) {
         Ok(pack) => pack,
         Err(e) => {
             let failed = match &e {
@@ -68,7 +68,7 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
                     steps.push(Step {
                         name,
                         ok: false,
-                        detail: e.to_string(),
+                        detail: extract::pack_message(&e),
                     });
                     break;
                 }

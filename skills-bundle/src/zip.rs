@@ -14,8 +14,10 @@
 //! deflated entries, and a central directory that ends right where the end
 //! record starts (offsets are taken as they are, never shifted to allow for
 //! a self-extractor's prefix). Names must be normal relative paths
-//! ([`crate::path::is_normal`]) that stay distinct on case-insensitive file
-//! systems, and an entry may be a regular file or a directory only. Names are
+//! ([`crate::path::is_normal`]) that stay distinct on case-insensitive and
+//! normalisation-insensitive file systems (`café` composed and decomposed
+//! are one name on macOS), and an entry may be a regular file or a
+//! directory only. Names are
 //! decoded as UTF-8 whether or not flag bit 11 is set (Info-ZIP on Unix
 //! writes UTF-8 without it); names that are not valid UTF-8 are refused,
 //! never read as CP437. Entries whose local header, name or data share bytes
@@ -31,6 +33,7 @@ use std::ops::Range;
 
 use miniz_oxide::inflate::TINFLStatus;
 use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::path::{self, PathError};
 
@@ -625,13 +628,17 @@ fn check_name(name: &str, kind: Kind) -> Result<(), ZipError> {
     })
 }
 
-/// Refuses duplicates, names equal but for case, a path that is both a file
-/// and a directory, and a file used as a directory by another entry.
+/// A name as case-insensitive, normalisation-insensitive file systems
+/// (macOS) compare it: lowercase, then canonically decomposed (NFD).
+fn fold(name: &str) -> String {
+    name.to_lowercase().nfd().collect()
+}
+
+/// Refuses duplicates, names equal but for case or Unicode normalisation, a
+/// path that is both a file and a directory, and a file used as a
+/// directory by another entry (names compared as [`fold`] folds them).
 fn check_names(entries: &[Entry]) -> Result<(), ZipError> {
-    let mut keys: Vec<(String, &Entry)> = entries
-        .iter()
-        .map(|e| (e.path().to_lowercase(), e))
-        .collect();
+    let mut keys: Vec<(String, &Entry)> = entries.iter().map(|e| (fold(e.path()), e)).collect();
     // Stable: equal keys stay in central-directory order.
     keys.sort_by(|a, b| a.0.cmp(&b.0));
     for pair in keys.windows(2) {
@@ -649,8 +656,13 @@ fn check_names(entries: &[Entry]) -> Result<(), ZipError> {
             ZipError::DirFileConflict {
                 name: b.path().to_string(),
             }
-        } else {
+        } else if a.path().to_lowercase() == b.path().to_lowercase() {
             ZipError::CaseCollision {
+                name: b.name.clone(),
+                other: a.name.clone(),
+            }
+        } else {
+            ZipError::NormalizationCollision {
                 name: b.name.clone(),
                 other: a.name.clone(),
             }
@@ -779,6 +791,14 @@ pub enum ZipError {
     },
     /// Two names equal but for case.
     CaseCollision {
+        /// The later entry.
+        name: String,
+        /// The earlier entry.
+        other: String,
+    },
+    /// Two names equal under Unicode normalisation (and maybe case), such
+    /// as `café` composed and decomposed.
+    NormalizationCollision {
         /// The later entry.
         name: String,
         /// The earlier entry.
@@ -935,6 +955,20 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// `text` with every character outside ASCII as a `\u{..}` escape: how
+/// two names that print alike are told apart.
+fn code_points(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                c.escape_unicode().to_string()
+            }
+        })
+        .collect()
+}
+
 impl fmt::Display for ZipError {
     /// Entry names come from the archive: they are shown through
     /// [`printable`].
@@ -1000,6 +1034,12 @@ impl fmt::Display for Unescaped<'_> {
             E::CaseCollision { name, other } => write!(
                 f,
                 "entries `{other}` and `{name}` differ only by case and collide on case-insensitive file systems"
+            ),
+            E::NormalizationCollision { name, other } => write!(
+                f,
+                "entries `{}` and `{}` are one name in two Unicode normalisations and collide on macOS file systems",
+                code_points(other),
+                code_points(name)
             ),
             E::DirFileConflict { name } => {
                 write!(f, "`{name}` is both a file and a directory entry")
@@ -1587,6 +1627,47 @@ mod tests {
             Spec::stored("a-b", b""),
         ];
         assert!(parse(&build(&fine).bytes).is_ok());
+    }
+
+    /// macOS file systems treat names equal under Unicode normalisation as
+    /// one name (APFS compares them normalised; HFS+ stores NFD): `café`
+    /// composed (NFC) and decomposed (NFD) would be extracted into one file.
+    #[test]
+    fn names_equal_under_normalisation_collide() {
+        let (nfc, nfd) = ("caf\u{e9}.txt", "cafe\u{301}.txt");
+        let twins = err(&[Spec::stored(nfc, b"1"), Spec::stored(nfd, b"2")]);
+        let expected = ZipError::NormalizationCollision {
+            name: name(nfd),
+            other: name(nfc),
+        };
+        assert_eq!(twins, expected);
+        assert_eq!(
+            twins.to_string(),
+            "entries `caf\\u{e9}.txt` and `cafe\\u{301}.txt` are one name in two Unicode normalisations and collide on macOS file systems"
+        );
+        // Case too, and in a directory's name: the same collision.
+        let twins = err(&[
+            Spec::stored("\u{c9}t\u{e9}/a", b""),
+            Spec::stored("e\u{301}te\u{301}/A", b""),
+        ]);
+        let expected = ZipError::NormalizationCollision {
+            name: name("e\u{301}te\u{301}/A"),
+            other: name("\u{c9}t\u{e9}/a"),
+        };
+        assert_eq!(twins, expected);
+        // A file whose NFD name is another entry's directory.
+        let prefix = err(&[
+            Spec::stored("caf\u{e9}", b""),
+            Spec::stored("cafe\u{301}/x", b""),
+        ]);
+        let expected = ZipError::FileIsPrefix {
+            file: name("caf\u{e9}"),
+            entry: name("cafe\u{301}/x"),
+        };
+        assert_eq!(prefix, expected);
+        // Either form alone is fine.
+        assert!(parse(&build(&[Spec::stored(nfd, b"")]).bytes).is_ok());
+        assert!(parse(&build(&[Spec::stored(nfc, b"")]).bytes).is_ok());
     }
 
     #[test]

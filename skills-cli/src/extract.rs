@@ -20,9 +20,14 @@ use skills_bundle::path;
 use skills_bundle::zip::{Archive, Kind, Limits, ZipError};
 
 /// A directory being filled, renamed to its target on [`Staging::commit`].
+///
+/// It is `<parent>/.<name>.partial-XXXX/<name>`: private while it fills
+/// (the outer directory is 0700), and already named as the target, so a
+/// skill at its top is checked under the name it will have.
 #[derive(Debug)]
 pub struct Staging {
     tmp: PathBuf,
+    dir: PathBuf,
     target: PathBuf,
     committed: bool,
 }
@@ -46,24 +51,27 @@ impl Staging {
         };
         let name = target
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the output has no name"))?;
         fs::create_dir_all(&parent).map_err(|e| annotate(e, &parent))?;
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}.partial-"))
+            .prefix(&format!(".{}.partial-", name.to_string_lossy()))
             .tempdir_in(&parent)
             .map_err(|e| annotate(e, &parent))?
             .keep();
-        Ok(Staging {
+        let dir = tmp.join(name);
+        let staging = Staging {
             tmp,
+            dir,
             target: target.to_path_buf(),
             committed: false,
-        })
+        };
+        fs::create_dir(&staging.dir).map_err(|e| annotate(e, &staging.dir))?;
+        Ok(staging)
     }
 
     /// The directory being filled.
     pub fn dir(&self) -> &Path {
-        &self.tmp
+        &self.dir
     }
 
     /// Renames the filled directory to the target.
@@ -77,15 +85,10 @@ impl Staging {
                 ),
             ));
         }
-        // The staging directory was private (0700) while it filled.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&self.tmp, fs::Permissions::from_mode(0o755))
-                .map_err(|e| annotate(e, &self.tmp))?;
-        }
-        fs::rename(&self.tmp, &self.target).map_err(|e| annotate(e, &self.target))?;
+        fs::rename(&self.dir, &self.target).map_err(|e| annotate(e, &self.target))?;
         self.committed = true;
+        // Now empty; the target is in place whatever happens to it.
+        let _ = fs::remove_dir(&self.tmp);
         Ok(())
     }
 }

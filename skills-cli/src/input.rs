@@ -25,7 +25,10 @@ const ARCHIVES: [&str; 3] = ["skill", "zip", "skillpack"];
 pub struct Inputs {
     /// One root per path given, in order.
     pub roots: Vec<PathBuf>,
-    staged: Vec<(tempfile::TempDir, PathBuf)>,
+    /// Each directory an archive was extracted into, with the archive.
+    staged: Vec<(PathBuf, PathBuf)>,
+    /// The temporary directories, removed when dropped.
+    temporary: Vec<tempfile::TempDir>,
 }
 
 /// Whether `path` names an archive rather than a directory or `SKILL.md`.
@@ -42,6 +45,7 @@ pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
     let mut inputs = Inputs {
         roots: Vec::with_capacity(paths.len()),
         staged: Vec::new(),
+        temporary: Vec::new(),
     };
     for path in paths {
         if !is_archive(path) {
@@ -77,12 +81,23 @@ pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
             }
         };
         inputs.roots.push(root);
-        inputs.staged.push((tmp, path.clone()));
+        inputs.staged.push((tmp.path().to_path_buf(), path.clone()));
+        inputs.temporary.push(tmp);
     }
     Ok(inputs)
 }
 
 impl Inputs {
+    /// One root, `dir`, holding what was extracted from `archive` (and
+    /// labelled as inside it); `dir` is someone else's to remove.
+    pub fn extracted(dir: &Path, archive: &Path) -> Inputs {
+        Inputs {
+            roots: vec![dir.to_path_buf()],
+            staged: vec![(dir.to_path_buf(), archive.to_path_buf())],
+            temporary: Vec::new(),
+        }
+    }
+
     /// Rewrites temporary paths in `checked` to the archives they came from.
     pub fn relabel(&self, checked: &mut Checked) {
         if self.staged.is_empty() {
@@ -108,8 +123,10 @@ impl Inputs {
     /// `path` with a temporary prefix replaced by its archive.
     pub fn label(&self, path: &Path) -> PathBuf {
         for (tmp, archive) in &self.staged {
-            if let Ok(rest) = path.strip_prefix(tmp.path()) {
-                return archive.join(rest);
+            match path.strip_prefix(tmp) {
+                Ok(rest) if rest.as_os_str().is_empty() => return archive.clone(),
+                Ok(rest) => return archive.join(rest),
+                Err(_) => {}
             }
         }
         path.to_path_buf()
@@ -118,7 +135,7 @@ impl Inputs {
     fn relabel_diagnostic(&self, d: &mut Diagnostic) {
         d.path = self.label(&d.path);
         for (tmp, archive) in &self.staged {
-            let from = tmp.path().display().to_string();
+            let from = tmp.display().to_string();
             let to = archive.display().to_string();
             d.message = d.message.replace(&from, &to);
             if let Some(help) = &mut d.help {

@@ -769,6 +769,21 @@ fn kind_rows(b: &Base) -> Vec<Row> {
             "archive: entries `two/SKILL.md` and `two/skill.md` differ only by case and collide on case-insensitive file systems",
         ),
         row(
+            "NFC and NFD twins: `two/café.txt` composed and decomposed",
+            {
+                let mut entries = b.entries.clone();
+                entries.push(Raw::file("two/caf\u{e9}.txt", b"composed\n"));
+                entries.push(Raw::file("two/cafe\u{301}.txt", b"decomposed\n"));
+                zip(&entries)
+            },
+            archive(ZipError::NormalizationCollision {
+                name: s("two/cafe\u{301}.txt"),
+                other: s("two/caf\u{e9}.txt"),
+            }),
+            "archive: entries `two/caf\\u{e9}.txt` and `two/cafe\\u{301}.txt` are one name in two Unicode normalisations and collide on macOS file systems",
+        )
+        .unpack(),
+        row(
             "a file used as a directory: `two/SKILL.md/x`",
             with(Raw::file("two/SKILL.md/x", b"x")),
             archive(ZipError::FileIsPrefix {
@@ -1357,10 +1372,26 @@ fn signature_rows(b: &Base) -> Vec<Row> {
 /// Plain zips (a Claude `.skill`), which `skills unpack` also takes.
 fn plain_zip_rows() -> Vec<Row> {
     let md = Raw::file("two/SKILL.md", SKILL_MD.as_bytes());
+    let twins = zip(&[
+        md.clone(),
+        Raw::file("two/caf\u{e9}.txt", b"composed\n"),
+        Raw::file("two/cafe\u{301}.txt", b"decomposed\n"),
+    ]);
     let crc_bad = Raw::stored("two/scripts/run.sh", RUN_SH).both(|f| f.crc ^= 0xFF);
     let crc = crc_bad.central.crc;
     let actual = crc ^ 0xFF;
     vec![
+        row(
+            "a `.skill` zip with NFC and NFD twins `two/café.txt`",
+            twins,
+            Expect::Zip(ZipError::NormalizationCollision {
+                name: s("two/cafe\u{301}.txt"),
+                other: s("two/caf\u{e9}.txt"),
+            }),
+            "entries `two/caf\\u{e9}.txt` and `two/cafe\\u{301}.txt` are one name in two Unicode normalisations and collide on macOS file systems",
+        )
+        .open(Open::Zip(Limits::default()))
+        .unpack(),
         row(
             "a `.skill` zip with a symbolic link",
             zip(&[

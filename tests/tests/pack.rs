@@ -12,6 +12,7 @@ use std::process::{Output, Stdio};
 use serde_json::Value;
 use skills_bundle::Bundle;
 use skills_bundle::compiler::render::thousands;
+use skills_bundle::compiler::zipwrite::{DosTime, ZipWriter};
 use skills_bundle::compiler::{self, Options, embed};
 use skills_bundle::pack::Trust;
 use skills_tests::{
@@ -377,6 +378,88 @@ fn unpack_refuses_an_existing_directory() {
     assert_eq!(left["keep.txt"].0, b"mine\n");
     let entries = std::fs::read_dir(d).unwrap().count();
     assert_eq!(entries, 2, "no partial directory is left beside `out`");
+}
+
+/// `unpack` validates what it would write, under `--profile`, before
+/// anything reaches the target: an archive without a skill, or with an
+/// invalid one, gives the diagnostics, exit 1, and leaves nothing behind.
+#[test]
+fn unpack_writes_only_valid_skills() {
+    let md = |name: &str, extra: &str| {
+        format!("---\nname: {name}\ndescription: Says hi. Use when greeting.\n{extra}---\nHi.\n")
+    };
+    let spec = "--profile=spec";
+    /// The case, the archive's files, `--profile`, the exit status, and
+    /// how stderr starts.
+    type Row<'a> = (&'a str, Vec<(&'a str, String)>, &'a str, i32, &'a str);
+    let rows: [Row<'_>; 5] = [
+        (
+            "no skill",
+            vec![("notes/readme.txt", "hi\n".into())],
+            spec,
+            1,
+            "error[SK003]: no `SKILL.md` in `in.zip`\n",
+        ),
+        (
+            "an empty archive",
+            vec![],
+            spec,
+            1,
+            "error[SK003]: no `SKILL.md` in `in.zip`\n",
+        ),
+        (
+            "an invalid name",
+            vec![("demo/SKILL.md", md("Demo", ""))],
+            spec,
+            1,
+            "error[SK205]: `name` must be lowercase: `Demo`\n --> in.zip/demo/SKILL.md:2:7\n",
+        ),
+        (
+            "a Claude Code key under the default profile",
+            vec![("demo/SKILL.md", md("demo", "model: opus\n"))],
+            spec,
+            1,
+            "error[SK201]: unexpected key `model`\n --> in.zip/demo/SKILL.md:4:1\n",
+        ),
+        (
+            "a Claude Code key under `--profile claude-code`",
+            vec![("demo/SKILL.md", md("demo", "model: opus\n"))],
+            "--profile=claude-code",
+            0,
+            "",
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (name, files, profile, code, says) in rows {
+        let tmp = tempdir();
+        let d = tmp.path();
+        let mut zip = ZipWriter::new(DosTime::EPOCH);
+        for (path, text) in &files {
+            zip.add(path, text.as_bytes(), false).unwrap();
+        }
+        std::fs::write(d.join("in.zip"), zip.finish()).unwrap();
+        let out = run(d, &["unpack", "in.zip", "-o", "out", profile]);
+        let err = stderr(&out);
+        let left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let ok = if code == 0 {
+            out.status.success() && d.join("out/demo/SKILL.md").is_file()
+        } else {
+            out.status.code() == Some(code)
+                && err.starts_with(says)
+                && err.ends_with("skills: nothing was written\n")
+                && left == ["in.zip"]
+        };
+        if !ok {
+            failed.push(format!(
+                "{name}: exit {:?}, left {left:?}\n{err}",
+                out.status.code()
+            ));
+        }
+    }
+    assert_eq!(failed, Vec::<String>::new());
 }
 
 #[test]

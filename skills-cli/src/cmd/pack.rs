@@ -15,12 +15,13 @@ use skills_bundle::compiler::embed::{self, Plan};
 use skills_bundle::compiler::pack::{write_pack, write_skill_zip};
 use skills_bundle::compiler::render::thousands;
 use skills_bundle::compiler::zipwrite::DosTime;
-use skills_bundle::compiler::{self, Options};
+use skills_bundle::compiler::{self, Checked, Options};
 use skills_bundle::pack::{plugin_of, signature};
 use skills_bundle::path;
 use skills_bundle::zip::Archive;
 
-use crate::args::{CheckArgs, PackArgs, PackFormat};
+use crate::args::{CheckArgs, Color, PackArgs, PackFormat};
+use crate::input::Inputs;
 use crate::report::{self, Summary};
 use crate::{Outcome, extract, input, sign};
 
@@ -136,24 +137,10 @@ pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<P
         lints: !check.no_lints,
         ..Options::default()
     };
-    let started = Instant::now();
     let inputs = input::prepare(paths, &check.limits.limits())?;
-    let result = compiler::check(&inputs.roots, &options);
-    let mut shown = result.clone();
-    inputs.relabel(&mut shown);
-    let names: Vec<Option<String>> = shown.skills.iter().map(|s| s.qualified_name()).collect();
-    let entries = report::entries(&shown, &names);
-    let summary = Summary::of(&entries, started.elapsed());
-    let failed = summary.errors > 0 || (check.deny_warnings && summary.warnings > 0);
-    if summary.errors + summary.warnings > 0 {
-        let color = check.color.enabled(io::stderr().is_terminal());
-        let mut err = io::stderr().lock();
-        report::human::render(&mut err, &entries, &summary, color)?;
-    }
-    if failed {
-        eprintln!("skills: nothing was written");
+    let Some(result) = check_inputs(&inputs, &options, check.deny_warnings, check.color)? else {
         return Ok(None);
-    }
+    };
     let plan = embed::plan(&result, &inputs.roots, &check.exclude).map_err(|e| {
         io::Error::other(inputs.label(&e.path).display().to_string() + ": " + &e.message)
     })?;
@@ -164,6 +151,39 @@ pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<P
         ));
     }
     Ok(Some(plan))
+}
+
+/// Checks the roots of `inputs` and renders every problem on stderr,
+/// labelled as `inputs` says; `None` when any is an error (or a warning,
+/// with `deny_warnings`), after saying that nothing was written.
+pub fn check_inputs(
+    inputs: &Inputs,
+    options: &Options,
+    deny_warnings: bool,
+    color: Color,
+) -> io::Result<Option<Checked>> {
+    let started = Instant::now();
+    let result = compiler::check(&inputs.roots, options);
+    let mut shown = result.clone();
+    inputs.relabel(&mut shown);
+    let names: Vec<Option<String>> = shown.skills.iter().map(|s| s.qualified_name()).collect();
+    let entries = report::entries(&shown, &names);
+    let summary = Summary::of(&entries, started.elapsed());
+    let failed = summary.errors > 0 || (deny_warnings && summary.warnings > 0);
+    if summary.errors + summary.warnings > 0 {
+        let mut err = io::stderr().lock();
+        report::human::render(
+            &mut err,
+            &entries,
+            &summary,
+            color.enabled(io::stderr().is_terminal()),
+        )?;
+    }
+    if failed {
+        eprintln!("skills: nothing was written");
+        return Ok(None);
+    }
+    Ok(Some(result))
 }
 
 /// `<path>.minisig`.

@@ -4,15 +4,21 @@
 //! too, when a key is given), and each file is hash-checked as it is
 //! written; any other zip goes through the same structural checks and each
 //! entry's CRC-32. Everything is written into a fresh hidden directory
-//! beside the target and renamed into place at the end.
+//! beside the target, validated there as `skills validate` would (under
+//! `--profile`), and renamed into place only when it holds skills and none
+//! has an error: an archive without a skill, or with an invalid one, leaves
+//! nothing behind but the diagnostics.
 
 use std::io::{self, Write};
 
+use skills_bundle::compiler::Options;
 use skills_bundle::pack::Trust;
 
 use crate::Outcome;
-use crate::args::UnpackArgs;
+use crate::args::{Color, UnpackArgs};
+use crate::cmd::pack::check_inputs;
 use crate::extract::{self, Opened, Staging};
+use crate::input::Inputs;
 use crate::trust::Signed;
 
 /// Runs `skills unpack`.
@@ -28,6 +34,15 @@ pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {
         Opened::Pack(pack) => extract::write_pack(&pack, staging.dir())?,
         Opened::Zip(archive) => extract::write_zip(&bytes, &archive, staging.dir())?,
     };
+    let options = Options {
+        profile: args.profile.profile(),
+        ..Options::default()
+    };
+    let inputs = Inputs::extracted(staging.dir(), &args.pack);
+    if check_inputs(&inputs, &options, false, Color::Auto)?.is_none() {
+        // Dropped, the staging directory is removed.
+        return Ok(Outcome::Invalid);
+    }
     staging.commit()?;
     writeln!(
         io::stdout().lock(),

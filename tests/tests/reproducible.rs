@@ -198,10 +198,21 @@ fn check(source: &Source) {
         );
     }
     assert_dated(&original, DEFAULT_DOS, source.label);
-    // Real skills, the whole corpus in one pack, pass the default limits.
+    // Real skills, the whole corpus in one pack, pass the default limits,
+    // and every manifest field agrees with the `SKILL.md` it came from.
     if let Err(e) = Pack::open(&original, Trust::Unsigned) {
         panic!("{}: the pack is refused: {e}", source.label);
     }
+    let verified = run_ok(
+        skills()
+            .args(["verify", "--unsigned"])
+            .arg(out.join("original.skillpack")),
+    );
+    assert!(
+        verified.contains(" skills agree with their `SKILL.md`\nverified "),
+        "{}: {verified}",
+        source.label
+    );
 
     let (hash, size) = recorded(source.label);
     println!(

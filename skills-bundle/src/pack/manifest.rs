@@ -202,8 +202,9 @@ impl Manifest {
         o
     }
 
-    /// Parses and checks a manifest: shape, types, order, uniqueness, paths,
-    /// and the digest against the listing.
+    /// Parses and checks a manifest: shape, types, order, uniqueness (of
+    /// skills, of paths, and of entry names across skills), paths, and the
+    /// digest against the content.
     pub fn parse(text: &str) -> Result<Manifest, String> {
         let doc = json::parse(text, MAX_DEPTH)
             .map_err(|e| format!("not valid JSON at byte {}: {}", e.at, e.message))?;
@@ -238,16 +239,27 @@ impl Manifest {
             }
         }
         let computed = listing_digest(&skills);
-        if computed != digest {
-            return Err(format!(
-                "the digest {digest} does not match the manifest's content, whose digest is {computed}"
-            ));
-        }
-        Ok(Manifest {
+        let manifest = Manifest {
             tool,
             digest,
             skills,
-        })
+        };
+        // One entry per listed file: two skills listing one name would let
+        // an unlisted entry make up the count.
+        let entries = manifest.entries();
+        if let Some(pair) = entries.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            return Err(format!(
+                "entry `{}` is listed by skill `{}` and by skill `{}`",
+                pair[0].0, pair[0].1.name, pair[1].1.name
+            ));
+        }
+        if computed != manifest.digest {
+            return Err(format!(
+                "the digest {} does not match the manifest's content, whose digest is {computed}",
+                manifest.digest
+            ));
+        }
+        Ok(manifest)
     }
 
     /// Every file with its zip entry name, in entry-name order.
@@ -701,6 +713,25 @@ mod tests {
             let e = Manifest::parse(&bad).expect_err(expected);
             assert!(e.contains(expected), "expected `{expected}` in: {e}");
         }
+    }
+
+    /// `a`'s `skills/c/SKILL.md` and `a:c`'s `SKILL.md` are one entry.
+    #[test]
+    fn an_entry_listed_by_two_skills_is_refused() {
+        let mut skills = sample().skills;
+        let mut a = skills[1].clone();
+        a.name = "a".into();
+        a.dir = "a".into();
+        a.files.push(ManifestFile {
+            path: "skills/c/SKILL.md".into(),
+            ..a.files[0].clone()
+        });
+        skills.push(a);
+        let text = Manifest::new("skills 0.0.0".into(), skills).to_json();
+        assert_eq!(
+            Manifest::parse(&text),
+            Err("entry `a/skills/c/SKILL.md` is listed by skill `a` and by skill `a:c`".into())
+        );
     }
 
     #[test]

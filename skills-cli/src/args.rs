@@ -31,7 +31,8 @@ pub enum Command {
     /// and on SOURCE_DATE_EPOCH (default: 1980-01-01). Exit status: 0 packed,
     /// 1 invalid skills, 2 usage or I/O failure.
     Pack(PackArgs),
-    /// Check a pack: its signature, then its manifest, then every file's hash.
+    /// Check a pack: its signature, then its manifest, then every file's
+    /// hash, then the manifest's metadata against each skill's `SKILL.md`.
     ///
     /// Exit status: 0 verified, 1 verification failed, 2 usage or I/O failure.
     Verify(VerifyArgs),
@@ -40,8 +41,10 @@ pub enum Command {
     Inspect(InspectArgs),
     /// Extract a pack (or a `.skill`/`.zip` archive) into a new directory.
     ///
-    /// Everything is written to a fresh temporary directory that is renamed
-    /// into place at the end, so a failure leaves nothing behind.
+    /// Everything is written to a fresh temporary directory, validated there
+    /// (--profile), and renamed into place only when it holds skills and none
+    /// is invalid, so a failure leaves nothing behind. Exit status: 0
+    /// unpacked, 1 a bad archive or invalid skills, 2 usage or I/O failure.
     Unpack(UnpackArgs),
     /// Generate a minisign key pair for signing packs.
     Keygen(KeygenArgs),
@@ -75,7 +78,8 @@ pub enum Command {
     /// Print the `<available_skills>` block for skill directories, exactly as
     /// `skills-ref to-prompt` does.
     ToPrompt(ToPromptArgs),
-    /// Compare two packs, archives or directories by content hash.
+    /// Compare two packs, archives or directories: every metadata field the
+    /// runtime obeys, and every file by content hash and mode.
     ///
     /// Exit status: 0 identical content, 1 different, 2 usage or I/O failure.
     Diff(DiffArgs),

@@ -13,12 +13,14 @@
 
 use std::path::{Path, PathBuf};
 
+use super::files::SkillFile;
 use super::profile::SPEC_FIELDS;
 use super::properties::{self, py_str};
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::{Checked, glob};
 use crate::digest::{self, DigestFile};
+use crate::fsread::{Dir, Reason};
 use crate::{catalog, tools};
 
 /// The deflate level: 6, zlib's default; higher levels gain under 0.1 % here.
@@ -98,7 +100,7 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
     // Every kept file of every skill, compressed in one parallel pass below
     // (most skills have one to three files: splitting per skill would leave
     // the cores idle).
-    let mut kept: Vec<Vec<&super::SkillFile>> = Vec::new();
+    let mut kept: Vec<Vec<Job<'_>>> = Vec::new();
     let mut md_names = Vec::new();
     for skill in &checked.skills {
         if skill.duplicate_of.is_some() || !skill.is_valid() {
@@ -128,10 +130,21 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
             continue;
         }
         skills.push(describe(skill, &prefix));
-        kept.push(skill.files.iter().filter(|f| !excluded(&f.rel)).collect());
+        kept.push(
+            skill
+                .files
+                .iter()
+                .filter(|f| !excluded(&f.rel))
+                .map(|file| Job {
+                    skill,
+                    file,
+                    is_skill_md: file.rel == md_rel,
+                })
+                .collect(),
+        );
         md_names.push(md_rel);
     }
-    let flat: Vec<&super::SkillFile> = kept.iter().flatten().copied().collect();
+    let flat: Vec<&Job<'_>> = kept.iter().flatten().collect();
     let mut compressed = compress_all(&flat)?.into_iter();
     for ((planned, files), md_rel) in skills.iter_mut().zip(&kept).zip(&md_names) {
         planned.files = compressed.by_ref().take(files.len()).collect();
@@ -257,17 +270,54 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// One file to read and compress, with its skill.
+struct Job<'a> {
+    skill: &'a CheckedSkill,
+    file: &'a SkillFile,
+    /// Whether it is the skill's `SKILL.md`, whose bytes were read and
+    /// checked already.
+    is_skill_md: bool,
+}
+
 /// Reads and compresses files on all cores, keeping their order.
-fn compress_all(files: &[&super::SkillFile]) -> Result<Vec<PlanFile>, PlanError> {
-    super::parallel::map(files, 0, |f| compress_one(f))
+fn compress_all(jobs: &[&Job<'_>]) -> Result<Vec<PlanFile>, PlanError> {
+    super::parallel::map(jobs, 0, |job| compress_one(job))
         .into_iter()
         .collect()
 }
 
-fn compress_one(f: &super::SkillFile) -> Result<PlanFile, PlanError> {
-    let bytes = std::fs::read(&f.path).map_err(|e| PlanError {
+/// Reads one file once, below its skill's directory and without following
+/// links (see [`crate::fsread`]), and compresses those bytes. `SKILL.md`
+/// is not read again: its bytes are those that were checked.
+fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
+    let f = job.file;
+    let fail = |message: String| PlanError {
         path: f.path.clone(),
-        message: format!("cannot read `{}`: {e}", f.path.display()),
+        message,
+    };
+    if let (true, Some(source)) = (job.is_skill_md, &job.skill.source) {
+        return Ok(compress(&f.rel, source.bytes().to_vec(), f.executable));
+    }
+    let dir = Dir::open(&job.skill.dir)
+        .map_err(|e| fail(format!("cannot read `{}`: {e}", job.skill.dir.display())))?;
+    if job.skill.dir_id != Some(dir.id()) {
+        return Err(fail(format!(
+            "`{}` was replaced while it was being read; run again",
+            job.skill.dir.display()
+        )));
+    }
+    // At most the size it had when it was listed and counted against the
+    // limits: a file that grew since is refused, not read without bound.
+    let bytes = dir.read(&f.physical, f.size).map_err(|mut e| {
+        e.path = f.path.clone();
+        fail(match e.reason {
+            Reason::TooLarge { .. } => format!(
+                "`{}` grew after it was checked ({} bytes then); run again",
+                f.path.display(),
+                f.size
+            ),
+            _ => e.to_string(),
+        })
     })?;
     Ok(compress(&f.rel, bytes, f.executable))
 }

@@ -323,10 +323,10 @@ pub(super) fn list_dir(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Entry> {
 pub(super) enum Target {
     /// A directory; its canonical path.
     Dir(PathBuf),
-    /// A regular file, with its metadata.
-    File(fs::Metadata),
-    /// Something else (fifo, socket, device).
-    Other,
+    /// A regular file: its canonical path and metadata.
+    File(PathBuf, fs::Metadata),
+    /// Something else (fifo, socket, device): its canonical path.
+    Other(PathBuf),
 }
 
 /// Follows the link at `link` if its target stays inside `boundary`
@@ -400,9 +400,9 @@ pub(super) fn follow_link(
     Some(if meta.is_dir() {
         Target::Dir(canon)
     } else if meta.is_file() {
-        Target::File(meta)
+        Target::File(canon, meta)
     } else {
-        Target::Other
+        Target::Other(canon)
     })
 }
 

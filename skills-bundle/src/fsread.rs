@@ -433,8 +433,9 @@ fn open_following(path: &Path) -> Result<(File, Metadata), Reason> {
     }
 }
 
-/// Why `openat(at, name, O_NOFOLLOW)` failed: a link, something that cannot
-/// be opened (a socket), or the error itself.
+/// Why `openat(at, name, O_NOFOLLOW)` failed: a link (`ELOOP`, or a link
+/// where a directory was expected), something that cannot be opened (a
+/// socket), or the error itself.
 #[cfg(unix)]
 fn classify(
     at: std::os::fd::BorrowedFd<'_>,
@@ -442,6 +443,10 @@ fn classify(
     e: rustix::io::Errno,
 ) -> Reason {
     use rustix::fs::FileType;
+    // `O_NOFOLLOW` met a link: so it was one then, whatever is there now.
+    if e == rustix::io::Errno::LOOP {
+        return Reason::Link;
+    }
     let Ok(st) = rustix::fs::statat(at, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) else {
         return Reason::Io(e.into());
     };

@@ -743,6 +743,10 @@ fn a_file_swapped_for_an_outside_link_while_packing_never_gets_in() {
 // ---------------------------------------------------------------------------
 // 4. The swap race while the executor checks its cache.
 
+/// How many times the cache is checked: enough for the swaps to land
+/// between a check and an open (before the fix, a hang within about 100).
+const CHECKS: u32 = 1000;
+
 #[test]
 fn a_cached_file_swapped_for_a_fifo_or_a_link_never_hangs_or_passes() {
     let probe = S.get("probe").unwrap();
@@ -753,30 +757,33 @@ fn a_cached_file_swapped_for_a_fifo_or_a_link_never_hangs_or_passes() {
     let copy = tmp.path().join("copy.sh");
     fs::copy(&target, &copy).unwrap();
 
+    // Hard links of one fifo and one copy renamed over the file, and a
+    // fresh link: each swap a few system calls, atomic.
+    let fifo = tmp.path().join("fifo");
+    mkfifo(&fifo);
     let stop = Arc::new(AtomicBool::new(false));
     let swapping = {
-        let (stop, target, copy) = (Arc::clone(&stop), target.clone(), copy.clone());
+        let (stop, target) = (Arc::clone(&stop), target.clone());
         let scratch = tmp.path().to_path_buf();
         std::thread::spawn(move || {
-            let (fifo, link, file) = (
-                scratch.join("swap-fifo"),
-                scratch.join("swap-link"),
-                scratch.join("swap-file"),
-            );
+            let staged = scratch.join("staged");
+            let mut swaps = 0u64;
             while !stop.load(Ordering::Relaxed) {
-                mkfifo(&fifo);
-                fs::rename(&fifo, &target).unwrap();
-                fs::copy(&copy, &file).unwrap();
-                fs::rename(&file, &target).unwrap();
-                symlink(&copy, &link).unwrap();
-                fs::rename(&link, &target).unwrap();
-                fs::copy(&copy, &file).unwrap();
-                fs::rename(&file, &target).unwrap();
+                for (i, from) in [&fifo, &copy, &copy, &copy].into_iter().enumerate() {
+                    if i == 2 {
+                        symlink(from, &staged).unwrap();
+                    } else {
+                        fs::hard_link(from, &staged).unwrap();
+                    }
+                    fs::rename(&staged, &target).unwrap();
+                }
+                swaps += 4;
             }
+            swaps
         })
     };
     let mut outcomes = std::collections::BTreeMap::<String, u32>::new();
-    for i in 0..100 {
+    for i in 0..CHECKS {
         let (tx, rx) = std::sync::mpsc::channel();
         let (probe, cache) = (S.get("probe").unwrap(), cache.clone());
         std::thread::spawn(move || {
@@ -804,7 +811,7 @@ fn a_cached_file_swapped_for_a_fifo_or_a_link_never_hangs_or_passes() {
         *outcomes.entry(key).or_default() += 1;
     }
     stop.store(true, Ordering::Relaxed);
-    swapping.join().unwrap();
-    println!("100 cache checks while swapping: {outcomes:?}");
+    let swaps = swapping.join().unwrap();
+    println!("{CHECKS} cache checks while swapping {swaps} times: {outcomes:?}");
     assert_eq!(materialise(&probe, &cache).unwrap(), dir, "after the swaps");
 }

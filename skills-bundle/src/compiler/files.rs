@@ -430,14 +430,16 @@ impl Lister<'_> {
 const DROP_HELP: &str = "remove it from the skill directory; packaging (`package_skill.py`, `skills pack`) leaves it out";
 const LIMIT_HELP: &str = "remove files the skill does not need, or split it into several skills";
 
+/// Whether any execute bit is set (Unix); always `false` elsewhere.
 #[cfg(unix)]
-fn is_executable(meta: &fs::Metadata) -> bool {
+pub(super) fn is_executable(meta: &fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
+/// Whether any execute bit is set (Unix); always `false` elsewhere.
 #[cfg(not(unix))]
-fn is_executable(_meta: &fs::Metadata) -> bool {
+pub(super) fn is_executable(_meta: &fs::Metadata) -> bool {
     false
 }
 

@@ -400,3 +400,100 @@ fn split_error(ctx: &mut Ctx<'_>, e: SplitError) {
     let d = ctx.report(code, Some(span), message).set_help(help);
     d.reference = reference.map(String::from);
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::symlink;
+
+    use super::*;
+
+    type Result = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    const VALID: &str = "---\nname: s\ndescription: d\n---\nbody\n";
+
+    fn check(dir: &Path) -> CheckedSkill {
+        check_skill(dir, None, &Options::default())
+    }
+
+    fn codes(skill: &CheckedSkill) -> Vec<(Code, Severity)> {
+        skill
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.severity))
+            .collect()
+    }
+
+    #[test]
+    fn a_fifo_skill_md_is_refused_without_blocking() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        let fifo = dir.join("SKILL.md");
+        if !std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            return Ok(());
+        }
+        let skill = check(&dir);
+        assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
+        assert_eq!(
+            skill.diagnostics[0].message,
+            format!(
+                "cannot read `{}`: it is a fifo, not a regular file",
+                fifo.display()
+            )
+        );
+        assert!(skill.source.is_none());
+        Ok(())
+    }
+
+    #[test]
+    fn a_skill_md_linking_out_is_an_error_and_is_not_read() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        fs::write(tmp.path().join("outside.md"), VALID)?;
+        symlink(tmp.path().join("outside.md"), dir.join("SKILL.md"))?;
+        let skill = check(&dir);
+        assert_eq!(codes(&skill), [(Code::SymlinkEscape, Severity::Error)]);
+        assert!(skill.source.is_none() && skill.name().is_none());
+        assert_eq!(skill.skill_md, Some(dir.join("SKILL.md")));
+        Ok(())
+    }
+
+    #[test]
+    fn a_skill_md_linking_inside_is_read_where_it_leads() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir_all(dir.join("docs"))?;
+        fs::write(dir.join("docs/real.md"), VALID)?;
+        symlink("docs/real.md", dir.join("SKILL.md"))?;
+        let skill = check(&dir);
+        assert!(skill.is_valid(), "{:?}", skill.diagnostics);
+        assert_eq!(
+            skill.source.as_ref().map(Source::bytes),
+            Some(VALID.as_bytes())
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_dangling_skill_md_link_counts_as_none() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        symlink("gone.md", dir.join("SKILL.md"))?;
+        let skill = check(&dir);
+        assert_eq!(
+            codes(&skill),
+            [
+                (Code::Io, Severity::Warning),
+                (Code::MissingSkillMd, Severity::Error)
+            ]
+        );
+        Ok(())
+    }
+}

@@ -1107,6 +1107,34 @@ mod tests {
         Ok(())
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_manifest_is_refused_without_blocking() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("p");
+        skill(&root.join("skills/a"))?;
+        fs::create_dir_all(root.join(".claude-plugin"))?;
+        let fifo = root.join(".claude-plugin/plugin.json");
+        if !std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            return Ok(());
+        }
+        let (found, diags) = run(&root);
+        assert_eq!(names(&root, &found), ["p:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        assert_eq!(
+            diags[0].message,
+            format!(
+                "cannot read `{}`: it is a fifo, not a regular file; it was ignored",
+                fifo.display()
+            )
+        );
+        Ok(())
+    }
+
     #[test]
     fn trailofbits_corpus_marketplace() {
         let root = Path::new("/work/shared/corpus/collections/trailofbits-skills");

@@ -5,6 +5,14 @@
 //! the reference validator, so that `--format skills-ref` can print exactly
 //! what it prints: a missing file, a bad frontmatter or unreadable YAML stops
 //! the rules; everything else is collected.
+//!
+//! `SKILL.md` is read once, through [`crate::fsread`]: below the skill's open
+//! directory, a fifo or device refused for what it is (`SK004`), at most
+//! [`MAX_SKILL_MD`] bytes. A `SKILL.md` that is a symbolic link is read
+//! where it leads only when that is inside the skill; a link out of it is
+//! error `SK008` (elsewhere in a skill, an escaping link is a warning and
+//! the file is left out; here the skill has nothing else to read), and not
+//! a byte of the target is read, so none can reach a diagnostic.
 
 use std::io::ErrorKind;
 use std::ops::Range;

@@ -820,7 +820,7 @@ mod tests {
         let missing = dir.path().join("missing.key");
         let err = load_secret_key(&missing).expect_err("missing");
         assert!(
-            matches!(&err, SignError::Io { path, .. } if *path == missing),
+            matches!(&err, SignError::File(e) if e.path == missing && e.is_not_found()),
             "{err}"
         );
         assert!(err.to_string().starts_with("cannot read `"), "{err}");

@@ -34,8 +34,6 @@ use std::path::{Component, Path, PathBuf};
 pub enum Kind {
     /// A directory.
     Dir,
-    /// A symbolic link (only seen where links are not followed).
-    Symlink,
     /// A named pipe.
     Fifo,
     /// A Unix socket.
@@ -57,9 +55,6 @@ impl Kind {
         }
         if t.is_dir() {
             return Some(Kind::Dir);
-        }
-        if t.is_symlink() {
-            return Some(Kind::Symlink);
         }
         #[cfg(unix)]
         {
@@ -85,12 +80,11 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Kind::Dir => "a directory",
-            Kind::Symlink => "a symbolic link",
             Kind::Fifo => "a fifo",
             Kind::Socket => "a socket",
             Kind::CharDevice => "a character device",
             Kind::BlockDevice => "a block device",
-            Kind::Other => "not a regular file",
+            Kind::Other => "an unknown kind of file",
         })
     }
 }
@@ -139,7 +133,6 @@ impl fmt::Display for Reason {
             Reason::Link => {
                 f.write_str("it is reached through a symbolic link, which is not followed here")
             }
-            Reason::NotFile(Kind::Other) => f.write_str("it is not a regular file"),
             Reason::NotFile(kind) => write!(f, "it is {kind}, not a regular file"),
             Reason::TooLarge {
                 size: Some(size),
@@ -233,7 +226,7 @@ pub fn read_open(file: &mut File, meta: &Metadata, limit: u64) -> Result<Vec<u8>
 
 /// The identity of a file (device and inode on Unix), to tell whether a
 /// path still names the directory it named before.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileId {
     #[cfg(unix)]
     dev: u64,

@@ -458,6 +458,49 @@ mod tests {
         Ok(())
     }
 
+    /// `/dev/zero` itself, made with `mknod` (where allowed, as root), and
+    /// a link to a fifo inside the skill: each named for what it is.
+    #[test]
+    fn a_device_or_a_link_to_a_fifo_is_named_for_what_it_is() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let made = |args: &[&str]| {
+            std::process::Command::new(args[0])
+                .args(&args[1..])
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let dev = tmp.path().join("dev");
+        fs::create_dir(&dev)?;
+        let zero = dev.join("SKILL.md");
+        if made(&["mknod", &zero.to_string_lossy(), "c", "1", "5"]) {
+            let skill = check(&dev);
+            assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
+            assert_eq!(
+                skill.diagnostics[0].message,
+                format!(
+                    "cannot read `{}`: it is a character device, not a regular file",
+                    zero.display()
+                )
+            );
+        }
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        if made(&["mkfifo", &dir.join("pipe").to_string_lossy()]) {
+            symlink("pipe", dir.join("SKILL.md"))?;
+            let skill = check(&dir);
+            assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
+            assert_eq!(skill.diagnostics[0].path, dir.join("SKILL.md"));
+            assert_eq!(
+                skill.diagnostics[0].message,
+                format!(
+                    "cannot read `{}`: it is a fifo, not a regular file",
+                    dir.join("pipe").display()
+                )
+            );
+        }
+        Ok(())
+    }
+
     #[test]
     fn a_skill_md_linking_out_is_an_error_and_is_not_read() -> Result {
         let tmp = tempfile::tempdir()?;

@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, DirBuilder, OpenOptions, Permissions};
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::ExecError;
+use crate::fsread::{Dir, Reason, read_open};
 use crate::{Skill, digest, path};
 
 /// The default cache root: `$XDG_CACHE_HOME/skills`, else
@@ -221,43 +222,36 @@ fn verify(dir: &Path, expected: &BTreeMap<String, Expected<'_>>) -> Result<(), E
             }
         }
     }
+    // Each file opened once, below the directory and without following a
+    // link (one swapped in after the walk above is refused too), then
+    // checked on the open descriptor and read within its expected size.
+    let cache = Dir::open(dir).map_err(|e| ExecError::io("open", dir, e))?;
     for (rel, f) in expected {
         let path = dir.join(rel);
-        let meta = match fs::symlink_metadata(&path) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                return Err(tampered(&path, "the file is missing"));
+        let (mut file, meta) = match cache.open_file(Path::new(rel)) {
+            Ok(opened) => opened,
+            Err(e) if e.is_not_found() => return Err(tampered(&path, "the file is missing")),
+            Err(e) => {
+                return Err(match e.reason {
+                    Reason::Link => tampered(&path, "a symlink was added"),
+                    Reason::NotFile(_) => tampered(&path, "not a regular file"),
+                    Reason::Io(source) => ExecError::io("open", &path, source),
+                    Reason::TooLarge { .. } => tampered(&path, "its size changed"),
+                });
             }
-            Err(e) => return Err(ExecError::io("inspect", &path, e)),
         };
-        if !meta.is_file() {
-            return Err(tampered(&path, "not a regular file"));
-        }
         if meta.mode() & 0o7777 != f.mode {
             return Err(tampered(&path, "its mode changed"));
         }
         if meta.len() != f.bytes.len() as u64 {
             return Err(tampered(&path, "its size changed"));
         }
-        let mut file = fs::File::open(&path).map_err(|e| ExecError::io("open", &path, e))?;
-        // The file opened is the one inspected (not a symlink swapped in).
-        let opened = file
-            .metadata()
-            .map_err(|e| ExecError::io("inspect", &path, e))?;
-        if (opened.dev(), opened.ino()) != (meta.dev(), meta.ino()) {
-            return Err(tampered(&path, "it was replaced while being checked"));
-        }
-        let mut h = Sha256::new();
-        let mut buf = [0u8; 64 * 1024];
-        loop {
-            match file.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => h.update(buf.get(..n).unwrap_or_default()),
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(ExecError::io("read", &path, e)),
-            }
-        }
-        if <[u8; 32]>::from(h.finalize()) != *f.sha256 {
+        let bytes = match read_open(&mut file, &meta, meta.len()) {
+            Ok(bytes) => bytes,
+            Err(Reason::Io(e)) => return Err(ExecError::io("read", &path, e)),
+            Err(_) => return Err(tampered(&path, "its size changed")),
+        };
+        if digest::sha256(&bytes) != *f.sha256 {
             return Err(tampered(&path, "its contents changed"));
         }
     }

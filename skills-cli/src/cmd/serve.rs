@@ -99,7 +99,7 @@ fn load(args: &ServeArgs) -> io::Result<Option<Bundle>> {
         }
         return bundle_of(&args.source, &args.check);
     };
-    let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
+    let bytes = extract::read_archive(path)?;
     let Some(arg) = &args.pubkey else {
         if !args.unsigned && is_pack(path, &bytes)? {
             return Err(usage(&format!(

@@ -256,7 +256,18 @@ impl Lister<'_> {
                     self.enter(&entry.path, &rel, name, physical.join(name), None, depth)
                 }
                 EntryKind::File => match entry.dirent.metadata() {
-                    Ok(meta) => self.add(&entry.path, rel, physical.join(name), &meta),
+                    // The kind came from the directory listing; the size
+                    // must come from the same kind of file.
+                    Ok(meta) if meta.is_file() => {
+                        self.add(&entry.path, rel, physical.join(name), &meta);
+                    }
+                    Ok(_) => {
+                        let message = format!(
+                            "`{}` changed while the skill was being listed; it was left out",
+                            entry.path.display()
+                        );
+                        self.warn(Code::Io, &entry.path, message, "run again");
+                    }
                     Err(e) => {
                         let message = format!(
                             "cannot read `{}`: {e}; it was left out",

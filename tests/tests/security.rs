@@ -25,6 +25,9 @@
 //! - **A tampered cache**: symlinks planted in a materialised skill
 //!   directory, files replaced by symlinks, a symlinked or world-writable
 //!   cache root; each refused with the exact `ExecError`, and left as found.
+//! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
+//!   deadline after the spawn; refused before the run, through the library
+//!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
 //!
 //! Two rows guard bugs this table found: a first run right after
 //! materialising failed with "Text file busy" while other threads spawned
@@ -43,7 +46,8 @@ use std::process::Output as ProcessOutput;
 use std::time::{Duration, Instant};
 
 use skills_bundle::exec::{
-    Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, Output, ScriptExecutor, cache_dir_name,
+    Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, MAX_TIMEOUT, Output, ScriptExecutor,
+    cache_dir_name,
 };
 use skills_bundle::protocol::{self, Instruction, escape};
 use skills_bundle::session::{READ, RUN, Session};
@@ -2187,4 +2191,120 @@ fn a_script_runs_right_after_being_materialised() {
         failures.len(),
         failures[0]
     );
+}
+
+// ---------------------------------------------------------------------------
+// 7. Timeouts past the clock.
+
+/// A timeout the deadline arithmetic cannot take. `Instant + Duration`
+/// overflowed (a panic) after the child was spawned, leaving the script
+/// running; under `skills serve` the worker thread died and the call never
+/// got an answer. Now refused before anything starts, with the maximum.
+const TIMEOUT_CASES: &[(&str, Duration)] = &[
+    (
+        "2^64 - 1 seconds, the largest `--timeout` accepted",
+        Duration::from_secs(u64::MAX),
+    ),
+    (
+        "2^63 seconds, the first that overflowed the clock",
+        Duration::from_secs(1 << 63),
+    ),
+    ("Duration::MAX", Duration::MAX),
+    (
+        "one nanosecond past the maximum",
+        MAX_TIMEOUT.saturating_add(Duration::from_nanos(1)),
+    ),
+];
+
+#[test]
+fn timeouts_past_the_maximum_are_refused_before_the_run() {
+    let tmp = tempdir();
+    let command = Command::argv(["./scripts/argv.sh", "x"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for (row, timeout) in TIMEOUT_CASES {
+        let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+        exec.timeout = *timeout;
+        let text = format!(
+            "the timeout {timeout:?} is over the maximum of 604800 s (7 days); set at most that"
+        );
+        match exec.run(&skill("probe"), &command) {
+            Err(e @ ExecError::TimeoutTooLong { timeout: t }) => {
+                assert_eq!((t, e.to_string()), (*timeout, text.clone()), "[{row}]");
+            }
+            other => panic!("[{row}] expected TimeoutTooLong, got {other:?}"),
+        }
+        let session = Session::new(&S, exec, Mode::Restrict);
+        session.activate("probe", "").unwrap();
+        let args = json_args("probe", "command", "./scripts/argv.sh x");
+        assert_eq!(
+            session.dispatch(RUN, &args),
+            Err(text.clone()),
+            "[{row}] call_tool({RUN})"
+        );
+        // The async run, as `skills serve` makes it: an answer, no panic.
+        assert_eq!(
+            runtime.block_on(session.dispatch_async(RUN, &args)),
+            Err(text),
+            "[{row}] call_tool({RUN}), async"
+        );
+    }
+    // The maximum itself runs.
+    let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+    exec.timeout = MAX_TIMEOUT;
+    let out = exec.run(&skill("probe"), &command).unwrap();
+    assert_eq!(out.stdout, b"<x>\n");
+}
+
+/// `--timeout` of `skills run` and `skills serve`: refused as a usage error
+/// (status 2) naming the maximum, before any skill is loaded.
+#[test]
+fn timeouts_past_the_maximum_through_the_cli() {
+    const CASES: &[(&str, &str)] = &[
+        ("2^64 - 1 seconds", "18446744073709551615"),
+        ("2^63 seconds", "9223372036854775808"),
+        ("past u64", "99999999999999999999999"),
+        ("one second past the maximum", "604801"),
+    ];
+    let cache = tempdir();
+    for (row, value) in CASES {
+        for command in [
+            &[
+                "run",
+                "probe",
+                "--from",
+                FIXTURES,
+                "--timeout",
+                value,
+                "--",
+                "./scripts/argv.sh",
+                "x",
+            ][..],
+            &["serve", FIXTURES, "--timeout", value][..],
+        ] {
+            let out = skills()
+                .current_dir(workspace())
+                .env("XDG_CACHE_HOME", cache.path())
+                .args(command)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+            let (stdout, stderr) = texts(&out);
+            assert_eq!(
+                (out.status.code(), stdout.as_str(), stderr.as_str()),
+                (
+                    Some(2),
+                    "",
+                    format!(
+                        "error: invalid value '{value}' for '--timeout <TIMEOUT>': at most 604800 seconds (7 days)\n\nFor more information, try '--help'.\n"
+                    )
+                    .as_str()
+                ),
+                "[{row}] skills {}",
+                command[0]
+            );
+        }
+    }
 }

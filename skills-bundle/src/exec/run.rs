@@ -42,6 +42,11 @@ use crate::{Skill, path};
 /// The default timeout: 60 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The longest timeout: 7 days, far past any tool call, and a deadline
+/// every clock can represent. A run with a longer [`LocalExecutor::timeout`]
+/// is refused before it starts ([`ExecError::TimeoutTooLong`]).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
 /// The default cap per output stream: 1 MiB.
 pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
 
@@ -57,7 +62,7 @@ pub(super) const READER_GRACE: Duration = Duration::from_millis(500);
 pub struct LocalExecutor {
     /// Where skills are materialised ([`materialise`]).
     pub cache_root: PathBuf,
-    /// When the process group is killed.
+    /// When the process group is killed; at most [`MAX_TIMEOUT`].
     pub timeout: Duration,
     /// Bytes kept per output stream; the rest is read and discarded.
     pub max_output: usize,
@@ -152,6 +157,20 @@ impl LocalExecutor {
 }
 
 impl LocalExecutor {
+    /// The deadline of a run started at `start`; a timeout over
+    /// [`MAX_TIMEOUT`] is refused, and the addition is checked, so no
+    /// timeout can overflow the clock. Taken before spawning, so that a
+    /// refusal leaves nothing running. Shared by the blocking and async runs.
+    pub(super) fn deadline(&self, start: Instant) -> Result<Instant, ExecError> {
+        let too_long = || ExecError::TimeoutTooLong {
+            timeout: self.timeout,
+        };
+        if self.timeout > MAX_TIMEOUT {
+            return Err(too_long());
+        }
+        start.checked_add(self.timeout).ok_or_else(too_long)
+    }
+
     /// Materialises the skill and builds the process to spawn: its own
     /// process group, the skill directory as working directory, the reduced
     /// environment, piped output. Shared by the blocking and async runs.
@@ -181,6 +200,7 @@ impl ScriptExecutor for LocalExecutor {
     fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
         let mut cmd = self.prepare(skill, command)?;
         let start = Instant::now();
+        let deadline = self.deadline(start)?;
         let mut child = spawn_retrying(&mut cmd).map_err(|source| spawn_error(&cmd, source))?;
         let pid = Pid::from_child(&child);
         // Fed on a thread so a child that does not read cannot block the
@@ -192,7 +212,7 @@ impl ScriptExecutor for LocalExecutor {
         }
         let stdout = Reader::spawn(child.stdout.take(), self.max_output);
         let stderr = Reader::spawn(child.stderr.take(), self.max_output);
-        let timed_out = !wait_for_exit(pid, start + self.timeout);
+        let timed_out = !wait_for_exit(pid, deadline);
         // ESRCH when the leader was alone: nothing left to kill.
         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         let status = child
@@ -455,6 +475,30 @@ mod tests {
         assert_eq!(out.exit_code, None);
         assert!(out.duration < Duration::from_secs(5), "{:?}", out.duration);
         assert!(gone(first_pid(&out.stdout)), "the grandchild survived");
+    }
+
+    #[test]
+    fn a_timeout_past_the_maximum_is_refused_before_spawning() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let marker = tmp.path().join("ran");
+        let b = script(&format!("touch {}", marker.display()));
+        let skill = b.get("demo").expect("skill");
+        let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+        for timeout in [
+            Duration::MAX,
+            Duration::from_secs(1 << 63),
+            MAX_TIMEOUT + Duration::from_nanos(1),
+        ] {
+            exec.timeout = timeout;
+            match exec.run(&skill, &Command::argv(["scripts/t.sh"])) {
+                Err(ExecError::TimeoutTooLong { timeout: t }) => assert_eq!(t, timeout),
+                other => panic!("{timeout:?}: {other:?}"),
+            }
+            assert!(!marker.exists(), "{timeout:?}: the script ran");
+        }
+        exec.timeout = MAX_TIMEOUT;
+        let out = run(&exec, &b, Command::argv(["scripts/t.sh"]));
+        assert!(out.success() && marker.exists());
     }
 
     #[test]

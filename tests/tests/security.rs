@@ -28,6 +28,9 @@
 //! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
 //!   deadline after the spawn; refused before the run, through the library
 //!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
+//! - **Descriptors the caller left open**: a file opened without
+//!   `O_CLOEXEC` by the agent (blocking and async runs) or inherited by
+//!   `skills run` from its parent; a script starts with 0, 1 and 2 only.
 //!
 //! Two rows guard bugs this table found: a first run right after
 //! materialising failed with "Text file busy" while other threads spawned
@@ -2306,5 +2309,101 @@ fn timeouts_past_the_maximum_through_the_cli() {
                 command[0]
             );
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 8. Descriptors the caller left open.
+
+/// Where the leaked descriptor comes from, and which run sees it.
+#[derive(Debug, Clone, Copy)]
+enum Leak {
+    /// A file this process opened, `O_CLOEXEC` cleared; the blocking run.
+    InProcess,
+    /// The same; the async run.
+    InProcessAsync,
+    /// Descriptor 7, opened by the shell that starts `skills run`.
+    FromParent,
+}
+
+const FD_CASES: &[(&str, Leak)] = &[
+    (
+        "a file the agent opened without O_CLOEXEC, blocking run",
+        Leak::InProcess,
+    ),
+    (
+        "a file the agent opened without O_CLOEXEC, async run",
+        Leak::InProcessAsync,
+    ),
+    (
+        "a descriptor `skills run` inherited from its parent",
+        Leak::FromParent,
+    ),
+];
+
+/// The descriptors `scripts/fds.sh` printed (`N -> TARGET`), but the
+/// directory `ls` itself opened to list them.
+fn started_with(stdout: &[u8]) -> Vec<(String, String)> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|l| l.split_once(" -> "))
+        .filter_map(|(head, target)| {
+            let fd = head.rsplit(' ').next()?.to_string();
+            let listing = target.starts_with("/proc/") && target.ends_with("/fd");
+            (!listing).then(|| (fd, target.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn scripts_inherit_no_descriptor_but_the_standard_streams() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for (row, leak) in FD_CASES {
+        let tmp = tempdir();
+        let secret = tmp.path().join("secret");
+        fs::write(&secret, b"the agent's own file\n").unwrap();
+        let command = Command::argv(["./scripts/fds.sh"]);
+        let exec = LocalExecutor::new(tmp.path().join("cache"));
+        let stdout = match leak {
+            Leak::InProcess | Leak::InProcessAsync => {
+                let file = fs::File::open(&secret).unwrap();
+                rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
+                let out = if matches!(leak, Leak::InProcess) {
+                    exec.run(&skill("procs"), &command).unwrap()
+                } else {
+                    use skills_bundle::exec::AsyncScriptExecutor;
+                    runtime
+                        .block_on(exec.run_async(&skill("procs"), &command))
+                        .unwrap()
+                };
+                drop(file);
+                out.stdout
+            }
+            Leak::FromParent => {
+                let out = std::process::Command::new("/bin/sh")
+                    .arg("-c")
+                    .arg("exec 7<\"$1\"; shift; exec \"$@\"")
+                    .arg("sh")
+                    .arg(&secret)
+                    .arg(skills_tests::skills_bin())
+                    .args(["run", "procs", "--from", FIXTURES, "--", "./scripts/fds.sh"])
+                    .current_dir(workspace())
+                    .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+                    .output()
+                    .unwrap();
+                assert_eq!(out.status.code(), Some(0), "[{row}] {}", texts(&out).1);
+                out.stdout
+            }
+        };
+        let fds = started_with(&stdout);
+        assert!(
+            fds.iter().all(|(_, target)| !target.ends_with("/secret")),
+            "[{row}] the script got the agent's file: {fds:?}"
+        );
+        let numbers: Vec<&str> = fds.iter().map(|(fd, _)| fd.as_str()).collect();
+        assert_eq!(numbers, ["0", "1", "2"], "[{row}] {fds:?}");
     }
 }

@@ -259,6 +259,26 @@ mod tests {
         assert!(out.success() && marker.exists());
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn scripts_get_only_the_standard_streams() {
+        use crate::exec::run::tests::{inherited, leaky_fd};
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path().join("cache"));
+        let (_leak, command) = leaky_fd(tmp.path());
+        let b = script("");
+        let skill = b.get("demo").expect("skill");
+        let out = block_on(exec.run_async(&skill, &command)).expect("runs");
+        assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fds: Vec<String> = inherited(&out).into_iter().map(|(fd, _)| fd).collect();
+        assert_eq!(
+            fds,
+            ["0", "1", "2"],
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+
     #[test]
     fn a_flood_is_capped() {
         let tmp = tempfile::tempdir().expect("tempdir");

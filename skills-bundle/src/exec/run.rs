@@ -18,6 +18,15 @@
 //! dies. Should an escaped process still hold one open, the run returns
 //! after a short grace with what was read so far.
 //!
+//! A script gets only its standard streams: before each spawn, every other
+//! descriptor of this process is marked close-on-exec
+//! (`close_inherited`), so a descriptor inherited from this process's own
+//! parent, or opened without `O_CLOEXEC` by C code, never reaches a script.
+//! This is a process-wide change (a descriptor meant for a child of the
+//! embedder's own must have the flag cleared again at that spawn); a
+//! descriptor another thread opens without `O_CLOEXEC` between the sweep
+//! and the spawn can still slip through.
+//!
 //! A program without a `/` is looked up on the reduced environment's
 //! `PATH` here, before spawning (absolute entries only), so the standard
 //! library can start it with `posix_spawn` instead of a fork that tries
@@ -58,6 +67,11 @@ pub const DEFAULT_ENV_ALLOW: &[&str] =
 pub(super) const READER_GRACE: Duration = Duration::from_millis(500);
 
 /// Runs commands as local child processes; see the module documentation.
+///
+/// A script starts with its standard streams only: before each spawn,
+/// every other descriptor of this process is marked close-on-exec, a
+/// process-wide change an embedder passing descriptors to children of its
+/// own must know of.
 #[derive(Debug, Clone)]
 pub struct LocalExecutor {
     /// Where skills are materialised ([`materialise`]).
@@ -181,6 +195,7 @@ impl LocalExecutor {
     ) -> Result<StdCommand, ExecError> {
         let dir = materialise(skill, &self.cache_root)?;
         let mut cmd = self.program(&dir, &command.invocation)?;
+        close_inherited();
         cmd.current_dir(&dir)
             .env_clear()
             .envs(self.environment(skill, &dir))
@@ -251,6 +266,13 @@ impl Output {
             duration,
         }
     }
+}
+
+/// Marks every descriptor from 3 up close-on-exec (see the module
+/// documentation): one `close_range(CLOSE_RANGE_CLOEXEC)` on Linux 5.11 and
+/// later, else one `fcntl` per open descriptor.
+fn close_inherited() {
+    close_fds::set_fds_cloexec_threadsafe(3, &[]);
 }
 
 /// How often a spawn failing with `ETXTBSY` is tried again: a script just
@@ -429,7 +451,7 @@ impl Reader {
 }
 
 #[cfg(all(test, feature = "compiler"))]
-mod tests {
+pub(super) mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
@@ -512,6 +534,47 @@ mod tests {
         assert!(out.success() && !out.timed_out);
         assert!(out.duration < Duration::from_secs(5), "{:?}", out.duration);
         assert!(gone(first_pid(&out.stdout)), "the grandchild survived");
+    }
+
+    /// The descriptors `ls` has open, but the directory it lists: its own
+    /// numbers and where each leads.
+    #[cfg(target_os = "linux")]
+    pub(in crate::exec) fn inherited(out: &Output) -> Vec<(String, String)> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_once(" -> "))
+            .filter_map(|(head, target)| {
+                let fd = head.rsplit(' ').next()?.to_string();
+                let own_dir = target.starts_with("/proc/") && target.ends_with("/fd");
+                (!own_dir).then(|| (fd, target.to_string()))
+            })
+            .collect()
+    }
+
+    /// A descriptor without `O_CLOEXEC` in the caller, the list command, and
+    /// what the script must see: its three standard streams only.
+    #[cfg(target_os = "linux")]
+    pub(in crate::exec) fn leaky_fd(dir: &Path) -> (std::fs::File, Command) {
+        let file = std::fs::File::create(dir.join("leak")).expect("create");
+        rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).expect("fcntl");
+        (file, Command::argv(["ls", "-l", "/proc/self/fd"]))
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn scripts_get_only_the_standard_streams() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path().join("cache"));
+        let (_leak, command) = leaky_fd(tmp.path());
+        let out = run(&exec, &script(""), command);
+        assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fds: Vec<String> = inherited(&out).into_iter().map(|(fd, _)| fd).collect();
+        assert_eq!(
+            fds,
+            ["0", "1", "2"],
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 
     #[test]

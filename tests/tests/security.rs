@@ -24,7 +24,10 @@
 //!   test process's peak memory (`VmHWM`) growing far less than the flood.
 //! - **A tampered cache**: symlinks planted in a materialised skill
 //!   directory, files replaced by symlinks, a symlinked or world-writable
-//!   cache root; each refused with the exact `ExecError`, and left as found.
+//!   cache root; files, directories, a FIFO or a `__pycache__` added to a
+//!   materialised skill (a script one skill writes into another's directory
+//!   ran there next time); each refused with the exact `ExecError`, and
+//!   left as found.
 //! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
 //!   deadline after the spawn; refused before the run, through the library
 //!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
@@ -1782,6 +1785,15 @@ enum Tamper {
     Remove(&'static str),
     /// This file replaced by an (empty) directory.
     FileToDir(&'static str),
+    /// This directory replaced by an (empty) file.
+    DirToFile(&'static str),
+    /// A new executable script at this path (its directories created), as
+    /// another skill's script could write it.
+    AddFile(&'static str),
+    /// A new (empty) directory.
+    AddDir(&'static str),
+    /// A new FIFO.
+    AddFifo(&'static str),
     /// The skill directory replaced by a symlink to a copy of it.
     SkillDirToSymlink,
     /// The skill directory's mode.
@@ -1816,6 +1828,8 @@ struct CacheCase {
 }
 
 const SYMLINK_ADDED: &str = "a symlink was added";
+const FILE_ADDED: &str = "a file was added";
+const DIR_ADDED: &str = "a directory was added";
 const WRITABLE: &str = "it is writable by group or others; `chmod 700` it";
 
 const CACHE_CASES: &[CacheCase] = {
@@ -1871,6 +1885,41 @@ const CACHE_CASES: &[CacheCase] = {
             attack: "script replaced by a directory",
             tamper: FileToDir("scripts/argv.sh"),
             refusal: Tampered("scripts/argv.sh", "not a regular file"),
+        },
+        CacheCase {
+            attack: "references/ replaced by a file",
+            tamper: DirToFile("references"),
+            refusal: Tampered("references", "not a directory"),
+        },
+        CacheCase {
+            attack: "a script another skill wrote beside the scripts",
+            tamper: AddFile("scripts/pwn.sh"),
+            refusal: Tampered("scripts/pwn.sh", FILE_ADDED),
+        },
+        CacheCase {
+            attack: "a module planted for python3 to import from the script's directory",
+            tamper: AddFile("scripts/json.py"),
+            refusal: Tampered("scripts/json.py", FILE_ADDED),
+        },
+        CacheCase {
+            attack: "a __pycache__ planted for python3 to load",
+            tamper: AddFile("scripts/__pycache__/argv.cpython-312.pyc"),
+            refusal: Tampered("scripts/__pycache__", DIR_ADDED),
+        },
+        CacheCase {
+            attack: "a file added at the top",
+            tamper: AddFile("Makefile"),
+            refusal: Tampered("Makefile", FILE_ADDED),
+        },
+        CacheCase {
+            attack: "a directory added at the top",
+            tamper: AddDir("hooks"),
+            refusal: Tampered("hooks", DIR_ADDED),
+        },
+        CacheCase {
+            attack: "a FIFO added beside the references",
+            tamper: AddFifo("references/pipe"),
+            refusal: Tampered("references/pipe", FILE_ADDED),
         },
         CacheCase {
             attack: "skill directory replaced by a symlink to a copy",
@@ -2004,6 +2053,31 @@ impl CacheCase {
                 let at = dir.join(rel);
                 fs::remove_file(&at).unwrap();
                 fs::create_dir(&at).unwrap();
+                None
+            }
+            Tamper::DirToFile(rel) => {
+                let at = dir.join(rel);
+                fs::remove_dir_all(&at).unwrap();
+                fs::write(&at, b"").unwrap();
+                None
+            }
+            Tamper::AddFile(rel) => {
+                let at = dir.join(rel);
+                fs::create_dir_all(at.parent().unwrap()).unwrap();
+                fs::write(&at, format!("#!/bin/sh\ntouch {}/pwned\n", tmp.display())).unwrap();
+                set_mode(&at, 0o755);
+                None
+            }
+            Tamper::AddDir(rel) => {
+                fs::create_dir(dir.join(rel)).unwrap();
+                None
+            }
+            Tamper::AddFifo(rel) => {
+                let status = std::process::Command::new("mkfifo")
+                    .arg(dir.join(rel))
+                    .status()
+                    .unwrap();
+                assert!(status.success(), "mkfifo");
                 None
             }
             Tamper::SkillDirToSymlink => {
@@ -2145,6 +2219,43 @@ fn a_tampered_cache_is_refused_and_left_as_found() {
             "[{row}] the tampered script ran"
         );
     }
+}
+
+/// The whole attack: a script of one skill writes a script into another
+/// skill's cache directory, where that skill's glob grant
+/// (`Bash(./scripts/*)`) lets the model run it. It ran; now the added file
+/// is found before anything starts, and left where it is.
+#[test]
+fn a_script_another_skill_added_is_not_run() {
+    let tmp = tempdir();
+    let root = tmp.path().join("cache");
+    let procs_dir = skills_bundle::exec::materialise(&skill("procs"), &root).unwrap();
+    let planted = procs_dir.join("scripts/pwn.sh");
+    let marker = tmp.path().join("pwned");
+    let mut exec = LocalExecutor::new(&root);
+    exec.allow_shell = true;
+    let write = format!(
+        "printf '#!/bin/sh\\ntouch %s\\n' '{}' > '../{}/scripts/pwn.sh' && chmod 755 '../{}/scripts/pwn.sh'",
+        marker.display(),
+        cache_dir_name(&skill("procs")),
+        cache_dir_name(&skill("procs")),
+    );
+    let out = exec.run(&skill("free"), &Command::shell(write)).unwrap();
+    assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(planted.is_file(), "the other skill's script wrote nothing");
+
+    let text = format!(
+        "the cached skill file `{}` was changed ({FILE_ADDED}); delete its directory to have it written again",
+        planted.display()
+    );
+    let session = session(tmp.path(), &["procs"]);
+    assert_eq!(
+        session.dispatch(RUN, &json_args("procs", "command", "./scripts/pwn.sh")),
+        Err(text),
+        "call_tool({RUN})"
+    );
+    assert!(!marker.exists(), "the planted script ran");
+    assert!(planted.is_file(), "the planted script was removed");
 }
 
 /// A script run right after its skill was materialised must start, even

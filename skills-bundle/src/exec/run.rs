@@ -81,7 +81,9 @@ pub struct LocalExecutor {
     /// Bytes kept per output stream; the rest is read and discarded.
     pub max_output: usize,
     /// Variables passed on from this process's environment, when set; the
-    /// child also gets `SKILL_NAME` and `SKILL_DIR`, and nothing else.
+    /// child also gets `SKILL_NAME`, `SKILL_DIR` and
+    /// `PYTHONDONTWRITEBYTECODE=1` (a `__pycache__` written into the skill
+    /// directory would make its next run refused), and nothing else.
     pub env_allow: Vec<String>,
     /// Whether [`Invocation::Shell`] commands are run (`/bin/sh -c`). Off
     /// by default; turn it on only when the policy allows a shell tool.
@@ -161,11 +163,17 @@ impl LocalExecutor {
         let mut env: Vec<(OsString, OsString)> = self
             .env_allow
             .iter()
-            .filter(|name| !matches!(name.as_str(), "SKILL_NAME" | "SKILL_DIR"))
+            .filter(|name| {
+                !matches!(
+                    name.as_str(),
+                    "SKILL_NAME" | "SKILL_DIR" | "PYTHONDONTWRITEBYTECODE"
+                )
+            })
             .filter_map(|name| std::env::var_os(name).map(|v| (name.into(), v)))
             .collect();
         env.push(("SKILL_NAME".into(), skill.name().into()));
         env.push(("SKILL_DIR".into(), dir.into()));
+        env.push(("PYTHONDONTWRITEBYTECODE".into(), "1".into()));
         env
     }
 }
@@ -611,7 +619,7 @@ pub(super) mod tests {
         assert!(out.success());
         let allowed: BTreeSet<String> = DEFAULT_ENV_ALLOW
             .iter()
-            .chain(&["SKILL_NAME", "SKILL_DIR"])
+            .chain(&["SKILL_NAME", "SKILL_DIR", "PYTHONDONTWRITEBYTECODE"])
             .map(|s| s.to_string())
             .collect();
         assert!(keys(&out).is_subset(&allowed), "{:?}", keys(&out));
@@ -620,11 +628,14 @@ pub(super) mod tests {
         let out = run(&exec, &b, Command::argv(["env"]));
         assert_eq!(
             keys(&out),
-            ["PATH", "SKILL_DIR", "SKILL_NAME"].map(String::from).into()
+            ["PATH", "PYTHONDONTWRITEBYTECODE", "SKILL_DIR", "SKILL_NAME"]
+                .map(String::from)
+                .into()
         );
         let text = String::from_utf8_lossy(&out.stdout);
         let dir = materialise(&b.get("demo").expect("skill"), tmp.path()).expect("cached");
         assert!(text.contains("SKILL_NAME=demo\n"));
+        assert!(text.contains("PYTHONDONTWRITEBYTECODE=1\n"));
         assert!(text.contains(&format!("SKILL_DIR={}\n", dir.display())));
     }
 

@@ -4,13 +4,13 @@
 Usage (from the repository root, after `cargo build -p skills-cli`):
 
     python3 scripts/mcp-http-rss.py [--bin target/debug/skills] [-n 10000]
-        [-- SERVE_ARGS...]
+        [--wait SECONDS] [-- SERVE_ARGS...]
 
 Starts `skills serve skills --http 127.0.0.1:0 SERVE_ARGS...`, reads its
 resident memory (`VmRSS` in /proc) once it is up and has answered one
 `initialize`, sends N more `initialize` requests (each a new MCP session,
-none closed, over one keep-alive connection), then reads `VmRSS` and the
-peak `VmHWM` again. Prints the HTTP statuses seen and the figures; exits 1
+none closed, over one keep-alive connection), waits (1 s by default), then
+reads `VmRSS` and the peak `VmHWM` again. Prints the HTTP statuses seen and the figures; exits 1
 when the RSS after the flood is more than twice the fresh server's.
 """
 
@@ -69,6 +69,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default="target/debug/skills")
     parser.add_argument("-n", type=int, default=10000)
+    parser.add_argument(
+        "--wait", type=float, default=1,
+        help="seconds to wait after the flood before reading the RSS again",
+    )
     parser.add_argument("serve_args", nargs="*")
     args = parser.parse_args()
 
@@ -99,7 +103,7 @@ def main():
             status = initialize(conn, authority)
             statuses[status] = statuses.get(status, 0) + 1
         elapsed = time.monotonic() - start
-        time.sleep(1)
+        time.sleep(args.wait)
         after, peak = memory(server.pid)
 
         print(f"first initialize: HTTP {first}")

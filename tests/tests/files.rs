@@ -730,9 +730,14 @@ fn a_file_swapped_for_an_outside_link_while_packing_never_gets_in() {
                 assert_eq!(data, REAL, "[{row}]");
                 with_file += 1;
             }
-            // Listed while it was a link out: left out with SK008.
+            // Listed while it was a link out (SK008), or met as a link
+            // just after the listing saw a file (SK005): left out.
             Err(_) => {
-                assert!(stderr.contains("warning[SK008]"), "[{row}] {stderr}");
+                assert!(
+                    stderr.contains("warning[SK008]")
+                        || stderr.contains("warning[SK005]: `s/references/data.txt` changed while the skill was being listed"),
+                    "[{row}] {stderr}"
+                );
                 left_out += 1;
             }
         }
@@ -741,7 +746,7 @@ fn a_file_swapped_for_an_outside_link_while_packing_never_gets_in() {
     let swaps = handle.join().unwrap();
     println!(
         "100 packs while swapping {swaps} times: {with_file} with the real file, \
-         {left_out} without it (SK008), {refused} refused, 0 with the outside file"
+         {left_out} without it (SK008 or SK005), {refused} refused, 0 with the outside file"
     );
 }
 

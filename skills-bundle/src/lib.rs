@@ -40,6 +40,8 @@ pub mod catalog;
 pub mod digest;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
+#[cfg(any(feature = "compiler", feature = "exec"))]
+pub mod fsread;
 #[cfg(all(unix, feature = "mcp"))]
 pub mod mcp;
 #[cfg(all(unix, feature = "openai"))]

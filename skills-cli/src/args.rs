@@ -336,8 +336,8 @@ pub struct RunArgs {
     /// Where the skills are: directories, archives, or one pack.
     #[arg(long = "from", value_name = "PATH", default_value = ".")]
     pub from: Vec<PathBuf>,
-    /// Time limit in seconds.
-    #[arg(long, default_value_t = 60)]
+    /// Time limit in seconds (at most 604800, 7 days).
+    #[arg(long, default_value_t = 60, value_parser = timeout_secs)]
     pub timeout: u64,
     /// `allowed-tools` as the PRD reads it (anything unlisted fails) or as
     /// the specification does (unlisted needs confirmation, which `run`
@@ -372,15 +372,43 @@ pub struct ServeArgs {
     /// see `skills run --policy`.
     #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
     pub mode: PolicyArg,
-    /// Time limit of one script run, in seconds.
-    #[arg(long, default_value_t = 60)]
+    /// Time limit of one script run, in seconds (at most 604800, 7 days).
+    #[arg(long, default_value_t = 60, value_parser = timeout_secs)]
     pub timeout: u64,
     /// Where scripts' skills are materialised (default:
     /// `$XDG_CACHE_HOME/skills` or `~/.cache/skills`).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// With --http: the most MCP sessions open at once; one more
+    /// `initialize` gets HTTP 503.
+    #[arg(long, value_name = "N", requires = "http",
+          default_value_t = skills_bundle::mcp::DEFAULT_MAX_SESSIONS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_sessions: usize,
+    /// With --http: close an MCP session idle this many seconds.
+    #[arg(long, value_name = "SECONDS", requires = "http",
+          default_value_t = skills_bundle::mcp::DEFAULT_IDLE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
+    /// With --http: also serve web pages of this origin
+    /// (`http://HOST:PORT`), besides the server's own; repeatable.
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub allow_origin: Vec<skills_bundle::mcp::Origin>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// `--timeout`: whole seconds, at most the executor's `MAX_TIMEOUT`, so
+/// that no run (and no server) starts with a timeout it would refuse.
+fn timeout_secs(value: &str) -> Result<u64, String> {
+    let max = skills_bundle::exec::MAX_TIMEOUT.as_secs();
+    let too_long = || format!("at most {max} seconds (7 days)");
+    match value.parse::<u64>() {
+        Ok(secs) if secs <= max => Ok(secs),
+        Ok(_) => Err(too_long()),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(too_long()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// `--policy`.

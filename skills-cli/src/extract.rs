@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use skills_bundle::Skill;
 use skills_bundle::compiler::parallel;
 use skills_bundle::compiler::rederive::{self, Disagreement};
-use skills_bundle::pack::{ManifestSkill, Pack, PackError, Trust, plugin_of};
+use skills_bundle::fsread;
+use skills_bundle::pack::{MAX_PACK_FILE, ManifestSkill, Pack, PackError, Trust, plugin_of};
 use skills_bundle::path;
 use skills_bundle::zip::{Archive, Kind, Limits, ZipError};
 
@@ -284,23 +285,12 @@ pub fn disagreements(pack: &Pack) -> io::Result<Vec<Disagreement>> {
     })
 }
 
-/// Reads a file of at most `limit` bytes.
-pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let len = fs::metadata(path).map_err(|e| annotate(e, path))?.len();
-    if len > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "`{}` is {len} bytes, over the limit of {limit}",
-                path.display()
-            ),
-        ));
-    }
-    fs::read(path).map_err(|e| annotate(e, path))
+/// Reads the pack or archive at `path` (a link is followed: the user named
+/// it), refusing fifos, devices and directories, and files over
+/// [`MAX_PACK_FILE`](skills_bundle::pack::MAX_PACK_FILE).
+pub fn read_archive(path: &Path) -> io::Result<Vec<u8>> {
+    Ok(fsread::read_file(path, MAX_PACK_FILE)?)
 }
-
-/// The largest archive read: 2 GiB (zip without ZIP64 stops at 4 GiB).
-pub const MAX_ARCHIVE: u64 = 2 << 30;
 
 fn annotate(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("`{}`: {e}", path.display()))

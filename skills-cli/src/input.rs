@@ -52,7 +52,7 @@ pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
             inputs.roots.push(path.clone());
             continue;
         }
-        let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
+        let bytes = extract::read_archive(path)?;
         let tmp = tempfile::Builder::new().prefix("skills-input-").tempdir()?;
         let stem = path.file_stem().map_or_else(
             || "archive".to_string(),

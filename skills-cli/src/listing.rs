@@ -85,7 +85,7 @@ fn pack_listing(path: &Path, limits: &Limits) -> io::Result<Option<Listing>> {
     if !input::is_archive(path) {
         return Ok(None);
     }
-    let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
+    let bytes = extract::read_archive(path)?;
     let Opened::Pack(pack) = extract::open(path, &bytes, Trust::Unsigned, limits)? else {
         return Ok(None);
     };

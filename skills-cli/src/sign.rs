@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 
 use ct_codecs::{Base64, Decoder};
 use minisign::{ErrorKind, KeyPair, PError, PublicKey, SecretKeyBox};
+use skills_bundle::fsread::{self, FileError};
+use skills_bundle::pack::signature::MAX_KEY_FILE;
 
 /// The environment variable read for a secret key's password.
 pub const PASSWORD_ENV: &str = "SKILLS_KEY_PASSWORD";
@@ -102,7 +104,9 @@ impl fmt::Debug for SecretKey {
 /// Why a key could not be generated or loaded, or data not signed.
 #[derive(Debug)]
 pub enum SignError {
-    /// Reading, creating or writing a file failed.
+    /// A key file could not be read (or is not a file, or is too large).
+    File(FileError),
+    /// Creating or writing a file failed.
     Io {
         action: &'static str,
         path: PathBuf,
@@ -144,6 +148,7 @@ impl fmt::Display for SignError {
                 path,
                 source,
             } => write!(f, "cannot {action} `{}`: {source}", path.display()),
+            Self::File(e) => write!(f, "{e}"),
             Self::Exists(path) => write!(
                 f,
                 "`{}` already exists: pass `--force` to replace it",
@@ -194,6 +199,7 @@ impl std::error::Error for SignError {
         match self {
             Self::Io { source, .. } | Self::Prompt(source) => Some(source),
             Self::Minisign { source, .. } => Some(source),
+            Self::File(e) => Some(e),
             _ => None,
         }
     }
@@ -317,18 +323,12 @@ pub fn load_public_key(arg: &str) -> Result<String, SignError> {
         arg: arg.to_owned(),
         reason,
     };
-    let bytes = match fs::read(arg) {
+    let bytes = match fsread::read_file(Path::new(arg), MAX_KEY_FILE) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+        Err(e) if e.is_not_found() => {
             return Err(invalid("no such file, and not a base64 key either"));
         }
-        Err(source) => {
-            return Err(SignError::Io {
-                action: "read",
-                path: PathBuf::from(arg),
-                source,
-            });
-        }
+        Err(e) => return Err(SignError::File(e)),
     };
     let line = std::str::from_utf8(&bytes)
         .ok()
@@ -350,11 +350,7 @@ fn read_secret_key(
         path: path.to_path_buf(),
         reason,
     };
-    let bytes = fs::read(path).map_err(|source| SignError::Io {
-        action: "read",
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = fsread::read_file(path, MAX_KEY_FILE).map_err(SignError::File)?;
     let encoded = std::str::from_utf8(&bytes)
         .ok()
         .and_then(key_line)
@@ -824,7 +820,7 @@ mod tests {
         let missing = dir.path().join("missing.key");
         let err = load_secret_key(&missing).expect_err("missing");
         assert!(
-            matches!(&err, SignError::Io { path, .. } if *path == missing),
+            matches!(&err, SignError::File(e) if e.path == missing && e.is_not_found()),
             "{err}"
         );
         assert!(err.to_string().starts_with("cannot read `"), "{err}");

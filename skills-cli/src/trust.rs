@@ -7,7 +7,9 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use skills_bundle::fsread::{self, FileError};
 use skills_bundle::pack::Trust;
+use skills_bundle::pack::signature::MAX_SIGNATURE_FILE;
 
 use crate::cmd::pack::minisig_path;
 use crate::sign::{self, SignError};
@@ -27,16 +29,19 @@ impl Signed {
     pub fn load(pubkey: &str, signature: Option<&Path>, pack: &Path) -> Result<Signed, TrustError> {
         let public_key = sign::load_public_key(pubkey).map_err(TrustError::Key)?;
         let sig = signature.map_or_else(|| minisig_path(pack), Path::to_path_buf);
-        let signature = std::fs::read_to_string(&sig).map_err(|source| {
-            if source.kind() == io::ErrorKind::NotFound {
+        let bytes = fsread::read_file(&sig, MAX_SIGNATURE_FILE).map_err(|e| {
+            if e.is_not_found() {
                 TrustError::NotSigned {
                     pack: pack.to_path_buf(),
-                    sig,
+                    sig: sig.clone(),
                 }
             } else {
-                TrustError::Read { sig, source }
+                TrustError::Read(e)
             }
         })?;
+        // Bytes that are not UTF-8 make no minisign signature: kept (lossily)
+        // for the check to say so.
+        let signature = String::from_utf8_lossy(&bytes).into_owned();
         Ok(Signed {
             public_key,
             signature,
@@ -59,8 +64,9 @@ pub enum TrustError {
     Key(SignError),
     /// The pack has no signature file: bad input, exit status 1.
     NotSigned { pack: PathBuf, sig: PathBuf },
-    /// The signature file exists and cannot be read.
-    Read { sig: PathBuf, source: io::Error },
+    /// The signature file exists and cannot be read (or is not a file, or
+    /// is too large).
+    Read(FileError),
 }
 
 impl fmt::Display for TrustError {
@@ -73,7 +79,7 @@ impl fmt::Display for TrustError {
                 pack.display(),
                 sig.display()
             ),
-            TrustError::Read { sig, source } => write!(f, "`{}`: {source}", sig.display()),
+            TrustError::Read(e) => write!(f, "{e}"),
         }
     }
 }
@@ -82,11 +88,12 @@ impl std::error::Error for TrustError {}
 
 impl From<TrustError> for io::Error {
     fn from(e: TrustError) -> io::Error {
-        let kind = match &e {
-            TrustError::Key(_) => io::ErrorKind::Other,
-            TrustError::NotSigned { .. } => io::ErrorKind::InvalidData,
-            TrustError::Read { source, .. } => source.kind(),
-        };
-        io::Error::new(kind, e.to_string())
+        match e {
+            TrustError::Key(_) => io::Error::other(e.to_string()),
+            TrustError::NotSigned { .. } => {
+                io::Error::new(io::ErrorKind::InvalidData, e.to_string())
+            }
+            TrustError::Read(e) => io::Error::from(e),
+        }
     }
 }

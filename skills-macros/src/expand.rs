@@ -12,8 +12,9 @@ use quote::quote;
 use crate::compiler::embed::{self, Plan, PlanFile, PlanSkill};
 use crate::compiler::{self, Diagnostic, Options, Severity, rederive};
 use crate::fallback;
+use crate::fsread;
 use crate::input::{self, Args, Warnings};
-use crate::pack::{self, Trust};
+use crate::pack::{self, Trust, signature};
 use crate::{catalog, digest, zip};
 
 /// Expands one `skills_bundle!` call.
@@ -132,16 +133,24 @@ fn embed_pack(
     let path = manifest.join(pack);
     let mut tracked = vec![path.clone()];
     let fail = |m: String, t: &Vec<PathBuf>| (m, t.clone());
-    let bytes = std::fs::read(&path)
-        .map_err(|e| fail(format!("cannot read the pack `{pack}`: {e}"), &tracked))?;
+    let bytes = fsread::read_file(&path, pack::MAX_PACK_FILE).map_err(|e| {
+        fail(
+            format!("cannot read the pack `{pack}`: {}", e.reason),
+            &tracked,
+        )
+    })?;
     let key_and_sig = match &args.pubkey {
         Some((key, _)) => {
             let key_file = manifest.join(key);
-            let key = if key_file.is_file() {
+            let key = if std::fs::symlink_metadata(&key_file).is_ok() {
                 tracked.push(key_file.clone());
-                std::fs::read_to_string(&key_file).map_err(|e| {
-                    fail(format!("cannot read the public key `{key}`: {e}"), &tracked)
-                })?
+                let bytes = fsread::read_file(&key_file, signature::MAX_KEY_FILE).map_err(|e| {
+                    fail(
+                        format!("cannot read the public key `{key}`: {}", e.reason),
+                        &tracked,
+                    )
+                })?;
+                String::from_utf8_lossy(&bytes).into_owned()
             } else {
                 key.clone()
             };
@@ -149,15 +158,16 @@ fn embed_pack(
             sig_path.push(".minisig");
             let sig_path = PathBuf::from(sig_path);
             tracked.push(sig_path.clone());
-            let sig = std::fs::read_to_string(&sig_path).map_err(|e| {
+            let sig = fsread::read_file(&sig_path, signature::MAX_SIGNATURE_FILE).map_err(|e| {
                 fail(
                     format!(
-                        "the pack must be signed: cannot read `{pack}.minisig`: {e} (sign it with `skills pack --sign`, or embed it with `unsigned = true`)"
+                        "the pack must be signed: cannot read `{pack}.minisig`: {} (sign it with `skills pack --sign`, or embed it with `unsigned = true`)",
+                        e.reason
                     ),
                     &tracked,
                 )
             })?;
-            Some((key, sig))
+            Some((key, String::from_utf8_lossy(&sig).into_owned()))
         }
         None => None,
     };

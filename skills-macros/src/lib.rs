@@ -35,6 +35,10 @@ mod digest;
 mod tools;
 
 #[allow(dead_code)]
+#[path = "../../skills-bundle/src/fsread.rs"]
+mod fsread;
+
+#[allow(dead_code)]
 #[path = "../../skills-bundle/src/json.rs"]
 mod json;
 
@@ -65,8 +69,8 @@ mod pack_open;
 /// building a runtime `Bundle`: manifest, signature, and the opening checks.
 mod pack {
     pub use crate::pack_manifest::*;
-    pub use crate::pack_open::Trust;
     pub(crate) use crate::pack_open::open_with;
+    pub use crate::pack_open::{MAX_PACK_FILE, Trust};
     pub(crate) use crate::pack_signature as signature;
 }
 

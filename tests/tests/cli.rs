@@ -730,3 +730,43 @@ fn readme_lists_every_code() {
     }
     assert!(missing.is_empty(), "README rows missing: {missing:#?}");
 }
+
+/// A directory name carrying terminal escapes (`ESC [2J` clears the screen,
+/// U+202E reverses the text after it) reaches the terminal as placeholders,
+/// in the message, the `-->` path line and the error line alike.
+#[test]
+fn control_characters_in_file_names_never_reach_the_terminal() {
+    let tmp = tempdir();
+    let dir = "evil\u{1b}[2J\u{202e}";
+    write_tree(tmp.path(), &[(&format!("{dir}/SKILL.md"), &skill_md("x"))]);
+    let out = validate(tmp.path(), &[dir]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+    assert!(
+        text.starts_with(
+            "error[SK209]: `name` is `x` but the directory is `evil\u{241b}[2J\u{fffd}`\n --> evil\u{241b}[2J\u{fffd}/SKILL.md:2:7\n"
+        ),
+        "{text:?}"
+    );
+    let out = validate(tmp.path(), &["missing\u{7}\u{1b}]0;owned\u{7}"]);
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
+}
+
+/// One valid skill beside a path that does not exist: the run fails, so the
+/// summary must not say "all valid".
+#[test]
+fn the_summary_never_says_all_valid_when_the_run_fails() {
+    let tmp = tempdir();
+    write_tree(tmp.path(), &[("ok/SKILL.md", &skill_md("ok"))]);
+    let out = validate(tmp.path(), &["ok", "nowhere"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let last = text.lines().last().unwrap();
+    assert!(!last.contains("all valid"), "{last}");
+    assert!(last.ends_with(": 1 valid, 0 invalid (1 error)"), "{last}");
+}

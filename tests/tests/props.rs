@@ -481,3 +481,92 @@ proptest! {
         prop_assert_eq!(first, again, "two runs differ");
     }
 }
+
+// ---- Validation time is linear in the frontmatter's size ------------------
+
+/// Frontmatter line templates an attacker can repeat: each gives one line (or
+/// a pair) for index `i`, with `junk` mixed in so values differ between cases.
+/// One line (or pair) of frontmatter for index `i` and some junk.
+type Line = fn(usize, &str) -> String;
+
+const SHAPES: &[(&str, Line)] = &[
+    ("one key repeated", |_, j| format!("license: MIT{j}\n")),
+    ("distinct keys", |i, j| format!("k{i}{j}: v\n")),
+    ("distinct metadata keys", |i, j| {
+        format!("  k{i}{j}: value {i}\n")
+    }),
+    ("list items", |i, j| format!("  - Bash(x{i}{j}:*)\n")),
+    ("anchors and aliases", |i, j| {
+        format!("a{i}{j}: &n{i} v\nb{i}{j}: *n{i}\n")
+    }),
+    ("flow mappings", |i, j| format!("f{i}{j}: {{a: [b, c]}}\n")),
+    ("duplicate metadata keys", |_, j| format!("  same{j}: v\n")),
+];
+
+/// A `SKILL.md` whose frontmatter repeats `shape` `lines` times under the
+/// header the shape needs.
+fn repeated(shape: usize, lines: usize, junk: &str) -> String {
+    let (name, line) = SHAPES[shape];
+    let header = match name {
+        "distinct metadata keys" | "duplicate metadata keys" => "metadata:\n",
+        "list items" => "allowed-tools:\n",
+        _ => "",
+    };
+    let mut text = String::from("---\nname: lin\ndescription: Use when testing.\n");
+    text.push_str(header);
+    for i in 0..lines {
+        text.push_str(&line(i, junk));
+    }
+    text.push_str("---\nBody.\n");
+    text
+}
+
+/// The fastest of three full validations of `text` as `dir/SKILL.md`.
+fn fastest_check(dir: &Path, text: &str) -> std::time::Duration {
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let checked = compiler::check_dir(dir, &Options::default());
+            let elapsed = start.elapsed();
+            // The whole frontmatter was read (no size or node limit cut it short).
+            assert!(
+                checked.frontmatter.is_some(),
+                "{:?}",
+                checked.diagnostics.first()
+            );
+            elapsed
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+proptest! {
+    // No shrinking: a failing case is already small, and re-running a
+    // quadratic check while shrinking would only take long.
+    #![proptest_config(ProptestConfig { max_shrink_iters: 0, ..config(10) })]
+
+    /// Eight times the lines may take about eight times as long, never the
+    /// sixty-four times a pairwise check would: the ratio must stay under 24
+    /// (a ratio, so the machine's speed does not matter; the fastest of three
+    /// runs, so a busy machine rarely does).
+    #[test]
+    fn validation_time_grows_linearly_with_the_frontmatter(
+        shape in 0..SHAPES.len(),
+        junk in "[a-z]{0,8}",
+    ) {
+        const SMALL: usize = 500;
+        let root = tempdir();
+        let dir = root.path().join("lin");
+        std::fs::create_dir(&dir).unwrap();
+        let small = fastest_check(&dir, &repeated(shape, SMALL, &junk));
+        let large = fastest_check(&dir, &repeated(shape, 8 * SMALL, &junk));
+        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+        prop_assert!(
+            ratio < 24.0,
+            "{}: {SMALL} lines took {small:?}, {} lines took {large:?} (ratio {ratio:.1})",
+            SHAPES[shape].0,
+            8 * SMALL
+        );
+    }
+}

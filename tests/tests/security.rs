@@ -24,7 +24,16 @@
 //!   test process's peak memory (`VmHWM`) growing far less than the flood.
 //! - **A tampered cache**: symlinks planted in a materialised skill
 //!   directory, files replaced by symlinks, a symlinked or world-writable
-//!   cache root; each refused with the exact `ExecError`, and left as found.
+//!   cache root; files, directories, a FIFO or a `__pycache__` added to a
+//!   materialised skill (a script one skill writes into another's directory
+//!   ran there next time); each refused with the exact `ExecError`, and
+//!   left as found.
+//! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
+//!   deadline after the spawn; refused before the run, through the library
+//!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
+//! - **Descriptors the caller left open**: a file opened without
+//!   `O_CLOEXEC` by the agent (blocking and async runs) or inherited by
+//!   `skills run` from its parent; a script starts with 0, 1 and 2 only.
 //!
 //! Two rows guard bugs this table found: a first run right after
 //! materialising failed with "Text file busy" while other threads spawned
@@ -43,7 +52,8 @@ use std::process::Output as ProcessOutput;
 use std::time::{Duration, Instant};
 
 use skills_bundle::exec::{
-    Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, Output, ScriptExecutor, cache_dir_name,
+    Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, MAX_TIMEOUT, Output, ScriptExecutor,
+    cache_dir_name,
 };
 use skills_bundle::protocol::{self, Instruction, escape};
 use skills_bundle::session::{READ, RUN, Session};
@@ -1775,6 +1785,15 @@ enum Tamper {
     Remove(&'static str),
     /// This file replaced by an (empty) directory.
     FileToDir(&'static str),
+    /// This directory replaced by an (empty) file.
+    DirToFile(&'static str),
+    /// A new executable script at this path (its directories created), as
+    /// another skill's script could write it.
+    AddFile(&'static str),
+    /// A new (empty) directory.
+    AddDir(&'static str),
+    /// A new FIFO.
+    AddFifo(&'static str),
     /// The skill directory replaced by a symlink to a copy of it.
     SkillDirToSymlink,
     /// The skill directory's mode.
@@ -1809,6 +1828,8 @@ struct CacheCase {
 }
 
 const SYMLINK_ADDED: &str = "a symlink was added";
+const FILE_ADDED: &str = "a file was added";
+const DIR_ADDED: &str = "a directory was added";
 const WRITABLE: &str = "it is writable by group or others; `chmod 700` it";
 
 const CACHE_CASES: &[CacheCase] = {
@@ -1864,6 +1885,41 @@ const CACHE_CASES: &[CacheCase] = {
             attack: "script replaced by a directory",
             tamper: FileToDir("scripts/argv.sh"),
             refusal: Tampered("scripts/argv.sh", "not a regular file"),
+        },
+        CacheCase {
+            attack: "references/ replaced by a file",
+            tamper: DirToFile("references"),
+            refusal: Tampered("references", "not a directory"),
+        },
+        CacheCase {
+            attack: "a script another skill wrote beside the scripts",
+            tamper: AddFile("scripts/pwn.sh"),
+            refusal: Tampered("scripts/pwn.sh", FILE_ADDED),
+        },
+        CacheCase {
+            attack: "a module planted for python3 to import from the script's directory",
+            tamper: AddFile("scripts/json.py"),
+            refusal: Tampered("scripts/json.py", FILE_ADDED),
+        },
+        CacheCase {
+            attack: "a __pycache__ planted for python3 to load",
+            tamper: AddFile("scripts/__pycache__/argv.cpython-312.pyc"),
+            refusal: Tampered("scripts/__pycache__", DIR_ADDED),
+        },
+        CacheCase {
+            attack: "a file added at the top",
+            tamper: AddFile("Makefile"),
+            refusal: Tampered("Makefile", FILE_ADDED),
+        },
+        CacheCase {
+            attack: "a directory added at the top",
+            tamper: AddDir("hooks"),
+            refusal: Tampered("hooks", DIR_ADDED),
+        },
+        CacheCase {
+            attack: "a FIFO added beside the references",
+            tamper: AddFifo("references/pipe"),
+            refusal: Tampered("references/pipe", FILE_ADDED),
         },
         CacheCase {
             attack: "skill directory replaced by a symlink to a copy",
@@ -1997,6 +2053,31 @@ impl CacheCase {
                 let at = dir.join(rel);
                 fs::remove_file(&at).unwrap();
                 fs::create_dir(&at).unwrap();
+                None
+            }
+            Tamper::DirToFile(rel) => {
+                let at = dir.join(rel);
+                fs::remove_dir_all(&at).unwrap();
+                fs::write(&at, b"").unwrap();
+                None
+            }
+            Tamper::AddFile(rel) => {
+                let at = dir.join(rel);
+                fs::create_dir_all(at.parent().unwrap()).unwrap();
+                fs::write(&at, format!("#!/bin/sh\ntouch {}/pwned\n", tmp.display())).unwrap();
+                set_mode(&at, 0o755);
+                None
+            }
+            Tamper::AddDir(rel) => {
+                fs::create_dir(dir.join(rel)).unwrap();
+                None
+            }
+            Tamper::AddFifo(rel) => {
+                let status = std::process::Command::new("mkfifo")
+                    .arg(dir.join(rel))
+                    .status()
+                    .unwrap();
+                assert!(status.success(), "mkfifo");
                 None
             }
             Tamper::SkillDirToSymlink => {
@@ -2140,6 +2221,43 @@ fn a_tampered_cache_is_refused_and_left_as_found() {
     }
 }
 
+/// The whole attack: a script of one skill writes a script into another
+/// skill's cache directory, where that skill's glob grant
+/// (`Bash(./scripts/*)`) lets the model run it. It ran; now the added file
+/// is found before anything starts, and left where it is.
+#[test]
+fn a_script_another_skill_added_is_not_run() {
+    let tmp = tempdir();
+    let root = tmp.path().join("cache");
+    let procs_dir = skills_bundle::exec::materialise(&skill("procs"), &root).unwrap();
+    let planted = procs_dir.join("scripts/pwn.sh");
+    let marker = tmp.path().join("pwned");
+    let mut exec = LocalExecutor::new(&root);
+    exec.allow_shell = true;
+    let write = format!(
+        "printf '#!/bin/sh\\ntouch %s\\n' '{}' > '../{}/scripts/pwn.sh' && chmod 755 '../{}/scripts/pwn.sh'",
+        marker.display(),
+        cache_dir_name(&skill("procs")),
+        cache_dir_name(&skill("procs")),
+    );
+    let out = exec.run(&skill("free"), &Command::shell(write)).unwrap();
+    assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(planted.is_file(), "the other skill's script wrote nothing");
+
+    let text = format!(
+        "the cached skill file `{}` was changed ({FILE_ADDED}); delete its directory to have it written again",
+        planted.display()
+    );
+    let session = session(tmp.path(), &["procs"]);
+    assert_eq!(
+        session.dispatch(RUN, &json_args("procs", "command", "./scripts/pwn.sh")),
+        Err(text),
+        "call_tool({RUN})"
+    );
+    assert!(!marker.exists(), "the planted script ran");
+    assert!(planted.is_file(), "the planted script was removed");
+}
+
 /// A script run right after its skill was materialised must start, even
 /// while other threads of the agent start processes (concurrent tool
 /// calls). Today `exec()` can fail with ETXTBSY ("Text file busy"): a child
@@ -2187,4 +2305,216 @@ fn a_script_runs_right_after_being_materialised() {
         failures.len(),
         failures[0]
     );
+}
+
+// ---------------------------------------------------------------------------
+// 7. Timeouts past the clock.
+
+/// A timeout the deadline arithmetic cannot take. `Instant + Duration`
+/// overflowed (a panic) after the child was spawned, leaving the script
+/// running; under `skills serve` the worker thread died and the call never
+/// got an answer. Now refused before anything starts, with the maximum.
+const TIMEOUT_CASES: &[(&str, Duration)] = &[
+    (
+        "2^64 - 1 seconds, the largest `--timeout` accepted",
+        Duration::from_secs(u64::MAX),
+    ),
+    (
+        "2^63 seconds, the first that overflowed the clock",
+        Duration::from_secs(1 << 63),
+    ),
+    ("Duration::MAX", Duration::MAX),
+    (
+        "one nanosecond past the maximum",
+        MAX_TIMEOUT.saturating_add(Duration::from_nanos(1)),
+    ),
+];
+
+#[test]
+fn timeouts_past_the_maximum_are_refused_before_the_run() {
+    let tmp = tempdir();
+    let command = Command::argv(["./scripts/argv.sh", "x"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for (row, timeout) in TIMEOUT_CASES {
+        let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+        exec.timeout = *timeout;
+        let text = format!(
+            "the timeout {timeout:?} is over the maximum of 604800 s (7 days); set at most that"
+        );
+        match exec.run(&skill("probe"), &command) {
+            Err(e @ ExecError::TimeoutTooLong { timeout: t }) => {
+                assert_eq!((t, e.to_string()), (*timeout, text.clone()), "[{row}]");
+            }
+            other => panic!("[{row}] expected TimeoutTooLong, got {other:?}"),
+        }
+        let session = Session::new(&S, exec, Mode::Restrict);
+        session.activate("probe", "").unwrap();
+        let args = json_args("probe", "command", "./scripts/argv.sh x");
+        assert_eq!(
+            session.dispatch(RUN, &args),
+            Err(text.clone()),
+            "[{row}] call_tool({RUN})"
+        );
+        // The async run, as `skills serve` makes it: an answer, no panic.
+        assert_eq!(
+            runtime.block_on(session.dispatch_async(RUN, &args)),
+            Err(text),
+            "[{row}] call_tool({RUN}), async"
+        );
+    }
+    // The maximum itself runs.
+    let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+    exec.timeout = MAX_TIMEOUT;
+    let out = exec.run(&skill("probe"), &command).unwrap();
+    assert_eq!(out.stdout, b"<x>\n");
+}
+
+/// `--timeout` of `skills run` and `skills serve`: refused as a usage error
+/// (status 2) naming the maximum, before any skill is loaded.
+#[test]
+fn timeouts_past_the_maximum_through_the_cli() {
+    const CASES: &[(&str, &str)] = &[
+        ("2^64 - 1 seconds", "18446744073709551615"),
+        ("2^63 seconds", "9223372036854775808"),
+        ("past u64", "99999999999999999999999"),
+        ("one second past the maximum", "604801"),
+    ];
+    let cache = tempdir();
+    for (row, value) in CASES {
+        for command in [
+            &[
+                "run",
+                "probe",
+                "--from",
+                FIXTURES,
+                "--timeout",
+                value,
+                "--",
+                "./scripts/argv.sh",
+                "x",
+            ][..],
+            &["serve", FIXTURES, "--timeout", value][..],
+        ] {
+            let out = skills()
+                .current_dir(workspace())
+                .env("XDG_CACHE_HOME", cache.path())
+                .args(command)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+            let (stdout, stderr) = texts(&out);
+            assert_eq!(
+                (out.status.code(), stdout.as_str(), stderr.as_str()),
+                (
+                    Some(2),
+                    "",
+                    format!(
+                        "error: invalid value '{value}' for '--timeout <TIMEOUT>': at most 604800 seconds (7 days)\n\nFor more information, try '--help'.\n"
+                    )
+                    .as_str()
+                ),
+                "[{row}] skills {}",
+                command[0]
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 8. Descriptors the caller left open.
+
+/// Where the leaked descriptor comes from, and which run sees it.
+#[derive(Debug, Clone, Copy)]
+enum Leak {
+    /// A file this process opened, `O_CLOEXEC` cleared; the blocking run.
+    InProcess,
+    /// The same; the async run.
+    InProcessAsync,
+    /// Descriptor 7, opened by the shell that starts `skills run`.
+    FromParent,
+}
+
+const FD_CASES: &[(&str, Leak)] = &[
+    (
+        "a file the agent opened without O_CLOEXEC, blocking run",
+        Leak::InProcess,
+    ),
+    (
+        "a file the agent opened without O_CLOEXEC, async run",
+        Leak::InProcessAsync,
+    ),
+    (
+        "a descriptor `skills run` inherited from its parent",
+        Leak::FromParent,
+    ),
+];
+
+/// The descriptors `scripts/fds.sh` printed (`N -> TARGET`), but the
+/// directory `ls` itself opened to list them.
+fn started_with(stdout: &[u8]) -> Vec<(String, String)> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|l| l.split_once(" -> "))
+        .filter_map(|(head, target)| {
+            let fd = head.rsplit(' ').next()?.to_string();
+            let listing = target.starts_with("/proc/") && target.ends_with("/fd");
+            (!listing).then(|| (fd, target.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn scripts_inherit_no_descriptor_but_the_standard_streams() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for (row, leak) in FD_CASES {
+        let tmp = tempdir();
+        let secret = tmp.path().join("secret");
+        fs::write(&secret, b"the agent's own file\n").unwrap();
+        let command = Command::argv(["./scripts/fds.sh"]);
+        let exec = LocalExecutor::new(tmp.path().join("cache"));
+        let stdout = match leak {
+            Leak::InProcess | Leak::InProcessAsync => {
+                let file = fs::File::open(&secret).unwrap();
+                rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
+                let out = if matches!(leak, Leak::InProcess) {
+                    exec.run(&skill("procs"), &command).unwrap()
+                } else {
+                    use skills_bundle::exec::AsyncScriptExecutor;
+                    runtime
+                        .block_on(exec.run_async(&skill("procs"), &command))
+                        .unwrap()
+                };
+                drop(file);
+                out.stdout
+            }
+            Leak::FromParent => {
+                let out = std::process::Command::new("/bin/sh")
+                    .arg("-c")
+                    .arg("exec 7<\"$1\"; shift; exec \"$@\"")
+                    .arg("sh")
+                    .arg(&secret)
+                    .arg(skills_tests::skills_bin())
+                    .args(["run", "procs", "--from", FIXTURES, "--", "./scripts/fds.sh"])
+                    .current_dir(workspace())
+                    .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+                    .output()
+                    .unwrap();
+                assert_eq!(out.status.code(), Some(0), "[{row}] {}", texts(&out).1);
+                out.stdout
+            }
+        };
+        let fds = started_with(&stdout);
+        assert!(
+            fds.iter().all(|(_, target)| !target.ends_with("/secret")),
+            "[{row}] the script got the agent's file: {fds:?}"
+        );
+        let numbers: Vec<&str> = fds.iter().map(|(fd, _)| fd.as_str()).collect();
+        assert_eq!(numbers, ["0", "1", "2"], "[{row}] {fds:?}");
+    }
 }

@@ -13,12 +13,14 @@
 
 use std::path::{Path, PathBuf};
 
+use super::files::{SkillFile, is_executable};
 use super::profile::SPEC_FIELDS;
 use super::properties::{self, py_str};
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::{Checked, glob};
 use crate::digest::{self, DigestFile, DigestSkill};
+use crate::fsread::{Dir, FileError, Reason, read_open};
 use crate::{catalog, tools};
 
 /// The deflate level: 6, zlib's default; higher levels gain under 0.1 % here.
@@ -132,7 +134,7 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
     // Every kept file of every skill, compressed in one parallel pass below
     // (most skills have one to three files: splitting per skill would leave
     // the cores idle).
-    let mut kept: Vec<Vec<&super::SkillFile>> = Vec::new();
+    let mut kept: Vec<Vec<Job<'_>>> = Vec::new();
     let mut md_names = Vec::new();
     for skill in &checked.skills {
         if skill.duplicate_of.is_some() || !skill.is_valid() {
@@ -162,10 +164,21 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
             continue;
         }
         skills.push(describe(skill, &prefix));
-        kept.push(skill.files.iter().filter(|f| !excluded(&f.rel)).collect());
+        kept.push(
+            skill
+                .files
+                .iter()
+                .filter(|f| !excluded(&f.rel))
+                .map(|file| Job {
+                    skill,
+                    file,
+                    is_skill_md: file.rel == md_rel,
+                })
+                .collect(),
+        );
         md_names.push(md_rel);
     }
-    let flat: Vec<&super::SkillFile> = kept.iter().flatten().copied().collect();
+    let flat: Vec<&Job<'_>> = kept.iter().flatten().collect();
     let mut compressed = compress_all(&flat)?.into_iter();
     for ((planned, files), md_rel) in skills.iter_mut().zip(&kept).zip(&md_names) {
         planned.files = compressed.by_ref().take(files.len()).collect();
@@ -278,19 +291,64 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// One file to read and compress, with its skill.
+struct Job<'a> {
+    skill: &'a CheckedSkill,
+    file: &'a SkillFile,
+    /// Whether it is the skill's `SKILL.md`, whose bytes were read and
+    /// checked already.
+    is_skill_md: bool,
+}
+
 /// Reads and compresses files on all cores, keeping their order.
-fn compress_all(files: &[&super::SkillFile]) -> Result<Vec<PlanFile>, PlanError> {
-    super::parallel::map(files, 0, |f| compress_one(f))
+fn compress_all(jobs: &[&Job<'_>]) -> Result<Vec<PlanFile>, PlanError> {
+    super::parallel::map(jobs, 0, |job| compress_one(job))
         .into_iter()
         .collect()
 }
 
-fn compress_one(f: &super::SkillFile) -> Result<PlanFile, PlanError> {
-    let bytes = std::fs::read(&f.path).map_err(|e| PlanError {
+/// Reads one file once, below its skill's directory and without following
+/// links (see [`crate::fsread`]), and compresses those bytes. `SKILL.md`
+/// is not read again: its bytes are those that were checked.
+fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
+    let f = job.file;
+    let fail = |message: String| PlanError {
         path: f.path.clone(),
-        message: format!("cannot read `{}`: {e}", f.path.display()),
+        message,
+    };
+    if let (true, Some(source)) = (job.is_skill_md, &job.skill.source) {
+        return Ok(compress(&f.rel, source.bytes().to_vec(), f.executable));
+    }
+    let dir = Dir::open(&job.skill.dir)
+        .map_err(|e| fail(format!("cannot read `{}`: {e}", job.skill.dir.display())))?;
+    if job.skill.dir_id != Some(dir.id()) {
+        return Err(fail(format!(
+            "`{}` was replaced while it was being read; run again",
+            job.skill.dir.display()
+        )));
+    }
+    let fail_read = |mut e: FileError| {
+        e.path = f.path.clone();
+        fail(match e.reason {
+            Reason::TooLarge { .. } => format!(
+                "`{}` grew after it was checked ({} bytes then); run again",
+                f.path.display(),
+                f.size
+            ),
+            _ => e.to_string(),
+        })
+    };
+    let (mut file, meta) = dir.open_file(&f.physical).map_err(fail_read)?;
+    // At most the size it had when it was listed and counted against the
+    // limits: a file that grew since is refused, not read without bound.
+    let bytes = read_open(&mut file, &meta, f.size).map_err(|reason| {
+        fail_read(FileError {
+            path: f.path.clone(),
+            reason,
+        })
     })?;
-    Ok(compress(&f.rel, bytes, f.executable))
+    // The mode of the file read, not of what was listed.
+    Ok(compress(&f.rel, bytes, is_executable(&meta)))
 }
 
 /// Compresses one file's bytes (deterministic; stored when deflate does not help).
@@ -336,5 +394,120 @@ mod tests {
     #[test]
     fn json_of_nodes() {
         assert_eq!(json_string("a\"b\né"), "\"a\\\"b\\n\\u00e9\"");
+    }
+}
+
+#[cfg(all(test, unix))]
+mod read_once {
+    use std::fs;
+    use std::os::unix::fs::symlink;
+    use std::path::PathBuf;
+
+    use super::super::{Options, check};
+    use super::*;
+
+    type Result = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    const VALID: &str = "---\nname: s\ndescription: d\n---\nbody\n";
+
+    fn checked(root: &Path) -> (Checked, Vec<PathBuf>) {
+        let roots = vec![root.to_path_buf()];
+        (check(&roots, &Options::default()), roots)
+    }
+
+    #[test]
+    fn skill_md_is_packed_from_the_bytes_that_were_checked() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        fs::write(dir.join("SKILL.md"), VALID)?;
+        let (checked, roots) = checked(&dir);
+        fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: s\ndescription: changed\n---\n",
+        )?;
+        let plan = plan(&checked, &roots, &[]).map_err(|e| e.message)?;
+        let md = &plan.skills[0].files[0];
+        assert_eq!(md.path, "SKILL.md");
+        assert_eq!(md.sha256, digest::sha256(VALID.as_bytes()));
+        assert_eq!(plan.skills[0].description, "d");
+        Ok(())
+    }
+
+    #[test]
+    fn a_file_swapped_for_a_link_after_the_check_is_refused() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir_all(dir.join("refs"))?;
+        fs::write(dir.join("SKILL.md"), VALID)?;
+        fs::write(dir.join("refs/a.txt"), "inside")?;
+        fs::write(tmp.path().join("secret"), "outside")?;
+        let (checked, roots) = checked(&dir);
+        fs::remove_file(dir.join("refs/a.txt"))?;
+        symlink(tmp.path().join("secret"), dir.join("refs/a.txt"))?;
+        let e = plan(&checked, &roots, &[]).err().ok_or("planned")?;
+        let path = dir.join("refs/a.txt");
+        assert_eq!(e.path, path);
+        assert_eq!(
+            e.message,
+            format!(
+                "cannot read `{}`: it is reached through a symbolic link, which is not followed here",
+                path.display()
+            )
+        );
+        // A directory on the way swapped for a link: the same.
+        fs::remove_file(dir.join("refs/a.txt"))?;
+        fs::rename(dir.join("refs"), tmp.path().join("refs"))?;
+        fs::write(tmp.path().join("refs/a.txt"), "outside")?;
+        symlink(tmp.path().join("refs"), dir.join("refs"))?;
+        let e = plan(&checked, &roots, &[]).err().ok_or("planned")?;
+        assert!(
+            e.message.ends_with("which is not followed here"),
+            "{}",
+            e.message
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_file_grown_after_the_check_is_refused() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        fs::write(dir.join("SKILL.md"), VALID)?;
+        fs::write(dir.join("a.txt"), "12")?;
+        let (checked, roots) = checked(&dir);
+        fs::write(dir.join("a.txt"), "123")?;
+        let e = plan(&checked, &roots, &[]).err().ok_or("planned")?;
+        assert_eq!(
+            e.message,
+            format!(
+                "`{}` grew after it was checked (2 bytes then); run again",
+                dir.join("a.txt").display()
+            )
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_skill_directory_replaced_after_the_check_is_refused() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        fs::write(dir.join("SKILL.md"), VALID)?;
+        fs::write(dir.join("a.txt"), "in")?;
+        let (checked, roots) = checked(&dir);
+        fs::rename(&dir, tmp.path().join("old"))?;
+        fs::create_dir(&dir)?;
+        fs::write(dir.join("a.txt"), "ou")?;
+        let e = plan(&checked, &roots, &[]).err().ok_or("planned")?;
+        assert_eq!(
+            e.message,
+            format!(
+                "`{}` was replaced while it was being read; run again",
+                dir.display()
+            )
+        );
+        Ok(())
     }
 }

@@ -26,6 +26,10 @@
 //! - Symbolic links are followed only when their canonical target lies inside
 //!   the canonical skill directory; others warn `SK008`. A link back to a
 //!   directory being listed warns `SK009`; a dangling link warns `SK005`.
+//!   A file reached through links records where it really is
+//!   ([`SkillFile::physical`]), and is later read from there without
+//!   following any link (see [`crate::fsread`]): a link swapped in after the
+//!   listing is refused, never followed.
 //! - Fifos, sockets and devices warn `SK005`.
 //! - Names that are not UTF-8 or that contain `\` or control characters warn
 //!   `SK005`: they cannot be embedded or packed portably.
@@ -48,8 +52,11 @@ use super::render::thousands;
 pub struct SkillFile {
     /// Normalised, `/`-separated, relative to the skill directory: `scripts/calc.py`.
     pub rel: String,
-    /// The path to read it from, built from the skill directory as given.
+    /// The path shown for it, built from the skill directory as given.
     pub path: PathBuf,
+    /// Where it is read from: relative to the skill directory, with every
+    /// symbolic link on the way resolved (`rel` when there is none).
+    pub physical: PathBuf,
     /// Size in bytes.
     pub size: u64,
     /// Whether any execute bit is set (Unix); always `false` elsewhere.
@@ -155,7 +162,7 @@ pub fn skill_files(dir: &Path, limits: &FileLimits, diags: &mut Vec<Diagnostic>)
         depth_warned: false,
         stopped: false,
     };
-    lister.list(dir, "", 0);
+    lister.list(dir, "", Path::new(""), 0);
     let mut files = lister.files;
     files.sort_by(|a, b| a.rel.as_bytes().cmp(b.rel.as_bytes()));
     files
@@ -206,7 +213,9 @@ impl Lister<'_> {
         self.boundary.clone().and_then(Result::ok)
     }
 
-    fn list(&mut self, dir: &Path, prefix: &str, depth: usize) {
+    /// Lists `dir`, which is `prefix` (shown) and `physical` (resolved)
+    /// relative to the skill directory.
+    fn list(&mut self, dir: &Path, prefix: &str, physical: &Path, depth: usize) {
         for entry in list_dir(dir, self.diags) {
             if self.stopped {
                 return;
@@ -243,9 +252,22 @@ impl Lister<'_> {
                 format!("{prefix}/{name}")
             };
             match entry.kind {
-                EntryKind::Dir => self.enter(&entry.path, &rel, name, None, depth),
+                EntryKind::Dir => {
+                    self.enter(&entry.path, &rel, name, physical.join(name), None, depth)
+                }
                 EntryKind::File => match entry.dirent.metadata() {
-                    Ok(meta) => self.add(&entry.path, rel, &meta),
+                    // The kind came from the directory listing; the size
+                    // must come from the same kind of file.
+                    Ok(meta) if meta.is_file() => {
+                        self.add(&entry.path, rel, physical.join(name), &meta);
+                    }
+                    Ok(_) => {
+                        let message = format!(
+                            "`{}` changed while the skill was being listed; it was left out",
+                            entry.path.display()
+                        );
+                        self.warn(Code::Io, &entry.path, message, "run again");
+                    }
                     Err(e) => {
                         let message = format!(
                             "cannot read `{}`: {e}; it was left out",
@@ -258,12 +280,20 @@ impl Lister<'_> {
                     let Some(boundary) = self.boundary() else {
                         continue;
                     };
-                    match follow_link(&entry.path, &boundary, self.dir, false, self.diags) {
+                    let target = follow_link(&entry.path, &boundary, self.dir, false, self.diags);
+                    match target {
                         Some(Target::Dir(canon)) => {
-                            self.enter(&entry.path, &rel, name, Some(canon), depth)
+                            let inside = canon.strip_prefix(&boundary).map(Path::to_path_buf);
+                            if let Ok(inside) = inside {
+                                self.enter(&entry.path, &rel, name, inside, Some(canon), depth);
+                            }
                         }
-                        Some(Target::File(meta)) => self.add(&entry.path, rel, &meta),
-                        Some(Target::Other) => self.special(&entry.path),
+                        Some(Target::File(canon, meta)) => {
+                            if let Ok(inside) = canon.strip_prefix(&boundary) {
+                                self.add(&entry.path, rel, inside.to_path_buf(), &meta);
+                            }
+                        }
+                        Some(Target::Other(_)) => self.special(&entry.path),
                         None => {}
                     }
                 }
@@ -272,8 +302,17 @@ impl Lister<'_> {
         }
     }
 
-    /// Lists a sub-directory; `target` is its canonical path when reached through a link.
-    fn enter(&mut self, path: &Path, rel: &str, name: &str, target: Option<PathBuf>, depth: usize) {
+    /// Lists a sub-directory (`physical` relative to the skill directory);
+    /// `target` is its canonical path when reached through a link.
+    fn enter(
+        &mut self,
+        path: &Path,
+        rel: &str,
+        name: &str,
+        physical: PathBuf,
+        target: Option<PathBuf>,
+        depth: usize,
+    ) {
         let dropped = if depth == 0 {
             dropped_at_top(name).or_else(|| dropped_anywhere(name))
         } else {
@@ -322,7 +361,7 @@ impl Lister<'_> {
             name: name.to_owned(),
             target,
         });
-        self.list(path, rel, depth + 1);
+        self.list(path, rel, &physical, depth + 1);
         self.stack.pop();
     }
 
@@ -346,7 +385,7 @@ impl Lister<'_> {
         false
     }
 
-    fn add(&mut self, path: &Path, rel: String, meta: &fs::Metadata) {
+    fn add(&mut self, path: &Path, rel: String, physical: PathBuf, meta: &fs::Metadata) {
         if let Some(why) = dropped_by_packaging(&rel) {
             if !rel.split('/').any(|p| p == GIT) {
                 let message = format!("`{rel}` is left out of the packaged skill: {why}");
@@ -379,6 +418,7 @@ impl Lister<'_> {
         self.files.push(SkillFile {
             rel,
             path: path.to_path_buf(),
+            physical,
             size,
             executable: is_executable(meta),
         });
@@ -401,14 +441,16 @@ impl Lister<'_> {
 const DROP_HELP: &str = "remove it from the skill directory; packaging (`package_skill.py`, `skills pack`) leaves it out";
 const LIMIT_HELP: &str = "remove files the skill does not need, or split it into several skills";
 
+/// Whether any execute bit is set (Unix); always `false` elsewhere.
 #[cfg(unix)]
-fn is_executable(meta: &fs::Metadata) -> bool {
+pub(super) fn is_executable(meta: &fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
+/// Whether any execute bit is set (Unix); always `false` elsewhere.
 #[cfg(not(unix))]
-fn is_executable(_meta: &fs::Metadata) -> bool {
+pub(super) fn is_executable(_meta: &fs::Metadata) -> bool {
     false
 }
 
@@ -675,6 +717,17 @@ mod tests {
         );
         assert_eq!(files[1].size, 3);
         assert_eq!(files[1].path, dir.join("b-inside.txt"));
+        // Where each is read from: the links resolved, inside the skill.
+        let physical: Vec<&Path> = files.iter().map(|f| f.physical.as_path()).collect();
+        assert_eq!(
+            physical,
+            [
+                Path::new("SKILL.md"),
+                Path::new("real/data.txt"),
+                Path::new("real/data.txt"),
+                Path::new("real/data.txt")
+            ]
+        );
         assert_eq!(
             codes(&diags),
             [

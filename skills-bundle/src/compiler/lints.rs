@@ -21,6 +21,7 @@ use super::diag::Code;
 use super::files::SkillFile;
 use super::frontmatter::Split;
 use super::rules::Ctx;
+use crate::fsread::Dir;
 
 const MAX_LINES: usize = 500;
 const MAX_TOKENS: usize = 5_000;
@@ -31,6 +32,7 @@ pub(crate) fn check(
     split: &Split,
     description: Option<(&str, Range<usize>)>,
     files: &[SkillFile],
+    dir: &Dir,
 ) {
     size(ctx);
     invisible(ctx);
@@ -38,7 +40,7 @@ pub(crate) fn check(
         description_lints(ctx, text, span);
     }
     references(ctx, split, files);
-    scripts(ctx, files);
+    scripts(ctx, files, dir);
 }
 
 fn size(ctx: &mut Ctx<'_>) {
@@ -276,7 +278,7 @@ const SCRIPT_EXTENSIONS: [&str; 13] = [
     "py", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "fish",
 ];
 
-fn scripts(ctx: &mut Ctx<'_>, files: &[SkillFile]) {
+fn scripts(ctx: &mut Ctx<'_>, files: &[SkillFile], dir: &Dir) {
     for f in files {
         let Some(name) = f.rel.strip_prefix("scripts/") else {
             continue;
@@ -291,9 +293,9 @@ fn scripts(ctx: &mut Ctx<'_>, files: &[SkillFile]) {
             continue;
         }
         let mut head = [0u8; 2];
-        let has_shebang = std::fs::File::open(&f.path)
-            .and_then(|mut h| h.read_exact(&mut head))
-            .is_ok()
+        let has_shebang = dir
+            .open_file(&f.physical)
+            .is_ok_and(|(mut h, _)| h.read_exact(&mut head).is_ok())
             && &head == b"#!";
         if !has_shebang {
             ctx.report(

@@ -8,6 +8,7 @@
 //! characters are replaced by a visible placeholder, so the carets line up
 //! with what the user sees.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write};
 use std::path::Path;
 
@@ -33,6 +34,29 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// Text safe to print on a terminal: control, invisible and
+/// bidirectional-control characters become visible placeholders (as in the
+/// source snippet), so that a file name cannot move the cursor, recolour the
+/// terminal or hide text. Line breaks are kept; each line is shown alone.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        let code = u32::from(c);
+        c != '\n' && (code < 0x20 || code == 0x7f || is_invisible(code))
+    };
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\n' {
+            out.push(c);
+        } else {
+            push_shown(&mut out, c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// A path as text with `/` separators on every platform.
@@ -87,7 +111,7 @@ fn write_diagnostic(out: &mut String, d: &Diagnostic, style: &Style) -> fmt::Res
         "{severity}{}[{}]{reset}{bold}: {}{reset}",
         d.severity.as_str(),
         d.code,
-        d.message
+        shown(&d.message)
     )?;
 
     let width = d
@@ -96,6 +120,7 @@ fn write_diagnostic(out: &mut String, d: &Diagnostic, style: &Style) -> fmt::Res
         .map_or(1, |l| l.start.line.to_string().len());
     let pad = " ".repeat(width);
     let path = path_string(&d.path);
+    let path = shown(&path);
     match &d.label {
         Some(label) => {
             let (line, from, len) = windowed(label);
@@ -117,6 +142,7 @@ fn write_diagnostic(out: &mut String, d: &Diagnostic, style: &Style) -> fmt::Res
         None => writeln!(out, "{pad}{gutter}-->{reset} {path}")?,
     }
     if let Some(help) = &d.help {
+        let help = shown(help);
         let mut lines = help.lines();
         let first = lines.next().unwrap_or_default();
         writeln!(out, "{pad} {gutter}={reset} {bold}help{reset}: {first}")?;
@@ -356,5 +382,28 @@ mod tests {
         assert_eq!(shown, "a\u{fffd}b\u{2401}c\u{301}🎉d");
         assert_eq!(columns, [0, 1, 2, 3, 4, 5, 5, 7, 8]);
         assert_eq!(display_line("ｈｉ한").1, [0, 2, 4, 6]);
+    }
+
+    #[test]
+    fn control_characters_in_paths_messages_and_help_are_shown_not_sent() {
+        use super::super::diag::{Code, Severity};
+        let dir = "skills/a\u{1b}[31mred\u{202e}/SKILL.md";
+        let d = Diagnostic::new(
+            Code::NameDirMismatch,
+            Severity::Error,
+            Path::new(dir),
+            "`name` is `x` but the directory is `a\u{1b}[31mred`",
+        )
+        .help("rename `a\u{1b}[2J`\nor not");
+        let text = diagnostic(&d, false);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+            "{text:?}"
+        );
+        assert_eq!(
+            text,
+            "error[SK209]: `name` is `x` but the directory is `a\u{241b}[31mred`\n --> skills/a\u{241b}[31mred\u{fffd}/SKILL.md\n  = help: rename `a\u{241b}[2J`\n          or not\n\n"
+        );
+        assert!(matches!(shown("plain `text`\n"), Cow::Borrowed(_)));
     }
 }

@@ -5,12 +5,21 @@
 //! the reference validator, so that `--format skills-ref` can print exactly
 //! what it prints: a missing file, a bad frontmatter or unreadable YAML stops
 //! the rules; everything else is collected.
+//!
+//! `SKILL.md` is read once, through [`crate::fsread`]: below the skill's open
+//! directory, a fifo or device refused for what it is (`SK004`), at most
+//! [`MAX_SKILL_MD`] bytes. A `SKILL.md` that is a symbolic link is read
+//! where it leads only when that is inside the skill; a link out of it is
+//! error `SK008` (elsewhere in a skill, an escaping link is a warning and
+//! the file is left out; here the skill has nothing else to read), and not
+//! a byte of the target is read, so none can reach a diagnostic.
 
-use std::io::Read;
+use std::io::ErrorKind;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::diag::{Code, Diagnostic};
+use super::diag::{Code, Diagnostic, Severity};
+use super::discover::{Target, follow_link};
 use super::files::{self, SkillFile};
 use super::frontmatter::{self, Split, SplitError};
 use super::lints;
@@ -18,6 +27,7 @@ use super::rules::{self, Ctx, Fields};
 use super::source::Source;
 use super::yaml::{self, Node};
 use super::{Options, Profile};
+use crate::fsread::{Dir, FileError, FileId, Reason};
 
 /// The largest `SKILL.md` read, in bytes.
 pub const MAX_SKILL_MD: u64 = 8 * 1024 * 1024;
@@ -29,6 +39,9 @@ pub struct CheckedSkill {
     pub dir: PathBuf,
     /// The plugin the skill belongs to, for plugin layouts.
     pub plugin: Option<String>,
+    /// The identity of the directory that was read, when it could be
+    /// opened: what packing reads from must still be the same directory.
+    pub dir_id: Option<FileId>,
     /// `SKILL.md` (or `skill.md`), when there is one.
     pub skill_md: Option<PathBuf>,
     /// The file's bytes and line table, when it was read.
@@ -101,14 +114,6 @@ impl CheckedSkill {
     }
 }
 
-/// Finds `SKILL.md`, preferring the uppercase name as the reference does.
-fn find_skill_md(dir: &Path) -> Option<PathBuf> {
-    ["SKILL.md", "skill.md"]
-        .iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.exists())
-}
-
 /// Checks the skill in `dir`.
 pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> CheckedSkill {
     let mut skill = CheckedSkill::new(dir, plugin);
@@ -118,32 +123,40 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         diags.push(Diagnostic::new(code, profile.severity(code), path, msg));
         diags.len() - 1
     };
-    let Some(path) = find_skill_md(dir) else {
-        // Only now tell a missing directory from a directory without
-        // `SKILL.md`: the common case costs no extra `stat`.
-        match std::fs::metadata(dir) {
-            Err(_) => {
-                let i = report(
-                    diags,
-                    Code::PathNotFound,
-                    dir,
-                    format!("`{}` does not exist", dir.display()),
-                );
-                diags[i].reference = Some(format!("Path does not exist: {}", dir.display()));
-                return skill;
-            }
-            Ok(m) if !m.is_dir() => {
-                let i = report(
-                    diags,
-                    Code::NotADirectory,
-                    dir,
-                    format!("`{}` is not a directory", dir.display()),
-                );
-                diags[i].reference = Some(format!("Not a directory: {}", dir.display()));
-                return skill;
-            }
-            Ok(_) => {}
+    let skill_dir = match Dir::open(dir) {
+        Ok(d) => d,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            let i = report(
+                diags,
+                Code::PathNotFound,
+                dir,
+                format!("`{}` does not exist", dir.display()),
+            );
+            diags[i].reference = Some(format!("Path does not exist: {}", dir.display()));
+            return skill;
         }
+        Err(e) if e.kind() == ErrorKind::NotADirectory => {
+            let i = report(
+                diags,
+                Code::NotADirectory,
+                dir,
+                format!("`{}` is not a directory", dir.display()),
+            );
+            diags[i].reference = Some(format!("Not a directory: {}", dir.display()));
+            return skill;
+        }
+        Err(e) => {
+            report(
+                diags,
+                Code::Io,
+                dir,
+                format!("cannot read `{}`: {e}", dir.display()),
+            );
+            return skill;
+        }
+    };
+    skill.dir_id = Some(skill_dir.id());
+    let Some((path, read)) = read_skill_md(&skill_dir, diags) else {
         let i = report(
             diags,
             Code::MissingSkillMd,
@@ -165,14 +178,14 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         diags[i].help =
             Some("rename it to `SKILL.md`: some clients only look for that name".into());
     }
-    let bytes = match read_limited(&path) {
+    let bytes = match read {
         Ok(b) => b,
-        Err((code, message)) => {
-            report(diags, code, &path, message);
+        Err(d) => {
+            diags.push(d);
             return skill;
         }
     };
-    read_skill_md(&mut skill, &path, bytes, profile);
+    parse_skill_md(&mut skill, &path, bytes, profile);
     let CheckedSkill {
         source: Some(source),
         split: Some(split),
@@ -208,7 +221,7 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             .as_ref()
             .and_then(|r| r.get("description"))
             .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
-        lints::check(&mut ctx, split, description, files);
+        lints::check(&mut ctx, split, description, files, &skill_dir);
     }
     skill
 }
@@ -219,6 +232,7 @@ impl CheckedSkill {
         CheckedSkill {
             dir: dir.to_path_buf(),
             plugin,
+            dir_id: None,
             skill_md: None,
             source: None,
             split: None,
@@ -243,7 +257,7 @@ impl CheckedSkill {
     ) -> CheckedSkill {
         let mut skill = CheckedSkill::new(dir, plugin);
         skill.skill_md = Some(path.to_path_buf());
-        read_skill_md(&mut skill, path, bytes, profile);
+        parse_skill_md(&mut skill, path, bytes, profile);
         skill
     }
 }
@@ -252,7 +266,7 @@ impl CheckedSkill {
 /// the frontmatter rules: sets the skill's source, split, frontmatter and
 /// fields, and adds the diagnostics. The split stays `None` when the file
 /// does not split.
-fn read_skill_md(skill: &mut CheckedSkill, path: &Path, bytes: Vec<u8>, profile: Profile) {
+fn parse_skill_md(skill: &mut CheckedSkill, path: &Path, bytes: Vec<u8>, profile: Profile) {
     let source = Source::new(path, bytes);
     let mut ctx = Ctx {
         profile,
@@ -326,33 +340,75 @@ fn yaml_help(code: Code) -> Option<&'static str> {
     })
 }
 
-/// Reads `SKILL.md` with one `open` and one `fstat`, refusing directories
-/// and files over [`MAX_SKILL_MD`] before allocating.
-fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
-    let io = |e: std::io::Error| (Code::Io, format!("cannot read `{}`: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err((
-            Code::SkillMdNotFile,
-            format!("`{}` is a directory, not a file", path.display()),
-        ));
+/// Reads `SKILL.md`, else `skill.md` (the reference prefers them in that
+/// order), from the open skill directory, never following a link out of it:
+/// a `SKILL.md` that is a symbolic link is read where it leads only when
+/// that is inside the skill (else error `SK008`, and nothing of the target
+/// is read). Returns the path shown and the bytes, or the diagnostic that
+/// stops the check; `None` when there is no such file (a dangling link
+/// counts as none, with its warning).
+fn read_skill_md(
+    dir: &Dir,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(PathBuf, Result<Vec<u8>, Diagnostic>)> {
+    let mut boundary = None;
+    for name in ["SKILL.md", "skill.md"] {
+        let path = dir.path().join(name);
+        let error = match dir.read(Path::new(name), MAX_SKILL_MD) {
+            Ok(bytes) => return Some((path, Ok(bytes))),
+            Err(e) if e.is_not_found() => continue,
+            Err(e) => e,
+        };
+        if !matches!(error.reason, Reason::Link) {
+            return Some((path, Err(read_error(&error))));
+        }
+        let boundary = match boundary.get_or_insert_with(|| std::fs::canonicalize(dir.path())) {
+            Ok(b) => b.clone(),
+            Err(e) => {
+                let message = format!("cannot resolve `{}`: {e}", dir.path().display());
+                return Some((path.clone(), Err(error_at(Code::Io, &path, message))));
+            }
+        };
+        let mut found = Vec::new();
+        let target = follow_link(&path, &boundary, dir.path(), false, &mut found);
+        if let Some(i) = found.iter().position(|d| d.code == Code::SymlinkEscape) {
+            // The skill has no `SKILL.md` of its own: an error, not the
+            // warning an escaping link elsewhere gets.
+            let mut escape = found.remove(i);
+            escape.severity = Severity::Error;
+            diags.append(&mut found);
+            return Some((path, Err(escape)));
+        }
+        diags.append(&mut found);
+        let Some(Target::Dir(canon) | Target::File(canon, _) | Target::Other(canon)) = target
+        else {
+            continue;
+        };
+        let Ok(inside) = canon.strip_prefix(&boundary) else {
+            continue;
+        };
+        let read = dir.read(inside, MAX_SKILL_MD).map_err(|e| {
+            let mut d = read_error(&e);
+            d.path = path.clone();
+            d
+        });
+        return Some((path, read));
     }
-    if meta.len() > MAX_SKILL_MD {
-        return Err((
-            Code::Io,
-            format!(
-                "`{}` is {} bytes; the limit is {MAX_SKILL_MD}",
-                path.display(),
-                meta.len()
-            ),
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_SKILL_MD + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    Ok(bytes)
+    None
+}
+
+/// The diagnostic for a `SKILL.md` that could not be read: `SK004` for
+/// something that is not a file (saying what it is), else `SK005`.
+fn read_error(e: &FileError) -> Diagnostic {
+    let code = match e.reason {
+        Reason::NotFile(_) => Code::SkillMdNotFile,
+        _ => Code::Io,
+    };
+    error_at(code, &e.path, e.to_string())
+}
+
+fn error_at(code: Code, path: &Path, message: String) -> Diagnostic {
+    Diagnostic::new(code, Severity::Error, path, message)
 }
 
 fn split_error(ctx: &mut Ctx<'_>, e: SplitError) {
@@ -400,4 +456,144 @@ fn split_error(ctx: &mut Ctx<'_>, e: SplitError) {
         };
     let d = ctx.report(code, Some(span), message).set_help(help);
     d.reference = reference.map(String::from);
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::symlink;
+
+    use super::*;
+
+    type Result = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    const VALID: &str = "---\nname: s\ndescription: d\n---\nbody\n";
+
+    fn check(dir: &Path) -> CheckedSkill {
+        check_skill(dir, None, &Options::default())
+    }
+
+    fn codes(skill: &CheckedSkill) -> Vec<(Code, Severity)> {
+        skill
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.severity))
+            .collect()
+    }
+
+    #[test]
+    fn a_fifo_skill_md_is_refused_without_blocking() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        let fifo = dir.join("SKILL.md");
+        if !std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            return Ok(());
+        }
+        let skill = check(&dir);
+        assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
+        assert_eq!(
+            skill.diagnostics[0].message,
+            format!(
+                "cannot read `{}`: it is a fifo, not a regular file",
+                fifo.display()
+            )
+        );
+        assert!(skill.source.is_none());
+        Ok(())
+    }
+
+    /// `/dev/zero` itself, made with `mknod` (where allowed, as root), and
+    /// a link to a fifo inside the skill: each named for what it is.
+    #[test]
+    fn a_device_or_a_link_to_a_fifo_is_named_for_what_it_is() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let made = |args: &[&str]| {
+            std::process::Command::new(args[0])
+                .args(&args[1..])
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let dev = tmp.path().join("dev");
+        fs::create_dir(&dev)?;
+        let zero = dev.join("SKILL.md");
+        if made(&["mknod", &zero.to_string_lossy(), "c", "1", "5"]) {
+            let skill = check(&dev);
+            assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
+            assert_eq!(
+                skill.diagnostics[0].message,
+                format!(
+                    "cannot read `{}`: it is a character device, not a regular file",
+                    zero.display()
+                )
+            );
+        }
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        if made(&["mkfifo", &dir.join("pipe").to_string_lossy()]) {
+            symlink("pipe", dir.join("SKILL.md"))?;
+            let skill = check(&dir);
+            assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
+            assert_eq!(skill.diagnostics[0].path, dir.join("SKILL.md"));
+            assert_eq!(
+                skill.diagnostics[0].message,
+                format!(
+                    "cannot read `{}`: it is a fifo, not a regular file",
+                    dir.join("pipe").display()
+                )
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_skill_md_linking_out_is_an_error_and_is_not_read() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        fs::write(tmp.path().join("outside.md"), VALID)?;
+        symlink(tmp.path().join("outside.md"), dir.join("SKILL.md"))?;
+        let skill = check(&dir);
+        assert_eq!(codes(&skill), [(Code::SymlinkEscape, Severity::Error)]);
+        assert!(skill.source.is_none() && skill.name().is_none());
+        assert_eq!(skill.skill_md, Some(dir.join("SKILL.md")));
+        Ok(())
+    }
+
+    #[test]
+    fn a_skill_md_linking_inside_is_read_where_it_leads() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir_all(dir.join("docs"))?;
+        fs::write(dir.join("docs/real.md"), VALID)?;
+        symlink("docs/real.md", dir.join("SKILL.md"))?;
+        let skill = check(&dir);
+        assert!(skill.is_valid(), "{:?}", skill.diagnostics);
+        assert_eq!(
+            skill.source.as_ref().map(Source::bytes),
+            Some(VALID.as_bytes())
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_dangling_skill_md_link_counts_as_none() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir(&dir)?;
+        symlink("gone.md", dir.join("SKILL.md"))?;
+        let skill = check(&dir);
+        assert_eq!(
+            codes(&skill),
+            [
+                (Code::Io, Severity::Warning),
+                (Code::MissingSkillMd, Severity::Error)
+            ]
+        );
+        Ok(())
+    }
 }

@@ -17,7 +17,9 @@
 //! strictyaml: everything after the opening `---`, so YAML line numbers are
 //! file line numbers.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 use std::ops::Range;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
@@ -131,6 +133,9 @@ enum Frame {
     },
     Map {
         entries: Vec<(Node, Node)>,
+        /// Entry positions by key hash, so that duplicate keys are found in
+        /// constant time (a pairwise check is quadratic in the key count).
+        index: HashMap<u64, Vec<usize>>,
         key: Option<Node>,
         start: usize,
         anchor: usize,
@@ -143,6 +148,10 @@ struct Builder<'t> {
     base: usize,
     /// Byte offset in `text` of each char index (plus one past the end).
     char_bytes: Vec<usize>,
+    /// Line table for ruamel-style marks, built at the first problem.
+    marks: OnceCell<Marks>,
+    /// Keys for hashing mapping keys (one per frontmatter).
+    hasher: RandomState,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Node>,
     root: Option<Node>,
@@ -161,6 +170,8 @@ impl<'t> Builder<'t> {
             text,
             base,
             char_bytes,
+            marks: OnceCell::new(),
+            hasher: RandomState::new(),
             stack: Vec::new(),
             anchors: HashMap::new(),
             root: None,
@@ -184,6 +195,28 @@ impl<'t> Builder<'t> {
     }
 
     fn run(mut self) -> Parsed {
+        if let Some((at, c)) = self
+            .text
+            .chars()
+            .enumerate()
+            .find(|&(_, c)| !is_printable(c))
+        {
+            let code = u32::from(c);
+            let name = char_name(c).map_or(String::new(), |n| format!(" ({n})"));
+            let (_, problem) = self.fatal(
+                at,
+                format!(
+                    "the frontmatter holds the character U+{code:04X}{name}, which YAML does not allow; remove it or move it into the body"
+                ),
+                format!(
+                    "unacceptable character #x{code:04x}: special characters are not allowed\n  in \"<unicode string>\", position {at}"
+                ),
+            );
+            return Parsed {
+                root: None,
+                problems: vec![problem],
+            };
+        }
         let mut parser = Parser::new_from_str(self.text);
         let mut fatal: Option<(usize, Problem)> = None;
         loop {
@@ -244,8 +277,8 @@ impl<'t> Builder<'t> {
             Event::DocumentStart(_) => {
                 self.documents += 1;
                 if self.documents > 1 {
-                    let first = marked(self.text, 0);
-                    let here = marked(self.text, start);
+                    let first = self.marked(0);
+                    let here = self.marked(start);
                     return Err(self.fatal(
                         start,
                         "the frontmatter holds more than one YAML document".into(),
@@ -303,7 +336,7 @@ impl<'t> Builder<'t> {
                         format!(
                             "found undefined alias '{}'\n{}",
                             &name[1.min(name.len())..],
-                            marked(self.text, start)
+                            self.marked(start)
                         ),
                     ));
                 };
@@ -343,8 +376,8 @@ impl<'t> Builder<'t> {
                         span: self.file_span(props_end..props_end + 1),
                         reference: format!(
                             "While scanning\n{}\nFound ugly disallowed JSONesque flow mapping (surround with ' and ' to make text appear literally)\n{}",
-                            marked(self.text, props_end),
-                            marked(self.text, props_end + 1)
+                            self.marked(props_end),
+                            self.marked(props_end + 1)
                         ),
                     },
                 ));
@@ -367,6 +400,7 @@ impl<'t> Builder<'t> {
         } else {
             Frame::Map {
                 entries: Vec::new(),
+                index: HashMap::new(),
                 key: None,
                 start: props_end,
                 anchor,
@@ -412,8 +446,8 @@ impl<'t> Builder<'t> {
                         span: self.file_span(at..token_end),
                         reference: format!(
                             "While scanning\n{}\nFound confusing disallowed anchor token (surround with ' and ' to make text appear literally)\n{}",
-                            marked(self.text, at),
-                            marked(self.text, token_end)
+                            self.marked(at),
+                            self.marked(token_end)
                         ),
                     }
                 } else {
@@ -423,8 +457,8 @@ impl<'t> Builder<'t> {
                         span: self.file_span(at..token_end),
                         reference: format!(
                             "While scanning\n{}\nFound disallowed tag tokens (do not specify types in markup)\n{}",
-                            marked(self.text, token_end),
-                            marked(self.text, at)
+                            self.marked(token_end),
+                            self.marked(at)
                         ),
                     }
                 };
@@ -452,7 +486,7 @@ impl<'t> Builder<'t> {
                     code,
                     message: message.into(),
                     span: self.file_span(start..start + 1),
-                    reference: format!("While scanning\n{}\n{message}", marked(self.text, start)),
+                    reference: format!("While scanning\n{}\n{message}", self.marked(start)),
                 },
             ));
         }
@@ -474,37 +508,56 @@ impl<'t> Builder<'t> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Map {
+                entries,
+                index,
+                key,
+                ..
+            }) => match key.take() {
                 None => *key = Some(node),
                 Some(k) => {
-                    let duplicate = entries
+                    let hash = self.hasher.hash_one(KeyHash(&k.value));
+                    let slots = index.entry(hash).or_default();
+                    match slots
                         .iter()
-                        .position(|(existing, _)| existing.value == k.value);
-                    match duplicate {
+                        .copied()
+                        .find(|&i| entries[i].0.value == k.value)
+                    {
                         Some(i) => {
                             let name = key_text(&k);
                             let key_start =
                                 char_index_of(&self.char_bytes, self.base, k.span.start);
                             let key_end = char_index_of(&self.char_bytes, self.base, k.span.end);
+                            let marks = self.marks.get_or_init(|| Marks::new(self.text));
                             let problem = Problem {
                                 code: Code::YamlDuplicateKey,
                                 message: format!("duplicate key `{name}`"),
                                 span: k.span.clone(),
                                 reference: format!(
                                     "While parsing\n{}\nDuplicate key '{name}' found\n{}",
-                                    marked(self.text, key_start),
-                                    marked(self.text, key_end)
+                                    marks.marked(key_start),
+                                    marks.marked(key_end)
                                 ),
                             };
                             self.dup_problems.push((key_start, problem));
                             entries[i] = (k, node);
                         }
-                        None => entries.push((k, node)),
+                        None => {
+                            slots.push(entries.len());
+                            entries.push((k, node));
+                        }
                     }
                 }
             },
         }
         Ok(())
+    }
+
+    /// ruamel's mark text for a char index into the frontmatter.
+    fn marked(&self, pointer: usize) -> String {
+        self.marks
+            .get_or_init(|| Marks::new(self.text))
+            .marked(pointer)
     }
 
     fn syntax_error(&self, e: &ScanError) -> (usize, Problem) {
@@ -527,7 +580,7 @@ impl<'t> Builder<'t> {
                 "a tab cannot indent YAML; use spaces".into(),
                 format!(
                     "while scanning for the next token\nfound character '\\t' that cannot start any token\n{}",
-                    marked(self.text, tab)
+                    self.marked(tab)
                 ),
             );
         }
@@ -535,18 +588,34 @@ impl<'t> Builder<'t> {
             return self.fatal(
                 at,
                 "a `: ` inside an unquoted value starts a mapping here; quote the value".into(),
-                format!(
-                    "mapping values are not allowed here\n{}",
-                    marked(self.text, at)
-                ),
+                format!("mapping values are not allowed here\n{}", self.marked(at)),
             );
         }
-        self.fatal(
-            at,
-            info.to_string(),
-            format!("{info}\n{}", marked(self.text, at)),
-        )
+        self.fatal(at, info.to_string(), format!("{info}\n{}", self.marked(at)))
     }
+}
+
+/// Whether YAML (and ruamel.yaml's reader, which checks the whole text before
+/// scanning) accepts the character anywhere in a document: tab, line breaks,
+/// printable ASCII, NEL and the rest of Unicode but for C0/C1 controls,
+/// surrogates and U+FFFE/U+FFFF.
+fn is_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+        || u32::from(c) >= 0x10000
+}
+
+/// A short name for the control characters people meet in files.
+fn char_name(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\0' => "NUL",
+        '\u{7}' => "BEL",
+        '\u{8}' => "backspace",
+        '\u{b}' => "vertical tab",
+        '\u{c}' => "form feed",
+        '\u{1b}' => "escape",
+        '\u{7f}' => "DEL",
+        _ => return None,
+    })
 }
 
 fn char_index_of(char_bytes: &[usize], base: usize, file_byte: usize) -> usize {
@@ -574,52 +643,98 @@ fn key_text(k: &Node) -> String {
     }
 }
 
-/// ruamel.yaml's `Mark.__str__` for a char index into `text`: the position
-/// line, then the line's text (cut to 75 characters around the mark) and a caret.
-pub(crate) fn marked(text: &str, pointer: usize) -> String {
-    const BREAKS: [char; 6] = ['\0', '\r', '\n', '\u{85}', '\u{2028}', '\u{2029}'];
-    let chars: Vec<char> = text.chars().collect();
-    let pointer = pointer.min(chars.len());
-    let (mut line, mut column) = (0usize, 0usize);
-    for (i, &c) in chars[..pointer].iter().enumerate() {
-        let is_break = matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
-            || (c == '\r' && chars.get(i + 1) != Some(&'\n'));
-        if is_break {
-            line += 1;
-            column = 0;
-        } else {
-            column += 1;
+/// Hashes a mapping key by its value only (spans differ between two copies
+/// of one key); equal values hash equally, so equality decides among hits.
+struct KeyHash<'a>(&'a Value);
+
+impl Hash for KeyHash<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self.0 {
+            Value::Str(s) => {
+                state.write_u8(0);
+                s.hash(state);
+            }
+            Value::Seq(items) => {
+                state.write_u8(1);
+                state.write_usize(items.len());
+                for item in items {
+                    KeyHash(&item.value).hash(state);
+                }
+            }
+            Value::Map(entries) => {
+                state.write_u8(2);
+                state.write_usize(entries.len());
+                for (k, v) in entries {
+                    KeyHash(&k.value).hash(state);
+                    KeyHash(&v.value).hash(state);
+                }
+            }
         }
     }
-    let half = 75.0 / 2.0 - 1.0;
-    let mut head = "";
-    let mut start = pointer;
-    while start > 0 && !BREAKS.contains(&chars[start - 1]) {
-        start -= 1;
-        if (pointer - start) as f64 > half {
-            head = " ... ";
-            start += 5;
-            break;
-        }
+}
+
+/// The frontmatter as characters with the start of every line, as
+/// ruamel.yaml counts lines, so that a mark costs a binary search and a
+/// bounded snippet rather than a scan from the start of the text.
+struct Marks {
+    chars: Vec<char>,
+    /// Char index of the start of each line after the first.
+    line_starts: Vec<usize>,
+}
+
+impl Marks {
+    fn new(text: &str) -> Marks {
+        let chars: Vec<char> = text.chars().collect();
+        let line_starts = chars
+            .iter()
+            .enumerate()
+            .filter(|&(i, &c)| {
+                matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+                    || (c == '\r' && chars.get(i + 1) != Some(&'\n'))
+            })
+            .map(|(i, _)| i + 1)
+            .collect();
+        Marks { chars, line_starts }
     }
-    let mut tail = "";
-    let mut end = pointer;
-    while end < chars.len() && !BREAKS.contains(&chars[end]) {
-        end += 1;
-        if (end - pointer) as f64 > half {
-            tail = " ... ";
-            end -= 5;
-            break;
+
+    /// ruamel.yaml's `Mark.__str__` for a char index: the position line, then
+    /// the line's text (cut to 75 characters around the mark) and a caret.
+    fn marked(&self, pointer: usize) -> String {
+        const BREAKS: [char; 6] = ['\0', '\r', '\n', '\u{85}', '\u{2028}', '\u{2029}'];
+        let chars = &self.chars;
+        let pointer = pointer.min(chars.len());
+        let line = self.line_starts.partition_point(|&s| s <= pointer);
+        let column = pointer - line.checked_sub(1).map_or(0, |l| self.line_starts[l]);
+        let half = 75.0 / 2.0 - 1.0;
+        let mut head = "";
+        let mut start = pointer;
+        while start > 0 && !BREAKS.contains(&chars[start - 1]) {
+            start -= 1;
+            if (pointer - start) as f64 > half {
+                head = " ... ";
+                start += 5;
+                break;
+            }
         }
+        let mut tail = "";
+        let mut end = pointer;
+        while end < chars.len() && !BREAKS.contains(&chars[end]) {
+            end += 1;
+            if (end - pointer) as f64 > half {
+                tail = " ... ";
+                end -= 5;
+                break;
+            }
+        }
+        let snippet: String = chars[start..end].iter().collect();
+        format!(
+            "  in \"<unicode string>\", line {}, column {}:\n    {head}{snippet}{tail}\n{}^ (line: {})",
+            line + 1,
+            column + 1,
+            " ".repeat(4 + pointer - start + head.len()),
+            line + 1
+        )
     }
-    let snippet: String = chars[start..end].iter().collect();
-    format!(
-        "  in \"<unicode string>\", line {}, column {}:\n    {head}{snippet}{tail}\n{}^ (line: {})",
-        line + 1,
-        column + 1,
-        " ".repeat(4 + pointer - start + head.len()),
-        line + 1
-    )
 }
 
 #[cfg(test)]
@@ -696,6 +811,50 @@ mod tests {
     }
 
     #[test]
+    fn a_duplicate_among_many_keys_is_found_once() {
+        let mut fm = String::from("\n");
+        for i in 0..5_000 {
+            fm.push_str(&format!("k{i}: v\n"));
+        }
+        fm.push_str("k2500: last\n");
+        let (_, p) = parse_fm(&fm);
+        assert_eq!(p.problems.len(), 1, "{:?}", p.problems.first());
+        assert_eq!(p.problems[0].message, "duplicate key `k2500`");
+        assert!(p.problems[0].reference.contains("line 5002, column 1"));
+        let root = p.root.expect("tree");
+        assert_eq!(root.get("k2500").and_then(Node::as_str), Some("last"));
+        assert_eq!(root.as_map().map(<[_]>::len), Some(5_000));
+    }
+
+    #[test]
+    fn a_nul_byte_is_named_where_it_is_not_called_a_tab() {
+        let (file, p) = parse_fm("\nname: x\ndescription: a \0 b\n");
+        assert!(p.is_fatal());
+        assert_eq!(p.problems.len(), 1);
+        let problem = &p.problems[0];
+        assert_eq!(
+            problem.message,
+            "the frontmatter holds the character U+0000 (NUL), which YAML does not allow; remove it or move it into the body"
+        );
+        assert_eq!(&file[problem.span.clone()], "\0");
+        assert_eq!(
+            problem.reference,
+            "unacceptable character #x0000: special characters are not allowed\n  in \"<unicode string>\", position 24"
+        );
+        // Tabs, NEL and the rest of Unicode are fine; C1 controls are not.
+        assert!(
+            !parse_fm("\nname: x\ndescription: a\tb \u{85} é 😀\n")
+                .1
+                .is_fatal()
+        );
+        assert!(
+            parse_fm("\nname: x\ndescription: a \u{9b} b\n")
+                .1
+                .is_fatal()
+        );
+    }
+
+    #[test]
     fn alias_bombs_are_bounded() {
         let mut fm = String::from("\na: &a [x, x, x, x, x, x, x, x, x, x]\n");
         let mut prev = 'a';
@@ -710,7 +869,7 @@ mod tests {
     #[test]
     fn snippet_is_cut_like_ruamel() {
         let line = format!("description: {}: x", "w".repeat(60));
-        let m = marked(&line, 73);
+        let m = Marks::new(&line).marked(73);
         assert!(m.contains(" ... "), "{m}");
     }
 }

@@ -39,6 +39,7 @@ impl AsyncScriptExecutor for LocalExecutor {
         let program = std_cmd.get_program().to_owned();
         let mut cmd = tokio::process::Command::from(std_cmd);
         let start = Instant::now();
+        let deadline = Instant::from_std(self.deadline(start.into_std())?);
         let mut attempt = 0;
         let mut child = loop {
             match cmd.spawn() {
@@ -71,7 +72,7 @@ impl AsyncScriptExecutor for LocalExecutor {
         }
         let stdout = Reader::spawn(child.stdout.take(), self.max_output);
         let stderr = Reader::spawn(child.stderr.take(), self.max_output);
-        let timed_out = !wait_for_exit(pid, start + self.timeout).await;
+        let timed_out = !wait_for_exit(pid, deadline).await;
         group.kill();
         let status = child
             .wait()
@@ -237,6 +238,45 @@ mod tests {
         let out = block_on(exec.run_async(&skill, &Command::argv(["scripts/t.sh"]))).expect("runs");
         assert!(out.success());
         assert!(gone(first_pid(&out.stdout)), "the grandchild survived");
+    }
+
+    #[test]
+    fn a_timeout_past_the_maximum_is_refused_before_spawning() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let marker = tmp.path().join("ran");
+        let b = script(&format!("touch {}", marker.display()));
+        let skill = b.get("demo").expect("skill");
+        let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+        exec.timeout = Duration::MAX;
+        let command = Command::argv(["scripts/t.sh"]);
+        match block_on(exec.run_async(&skill, &command)) {
+            Err(ExecError::TimeoutTooLong { timeout }) => assert_eq!(timeout, Duration::MAX),
+            other => panic!("{other:?}"),
+        }
+        assert!(!marker.exists(), "the script ran");
+        exec.timeout = crate::exec::MAX_TIMEOUT;
+        let out = block_on(exec.run_async(&skill, &command)).expect("runs");
+        assert!(out.success() && marker.exists());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn scripts_get_only_the_standard_streams() {
+        use crate::exec::run::tests::{inherited, leaky_fd};
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path().join("cache"));
+        let (_leak, command) = leaky_fd(tmp.path());
+        let b = script("");
+        let skill = b.get("demo").expect("skill");
+        let out = block_on(exec.run_async(&skill, &command)).expect("runs");
+        assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fds: Vec<String> = inherited(&out).into_iter().map(|(fd, _)| fd).collect();
+        assert_eq!(
+            fds,
+            ["0", "1", "2"],
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 
     #[test]

@@ -59,6 +59,12 @@ pub enum ExecError {
     EmptyCommand,
     /// A shell command, and the executor does not allow a shell.
     ShellNotAllowed,
+    /// The executor's timeout is over [`MAX_TIMEOUT`](super::MAX_TIMEOUT):
+    /// refused before the program is started.
+    TimeoutTooLong {
+        /// The timeout set.
+        timeout: std::time::Duration,
+    },
     /// The program could not be started.
     Spawn {
         /// The program.
@@ -105,6 +111,11 @@ impl fmt::Display for ExecError {
             ExecError::EmptyCommand => f.write_str("empty command: no program given"),
             ExecError::ShellNotAllowed => f.write_str(
                 "a shell command was given and this executor does not allow a shell; pass the program and arguments instead",
+            ),
+            ExecError::TimeoutTooLong { timeout } => write!(
+                f,
+                "the timeout {timeout:?} is over the maximum of {} s (7 days); set at most that",
+                super::MAX_TIMEOUT.as_secs()
             ),
             ExecError::Spawn { program, source } => write!(f, "cannot run `{program}`: {source}"),
         }

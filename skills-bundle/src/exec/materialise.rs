@@ -10,16 +10,21 @@
 //! directories 0700) and renamed into place, so a reader sees all of it or
 //! none.
 //!
-//! An existing directory is verified before every reuse: each expected file
-//! present as a regular file with its mode, size and SHA-256, and no symlink
-//! anywhere below it. Extra regular files (a script's output) are allowed.
-//! A mismatch is an error, [`ExecError::CacheTampered`]; nothing is deleted,
-//! so whoever looks can see what changed. Verifying re-reads the skill's
-//! files on each run, which is cheap for skills' usual sizes.
+//! An existing directory is verified before every reuse: it must hold
+//! exactly the skill's files, each a regular file with its mode, size and
+//! SHA-256, and the directories leading to them. Anything else below it is
+//! refused: a symlink, and any added file or directory, since a script
+//! another skill wrote there (or a module, or a `__pycache__`, that an
+//! interpreter would load) would otherwise run next time. So a script
+//! writes its output elsewhere (a temporary directory, or a path it is
+//! given); the executor starts Python with `PYTHONDONTWRITEBYTECODE=1` for
+//! this. A mismatch is an error, [`ExecError::CacheTampered`]; nothing is
+//! deleted, so whoever looks can see what changed. Verifying re-reads the
+//! skill's files on each run, which is cheap for skills' usual sizes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, DirBuilder, OpenOptions, Permissions};
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::ExecError;
+use crate::fsread::{Dir, Reason, read_open};
 use crate::{Skill, digest, path};
 
 /// The default cache root: `$XDG_CACHE_HOME/skills`, else
@@ -197,67 +203,86 @@ fn remove_temp(tmp: &Path) {
     let _ = fs::remove_dir_all(tmp);
 }
 
-/// Checks an existing skill directory against the skill.
+/// Checks an existing skill directory against the skill: exactly its files
+/// and their directories (see the module documentation).
 fn verify(dir: &Path, expected: &BTreeMap<String, Expected<'_>>) -> Result<(), ExecError> {
     check_private_dir(dir)?;
     let tampered = |path: &Path, reason: &str| ExecError::CacheTampered {
         path: path.to_path_buf(),
         reason: reason.to_string(),
     };
-    // No symlink anywhere below (so no expected path can lead outside).
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = fs::read_dir(&d).map_err(|e| ExecError::io("read", &d, e))?;
+    // Every directory leading to a file: `a` and `a/b` for `a/b/c`.
+    let dirs: BTreeSet<&str> = expected
+        .keys()
+        .flat_map(|rel| rel.match_indices('/').filter_map(|(at, _)| rel.get(..at)))
+        .collect();
+    // Every entry below, each directory's in name order, so the entry
+    // reported is the same on every file system. No symlink anywhere (so no
+    // expected path can lead outside), nothing added.
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((d, prefix)) = stack.pop() {
+        let mut entries = fs::read_dir(&d)
+            .and_then(|entries| entries.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| ExecError::io("read", &d, e))?;
+        entries.sort_by_key(fs::DirEntry::file_name);
         for entry in entries {
-            let entry = entry.map_err(|e| ExecError::io("read", &d, e))?;
+            let path = entry.path();
             let kind = entry
                 .file_type()
-                .map_err(|e| ExecError::io("inspect", entry.path(), e))?;
-            if kind.is_symlink() {
-                return Err(tampered(&entry.path(), "a symlink was added"));
-            }
-            if kind.is_dir() {
-                stack.push(entry.path());
-            }
+                .map_err(|e| ExecError::io("inspect", &path, e))?;
+            // A name that is not UTF-8 is no file of a skill.
+            let rel = entry.file_name().to_str().map(|n| format!("{prefix}{n}"));
+            let is_file = rel.as_ref().is_some_and(|r| expected.contains_key(r));
+            let is_dir = rel.as_deref().is_some_and(|r| dirs.contains(r));
+            let reason = if kind.is_symlink() {
+                "a symlink was added"
+            } else if kind.is_dir() && is_dir {
+                stack.push((path, format!("{}/", rel.unwrap_or_default())));
+                continue;
+            } else if kind.is_file() && is_file {
+                continue;
+            } else if is_file {
+                "not a regular file"
+            } else if is_dir {
+                "not a directory"
+            } else if kind.is_dir() {
+                "a directory was added"
+            } else {
+                "a file was added"
+            };
+            return Err(tampered(&path, reason));
         }
     }
+    // Each file opened once, below the directory and without following a
+    // link (one swapped in after the walk above is refused too), then
+    // checked on the open descriptor and read within its expected size.
+    let cache = Dir::open(dir).map_err(|e| ExecError::io("open", dir, e))?;
     for (rel, f) in expected {
         let path = dir.join(rel);
-        let meta = match fs::symlink_metadata(&path) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                return Err(tampered(&path, "the file is missing"));
+        let (mut file, meta) = match cache.open_file(Path::new(rel)) {
+            Ok(opened) => opened,
+            Err(e) if e.is_not_found() => return Err(tampered(&path, "the file is missing")),
+            Err(e) => {
+                return Err(match e.reason {
+                    Reason::Link => tampered(&path, "a symlink was added"),
+                    Reason::NotFile(_) => tampered(&path, "not a regular file"),
+                    Reason::Io(source) => ExecError::io("open", &path, source),
+                    Reason::TooLarge { .. } => tampered(&path, "its size changed"),
+                });
             }
-            Err(e) => return Err(ExecError::io("inspect", &path, e)),
         };
-        if !meta.is_file() {
-            return Err(tampered(&path, "not a regular file"));
-        }
         if meta.mode() & 0o7777 != f.mode {
             return Err(tampered(&path, "its mode changed"));
         }
         if meta.len() != f.bytes.len() as u64 {
             return Err(tampered(&path, "its size changed"));
         }
-        let mut file = fs::File::open(&path).map_err(|e| ExecError::io("open", &path, e))?;
-        // The file opened is the one inspected (not a symlink swapped in).
-        let opened = file
-            .metadata()
-            .map_err(|e| ExecError::io("inspect", &path, e))?;
-        if (opened.dev(), opened.ino()) != (meta.dev(), meta.ino()) {
-            return Err(tampered(&path, "it was replaced while being checked"));
-        }
-        let mut h = Sha256::new();
-        let mut buf = [0u8; 64 * 1024];
-        loop {
-            match file.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => h.update(buf.get(..n).unwrap_or_default()),
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(ExecError::io("read", &path, e)),
-            }
-        }
-        if <[u8; 32]>::from(h.finalize()) != *f.sha256 {
+        let bytes = match read_open(&mut file, &meta, meta.len()) {
+            Ok(bytes) => bytes,
+            Err(Reason::Io(e)) => return Err(ExecError::io("read", &path, e)),
+            Err(_) => return Err(tampered(&path, "its size changed")),
+        };
+        if digest::sha256(&bytes) != *f.sha256 {
             return Err(tampered(&path, "its contents changed"));
         }
     }
@@ -308,9 +333,7 @@ mod tests {
         assert_eq!(fs::read(dir.join("refs/data.txt")).expect("read"), DATA);
         assert_eq!(mode(&dir.join("refs/data.txt")), 0o644);
         assert!(dir.join("SKILL.md").is_file());
-        // Reused as it is (a script's own output file is allowed), and no
-        // temporary directory is left behind.
-        fs::write(dir.join("out.txt"), b"result").expect("write");
+        // Reused as it is, and no temporary directory is left behind.
         assert_eq!(materialise(&skill, &root).expect("reuses"), dir);
         let names: Vec<_> = fs::read_dir(&root)
             .expect("read")
@@ -357,6 +380,42 @@ mod tests {
             "its mode changed"
         );
         fs::set_permissions(&script, Permissions::from_mode(0o755)).expect("chmod");
+
+        // Anything added, at any depth: a file another skill's script wrote,
+        // a directory, a `__pycache__` Python would load.
+        for (added, reason) in [
+            ("out.txt", "a file was added"),
+            ("scripts/helper.py", "a file was added"),
+            ("hooks", "a directory was added"),
+            ("scripts/__pycache__", "a directory was added"),
+        ] {
+            let path = dir.join(added);
+            if added.ends_with(".txt") || added.ends_with(".py") {
+                fs::write(&path, b"import os\n").expect("write");
+            } else {
+                fs::create_dir(&path).expect("mkdir");
+            }
+            match materialise(&skill, tmp.path()) {
+                Err(ExecError::CacheTampered { path: p, reason: r }) => {
+                    assert_eq!((p, r.as_str()), (path.clone(), reason), "{added}");
+                }
+                other => panic!("{added}: {other:?}"),
+            }
+            assert!(path.exists(), "{added} was removed");
+            if path.is_dir() {
+                fs::remove_dir(&path).expect("rm");
+            } else {
+                fs::remove_file(&path).expect("rm");
+            }
+        }
+        // An expected directory turned into a file.
+        let scripts = dir.join("scripts");
+        fs::rename(&scripts, tmp.path().join("moved")).expect("mv");
+        fs::write(&scripts, b"").expect("write");
+        assert_eq!(tampered(materialise(&skill, tmp.path())), "not a directory");
+        fs::remove_file(&scripts).expect("rm");
+        fs::rename(tmp.path().join("moved"), &scripts).expect("mv");
+        assert!(materialise(&skill, tmp.path()).is_ok());
 
         symlink("/etc/passwd", dir.join("scripts/planted")).expect("symlink");
         assert_eq!(

@@ -8,7 +8,8 @@
 //!   verified again before each reuse);
 //! - [`ScriptExecutor`] is what an agent calls, and [`LocalExecutor`] its
 //!   default implementation: no shell unless the caller allows one, a
-//!   reduced environment, stdout and stderr captured separately and capped,
+//!   reduced environment, no descriptor but stdin, stdout and stderr,
+//!   stdout and stderr captured separately and capped,
 //!   and the whole process group killed at a timeout and after the run;
 //! - [`split_args`] turns a command line into arguments without a shell and
 //!   refuses shell syntax it would silently get wrong.
@@ -28,7 +29,7 @@ mod run;
 pub use args::{SplitError, split_args};
 pub use error::ExecError;
 pub use materialise::{cache_dir_name, default_cache_root, materialise};
-pub use run::{DEFAULT_ENV_ALLOW, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, LocalExecutor};
+pub use run::{DEFAULT_ENV_ALLOW, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, LocalExecutor, MAX_TIMEOUT};
 
 use std::future::Future;
 use std::time::Duration;

@@ -18,6 +18,15 @@
 //! dies. Should an escaped process still hold one open, the run returns
 //! after a short grace with what was read so far.
 //!
+//! A script gets only its standard streams: before each spawn, every other
+//! descriptor of this process is marked close-on-exec
+//! (`close_inherited`), so a descriptor inherited from this process's own
+//! parent, or opened without `O_CLOEXEC` by C code, never reaches a script.
+//! This is a process-wide change (a descriptor meant for a child of the
+//! embedder's own must have the flag cleared again at that spawn); a
+//! descriptor another thread opens without `O_CLOEXEC` between the sweep
+//! and the spawn can still slip through.
+//!
 //! A program without a `/` is looked up on the reduced environment's
 //! `PATH` here, before spawning (absolute entries only), so the standard
 //! library can start it with `posix_spawn` instead of a fork that tries
@@ -42,6 +51,11 @@ use crate::{Skill, path};
 /// The default timeout: 60 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The longest timeout: 7 days, far past any tool call, and a deadline
+/// every clock can represent. A run with a longer [`LocalExecutor::timeout`]
+/// is refused before it starts ([`ExecError::TimeoutTooLong`]).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
 /// The default cap per output stream: 1 MiB.
 pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
 
@@ -53,16 +67,23 @@ pub const DEFAULT_ENV_ALLOW: &[&str] =
 pub(super) const READER_GRACE: Duration = Duration::from_millis(500);
 
 /// Runs commands as local child processes; see the module documentation.
+///
+/// A script starts with its standard streams only: before each spawn,
+/// every other descriptor of this process is marked close-on-exec, a
+/// process-wide change an embedder passing descriptors to children of its
+/// own must know of.
 #[derive(Debug, Clone)]
 pub struct LocalExecutor {
     /// Where skills are materialised ([`materialise`]).
     pub cache_root: PathBuf,
-    /// When the process group is killed.
+    /// When the process group is killed; at most [`MAX_TIMEOUT`].
     pub timeout: Duration,
     /// Bytes kept per output stream; the rest is read and discarded.
     pub max_output: usize,
     /// Variables passed on from this process's environment, when set; the
-    /// child also gets `SKILL_NAME` and `SKILL_DIR`, and nothing else.
+    /// child also gets `SKILL_NAME`, `SKILL_DIR` and
+    /// `PYTHONDONTWRITEBYTECODE=1` (a `__pycache__` written into the skill
+    /// directory would make its next run refused), and nothing else.
     pub env_allow: Vec<String>,
     /// Whether [`Invocation::Shell`] commands are run (`/bin/sh -c`). Off
     /// by default; turn it on only when the policy allows a shell tool.
@@ -142,16 +163,36 @@ impl LocalExecutor {
         let mut env: Vec<(OsString, OsString)> = self
             .env_allow
             .iter()
-            .filter(|name| !matches!(name.as_str(), "SKILL_NAME" | "SKILL_DIR"))
+            .filter(|name| {
+                !matches!(
+                    name.as_str(),
+                    "SKILL_NAME" | "SKILL_DIR" | "PYTHONDONTWRITEBYTECODE"
+                )
+            })
             .filter_map(|name| std::env::var_os(name).map(|v| (name.into(), v)))
             .collect();
         env.push(("SKILL_NAME".into(), skill.name().into()));
         env.push(("SKILL_DIR".into(), dir.into()));
+        env.push(("PYTHONDONTWRITEBYTECODE".into(), "1".into()));
         env
     }
 }
 
 impl LocalExecutor {
+    /// The deadline of a run started at `start`; a timeout over
+    /// [`MAX_TIMEOUT`] is refused, and the addition is checked, so no
+    /// timeout can overflow the clock. Taken before spawning, so that a
+    /// refusal leaves nothing running. Shared by the blocking and async runs.
+    pub(super) fn deadline(&self, start: Instant) -> Result<Instant, ExecError> {
+        let too_long = || ExecError::TimeoutTooLong {
+            timeout: self.timeout,
+        };
+        if self.timeout > MAX_TIMEOUT {
+            return Err(too_long());
+        }
+        start.checked_add(self.timeout).ok_or_else(too_long)
+    }
+
     /// Materialises the skill and builds the process to spawn: its own
     /// process group, the skill directory as working directory, the reduced
     /// environment, piped output. Shared by the blocking and async runs.
@@ -162,6 +203,7 @@ impl LocalExecutor {
     ) -> Result<StdCommand, ExecError> {
         let dir = materialise(skill, &self.cache_root)?;
         let mut cmd = self.program(&dir, &command.invocation)?;
+        close_inherited();
         cmd.current_dir(&dir)
             .env_clear()
             .envs(self.environment(skill, &dir))
@@ -181,6 +223,7 @@ impl ScriptExecutor for LocalExecutor {
     fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
         let mut cmd = self.prepare(skill, command)?;
         let start = Instant::now();
+        let deadline = self.deadline(start)?;
         let mut child = spawn_retrying(&mut cmd).map_err(|source| spawn_error(&cmd, source))?;
         let pid = Pid::from_child(&child);
         // Fed on a thread so a child that does not read cannot block the
@@ -192,7 +235,7 @@ impl ScriptExecutor for LocalExecutor {
         }
         let stdout = Reader::spawn(child.stdout.take(), self.max_output);
         let stderr = Reader::spawn(child.stderr.take(), self.max_output);
-        let timed_out = !wait_for_exit(pid, start + self.timeout);
+        let timed_out = !wait_for_exit(pid, deadline);
         // ESRCH when the leader was alone: nothing left to kill.
         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         let status = child
@@ -231,6 +274,13 @@ impl Output {
             duration,
         }
     }
+}
+
+/// Marks every descriptor from 3 up close-on-exec (see the module
+/// documentation): one `close_range(CLOSE_RANGE_CLOEXEC)` on Linux 5.11 and
+/// later, else one `fcntl` per open descriptor.
+fn close_inherited() {
+    close_fds::set_fds_cloexec_threadsafe(3, &[]);
 }
 
 /// How often a spawn failing with `ETXTBSY` is tried again: a script just
@@ -409,7 +459,7 @@ impl Reader {
 }
 
 #[cfg(all(test, feature = "compiler"))]
-mod tests {
+pub(super) mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
@@ -458,6 +508,30 @@ mod tests {
     }
 
     #[test]
+    fn a_timeout_past_the_maximum_is_refused_before_spawning() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let marker = tmp.path().join("ran");
+        let b = script(&format!("touch {}", marker.display()));
+        let skill = b.get("demo").expect("skill");
+        let mut exec = LocalExecutor::new(tmp.path().join("cache"));
+        for timeout in [
+            Duration::MAX,
+            Duration::from_secs(1 << 63),
+            MAX_TIMEOUT + Duration::from_nanos(1),
+        ] {
+            exec.timeout = timeout;
+            match exec.run(&skill, &Command::argv(["scripts/t.sh"])) {
+                Err(ExecError::TimeoutTooLong { timeout: t }) => assert_eq!(t, timeout),
+                other => panic!("{timeout:?}: {other:?}"),
+            }
+            assert!(!marker.exists(), "{timeout:?}: the script ran");
+        }
+        exec.timeout = MAX_TIMEOUT;
+        let out = run(&exec, &b, Command::argv(["scripts/t.sh"]));
+        assert!(out.success() && marker.exists());
+    }
+
+    #[test]
     fn no_background_process_outlives_a_normal_exit() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let exec = LocalExecutor::new(tmp.path());
@@ -468,6 +542,47 @@ mod tests {
         assert!(out.success() && !out.timed_out);
         assert!(out.duration < Duration::from_secs(5), "{:?}", out.duration);
         assert!(gone(first_pid(&out.stdout)), "the grandchild survived");
+    }
+
+    /// The descriptors `ls` has open, but the directory it lists: its own
+    /// numbers and where each leads.
+    #[cfg(target_os = "linux")]
+    pub(in crate::exec) fn inherited(out: &Output) -> Vec<(String, String)> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_once(" -> "))
+            .filter_map(|(head, target)| {
+                let fd = head.rsplit(' ').next()?.to_string();
+                let own_dir = target.starts_with("/proc/") && target.ends_with("/fd");
+                (!own_dir).then(|| (fd, target.to_string()))
+            })
+            .collect()
+    }
+
+    /// A descriptor without `O_CLOEXEC` in the caller, the list command, and
+    /// what the script must see: its three standard streams only.
+    #[cfg(target_os = "linux")]
+    pub(in crate::exec) fn leaky_fd(dir: &Path) -> (std::fs::File, Command) {
+        let file = std::fs::File::create(dir.join("leak")).expect("create");
+        rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).expect("fcntl");
+        (file, Command::argv(["ls", "-l", "/proc/self/fd"]))
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn scripts_get_only_the_standard_streams() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let exec = LocalExecutor::new(tmp.path().join("cache"));
+        let (_leak, command) = leaky_fd(tmp.path());
+        let out = run(&exec, &script(""), command);
+        assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fds: Vec<String> = inherited(&out).into_iter().map(|(fd, _)| fd).collect();
+        assert_eq!(
+            fds,
+            ["0", "1", "2"],
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 
     #[test]
@@ -504,7 +619,7 @@ mod tests {
         assert!(out.success());
         let allowed: BTreeSet<String> = DEFAULT_ENV_ALLOW
             .iter()
-            .chain(&["SKILL_NAME", "SKILL_DIR"])
+            .chain(&["SKILL_NAME", "SKILL_DIR", "PYTHONDONTWRITEBYTECODE"])
             .map(|s| s.to_string())
             .collect();
         assert!(keys(&out).is_subset(&allowed), "{:?}", keys(&out));
@@ -513,11 +628,14 @@ mod tests {
         let out = run(&exec, &b, Command::argv(["env"]));
         assert_eq!(
             keys(&out),
-            ["PATH", "SKILL_DIR", "SKILL_NAME"].map(String::from).into()
+            ["PATH", "PYTHONDONTWRITEBYTECODE", "SKILL_DIR", "SKILL_NAME"]
+                .map(String::from)
+                .into()
         );
         let text = String::from_utf8_lossy(&out.stdout);
         let dir = materialise(&b.get("demo").expect("skill"), tmp.path()).expect("cached");
         assert!(text.contains("SKILL_NAME=demo\n"));
+        assert!(text.contains("PYTHONDONTWRITEBYTECODE=1\n"));
         assert!(text.contains(&format!("SKILL_DIR={}\n", dir.display())));
     }
 

@@ -38,15 +38,27 @@
 //! }
 //! ```
 //!
+//! Bounds, on either transport: a message of at most [`MAX_MESSAGE`] bytes;
+//! one that is not JSON-RPC answered with its JSON-RPC error (`-32700`,
+//! `id: null`, for text that is not JSON). Over HTTP also an exact `Origin`
+//! check and a cap on open sessions, closed once idle (`HttpConfig`,
+//! feature `mcp-http`).
+//!
 //! Logging is the host's business: this module writes nothing to stdout
 //! (the protocol's channel on stdio) or stderr.
 
 pub mod extension;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod message;
+#[cfg(feature = "mcp-http")]
+mod origin;
 pub mod prompts;
 pub mod resources;
 mod server;
+#[cfg(feature = "mcp-http")]
+mod sessions;
+mod stdio;
 pub mod tools;
 
 use std::fmt;
@@ -61,7 +73,12 @@ use crate::policy::Mode;
 use crate::session::Session;
 
 #[cfg(feature = "mcp-http")]
-pub use http::{HttpServer, bind_http, serve_http};
+pub use http::{
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HttpConfig, HttpServer, bind_http, serve_http,
+};
+pub use message::MAX_MESSAGE;
+#[cfg(feature = "mcp-http")]
+pub use origin::{BadOrigin, Origin};
 
 /// The server's name in `initialize`.
 pub const SERVER_NAME: &str = "skills";
@@ -124,9 +141,12 @@ impl SkillsServer {
 
     /// Serves one client over stdin and stdout until the client closes
     /// stdin (or the transport fails). A client that closes stdin, before
-    /// or after `initialize`, ends it with `Ok`.
+    /// or after `initialize`, ends it with `Ok`. A line that is no JSON-RPC
+    /// message is answered with its error (`-32700` for text that is not
+    /// JSON, `id: null`), and serving goes on.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let running = match self.serve(rmcp::transport::stdio()).await {
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let running = match self.serve(stdio::Stdio::new(stdin, stdout)).await {
             Ok(running) => running,
             // A client that hung up before `initialize`: nothing to serve.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),

@@ -39,7 +39,7 @@ pub use manifest::{
     CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, VERSION, plugin_of,
     skill_dir,
 };
-pub use open::{MAX_MANIFEST, PackError, Trust};
+pub use open::{MAX_MANIFEST, MAX_PACK_FILE, PackError, Trust};
 pub use signature::SignatureError;
 
 /// An opened, checked pack.

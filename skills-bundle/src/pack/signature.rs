@@ -15,6 +15,14 @@ use minisign_verify::{PublicKey, Signature};
 
 use crate::digest;
 
+/// The largest `.minisig` file read: 16 KiB. minisign writes about 300
+/// bytes; its comments are at most 1,024 (untrusted) and 8,192 (trusted).
+pub const MAX_SIGNATURE_FILE: u64 = 16 << 10;
+
+/// The largest minisign key file read, public or secret: 4 KiB (minisign
+/// writes under 300 bytes, comment lines of at most 1,024).
+pub const MAX_KEY_FILE: u64 = 4 << 10;
+
 /// Why a signature was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignatureError {

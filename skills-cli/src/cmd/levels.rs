@@ -66,7 +66,7 @@ pub fn bundle_of(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Bund
     if let [one] = paths
         && input::is_archive(one)
     {
-        let bytes = extract::read_bounded(one, extract::MAX_ARCHIVE)?;
+        let bytes = extract::read_archive(one)?;
         if let Opened::Pack(pack) = extract::open(one, &bytes, Trust::Unsigned, &limits)? {
             return Ok(Some(pack.into_bundle()));
         }

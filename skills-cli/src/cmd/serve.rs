@@ -7,7 +7,9 @@
 //! and `unpack` use), or with `--unsigned`; a pack that fails is refused
 //! with exit status 1 before anything is served. Scripts run as `skills run`
 //! runs them: `LocalExecutor` with the time limit, the policy mode and the
-//! private cache. The protocol itself is `skills_bundle::mcp`.
+//! private cache. Over HTTP, `--max-sessions`, `--idle-timeout` and
+//! `--allow-origin` set the server's `HttpConfig`. The protocol itself is
+//! `skills_bundle::mcp`.
 //!
 //! stdout is the protocol's channel on stdio; every message of ours goes to
 //! stderr. The server exits 0 when the client closes stdin.
@@ -19,7 +21,7 @@ use std::time::Duration;
 use skills_bundle::Bundle;
 use skills_bundle::Mode;
 use skills_bundle::exec::LocalExecutor;
-use skills_bundle::mcp::{self, ServeError, SkillsServer};
+use skills_bundle::mcp::{self, HttpConfig, ServeError, SkillsServer};
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
 
@@ -56,9 +58,13 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
     let result = runtime.block_on(async move {
         match args.http {
             Some(addr) => {
-                let server =
-                    mcp::bind_http(move || Session::new(&bundle, executor.clone(), mode), addr)
-                        .await?;
+                let config = HttpConfig {
+                    max_sessions: args.max_sessions,
+                    idle_timeout: Duration::from_secs(args.idle_timeout),
+                    allowed_origins: args.allow_origin.clone(),
+                };
+                let make = move || Session::new(&bundle, executor.clone(), mode);
+                let server = mcp::bind_http(make, addr, config).await?;
                 eprintln!("skills: serving {count} skills at {}", server.url()?);
                 server.run().await
             }
@@ -99,7 +105,7 @@ fn load(args: &ServeArgs) -> io::Result<Option<Bundle>> {
         }
         return bundle_of(&args.source, &args.check);
     };
-    let bytes = extract::read_bounded(path, extract::MAX_ARCHIVE)?;
+    let bytes = extract::read_archive(path)?;
     let Some(arg) = &args.pubkey else {
         if !args.unsigned && is_pack(path, &bytes, args)? {
             return Err(usage(&format!(

@@ -23,7 +23,7 @@ use crate::trust::Signed;
 
 /// Runs `skills unpack`.
 pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {
-    let bytes = extract::read_bounded(&args.pack, extract::MAX_ARCHIVE)?;
+    let bytes = extract::read_archive(&args.pack)?;
     let signed = match &args.pubkey {
         Some(arg) => Some(Signed::load(arg, args.signature.as_deref(), &args.pack)?),
         None => None,

@@ -34,7 +34,7 @@ struct Step {
 
 /// Runs `skills verify`.
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
-    let bytes = extract::read_bounded(&args.pack, extract::MAX_ARCHIVE)?;
+    let bytes = extract::read_archive(&args.pack)?;
     let mut steps = Vec::new();
     let signed = match &args.pubkey {
         Some(arg) => match Signed::load(arg, args.signature.as_deref(), &args.pack) {

@@ -40,7 +40,9 @@ pub fn summary_line(summary: &Summary) -> String {
     );
     let invalid = summary.skills.saturating_sub(summary.valid);
     if summary.skills > 0 {
-        if invalid == 0 {
+        // "all valid" only when nothing failed: an error outside every skill
+        // (a path that does not exist, a limit reached) fails the run too.
+        if invalid == 0 && summary.errors == 0 {
             line.push_str(": all valid");
         } else {
             line.push_str(&format!(
@@ -325,6 +327,15 @@ checked 3 skills in 23 ms: 1 valid, 2 invalid (2 errors, 1 warning)
             "checked 1,204 skills in 23 ms: 1,203 valid, 1 invalid (2 errors, 1 warning)"
         );
         assert_eq!(summary(0, 0, 1, 0, 2), "checked 0 skills in 2 ms (1 error)");
+    }
+
+    #[test]
+    fn an_error_outside_every_skill_is_never_all_valid() {
+        // A path that does not exist beside one valid skill: the run exits 1.
+        assert_eq!(
+            summary(1, 1, 1, 0, 2),
+            "checked 1 skill in 2 ms: 1 valid, 0 invalid (1 error)"
+        );
     }
 
     #[test]

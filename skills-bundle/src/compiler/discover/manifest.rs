@@ -3,13 +3,12 @@
 //! every malformed field reported (`SK010`) and the defaults applied.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::super::diag::{Code, Diagnostic, Label, Severity};
-use super::super::render::thousands;
 use super::super::source::Source;
 use super::*;
+use crate::fsread::{Dir, FileError, Reason};
 use crate::json;
 
 /// A path listed in a manifest, with where it was written.
@@ -73,15 +72,25 @@ impl Walk<'_> {
             );
             return Manifest::Unusable;
         }
-        match read_limited(&canon) {
+        // Read where it leads, below the root, without following links: a
+        // link swapped in since `canonicalize` is refused.
+        let inside = canon.strip_prefix(&self.boundary).unwrap_or(&canon);
+        let read = Dir::open(&self.boundary)
+            .map_err(|e| FileError {
+                path: path.to_path_buf(),
+                reason: Reason::Io(e),
+            })
+            .and_then(|root| root.read(inside, MAX_MANIFEST_BYTES));
+        match read {
             Ok(bytes) => Manifest::Read(Source::new(path, bytes)),
-            Err(message) => {
+            Err(mut e) => {
+                e.path = path.to_path_buf();
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadManifest,
                         Severity::Warning,
                         path,
-                        format!("`{}` {message}; it was ignored", path.display()),
+                        format!("{e}; it was ignored"),
                     )
                     .help("make it a JSON file of at most 1 MiB"),
                 );
@@ -548,31 +557,6 @@ fn rel_components(text: &str) -> Result<Vec<String>, &'static str> {
         }
     }
     Ok(parts)
-}
-
-/// Reads at most [`MAX_MANIFEST_BYTES`].
-fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
-    let file = fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if !meta.is_file() {
-        return Err("is not a file".to_owned());
-    }
-    if meta.len() > MAX_MANIFEST_BYTES {
-        return Err(format!(
-            "is {} bytes; the limit is 1 MiB",
-            thousands(meta.len())
-        ));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_MANIFEST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
-        return Err("is larger than 1 MiB".to_owned());
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -323,10 +323,10 @@ pub(super) fn list_dir(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Entry> {
 pub(super) enum Target {
     /// A directory; its canonical path.
     Dir(PathBuf),
-    /// A regular file, with its metadata.
-    File(fs::Metadata),
-    /// Something else (fifo, socket, device).
-    Other,
+    /// A regular file: its canonical path and metadata.
+    File(PathBuf, fs::Metadata),
+    /// Something else (fifo, socket, device): its canonical path.
+    Other(PathBuf),
 }
 
 /// Follows the link at `link` if its target stays inside `boundary`
@@ -400,9 +400,9 @@ pub(super) fn follow_link(
     Some(if meta.is_dir() {
         Target::Dir(canon)
     } else if meta.is_file() {
-        Target::File(meta)
+        Target::File(canon, meta)
     } else {
-        Target::Other
+        Target::Other(canon)
     })
 }
 
@@ -1104,6 +1104,34 @@ mod tests {
         assert_eq!(names(&root, &found), ["big:skills/a"]);
         assert_eq!(codes(&diags), [Code::BadManifest]);
         assert!(diags[0].message.contains("1 MiB"));
+        Ok(())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_manifest_is_refused_without_blocking() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let root = tmp.path().join("p");
+        skill(&root.join("skills/a"))?;
+        fs::create_dir_all(root.join(".claude-plugin"))?;
+        let fifo = root.join(".claude-plugin/plugin.json");
+        if !std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            return Ok(());
+        }
+        let (found, diags) = run(&root);
+        assert_eq!(names(&root, &found), ["p:skills/a"]);
+        assert_eq!(codes(&diags), [Code::BadManifest]);
+        assert_eq!(
+            diags[0].message,
+            format!(
+                "cannot read `{}`: it is a fifo, not a regular file; it was ignored",
+                fifo.display()
+            )
+        );
         Ok(())
     }
 

@@ -102,9 +102,15 @@ impl Bundle {
     /// compressed bytes are copied out of `bytes`, which can be dropped.
     ///
     /// ```no_run
-    /// use skills_bundle::{Bundle, pack::Trust};
-    /// let bytes = std::fs::read("tools.skillpack")?;
-    /// let signature = std::fs::read_to_string("tools.skillpack.minisig")?;
+    /// use std::path::Path;
+    /// use skills_bundle::{Bundle, fsread, pack::{self, Trust}};
+    /// // Bounded reads that refuse fifos and devices.
+    /// let bytes = fsread::read_file(Path::new("tools.skillpack"), pack::MAX_PACK_FILE)?;
+    /// let signature = fsread::read_file(
+    ///     Path::new("tools.skillpack.minisig"),
+    ///     pack::signature::MAX_SIGNATURE_FILE,
+    /// )?;
+    /// let signature = String::from_utf8(signature)?;
     /// let public_key = "RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3";
     /// let skills = Bundle::from_pack(&bytes, Trust::Signed { public_key, signature: &signature })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -5,14 +5,14 @@
 #      `resources/read`) for an 8 KB file over loopback stdio:
 #      `skills serve skills` vs rmcp 3.11's directory-backed `SkillCatalog`
 #      (feature `skills-fs`) serving the same directory, with an equivalent
-#      `read_skill_resource` tool (skills-bundle/benches/mcp.rs `peer`);
+#      `read_skill_resource` tool (skills-mcp/benches/mcp.rs `peer`);
 #   2. start-up, spawn to the `initialize` response, serving the shared
 #      corpus (454 skills): `skills serve corpus.skillpack --pubkey` (signature
 #      checked, pack opened) vs the same peer loading the corpus directory.
 #
 #   scripts/bench-mcp.sh [N_ROUNDTRIPS] [N_STARTUPS]    (defaults 2000, 30)
 #
-# The driver (skills-bundle/benches/mcp.rs) writes newline-delimited JSON-RPC
+# The driver (skills-mcp/benches/mcp.rs) writes newline-delimited JSON-RPC
 # to the child's stdin and times each request line to its response line.
 # The file is git-workflow/scripts/check-commit-msg.py (8,050 bytes).
 set -euo pipefail
@@ -26,8 +26,8 @@ FILE_PATH=scripts/check-commit-msg.py
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 cargo build --release --quiet -p skills-cli
-cargo bench --quiet -p skills-bundle --features mcp --bench mcp --no-run 2>/dev/null
-DRIVER=$(cargo bench -p skills-bundle --features mcp --bench mcp --no-run --message-format=json 2>/dev/null |
+cargo bench --quiet -p skills-mcp --bench mcp --no-run 2>/dev/null
+DRIVER=$(cargo bench -p skills-mcp --bench mcp --no-run --message-format=json 2>/dev/null |
     python3 -c 'import json,sys
 for l in sys.stdin:
     m = json.loads(l)

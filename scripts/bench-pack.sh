@@ -92,7 +92,7 @@ rm -rf "${out:?}"/*
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "== $(rustc --version); $(zip -v | sed -n 2p); $(hyperfine --version); $(minisign -v 2>&1 | head -1)"
 (( have_py )) && echo "== $("$PYTHON" --version) ($PYTHON), PyYAML $("$PYTHON" -c 'import yaml; print(yaml.__version__)')"
-echo "== commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- skills-bundle/src skills-cli/src 2>/dev/null || echo ', with uncommitted changes under skills-bundle/src or skills-cli/src')"
+echo "== commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- skills-core/src skills-compiler/src skills-bundle/src skills-cli/src 2>/dev/null || echo ', with uncommitted changes under skills-*/src')"
 echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) (nice $(nice))"
 cut -d' ' -f1-3 /proc/loadavg >"$out/load-before"
 

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use skills_bundle::compiler::{self, Options, Profile, properties, render};
+use skills_compiler::{self as compiler, Options, Profile, properties, render};
 
 /// One skill directory reused by every run (a fresh one per input would
 /// make the file system the bottleneck).

@@ -72,14 +72,14 @@ use std::time::Duration;
 
 use divan::{Bencher, black_box};
 use skills_bundle::catalog;
-use skills_bundle::compiler::embed;
-use skills_bundle::compiler::pack::write_pack;
-use skills_bundle::compiler::zipwrite::DosTime;
-use skills_bundle::compiler::{self, Options};
 use skills_bundle::exec::{Command, LocalExecutor, ScriptExecutor, materialise};
 use skills_bundle::pack::Trust;
 use skills_bundle::session::{ACTIVATE, RUN, Session};
 use skills_bundle::{Bundle, Mode, Skill, skills_bundle};
+use skills_compiler::embed;
+use skills_compiler::pack::write_pack;
+use skills_compiler::{self as compiler, Options};
+use skills_core::zip::write::DosTime;
 
 static NOOP: Bundle = skills_bundle!("benches/fixtures/noop", warnings = "deny");
 

@@ -13,39 +13,15 @@
 
 #![doc(hidden)]
 
-use std::borrow::Cow;
-
 pub use phf;
 pub use std::borrow::Cow::Borrowed;
 pub use std::sync::OnceLock;
 
 pub use crate::catalog::Span;
 pub use crate::file::Cached;
+pub use skills_core::meta::{List, Str};
 #[cfg(feature = "macros")]
 pub use skills_macros::skills_bundle;
-
-/// A string: borrowed from a literal, or owned by a loaded pack.
-pub type Str = Cow<'static, str>;
-
-/// A list: borrowed from a literal, or owned by a loaded pack.
-#[derive(Debug)]
-pub enum List<T: 'static> {
-    /// Built by `skills_bundle!`.
-    Static(&'static [T]),
-    /// Built by a pack loader.
-    Owned(Box<[T]>),
-}
-
-impl<T> std::ops::Deref for List<T> {
-    type Target = [T];
-
-    fn deref(&self) -> &[T] {
-        match self {
-            List::Static(items) => items,
-            List::Owned(items) => items,
-        }
-    }
-}
 
 /// Name → index, in whichever form the source built.
 #[derive(Debug)]

@@ -11,6 +11,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use skills_core::deflate::InflateError;
+
 use crate::__private::FileData;
 use crate::digest;
 
@@ -135,11 +137,10 @@ fn check(data: &FileData) -> Cached {
         }
         return Ok(Checked::Verified);
     }
-    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(&data.stored, limit)
-        .map_err(|_| Corrupt::Inflate)?;
-    if out.len() != limit {
-        return Err(Corrupt::Size);
-    }
+    let out = skills_core::deflate::inflate(&data.stored, limit).map_err(|e| match e {
+        InflateError::Short(_) | InflateError::TooMuch => Corrupt::Size,
+        InflateError::Trailing | InflateError::Corrupt => Corrupt::Inflate,
+    })?;
     if digest::sha256(&out) != data.sha256 {
         return Err(Corrupt::Hash);
     }

@@ -25,9 +25,13 @@
 //! }
 //! ```
 //!
-//! With the `compiler` feature the crate also carries the one parser and
-//! validator that the `skills` CLI and the macro share
-//! ([`compiler`]), so both report the same diagnostics for the same input.
+//! The crate is the runtime: lookup, activation, reads, packs at run time,
+//! the `allowed-tools` policy, the instruction protocols, the session and
+//! agent loop, and the script executor. The validator and parser live in
+//! `skills-compiler`, which `skills_bundle!` and the `skills` CLI share, so
+//! both report the same diagnostics for the same input; an agent binary
+//! links neither it nor a YAML parser. MCP and rig integrations are the
+//! `skills-mcp` and `skills-rig` crates.
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
@@ -36,35 +40,26 @@ pub mod __private;
 #[cfg(all(unix, feature = "exec"))]
 pub mod agent;
 pub mod build;
-pub mod catalog;
-pub mod digest;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
-#[cfg(any(feature = "compiler", feature = "exec"))]
-pub mod fsread;
-#[cfg(all(unix, feature = "mcp"))]
-pub mod mcp;
 #[cfg(all(unix, feature = "openai"))]
 pub mod openai;
 pub mod pack;
-pub mod path;
 pub mod policy;
 pub mod protocol;
-#[cfg(all(unix, feature = "rig"))]
-pub mod rig;
 #[cfg(all(unix, feature = "exec"))]
 pub mod session;
-pub mod tools;
-pub mod zip;
 
 mod bundle;
 mod file;
-mod json;
-mod pyrepr;
 mod skill;
 
-#[cfg(feature = "compiler")]
-pub mod compiler;
+#[cfg(feature = "exec")]
+pub use skills_core::fsread;
+#[cfg(all(unix, feature = "exec"))]
+use skills_core::json;
+use skills_core::pyrepr;
+pub use skills_core::{catalog, digest, path, tools, zip};
 
 pub use bundle::Bundle;
 pub use file::{Corrupt, File};

@@ -382,18 +382,18 @@ pub struct ServeArgs {
     /// With --http: the most MCP sessions open at once; one more
     /// `initialize` gets HTTP 503.
     #[arg(long, value_name = "N", requires = "http",
-          default_value_t = skills_bundle::mcp::DEFAULT_MAX_SESSIONS,
+          default_value_t = skills_mcp::DEFAULT_MAX_SESSIONS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_sessions: usize,
     /// With --http: close an MCP session idle this many seconds.
     #[arg(long, value_name = "SECONDS", requires = "http",
-          default_value_t = skills_bundle::mcp::DEFAULT_IDLE_TIMEOUT.as_secs(),
+          default_value_t = skills_mcp::DEFAULT_IDLE_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
     /// With --http: also serve web pages of this origin
     /// (`http://HOST:PORT`), besides the server's own; repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "http")]
-    pub allow_origin: Vec<skills_bundle::mcp::Origin>,
+    pub allow_origin: Vec<skills_mcp::Origin>,
     #[command(flatten)]
     pub check: CheckArgs,
 }
@@ -539,10 +539,10 @@ pub enum Color {
 
 impl ProfileArg {
     /// The compiler's profile.
-    pub fn profile(self) -> skills_bundle::compiler::Profile {
+    pub fn profile(self) -> skills_compiler::Profile {
         match self {
-            ProfileArg::Spec => skills_bundle::compiler::Profile::Spec,
-            ProfileArg::ClaudeCode => skills_bundle::compiler::Profile::ClaudeCode,
+            ProfileArg::Spec => skills_compiler::Profile::Spec,
+            ProfileArg::ClaudeCode => skills_compiler::Profile::ClaudeCode,
         }
     }
 }

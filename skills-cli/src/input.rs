@@ -11,9 +11,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use skills_bundle::compiler::{Checked, Diagnostic};
 use skills_bundle::pack::Trust;
 use skills_bundle::zip::{Kind, Limits};
+use skills_compiler::{Checked, Diagnostic};
 
 use crate::extract::{self, Opened};
 

@@ -60,10 +60,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Code(code)) => ExitCode::from(code),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!(
-                "skills: {}",
-                skills_bundle::compiler::render::shown(&e.to_string())
-            );
+            eprintln!("skills: {}", skills_compiler::render::shown(&e.to_string()));
             ExitCode::from(if e.kind() == io::ErrorKind::InvalidData {
                 1
             } else {

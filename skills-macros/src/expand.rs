@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::compiler::embed::{self, Plan, PlanFile, PlanSkill};
-use crate::compiler::{self, Diagnostic, Options, Severity, rederive};
+use skills_compiler::embed::{self, Plan, PlanFile, PlanSkill};
+use skills_compiler::{self as compiler, Diagnostic, Options, Severity, rederive};
+use skills_core::pack::{self, Trust, signature};
+use skills_core::{catalog, digest, fsread, zip};
+
 use crate::fallback;
-use crate::fsread;
 use crate::input::{self, Args, Warnings};
-use crate::pack::{self, Trust, signature};
-use crate::{catalog, digest, zip};
 
 /// Expands one `skills_bundle!` call.
 pub fn expand(input: TokenStream) -> TokenStream {
@@ -178,8 +178,9 @@ fn embed_pack(
         },
         None => Trust::Unsigned,
     };
-    let (checked, ()) = pack::open_with(&bytes, trust, &zip::Limits::default(), |_| Ok(()))
-        .map_err(|e| fail(format!("the pack `{pack}` is refused: {e}"), &tracked))?;
+    let (checked, ()) =
+        pack::open::open_with(&bytes, trust, &zip::Limits::default(), |_| Ok(()))
+            .map_err(|e| fail(format!("the pack `{pack}` is refused: {e}"), &tracked))?;
     let all = checked.archive.entries();
     let mut skills = Vec::with_capacity(checked.manifest.skills.len());
     for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
@@ -403,15 +404,15 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compiler::embed::PlanFile;
+    use skills_compiler::embed::PlanFile;
 
     /// An unsigned pack whose manifest widens `Bash(python3:*)` to `Bash`
     /// and carries the digest of what it says: the digest checks, the
     /// `SKILL.md` it holds does not.
     #[test]
     fn a_pack_whose_manifest_disagrees_with_skill_md_is_refused() {
-        use crate::compiler::pack::{manifest, write_pack};
-        use crate::compiler::zipwrite::DosTime;
+        use skills_compiler::pack::{manifest, write_pack};
+        use skills_core::zip::write::DosTime;
 
         let tmp = tempfile::tempdir().expect("a temporary directory");
         let root = tmp.path().join("skills");

@@ -4,7 +4,7 @@
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 
-use crate::compiler::Profile;
+use skills_compiler::Profile;
 
 /// What to do with warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use skills_bundle::compiler::{self, Options, Profile};
+use skills_compiler::{self as compiler, Options, Profile};
 use skills_tests::shared;
 
 struct Expected {

@@ -17,15 +17,15 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use skills_bundle::compiler::embed::{Plan, PlanFile, PlanSkill, compress};
-use skills_bundle::compiler::pack::{manifest, write_pack};
-use skills_bundle::compiler::zipwrite::DosTime;
 use skills_bundle::pack::{
     Manifest, ManifestFile, ManifestSkill, Pack, PackError, SignatureError, Trust,
 };
 use skills_bundle::path::PathError;
 use skills_bundle::zip::{Archive, Limits, ZipError};
 use skills_bundle::{Bundle, Corrupt, ReadError};
+use skills_compiler::embed::{Plan, PlanFile, PlanSkill, compress};
+use skills_compiler::pack::{manifest, write_pack};
+use skills_core::zip::write::DosTime;
 use skills_tests::{skills, tempdir, write_tree};
 
 /// Runs `skills <args>` in `dir` with stdin closed, stamping packs 1980-01-01.

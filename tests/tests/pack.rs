@@ -11,10 +11,10 @@ use std::process::{Output, Stdio};
 
 use serde_json::Value;
 use skills_bundle::Bundle;
-use skills_bundle::compiler::render::thousands;
-use skills_bundle::compiler::zipwrite::{DosTime, ZipWriter};
-use skills_bundle::compiler::{self, Options, embed};
 use skills_bundle::pack::Trust;
+use skills_compiler::render::thousands;
+use skills_compiler::{self as compiler, Options, embed};
+use skills_core::zip::write::{DosTime, ZipWriter};
 use skills_tests::{
     CopyStyle, copy_tree, is_executable, printed_digest, run_ok, set_mode, skills, tempdir,
     workspace, write_tree, zip_records,

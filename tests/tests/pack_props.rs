@@ -9,10 +9,10 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use skills_bundle::compiler::pack::write_pack;
-use skills_bundle::compiler::zipwrite::DosTime;
-use skills_bundle::compiler::{self, Options, embed};
 use skills_bundle::pack::{Pack, Trust};
+use skills_compiler::pack::write_pack;
+use skills_compiler::{self as compiler, Options, embed};
+use skills_core::zip::write::DosTime;
 use skills_tests::tempdir;
 
 fn config(cases: u32) -> ProptestConfig {

@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use skills_bundle::compiler::{self, Diagnostic, Options, Profile, frontmatter};
+use skills_compiler::{self as compiler, Diagnostic, Options, Profile, frontmatter};
 use skills_tests::tempdir;
 
 fn config(cases: u32) -> ProptestConfig {

@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use skills_bundle::compiler::properties::{self, PropertiesError};
-use skills_bundle::compiler::{self, Options, yaml};
+use skills_compiler::properties::{self, PropertiesError};
+use skills_compiler::{self as compiler, Options, yaml};
 use skills_tests::tempdir;
 
 /// `---\n<fm>\n---\n<body>` in `<tmp>/<dir>/SKILL.md`.

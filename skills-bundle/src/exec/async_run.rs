@@ -187,7 +187,7 @@ impl Reader {
     }
 }
 
-#[cfg(all(test, feature = "compiler"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::exec::ScriptExecutor;

@@ -289,7 +289,7 @@ fn verify(dir: &Path, expected: &BTreeMap<String, Expected<'_>>) -> Result<(), E
     Ok(())
 }
 
-#[cfg(all(test, feature = "compiler"))]
+#[cfg(test)]
 mod tests {
     use std::os::unix::fs::symlink;
 

@@ -141,5 +141,5 @@ impl Output {
     }
 }
 
-#[cfg(all(test, feature = "compiler"))]
+#[cfg(test)]
 mod testing;

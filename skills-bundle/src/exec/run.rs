@@ -458,7 +458,7 @@ impl Reader {
     }
 }
 
-#[cfg(all(test, feature = "compiler"))]
+#[cfg(test)]
 pub(super) mod tests {
     use std::collections::BTreeSet;
 

@@ -8,10 +8,10 @@ use rustix::io::Errno;
 use rustix::process::Pid;
 
 use crate::Bundle;
-use crate::compiler::embed::{Plan, PlanSkill, compress};
-use crate::compiler::pack::{manifest, write_pack};
-use crate::compiler::zipwrite::DosTime;
 use crate::pack::Trust;
+use skills_compiler::embed::{Plan, PlanSkill, compress};
+use skills_compiler::pack::{manifest, write_pack};
+use skills_core::zip::write::DosTime;
 
 /// A bundle with one skill named `name`: a `SKILL.md` plus `files`
 /// (path, contents, executable).

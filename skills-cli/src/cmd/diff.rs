@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use skills_bundle::compiler::render::thousands;
+use skills_compiler::render::thousands;
 
 use crate::Outcome;
 use crate::args::{DiffArgs, ListFormat};

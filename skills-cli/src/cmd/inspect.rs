@@ -8,7 +8,7 @@
 
 use std::io::{self, Write};
 
-use skills_bundle::compiler::render::thousands;
+use skills_compiler::render::thousands;
 
 use crate::Outcome;
 use crate::args::{InspectArgs, ListFormat};

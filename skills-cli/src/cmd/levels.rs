@@ -10,9 +10,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use skills_bundle::Bundle;
-use skills_bundle::compiler::pack::write_pack;
-use skills_bundle::compiler::zipwrite::DosTime;
 use skills_bundle::pack::{Pack, Trust};
+use skills_compiler::pack::write_pack;
+use skills_core::zip::write::DosTime;
 
 use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs};
 use crate::cmd::pack::checked_plan;

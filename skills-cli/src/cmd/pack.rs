@@ -11,14 +11,14 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use skills_bundle::compiler::embed::{self, Plan};
-use skills_bundle::compiler::pack::{write_pack, write_skill_zip};
-use skills_bundle::compiler::render::thousands;
-use skills_bundle::compiler::zipwrite::DosTime;
-use skills_bundle::compiler::{self, Checked, Options};
 use skills_bundle::pack::{plugin_of, signature};
 use skills_bundle::path;
 use skills_bundle::zip::Archive;
+use skills_compiler::embed::{self, Plan};
+use skills_compiler::pack::{write_pack, write_skill_zip};
+use skills_compiler::render::thousands;
+use skills_compiler::{self as compiler, Checked, Options};
+use skills_core::zip::write::DosTime;
 
 use crate::args::{CheckArgs, Color, PackArgs, PackFormat};
 use crate::input::Inputs;

@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use skills_bundle::compiler::properties::{self, Properties, PropertiesError};
+use skills_compiler::properties::{self, Properties, PropertiesError};
 
 use crate::Outcome;
 use crate::args::{ReadPropertiesArgs, ToPromptArgs};

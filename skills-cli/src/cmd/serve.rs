@@ -9,7 +9,7 @@
 //! runs them: `LocalExecutor` with the time limit, the policy mode and the
 //! private cache. Over HTTP, `--max-sessions`, `--idle-timeout` and
 //! `--allow-origin` set the server's `HttpConfig`. The protocol itself is
-//! `skills_bundle::mcp`.
+//! `skills_mcp`.
 //!
 //! stdout is the protocol's channel on stdio; every message of ours goes to
 //! stderr. The server exits 0 when the client closes stdin.
@@ -21,9 +21,9 @@ use std::time::Duration;
 use skills_bundle::Bundle;
 use skills_bundle::Mode;
 use skills_bundle::exec::LocalExecutor;
-use skills_bundle::mcp::{self, HttpConfig, ServeError, SkillsServer};
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
+use skills_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer};
 
 use crate::args::{PolicyArg, ServeArgs};
 use crate::cmd::levels::bundle_of;

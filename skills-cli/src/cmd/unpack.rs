@@ -11,8 +11,8 @@
 
 use std::io::{self, Write};
 
-use skills_bundle::compiler::Options;
 use skills_bundle::pack::Trust;
+use skills_compiler::Options;
 
 use crate::Outcome;
 use crate::args::{Color, UnpackArgs};

@@ -3,7 +3,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
-use skills_bundle::compiler::{self, Options, Profile};
+use skills_compiler::{self as compiler, Options, Profile};
 
 use crate::args::{Format, ValidateArgs};
 use crate::report::{self, Summary};

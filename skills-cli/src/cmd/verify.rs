@@ -13,9 +13,9 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use skills_bundle::compiler::parallel;
 use skills_bundle::pack::{Pack, PackError, Trust};
 use skills_bundle::{File, Skill};
+use skills_compiler::parallel;
 
 use crate::args::{ListFormat, VerifyArgs};
 use crate::trust::{Signed, TrustError};

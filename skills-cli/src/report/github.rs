@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use skills_bundle::compiler::Diagnostic;
+use skills_compiler::Diagnostic;
 
 use super::human::{path_string, summary_line};
 use super::{Checked, Summary};
@@ -62,7 +62,7 @@ mod tests {
     use std::path::Path;
     use std::time::Duration;
 
-    use skills_bundle::compiler::{Code, Severity};
+    use skills_compiler::{Code, Severity};
 
     use super::super::human::fixture::{ELAPSED, sample};
     use super::*;

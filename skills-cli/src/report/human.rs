@@ -11,8 +11,8 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-pub use skills_bundle::compiler::render::path_string;
-use skills_bundle::compiler::render::{self, thousands};
+pub use skills_compiler::render::path_string;
+use skills_compiler::render::{self, thousands};
 
 use super::{Checked, Summary};
 
@@ -92,7 +92,7 @@ pub(super) mod fixture {
     use std::path::PathBuf;
     use std::time::Duration;
 
-    use skills_bundle::compiler::{Code, Diagnostic, Severity, Source};
+    use skills_compiler::{Code, Diagnostic, Severity, Source};
 
     use crate::report::{Checked, Summary};
 
@@ -174,7 +174,7 @@ mod tests {
     use std::path::Path;
     use std::time::Duration;
 
-    use skills_bundle::compiler::{Code, Diagnostic, Severity, Source};
+    use skills_compiler::{Code, Diagnostic, Severity, Source};
 
     use super::fixture::{ELAPSED, sample};
     use super::*;

@@ -8,7 +8,7 @@
 use std::io::{self, Write};
 
 use serde_json::Value;
-use skills_bundle::compiler::Diagnostic;
+use skills_compiler::Diagnostic;
 
 use super::human::path_string;
 use super::{Checked, Summary};

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use skills_bundle::compiler::{self, Diagnostic};
+use skills_compiler::{self as compiler, Diagnostic};
 
 pub mod github;
 pub mod human;

@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use skills_bundle::compiler::{Code, Diagnostic, Profile};
+use skills_compiler::{Code, Diagnostic, Profile};
 
 use super::human::path_string;
 use super::json::{Ordered, object, val, write_pretty};

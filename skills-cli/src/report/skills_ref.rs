@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use skills_bundle::compiler::CheckedSkill;
+use skills_compiler::CheckedSkill;
 
 /// Prints the reference's output for one skill; returns whether it was valid.
 pub fn render(

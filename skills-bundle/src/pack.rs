@@ -1,0 +1,320 @@
+//! Skill packs: compiled skills in a signed, reproducible zip file.
+//!
+//! A pack is a zip archive whose first entry is the [manifest](Manifest)
+//! (`skillpack.json`) and whose other entries are the skills' files, at
+//! `<skill dir>/<path>`, sorted byte-wise. It is signed with minisign
+//! ([`signature`]): the detached `<pack>.minisig` covers every byte.
+//!
+//! [`Pack::open`] checks, before exposing anything: the signature over the
+//! whole file (when the [`Trust`] asks for one; verified on a second thread
+//! while the rest is parsed, and its verdict decides first); the zip
+//! structure (`crate::zip`: paths, types, limits, local headers); the
+//! manifest (shape, order, digest); and that archive and manifest agree
+//! entry by entry (name, size, mode, nothing missing, nothing extra). File
+//! contents are then inflated lazily, bounded by their recorded size, and
+//! checked against their SHA-256 on first read, exactly like a compiled
+//! bundle's. Without a signature, the SHA-256 checks still catch damage,
+//! but nothing proves who wrote the pack.
+//!
+//! The runtime obeys the manifest's metadata (`allowed-tools` rules, the
+//! body's range, ...), which the digest binds: an edited field is refused
+//! on open. An unsigned pack's digest can be recomputed by whoever edits
+//! it, as its files can be replaced; only a signature proves the metadata
+//! is the packer's. Where the compiler is linked (the `skills` CLI,
+//! `skills_bundle!(pack = ...)`), each skill's metadata is also derived
+//! again from its `SKILL.md` and must agree (`compiler::rederive`).
+
+use std::sync::OnceLock;
+
+use skills_core::pack::open;
+
+use crate::__private::{BundleData, FileData, Index, List, SkillData, Str};
+use crate::bundle::Bundle;
+use crate::catalog;
+use crate::zip::{Limits, Method};
+
+pub use skills_core::pack::{
+    CODEC, FORMAT, MANIFEST_NAME, MAX_MANIFEST, MAX_PACK_FILE, Manifest, ManifestFile,
+    ManifestSkill, PackError, SignatureError, Trust, VERSION, plugin_of, signature, skill_dir,
+};
+
+/// An opened, checked pack.
+#[derive(Debug, Clone)]
+pub struct Pack {
+    manifest: Manifest,
+    trusted_comment: Option<String>,
+    bundle: Bundle,
+}
+
+impl Pack {
+    /// Checks `bytes` as [`Trust`] asks, then reads the manifest and the
+    /// entries, within the default [`Limits`]. Nothing is decompressed but
+    /// the manifest.
+    pub fn open(bytes: &[u8], trust: Trust<'_>) -> Result<Pack, PackError> {
+        Pack::open_with_limits(bytes, trust, &Limits::default())
+    }
+
+    /// [`Pack::open`] with other bounds on the archive: for a pack whose
+    /// skills hold files larger, or more compressible, than the defaults
+    /// allow (see [`Limits`]).
+    pub fn open_with_limits(
+        bytes: &[u8],
+        trust: Trust<'_>,
+        limits: &Limits,
+    ) -> Result<Pack, PackError> {
+        let (checked, data) = open::open_with(bytes, trust, limits, |c| bundle_data(c, bytes))?;
+        Ok(Pack {
+            manifest: checked.manifest,
+            trusted_comment: checked.trusted_comment,
+            bundle: Bundle::from_data(data),
+        })
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The signature's trusted comment, when a signature was checked.
+    pub fn trusted_comment(&self) -> Option<&str> {
+        self.trusted_comment.as_deref()
+    }
+
+    /// The skills, with the same API as a compiled bundle.
+    pub fn bundle(&self) -> &Bundle {
+        &self.bundle
+    }
+
+    /// The skills, keeping nothing else.
+    pub fn into_bundle(self) -> Bundle {
+        self.bundle
+    }
+}
+
+impl Bundle {
+    /// Loads a pack: the signature (when `trust` asks for one), the zip
+    /// structure, the manifest and the listing are checked before anything
+    /// is exposed; files are inflated and hash-checked on first read. The
+    /// compressed bytes are copied out of `bytes`, which can be dropped.
+    ///
+    /// ```no_run
+    /// use std::path::Path;
+    /// use skills_bundle::{Bundle, fsread, pack::{self, Trust}};
+    /// // Bounded reads that refuse fifos and devices.
+    /// let bytes = fsread::read_file(Path::new("tools.skillpack"), pack::MAX_PACK_FILE)?;
+    /// let signature = fsread::read_file(
+    ///     Path::new("tools.skillpack.minisig"),
+    ///     pack::signature::MAX_SIGNATURE_FILE,
+    /// )?;
+    /// let signature = String::from_utf8(signature)?;
+    /// let public_key = "RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3";
+    /// let skills = Bundle::from_pack(&bytes, Trust::Signed { public_key, signature: &signature })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_pack(bytes: &[u8], trust: Trust<'_>) -> Result<Bundle, PackError> {
+        Pack::open(bytes, trust).map(Pack::into_bundle)
+    }
+}
+
+/// The runtime tables of a checked pack; compressed bytes are copied.
+fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, PackError> {
+    let manifest = &checked.manifest;
+    let all = checked.archive.entries();
+    let mut slots = 0u32;
+    let mut skills = Vec::with_capacity(manifest.skills.len());
+    for (s, indices) in manifest.skills.iter().zip(&checked.entries) {
+        let mut files = Vec::with_capacity(s.files.len());
+        for (f, &i) in s.files.iter().zip(indices) {
+            let entry = &all[i];
+            let stored = bytes.get(entry.data.clone()).ok_or_else(|| {
+                PackError::Mismatch(format!("`{}`: data out of bounds", entry.name))
+            })?;
+            let deflated = entry.method == Method::Deflate;
+            // Every file of a pack has a slot: stored ones are hash-checked
+            // on first read too.
+            let slot = slots;
+            slots += 1;
+            files.push(FileData {
+                path: f.path.clone().into(),
+                stored: List::Owned(stored.into()),
+                deflated,
+                size: f.size,
+                sha256: f.sha256,
+                executable: f.executable,
+                slot,
+            });
+        }
+        let skill_md = s
+            .files
+            .iter()
+            .position(|f| f.path == s.skill_md)
+            .and_then(|i| u32::try_from(i).ok())
+            .ok_or_else(|| PackError::Manifest(format!("`{}` has no `SKILL.md`", s.name)))?;
+        skills.push(SkillData {
+            name: s.name.clone().into(),
+            description: s.description.clone().into(),
+            license: s.license.clone().map(Into::into),
+            compatibility: s.compatibility.clone().map(Into::into),
+            metadata: owned_pairs(&s.metadata),
+            allowed_tools: List::Owned(
+                s.allowed_tools
+                    .iter()
+                    .map(|(t, p)| (t.clone().into(), p.clone().map(Into::into)))
+                    .collect(),
+            ),
+            extensions: owned_pairs(&s.extensions),
+            source_dir: s.dir.clone().into(),
+            files: List::Owned(files.into()),
+            paths: Index::Sorted,
+            skill_md,
+            body: s.body,
+        });
+    }
+    let pairs = || {
+        manifest
+            .skills
+            .iter()
+            .map(|s| (s.name.as_str(), s.description.as_str()))
+    };
+    let catalog = catalog::render_embedded(pairs());
+    let (catalog_chars, spans) = catalog::layout_embedded(pairs());
+    Ok(BundleData {
+        skills: List::Owned(skills.into()),
+        index: Index::Sorted,
+        catalog: catalog.into(),
+        catalog_chars,
+        catalog_spans: List::Owned(spans.into()),
+        digest: manifest.digest.clone().into(),
+        cache: List::Owned((0..slots).map(|_| OnceLock::new()).collect()),
+    })
+}
+
+fn owned_pairs(pairs: &[(String, String)]) -> List<(Str, Str)> {
+    List::Owned(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.clone().into(), v.clone().into()))
+            .collect(),
+    )
+}
+
+// Packs are written by the compiler and read here: the round trip is
+// tested where both sides are compiled.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zip::{Archive, Limits};
+    use skills_compiler::embed::{Plan, PlanSkill, compress};
+    use skills_compiler::pack::{manifest, write_pack, write_skill_zip};
+    use skills_core::zip::write::DosTime;
+
+    fn plan() -> Plan {
+        let md = "---\nname: demo\ndescription: Use when testing.\n---\nBody $ARGUMENTS\n";
+        let mut skills = vec![
+            PlanSkill {
+                name: "demo".into(),
+                description: "Use when testing.".into(),
+                license: Some("MIT".into()),
+                metadata: vec![("k".into(), "v \"quoted\"\n".into())],
+                allowed_tools: vec![("Bash".into(), Some("git:*".into())), ("Read".into(), None)],
+                files: vec![
+                    compress("SKILL.md", md.as_bytes().to_vec(), false),
+                    compress("scripts/run.sh", b"#!/bin/sh\necho hi\n".to_vec(), true),
+                    compress(
+                        "z.txt",
+                        "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz".into(),
+                        false,
+                    ),
+                ],
+                skill_md: 0,
+                body: (md.len() as u32 - 16, md.len() as u32),
+                ..PlanSkill::default()
+            },
+            PlanSkill {
+                name: "plug:inner".into(),
+                description: "Use when nested.".into(),
+                files: vec![compress("SKILL.md", b"---\n---\n".to_vec(), false)],
+                body: (8, 8),
+                ..PlanSkill::default()
+            },
+        ];
+        skills.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut plan = Plan {
+            skills,
+            ..Plan::default()
+        };
+        plan.digest = manifest(&plan).digest;
+        plan
+    }
+
+    #[test]
+    fn a_pack_reads_back_as_the_plan() {
+        let plan = plan();
+        let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
+        let pack = Pack::open(&bytes, Trust::Unsigned).expect("opens");
+        let bundle = pack.bundle();
+        assert_eq!(bundle.digest(), plan.digest);
+        assert_eq!(bundle.len(), 2);
+        let demo = bundle.get("demo").expect("present");
+        assert_eq!(demo.license(), Some("MIT"));
+        assert_eq!(demo.metadata_value("k"), Some("v \"quoted\"\n"));
+        assert_eq!(
+            demo.read("scripts/run.sh").expect("reads"),
+            b"#!/bin/sh\necho hi\n"
+        );
+        assert!(
+            demo.file("scripts/run.sh")
+                .expect("present")
+                .is_executable()
+        );
+        assert_eq!(demo.body().expect("body"), "Body $ARGUMENTS\n");
+        assert_eq!(
+            demo.activate("x").expect("activates").content,
+            "Base directory for this skill: skill://demo\n\nBody x"
+        );
+        let inner = bundle.get("plug:inner").expect("present");
+        assert_eq!(inner.source_dir(), "plug/skills/inner");
+        assert!(bundle.catalog().contains("skill://plug:inner/SKILL.md"));
+        assert!(bundle.get("nope").is_none());
+        // Entries: the manifest first, then sorted names.
+        let archive = Archive::parse(&bytes, &Limits::default()).expect("parses");
+        let names: Vec<&str> = archive.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                MANIFEST_NAME,
+                "demo/SKILL.md",
+                "demo/scripts/run.sh",
+                "demo/z.txt",
+                "plug/skills/inner/SKILL.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn packing_is_a_pure_function_of_plan_and_time() {
+        let plan = plan();
+        let a = write_pack(&plan, DosTime::EPOCH).expect("packs");
+        assert_eq!(a, write_pack(&plan, DosTime::EPOCH).expect("packs"));
+        let later = write_pack(&plan, DosTime::from_unix(1_700_000_000)).expect("packs");
+        assert_ne!(a, later);
+        assert_eq!(a.len(), later.len());
+    }
+
+    #[test]
+    fn a_skill_archive_wraps_files_in_the_skill_directory() {
+        let plan = plan();
+        let (bytes, dir) = write_skill_zip(&plan.skills[1], DosTime::EPOCH).expect("zips");
+        assert_eq!(dir, "inner");
+        let archive = Archive::parse(&bytes, &Limits::default()).expect("parses");
+        let names: Vec<&str> = archive.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["inner/SKILL.md"]);
+    }
+
+    #[test]
+    fn a_plan_whose_digest_disagrees_is_not_packed() {
+        let mut plan = plan();
+        plan.digest = "0".repeat(64);
+        assert!(write_pack(&plan, DosTime::EPOCH).is_err());
+    }
+}

@@ -1,0 +1,167 @@
+//! The compiler behind `skills_bundle!` and the `skills` CLI: discovery,
+//! `SKILL.md` parsing, every validation rule, diagnostics and their
+//! rendering, the embed plan, and pack writing.
+//!
+//! Plain data in, plain data out: no proc-macro types, no terminal output.
+//! The `skills` CLI renders the [`Diagnostic`]s it returns; the `skills_bundle!`
+//! macro turns them into compile errors and warnings. There is exactly one
+//! implementation of each rule, here.
+//!
+//! This is an ordinary library, tested as one, but it has no stable API of
+//! its own: it is versioned with `skills-bundle` and `skills-cli`, which are
+//! what users depend on, and may change in any release (as
+//! `sqlx-macros-core` does for `sqlx`).
+//!
+//! ```no_run
+//! use skills_compiler::{check, Options};
+//! let result = check(&["skills".into()], &Options::default());
+//! for skill in &result.skills {
+//!     for d in &skill.diagnostics {
+//!         eprintln!("{d}");
+//!     }
+//! }
+//! ```
+
+pub mod diag;
+pub mod discover;
+pub mod embed;
+pub mod files;
+pub mod frontmatter;
+pub mod pack;
+pub mod parallel;
+pub mod profile;
+pub mod properties;
+pub mod rederive;
+pub mod render;
+pub mod skill;
+pub mod source;
+pub mod yaml;
+
+mod glob;
+mod lints;
+mod pyunicode;
+mod rules;
+mod yaml11;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use diag::{Code, Diagnostic, Label, Severity};
+pub use discover::{DiscoveryOptions, FoundSkill};
+pub use files::{FileLimits, SkillFile};
+pub use profile::Profile;
+pub use rules::Fields;
+pub use skill::{CheckedSkill, check_skill};
+pub use source::{LineCol, Source};
+
+/// Everything that decides what the compiler accepts.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Which rules, and how severe.
+    pub profile: Profile,
+    /// Limits of the directory walk.
+    pub discovery: DiscoveryOptions,
+    /// Limits on one skill's files.
+    pub files: FileLimits,
+    /// Whether to run the checks beyond the reference (`SK3xx`).
+    pub lints: bool,
+    /// Worker threads; 0 means one per available core.
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            profile: Profile::default(),
+            discovery: DiscoveryOptions::default(),
+            files: FileLimits::default(),
+            lints: true,
+            threads: 0,
+        }
+    }
+}
+
+/// The result of checking some roots.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// Every skill found, in discovery order (roots in the order given).
+    pub skills: Vec<CheckedSkill>,
+    /// Problems that belong to a root rather than a skill, with that root.
+    pub roots: Vec<(PathBuf, Vec<Diagnostic>)>,
+}
+
+impl Checked {
+    /// Every diagnostic, roots first.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.roots
+            .iter()
+            .flat_map(|(_, d)| d.iter())
+            .chain(self.skills.iter().flat_map(|s| s.diagnostics.iter()))
+    }
+
+    /// Whether nothing is an error.
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics().any(Diagnostic::is_error)
+    }
+}
+
+/// Discovers the skills under `roots` (searched in the order given) and
+/// checks each of them, in parallel. A skill name found twice keeps the first
+/// and warns on the second, naming both paths.
+pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
+    let mut found: Vec<FoundSkill> = Vec::new();
+    let mut root_diags = Vec::new();
+    for root in roots {
+        let mut diags = Vec::new();
+        found.extend(discover::discover(root, &options.discovery, &mut diags));
+        for d in &mut diags {
+            d.severity = options.profile.severity(d.code);
+        }
+        if !diags.is_empty() {
+            root_diags.push((root.clone(), diags));
+        }
+    }
+    let mut skills = check_all(&found, options);
+    let mut first: HashMap<String, PathBuf> = HashMap::new();
+    for skill in &mut skills {
+        let Some(name) = skill.qualified_name() else {
+            continue;
+        };
+        match first.get(&name) {
+            None => {
+                first.insert(name, skill.dir.clone());
+            }
+            Some(prior) => {
+                let path = skill.skill_md.clone().unwrap_or_else(|| skill.dir.clone());
+                let mut d = Diagnostic::new(
+                    Code::DuplicateSkill,
+                    options.profile.severity(Code::DuplicateSkill),
+                    &path,
+                    format!(
+                        "skill `{name}` is also defined in `{}`; the first one found is kept and this one is ignored",
+                        prior.display()
+                    ),
+                );
+                d.help = Some("rename one of the skills, or drop one of the paths".into());
+                skill.diagnostics.push(d);
+                skill.duplicate_of = Some(prior.clone());
+            }
+        }
+    }
+    Checked {
+        skills,
+        roots: root_diags,
+    }
+}
+
+/// Checks the found skills on worker threads, keeping their order.
+fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
+    parallel::map(found, options.threads, |f| {
+        check_skill(&f.dir, f.plugin.clone(), options)
+    })
+}
+
+/// Checks one skill directory with the reference validator's semantics.
+pub fn check_dir(dir: &Path, options: &Options) -> CheckedSkill {
+    check_skill(dir, None, options)
+}

@@ -1,0 +1,103 @@
+//! Writing packs: a [`Plan`] as a signed-ready, byte-reproducible zip.
+//!
+//! The same plan that `skills_bundle!` turns into statics is written here
+//! as a skill pack (`skills_core::pack` documents the format and reads it back)
+//! or as Claude `.skill` archives. The bytes depend only on the plan and the
+//! timestamp: entries sorted byte-wise, compressed data reused from the plan
+//! (deflate at a fixed level), modes 0644/0755, and the zip layout fixed by
+//! [`zip::write`](skills_core::zip::write).
+
+use super::embed::{Plan, PlanFile, PlanSkill};
+use skills_core::pack::{MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, skill_dir};
+use skills_core::zip::write::{DosTime, ZipWriter};
+
+/// The tool that writes packs, as the manifest records it.
+pub const TOOL: &str = concat!("skills ", env!("CARGO_PKG_VERSION"));
+
+/// The manifest of a plan.
+pub fn manifest(plan: &Plan) -> Manifest {
+    Manifest::new(
+        TOOL.to_string(),
+        plan.skills.iter().map(manifest_skill).collect(),
+    )
+}
+
+/// One skill of a plan as its manifest lists it.
+pub fn manifest_skill(s: &PlanSkill) -> ManifestSkill {
+    ManifestSkill {
+        name: s.name.clone(),
+        dir: skill_dir(&s.name),
+        description: s.description.clone(),
+        license: s.license.clone(),
+        compatibility: s.compatibility.clone(),
+        metadata: s.metadata.clone(),
+        allowed_tools: s.allowed_tools.clone(),
+        extensions: s.extensions.clone(),
+        skill_md: s.skill_md_path().to_string(),
+        body: s.body,
+        files: s
+            .files
+            .iter()
+            .map(|f| ManifestFile {
+                path: f.path.clone(),
+                size: f.size,
+                executable: f.executable,
+                sha256: f.sha256,
+            })
+            .collect(),
+    }
+}
+
+/// A skill pack holding every skill of `plan`.
+pub fn write_pack(plan: &Plan, time: DosTime) -> Result<Vec<u8>, String> {
+    let manifest = manifest(plan);
+    if manifest.digest != plan.digest {
+        return Err(format!(
+            "internal error: the manifest's digest {} differs from the plan's {}",
+            manifest.digest, plan.digest
+        ));
+    }
+    let mut zip = ZipWriter::new(time);
+    zip.add(MANIFEST_NAME, manifest.to_json().as_bytes(), false)
+        .map_err(|e| e.to_string())?;
+    let mut entries: Vec<(String, &PlanFile)> = plan
+        .skills
+        .iter()
+        .flat_map(|s| {
+            let dir = skill_dir(&s.name);
+            s.files
+                .iter()
+                .map(move |f| (format!("{dir}/{}", f.path), f))
+        })
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, f) in entries {
+        add(&mut zip, &name, f)?;
+    }
+    Ok(zip.finish())
+}
+
+/// A Claude `.skill` archive for one skill: its files under a
+/// `<skill-dir>/` wrapper, as Anthropic's `package_skill.py` lays them out
+/// (the files `package_skill.py` leaves out were already left out when the
+/// skill was read), with the determinism of a pack. Returns the archive and
+/// the wrapper's name, which is the skill's own (its directory's) name.
+pub fn write_skill_zip(skill: &PlanSkill, time: DosTime) -> Result<(Vec<u8>, String), String> {
+    let dir = skill
+        .name
+        .rsplit(':')
+        .next()
+        .unwrap_or(&skill.name)
+        .to_string();
+    let mut zip = ZipWriter::new(time);
+    // Sorted by path already; the wrapper keeps the order.
+    for f in &skill.files {
+        add(&mut zip, &format!("{dir}/{}", f.path), f)?;
+    }
+    Ok((zip.finish(), dir))
+}
+
+fn add(zip: &mut ZipWriter, name: &str, f: &PlanFile) -> Result<(), String> {
+    zip.add_precompressed(name, f.crc32, f.size, &f.stored, f.deflated, f.executable)
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,219 @@
+//! A pack's manifest against the `SKILL.md` files it holds.
+//!
+//! A runtime obeys the manifest's metadata (`allowed-tools` rules, body
+//! range, extensions, ...) and cannot parse `SKILL.md` itself: agent
+//! binaries link no YAML parser. The pack digest binds that metadata, so an
+//! edit is caught on load; but in an unsigned pack whoever edits the
+//! manifest can recompute the digest too. Where the compiler is at hand
+//! (`skills verify`, the CLI loading a pack, `skills_bundle!(pack = ...)`),
+//! [`disagreements`] derives each skill's metadata again from its hashed
+//! `SKILL.md`, exactly as `skills pack` derived it (`embed::describe`), and
+//! names every field where the two differ.
+
+use std::fmt;
+use std::path::Path;
+
+use super::embed::describe;
+use super::pack::manifest_skill;
+use super::{CheckedSkill, Profile};
+use skills_core::pack::{ManifestSkill, plugin_of};
+use skills_core::zip::printable;
+
+/// A field of a skill whose manifest value is not what its `SKILL.md` gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The skill, as the manifest names it.
+    pub skill: String,
+    /// The manifest's key (`allowed_tools`, `body`, ...).
+    pub field: &'static str,
+    /// The manifest's value, as its JSON writes it.
+    pub manifest: String,
+    /// The value `SKILL.md` gives, written the same way.
+    pub skill_md: String,
+}
+
+impl fmt::Display for Disagreement {
+    /// Values come from the pack: shown through [`printable`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = format!(
+            "skill `{}`: `{}` is {} in the manifest but {} in `SKILL.md`",
+            self.skill, self.field, self.manifest, self.skill_md
+        );
+        f.write_str(&printable(&text))
+    }
+}
+
+/// Every field of `skill` (a manifest's) that its `SKILL.md`, whose bytes
+/// are `skill_md` (already checked against the manifest's SHA-256), does
+/// not give, in the manifest's order. Empty when they agree.
+pub fn disagreements(skill: &ManifestSkill, skill_md: &[u8]) -> Vec<Disagreement> {
+    let dir = Path::new(&skill.dir);
+    // The profile decides which problems are errors, never what a field
+    // reads as: any profile derives the same values.
+    let checked = CheckedSkill::from_skill_md(
+        dir,
+        plugin_of(&skill.name).map(String::from),
+        &dir.join(&skill.skill_md),
+        skill_md.to_vec(),
+        Profile::default(),
+    );
+    let derived = ManifestSkill {
+        // Read from the file the manifest names (one of `SKILL_MD_NAMES`,
+        // checked on parse), which the derivation cannot tell.
+        skill_md: skill.skill_md.clone(),
+        ..manifest_skill(&describe(&checked, &skill.dir))
+    };
+    skill
+        .fields()
+        .into_iter()
+        .zip(derived.fields())
+        .filter(|((_, listed), (_, read))| listed != read)
+        .map(|((field, manifest), (_, skill_md))| Disagreement {
+            skill: skill.name.clone(),
+            field,
+            manifest,
+            skill_md,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD: &str = "---\nname: calc\ndescription: Adds numbers. Use when adding.\nlicense: MIT\nallowed-tools: Bash(python3:*) Read\nmetadata:\n  version: \"1.0\"\nmodel: opus\n---\n# Calc\n\nRun `scripts/calc.py $ARGUMENTS`.\n";
+
+    /// The manifest `skills pack` writes for `MD`.
+    fn listed() -> ManifestSkill {
+        let body_start = MD.find("---\n#").map_or(0, |i| i + 4) as u32;
+        ManifestSkill {
+            name: "calc".into(),
+            dir: "calc".into(),
+            description: "Adds numbers. Use when adding.".into(),
+            license: Some("MIT".into()),
+            metadata: vec![("version".into(), "1.0".into())],
+            allowed_tools: vec![
+                ("Bash".into(), Some("python3:*".into())),
+                ("Read".into(), None),
+            ],
+            extensions: vec![("model".into(), "\"opus\"".into())],
+            skill_md: "SKILL.md".into(),
+            body: (body_start, MD.len() as u32),
+            ..ManifestSkill::default()
+        }
+    }
+
+    #[test]
+    fn the_manifest_skills_pack_writes_agrees() {
+        assert_eq!(disagreements(&listed(), MD.as_bytes()), []);
+    }
+
+    /// Each field the runtime reads, edited: named, with both values.
+    #[test]
+    fn each_edited_field_is_named() {
+        type Edit = fn(&mut ManifestSkill);
+        let (start, end) = listed().body;
+        let body = format!("[{start}, {end}]");
+        let edits: [(&str, Edit, &str, &str); 7] = [
+            (
+                "description",
+                |s| s.description = "Deletes files.".into(),
+                "\"Deletes files.\"",
+                "\"Adds numbers. Use when adding.\"",
+            ),
+            ("license", |s| s.license = None, "null", "\"MIT\""),
+            (
+                "compatibility",
+                |s| s.compatibility = Some("any".into()),
+                "\"any\"",
+                "null",
+            ),
+            (
+                "metadata",
+                |s| s.metadata.clear(),
+                "[]",
+                "[[\"version\", \"1.0\"]]",
+            ),
+            (
+                "allowed_tools",
+                |s| s.allowed_tools = vec![("Bash".into(), None)],
+                "[[\"Bash\", null]]",
+                "[[\"Bash\", \"python3:*\"], [\"Read\", null]]",
+            ),
+            (
+                "extensions",
+                |s| s.extensions.push(("hooks".into(), "{}".into())),
+                "[[\"model\", \"\\\"opus\\\"\"], [\"hooks\", \"{}\"]]",
+                "[[\"model\", \"\\\"opus\\\"\"]]",
+            ),
+            ("body", |s| s.body.0 = 0, "", ""),
+        ];
+        for (field, edit, manifest, skill_md) in edits {
+            let mut skill = listed();
+            edit(&mut skill);
+            let (manifest, skill_md) = if field == "body" {
+                (format!("[0, {end}]"), body.clone())
+            } else {
+                (manifest.to_string(), skill_md.to_string())
+            };
+            let expected = Disagreement {
+                skill: "calc".into(),
+                field,
+                manifest,
+                skill_md,
+            };
+            assert_eq!(disagreements(&skill, MD.as_bytes()), [expected], "{field}");
+        }
+    }
+
+    /// The plugin of `plugin:skill` comes from the plugin's manifest, not
+    /// from `SKILL.md`: only the skill's own name is checked.
+    #[test]
+    fn a_plugin_prefix_is_taken_from_the_manifest() {
+        let mut skill = listed();
+        skill.name = "plug:calc".into();
+        skill.dir = "plug/skills/calc".into();
+        assert_eq!(disagreements(&skill, MD.as_bytes()), []);
+    }
+
+    #[test]
+    fn a_renamed_skill_is_named() {
+        let mut skill = listed();
+        skill.name = "other".into();
+        skill.dir = "other".into();
+        let found = disagreements(&skill, MD.as_bytes());
+        let fields: Vec<&str> = found.iter().map(|d| d.field).collect();
+        assert_eq!(fields, ["name", "dir"]);
+        assert_eq!(
+            found[0].to_string(),
+            "skill `other`: `name` is \"other\" in the manifest but \"calc\" in `SKILL.md`"
+        );
+    }
+
+    #[test]
+    fn a_skill_md_that_does_not_parse_disagrees_on_every_field_it_would_give() {
+        let found = disagreements(&listed(), b"no frontmatter\n");
+        let fields: Vec<&str> = found.iter().map(|d| d.field).collect();
+        assert_eq!(
+            fields,
+            [
+                "name",
+                "dir",
+                "description",
+                "license",
+                "metadata",
+                "allowed_tools",
+                "extensions",
+                "body"
+            ]
+        );
+    }
+
+    #[test]
+    fn values_are_printed_without_control_characters() {
+        let mut skill = listed();
+        skill.description = "\u{1b}[2J\u{9b}".into();
+        let shown = disagreements(&skill, MD.as_bytes())[0].to_string();
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    }
+}

@@ -1,0 +1,20 @@
+//! The skill-pack format: what [`write`](manifest) makes and what
+//! [`open::open_with`] checks before a runtime exposes anything.
+//!
+//! A pack is a zip archive whose first entry is the [manifest](Manifest)
+//! (`skillpack.json`) and whose other entries are the skills' files, at
+//! `<skill dir>/<path>`, sorted byte-wise. It is signed with minisign
+//! ([`signature`]): the detached `<pack>.minisig` covers every byte.
+//! `skills-bundle` turns a checked pack into a runtime `Bundle`;
+//! `skills-compiler` writes packs and turns them into compile-time plans.
+
+mod manifest;
+pub mod open;
+pub mod signature;
+
+pub use manifest::{
+    CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, VERSION, plugin_of,
+    skill_dir,
+};
+pub use open::{MAX_MANIFEST, MAX_PACK_FILE, PackError, Trust};
+pub use signature::SignatureError;

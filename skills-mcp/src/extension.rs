@@ -1,0 +1,98 @@
+//! The skills extension (SEP-2640, `io.modelcontextprotocol/skills`):
+//! `skills/list` and `skills/get`.
+//!
+//! Each skill is described by the URI of its `SKILL.md` (see
+//! [`resources`] for the URI rules), its frontmatter, and
+//! a manifest of every file with its `sha256:` digest and size. Both come
+//! from the bundle's own records ([`File::sha256_hex`](skills_bundle::File::sha256_hex),
+//! [`File::size`](skills_bundle::File::size)): nothing is inflated or hashed again,
+//! and a host that checks the bytes it reads against the manifest checks
+//! them against what the compiler (or the pack's manifest) recorded.
+//!
+//! The frontmatter carries `name` (a plugin skill's own name, without the
+//! `plugin:` prefix, as SEP-2640 matches it against the URI), `description`,
+//! and as extra fields `license`, `compatibility`, `metadata` (an object of
+//! strings), `allowed-tools` (the rules joined by spaces, as written) and
+//! any profile extension keys (`user-invocable`, ...) with their JSON
+//! values. Each entry passes rmcp's [`Skill::validate`](rmcp::model::Skill::validate).
+
+use rmcp::ErrorData;
+use rmcp::model::{GetSkillResult, JsonObject, SkillFrontmatter, SkillResource, SkillResources};
+use serde_json::Value;
+
+use crate::resources::{self, SCHEME};
+use skills_bundle::{Bundle, Skill};
+
+/// Every skill's SEP-2640 entry, in bundle order. A skill whose
+/// instructions are in a lowercase `skill.md` (accepted with a warning by
+/// the compiler) is left out: SEP-2640 names the entry point `SKILL.md`.
+pub fn list(bundle: &Bundle) -> Vec<rmcp::model::Skill> {
+    bundle
+        .skills()
+        .filter(has_skill_md)
+        .map(|s| entry(&s))
+        .collect()
+}
+
+fn has_skill_md(skill: &Skill<'_>) -> bool {
+    skill.file("SKILL.md").is_ok()
+}
+
+/// The entry for one skill.
+pub fn entry(skill: &Skill<'_>) -> rmcp::model::Skill {
+    let name = skill.name();
+    let own_name = name.rsplit(':').next().unwrap_or(name);
+    let mut frontmatter = SkillFrontmatter::new(own_name, skill.description());
+    let extra: &mut JsonObject = &mut frontmatter.extra;
+    if let Some(license) = skill.license() {
+        extra.insert("license".into(), license.into());
+    }
+    if let Some(compatibility) = skill.compatibility() {
+        extra.insert("compatibility".into(), compatibility.into());
+    }
+    if skill.metadata().len() > 0 {
+        let metadata: JsonObject = skill
+            .metadata()
+            .map(|(k, v)| (k.to_string(), Value::from(v)))
+            .collect();
+        extra.insert("metadata".into(), Value::Object(metadata));
+    }
+    if skill.allowed_tools().len() > 0 {
+        let rules: Vec<String> = skill.allowed_tools().map(|r| r.to_string()).collect();
+        extra.insert("allowed-tools".into(), rules.join(" ").into());
+    }
+    for (key, json) in skill.extensions() {
+        let value = serde_json::from_str(json).unwrap_or_else(|_| Value::from(json));
+        extra.entry(key.to_string()).or_insert(value);
+    }
+    let files = skill
+        .files()
+        .map(|f| {
+            SkillResource::new(
+                resources::file_uri(name, f.path()),
+                format!("sha256:{}", f.sha256_hex()),
+                f.size(),
+            )
+        })
+        .collect();
+    rmcp::model::Skill::new(
+        resources::file_uri(name, "SKILL.md"),
+        frontmatter,
+        SkillResources::Files(files),
+    )
+}
+
+/// `skills/get`: by the URI `skills/list` gives (or the `plugin:skill`
+/// spelling); `-32602` for anything else, as SEP-2640 says.
+pub fn get(bundle: &Bundle, uri: &str) -> Result<GetSkillResult, ErrorData> {
+    let unknown = || ErrorData::invalid_params(format!("no skill at `{uri}`"), None);
+    if !uri.starts_with(SCHEME) {
+        return Err(unknown());
+    }
+    match resources::resolve(bundle, uri) {
+        Some((skill, path)) if path == "SKILL.md" && has_skill_md(&skill) => {
+            Ok(GetSkillResult::new(entry(&skill)))
+        }
+        _ => Err(unknown()),
+    }
+}

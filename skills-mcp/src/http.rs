@@ -1,0 +1,275 @@
+//! Streamable HTTP (feature `http`), on loopback addresses only.
+//!
+//! rmcp's `StreamableHttpService` speaks the protocol; hyper (HTTP/1.1)
+//! carries it over a tokio listener. There is no authentication, so
+//! [`bind_http`] refuses any address that is not loopback, rmcp's `Host`
+//! check (localhost, 127.0.0.1, ::1) stands against DNS rebinding, and each
+//! request passes a gate before rmcp sees it:
+//!
+//! 1. `Origin`: absent, or exactly one of the server's own origins or the
+//!    configured ones ([`origin`](crate::origin)); else 403.
+//! 2. A `POST` body is read up to [`MAX_MESSAGE`] (else 413) and parsed: a
+//!    body that is no JSON-RPC message gets its error response, `-32700`
+//!    for text that is not JSON, with `id: null` and status 400
+//!    ([`message`](crate::message)).
+//! 3. An `initialize`, which opens a session, is admitted only while fewer
+//!    than [`HttpConfig::max_sessions`] are open; else 503 with what to do
+//!    ([`sessions`](crate::sessions)). Sessions idle for
+//!    [`HttpConfig::idle_timeout`] are closed by a task that lives as long
+//!    as [`HttpServer::run`].
+//!
+//! Each MCP session gets its own [`Session`] from the caller's factory, so
+//! the skills one client activates are not active for another; the
+//! listings are shared.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::body::Incoming as Body;
+use hyper::header::CONTENT_TYPE;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+
+use crate::message::{self, Incoming, MAX_MESSAGE};
+use crate::origin::{Origin, Origins};
+use crate::sessions::Sessions;
+use crate::{ServeError, SkillsServer};
+use skills_bundle::exec::LocalExecutor;
+use skills_bundle::session::Session;
+
+/// The endpoint's path.
+pub const PATH: &str = "/mcp";
+
+/// The default cap on open MCP sessions: 64, far more than the clients one
+/// user runs, and a few megabytes of memory at most.
+pub const DEFAULT_MAX_SESSIONS: usize = 64;
+
+/// The default idle timeout of an MCP session: 15 minutes, longer than a
+/// user's pause within a conversation, short enough that the sessions of
+/// clients that quit without `DELETE` free their place soon. A client
+/// whose session was closed gets 404 and starts a new one, as the protocol
+/// asks; the skills it had activated must be activated again.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// The limits and the browser origins of an HTTP server.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// Most MCP sessions open at once; one more `initialize` gets 503.
+    pub max_sessions: usize,
+    /// A session with no request or stream for this long is closed.
+    pub idle_timeout: Duration,
+    /// Web pages allowed to call the server besides its own origins.
+    pub allowed_origins: Vec<Origin>,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            allowed_origins: Vec::new(),
+        }
+    }
+}
+
+/// A bound HTTP server, not yet accepting.
+pub struct HttpServer {
+    listener: TcpListener,
+    gate: Arc<Gate>,
+}
+
+/// What every request passes before rmcp, and rmcp.
+struct Gate {
+    origins: Origins,
+    sessions: Arc<Sessions>,
+    service: StreamableHttpService<SkillsServer, Sessions>,
+}
+
+/// Binds `addr` (loopback only) for sessions made by `make_session`, one
+/// per MCP session, with `config`'s limits.
+pub async fn bind_http<F>(
+    make_session: F,
+    addr: SocketAddr,
+    config: HttpConfig,
+) -> Result<HttpServer, ServeError>
+where
+    F: Fn() -> Session<LocalExecutor> + Send + Sync + 'static,
+{
+    if !addr.ip().is_loopback() {
+        return Err(ServeError::NotLoopback(addr));
+    }
+    let listener = TcpListener::bind(addr).await?;
+    let port = listener.local_addr()?.port();
+    let sessions = Arc::new(Sessions::new(config.max_sessions, config.idle_timeout));
+    let template = SkillsServer::from_session(make_session());
+    let service = StreamableHttpService::new(
+        move || Ok(template.with_session(make_session())),
+        Arc::clone(&sessions),
+        // The gate checks `Origin` (exactly) and bounds the body; rmcp
+        // keeps its `Host` check and the same bound.
+        StreamableHttpServerConfig::default()
+            .disable_allowed_origins()
+            .with_max_request_body_bytes(MAX_MESSAGE),
+    );
+    let gate = Gate {
+        origins: Origins::new(port, &config.allowed_origins),
+        sessions,
+        service,
+    };
+    Ok(HttpServer {
+        listener,
+        gate: Arc::new(gate),
+    })
+}
+
+/// [`bind_http`], then [`HttpServer::run`].
+pub async fn serve_http<F>(
+    make_session: F,
+    addr: SocketAddr,
+    config: HttpConfig,
+) -> Result<(), ServeError>
+where
+    F: Fn() -> Session<LocalExecutor> + Send + Sync + 'static,
+{
+    bind_http(make_session, addr, config).await?.run().await
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("listener", &self.listener)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpServer {
+    /// The address bound (with the port the system chose for port 0).
+    pub fn local_addr(&self) -> Result<SocketAddr, ServeError> {
+        Ok(self.listener.local_addr()?)
+    }
+
+    /// The endpoint's URL, `http://<addr>/mcp`.
+    pub fn url(&self) -> Result<String, ServeError> {
+        Ok(format!("http://{}{PATH}", self.local_addr()?))
+    }
+
+    /// Accepts connections, and closes idle sessions, until the future is
+    /// dropped.
+    pub async fn run(self) -> Result<(), ServeError> {
+        let sessions = Arc::clone(&self.gate.sessions);
+        let _reaper = AbortOnDrop(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(sessions.reap_every());
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                sessions.reap().await;
+            }
+        }));
+        loop {
+            let stream = match self.listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of descriptors and the like: wait, keep serving.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let gate = Arc::clone(&self.gate);
+            tokio::spawn(async move {
+                let handler = hyper::service::service_fn(move |request| {
+                    let gate = Arc::clone(&gate);
+                    async move { Ok::<_, Infallible>(gate.handle(request).await) }
+                });
+                // A client that hangs up mid-request is its own problem.
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), handler)
+                    .await;
+            });
+        }
+    }
+}
+
+/// Aborts its task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+type Answer = Response<BoxBody<Bytes, Infallible>>;
+
+impl Gate {
+    /// One request: the checks of the module documentation, then rmcp.
+    async fn handle(&self, request: Request<Body>) -> Answer {
+        if let Err(why) = self.origins.check(request.headers()) {
+            return answer(StatusCode::FORBIDDEN, "text/plain", why.into());
+        }
+        if request.method() != Method::POST {
+            return self.service.handle(request).await;
+        }
+        let (parts, body) = request.into_parts();
+        let bytes = match Limited::new(body, MAX_MESSAGE).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+                let why = format!("Payload Too Large: request body exceeds {MAX_MESSAGE} bytes");
+                return answer(StatusCode::PAYLOAD_TOO_LARGE, "text/plain", why.into());
+            }
+            Err(e) => {
+                let why = format!("Bad Request: cannot read the body: {e}");
+                return answer(StatusCode::BAD_REQUEST, "text/plain", why.into());
+            }
+        };
+        let opens_session = match message::parse(&bytes) {
+            Incoming::Message(m) => {
+                is_initialize(&m) && !parts.headers.contains_key("mcp-session-id")
+            }
+            Incoming::Ignored => return answer(StatusCode::ACCEPTED, "text/plain", Bytes::new()),
+            Incoming::Malformed(reply) => {
+                return answer(StatusCode::BAD_REQUEST, "application/json", reply.into());
+            }
+        };
+        let request = Request::from_parts(parts, Full::new(bytes));
+        if !opens_session {
+            return self.service.handle(request).await;
+        }
+        match self.sessions.admit().await {
+            // Held until rmcp has made the session.
+            Ok(_admitted) => self.service.handle(request).await,
+            Err(full) => answer(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "text/plain",
+                full.to_string().into(),
+            ),
+        }
+    }
+}
+
+/// Whether `message` is `initialize`, which opens a session.
+fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
+    matches!(
+        message,
+        ClientJsonRpcMessage::Request(request)
+            if matches!(request.request, ClientRequest::InitializeRequest(_))
+    )
+}
+
+/// A response of the gate's own.
+fn answer(status: StatusCode, content_type: &'static str, body: Bytes) -> Answer {
+    let mut response = Response::new(Full::new(body).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static(content_type),
+    );
+    response
+}

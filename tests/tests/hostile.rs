@@ -483,7 +483,7 @@ enum Open {
     /// `Pack::open(bytes, Trust::Signed { .. })`.
     Signed {
         public_key: String,
-        signature: String,
+        signature: Option<String>,
     },
     /// `Archive::parse(bytes, limits)`: limits a pack cannot reach, or a
     /// plain zip (a `.skill`).
@@ -555,7 +555,7 @@ impl Row {
                         signature,
                     } => Trust::Signed {
                         public_key,
-                        signature,
+                        signature: signature.as_deref(),
                     },
                     _ => Trust::Unsigned,
                 };
@@ -1287,7 +1287,7 @@ fn metadata_rows(b: &Base) -> Vec<Row> {
         )
         .open(Open::Signed {
             public_key: b.signed.public_key.clone(),
-            signature: b.signed.signature.clone(),
+            signature: Some(b.signed.signature.clone()),
         }),
     );
     rows
@@ -1334,7 +1334,7 @@ fn signature_rows(b: &Base) -> Vec<Row> {
     let sig = &b.signed;
     let signed = |public_key: &str, signature: &str| Open::Signed {
         public_key: public_key.to_string(),
-        signature: signature.to_string(),
+        signature: Some(signature.to_string()),
     };
     let refused = |e| Expect::Pack(PackError::Signature(e));
     let invalid = "signature: the signature does not match: the pack or its signature was altered";
@@ -1350,6 +1350,16 @@ fn signature_rows(b: &Base) -> Vec<Row> {
             sig.pack.clone(),
             refused(SignatureError::Missing),
             "signature: the pack is not signed, and a signature is required",
+        )
+        .open(Open::Signed {
+            public_key: sig.public_key.clone(),
+            signature: None,
+        }),
+        row(
+            "an empty signature file",
+            sig.pack.clone(),
+            refused(SignatureError::Malformed),
+            "signature: the signature is not a minisign signature",
         )
         .open(signed(&sig.public_key, "")),
         row(

@@ -24,8 +24,9 @@ use skills_bundle::pack::{
     Manifest, ManifestFile, ManifestSkill, Pack, PackError, SignatureError, Trust,
 };
 use skills_bundle::path::PathError;
+use skills_bundle::session::{Session, SessionError};
 use skills_bundle::zip::{Archive, Limits, ZipError};
-use skills_bundle::{Bundle, Corrupt, ReadError};
+use skills_bundle::{Bundle, Corrupt, Mode, ReadError};
 use skills_tests::{skills, tempdir, write_tree};
 
 /// Runs `skills <args>` in `dir` with stdin closed, stamping packs 1980-01-01.
@@ -565,10 +566,18 @@ impl Row {
                         let Expect::Read(ReadError::Corrupt { path, .. }) = &self.expect else {
                             return Err("opened".into());
                         };
-                        match bundle.get("two").unwrap().read(path) {
+                        let e = match bundle.get("two").unwrap().read(path) {
                             Ok(_) => return Err(format!("`{path}` was read")),
-                            Err(e) => (Expect::Read(e.clone()), e.to_string()),
+                            Err(e) => e,
+                        };
+                        // A model reading it through a session gets the
+                        // same error and text: damaged, not an illegal path.
+                        let session = Session::new(&bundle, (), Mode::Restrict);
+                        match session.read("two", path) {
+                            Err(s @ SessionError::Read(_)) if s.to_string() == e.to_string() => {}
+                            other => return Err(format!("Session::read gave {other:?}")),
                         }
+                        (Expect::Read(e.clone()), e.to_string())
                     }
                 }
             }

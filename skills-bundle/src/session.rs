@@ -404,7 +404,11 @@ impl<E> Session<E> {
         };
         match name {
             ACTIVATE => {
-                let arguments = field("arguments").unwrap_or_default();
+                // Optional: absent is none, anything but a string is refused.
+                let arguments = match field("arguments") {
+                    Err(SessionError::MissingArgument { .. }) => String::new(),
+                    arguments => arguments?,
+                };
                 self.activate(&field("name")?, &arguments)
             }
             READ => self.read(&field("skill")?, &field("path")?),

@@ -358,6 +358,13 @@ fn refusals() -> Vec<Refusal> {
             text: "`path` is missing",
         },
         Refusal {
+            attack: "`arguments` that is not a string",
+            active: &[],
+            ask: Call(ACTIVATE, r#"{"name": "calculator", "arguments": 7}"#),
+            variant: |e| matches!(e, SessionError::ArgumentNotString { name: "arguments" }),
+            text: "`arguments` must be a string",
+        },
+        Refusal {
             attack: "an argument that is not a string",
             active: &[],
             ask: Call(READ, r#"{"skill": 7, "path": "SKILL.md"}"#),

@@ -108,7 +108,7 @@ impl Bundle {
     /// )?;
     /// let signature = String::from_utf8(signature)?;
     /// let public_key = "RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3";
-    /// let skills = Bundle::from_pack(&bytes, Trust::Signed { public_key, signature: &signature })?;
+    /// let skills = Bundle::from_pack(&bytes, Trust::Signed { public_key, signature: Some(&signature) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_pack(bytes: &[u8], trust: Trust<'_>) -> Result<Bundle, PackError> {

@@ -175,7 +175,7 @@ fn embed_pack(
     let trust = match &key_and_sig {
         Some((public_key, signature)) => Trust::Signed {
             public_key,
-            signature,
+            signature: Some(signature),
         },
         None => Trust::Unsigned,
     };

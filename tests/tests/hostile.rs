@@ -19,8 +19,9 @@ use std::sync::OnceLock;
 
 use skills_bundle::pack::{Manifest, ManifestSkill, Pack, PackError, SignatureError, Trust};
 use skills_bundle::path::PathError;
+use skills_bundle::session::{Session, SessionError};
 use skills_bundle::zip::{Archive, Limits, ZipError};
-use skills_bundle::{Bundle, Corrupt, ReadError};
+use skills_bundle::{Bundle, Corrupt, Mode, ReadError};
 use skills_compiler::embed::{Plan, PlanFile, PlanSkill, compress};
 use skills_compiler::pack::{manifest, write_pack};
 use skills_core::meta::{FileMeta, SkillMeta, pairs};
@@ -484,7 +485,7 @@ enum Open {
     /// `Pack::open(bytes, Trust::Signed { .. })`.
     Signed {
         public_key: String,
-        signature: String,
+        signature: Option<String>,
     },
     /// `Archive::parse(bytes, limits)`: limits a pack cannot reach, or a
     /// plain zip (a `.skill`).
@@ -556,7 +557,7 @@ impl Row {
                         signature,
                     } => Trust::Signed {
                         public_key,
-                        signature,
+                        signature: signature.as_deref(),
                     },
                     _ => Trust::Unsigned,
                 };
@@ -566,10 +567,18 @@ impl Row {
                         let Expect::Read(ReadError::Corrupt { path, .. }) = &self.expect else {
                             return Err("opened".into());
                         };
-                        match bundle.get("two").unwrap().read(path) {
+                        let e = match bundle.get("two").unwrap().read(path) {
                             Ok(_) => return Err(format!("`{path}` was read")),
-                            Err(e) => (Expect::Read(e.clone()), e.to_string()),
+                            Err(e) => e,
+                        };
+                        // A model reading it through a session gets the
+                        // same error and text: damaged, not an illegal path.
+                        let session = Session::new(&bundle, (), Mode::Restrict);
+                        match session.read("two", path) {
+                            Err(s @ SessionError::Read(_)) if s.to_string() == e.to_string() => {}
+                            other => return Err(format!("Session::read gave {other:?}")),
                         }
+                        (Expect::Read(e.clone()), e.to_string())
                     }
                 }
             }
@@ -1294,7 +1303,7 @@ fn metadata_rows(b: &Base) -> Vec<Row> {
         )
         .open(Open::Signed {
             public_key: b.signed.public_key.clone(),
-            signature: b.signed.signature.clone(),
+            signature: Some(b.signed.signature.clone()),
         }),
     );
     rows
@@ -1343,7 +1352,7 @@ fn signature_rows(b: &Base) -> Vec<Row> {
     let sig = &b.signed;
     let signed = |public_key: &str, signature: &str| Open::Signed {
         public_key: public_key.to_string(),
-        signature: signature.to_string(),
+        signature: Some(signature.to_string()),
     };
     let refused = |e| Expect::Pack(PackError::Signature(e));
     let invalid = "signature: the signature does not match: the pack or its signature was altered";
@@ -1359,6 +1368,16 @@ fn signature_rows(b: &Base) -> Vec<Row> {
             sig.pack.clone(),
             refused(SignatureError::Missing),
             "signature: the pack is not signed, and a signature is required",
+        )
+        .open(Open::Signed {
+            public_key: sig.public_key.clone(),
+            signature: None,
+        }),
+        row(
+            "an empty signature file",
+            sig.pack.clone(),
+            refused(SignatureError::Malformed),
+            "signature: the signature is not a minisign signature",
         )
         .open(signed(&sig.public_key, "")),
         row(

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Checks that the crates publish and work as users will get them:
+#   1. `cargo package` every publishable crate; Cargo verifies each one by
+#      building it from its own tarball (dependencies on the other crates
+#      resolved from the tarballs packaged before it);
+#   2. a crate outside the workspace that depends on `skills-bundle` from
+#      crates.io only, patched (`[patch.crates-io]`) to the unpacked
+#      tarballs, builds the README's example over `skills/` and runs it:
+#      level 1 (names and descriptions, the catalog, the digest), level 2
+#      (activation) and level 3 (a file read), each checked.
+# Usage: bash scripts/check-packages.sh   (run by .ci/run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+crates=(skills-core skills-compiler skills-macros skills-bundle skills-mcp skills-rig skills-cli)
+
+echo "== cargo package (each crate verified from its own tarball)"
+cargo package --workspace --exclude skills-tests --allow-dirty --quiet
+version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
+for c in "${crates[@]}"; do
+  test -f "target/package/$c-$version.crate" || { echo "missing target/package/$c-$version.crate" >&2; exit 1; }
+  test -d "target/package/$c-$version" || { echo "missing target/package/$c-$version" >&2; exit 1; }
+done
+
+echo "== a new crate depending on the packaged skills-bundle runs the README's example"
+user=target/package-user
+rm -rf "$user"
+mkdir -p "$user/src"
+cp -R skills "$user/skills"
+cp Cargo.lock "$user/Cargo.lock"
+{
+  cat <<TOML
+[package]
+name = "readme-example"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+skills-bundle = "$version"
+
+# Not a member of the skills workspace.
+[workspace]
+
+[patch.crates-io]
+TOML
+  for c in skills-core skills-compiler skills-macros skills-bundle; do
+    echo "$c = { path = \"$root/target/package/$c-$version\" }"
+  done
+} >"$user/Cargo.toml"
+# The README's example, as the README has it, with each level's result
+# checked before its `Ok(())`.
+python3 - "$user/src/main.rs" <<'PY'
+import re, sys
+readme = open("README.md", encoding="utf-8").read()
+section = readme.split("## `skills_bundle!`: skills inside your binary", 1)[1]
+code = re.search(r"```rust\n(.*?)```", section, re.S).group(1)
+checks = """    assert!(act.content.starts_with("Base directory for this skill: skill://calculator"));
+    assert!(act.content.contains("15*23"), "{}", act.content);
+    assert!(script.starts_with(b"#!/usr/bin/env python3"));
+    assert_eq!(SKILLS.len(), 5);
+"""
+if "    Ok(())\n" not in code:
+    sys.exit("the README's example has no `Ok(())` line")
+open(sys.argv[1], "w", encoding="utf-8").write(code.replace("    Ok(())\n", checks + "    Ok(())\n"))
+PY
+out=$(CARGO_TARGET_DIR="$root/target/package-user-target" cargo run --quiet --manifest-path "$user/Cargo.toml")
+echo "$out" | head -3
+digest=$(echo "$out" | tail -n 1)
+expected=$(cargo run --quiet -p skills-cli -- inspect skills --format json |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
+if [ "$digest" != "$expected" ]; then
+  echo "the packaged crates give digest $digest, \`skills inspect skills\` gives $expected" >&2
+  exit 1
+fi
+echo "digest $digest, as \`skills inspect skills\` reports"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `cargo hack --each-feature check`, without installing cargo-hack: every
+# publishable crate with no features, with each feature alone, with its
+# default features and with all of them, all targets but benches. A feature
+# that does not build on its own, or an item used under a `cfg` it is not
+# compiled under, fails here.
+# Usage: bash scripts/check-features.sh   (run by .ci/run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target/features}
+python3 - >target/feature-matrix.txt <<'PY'
+import json, subprocess
+meta = json.loads(subprocess.check_output(
+    ["cargo", "metadata", "--format-version", "1", "--no-deps", "--locked"], text=True))
+for p in meta["packages"]:
+    if p.get("publish") == []:
+        continue
+    features = sorted(f for f in p["features"] if f != "default")
+    kinds = {k for t in p["targets"] for k in t["kind"]}
+    targets = [flag for kind, flag in [("lib", "--lib"), ("proc-macro", "--lib"), ("bin", "--bins"),
+                                       ("test", "--tests"), ("example", "--examples")] if kind in kinds]
+    targets = sorted(set(targets))
+    combos = [["--no-default-features"], []]
+    combos += [["--no-default-features", "--features", f] for f in features]
+    if features:
+        combos.append(["--all-features"])
+    for c in combos:
+        print(p["name"], " ".join(targets + c))
+PY
+while read -r crate flags; do
+  echo "== cargo check -p $crate $flags"
+  # shellcheck disable=SC2086
+  cargo check --quiet -p "$crate" $flags
+done <target/feature-matrix.txt
+echo "$(wc -l <target/feature-matrix.txt) feature sets checked"

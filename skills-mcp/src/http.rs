@@ -42,7 +42,7 @@ use crate::message::{self, Incoming, MAX_MESSAGE};
 use crate::origin::{Origin, Origins};
 use crate::sessions::Sessions;
 use crate::{ServeError, SkillsServer};
-use skills_bundle::exec::LocalExecutor;
+use skills_bundle::exec::{AsyncScriptExecutor, LocalExecutor};
 use skills_bundle::session::Session;
 
 /// The endpoint's path.
@@ -81,27 +81,28 @@ impl Default for HttpConfig {
 }
 
 /// A bound HTTP server, not yet accepting.
-pub struct HttpServer {
+pub struct HttpServer<E = LocalExecutor> {
     listener: TcpListener,
-    gate: Arc<Gate>,
+    gate: Arc<Gate<E>>,
 }
 
 /// What every request passes before rmcp, and rmcp.
-struct Gate {
+struct Gate<E> {
     origins: Origins,
     sessions: Arc<Sessions>,
-    service: StreamableHttpService<SkillsServer, Sessions>,
+    service: StreamableHttpService<SkillsServer<E>, Sessions>,
 }
 
 /// Binds `addr` (loopback only) for sessions made by `make_session`, one
 /// per MCP session, with `config`'s limits.
-pub async fn bind_http<F>(
+pub async fn bind_http<F, E>(
     make_session: F,
     addr: SocketAddr,
     config: HttpConfig,
-) -> Result<HttpServer, ServeError>
+) -> Result<HttpServer<E>, ServeError>
 where
-    F: Fn() -> Session<LocalExecutor> + Send + Sync + 'static,
+    F: Fn() -> Session<E> + Send + Sync + 'static,
+    E: AsyncScriptExecutor + Send + Sync + 'static,
 {
     if !addr.ip().is_loopback() {
         return Err(ServeError::NotLoopback(addr));
@@ -131,18 +132,19 @@ where
 }
 
 /// [`bind_http`], then [`HttpServer::run`].
-pub async fn serve_http<F>(
+pub async fn serve_http<F, E>(
     make_session: F,
     addr: SocketAddr,
     config: HttpConfig,
 ) -> Result<(), ServeError>
 where
-    F: Fn() -> Session<LocalExecutor> + Send + Sync + 'static,
+    F: Fn() -> Session<E> + Send + Sync + 'static,
+    E: AsyncScriptExecutor + Send + Sync + 'static,
 {
     bind_http(make_session, addr, config).await?.run().await
 }
 
-impl std::fmt::Debug for HttpServer {
+impl<E> std::fmt::Debug for HttpServer<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpServer")
             .field("listener", &self.listener)
@@ -150,7 +152,7 @@ impl std::fmt::Debug for HttpServer {
     }
 }
 
-impl HttpServer {
+impl<E: AsyncScriptExecutor + Send + Sync + 'static> HttpServer<E> {
     /// The address bound (with the port the system chose for port 0).
     pub fn local_addr(&self) -> Result<SocketAddr, ServeError> {
         Ok(self.listener.local_addr()?)
@@ -208,7 +210,7 @@ impl Drop for AbortOnDrop {
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 
-impl Gate {
+impl<E: AsyncScriptExecutor + Send + Sync + 'static> Gate<E> {
     /// One request: the checks of the module documentation, then rmcp.
     async fn handle(&self, request: Request<Body>) -> Answer {
         if let Err(why) = self.origins.check(request.headers()) {

@@ -69,7 +69,7 @@ use rmcp::ServiceExt;
 use rmcp::model::{Implementation, Prompt, Resource, ServerCapabilities, ServerConfig, Tool};
 
 use skills_bundle::Bundle;
-use skills_bundle::exec::LocalExecutor;
+use skills_bundle::exec::{AsyncScriptExecutor, LocalExecutor};
 use skills_bundle::policy::Mode;
 use skills_bundle::session::Session;
 
@@ -86,11 +86,23 @@ pub const SERVER_NAME: &str = "skills";
 
 /// An MCP server for one bundle; see the module documentation.
 ///
-/// Cloning shares the session: clones serve the same client.
-#[derive(Debug, Clone)]
-pub struct SkillsServer {
-    session: Arc<Session<LocalExecutor>>,
+/// Generic over the script executor, as the rig tools are: any
+/// [`AsyncScriptExecutor`] (a sandbox, a remote runner, a test double);
+/// [`LocalExecutor`] by default. Cloning shares the session: clones serve
+/// the same client.
+#[derive(Debug)]
+pub struct SkillsServer<E = LocalExecutor> {
+    session: Arc<Session<E>>,
     shared: Arc<Shared>,
+}
+
+impl<E> Clone for SkillsServer<E> {
+    fn clone(&self) -> Self {
+        SkillsServer {
+            session: Arc::clone(&self.session),
+            shared: Arc::clone(&self.shared),
+        }
+    }
 }
 
 /// What every MCP session of one server lists: computed once.
@@ -108,16 +120,16 @@ struct Shared {
     skills: OnceLock<Vec<rmcp::model::Skill>>,
 }
 
-impl SkillsServer {
+impl<E: AsyncScriptExecutor + Send + Sync + 'static> SkillsServer<E> {
     /// A server over `bundle`, running scripts with `executor` (its cache,
     /// time limit and output caps) and reading `allowed-tools` as `mode` says.
-    pub fn new(bundle: &Bundle, executor: LocalExecutor, mode: Mode) -> Self {
+    pub fn new(bundle: &Bundle, executor: E, mode: Mode) -> Self {
         Self::from_session(Session::new(bundle, executor, mode))
     }
 
     /// A server over a session set up by the caller (deny rules, a catalog
     /// budget).
-    pub fn from_session(session: Session<LocalExecutor>) -> Self {
+    pub fn from_session(session: Session<E>) -> Self {
         let shared = Arc::new(Shared::of(&session));
         SkillsServer {
             session: Arc::new(session),
@@ -128,7 +140,7 @@ impl SkillsServer {
     #[cfg(feature = "http")]
     /// Another client's server over a new session, sharing the listings
     /// (which depend on the bundle only).
-    fn with_session(&self, session: Session<LocalExecutor>) -> Self {
+    fn with_session(&self, session: Session<E>) -> Self {
         SkillsServer {
             session: Arc::new(session),
             shared: Arc::clone(&self.shared),
@@ -136,7 +148,7 @@ impl SkillsServer {
     }
 
     /// The session.
-    pub fn session(&self) -> &Session<LocalExecutor> {
+    pub fn session(&self) -> &Session<E> {
         &self.session
     }
 
@@ -162,7 +174,7 @@ impl SkillsServer {
 }
 
 impl Shared {
-    fn of(session: &Session<LocalExecutor>) -> Shared {
+    fn of<E>(session: &Session<E>) -> Shared {
         let bundle = session.bundle();
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
@@ -233,5 +245,104 @@ impl std::error::Error for ServeError {
 impl From<std::io::Error> for ServeError {
     fn from(e: std::io::Error) -> Self {
         ServeError::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use rmcp::model::CallToolRequestParams;
+    use skills_bundle::exec::{Command, ExecError, Output};
+    use skills_bundle::{Skill, skills_bundle};
+
+    use super::*;
+
+    static SKILLS: Bundle = skills_bundle!("../skills");
+
+    /// An executor that runs nothing and records what it was asked.
+    #[derive(Debug, Default)]
+    struct Recorder {
+        calls: Mutex<Vec<(String, String)>>,
+    }
+
+    impl AsyncScriptExecutor for Recorder {
+        async fn run_async(
+            &self,
+            skill: &Skill<'_>,
+            command: &Command,
+        ) -> Result<Output, ExecError> {
+            let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+            calls.push((skill.name().to_string(), format!("{command:?}")));
+            Ok(Output {
+                exit_code: Some(0),
+                signal: None,
+                stdout: b"recorded\n".to_vec(),
+                stderr: Vec::new(),
+                stdout_truncated: false,
+                stderr_truncated: false,
+                timed_out: false,
+                duration: Duration::ZERO,
+            })
+        }
+    }
+
+    fn call(name: &str, arguments: serde_json::Value) -> CallToolRequestParams {
+        let serde_json::Value::Object(arguments) = arguments else {
+            unreachable!("the tests pass objects")
+        };
+        CallToolRequestParams::new(name.to_string()).with_arguments(arguments)
+    }
+
+    /// Any `AsyncScriptExecutor` serves, as with the rig tools: the run goes
+    /// to it, under the session's policy, and its output is the result.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_server_runs_scripts_with_the_executor_it_is_given() {
+        let server = SkillsServer::new(&SKILLS, Recorder::default(), Mode::Restrict);
+        let activated = tools::call(
+            server.session(),
+            call("activate_skill", serde_json::json!({"name": "calculator"})),
+        )
+        .await;
+        assert!(activated.is_ok_and(|r| r.is_error != Some(true)));
+        let ran = tools::call(
+            server.session(),
+            call(
+                "run_skill_script",
+                serde_json::json!({"skill": "calculator", "command": "python3 scripts/calc.py '1 + 1'"}),
+            ),
+        )
+        .await
+        .map(|r| format!("{:?}", r.content));
+        assert!(
+            ran.as_deref().is_ok_and(|c| c.contains("recorded")),
+            "{ran:?}"
+        );
+        let calls = server.session().executor().calls.lock().map(|c| c.clone());
+        let calls = calls.unwrap_or_default();
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(calls[0].0, "calculator");
+        assert!(calls[0].1.contains("calc.py"), "{calls:?}");
+        // The policy still decides first: a command outside allowed-tools never reaches it.
+        let refused = tools::call(
+            server.session(),
+            call(
+                "run_skill_script",
+                serde_json::json!({"skill": "calculator", "command": "rm -rf /"}),
+            ),
+        )
+        .await;
+        assert!(refused.is_ok_and(|r| r.is_error == Some(true)));
+        assert_eq!(
+            server
+                .session()
+                .executor()
+                .calls
+                .lock()
+                .map(|c| c.len())
+                .unwrap_or(0),
+            1
+        );
     }
 }

@@ -14,9 +14,11 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use skills_bundle::exec::AsyncScriptExecutor;
+
 use crate::{SkillsServer, extension, prompts, resources, tools};
 
-impl ServerHandler for SkillsServer {
+impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsServer<E> {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
     }

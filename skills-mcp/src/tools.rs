@@ -18,11 +18,11 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use skills_bundle::exec::LocalExecutor;
+use skills_bundle::exec::AsyncScriptExecutor;
 use skills_bundle::session::{RUN, Session, SessionError};
 
 /// The tools, with their schemas.
-pub fn list(session: &Session<LocalExecutor>) -> Vec<Tool> {
+pub fn list<E>(session: &Session<E>) -> Vec<Tool> {
     session
         .tool_definitions()
         .into_iter()
@@ -45,8 +45,8 @@ pub fn list(session: &Session<LocalExecutor>) -> Vec<Tool> {
 }
 
 /// `tools/call`.
-pub async fn call(
-    session: &Session<LocalExecutor>,
+pub async fn call<E: AsyncScriptExecutor + Sync>(
+    session: &Session<E>,
     request: CallToolRequestParams,
 ) -> Result<CallToolResult, ErrorData> {
     let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();

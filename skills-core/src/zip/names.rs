@@ -58,10 +58,15 @@ fn path_of(name: &str, kind: Kind) -> &str {
 /// (macOS) compare it: lowercase, then canonically decomposed (NFD), with
 /// [`SEPARATOR`] for `/`.
 fn key(path: &str) -> String {
-    path.to_lowercase()
-        .nfd()
-        .map(|c| if c == '/' { SEPARATOR } else { c })
-        .collect()
+    let separate = |c| if c == '/' { SEPARATOR } else { c };
+    if path.is_ascii() {
+        // ASCII is its own NFD, and lowercases byte by byte.
+        return path
+            .chars()
+            .map(|c| separate(c.to_ascii_lowercase()))
+            .collect();
+    }
+    path.to_lowercase().nfd().map(separate).collect()
 }
 
 /// Whether `key` is inside the directory `dir` (both [`key`]s).
@@ -114,16 +119,17 @@ impl Names {
             kind,
         };
         let key = key(seen.path());
-        if let Some(earlier) = self.seen.get(&key) {
-            return Err(collision(earlier, &seen));
-        }
-        // A file that `name` is inside: since nothing is inside a file, no
-        // key sorts between the two, so it is the key just before.
-        let before = (Bound::Unbounded, Bound::Excluded(key.as_str()));
-        if let Some((above, file)) = self.seen.range::<str, _>(before).next_back() {
-            if file.kind != Kind::Dir && is_inside(&key, above) {
+        // The same key, else a file that `name` is inside: since nothing is
+        // inside a file, no key sorts between the two, so it is the key just
+        // before.
+        let up_to = (Bound::Unbounded, Bound::Included(key.as_str()));
+        if let Some((above, earlier)) = self.seen.range::<str, _>(up_to).next_back() {
+            if *above == key {
+                return Err(collision(earlier, &seen));
+            }
+            if earlier.kind != Kind::Dir && is_inside(&key, above) {
                 return Err(NameError::FileIsPrefix {
-                    file: file.name.clone(),
+                    file: earlier.name.clone(),
                     entry: seen.name,
                 });
             }
@@ -173,10 +179,15 @@ fn collision(earlier: &Seen, later: &Seen) -> NameError {
     }
 }
 
-/// Names that collide in every way the rules know, for property tests.
+/// What the property tests of the name rules share: entries whose names
+/// collide in every way the rules know, and how many cases to run.
 #[cfg(test)]
-pub(super) mod arbitrary {
+pub(super) mod props {
+    use std::ops::Range;
+
     use proptest::prelude::*;
+
+    use crate::zip::Kind;
 
     /// Components that meet again under case (the Kelvin sign `K` is `k`
     /// lowercased), under normalisation, under both, as a final sigma or
@@ -205,11 +216,25 @@ pub(super) mod arbitrary {
         "\u{1}",
     ];
 
-    /// A path of one to three components, and whether it names a directory.
-    pub fn path() -> impl Strategy<Value = (String, bool)> {
+    /// `len` entries of one to three components, a fifth of them
+    /// directories, whose names end with `/`.
+    pub fn entries(len: Range<usize>) -> impl Strategy<Value = Vec<(String, Kind)>> {
         let part = prop::sample::select(PARTS);
-        let parts = prop::collection::vec(part, 1..4);
-        (parts, prop::bool::weighted(0.2)).prop_map(|(parts, dir)| (parts.join("/"), dir))
+        let path = prop::collection::vec(part, 1..4).prop_map(|parts| parts.join("/"));
+        let entry = (path, prop::bool::weighted(0.2)).prop_map(|(path, dir)| match dir {
+            true => (format!("{path}/"), Kind::Dir),
+            false => (path, Kind::File { executable: false }),
+        });
+        prop::collection::vec(entry, len)
+    }
+
+    pub fn config() -> ProptestConfig {
+        ProptestConfig {
+            cases: 2000,
+            // Keep the source tree clean: no `proptest-regressions/` files.
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
     }
 }
 
@@ -256,31 +281,13 @@ mod tests {
         }
     }
 
-    fn config() -> ProptestConfig {
-        ProptestConfig {
-            cases: 2000,
-            // Keep the source tree clean: no `proptest-regressions/` files.
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        }
-    }
-
     proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(props::config())]
 
         /// `Names`, with its ordered keys, refuses the first entry that
         /// the rules read pair by pair refuse, and names it.
         #[test]
-        fn names_follow_the_rules_pair_by_pair(
-            paths in prop::collection::vec(arbitrary::path(), 0..10),
-        ) {
-            let entries: Vec<(String, Kind)> = paths
-                .into_iter()
-                .map(|(path, dir)| match dir {
-                    true => (format!("{path}/"), Kind::Dir),
-                    false => (path, FILE),
-                })
-                .collect();
+        fn names_follow_the_rules_pair_by_pair(entries in props::entries(0..10)) {
             let mut names = Names::default();
             let refused = entries
                 .iter()

@@ -11,7 +11,12 @@
 use std::ops::Range;
 
 use super::error::ZipError;
-use super::format::*;
+use super::format::{
+    CENTRAL_LEN, CENTRAL_SIG, END_LEN, END_SIG, FLAG_DATA_DESCRIPTOR, FLAGS_ENCRYPTED, HOST_UNIX,
+    Kind, LOCAL_LEN, LOCAL_SIG, MAX_COMMENT, Method, S_IFBLK, S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK,
+    S_IFMT, S_IFREG, S_IFSOCK, UNICODE_PATH_FIELD, ZIP64_LOCATOR_LEN, ZIP64_LOCATOR_SIG,
+    ZIP64_MARK_16, ZIP64_MARK_32, le16, le32,
+};
 use super::names::Names;
 use crate::deflate::{self, InflateError};
 
@@ -545,6 +550,7 @@ mod tests {
     use super::*;
     use crate::path::PathError;
     use crate::zip::error::NameError;
+    use crate::zip::format::{FLAG_UTF8, Fields, VERSION_MADE_BY, put_end};
     use crate::zip::time::DosTime;
 
     /// One entry for the test builder; each field goes to both headers.
@@ -934,141 +940,89 @@ mod tests {
         assert!(parse(&build(&[spec]).bytes).unwrap().find("café").is_some());
     }
 
-    #[test]
-    fn names_must_be_normal_paths() {
-        for (n, reason) in [
-            ("../x", PathError::ParentDir),
-            ("a/../../x", PathError::ParentDir),
-            ("/etc/passwd", PathError::Absolute),
-            ("C:/x", PathError::Absolute),
-            ("c:x", PathError::Absolute),
-            ("a\\b", PathError::Backslash),
-            ("a\0b", PathError::Control),
-            ("a\u{85}", PathError::Control),
-            ("a//b", PathError::EmptyComponent),
-            ("", PathError::EmptyComponent),
-            (".", PathError::Empty),
-        ] {
-            let expected = NameError::BadName {
-                name: name(n),
-                reason,
-            };
-            assert_eq!(name_err(&[Spec::stored(n, b"")]), expected, "{n:?}");
-        }
-        for (n, reason) in [
-            ("../", PathError::ParentDir),
-            ("/", PathError::EmptyComponent),
-        ] {
-            let expected = NameError::BadName {
-                name: name(n),
-                reason,
-            };
-            assert_eq!(name_err(&[Spec::dir(n)]), expected, "{n:?}");
-        }
-        for (spec, normal) in [
-            (Spec::stored("./a", b""), "a"),
-            (Spec::stored("a/./b", b""), "a/b"),
-            (Spec::dir("a//"), "a"),
-        ] {
-            let expected = NameError::NameNotNormal {
-                name: String::from_utf8(spec.name.clone()).unwrap(),
-                normal: name(normal),
-            };
-            assert_eq!(name_err(&[spec]), expected);
-        }
+    /// An entry named `…/` is a directory, any other a file, all empty.
+    fn named(names: &[&str]) -> Vec<Spec> {
+        let spec = |n: &&str| match n.ends_with('/') {
+            true => Spec::dir(n),
+            false => Spec::stored(n, b""),
+        };
+        names.iter().map(spec).collect()
     }
 
+    /// The reader applies the name rules (`names.rs`, whose tests try them
+    /// all) to files and directories, in central-directory order, and
+    /// names the later entry of a pair.
     #[test]
-    fn names_must_not_collide() {
-        let dup = name_err(&[Spec::stored("a", b"1"), Spec::stored("a", b"2")]);
-        assert_eq!(dup, NameError::DuplicateName { name: name("a") });
-        let dup = name_err(&[Spec::dir("d/"), Spec::dir("d/")]);
-        assert_eq!(dup, NameError::DuplicateName { name: name("d/") });
-        let case = name_err(&[
-            Spec::stored("Read.md", b"1"),
-            Spec::stored("README.md", b""),
-            Spec::stored("read.md", b"2"),
-        ]);
-        let expected = NameError::CaseCollision {
-            name: name("read.md"),
-            other: name("Read.md"),
-        };
-        assert_eq!(case, expected);
-        let case = name_err(&[Spec::dir("Docs/"), Spec::stored("docs", b"")]);
-        let expected = NameError::CaseCollision {
-            name: name("docs"),
-            other: name("Docs/"),
-        };
-        assert_eq!(case, expected);
-        let both = name_err(&[Spec::stored("d", b""), Spec::dir("d/")]);
-        assert_eq!(both, NameError::DirFileConflict { name: name("d") });
-        for (specs, file, entry) in [
-            (["a", "a-b", "a/b"], "a", "a/b"),
-            (["a/b/c", "a-", "a"], "a", "a/b/c"),
-            (["A/b", "A-", "a"], "a", "A/b"),
-        ] {
-            let specs: Vec<Spec> = specs.iter().map(|n| Spec::stored(n, b"")).collect();
-            let expected = NameError::FileIsPrefix {
-                file: name(file),
-                entry: name(entry),
-            };
-            assert_eq!(name_err(&specs), expected);
-        }
-        let nested = name_err(&[Spec::stored("a/b", b""), Spec::dir("a/b/c/")]);
-        let expected = NameError::FileIsPrefix {
-            file: name("a/b"),
-            entry: name("a/b/c/"),
-        };
-        assert_eq!(nested, expected);
-        // Directories may contain things; names may share prefixes.
-        let fine = [
-            Spec::dir("a/"),
-            Spec::stored("a/b", b""),
-            Spec::stored("ab", b""),
-            Spec::stored("a-b", b""),
-        ];
-        assert!(parse(&build(&fine).bytes).is_ok());
-    }
-
-    /// macOS file systems treat names equal under Unicode normalisation as
-    /// one name (APFS compares them normalised; HFS+ stores NFD): `café`
-    /// composed (NFC) and decomposed (NFD) would be extracted into one file.
-    #[test]
-    fn names_equal_under_normalisation_collide() {
+    fn names_follow_the_name_rules() {
         let (nfc, nfd) = ("caf\u{e9}.txt", "cafe\u{301}.txt");
-        let twins = name_err(&[Spec::stored(nfc, b"1"), Spec::stored(nfd, b"2")]);
-        let expected = NameError::NormalizationCollision {
-            name: name(nfd),
-            other: name(nfc),
+        let bad = |n: &str, reason| NameError::BadName {
+            name: name(n),
+            reason,
         };
-        assert_eq!(twins, expected);
-        assert_eq!(
-            twins.to_string(),
-            "entries `caf\\u{e9}.txt` and `cafe\\u{301}.txt` are one name in two Unicode normalisations and collide on macOS file systems"
-        );
-        // Case too, and in a directory's name: the same collision.
-        let twins = name_err(&[
-            Spec::stored("\u{c9}t\u{e9}/a", b""),
-            Spec::stored("e\u{301}te\u{301}/A", b""),
-        ]);
-        let expected = NameError::NormalizationCollision {
-            name: name("e\u{301}te\u{301}/A"),
-            other: name("\u{c9}t\u{e9}/a"),
+        let not_normal = |n: &str, normal: &str| NameError::NameNotNormal {
+            name: name(n),
+            normal: name(normal),
         };
-        assert_eq!(twins, expected);
-        // A file whose NFD name is another entry's directory.
-        let prefix = name_err(&[
-            Spec::stored("caf\u{e9}", b""),
-            Spec::stored("cafe\u{301}/x", b""),
-        ]);
-        let expected = NameError::FileIsPrefix {
-            file: name("caf\u{e9}"),
-            entry: name("cafe\u{301}/x"),
+        let prefix = |file: &str, entry: &str| NameError::FileIsPrefix {
+            file: name(file),
+            entry: name(entry),
         };
-        assert_eq!(prefix, expected);
-        // Either form alone is fine.
-        assert!(parse(&build(&[Spec::stored(nfd, b"")]).bytes).is_ok());
-        assert!(parse(&build(&[Spec::stored(nfc, b"")]).bytes).is_ok());
+        let rows: [(&[&str], NameError); 19] = [
+            (&["../x"], bad("../x", PathError::ParentDir)),
+            (&["a\0b"], bad("a\0b", PathError::Control)),
+            (&["../"], bad("../", PathError::ParentDir)),
+            (&["/"], bad("/", PathError::EmptyComponent)),
+            (&["./a"], not_normal("./a", "a")),
+            (&["a/./b"], not_normal("a/./b", "a/b")),
+            (&["a//"], not_normal("a//", "a")),
+            (&["a", "a"], NameError::DuplicateName { name: name("a") }),
+            (&["d/", "d/"], NameError::DuplicateName { name: name("d/") }),
+            (&["d", "d/"], NameError::DirFileConflict { name: name("d") }),
+            (
+                &["Read.md", "README.md", "read.md"],
+                NameError::CaseCollision {
+                    name: name("read.md"),
+                    other: name("Read.md"),
+                },
+            ),
+            (
+                &["Docs/", "docs"],
+                NameError::CaseCollision {
+                    name: name("docs"),
+                    other: name("Docs/"),
+                },
+            ),
+            (
+                &[nfc, nfd],
+                NameError::NormalizationCollision {
+                    name: name(nfd),
+                    other: name(nfc),
+                },
+            ),
+            (
+                &["\u{c9}t\u{e9}/a", "e\u{301}te\u{301}/A"],
+                NameError::NormalizationCollision {
+                    name: name("e\u{301}te\u{301}/A"),
+                    other: name("\u{c9}t\u{e9}/a"),
+                },
+            ),
+            (&["a", "a-b", "a/b"], prefix("a", "a/b")),
+            (&["a/b/c", "a-", "a"], prefix("a", "a/b/c")),
+            (&["A/b", "A-", "a"], prefix("a", "A/b")),
+            (&["a/b", "a/b/c/"], prefix("a/b", "a/b/c/")),
+            (
+                &["caf\u{e9}", "cafe\u{301}/x"],
+                prefix("caf\u{e9}", "cafe\u{301}/x"),
+            ),
+        ];
+        for (names, expected) in rows {
+            assert_eq!(name_err(&named(names)), expected, "{names:?}");
+        }
+        // Directories may contain things; names may share prefixes; either
+        // form of a name alone is fine.
+        for names in [&["a/", "a/b", "ab", "a-b"][..], &[nfc], &[nfd]] {
+            assert!(parse(&build(&named(names)).bytes).is_ok(), "{names:?}");
+        }
     }
 
     #[test]
@@ -1171,14 +1125,13 @@ mod tests {
         // 2 MiB of zeros deflate about 1,000:1; the default limit is 100.
         let zeros = vec![0u8; 2 << 20];
         let spec = Spec::deflated("z", &zeros);
-        let compressed = u64::from(spec.compressed);
-        let expected = ZipError::RatioTooHigh {
-            name: name("z"),
-            size: 2 << 20,
-            compressed,
-            limit: 100,
+        let over = |spec: &Spec, limit| ZipError::RatioTooHigh {
+            name: String::from_utf8_lossy(&spec.name).into_owned(),
+            size: spec.size.into(),
+            compressed: spec.compressed.into(),
+            limit,
         };
-        assert_eq!(err(std::slice::from_ref(&spec)), expected);
+        assert_eq!(err(std::slice::from_ref(&spec)), over(&spec, 100));
         let raised = Limits {
             max_ratio: 2000,
             ..Limits::default()
@@ -1186,13 +1139,7 @@ mod tests {
         assert!(Archive::parse(&build(&[spec]).bytes, &raised).is_ok());
         // A header that claims more than deflate can produce.
         let liar = Spec::deflated("l", b"tiny").with(|s| s.size = 10 << 20);
-        let compressed = u64::from(liar.compressed);
-        let expected = ZipError::RatioTooHigh {
-            name: name("l"),
-            size: 10 << 20,
-            compressed,
-            limit: 2000,
-        };
+        let expected = over(&liar, 2000);
         assert_eq!(
             Archive::parse(&build(&[liar]).bytes, &raised),
             Err(expected)

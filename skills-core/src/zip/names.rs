@@ -10,10 +10,11 @@
 //! may also be a directory: not `a` beside `a/` or `a/b`.
 //!
 //! [`Names`] keeps the names so far in the order such a file system
-//! compares them, folded ([`key`]), with `/` as the lowest character: what
+//! compares them, folded ([`key`]), with `/` made the lowest character: what
 //! is inside a directory then sorts right after it, so each check is a
 //! look-up of the name, of the one before it and of the one after it. A
-//! name costs O(log n) comparisons and one folded copy, however deep it is.
+//! name costs O(log n) comparisons, a folded copy and a copy, however deep
+//! it is.
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

@@ -145,8 +145,10 @@ mod tests {
             ("a/../../x", PathError::ParentDir),
             ("/etc/passwd", PathError::Absolute),
             ("C:/x", PathError::Absolute),
+            ("c:x", PathError::Absolute),
             ("a\\b", PathError::Backslash),
             ("a\0b", PathError::Control),
+            ("a\u{85}", PathError::Control),
             ("a//b", PathError::EmptyComponent),
         ] {
             assert_eq!(normalize(p), Err(e), "{p:?}");

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use skills_bundle::pack::{Manifest, ManifestSkill, Pack, PackError, SignatureError, Trust};
 use skills_bundle::path::PathError;
 use skills_bundle::session::{Session, SessionError};
-use skills_bundle::zip::{Archive, Limits, ZipError};
+use skills_bundle::zip::{Archive, Limits, NameError, ZipError};
 use skills_bundle::{Bundle, Corrupt, Mode, ReadError};
 use skills_compiler::embed::{Plan, PlanFile, PlanSkill, compress};
 use skills_compiler::pack::{manifest, write_pack};
@@ -622,10 +622,10 @@ fn archive(e: ZipError) -> Expect {
 }
 
 fn bad_name(name: &str, reason: PathError) -> Expect {
-    archive(ZipError::BadName {
+    archive(ZipError::Name(NameError::BadName {
         name: name.into(),
         reason,
-    })
+    }))
 }
 
 fn s(text: &str) -> String {
@@ -690,10 +690,10 @@ fn name_rows(b: &Base) -> Vec<Row> {
         row(
             "name `two/./SKILL.md`, not normal",
             b.patched(1, |r| r.rename(b"two/./SKILL.md")),
-            archive(ZipError::NameNotNormal {
+            archive(ZipError::Name(NameError::NameNotNormal {
                 name: s("two/./SKILL.md"),
                 normal: s("two/SKILL.md"),
-            }),
+            })),
             "archive: entry `two/./SKILL.md` is not a normal path; it would be `two/SKILL.md`",
         ),
         row(
@@ -764,18 +764,18 @@ fn kind_rows(b: &Base) -> Vec<Row> {
         row(
             "duplicate name",
             with(Raw::file("two/scripts/run.sh", b"rm -rf ~\n")),
-            archive(ZipError::DuplicateName {
+            archive(ZipError::Name(NameError::DuplicateName {
                 name: s("two/scripts/run.sh"),
-            }),
+            })),
             "archive: entry `two/scripts/run.sh` appears twice",
         ),
         row(
             "names equal but for case: `two/SKILL.md`, `two/skill.md`",
             with(Raw::file("two/skill.md", b"shadow\n")),
-            archive(ZipError::CaseCollision {
+            archive(ZipError::Name(NameError::CaseCollision {
                 name: s("two/skill.md"),
                 other: s("two/SKILL.md"),
-            }),
+            })),
             "archive: entries `two/SKILL.md` and `two/skill.md` differ only by case and collide on case-insensitive file systems",
         ),
         row(
@@ -786,20 +786,20 @@ fn kind_rows(b: &Base) -> Vec<Row> {
                 entries.push(Raw::file("two/cafe\u{301}.txt", b"decomposed\n"));
                 zip(&entries)
             },
-            archive(ZipError::NormalizationCollision {
+            archive(ZipError::Name(NameError::NormalizationCollision {
                 name: s("two/cafe\u{301}.txt"),
                 other: s("two/caf\u{e9}.txt"),
-            }),
+            })),
             "archive: entries `two/caf\\u{e9}.txt` and `two/cafe\\u{301}.txt` are one name in two Unicode normalisations and collide on macOS file systems",
         )
         .unpack(),
         row(
             "a file used as a directory: `two/SKILL.md/x`",
             with(Raw::file("two/SKILL.md/x", b"x")),
-            archive(ZipError::FileIsPrefix {
+            archive(ZipError::Name(NameError::FileIsPrefix {
                 file: s("two/SKILL.md"),
                 entry: s("two/SKILL.md/x"),
-            }),
+            })),
             "archive: file `two/SKILL.md` is also used as a directory by entry `two/SKILL.md/x`",
         ),
         row(
@@ -1450,10 +1450,10 @@ fn plain_zip_rows() -> Vec<Row> {
         row(
             "a `.skill` zip with NFC and NFD twins `two/café.txt`",
             twins,
-            Expect::Zip(ZipError::NormalizationCollision {
+            Expect::Zip(ZipError::Name(NameError::NormalizationCollision {
                 name: s("two/cafe\u{301}.txt"),
                 other: s("two/caf\u{e9}.txt"),
-            }),
+            })),
             "entries `two/caf\\u{e9}.txt` and `two/cafe\\u{301}.txt` are one name in two Unicode normalisations and collide on macOS file systems",
         )
         .open(Open::Zip(Limits::default()))

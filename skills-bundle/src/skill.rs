@@ -145,16 +145,15 @@ impl<'a> Skill<'a> {
     /// The file at `path` (a normal relative path), without reading it.
     pub fn file(&self, path: &str) -> Result<File<'a>, ReadError> {
         // A normal path is looked up as given, without allocating.
-        if path::is_normal(path) {
-            if let Some(data) = self
+        if path::is_normal(path)
+            && let Some(data) = self
                 .find(path)
                 .and_then(|i| self.data.files.get(i as usize))
-            {
-                return Ok(File {
-                    data,
-                    slot: self.bundle.cache.get(data.slot as usize),
-                });
-            }
+        {
+            return Ok(File {
+                data,
+                slot: self.bundle.cache.get(data.slot as usize),
+            });
         }
         let normal = path::normalize(path).map_err(|reason| ReadError::BadPath {
             path: path.to_string(),

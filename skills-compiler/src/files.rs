@@ -325,21 +325,21 @@ impl Lister<'_> {
             }
             return;
         }
-        if let Some(target) = &target {
-            if self.on_stack(target) {
-                let message = format!(
-                    "symbolic link `{}` leads back to `{}`, which is being listed; it was not followed",
-                    path.display(),
-                    target.display()
-                );
-                self.warn(
-                    Code::SymlinkCycle,
-                    path,
-                    message,
-                    "remove the link; it makes the directory tree endless",
-                );
-                return;
-            }
+        if let Some(target) = &target
+            && self.on_stack(target)
+        {
+            let message = format!(
+                "symbolic link `{}` leads back to `{}`, which is being listed; it was not followed",
+                path.display(),
+                target.display()
+            );
+            self.warn(
+                Code::SymlinkCycle,
+                path,
+                message,
+                "remove the link; it makes the directory tree endless",
+            );
+            return;
         }
         if depth + 1 > self.limits.max_depth {
             if !self.depth_warned {

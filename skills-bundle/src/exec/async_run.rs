@@ -174,11 +174,11 @@ impl Reader {
 
     /// What was kept, waiting for the task until `grace` at most.
     async fn finish(self, grace: Instant, cap: usize) -> (Vec<u8>, bool) {
-        if let Some(mut task) = self.task {
-            if tokio::time::timeout_at(grace, &mut task).await.is_err() {
-                // A process that left the group still holds the pipe.
-                task.abort();
-            }
+        if let Some(mut task) = self.task
+            && tokio::time::timeout_at(grace, &mut task).await.is_err()
+        {
+            // A process that left the group still holds the pipe.
+            task.abort();
         }
         self.capture
             .lock()

@@ -282,12 +282,12 @@ impl Walk<'_> {
                 return;
             }
         };
-        if let Some(base) = plugin_root {
-            if !(text == "." || text.starts_with("./")) {
-                let mut joined = base.to_vec();
-                joined.append(&mut parts);
-                parts = joined;
-            }
+        if let Some(base) = plugin_root
+            && !(text == "." || text.starts_with("./"))
+        {
+            let mut joined = base.to_vec();
+            joined.append(&mut parts);
+            parts = joined;
         }
         let listed = Listed {
             text: text.to_owned(),
@@ -358,34 +358,34 @@ impl Walk<'_> {
         let manifest = dir.join(MANIFEST_DIR).join(PLUGIN_JSON);
         let mut own_name = None;
         let mut own_skills = None;
-        if let Manifest::Read(src) = self.read_manifest(&manifest) {
-            if let Some(doc) = self.parse(&src) {
-                if matches!(doc.value, json::Value::Object(_)) {
-                    if let Some(node) = doc.get("name") {
-                        match node.as_str() {
-                            Some(s) if !s.trim().is_empty() => own_name = Some(s.to_owned()),
-                            _ => {
-                                let message = format!(
-                                    "the plugin's `name` must be a non-empty string, not {}; the directory's name is used",
-                                    node.kind()
-                                );
-                                self.bad_shape(&src, node, message);
-                            }
+        if let Manifest::Read(src) = self.read_manifest(&manifest)
+            && let Some(doc) = self.parse(&src)
+        {
+            if matches!(doc.value, json::Value::Object(_)) {
+                if let Some(node) = doc.get("name") {
+                    match node.as_str() {
+                        Some(s) if !s.trim().is_empty() => own_name = Some(s.to_owned()),
+                        _ => {
+                            let message = format!(
+                                "the plugin's `name` must be a non-empty string, not {}; the directory's name is used",
+                                node.kind()
+                            );
+                            self.bad_shape(&src, node, message);
                         }
                     }
-                    if !spec.ignore_manifest_skills {
-                        if let Some(node) = doc.get("skills") {
-                            own_skills = self.skill_list(&src, node);
-                        }
-                    }
-                } else {
-                    let message = format!(
-                        "`{}` must hold a JSON object, not {}; defaults are used",
-                        src.path().display(),
-                        doc.kind()
-                    );
-                    self.bad_shape(&src, &doc, message);
                 }
+                if !spec.ignore_manifest_skills
+                    && let Some(node) = doc.get("skills")
+                {
+                    own_skills = self.skill_list(&src, node);
+                }
+            } else {
+                let message = format!(
+                    "`{}` must hold a JSON object, not {}; defaults are used",
+                    src.path().display(),
+                    doc.kind()
+                );
+                self.bad_shape(&src, &doc, message);
             }
         }
         let name = spec
@@ -396,10 +396,10 @@ impl Walk<'_> {
         let mut any = false;
         if !spec.replace_default {
             let entries = list_dir(dir, self.diags);
-            if let Some(entry) = entries.iter().find(|e| e.name == DEFAULT_SKILLS_DIR) {
-                if let Some(child) = self.child_dir(canon, entry) {
-                    any |= self.skills_path(&entry.path, &child, &name, false);
-                }
+            if let Some(entry) = entries.iter().find(|e| e.name == DEFAULT_SKILLS_DIR)
+                && let Some(child) = self.child_dir(canon, entry)
+            {
+                any |= self.skills_path(&entry.path, &child, &name, false);
             }
         }
         let listed = spec
@@ -516,10 +516,11 @@ impl Walk<'_> {
         if canon.is_dir() {
             return Some((path, canon));
         }
-        if canon.is_file() && is_skill_md_name(&path) {
-            if let (Some(p), Some(c)) = (path.parent(), canon.parent()) {
-                return Some((p.to_path_buf(), c.to_path_buf()));
-            }
+        if canon.is_file()
+            && is_skill_md_name(&path)
+            && let (Some(p), Some(c)) = (path.parent(), canon.parent())
+        {
+            return Some((p.to_path_buf(), c.to_path_buf()));
         }
         let message = format!("{what} `{}` is not a directory", listed.text);
         self.bad_listed(

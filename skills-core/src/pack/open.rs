@@ -163,13 +163,12 @@ pub fn open_with<T>(
     if let Some(signed) = trusted_comment
         .as_deref()
         .and_then(signature::signed_digest)
+        && signed != checked.manifest.digest
     {
-        if signed != checked.manifest.digest {
-            return Err(PackError::SignedDigest {
-                signed: signed.to_string(),
-                manifest: checked.manifest.digest.clone(),
-            });
-        }
+        return Err(PackError::SignedDigest {
+            signed: signed.to_string(),
+            manifest: checked.manifest.digest.clone(),
+        });
     }
     checked.trusted_comment = trusted_comment;
     Ok((checked, built))

@@ -138,13 +138,13 @@ impl Names {
         // What is inside a file `name`: it sorts right after it.
         if seen.kind != Kind::Dir {
             let after = (Bound::Excluded(key.as_str()), Bound::Unbounded);
-            if let Some((below, entry)) = self.seen.range::<str, _>(after).next() {
-                if is_inside(below, &key) {
-                    return Err(NameError::FileIsPrefix {
-                        file: seen.name,
-                        entry: entry.name.clone(),
-                    });
-                }
+            if let Some((below, entry)) = self.seen.range::<str, _>(after).next()
+                && is_inside(below, &key)
+            {
+                return Err(NameError::FileIsPrefix {
+                    file: seen.name,
+                    entry: entry.name.clone(),
+                });
             }
         }
         Ok(Checked { key, seen })

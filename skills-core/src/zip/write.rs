@@ -100,13 +100,13 @@ impl ZipWriter {
         if name.len() > usize::from(u16::MAX) {
             return Err(WriteError::NameTooLong { name: err_name() });
         }
-        if let Some(previous) = &self.previous {
-            if name.as_bytes() <= previous.as_bytes() {
-                return Err(WriteError::OutOfOrder {
-                    name: err_name(),
-                    previous: previous.clone(),
-                });
-            }
+        if let Some(previous) = &self.previous
+            && name.as_bytes() <= previous.as_bytes()
+        {
+            return Err(WriteError::OutOfOrder {
+                name: err_name(),
+                previous: previous.clone(),
+            });
         }
         if self.entries >= MAX_ENTRIES {
             return Err(WriteError::TooManyEntries { limit: MAX_ENTRIES });

@@ -13,7 +13,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use skills_tests::{skills, skills_bin, tempdir, workspace, write_tree};
+use crate::{skills, skills_bin};
+use skills_tests::{tempdir, workspace, write_tree};
 
 /// The shells `skills completions` knows.
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];

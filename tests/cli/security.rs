@@ -51,6 +51,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output as ProcessOutput;
 use std::time::{Duration, Instant};
 
+use crate::{skills, skills_bin};
 use skills_bundle::exec::{
     Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, MAX_TIMEOUT, Output, ScriptExecutor,
     cache_dir_name,
@@ -59,9 +60,9 @@ use skills_bundle::protocol::{self, Instruction, escape};
 use skills_bundle::session::{READ, RUN, Session, SessionError};
 use skills_bundle::tools::rule;
 use skills_bundle::{Bundle, Decision, Mode, ReadError, Skill, skills_bundle};
-use skills_tests::{skills, tempdir, workspace};
+use skills_tests::{tempdir, workspace};
 
-static S: Bundle = skills_bundle!("fixtures/security-skills");
+static S: Bundle = skills_bundle!("../tests/fixtures/security-skills");
 
 /// The fixture skills, relative to the workspace root (for the CLI).
 const FIXTURES: &str = "tests/fixtures/security-skills";
@@ -2553,7 +2554,7 @@ fn scripts_inherit_no_descriptor_but_the_standard_streams() {
                     .arg("exec 7<\"$1\"; shift; exec \"$@\"")
                     .arg("sh")
                     .arg(&secret)
-                    .arg(skills_tests::skills_bin())
+                    .arg(skills_bin())
                     .args(["run", "procs", "--from", FIXTURES, "--", "./scripts/fds.sh"])
                     .current_dir(workspace())
                     .env("XDG_CACHE_HOME", tmp.path().join("cache"))

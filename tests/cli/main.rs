@@ -39,3 +39,28 @@ pub fn skills_bin() -> &'static Path {
 pub fn skills() -> Command {
     Command::new(skills_bin())
 }
+
+/// Runs `test`, the body of the test `name` (its path in this binary, as
+/// `cargo test` lists it), alone in a child process of this test binary:
+/// for a test that measures the whole process (its peak memory), which the
+/// other tests running beside it in this binary would disturb. The parent
+/// fails unless the child ran exactly that test, and it passed.
+pub fn in_own_process(name: &str, test: impl FnOnce()) {
+    const ALONE: &str = "SKILLS_TESTS_ALONE";
+    if std::env::var_os(ALONE).is_some_and(|v| v == name) {
+        test();
+        return;
+    }
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--test-threads=1", "--nocapture"])
+        .env(ALONE, name)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    print!("{text}");
+    assert!(out.status.success(), "`{name}`, run alone, failed");
+    assert!(
+        text.contains("test result: ok. 1 passed"),
+        "`{name}` is not a test of this binary"
+    );
+}

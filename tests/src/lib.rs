@@ -1,12 +1,13 @@
-//! Helpers shared by the integration tests in `tests/tests/`.
-//!
-//! The tests drive the real `skills` binary; [`skills_bin`] finds it next to
-//! the test executable and builds it once when a bare `cargo test -p
-//! skills-tests` did not.
+//! Helpers shared by the workspace's integration tests: the library tests
+//! (`tests/tests/lib/`), `skills-cli`'s test binary `cli` (`tests/cli/`),
+//! which runs the `skills` binary Cargo built for it, and `skills-mcp`'s
+//! tests.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::process::{Command, Stdio};
+
+#[cfg(feature = "mcp")]
+pub mod mcp;
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
@@ -21,40 +22,95 @@ pub fn shared() -> PathBuf {
     workspace().join("../shared")
 }
 
-/// Path of the `skills` binary, built if needed.
-pub fn skills_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test executable path");
-        // target/<profile>/deps/<test> -> target/<profile>/skills
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>")
-            .to_path_buf();
-        let bin = profile_dir.join(format!("skills{}", std::env::consts::EXE_SUFFIX));
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let mut build = Command::new(env!("CARGO"));
-        build.current_dir(workspace()).args([
-            "build",
-            "--quiet",
-            "-p",
-            "skills-cli",
-            "--bin",
-            "skills",
-        ]);
-        if release {
-            build.arg("--release");
-        }
-        let status = build.status().expect("run cargo build");
-        assert!(status.success(), "building the skills binary failed");
-        bin
-    })
+/// `name`, checked to be installed, with stdin closed; a test that needs
+/// a tool fails without it, naming the Debian package (`package`) that
+/// has it, rather than passing for the wrong reason.
+pub fn tool(name: &str, package: &str) -> Command {
+    let probe = Command::new(name)
+        .arg(if name == "python3" || name == "bash" {
+            "--version"
+        } else {
+            "-h"
+        })
+        .stdin(Stdio::null())
+        .output();
+    if let Err(e) = probe {
+        panic!("cannot run `{name}` ({e}): this test needs it: `apt-get install -y {package}`");
+    }
+    let mut command = Command::new(name);
+    command.stdin(Stdio::null());
+    command
 }
 
-/// A `Command` for the `skills` binary.
-pub fn skills() -> Command {
-    Command::new(skills_bin())
+/// Runs `check` on every row of a table test, even after one fails, then
+/// fails naming each failed row (`name`) with its panic message: one bad
+/// row hides no other, and the failure says which rows.
+pub fn each_row<R>(
+    rows: impl IntoIterator<Item = R>,
+    name: impl Fn(&R) -> String,
+    check: impl Fn(&R),
+) {
+    let failed = std::sync::Mutex::new(Vec::new());
+    let mut count = 0;
+    for row in rows {
+        count += 1;
+        run_row(&row, &name, &check, &failed);
+    }
+    report_rows(count, failed);
+}
+
+/// [`each_row`] with the rows spread over `threads` threads.
+pub fn each_row_on<R: Sync>(
+    threads: usize,
+    rows: impl IntoIterator<Item = R>,
+    name: impl Fn(&R) -> String + Sync,
+    check: impl Fn(&R) + Sync,
+) {
+    let rows: Vec<R> = rows.into_iter().collect();
+    let failed = std::sync::Mutex::new(Vec::new());
+    let chunk = rows.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for part in rows.chunks(chunk) {
+            let (name, check, failed) = (&name, &check, &failed);
+            scope.spawn(move || {
+                for row in part {
+                    run_row(row, name, check, failed);
+                }
+            });
+        }
+    });
+    report_rows(rows.len(), failed);
+}
+
+/// Runs one row, recording its panic message under its name.
+fn run_row<R>(
+    row: &R,
+    name: &impl Fn(&R) -> String,
+    check: &impl Fn(&R),
+    failed: &std::sync::Mutex<Vec<String>>,
+) {
+    let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(row))) else {
+        return;
+    };
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("(a panic without a message)");
+    let line = format!("[{}] {message}", name(row));
+    failed.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+}
+
+/// Fails listing the failed rows, if any; a table without rows fails too.
+fn report_rows(count: usize, failed: std::sync::Mutex<Vec<String>>) {
+    assert!(count > 0, "a table without rows tests nothing");
+    let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
+    assert!(
+        failed.is_empty(),
+        "{} of {count} rows failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }
 
 /// A fresh temporary directory.
@@ -172,7 +228,7 @@ fn symlink(target: &Path, link: &Path) {
 fn symlink(_target: &Path, _link: &Path) {}
 
 /// The roots the shared corpus is discovered from: every collection under
-/// `../shared/corpus/collections`, sorted (the roots `tests/corpus.rs`
+/// `../shared/corpus/collections`, sorted (the roots `tests/tests/lib/corpus.rs`
 /// checks discovery from).
 pub fn corpus_roots() -> Vec<PathBuf> {
     let collections = shared().join("corpus/collections");

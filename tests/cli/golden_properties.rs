@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 use std::process::Command;
 
+use crate::skills;
 use serde_json::Value;
-use skills_tests::{GoldenCase, golden_cases, shared, skills};
+use skills_tests::{GoldenCase, golden_cases, shared};
 
 /// Cases where the reference raises an exception that is not one of its own
 /// errors, so its CLI prints a traceback; we print `Error: <message>` and

@@ -18,11 +18,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::skills;
 use sha2::{Digest, Sha256};
 use skills_bundle::pack::{Pack, Trust};
 use skills_tests::{
-    CopyStyle, copy_tree, corpus_roots, printed_digest, run_ok, skills, tempdir, workspace,
-    zip_records,
+    CopyStyle, copy_tree, corpus_roots, printed_digest, run_ok, tempdir, workspace, zip_records,
 };
 
 /// Owner-only modes, old times, sorted creation.

@@ -22,27 +22,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::skills;
 use serde_json::Value;
 use skills_tests::{
-    corpus_roots, files_under, printed_digest, run_ok, set_mode, skills, tempdir, workspace,
+    corpus_roots, files_under, printed_digest, run_ok, set_mode, tempdir, tool, workspace,
     write_tree,
 };
 
 const PASSWORD: &str = "interop password";
-
-/// `name`, checked to be installed; the failure names the Debian package.
-fn tool(name: &str, package: &str) -> Command {
-    let probe = Command::new(name)
-        .arg(if name == "python3" { "--version" } else { "-h" })
-        .stdin(Stdio::null())
-        .output();
-    if let Err(e) = probe {
-        panic!("cannot run `{name}` ({e}): this test needs it: `apt-get install -y {package}`");
-    }
-    let mut command = Command::new(name);
-    command.stdin(Stdio::null());
-    command
-}
 
 fn minisign() -> Command {
     tool("minisign", "minisign")

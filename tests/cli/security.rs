@@ -51,6 +51,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output as ProcessOutput;
 use std::time::{Duration, Instant};
 
+use crate::{skills, skills_bin};
 use skills_bundle::exec::{
     Command, DEFAULT_MAX_OUTPUT, ExecError, LocalExecutor, MAX_TIMEOUT, Output, ScriptExecutor,
     cache_dir_name,
@@ -59,9 +60,9 @@ use skills_bundle::protocol::{self, Instruction, escape};
 use skills_bundle::session::{READ, RUN, Session, SessionError};
 use skills_bundle::tools::rule;
 use skills_bundle::{Bundle, Decision, Mode, ReadError, Skill, skills_bundle};
-use skills_tests::{skills, tempdir, workspace};
+use skills_tests::{each_row, each_row_on, tempdir, workspace};
 
-static S: Bundle = skills_bundle!("fixtures/security-skills");
+static S: Bundle = skills_bundle!("../tests/fixtures/security-skills");
 
 /// The fixture skills, relative to the workspace root (for the CLI).
 const FIXTURES: &str = "tests/fixtures/security-skills";
@@ -325,6 +326,11 @@ impl ReadCase {
         })
     }
 
+    /// What the session answers: the file's text, or the error's.
+    fn answer(&self) -> Result<String, String> {
+        self.content().ok_or_else(|| self.session_error().unwrap())
+    }
+
     fn content(&self) -> Option<String> {
         match self.expect {
             ReadExpect::Reads(normal) => Some(
@@ -340,141 +346,159 @@ fn path_traversal_through_every_read_path() {
     let tmp = tempdir();
     let session = session(tmp.path(), &[]);
     let probe = skill("probe");
-    for case in read_cases() {
-        let row = case.attack;
-        let path = case.path.as_str();
-        let content = case.content();
+    each_row(
+        read_cases(),
+        |case| case.attack.to_string(),
+        |case| read_through_every_entry(&session, &probe, case),
+    );
+}
 
-        // Skill::read and Skill::file.
-        match (probe.read(path), &case.expect) {
-            (Ok(bytes), ReadExpect::Reads(_)) => {
-                assert_eq!(
-                    Some(String::from_utf8_lossy(bytes).into_owned()),
-                    content,
-                    "[{row}]"
-                );
-            }
-            (Err(e), ReadExpect::Bad(_)) => {
-                assert!(matches!(e, ReadError::BadPath { .. }), "[{row}] {e:?}");
-                assert_eq!(
-                    Some(e.to_string()),
-                    case.read_error(),
-                    "[{row}] Skill::read"
-                );
-            }
-            (Err(e), ReadExpect::NotFound(normal)) => {
-                assert!(
-                    matches!(&e, ReadError::NotFound { path: p, .. } if p == normal),
-                    "[{row}] {e:?}"
-                );
-                assert_eq!(
-                    Some(e.to_string()),
-                    case.read_error(),
-                    "[{row}] Skill::read"
-                );
-            }
-            (other, _) => panic!("[{row}] Skill::read gave {other:?}"),
+/// One row of [`read_cases`] through `Skill::read`, `Skill::file`,
+/// `Session::read`, the function call and `<read_resource>`.
+fn read_through_every_entry(session: &Session<LocalExecutor>, probe: &Skill<'_>, case: &ReadCase) {
+    read_through_the_skill(probe, case);
+    read_through_the_session(session, case);
+    read_through_xml(session, case);
+}
+
+/// `Skill::read` and `Skill::file`.
+fn read_through_the_skill(probe: &Skill<'_>, case: &ReadCase) {
+    let row = case.attack;
+    let path = case.path.as_str();
+    let content = case.content();
+    match (probe.read(path), &case.expect) {
+        (Ok(bytes), ReadExpect::Reads(_)) => {
+            assert_eq!(
+                Some(String::from_utf8_lossy(bytes).into_owned()),
+                content,
+                "[{row}]"
+            );
         }
-        match probe.file(path) {
-            Ok(file) => match case.expect {
-                ReadExpect::Reads(normal) => assert_eq!(file.path(), normal, "[{row}]"),
-                _ => panic!("[{row}] Skill::file found `{}`", file.path()),
-            },
-            Err(e) => assert_eq!(
+        (Err(e), ReadExpect::Bad(_)) => {
+            assert!(matches!(e, ReadError::BadPath { .. }), "[{row}] {e:?}");
+            assert_eq!(
                 Some(e.to_string()),
                 case.read_error(),
-                "[{row}] Skill::file"
-            ),
+                "[{row}] Skill::read"
+            );
         }
-
-        // Session::read and the function call.
-        let expected = content.clone().ok_or_else(|| case.session_error().unwrap());
-        let got = session.read("probe", path);
-        match (&got, &case.expect) {
-            (Ok(_), ReadExpect::Reads(_))
-            | (Err(SessionError::Read(ReadError::BadPath { .. })), ReadExpect::Bad(_))
-            | (Err(SessionError::Read(ReadError::NotFound { .. })), ReadExpect::NotFound(_)) => {}
-            (other, _) => panic!("[{row}] Session::read gave {other:?}"),
+        (Err(e), ReadExpect::NotFound(normal)) => {
+            assert!(
+                matches!(&e, ReadError::NotFound { path: p, .. } if p == normal),
+                "[{row}] {e:?}"
+            );
+            assert_eq!(
+                Some(e.to_string()),
+                case.read_error(),
+                "[{row}] Skill::read"
+            );
         }
-        let got = model_text(got);
-        assert_eq!(got, expected, "[{row}] Session::read");
-        assert_no_leak(row, "Session::read", got.as_ref().unwrap_or_else(|e| e));
-        let got = model_text(session.call_tool(READ, &json_args("probe", "path", path)));
-        assert_eq!(got, expected, "[{row}] call_tool({READ})");
-        assert_no_leak(row, READ, got.as_ref().unwrap_or_else(|e| e));
-
-        // The XML instruction, parsed from a model's reply.
-        let reply = format!(
-            "Let me look.\n<read_resource skill=\"probe\">{}</read_resource>",
-            escape(path, false)
-        );
-        let xml = match (&case.xml, &expected) {
-            (Some(exact), _) => {
-                let parsed = protocol::parse(&reply);
-                assert_eq!(parsed.len(), 1, "[{row}] {parsed:?}");
-                assert_eq!(
-                    session.handle_xml(&parsed[0]),
-                    *exact,
-                    "[{row}] <read_resource>"
-                );
-                exact.to_string()
-            }
-            (None, result) => {
-                let instruction = Instruction::ReadResource {
-                    skill: "probe".into(),
-                    path: path.into(),
-                };
-                let got = handle_xml(&session, &reply, &instruction, row);
-                let want = match result {
-                    Ok(text) => protocol::wrap_resource_content(path, text),
-                    Err(e) => format!("<resource_error>{}</resource_error>", escape(e, false)),
-                };
-                assert_eq!(got, want, "[{row}] <read_resource>");
-                got
-            }
-        };
-        assert_no_leak(row, "<read_resource>", &xml);
+        (other, _) => panic!("[{row}] Skill::read gave {other:?}"),
     }
+    match probe.file(path) {
+        Ok(file) => match case.expect {
+            ReadExpect::Reads(normal) => assert_eq!(file.path(), normal, "[{row}]"),
+            _ => panic!("[{row}] Skill::file found `{}`", file.path()),
+        },
+        Err(e) => assert_eq!(
+            Some(e.to_string()),
+            case.read_error(),
+            "[{row}] Skill::file"
+        ),
+    }
+}
+
+/// `Session::read` and the function call `read_skill_resource`.
+fn read_through_the_session(session: &Session<LocalExecutor>, case: &ReadCase) {
+    let row = case.attack;
+    let path = case.path.as_str();
+    let expected = case.answer();
+    let got = session.read("probe", path);
+    match (&got, &case.expect) {
+        (Ok(_), ReadExpect::Reads(_))
+        | (Err(SessionError::Read(ReadError::BadPath { .. })), ReadExpect::Bad(_))
+        | (Err(SessionError::Read(ReadError::NotFound { .. })), ReadExpect::NotFound(_)) => {}
+        (other, _) => panic!("[{row}] Session::read gave {other:?}"),
+    }
+    let got = model_text(got);
+    assert_eq!(got, expected, "[{row}] Session::read");
+    assert_no_leak(row, "Session::read", got.as_ref().unwrap_or_else(|e| e));
+    let got = model_text(session.call_tool(READ, &json_args("probe", "path", path)));
+    assert_eq!(got, expected, "[{row}] call_tool({READ})");
+    assert_no_leak(row, READ, got.as_ref().unwrap_or_else(|e| e));
+}
+
+/// The XML instruction `<read_resource>`, parsed from a model's reply.
+fn read_through_xml(session: &Session<LocalExecutor>, case: &ReadCase) {
+    let row = case.attack;
+    let path = case.path.as_str();
+    let expected = case.answer();
+    let reply = format!(
+        "Let me look.\n<read_resource skill=\"probe\">{}</read_resource>",
+        escape(path, false)
+    );
+    let xml = match (&case.xml, &expected) {
+        (Some(exact), _) => {
+            let parsed = protocol::parse(&reply);
+            assert_eq!(parsed.len(), 1, "[{row}] {parsed:?}");
+            assert_eq!(
+                session.handle_xml(&parsed[0]),
+                *exact,
+                "[{row}] <read_resource>"
+            );
+            exact.to_string()
+        }
+        (None, result) => {
+            let instruction = Instruction::ReadResource {
+                skill: "probe".into(),
+                path: path.into(),
+            };
+            let got = handle_xml(session, &reply, &instruction, row);
+            let want = match result {
+                Ok(text) => protocol::wrap_resource_content(path, text),
+                Err(e) => format!("<resource_error>{}</resource_error>", escape(e, false)),
+            };
+            assert_eq!(got, want, "[{row}] <read_resource>");
+            got
+        }
+    };
+    assert_no_leak(row, "<read_resource>", &xml);
 }
 
 /// `skills read NAME PATH`: the same refusals, on stderr with status 1 and
 /// nothing on stdout. (A NUL byte cannot be passed as an argument at all.)
 #[test]
 fn path_traversal_through_skills_read() {
-    let cases: Vec<ReadCase> = read_cases()
-        .into_iter()
-        .filter(|c| !c.path.contains('\0'))
-        .collect();
-    std::thread::scope(|scope| {
-        for chunk in cases.chunks(cases.len().div_ceil(4)) {
-            scope.spawn(move || {
-                for case in chunk {
-                    let row = case.attack;
-                    let out = skills()
-                        .current_dir(workspace())
-                        .args(["read", "probe", &case.path, "--from", FIXTURES])
-                        .output()
-                        .unwrap();
-                    let (stdout, stderr) = texts(&out);
-                    assert_no_leak(row, "skills read", &stdout);
-                    assert_no_leak(row, "skills read", &stderr);
-                    match (case.content(), case.read_error()) {
-                        (Some(content), _) => {
-                            assert_eq!((out.status.code(), stdout), (Some(0), content), "[{row}]");
-                        }
-                        (None, Some(e)) => {
-                            assert_eq!(
-                                (out.status.code(), stdout.as_str(), stderr),
-                                (Some(1), "", format!("skills: {e}\n")),
-                                "[{row}] skills read"
-                            );
-                        }
-                        (None, None) => unreachable!(),
-                    }
+    let cases = read_cases().into_iter().filter(|c| !c.path.contains('\0'));
+    each_row_on(
+        4,
+        cases,
+        |case| case.attack.to_string(),
+        |case| {
+            let row = case.attack;
+            let out = skills()
+                .current_dir(workspace())
+                .args(["read", "probe", &case.path, "--from", FIXTURES])
+                .output()
+                .unwrap();
+            let (stdout, stderr) = texts(&out);
+            assert_no_leak(row, "skills read", &stdout);
+            assert_no_leak(row, "skills read", &stderr);
+            match (case.content(), case.read_error()) {
+                (Some(content), _) => {
+                    assert_eq!((out.status.code(), stdout), (Some(0), content), "[{row}]");
                 }
-            });
-        }
-    });
+                (None, Some(e)) => {
+                    assert_eq!(
+                        (out.status.code(), stdout.as_str(), stderr),
+                        (Some(1), "", format!("skills: {e}\n")),
+                        "[{row}] skills read"
+                    );
+                }
+                (None, None) => unreachable!(),
+            }
+        },
+    );
 }
 
 fn texts(out: &ProcessOutput) -> (String, String) {
@@ -487,103 +511,119 @@ fn texts(out: &ProcessOutput) -> (String, String) {
 /// XML-only tricks: entities, fences, the `skill` attribute.
 #[test]
 fn path_traversal_through_xml_tricks() {
-    struct XmlCase {
-        attack: &'static str,
-        reply: &'static str,
-        replies: &'static [&'static str],
-    }
-    const CASES: &[XmlCase] = &[
-        XmlCase {
-            attack: "entity-encoded dots are decoded, then refused",
-            reply: "<read_resource skill=\"probe\">&#46;&#46;/&#x2E;&#x2e;/etc/passwd</read_resource>",
-            replies: &[
-                "<resource_error>Illegal path: cannot read `../../etc/passwd`: the path contains `..`; it may not leave the skill directory</resource_error>",
-            ],
-        },
-        XmlCase {
-            attack: "entity-encoded NUL",
-            reply: "<read_resource skill=\"probe\">SKILL.md&#0;.png</read_resource>",
-            replies: &[
-                "<resource_error>Illegal path: cannot read `SKILL.md\0.png`: the path contains a control character</resource_error>",
-            ],
-        },
-        XmlCase {
-            attack: "traversal in the skill attribute",
-            reply: "<read_resource skill=\"../probe\">SKILL.md</read_resource>",
-            replies: &[
-                "<resource_error>no skill `../probe`; available: free, probe, procs, writer</resource_error>",
-            ],
-        },
-        XmlCase {
-            attack: "absolute skill attribute",
-            reply: "<read_resource skill='/etc'>passwd</read_resource>",
-            replies: &[
-                "<resource_error>no skill `/etc`; available: free, probe, procs, writer</resource_error>",
-            ],
-        },
-        XmlCase {
-            attack: "a quoted example is not an instruction",
-            reply: "Never do this:\n```\n<read_resource skill=\"probe\">/etc/passwd</read_resource>\n```\n",
-            replies: &[],
-        },
-        XmlCase {
-            attack: "unknown entity",
-            reply: "<read_resource skill=\"probe\">&passwd;</read_resource>",
-            replies: &[
-                "<instruction_error>`&lt;read_resource&gt;` could not be read: the text has an unknown or unterminated `&amp;` reference</instruction_error>",
-            ],
-        },
-        XmlCase {
-            attack: "one good read, then a traversal",
-            reply: "<read_resource skill=\"probe\">SKILL.md</read_resource><read_resource skill=\"probe\">../../../../etc/passwd</read_resource>",
-            replies: &[
-                "<resource_content path=\"SKILL.md\">",
-                "<resource_error>Illegal path: cannot read `../../../../etc/passwd`: the path contains `..`; it may not leave the skill directory</resource_error>",
-            ],
-        },
-    ];
     let tmp = tempdir();
     let session = session(tmp.path(), &[]);
-    for case in CASES {
-        let got: Vec<String> = protocol::parse(case.reply)
-            .iter()
-            .map(|i| session.handle_xml(i))
-            .collect();
-        assert_eq!(got.len(), case.replies.len(), "[{}] {got:?}", case.attack);
-        for (got, want) in got.iter().zip(case.replies) {
-            assert_no_leak(case.attack, "XML", got);
-            if want.starts_with("<resource_content") {
-                assert!(got.starts_with(want), "[{}] {got}", case.attack);
-            } else {
-                assert_eq!(got, want, "[{}]", case.attack);
+    each_row(
+        XML_CASES,
+        |case| case.attack.to_string(),
+        |case| {
+            let got: Vec<String> = protocol::parse(case.reply)
+                .iter()
+                .map(|i| session.handle_xml(i))
+                .collect();
+            assert_eq!(got.len(), case.replies.len(), "[{}] {got:?}", case.attack);
+            for (got, want) in got.iter().zip(case.replies) {
+                assert_no_leak(case.attack, "XML", got);
+                if want.starts_with("<resource_content") {
+                    assert!(got.starts_with(want), "[{}] {got}", case.attack);
+                } else {
+                    assert_eq!(got, want, "[{}]", case.attack);
+                }
             }
-        }
-    }
+        },
+    );
 }
 
+/// A model's reply and the answers to the instructions in it.
+struct XmlCase {
+    attack: &'static str,
+    reply: &'static str,
+    replies: &'static [&'static str],
+}
+const XML_CASES: &[XmlCase] = &[
+    XmlCase {
+        attack: "entity-encoded dots are decoded, then refused",
+        reply: "<read_resource skill=\"probe\">&#46;&#46;/&#x2E;&#x2e;/etc/passwd</read_resource>",
+        replies: &[
+            "<resource_error>Illegal path: cannot read `../../etc/passwd`: the path contains `..`; it may not leave the skill directory</resource_error>",
+        ],
+    },
+    XmlCase {
+        attack: "entity-encoded NUL",
+        reply: "<read_resource skill=\"probe\">SKILL.md&#0;.png</read_resource>",
+        replies: &[
+            "<resource_error>Illegal path: cannot read `SKILL.md\0.png`: the path contains a control character</resource_error>",
+        ],
+    },
+    XmlCase {
+        attack: "traversal in the skill attribute",
+        reply: "<read_resource skill=\"../probe\">SKILL.md</read_resource>",
+        replies: &[
+            "<resource_error>no skill `../probe`; available: free, probe, procs, writer</resource_error>",
+        ],
+    },
+    XmlCase {
+        attack: "absolute skill attribute",
+        reply: "<read_resource skill='/etc'>passwd</read_resource>",
+        replies: &[
+            "<resource_error>no skill `/etc`; available: free, probe, procs, writer</resource_error>",
+        ],
+    },
+    XmlCase {
+        attack: "a quoted example is not an instruction",
+        reply: "Never do this:\n```\n<read_resource skill=\"probe\">/etc/passwd</read_resource>\n```\n",
+        replies: &[],
+    },
+    XmlCase {
+        attack: "unknown entity",
+        reply: "<read_resource skill=\"probe\">&passwd;</read_resource>",
+        replies: &[
+            "<instruction_error>`&lt;read_resource&gt;` could not be read: the text has an unknown or unterminated `&amp;` reference</instruction_error>",
+        ],
+    },
+    XmlCase {
+        attack: "one good read, then a traversal",
+        reply: "<read_resource skill=\"probe\">SKILL.md</read_resource><read_resource skill=\"probe\">../../../../etc/passwd</read_resource>",
+        replies: &[
+            "<resource_content path=\"SKILL.md\">",
+            "<resource_error>Illegal path: cannot read `../../../../etc/passwd`: the path contains `..`; it may not leave the skill directory</resource_error>",
+        ],
+    },
+];
 /// Program paths that leave the skill, through `run_skill_script` and
 /// `<execute_script>`: the glob grant `Bash(./scripts/*)` lets
 /// `./scripts/../..` past the policy, and the executor refuses it; with the
 /// development override, the executor is the only guard.
 #[test]
 fn program_paths_stay_inside_the_skill() {
-    #[derive(Clone, Copy)]
-    enum Grant {
-        /// `procs` active: `Bash(./scripts/*)`.
-        Glob,
-        /// `procs` active and the development override on.
-        Override,
-    }
-    struct ProgramCase {
-        attack: &'static str,
-        grant: Grant,
-        /// `{M}`: a marker file that must not be created.
-        command: &'static str,
-        /// `{D}`: the skill's cache directory.
-        refusal: &'static str,
-    }
+    let tmp = tempdir();
+    each_row(
+        PROGRAM_CASES.iter().enumerate(),
+        |(_, case)| case.attack.to_string(),
+        |&(i, case)| run_a_program_path(tmp.path(), i, case),
+    );
+}
+
+#[derive(Clone, Copy)]
+enum Grant {
+    /// `procs` active: `Bash(./scripts/*)`.
+    Glob,
+    /// `procs` active and the development override on.
+    Override,
+}
+
+/// A program path and its refusal.
+struct ProgramCase {
+    attack: &'static str,
+    grant: Grant,
+    /// `{M}`: a marker file that must not be created.
+    command: &'static str,
+    /// `{D}`: the skill's cache directory.
+    refusal: &'static str,
+}
+const PROGRAM_CASES: &[ProgramCase] = {
     use Grant::{Glob, Override};
-    const CASES: &[ProgramCase] = &[
+    &[
         ProgramCase {
             attack: "`..` after a granted prefix",
             grant: Glob,
@@ -656,61 +696,59 @@ fn program_paths_stay_inside_the_skill() {
             command: "'' -c 'touch {M}'",
             refusal: "empty command: no program given",
         },
-    ];
-    let tmp = tempdir();
-    let marker = tmp.path().join("pwned");
+    ]
+};
+
+/// Runs row `i` through `Session::run`, the function call and
+/// `<execute_script>`, with `procs` active, its cache under `tmp`, and a
+/// marker file of its own.
+fn run_a_program_path(tmp: &Path, i: usize, case: &ProgramCase) {
+    let marker = tmp.join(format!("pwned-{i}"));
     let m = marker.to_str().unwrap();
-    let dir = tmp
-        .path()
-        .join("cache")
-        .join(cache_dir_name(&skill("procs")));
+    let dir = tmp.join("cache").join(cache_dir_name(&skill("procs")));
     let d = dir.to_str().unwrap();
-    for case in CASES {
-        let row = case.attack;
-        let session = session(tmp.path(), &["procs"]);
-        if let Override = case.grant {
-            session.policy().allow_all(true);
-        }
-        let command = case.command.replace("{M}", m);
-        let refusal = case.refusal.replace("{D}", d);
-        let run = session.run("procs", &command);
-        assert!(
-            matches!(
-                run,
-                Err(SessionError::Restricted(_)
-                    | SessionError::Exec(
-                        ExecError::BadPath { .. }
-                            | ExecError::Spawn { .. }
-                            | ExecError::EmptyCommand
-                    ))
-            ),
-            "[{row}] Session::run gave {run:?}"
-        );
-        assert_eq!(
-            model_text(run),
-            Err(refusal.clone()),
-            "[{row}] Session::run"
-        );
-        assert_eq!(
-            model_text(session.call_tool(RUN, &json_args("procs", "command", &command))),
-            Err(refusal.clone()),
-            "[{row}] call_tool({RUN})"
-        );
-        let reply = format!(
-            "<execute_script skill=\"procs\">{}</execute_script>",
-            escape(&command, false)
-        );
-        let instruction = Instruction::ExecuteScript {
-            skill: "procs".into(),
-            command: command.clone(),
-        };
-        assert_eq!(
-            handle_xml(&session, &reply, &instruction, row),
-            format!("<script_error>{}</script_error>", escape(&refusal, false)),
-            "[{row}] <execute_script>"
-        );
-        assert!(!marker.exists(), "[{row}] the injected command ran");
+    let row = case.attack;
+    let session = session(tmp, &["procs"]);
+    if let Grant::Override = case.grant {
+        session.policy().allow_all(true);
     }
+    let command = case.command.replace("{M}", m);
+    let refusal = case.refusal.replace("{D}", d);
+    let run = session.run("procs", &command);
+    assert!(
+        matches!(
+            run,
+            Err(SessionError::Restricted(_)
+                | SessionError::Exec(
+                    ExecError::BadPath { .. } | ExecError::Spawn { .. } | ExecError::EmptyCommand
+                ))
+        ),
+        "[{row}] Session::run gave {run:?}"
+    );
+    assert_eq!(
+        model_text(run),
+        Err(refusal.clone()),
+        "[{row}] Session::run"
+    );
+    assert_eq!(
+        model_text(session.call_tool(RUN, &json_args("procs", "command", &command))),
+        Err(refusal.clone()),
+        "[{row}] call_tool({RUN})"
+    );
+    let reply = format!(
+        "<execute_script skill=\"procs\">{}</execute_script>",
+        escape(&command, false)
+    );
+    let instruction = Instruction::ExecuteScript {
+        skill: "procs".into(),
+        command: command.clone(),
+    };
+    assert_eq!(
+        handle_xml(&session, &reply, &instruction, row),
+        format!("<script_error>{}</script_error>", escape(&refusal, false)),
+        "[{row}] <execute_script>"
+    );
+    assert!(!marker.exists(), "[{row}] the injected command ran");
 }
 
 // ---------------------------------------------------------------------------
@@ -989,38 +1027,62 @@ impl Run {
 #[test]
 fn command_injection_in_arguments() {
     let tmp = tempdir();
-    let marker = tmp.path().join("pwned");
-    let m = marker.to_str().unwrap();
     settle(&tmp.path().join("cache"), "probe", &["./scripts/argv.sh"]);
-    let mut restricted = session(tmp.path(), &["probe"]);
-    let mut overridden = session(tmp.path(), &["probe"]);
+    let restricted = session(tmp.path(), &["probe"]);
+    let overridden = session(tmp.path(), &["probe"]);
     overridden.policy().allow_all(true);
-    for case in INJECTIONS {
-        let command = case.command.replace("{M}", m);
-        let layers = [
-            ("Restrict", &mut restricted, Some(case.restricted)),
-            ("override", &mut overridden, case.overridden),
-        ];
-        for (layer, session, expect) in layers {
-            let Some(expect) = expect else { continue };
-            let row = format!("{} / {layer}", case.attack);
-            let got = model_text(session.call_tool(RUN, &json_args("probe", "command", &command)));
-            assert_eq!(got, expect.tool_answer(m), "[{row}] call_tool({RUN})");
-            assert_no_leak(&row, RUN, got.as_ref().unwrap_or_else(|e| e));
-            let reply = format!(
-                "<execute_script skill=\"probe\">{}</execute_script>",
-                escape(&command, false)
+    // Each row once under `Mode::Restrict`, and once more with the
+    // override where it is repeated.
+    let rows = INJECTIONS.iter().enumerate().flat_map(|(i, case)| {
+        [
+            ("Restrict", &restricted, Some(case.restricted)),
+            ("override", &overridden, case.overridden),
+        ]
+        .into_iter()
+        .filter_map(move |(layer, session, expect)| Some((i, case, layer, session, expect?)))
+    });
+    each_row(
+        rows,
+        |(_, case, layer, _, _)| format!("{} / {layer}", case.attack),
+        |&(i, case, layer, session, expect)| {
+            let marker = tmp.path().join(format!("pwned-{i}-{layer}"));
+            inject(
+                session,
+                case,
+                expect,
+                &marker,
+                &format!("{} / {layer}", case.attack),
             );
-            let instruction = Instruction::ExecuteScript {
-                skill: "probe".into(),
-                command: command.clone(),
-            };
-            let got = handle_xml(session, &reply, &instruction, &row);
-            assert_eq!(got, expect.xml_answer(m), "[{row}] <execute_script>");
-            assert_no_leak(&row, "<execute_script>", &got);
-            assert!(!marker.exists(), "[{row}] the injected command ran");
-        }
-    }
+        },
+    );
+}
+
+/// Runs `case` through the function call and `<execute_script>` of
+/// `session`: exactly `expect`, and `marker` never created.
+fn inject(
+    session: &Session<LocalExecutor>,
+    case: &InjectionCase,
+    expect: Run,
+    marker: &Path,
+    row: &str,
+) {
+    let m = marker.to_str().unwrap();
+    let command = case.command.replace("{M}", m);
+    let got = model_text(session.call_tool(RUN, &json_args("probe", "command", &command)));
+    assert_eq!(got, expect.tool_answer(m), "[{row}] call_tool({RUN})");
+    assert_no_leak(row, RUN, got.as_ref().unwrap_or_else(|e| e));
+    let reply = format!(
+        "<execute_script skill=\"probe\">{}</execute_script>",
+        escape(&command, false)
+    );
+    let instruction = Instruction::ExecuteScript {
+        skill: "probe".into(),
+        command: command.clone(),
+    };
+    let got = handle_xml(session, &reply, &instruction, row);
+    assert_eq!(got, expect.xml_answer(m), "[{row}] <execute_script>");
+    assert_no_leak(row, "<execute_script>", &got);
+    assert!(!marker.exists(), "[{row}] the injected command ran");
 }
 
 // ---------------------------------------------------------------------------
@@ -1182,50 +1244,55 @@ fn apply(session: &Session<LocalExecutor>, steps: &[Step]) {
 fn tools_outside_allowed_tools_under_restrict() {
     let tmp = tempdir();
     settle(&tmp.path().join("cache"), "probe", &["./scripts/argv.sh"]);
-    for case in BASH_CASES {
-        let row = case.attack;
-        let session = Session::new(
-            &S,
-            LocalExecutor::new(tmp.path().join("cache")),
-            Mode::Restrict,
-        );
-        apply(&session, case.steps);
-        let (run, tool, xml) = match case.expect {
-            Bash::Runs(stdout) => (
-                Ok((Some(0), stdout.to_string(), String::new())),
-                Ok(format!("exit code: 0\n{stdout}")),
-                xml_result(stdout),
-            ),
-            Bash::Refused(e) => (
-                Err(e.to_string()),
-                Err(e.to_string()),
-                format!("<script_error>{}</script_error>", escape(e, false)),
-            ),
-        };
-        assert_eq!(
-            model_text(session.run("probe", case.command)),
-            run,
-            "[{row}] Session::run"
-        );
-        assert_eq!(
-            model_text(session.call_tool(RUN, &json_args("probe", "command", case.command))),
-            tool,
-            "[{row}] call_tool({RUN})"
-        );
-        let reply = format!(
-            "<execute_script skill=\"probe\">{}</execute_script>",
-            escape(case.command, false)
-        );
-        let instruction = Instruction::ExecuteScript {
-            skill: "probe".into(),
-            command: case.command.into(),
-        };
-        assert_eq!(
-            handle_xml(&session, &reply, &instruction, row),
-            xml,
-            "[{row}] <execute_script>"
-        );
-    }
+    each_row(
+        BASH_CASES,
+        |case| case.attack.to_string(),
+        |case| run_bash(tmp.path(), case),
+    );
+}
+
+/// Runs `case` in a fresh `Mode::Restrict` session (its cache under
+/// `tmp`), through `Session::run`, the function call and
+/// `<execute_script>`.
+fn run_bash(tmp: &Path, case: &BashCase) {
+    let row = case.attack;
+    let session = Session::new(&S, LocalExecutor::new(tmp.join("cache")), Mode::Restrict);
+    apply(&session, case.steps);
+    let (run, tool, xml) = match case.expect {
+        Bash::Runs(stdout) => (
+            Ok((Some(0), stdout.to_string(), String::new())),
+            Ok(format!("exit code: 0\n{stdout}")),
+            xml_result(stdout),
+        ),
+        Bash::Refused(e) => (
+            Err(e.to_string()),
+            Err(e.to_string()),
+            format!("<script_error>{}</script_error>", escape(e, false)),
+        ),
+    };
+    assert_eq!(
+        model_text(session.run("probe", case.command)),
+        run,
+        "[{row}] Session::run"
+    );
+    assert_eq!(
+        model_text(session.call_tool(RUN, &json_args("probe", "command", case.command))),
+        tool,
+        "[{row}] call_tool({RUN})"
+    );
+    let reply = format!(
+        "<execute_script skill=\"probe\">{}</execute_script>",
+        escape(case.command, false)
+    );
+    let instruction = Instruction::ExecuteScript {
+        skill: "probe".into(),
+        command: case.command.into(),
+    };
+    assert_eq!(
+        handle_xml(&session, &reply, &instruction, row),
+        xml,
+        "[{row}] <execute_script>"
+    );
 }
 
 /// A grant is checked against the command line only, not against the skill
@@ -1275,80 +1342,114 @@ fn a_grant_does_not_run_another_skills_scripts() {
 /// `skills run` activates the one skill named and refuses with status 126.
 #[test]
 fn tools_outside_allowed_tools_through_skills_run() {
-    // (attack, argv after `--`, status, stdout, stderr)
-    const CASES: &[(&str, &[&str], i32, &str, &str)] = &[
-        (
-            "control: granted",
-            &["./scripts/argv.sh", "x y"],
-            0,
-            "<x y>\n",
-            "",
-        ),
-        ("not listed", &["ls", "-la"], 126, "", NOT_ALLOWED_PROBE),
-        (
-            "absolute shell",
-            &["/bin/sh", "-c", "id"],
-            126,
-            "",
-            NOT_ALLOWED_PROBE,
-        ),
-        (
-            "shell syntax in an argument",
-            &["./scripts/argv.sh", "x; id"],
-            126,
-            "",
-            NOT_ALLOWED_PROBE,
-        ),
-        (
-            "`..` after the granted prefix",
-            &["./scripts/argv.sh/../../x"],
-            126,
-            "",
-            NOT_ALLOWED_PROBE,
-        ),
-    ];
     let cache = tempdir();
-    for (row, argv, status, stdout, stderr) in CASES {
-        let out = skills()
-            .current_dir(workspace())
-            .env("XDG_CACHE_HOME", cache.path())
-            .args(["run", "probe", "--from", FIXTURES, "--"])
-            .args(*argv)
-            .output()
-            .unwrap();
-        let (out_text, err_text) = texts(&out);
-        let want_err = if stderr.is_empty() {
-            String::new()
-        } else {
-            format!("skills: {stderr}\n")
-        };
-        assert_eq!(
-            (out.status.code(), out_text.as_str(), err_text),
-            (Some(*status), *stdout, want_err),
-            "[{row}] skills run"
-        );
-    }
+    each_row(
+        SKILLS_RUN_CASES,
+        |(row, ..)| row.to_string(),
+        |(row, argv, status, stdout, stderr)| {
+            let out = skills()
+                .current_dir(workspace())
+                .env("XDG_CACHE_HOME", cache.path())
+                .args(["run", "probe", "--from", FIXTURES, "--"])
+                .args(*argv)
+                .output()
+                .unwrap();
+            let (out_text, err_text) = texts(&out);
+            let want_err = if stderr.is_empty() {
+                String::new()
+            } else {
+                format!("skills: {stderr}\n")
+            };
+            assert_eq!(
+                (out.status.code(), out_text.as_str(), err_text),
+                (Some(*status), *stdout, want_err),
+                "[{row}] skills run"
+            );
+        },
+    );
 }
 
+/// `skills run probe --from FIXTURES -- ARGV`: (attack, argv, status,
+/// stdout, stderr).
+const SKILLS_RUN_CASES: &[(&str, &[&str], i32, &str, &str)] = &[
+    (
+        "control: granted",
+        &["./scripts/argv.sh", "x y"],
+        0,
+        "<x y>\n",
+        "",
+    ),
+    ("not listed", &["ls", "-la"], 126, "", NOT_ALLOWED_PROBE),
+    (
+        "absolute shell",
+        &["/bin/sh", "-c", "id"],
+        126,
+        "",
+        NOT_ALLOWED_PROBE,
+    ),
+    (
+        "shell syntax in an argument",
+        &["./scripts/argv.sh", "x; id"],
+        126,
+        "",
+        NOT_ALLOWED_PROBE,
+    ),
+    (
+        "`..` after the granted prefix",
+        &["./scripts/argv.sh/../../x"],
+        126,
+        "",
+        NOT_ALLOWED_PROBE,
+    ),
+];
 /// Tools other than `Bash`, asked of the session's policy directly.
 #[test]
 fn other_tools_under_restrict() {
-    #[derive(Debug)]
-    enum Expect {
-        AllowedBy(&'static str),
-        Restricted(&'static str),
-        DeniedBy(&'static str),
-        Ask,
-    }
-    struct ToolCase {
-        attack: &'static str,
-        steps: &'static [Step],
-        tool: &'static str,
-        argument: Option<&'static str>,
-        expect: Expect,
-    }
+    let tmp = tempdir();
+    each_row(
+        TOOL_CASES,
+        |case| case.attack.to_string(),
+        |case| {
+            let session = session(tmp.path(), &[]);
+            apply(&session, case.steps);
+            let got = session.policy().check(case.tool, case.argument);
+            let ok = match (&case.expect, &got) {
+                (Expect::AllowedBy(s), Decision::Allow { by }) => by.as_deref() == Some(*s),
+                (Expect::Restricted(msg), Decision::Restricted(e)) => e.to_string() == *msg,
+                (Expect::DeniedBy(r), Decision::Denied { rule }) => rule == r,
+                (Expect::Ask, Decision::Ask) => true,
+                _ => false,
+            };
+            assert!(
+                ok,
+                "[{}] expected {:?}, got {got:?}",
+                case.attack, case.expect
+            );
+        },
+    );
+}
+
+/// The policy's decision.
+#[derive(Debug)]
+enum Expect {
+    AllowedBy(&'static str),
+    Restricted(&'static str),
+    DeniedBy(&'static str),
+    Ask,
+}
+
+/// A tool (and its argument) asked of the policy after `steps`.
+struct ToolCase {
+    attack: &'static str,
+    steps: &'static [Step],
+    tool: &'static str,
+    argument: Option<&'static str>,
+    expect: Expect,
+}
+
+const TOOL_CASES: &[ToolCase] = {
     use Step::{Activate, Deny, Override, Unload};
-    const CASES: &[ToolCase] = &[
+    &[
         ToolCase {
             attack: "a listed tool",
             steps: &[Activate("probe")],
@@ -1409,27 +1510,8 @@ fn other_tools_under_restrict() {
             argument: Some("x"),
             expect: Expect::Ask,
         },
-    ];
-    let tmp = tempdir();
-    for case in CASES {
-        let session = session(tmp.path(), &[]);
-        apply(&session, case.steps);
-        let got = session.policy().check(case.tool, case.argument);
-        let ok = match (&case.expect, &got) {
-            (Expect::AllowedBy(s), Decision::Allow { by }) => by.as_deref() == Some(*s),
-            (Expect::Restricted(msg), Decision::Restricted(e)) => e.to_string() == *msg,
-            (Expect::DeniedBy(r), Decision::Denied { rule }) => rule == r,
-            (Expect::Ask, Decision::Ask) => true,
-            _ => false,
-        };
-        assert!(
-            ok,
-            "[{}] expected {:?}, got {got:?}",
-            case.attack, case.expect
-        );
-    }
-}
-
+    ]
+};
 // ---------------------------------------------------------------------------
 // 4. Processes that outlive their script.
 
@@ -1530,42 +1612,43 @@ fn no_process_outlives_its_run() {
         return;
     }
     let procs = skill("procs");
-    std::thread::scope(|scope| {
-        for case in PROC_CASES {
-            let procs = &procs;
-            scope.spawn(move || {
-                let row = case.attack;
-                let tmp = tempdir();
-                let mut exec = LocalExecutor::new(tmp.path());
-                // 1 s for the rows that must time out; ample for the others,
-                // which exit at once (a loaded machine must not flip them).
-                exec.timeout = Duration::from_secs(if case.timed_out { 1 } else { 30 });
-                let out = exec.run(procs, &Command::argv([case.script])).unwrap();
-                assert_eq!(out.timed_out, case.timed_out, "[{row}] {out:?}");
-                if case.timed_out {
-                    assert_eq!((out.exit_code, out.signal), (None, Some(9)), "[{row}]");
-                } else {
-                    assert_eq!((out.exit_code, out.signal), (Some(0), None), "[{row}]");
-                }
-                let (leader, grandchild) = printed_pids(row, &out);
-                assert_ne!(leader, grandchild, "[{row}]");
-                assert!(
-                    gone(grandchild, leader),
-                    "[{row}] the grandchild {grandchild} survived"
-                );
-                // Nothing else of the group is left either.
-                let until = Instant::now() + Duration::from_secs(3);
-                while !live_in_group(leader).is_empty() && Instant::now() < until {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                assert_eq!(
-                    live_in_group(leader),
-                    [] as [u32; 0],
-                    "[{row}] left running"
-                );
-            });
-        }
-    });
+    // One thread a row: the rows that time out wait for it side by side.
+    each_row_on(
+        PROC_CASES.len(),
+        PROC_CASES,
+        |case| case.attack.to_string(),
+        |case| {
+            let row = case.attack;
+            let tmp = tempdir();
+            let mut exec = LocalExecutor::new(tmp.path());
+            // 1 s for the rows that must time out; ample for the others,
+            // which exit at once (a loaded machine must not flip them).
+            exec.timeout = Duration::from_secs(if case.timed_out { 1 } else { 30 });
+            let out = exec.run(&procs, &Command::argv([case.script])).unwrap();
+            assert_eq!(out.timed_out, case.timed_out, "[{row}] {out:?}");
+            if case.timed_out {
+                assert_eq!((out.exit_code, out.signal), (None, Some(9)), "[{row}]");
+            } else {
+                assert_eq!((out.exit_code, out.signal), (Some(0), None), "[{row}]");
+            }
+            let (leader, grandchild) = printed_pids(row, &out);
+            assert_ne!(leader, grandchild, "[{row}]");
+            assert!(
+                gone(grandchild, leader),
+                "[{row}] the grandchild {grandchild} survived"
+            );
+            // Nothing else of the group is left either.
+            let until = Instant::now() + Duration::from_secs(3);
+            while !live_in_group(leader).is_empty() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            assert_eq!(
+                live_in_group(leader),
+                [] as [u32; 0],
+                "[{row}] left running"
+            );
+        },
+    );
 }
 
 /// The process-group kill cannot reach a process that starts its own
@@ -1687,63 +1770,29 @@ const FLOOD_CASES: &[FloodCase] = &[
     },
 ];
 
+/// Runs in a process of its own: the peak memory it checks is the
+/// process's.
 #[test]
 fn output_floods_are_capped_and_memory_stays_bounded() {
+    crate::in_own_process(
+        "security::output_floods_are_capped_and_memory_stays_bounded",
+        floods_are_capped_and_memory_stays_bounded,
+    );
+}
+
+fn floods_are_capped_and_memory_stays_bounded() {
     let procs = skill("procs");
     let before = peak_rss();
-    let mut flooded = 0usize;
-    for case in FLOOD_CASES {
-        let row = case.attack;
-        let tmp = tempdir();
-        let mut exec = LocalExecutor::new(tmp.path());
-        exec.max_output = case.max_output;
-        exec.timeout = Duration::from_millis(case.timeout_ms);
-        let out = exec
-            .run(&procs, &Command::argv(case.argv.iter().copied()))
-            .unwrap();
-        assert_eq!(out.timed_out, case.timed_out, "[{row}]");
-        if !case.timed_out {
-            assert_eq!(out.exit_code, Some(0), "[{row}] {:?}", out.exit_code);
-        }
-        let mark = marker(case.max_output);
-        for (name, bytes, truncated, kept, want_truncated) in [
-            (
-                "stdout",
-                &out.stdout,
-                out.stdout_truncated,
-                case.kept.0,
-                case.truncated.0,
-            ),
-            (
-                "stderr",
-                &out.stderr,
-                out.stderr_truncated,
-                case.kept.1,
-                case.truncated.1,
-            ),
-        ] {
-            assert_eq!(truncated, want_truncated, "[{row}] {name} truncated");
-            let want_len = kept + if want_truncated { mark.len() } else { 0 };
-            assert_eq!(bytes.len(), want_len, "[{row}] {name} length");
-            assert!(
-                bytes.len() <= case.max_output + mark.len(),
-                "[{row}] {name}"
-            );
-            assert_eq!(
-                bytes.ends_with(mark.as_bytes()),
-                want_truncated,
-                "[{row}] {name} marker"
-            );
-            if case.argv[0] == "scripts/flood.sh" {
-                assert!(
-                    bytes[..kept].iter().all(|&b| b == 0),
-                    "[{row}] {name} bytes"
-                );
-            }
-        }
-        flooded += case.argv.get(1).map_or(0, |n| n.parse().unwrap_or(0));
-        flooded += case.argv.get(2).map_or(0, |n| n.parse().unwrap_or(0));
-    }
+    each_row(
+        FLOOD_CASES,
+        |case| case.attack.to_string(),
+        |case| flood(&procs, case),
+    );
+    let mut flooded: usize = FLOOD_CASES
+        .iter()
+        .flat_map(|case| case.argv.iter().skip(1))
+        .map(|n| n.parse::<usize>().unwrap_or(0))
+        .sum();
 
     // A flood through `run_skill_script`: what the model gets is bounded
     // too.
@@ -1782,6 +1831,58 @@ fn output_floods_are_capped_and_memory_stays_bounded() {
             );
         }
         _ => println!("note: /proc/self/status is unavailable; memory not measured"),
+    }
+}
+
+/// One row of [`FLOOD_CASES`], through the executor.
+fn flood(procs: &Skill<'_>, case: &FloodCase) {
+    let row = case.attack;
+    let tmp = tempdir();
+    let mut exec = LocalExecutor::new(tmp.path());
+    exec.max_output = case.max_output;
+    exec.timeout = Duration::from_millis(case.timeout_ms);
+    let out = exec
+        .run(procs, &Command::argv(case.argv.iter().copied()))
+        .unwrap();
+    assert_eq!(out.timed_out, case.timed_out, "[{row}]");
+    if !case.timed_out {
+        assert_eq!(out.exit_code, Some(0), "[{row}] {:?}", out.exit_code);
+    }
+    let mark = marker(case.max_output);
+    for (name, bytes, truncated, kept, want_truncated) in [
+        (
+            "stdout",
+            &out.stdout,
+            out.stdout_truncated,
+            case.kept.0,
+            case.truncated.0,
+        ),
+        (
+            "stderr",
+            &out.stderr,
+            out.stderr_truncated,
+            case.kept.1,
+            case.truncated.1,
+        ),
+    ] {
+        assert_eq!(truncated, want_truncated, "[{row}] {name} truncated");
+        let want_len = kept + if want_truncated { mark.len() } else { 0 };
+        assert_eq!(bytes.len(), want_len, "[{row}] {name} length");
+        assert!(
+            bytes.len() <= case.max_output + mark.len(),
+            "[{row}] {name}"
+        );
+        assert_eq!(
+            bytes.ends_with(mark.as_bytes()),
+            want_truncated,
+            "[{row}] {name} marker"
+        );
+        if case.argv[0] == "scripts/flood.sh" {
+            assert!(
+                bytes[..kept].iter().all(|&b| b == 0),
+                "[{row}] {name} bytes"
+            );
+        }
     }
 }
 
@@ -2185,80 +2286,89 @@ impl CacheCase {
 
 #[test]
 fn a_tampered_cache_is_refused_and_left_as_found() {
+    each_row(
+        CACHE_CASES,
+        |case| case.attack.to_string(),
+        |case| tamper_then_run(case),
+    );
+}
+
+/// Materialises and runs `probe` once (unless the row pre-plants the
+/// directory), tampers as the row says, then runs it through the
+/// executor, the function call and `<execute_script>`.
+fn tamper_then_run(case: &CacheCase) {
     let probe = skill("probe");
     let command = Command::argv(["./scripts/argv.sh", "x"]);
-    for case in CACHE_CASES {
-        let row = case.attack;
-        let tmp = tempdir();
-        let root = tmp.path().join("cache");
-        let dir = root.join(cache_dir_name(&probe));
-        let exec = LocalExecutor::new(&root);
-        if !matches!(case.tamper, Tamper::PrePlantSkillDir) {
-            // Materialised and run once, as an agent would have.
-            let out = exec.run(&probe, &command).unwrap();
-            assert_eq!(out.stdout, b"<x>\n", "[{row}] first run");
-        }
-        let Some(planted) = case.tamper(tmp.path(), &root, &dir) else {
-            println!("note: [{row}] skipped: needs root privileges");
-            continue;
-        };
-        let (path, text) = case.expected(&root, &dir);
+    let row = case.attack;
+    let tmp = tempdir();
+    let root = tmp.path().join("cache");
+    let dir = root.join(cache_dir_name(&probe));
+    let exec = LocalExecutor::new(&root);
+    if !matches!(case.tamper, Tamper::PrePlantSkillDir) {
+        // Materialised and run once, as an agent would have.
+        let out = exec.run(&probe, &command).unwrap();
+        assert_eq!(out.stdout, b"<x>\n", "[{row}] first run");
+    }
+    let Some(planted) = case.tamper(tmp.path(), &root, &dir) else {
+        println!("note: [{row}] skipped: needs root privileges");
+        return;
+    };
+    let (path, text) = case.expected(&root, &dir);
 
-        // The executor: the exact variant, path and reason.
-        let e = exec.run(&probe, &command).unwrap_err();
-        match (&e, case.refusal) {
-            (ExecError::CacheTampered { path: p, reason: r }, Refusal::Tampered(_, want))
-            | (
-                ExecError::UnsafeCache { path: p, reason: r },
-                Refusal::UnsafeSkillDir(want) | Refusal::UnsafeRoot(want),
-            ) => {
-                assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
-            }
-            _ => panic!("[{row}] expected {:?}, got {e:?}", case.refusal),
+    // The executor: the exact variant, path and reason.
+    let e = exec.run(&probe, &command).unwrap_err();
+    match (&e, case.refusal) {
+        (ExecError::CacheTampered { path: p, reason: r }, Refusal::Tampered(_, want))
+        | (
+            ExecError::UnsafeCache { path: p, reason: r },
+            Refusal::UnsafeSkillDir(want) | Refusal::UnsafeRoot(want),
+        ) => {
+            assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
         }
-        assert_eq!(e.to_string(), text, "[{row}] message");
+        _ => panic!("[{row}] expected {:?}, got {e:?}", case.refusal),
+    }
+    assert_eq!(e.to_string(), text, "[{row}] message");
 
-        // The session, as the model sees it.
-        let session = Session::new(&S, exec.clone(), Mode::Restrict);
-        session.activate("probe", "").unwrap();
-        let answer = session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x"));
+    // The session, as the model sees it.
+    let session = Session::new(&S, exec.clone(), Mode::Restrict);
+    session.activate("probe", "").unwrap();
+    let answer = session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x"));
+    assert!(
+        matches!(
+            answer,
+            Err(SessionError::Exec(
+                ExecError::CacheTampered { .. } | ExecError::UnsafeCache { .. }
+            ))
+        ),
+        "[{row}] call_tool({RUN}) gave {answer:?}"
+    );
+    assert_eq!(
+        model_text(answer),
+        Err(text.clone()),
+        "[{row}] call_tool({RUN})"
+    );
+    let reply = session.handle_xml(&Instruction::ExecuteScript {
+        skill: "probe".into(),
+        command: "./scripts/argv.sh x".into(),
+    });
+    assert_eq!(
+        reply,
+        format!("<script_error>{}</script_error>", escape(&text, false)),
+        "[{row}] <execute_script>"
+    );
+    assert_no_leak(row, "<execute_script>", &reply);
+
+    // Left as found, nothing ran.
+    if let Some(planted) = planted {
         assert!(
-            matches!(
-                answer,
-                Err(SessionError::Exec(
-                    ExecError::CacheTampered { .. } | ExecError::UnsafeCache { .. }
-                ))
-            ),
-            "[{row}] call_tool({RUN}) gave {answer:?}"
-        );
-        assert_eq!(
-            model_text(answer),
-            Err(text.clone()),
-            "[{row}] call_tool({RUN})"
-        );
-        let reply = session.handle_xml(&Instruction::ExecuteScript {
-            skill: "probe".into(),
-            command: "./scripts/argv.sh x".into(),
-        });
-        assert_eq!(
-            reply,
-            format!("<script_error>{}</script_error>", escape(&text, false)),
-            "[{row}] <execute_script>"
-        );
-        assert_no_leak(row, "<execute_script>", &reply);
-
-        // Left as found, nothing ran.
-        if let Some(planted) = planted {
-            assert!(
-                fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
-                "[{row}] the planted symlink was removed"
-            );
-        }
-        assert!(
-            !tmp.path().join("pwned").exists(),
-            "[{row}] the tampered script ran"
+            fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
+            "[{row}] the planted symlink was removed"
         );
     }
+    assert!(
+        !tmp.path().join("pwned").exists(),
+        "[{row}] the tampered script ran"
+    );
 }
 
 /// The whole attack: a script of one skill writes a script into another
@@ -2377,49 +2487,63 @@ const TIMEOUT_CASES: &[(&str, Duration)] = &[
 #[test]
 fn timeouts_past_the_maximum_are_refused_before_the_run() {
     let tmp = tempdir();
-    let command = Command::argv(["./scripts/argv.sh", "x"]);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    for (row, timeout) in TIMEOUT_CASES {
-        let mut exec = LocalExecutor::new(tmp.path().join("cache"));
-        exec.timeout = *timeout;
-        let text = format!(
-            "the timeout {timeout:?} is over the maximum of 604800 s (7 days); set at most that"
-        );
-        match exec.run(&skill("probe"), &command) {
-            Err(e @ ExecError::TimeoutTooLong { timeout: t }) => {
-                assert_eq!((t, e.to_string()), (*timeout, text.clone()), "[{row}]");
-            }
-            other => panic!("[{row}] expected TimeoutTooLong, got {other:?}"),
+    each_row(
+        TIMEOUT_CASES,
+        |(row, _)| row.to_string(),
+        |(row, timeout)| refuse_timeout(tmp.path(), &runtime, row, timeout),
+    );
+}
+
+/// `timeout` through the executor, then the function call, blocking and
+/// async.
+fn refuse_timeout(tmp: &Path, runtime: &tokio::runtime::Runtime, row: &str, timeout: &Duration) {
+    let command = Command::argv(["./scripts/argv.sh", "x"]);
+    let mut exec = LocalExecutor::new(tmp.join("cache"));
+    exec.timeout = *timeout;
+    let text = format!(
+        "the timeout {timeout:?} is over the maximum of 604800 s (7 days); set at most that"
+    );
+    match exec.run(&skill("probe"), &command) {
+        Err(e @ ExecError::TimeoutTooLong { timeout: t }) => {
+            assert_eq!((t, e.to_string()), (*timeout, text.clone()), "[{row}]");
         }
-        let session = Session::new(&S, exec, Mode::Restrict);
-        session.activate("probe", "").unwrap();
-        let args = json_args("probe", "command", "./scripts/argv.sh x");
-        // Blocking, and async as `skills serve` runs it: an answer, no panic.
-        for (entry, answer) in [
-            ("blocking", session.call_tool(RUN, &args)),
-            (
-                "async",
-                runtime.block_on(session.call_tool_async(RUN, &args)),
-            ),
-        ] {
-            assert!(
-                matches!(
-                    answer,
-                    Err(SessionError::Exec(ExecError::TimeoutTooLong { timeout: t })) if t == *timeout
-                ),
-                "[{row}] call_tool({RUN}), {entry}: {answer:?}"
-            );
-            assert_eq!(
-                model_text(answer),
-                Err(text.clone()),
-                "[{row}] call_tool({RUN}), {entry}"
-            );
-        }
+        other => panic!("[{row}] expected TimeoutTooLong, got {other:?}"),
     }
-    // The maximum itself runs.
+    let session = Session::new(&S, exec, Mode::Restrict);
+    session.activate("probe", "").unwrap();
+    let args = json_args("probe", "command", "./scripts/argv.sh x");
+    // Blocking, and async as `skills serve` runs it: an answer, no panic.
+    for (entry, answer) in [
+        ("blocking", session.call_tool(RUN, &args)),
+        (
+            "async",
+            runtime.block_on(session.call_tool_async(RUN, &args)),
+        ),
+    ] {
+        assert!(
+            matches!(
+                answer,
+                Err(SessionError::Exec(ExecError::TimeoutTooLong { timeout: t })) if t == *timeout
+            ),
+            "[{row}] call_tool({RUN}), {entry}: {answer:?}"
+        );
+        assert_eq!(
+            model_text(answer),
+            Err(text.clone()),
+            "[{row}] call_tool({RUN}), {entry}"
+        );
+    }
+}
+
+/// The maximum itself runs.
+#[test]
+fn a_timeout_of_the_maximum_runs() {
+    let tmp = tempdir();
+    let command = Command::argv(["./scripts/argv.sh", "x"]);
     let mut exec = LocalExecutor::new(tmp.path().join("cache"));
     exec.timeout = MAX_TIMEOUT;
     let out = exec.run(&skill("probe"), &command).unwrap();
@@ -2430,32 +2554,32 @@ fn timeouts_past_the_maximum_are_refused_before_the_run() {
 /// (status 2) naming the maximum, before any skill is loaded.
 #[test]
 fn timeouts_past_the_maximum_through_the_cli() {
-    const CASES: &[(&str, &str)] = &[
-        ("2^64 - 1 seconds", "18446744073709551615"),
-        ("2^63 seconds", "9223372036854775808"),
-        ("past u64", "99999999999999999999999"),
-        ("one second past the maximum", "604801"),
-    ];
     let cache = tempdir();
-    for (row, value) in CASES {
-        for command in [
-            &[
-                "run",
-                "probe",
-                "--from",
-                FIXTURES,
-                "--timeout",
-                value,
-                "--",
-                "./scripts/argv.sh",
-                "x",
-            ][..],
-            &["serve", FIXTURES, "--timeout", value][..],
-        ] {
+    let rows = CLI_TIMEOUT_CASES
+        .iter()
+        .flat_map(|&(row, value)| [(row, value, "run"), (row, value, "serve")]);
+    each_row(
+        rows,
+        |(row, _, command)| format!("{row} / skills {command}"),
+        |&(row, value, command)| {
+            let args = match command {
+                "run" => vec![
+                    "run",
+                    "probe",
+                    "--from",
+                    FIXTURES,
+                    "--timeout",
+                    value,
+                    "--",
+                    "./scripts/argv.sh",
+                    "x",
+                ],
+                _ => vec!["serve", FIXTURES, "--timeout", value],
+            };
             let out = skills()
                 .current_dir(workspace())
                 .env("XDG_CACHE_HOME", cache.path())
-                .args(command)
+                .args(&args)
                 .stdin(std::process::Stdio::null())
                 .output()
                 .unwrap();
@@ -2470,12 +2594,19 @@ fn timeouts_past_the_maximum_through_the_cli() {
                     )
                     .as_str()
                 ),
-                "[{row}] skills {}",
-                command[0]
+                "[{row}] skills {command}"
             );
-        }
-    }
+        },
+    );
 }
+
+/// `--timeout` values past the maximum: (row, value).
+const CLI_TIMEOUT_CASES: &[(&str, &str)] = &[
+    ("2^64 - 1 seconds", "18446744073709551615"),
+    ("2^63 seconds", "9223372036854775808"),
+    ("past u64", "99999999999999999999999"),
+    ("one second past the maximum", "604801"),
+];
 
 // ---------------------------------------------------------------------------
 // 8. Descriptors the caller left open.
@@ -2526,49 +2657,57 @@ fn scripts_inherit_no_descriptor_but_the_standard_streams() {
         .enable_all()
         .build()
         .unwrap();
-    for (row, leak) in FD_CASES {
-        let tmp = tempdir();
-        let secret = tmp.path().join("secret");
-        fs::write(&secret, b"the agent's own file\n").unwrap();
-        let command = Command::argv(["./scripts/fds.sh"]);
-        let exec = LocalExecutor::new(tmp.path().join("cache"));
-        let stdout = match leak {
-            Leak::InProcess | Leak::InProcessAsync => {
-                let file = fs::File::open(&secret).unwrap();
-                rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
-                let out = if matches!(leak, Leak::InProcess) {
-                    exec.run(&skill("procs"), &command).unwrap()
-                } else {
-                    use skills_bundle::exec::AsyncScriptExecutor;
-                    runtime
-                        .block_on(exec.run_async(&skill("procs"), &command))
-                        .unwrap()
-                };
-                drop(file);
-                out.stdout
-            }
-            Leak::FromParent => {
-                let out = std::process::Command::new("/bin/sh")
-                    .arg("-c")
-                    .arg("exec 7<\"$1\"; shift; exec \"$@\"")
-                    .arg("sh")
-                    .arg(&secret)
-                    .arg(skills_tests::skills_bin())
-                    .args(["run", "procs", "--from", FIXTURES, "--", "./scripts/fds.sh"])
-                    .current_dir(workspace())
-                    .env("XDG_CACHE_HOME", tmp.path().join("cache"))
-                    .output()
-                    .unwrap();
-                assert_eq!(out.status.code(), Some(0), "[{row}] {}", texts(&out).1);
-                out.stdout
-            }
-        };
-        let fds = started_with(&stdout);
-        assert!(
-            fds.iter().all(|(_, target)| !target.ends_with("/secret")),
-            "[{row}] the script got the agent's file: {fds:?}"
-        );
-        let numbers: Vec<&str> = fds.iter().map(|(fd, _)| fd.as_str()).collect();
-        assert_eq!(numbers, ["0", "1", "2"], "[{row}] {fds:?}");
-    }
+    each_row(
+        FD_CASES,
+        |(row, _)| row.to_string(),
+        |(row, leak)| started_with_the_standard_streams(&runtime, row, *leak),
+    );
+}
+
+/// Runs `fds.sh` of `procs` with a descriptor left open as `leak` says:
+/// the script starts with 0, 1 and 2 only.
+fn started_with_the_standard_streams(runtime: &tokio::runtime::Runtime, row: &str, leak: Leak) {
+    let tmp = tempdir();
+    let secret = tmp.path().join("secret");
+    fs::write(&secret, b"the agent's own file\n").unwrap();
+    let command = Command::argv(["./scripts/fds.sh"]);
+    let exec = LocalExecutor::new(tmp.path().join("cache"));
+    let stdout = match leak {
+        Leak::InProcess | Leak::InProcessAsync => {
+            let file = fs::File::open(&secret).unwrap();
+            rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
+            let out = if matches!(leak, Leak::InProcess) {
+                exec.run(&skill("procs"), &command).unwrap()
+            } else {
+                use skills_bundle::exec::AsyncScriptExecutor;
+                runtime
+                    .block_on(exec.run_async(&skill("procs"), &command))
+                    .unwrap()
+            };
+            drop(file);
+            out.stdout
+        }
+        Leak::FromParent => {
+            let out = std::process::Command::new("/bin/sh")
+                .arg("-c")
+                .arg("exec 7<\"$1\"; shift; exec \"$@\"")
+                .arg("sh")
+                .arg(&secret)
+                .arg(skills_bin())
+                .args(["run", "procs", "--from", FIXTURES, "--", "./scripts/fds.sh"])
+                .current_dir(workspace())
+                .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "[{row}] {}", texts(&out).1);
+            out.stdout
+        }
+    };
+    let fds = started_with(&stdout);
+    assert!(
+        fds.iter().all(|(_, target)| !target.ends_with("/secret")),
+        "[{row}] the script got the agent's file: {fds:?}"
+    );
+    let numbers: Vec<&str> = fds.iter().map(|(fd, _)| fd.as_str()).collect();
+    assert_eq!(numbers, ["0", "1", "2"], "[{row}] {fds:?}");
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
+use crate::skills;
 use serde_json::Value;
 use skills_bundle::Bundle;
 use skills_bundle::pack::Trust;
@@ -16,8 +17,8 @@ use skills_compiler::render::thousands;
 use skills_compiler::{self as compiler, Options, embed};
 use skills_core::zip::write::{DosTime, ZipWriter};
 use skills_tests::{
-    CopyStyle, copy_tree, is_executable, printed_digest, run_ok, set_mode, skills, tempdir,
-    workspace, write_tree, zip_records,
+    CopyStyle, copy_tree, is_executable, printed_digest, run_ok, set_mode, tempdir, workspace,
+    write_tree, zip_records,
 };
 
 /// `skills <args>` in `dir`, stdin closed, without a password or a date.

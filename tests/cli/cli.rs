@@ -12,8 +12,9 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Output, Stdio};
 
+use crate::skills;
 use serde_json::Value;
-use skills_tests::{skills, tempdir, workspace, write_tree};
+use skills_tests::{tempdir, workspace, write_tree};
 
 /// A `SKILL.md` with `name` and `description` (which says when to use it).
 fn skill_md(name: &str) -> Vec<u8> {

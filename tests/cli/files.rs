@@ -32,12 +32,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::{skills, skills_bin};
 use skills_bundle::exec::{ExecError, materialise};
 use skills_bundle::pack::{Pack, Trust};
 use skills_bundle::{Bundle, skills_bundle};
-use skills_tests::{skills, skills_bin, tempdir};
+use skills_tests::tempdir;
 
-static S: Bundle = skills_bundle!("fixtures/security-skills");
+static S: Bundle = skills_bundle!("../tests/fixtures/security-skills");
 
 /// How long any row may take: far more than a refusal needs.
 const LIMIT: Duration = Duration::from_secs(20);

@@ -13,7 +13,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use skills_tests::{skills, tempdir, write_tree};
+use crate::skills;
+use skills_tests::{tempdir, write_tree};
 
 const PASSWORD: &str = "correct horse";
 

@@ -17,6 +17,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+use crate::skills;
 use skills_bundle::pack::{Manifest, ManifestSkill, Pack, PackError, SignatureError, Trust};
 use skills_bundle::path::PathError;
 use skills_bundle::session::{Session, SessionError};
@@ -26,7 +27,7 @@ use skills_compiler::embed::{Plan, PlanFile, PlanSkill, compress};
 use skills_compiler::pack::{manifest, write_pack};
 use skills_core::meta::{FileMeta, SkillMeta, pairs};
 use skills_core::zip::write::DosTime;
-use skills_tests::{skills, tempdir, write_tree};
+use skills_tests::{tempdir, write_tree};
 
 /// Runs `skills <args>` in `dir` with stdin closed, stamping packs 1980-01-01.
 fn run(dir: &Path, args: &[&str]) -> Output {

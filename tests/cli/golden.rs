@@ -6,7 +6,8 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
-use skills_tests::{golden_cases, skills};
+use crate::skills;
+use skills_tests::golden_cases;
 
 /// Cases where we differ on purpose, with the reason.
 const DIVERGENCES: &[(&str, &str)] = &[

@@ -12,9 +12,10 @@
 
 use std::path::Path;
 
+use crate::skills;
 use skills_bundle::ReadError;
 use skills_bundle::pack::{Pack, PackError, SignatureError, Trust};
-use skills_tests::{skills, tempdir, write_tree};
+use skills_tests::{tempdir, write_tree};
 
 const MASKS: [u8; 2] = [0xFF, 0x01];
 

@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
-use skills_tests::{skills, tempdir, workspace};
+use crate::skills;
+use skills_tests::{tempdir, workspace};
 
 fn run(args: &[&str]) -> (String, String, i32) {
     let out = skills()

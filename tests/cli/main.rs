@@ -1,0 +1,66 @@
+//! The tests that run the `skills` binary, one module per topic, linked
+//! into one test binary of `skills-cli` (`cargo test -p skills-cli --test
+//! cli`). Being that package's integration test, it gets the binary from
+//! Cargo, built before the tests start ([`skills_bin`]); nothing here runs
+//! `cargo build`.
+//!
+//! The files stay in the workspace's `tests/` directory, beside the library
+//! tests (`tests/tests/lib/`), the fixtures and the helpers of
+//! `skills-tests` they share; `cargo package -p skills-cli` leaves this
+//! target out of the crate it publishes.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
+use std::path::Path;
+use std::process::Command;
+
+mod byteflip;
+mod cli;
+mod files;
+mod golden;
+mod golden_properties;
+mod hostile;
+mod integrations;
+mod interop;
+mod levels;
+mod mcp;
+mod pack;
+mod reproducible;
+mod security;
+mod sign;
+mod ui;
+
+/// The `skills` binary Cargo built for this test binary.
+pub fn skills_bin() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_skills"))
+}
+
+/// A `Command` for the `skills` binary.
+pub fn skills() -> Command {
+    Command::new(skills_bin())
+}
+
+/// Runs `test`, the body of the test `name` (its path in this binary, as
+/// `cargo test` lists it), alone in a child process of this test binary:
+/// for a test that measures the whole process (its peak memory), which the
+/// other tests running beside it in this binary would disturb. The parent
+/// fails unless the child ran exactly that test, and it passed.
+pub fn in_own_process(name: &str, test: impl FnOnce()) {
+    const ALONE: &str = "SKILLS_TESTS_ALONE";
+    if std::env::var_os(ALONE).is_some_and(|v| v == name) {
+        test();
+        return;
+    }
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--test-threads=1", "--nocapture"])
+        .env(ALONE, name)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    print!("{text}");
+    assert!(out.status.success(), "`{name}`, run alone, failed");
+    assert!(
+        text.contains("test result: ok. 1 passed"),
+        "`{name}` is not a test of this binary"
+    );
+}

@@ -1,0 +1,19 @@
+//! The workspace's library-level integration tests, one module per topic,
+//! linked into one test binary (`cargo test -p skills-tests --test lib`):
+//! the compiler, the runtime and the macro through their public APIs,
+//! without the `skills` binary. The tests that run the binary are
+//! `skills-cli`'s test binary `cli` (`tests/cli/`), where Cargo builds the
+//! binary for them.
+//!
+//! `ui` (trybuild) and `rebuild` run Cargo on scratch crates: what they test
+//! is what Cargo makes of a user's crate.
+
+mod agent;
+mod corpus;
+mod embed;
+mod openai;
+mod pack_props;
+mod props;
+mod rebuild;
+mod ui;
+mod upstream;

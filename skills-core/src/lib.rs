@@ -21,6 +21,7 @@ pub mod digest;
 pub mod fsread;
 pub mod json;
 pub mod meta;
+pub mod phf;
 pub mod pack;
 pub mod path;
 pub mod pyrepr;

@@ -12,7 +12,7 @@
 //! materialised once before any timing, so every figure is "after the first
 //! materialisation". Each benchmark runs once per program:
 //!
-//! - `run_skill_script::session_dispatch`: `Session::dispatch("run_skill_script",
+//! - `run_skill_script::session_dispatch`: `Session::call_tool("run_skill_script",
 //!   {"skill": "noop", "command": PROGRAM})` on a session where the skill was
 //!   activated: JSON arguments, skill lookup, policy check, `split_args`,
 //!   then the executor, then the text for the model;
@@ -295,7 +295,7 @@ fn interleaved() {
     for program in PROGRAMS {
         let session = Session::new(&NOOP, e.executor.clone(), Mode::PreApprove);
         session
-            .dispatch(ACTIVATE, r#"{"name": "noop"}"#)
+            .call_tool(ACTIVATE, r#"{"name": "noop"}"#)
             .expect("activates");
         let args = format!(r#"{{"skill": "noop", "command": "{program}"}}"#);
         let command = Command::parse(program).expect("parses");
@@ -309,7 +309,7 @@ fn interleaved() {
         for _ in 0..rounds {
             times[0].push(time(&mut || {
                 session
-                    .dispatch(RUN, &args)
+                    .call_tool(RUN, &args)
                     .is_ok_and(|t| t.starts_with("exit code: 0\n"))
             }));
             times[1].push(time(&mut || {
@@ -347,17 +347,17 @@ fn interleaved() {
 mod run_skill_script {
     use super::*;
 
-    /// `Session::dispatch("run_skill_script", …)` after `activate_skill`.
+    /// `Session::call_tool("run_skill_script", …)` after `activate_skill`.
     #[divan::bench(args = PROGRAMS)]
     fn session_dispatch(bencher: Bencher, program: &str) {
         let session = Session::new(&NOOP, EXEC.executor.clone(), Mode::PreApprove);
         session
-            .dispatch(ACTIVATE, r#"{"name": "noop"}"#)
+            .call_tool(ACTIVATE, r#"{"name": "noop"}"#)
             .expect("activates");
         let args = format!(r#"{{"skill": "noop", "command": "{program}"}}"#);
-        let first = session.dispatch(RUN, &args).expect("runs");
+        let first = session.call_tool(RUN, &args).expect("runs");
         assert!(first.starts_with("exit code: 0\n"), "{first}");
-        bencher.bench_local(|| session.dispatch(RUN, black_box(&args)));
+        bencher.bench_local(|| session.call_tool(RUN, black_box(&args)));
     }
 
     /// `LocalExecutor::run` alone.

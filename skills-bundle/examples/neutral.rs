@@ -1,6 +1,6 @@
 //! Skills in any function-calling API, without an integration crate: the
 //! tools as OpenAI's `tools` JSON, and a tool call (name, JSON arguments)
-//! answered by `Session::dispatch`. Offline, with a hard-coded call where a
+//! answered by `Session::call_tool`. Offline, with a hard-coded call where a
 //! model's reply would be:
 //! `cargo run -p skills-bundle --example neutral`.
 
@@ -17,8 +17,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The system prompt (the catalog) and OpenAI's `tools` array. async-openai's
     // `ChatCompletionTool` / `FunctionObject` take the same three fields (parse
     // `parameters` into a `serde_json::Value`); Anthropic calls it `input_schema`.
-    let system_prompt = session.catalog_prompt();
-    let tools: Vec<String> = (session.definitions().iter())
+    let system_prompt = session.function_calling_prompt();
+    let tools: Vec<String> = (session.tool_definitions().iter())
         .map(|d| format!(r#"{{"type": "function", "function": {}}}"#, d.to_json()))
         .collect();
     println!(
@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, arguments) in calls {
         // The result, or the error as text: the `tool` message's content.
         last = session
-            .dispatch(name, arguments)
+            .call_tool(name, arguments)
             .unwrap_or_else(|e| format!("error: {e}"));
         let first = last.lines().take(2).collect::<Vec<_>>().join(" / ");
         println!("{name}({arguments}) -> {first}");

@@ -19,7 +19,7 @@ pub use std::sync::OnceLock;
 
 pub use crate::catalog::Span;
 pub use crate::file::Cached;
-pub use skills_core::meta::{List, Str};
+pub use skills_core::meta::{FileMeta, List, SkillMeta, Str};
 #[cfg(feature = "macros")]
 pub use skills_macros::skills_bundle;
 
@@ -56,20 +56,9 @@ pub struct BundleData {
 /// One skill.
 #[derive(Debug)]
 pub struct SkillData {
-    /// Name (`plugin:skill` inside a plugin).
-    pub name: Str,
-    /// Description, stripped.
-    pub description: Str,
-    /// `license`.
-    pub license: Option<Str>,
-    /// `compatibility`.
-    pub compatibility: Option<Str>,
-    /// `metadata` pairs, values as strings.
-    pub metadata: List<(Str, Str)>,
-    /// `allowed-tools`, split: (tool, pattern).
-    pub allowed_tools: List<(Str, Option<Str>)>,
-    /// Keys outside the specification (profile `claude-code`), values as JSON.
-    pub extensions: List<(Str, Str)>,
+    /// Every field the runtime obeys (the record the compiler and a
+    /// pack's manifest hold too).
+    pub meta: SkillMeta,
     /// The source directory: relative to the crate that compiled it, or the
     /// skill's directory inside the pack.
     pub source_dir: Str,
@@ -79,25 +68,17 @@ pub struct SkillData {
     pub paths: Index,
     /// Index of `SKILL.md` in `files`.
     pub skill_md: u32,
-    /// Byte range of the body inside `SKILL.md`.
-    pub body: (u32, u32),
 }
 
 /// One file.
 #[derive(Debug)]
 pub struct FileData {
-    /// Relative path, `/`-separated.
-    pub path: Str,
+    /// Path, size, SHA-256 and mode.
+    pub meta: FileMeta,
     /// The stored bytes: raw deflate when `deflated`, else the file itself.
     pub stored: List<u8>,
     /// Whether `stored` is raw deflate.
     pub deflated: bool,
-    /// Uncompressed size.
-    pub size: u64,
-    /// SHA-256 of the uncompressed bytes.
-    pub sha256: [u8; 32],
-    /// Whether the file is executable.
-    pub executable: bool,
     /// Cache slot in `BundleData::cache`; `u32::MAX` for a compiled bundle's
     /// stored files, which are read in place without a check.
     pub slot: u32,

@@ -1,11 +1,11 @@
 //! The loop: a model, a [`Session`], and turns until the model answers.
 //!
 //! [`run`] sends the system prompt and the user's message to a
-//! [`ChatModel`], then dispatches what comes back: function calls to
-//! [`Session::dispatch`] (each result returned as a tool message), XML
-//! instructions to [`Session::handle`] (their replies returned as one user
-//! message), until the model replies with text holding no instruction, or
-//! `max_iterations` model calls have been made.
+//! [`ChatModel`], then answers what comes back: function calls with
+//! [`Session::call_tool`] (each result returned as a tool message), XML
+//! instructions with [`Session::handle_xml`] (their replies returned as one
+//! user message), until the model replies with text holding no instruction,
+//! or `max_iterations` model calls have been made.
 //!
 //! The loop is written once, as `async` code. [`run`] drives it with a
 //! blocking [`ChatModel`] and [`ScriptExecutor`], whose futures are ready at
@@ -18,6 +18,12 @@ use std::future::Future;
 use crate::exec::{AsyncScriptExecutor, ScriptExecutor};
 use crate::protocol;
 use crate::session::{Blocking, NonBlocking, Runs, Session, ToolDefinition, ready_now};
+
+/// Why a model call failed: the model's own error, boxed (an
+/// [`OpenAiError`](crate::openai::OpenAiError) for
+/// [`OpenAiChat`](crate::openai::OpenAiChat); `downcast_ref` finds it).
+/// Text converts with `.into()`.
+pub type ModelError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,13 +83,16 @@ pub struct Reply {
     pub tool_calls: Vec<ToolCall>,
 }
 
-/// A chat model: messages in, one reply out. `tools` holds
-/// [`Session::definitions`] when function calling is used, else
+/// A chat model: messages in, one reply out. `definitions` holds
+/// [`Session::tool_definitions`] when function calling is used, else
 /// nothing.
 pub trait ChatModel {
     /// One completion.
-    fn complete(&mut self, messages: &[Message], tools: &[ToolDefinition])
-    -> Result<Reply, String>;
+    fn complete(
+        &mut self,
+        messages: &[Message],
+        definitions: &[ToolDefinition],
+    ) -> Result<Reply, ModelError>;
 }
 
 /// The async twin of [`ChatModel`]. The future is `Send`, so a loop using
@@ -93,8 +102,8 @@ pub trait AsyncChatModel {
     fn complete_async(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> impl Future<Output = Result<Reply, String>> + Send;
+        definitions: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, ModelError>> + Send;
 }
 
 /// Asks a model for the loop, blocking or not.
@@ -102,8 +111,8 @@ trait Completes {
     fn completion(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> impl Future<Output = Result<Reply, String>> + Send;
+        definitions: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, ModelError>> + Send;
 }
 
 /// A blocking model: the call happens in `completion`; its future is ready.
@@ -113,9 +122,9 @@ impl Completes for BlockingModel<'_> {
     fn completion(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> impl Future<Output = Result<Reply, String>> + Send {
-        std::future::ready(self.0.complete(messages, tools))
+        definitions: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, ModelError>> + Send {
+        std::future::ready(self.0.complete(messages, definitions))
     }
 }
 
@@ -126,9 +135,9 @@ impl<M: AsyncChatModel> Completes for NonBlockingModel<'_, M> {
     fn completion(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> impl Future<Output = Result<Reply, String>> + Send {
-        self.0.complete_async(messages, tools)
+        definitions: &[ToolDefinition],
+    ) -> impl Future<Output = Result<Reply, ModelError>> + Send {
+        self.0.complete_async(messages, definitions)
     }
 }
 
@@ -138,14 +147,15 @@ pub enum Style {
     /// The XML instruction protocol in the system prompt.
     Xml,
     /// Function calling: the catalog in the system prompt, three tools.
-    Tools,
+    FunctionCalling,
 }
 
 /// Why the loop stopped without an answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
+#[non_exhaustive]
 pub enum LoopError {
     /// The model failed.
-    Model(String),
+    Model(ModelError),
     /// `max_iterations` model calls were made without an answer.
     MaxIterations(usize),
 }
@@ -161,7 +171,14 @@ impl fmt::Display for LoopError {
     }
 }
 
-impl std::error::Error for LoopError {}
+impl std::error::Error for LoopError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoopError::Model(e) => Some(&**e),
+            LoopError::MaxIterations(_) => None,
+        }
+    }
+}
 
 /// The default `max_iterations`.
 pub const MAX_ITERATIONS: usize = 10;
@@ -214,9 +231,12 @@ async fn drive<E>(
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
-    let (system, tools) = match style {
-        Style::Xml => (session.system_prompt(), Vec::new()),
-        Style::Tools => (session.catalog_prompt(), session.definitions()),
+    let (system, definitions) = match style {
+        Style::Xml => (session.xml_prompt(), Vec::new()),
+        Style::FunctionCalling => (
+            session.function_calling_prompt(),
+            session.tool_definitions(),
+        ),
     };
     let mut messages = vec![
         Message::new(Role::System, system),
@@ -224,7 +244,7 @@ async fn drive<E>(
     ];
     for _ in 0..max_iterations {
         let reply = model
-            .completion(&messages, &tools)
+            .completion(&messages, &definitions)
             .await
             .map_err(LoopError::Model)?;
         let instructions = if style == Style::Xml {
@@ -241,7 +261,7 @@ async fn drive<E>(
         if !reply.tool_calls.is_empty() {
             for call in &reply.tool_calls {
                 let result = session
-                    .dispatch_with(runs, &call.name, &call.arguments)
+                    .call_tool_with(runs, &call.name, &call.arguments)
                     .await
                     .unwrap_or_else(|e| format!("error: {e}"));
                 messages.push(Message {
@@ -258,7 +278,7 @@ async fn drive<E>(
         }
         let mut results = Vec::with_capacity(instructions.len());
         for instruction in &instructions {
-            results.push(session.handle_with(runs, instruction).await);
+            results.push(session.handle_xml_with(runs, instruction).await);
         }
         messages.push(Message::new(Role::User, results.join("\n\n")));
     }

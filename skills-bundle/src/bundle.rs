@@ -83,7 +83,7 @@ impl Bundle {
     /// The skill called `name`.
     pub fn get(&self, name: &str) -> Option<Skill<'_>> {
         let bundle = self.data();
-        let i = bundle.index.find(&bundle.skills, name, |s| &s.name)?;
+        let i = bundle.index.find(&bundle.skills, name, |s| &s.meta.name)?;
         bundle
             .skills
             .get(i as usize)
@@ -128,7 +128,7 @@ impl fmt::Debug for Bundle {
                     .data()
                     .skills
                     .iter()
-                    .map(|s| &s.name)
+                    .map(|s| &s.meta.name)
                     .collect::<Vec<_>>(),
             )
             .field("digest", &self.data().digest)

@@ -59,27 +59,27 @@ pub struct File<'a> {
 impl<'a> File<'a> {
     /// The path relative to the skill directory, `/`-separated.
     pub fn path(&self) -> &'a str {
-        &self.data.path
+        &self.data.meta.path
     }
 
     /// The uncompressed size in bytes.
     pub fn size(&self) -> u64 {
-        self.data.size
+        self.data.meta.size
     }
 
     /// SHA-256 of the contents.
     pub fn sha256(&self) -> &'a [u8; 32] {
-        &self.data.sha256
+        &self.data.meta.sha256
     }
 
     /// SHA-256 of the contents, as lowercase hex.
     pub fn sha256_hex(&self) -> String {
-        digest::hex(&self.data.sha256)
+        digest::hex(&self.data.meta.sha256)
     }
 
     /// Whether the file is executable (mode 0755 when written out).
     pub fn is_executable(&self) -> bool {
-        self.data.executable
+        self.data.meta.executable
     }
 
     /// Bytes as stored in the binary, and whether they are raw deflate.
@@ -118,21 +118,21 @@ impl<'a> File<'a> {
 impl fmt::Debug for File<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("File")
-            .field("path", &self.data.path)
-            .field("size", &self.data.size)
-            .field("executable", &self.data.executable)
+            .field("path", &self.data.meta.path)
+            .field("size", &self.data.meta.size)
+            .field("executable", &self.data.meta.executable)
             .finish()
     }
 }
 
 /// Inflates (when deflated) and checks size and SHA-256.
 fn check(data: &FileData) -> Cached {
-    let limit = usize::try_from(data.size).map_err(|_| Corrupt::Size)?;
+    let limit = usize::try_from(data.meta.size).map_err(|_| Corrupt::Size)?;
     if !data.deflated {
         if data.stored.len() != limit {
             return Err(Corrupt::Size);
         }
-        if digest::sha256(&data.stored) != data.sha256 {
+        if digest::sha256(&data.stored) != data.meta.sha256 {
             return Err(Corrupt::Hash);
         }
         return Ok(Checked::Verified);
@@ -141,7 +141,7 @@ fn check(data: &FileData) -> Cached {
         InflateError::Short(_) | InflateError::TooMuch => Corrupt::Size,
         InflateError::Trailing | InflateError::Corrupt => Corrupt::Inflate,
     })?;
-    if digest::sha256(&out) != data.sha256 {
+    if digest::sha256(&out) != data.meta.sha256 {
         return Err(Corrupt::Hash);
     }
     Ok(Checked::Inflated(out.into_boxed_slice()))

@@ -16,7 +16,7 @@
 //! let mut model = OpenAiChat::new("http://127.0.0.1:11434/v1", "llama3.1")
 //!     .temperature(0.0);
 //! let (answer, _transcript) =
-//!     agent::run(&mut model, session, Style::Tools, "What is 15 * 23?", 10)?;
+//!     agent::run(&mut model, session, Style::FunctionCalling, "What is 15 * 23?", 10)?;
 //! # Ok(()) }
 //! ```
 //!
@@ -35,7 +35,8 @@
 //! JSON text), and the answer is read with the crate's own RFC 8259 reader,
 //! which already guards its depth. Every field is looked up and
 //! type-checked by hand, so a malformed, truncated or hostile answer is an
-//! error string, never a panic.
+//! [`OpenAiError`], never a panic. Through [`ChatModel`] it arrives boxed as
+//! a [`ModelError`]; `downcast_ref::<OpenAiError>()` gets it back.
 //!
 //! **Limits.** The whole request, connection to last byte, is bounded by
 //! [`OpenAiChat::timeout`] (120 s by default); the answer's body by
@@ -62,9 +63,13 @@ use std::time::Duration;
 
 #[cfg(feature = "tokio")]
 use crate::agent::AsyncChatModel;
-use crate::agent::{ChatModel, Message, Reply, Role, ToolCall};
+use crate::agent::{ChatModel, Message, ModelError, Reply, Role, ToolCall};
 use crate::json::{self, Node, Value};
 use crate::session::ToolDefinition;
+
+mod error;
+
+pub use error::OpenAiError;
 
 /// Whether this build can reach `https://` endpoints (feature
 /// `openai-tls`).
@@ -142,13 +147,9 @@ impl OpenAiChat {
     /// `https://api.openai.com/v1`, which needs the `openai-tls` feature),
     /// `OPENAI_API_KEY` (optional; local servers rarely want one) and
     /// `OPENAI_MODEL` (required).
-    pub fn from_env() -> Result<OpenAiChat, String> {
+    pub fn from_env() -> Result<OpenAiChat, OpenAiError> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let model = var("OPENAI_MODEL").ok_or_else(|| {
-            "OPENAI_MODEL is not set: name the model to use, such as `gpt-4o-mini` \
-             or a local server's `llama3.1`"
-                .to_owned()
-        })?;
+        let model = var("OPENAI_MODEL").ok_or(OpenAiError::NoModel)?;
         let base = var("OPENAI_BASE_URL").unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         let mut chat = OpenAiChat::new(base, model);
         if let Some(key) = var("OPENAI_API_KEY") {
@@ -195,7 +196,7 @@ impl OpenAiChat {
     }
 
     /// The request's JSON body.
-    pub fn request_body(&self, messages: &[Message], tools: &[ToolDefinition]) -> String {
+    pub fn request_body(&self, messages: &[Message], definitions: &[ToolDefinition]) -> String {
         let mut o = String::with_capacity(
             256 + messages.iter().map(|m| m.content.len() + 64).sum::<usize>(),
         );
@@ -209,9 +210,9 @@ impl OpenAiChat {
             write_message(&mut o, m);
         }
         o.push(']');
-        if !tools.is_empty() {
+        if !definitions.is_empty() {
             o.push_str(",\"tools\":[");
-            for (i, t) in tools.iter().enumerate() {
+            for (i, t) in definitions.iter().enumerate() {
                 if i > 0 {
                     o.push(',');
                 }
@@ -230,25 +231,14 @@ impl OpenAiChat {
     }
 
     /// POSTs a request body; the first choice of the answer.
-    fn post(&self, body: &str) -> Result<Reply, String> {
+    fn post(&self, body: &str) -> Result<Reply, OpenAiError> {
         let url = &self.endpoint;
         let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
         match scheme.as_deref() {
             Some("http") => {}
             Some("https") if TLS => {}
-            Some("https") => {
-                return Err(format!(
-                    "{url} is https, and this build has no TLS: enable skills-bundle's \
-                     `openai-tls` feature (without it only http:// endpoints work, such \
-                     as a local Ollama, vLLM, llama.cpp or LM Studio server)"
-                ));
-            }
-            _ => {
-                return Err(format!(
-                    "{url} is not an http:// or https:// URL (expected a base such as \
-                     http://127.0.0.1:11434/v1)"
-                ));
-            }
+            Some("https") => return Err(OpenAiError::NoTls { url: url.clone() }),
+            _ => return Err(OpenAiError::NotHttp { url: url.clone() }),
         }
         let mut request = self
             .agent
@@ -270,32 +260,42 @@ impl OpenAiChat {
             .map_err(|e| self.transport_error(e))?;
         let text = String::from_utf8_lossy(&bytes);
         if !(200..300).contains(&status) {
-            return Err(format!("HTTP {status} from {url}: {}", error_detail(&text)));
+            return Err(OpenAiError::Status {
+                url: url.clone(),
+                status,
+                detail: error_detail(&text),
+            });
         }
-        parse_reply(&text).map_err(|e| format!("{e} (from {url})"))
+        parse_reply(&text).map_err(|reason| OpenAiError::Answer {
+            url: url.clone(),
+            reason,
+        })
     }
 
-    /// A failed exchange, said plainly.
-    fn transport_error(&self, e: ureq::Error) -> String {
-        let url = &self.endpoint;
+    /// A failed exchange, by what went wrong.
+    fn transport_error(&self, e: ureq::Error) -> OpenAiError {
+        let url = self.endpoint.clone();
+        let timeout = || OpenAiError::Timeout {
+            url: self.endpoint.clone(),
+            timeout: self.timeout,
+        };
         match e {
-            ureq::Error::Timeout(_) => {
-                format!("no answer from {url} within {:?} (timeout)", self.timeout)
-            }
-            ureq::Error::BodyExceedsLimit(_) => format!(
-                "the answer from {url} is larger than max_response_bytes ({} bytes)",
-                self.max_response_bytes
-            ),
+            ureq::Error::Timeout(_) => timeout(),
+            ureq::Error::BodyExceedsLimit(_) => OpenAiError::TooLarge {
+                url,
+                limit: self.max_response_bytes,
+            },
             ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
-                format!("could not connect to {url}: connection refused (is the server running?)")
+                OpenAiError::ConnectionRefused { url }
             }
-            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
-                format!("no answer from {url} within {:?} (timeout)", self.timeout)
-            }
-            ureq::Error::ConnectionFailed => format!("could not connect to {url}"),
-            ureq::Error::HostNotFound => format!("could not connect to {url}: host not found"),
-            ureq::Error::BadUri(why) => format!("{url} is not a usable URL: {why}"),
-            e => format!("the request to {url} failed: {e}"),
+            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => timeout(),
+            ureq::Error::ConnectionFailed => OpenAiError::Connect { url },
+            ureq::Error::HostNotFound => OpenAiError::HostNotFound { url },
+            ureq::Error::BadUri(reason) => OpenAiError::BadUrl { url, reason },
+            e => OpenAiError::Request {
+                url,
+                source: Box::new(e),
+            },
         }
     }
 }
@@ -484,9 +484,9 @@ impl ChatModel for OpenAiChat {
     fn complete(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> Result<Reply, String> {
-        self.post(&self.request_body(messages, tools))
+        definitions: &[ToolDefinition],
+    ) -> Result<Reply, ModelError> {
+        Ok(self.post(&self.request_body(messages, definitions))?)
     }
 }
 
@@ -495,16 +495,19 @@ impl AsyncChatModel for OpenAiChat {
     fn complete_async(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> impl std::future::Future<Output = Result<Reply, String>> + Send {
+        definitions: &[ToolDefinition],
+    ) -> impl std::future::Future<Output = Result<Reply, ModelError>> + Send {
         // The body is written here, so the blocking task owns everything it
         // needs: the body and a clone of the model (its agent is shared).
-        let body = self.request_body(messages, tools);
+        let body = self.request_body(messages, definitions);
         let model = self.clone();
         async move {
-            tokio::task::spawn_blocking(move || model.post(&body))
+            let reply = tokio::task::spawn_blocking(move || model.post(&body))
                 .await
-                .map_err(|e| format!("the request's blocking task failed: {e}"))?
+                .map_err(|e| OpenAiError::Task {
+                    source: Box::new(e),
+                })?;
+            Ok(reply?)
         }
     }
 }

@@ -28,14 +28,14 @@ use std::sync::OnceLock;
 
 use skills_core::pack::open;
 
-use crate::__private::{BundleData, FileData, Index, List, SkillData, Str};
+use crate::__private::{BundleData, FileData, Index, List, SkillData};
 use crate::bundle::Bundle;
 use crate::catalog;
 use crate::zip::{Limits, Method};
 
 pub use skills_core::pack::{
-    CODEC, FORMAT, MANIFEST_NAME, MAX_MANIFEST, MAX_PACK_FILE, Manifest, ManifestFile,
-    ManifestSkill, PackError, SignatureError, Trust, VERSION, plugin_of, signature, skill_dir,
+    CODEC, FORMAT, MANIFEST_NAME, MAX_MANIFEST, MAX_PACK_FILE, Manifest, ManifestSkill, PackError,
+    SignatureError, Trust, VERSION, plugin_of, signature, skill_dir,
 };
 
 /// An opened, checked pack.
@@ -108,7 +108,7 @@ impl Bundle {
     /// )?;
     /// let signature = String::from_utf8(signature)?;
     /// let public_key = "RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3";
-    /// let skills = Bundle::from_pack(&bytes, Trust::Signed { public_key, signature: &signature })?;
+    /// let skills = Bundle::from_pack(&bytes, Trust::Signed { public_key, signature: Some(&signature) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_pack(bytes: &[u8], trust: Trust<'_>) -> Result<Bundle, PackError> {
@@ -135,67 +135,43 @@ fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, Pack
             let slot = slots;
             slots += 1;
             files.push(FileData {
-                path: f.path.clone().into(),
+                meta: f.clone(),
                 stored: List::Owned(stored.into()),
                 deflated,
-                size: f.size,
-                sha256: f.sha256,
-                executable: f.executable,
                 slot,
             });
         }
         let skill_md = s
             .files
             .iter()
-            .position(|f| f.path == s.skill_md)
+            .position(|f| f.path == s.meta.skill_md)
             .and_then(|i| u32::try_from(i).ok())
-            .ok_or_else(|| PackError::Manifest(format!("`{}` has no `SKILL.md`", s.name)))?;
+            .ok_or_else(|| PackError::Manifest(format!("`{}` has no `SKILL.md`", s.meta.name)))?;
         skills.push(SkillData {
-            name: s.name.clone().into(),
-            description: s.description.clone().into(),
-            license: s.license.clone().map(Into::into),
-            compatibility: s.compatibility.clone().map(Into::into),
-            metadata: owned_pairs(&s.metadata),
-            allowed_tools: List::Owned(
-                s.allowed_tools
-                    .iter()
-                    .map(|(t, p)| (t.clone().into(), p.clone().map(Into::into)))
-                    .collect(),
-            ),
-            extensions: owned_pairs(&s.extensions),
+            meta: s.meta.clone(),
             source_dir: s.dir.clone().into(),
-            files: List::Owned(files.into()),
+            files: List::Owned(files),
             paths: Index::Sorted,
             skill_md,
-            body: s.body,
         });
     }
     let pairs = || {
         manifest
             .skills
             .iter()
-            .map(|s| (s.name.as_str(), s.description.as_str()))
+            .map(|s| (&*s.meta.name, &*s.meta.description))
     };
     let catalog = catalog::render_embedded(pairs());
     let (catalog_chars, spans) = catalog::layout_embedded(pairs());
     Ok(BundleData {
-        skills: List::Owned(skills.into()),
+        skills: List::Owned(skills),
         index: Index::Sorted,
         catalog: catalog.into(),
         catalog_chars,
-        catalog_spans: List::Owned(spans.into()),
+        catalog_spans: List::Owned(spans),
         digest: manifest.digest.clone().into(),
         cache: List::Owned((0..slots).map(|_| OnceLock::new()).collect()),
     })
-}
-
-fn owned_pairs(pairs: &[(String, String)]) -> List<(Str, Str)> {
-    List::Owned(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.clone().into(), v.clone().into()))
-            .collect(),
-    )
 }
 
 // Packs are written by the compiler and read here: the round trip is
@@ -206,17 +182,27 @@ mod tests {
     use crate::zip::{Archive, Limits};
     use skills_compiler::embed::{Plan, PlanSkill, compress};
     use skills_compiler::pack::{manifest, write_pack, write_skill_zip};
+    use skills_core::meta::{SkillMeta, pairs};
     use skills_core::zip::write::DosTime;
 
     fn plan() -> Plan {
         let md = "---\nname: demo\ndescription: Use when testing.\n---\nBody $ARGUMENTS\n";
         let mut skills = vec![
             PlanSkill {
-                name: "demo".into(),
-                description: "Use when testing.".into(),
-                license: Some("MIT".into()),
-                metadata: vec![("k".into(), "v \"quoted\"\n".into())],
-                allowed_tools: vec![("Bash".into(), Some("git:*".into())), ("Read".into(), None)],
+                meta: SkillMeta {
+                    name: "demo".into(),
+                    description: "Use when testing.".into(),
+                    license: Some("MIT".into()),
+                    metadata: pairs(vec![("k".into(), "v \"quoted\"\n".into())]),
+                    allowed_tools: vec![
+                        ("Bash".into(), Some("git:*".into())),
+                        ("Read".into(), None),
+                    ]
+                    .into(),
+                    skill_md: "SKILL.md".into(),
+                    body: (md.len() as u32 - 16, md.len() as u32),
+                    ..SkillMeta::default()
+                },
                 files: vec![
                     compress("SKILL.md", md.as_bytes().to_vec(), false),
                     compress("scripts/run.sh", b"#!/bin/sh\necho hi\n".to_vec(), true),
@@ -226,19 +212,21 @@ mod tests {
                         false,
                     ),
                 ],
-                skill_md: 0,
-                body: (md.len() as u32 - 16, md.len() as u32),
                 ..PlanSkill::default()
             },
             PlanSkill {
-                name: "plug:inner".into(),
-                description: "Use when nested.".into(),
+                meta: SkillMeta {
+                    name: "plug:inner".into(),
+                    description: "Use when nested.".into(),
+                    skill_md: "SKILL.md".into(),
+                    body: (8, 8),
+                    ..SkillMeta::default()
+                },
                 files: vec![compress("SKILL.md", b"---\n---\n".to_vec(), false)],
-                body: (8, 8),
                 ..PlanSkill::default()
             },
         ];
-        skills.sort_by(|a, b| a.name.cmp(&b.name));
+        skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
         let mut plan = Plan {
             skills,
             ..Plan::default()

@@ -2,20 +2,23 @@
 //! policy allows, and the answer to each instruction or tool call.
 //!
 //! A [`Session`] serves both protocol styles over the same rules: the XML
-//! instructions of [`protocol`] ([`Session::handle`]) and
-//! function calling ([`Session::definitions`] and [`Session::dispatch`],
-//! with `activate_skill`, `read_skill_resource` and `run_skill_script`). Activating a skill grants its `allowed-tools` in the
+//! instructions of [`protocol`] ([`Session::xml_prompt`] and
+//! [`Session::handle_xml`]) and function calling
+//! ([`Session::function_calling_prompt`], [`Session::tool_definitions`] and
+//! [`Session::call_tool`], with `activate_skill`, `read_skill_resource` and
+//! `run_skill_script`). Activating a skill grants its `allowed-tools` in the
 //! session's [`ToolPolicy`]; a skill is injected once (activating it again
 //! says so instead of repeating its body) and can be unloaded, which revokes
 //! its grants. A script runs only in an active skill's directory, and only
 //! if the policy allows `Bash` with that command line; `Ask` counts as no, because there is nobody to ask in an
 //! unattended loop (a host that can ask wraps the session). Every failure is
-//! an answer for the model, never a panic.
+//! a [`SessionError`], whose text is the answer for the model; never a
+//! panic.
 //!
 //! This is also the framework-neutral layer that other integrations sit on
-//! (the MCP server, the rig adapter, any function-calling API): the tool
-//! [`definitions`](Session::definitions) as JSON Schema, and
-//! [`dispatch`](Session::dispatch) of a call by name with JSON arguments.
+//! (the MCP server, the rig adapter, any function-calling API): the
+//! [`tool_definitions`](Session::tool_definitions) as JSON Schema, and
+//! [`call_tool`](Session::call_tool) by name with JSON arguments.
 //! Its methods take `&self` (the active set sits behind a lock, the policy
 //! has its own), so one session can be shared, in an `Arc`, by every tool
 //! object of a framework and by concurrent requests; a script runs without
@@ -24,7 +27,7 @@
 //!
 //! Every rule is written once, as `async` code over a `Runs` executor:
 //! a blocking [`ScriptExecutor`] gives a future that is ready at once, so
-//! the blocking methods ([`Session::dispatch`], [`Session::handle`]) poll
+//! the blocking methods ([`Session::call_tool`], [`Session::handle_xml`]) poll
 //! that code once (`ready_now`), and the `_async` methods await it with
 //! an [`AsyncScriptExecutor`]. The two APIs cannot drift apart.
 
@@ -37,7 +40,11 @@ use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecuto
 use crate::json::{self, Value};
 use crate::policy::{Decision, Mode, ToolPolicy};
 use crate::protocol::{self, Instruction};
-use crate::{Bundle, ReadError, Skill};
+use crate::{Bundle, Skill};
+
+mod error;
+
+pub use error::SessionError;
 
 /// The function-calling tools, by name.
 pub const ACTIVATE: &str = "activate_skill";
@@ -189,14 +196,20 @@ impl<E> Session<E> {
         self.active_set().clone()
     }
 
-    /// The system prompt for the XML protocol: catalog and instructions.
-    pub fn system_prompt(&self) -> String {
+    /// The system prompt for the XML protocol ([`Style::Xml`]): the catalog
+    /// and the three instructions.
+    ///
+    /// [`Style::Xml`]: crate::agent::Style::Xml
+    pub fn xml_prompt(&self) -> String {
         protocol::system_prompt(&self.catalog())
     }
 
-    /// The system prompt for function calling: the catalog and a line on
-    /// the tools.
-    pub fn catalog_prompt(&self) -> String {
+    /// The system prompt for function calling ([`Style::FunctionCalling`]):
+    /// the catalog and a line on the three tools of
+    /// [`Session::tool_definitions`].
+    ///
+    /// [`Style::FunctionCalling`]: crate::agent::Style::FunctionCalling
+    pub fn function_calling_prompt(&self) -> String {
         format!(
             "{}\n\nTo use a skill, call `{ACTIVATE}` with its name first, then follow its instructions with `{READ}` and `{RUN}`.",
             self.catalog()
@@ -205,7 +218,7 @@ impl<E> Session<E> {
 
     /// Activates a skill (level 2): its instructions, or a note that it is
     /// already active. Grants its `allowed-tools`.
-    pub fn activate(&self, name: &str, arguments: &str) -> Result<String, String> {
+    pub fn activate(&self, name: &str, arguments: &str) -> Result<String, SessionError> {
         let skill = self.skill(name)?;
         // Held from the check to the push: two concurrent activations of
         // one skill inject it once.
@@ -215,7 +228,7 @@ impl<E> Session<E> {
                 "The skill `{name}` is already active; its instructions are above."
             ));
         }
-        let activation = skill.activate(arguments).map_err(|e| e.to_string())?;
+        let activation = skill.activate(arguments)?;
         self.policy
             .grant(name, activation.allowed_tools.iter().copied());
         active.push(name.to_string());
@@ -234,19 +247,17 @@ impl<E> Session<E> {
     }
 
     /// Reads a file of a skill (level 3) as text.
-    pub fn read(&self, name: &str, path: &str) -> Result<String, String> {
-        let skill = self.skill(name)?;
-        match skill.read(path) {
-            Ok(bytes) => String::from_utf8(bytes.to_vec())
-                .map_err(|_| format!("`{path}` is not UTF-8 text ({} bytes)", bytes.len())),
-            Err(e @ ReadError::NotFound { .. }) => Err(e.to_string()),
-            Err(e) => Err(format!("Illegal path: {e}")),
-        }
+    pub fn read(&self, name: &str, path: &str) -> Result<String, SessionError> {
+        let bytes = self.skill(name)?.read(path)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| SessionError::NotText {
+            path: path.to_string(),
+            len: bytes.len(),
+        })
     }
 
     /// The three function-calling tools, the skill names as a JSON Schema
     /// `enum`; [`ToolDefinition::array_json`] gives them as JSON.
-    pub fn definitions(&self) -> Vec<ToolDefinition> {
+    pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
         let names: Vec<String> = self
             .bundle
             .skills()
@@ -304,7 +315,7 @@ impl<E> Session<E> {
         runs: &impl Runs,
         name: &str,
         command: &str,
-    ) -> Result<(Option<i32>, String, String), String> {
+    ) -> Result<(Option<i32>, String, String), SessionError> {
         let out = self.run_output_with(runs, name, command).await?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
         let mut stderr = text(&out.stderr);
@@ -319,33 +330,38 @@ impl<E> Session<E> {
         runs: &impl Runs,
         name: &str,
         command: &str,
-    ) -> Result<Output, String> {
+    ) -> Result<Output, SessionError> {
         let skill = self.skill(name)?;
         // A grant of another active skill must not run this one's files.
         if !self.active_set().iter().any(|a| a == name) {
-            return Err(format!(
-                "the skill `{name}` is not active; activate it first with `{ACTIVATE}` or <use_skill>"
-            ));
+            return Err(SessionError::NotActive {
+                name: name.to_string(),
+            });
         }
         match self.policy.check("Bash", Some(command)) {
             Decision::Allow { .. } => {}
-            Decision::Restricted(e) => return Err(e.to_string()),
+            Decision::Restricted(e) => return Err(SessionError::Restricted(e)),
             Decision::Denied { rule } => {
-                return Err(format!("`{command}` is denied by the rule `{rule}`"));
+                return Err(SessionError::Denied {
+                    command: command.to_string(),
+                    rule,
+                });
             }
             Decision::Ask => {
-                return Err(format!(
-                    "`{command}` is not pre-approved by an active skill's allowed-tools; activate the skill first"
-                ));
+                return Err(SessionError::NotApproved {
+                    command: command.to_string(),
+                });
             }
         }
-        let command = Command::parse(command).map_err(|e| e.to_string())?;
-        runs.run_command(&skill, &command)
-            .await
-            .map_err(|e| e.to_string())
+        let command = Command::parse(command)?;
+        Ok(runs.run_command(&skill, &command).await?)
     }
 
-    pub(crate) async fn handle_with(&self, runs: &impl Runs, instruction: &Instruction) -> String {
+    pub(crate) async fn handle_xml_with(
+        &self,
+        runs: &impl Runs,
+        instruction: &Instruction,
+    ) -> String {
         let result = match instruction {
             Instruction::UseSkill { name } => self
                 .activate(name, "")
@@ -358,34 +374,46 @@ impl<E> Session<E> {
                 .read(skill, path)
                 .map(|text| protocol::wrap_resource_content(path, &text)),
             Instruction::Malformed { element, reason } => {
-                Err(format!("`<{element}>` could not be read: {reason}"))
+                let message = format!("`<{element}>` could not be read: {reason}");
+                return protocol::wrap_error(instruction, &message);
             }
         };
-        result.unwrap_or_else(|e| protocol::wrap_error(instruction, &e))
+        result.unwrap_or_else(|e| protocol::wrap_error(instruction, &e.to_string()))
     }
 
-    pub(crate) async fn dispatch_with(
+    pub(crate) async fn call_tool_with(
         &self,
         runs: &impl Runs,
         name: &str,
         arguments: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, SessionError> {
+        // The name first: a call of no tool is that, whatever its arguments.
+        if ![ACTIVATE, READ, RUN].contains(&name) {
+            return Err(SessionError::UnknownTool {
+                name: name.to_string(),
+            });
+        }
         let args = json::parse(arguments, 4)
-            .map_err(|e| format!("the arguments are not JSON: {}", e.message))?;
-        let field = |key: &str| -> Result<String, String> {
+            .map_err(|e| SessionError::ArgumentsNotJson { message: e.message })?;
+        let field = |key: &'static str| -> Result<String, SessionError> {
             match args.get(key).map(|n| &n.value) {
                 Some(Value::String(s)) => Ok(s.clone()),
-                Some(_) => Err(format!("`{key}` must be a string")),
-                None => Err(format!("`{key}` is missing")),
+                Some(_) => Err(SessionError::ArgumentNotString { name: key }),
+                None => Err(SessionError::MissingArgument { name: key }),
             }
         };
         match name {
             ACTIVATE => {
-                let arguments = field("arguments").unwrap_or_default();
+                // Optional: absent is none, anything but a string is refused.
+                let arguments = match field("arguments") {
+                    Err(SessionError::MissingArgument { .. }) => String::new(),
+                    arguments => arguments?,
+                };
                 self.activate(&field("name")?, &arguments)
             }
             READ => self.read(&field("skill")?, &field("path")?),
-            RUN => self
+            // RUN, the one name left.
+            _ => self
                 .run_with(runs, &field("skill")?, &field("command")?)
                 .await
                 .map(|(code, out, err)| {
@@ -396,41 +424,47 @@ impl<E> Session<E> {
                     }
                     text
                 }),
-            other => Err(format!(
-                "no tool `{other}`; the tools are {ACTIVATE}, {READ} and {RUN}"
-            )),
         }
     }
 
-    fn skill(&self, name: &str) -> Result<Skill<'_>, String> {
-        self.bundle.get(name).ok_or_else(|| {
-            let names: Vec<&str> = self.bundle.skills().map(|s| s.name()).collect();
-            format!("no skill `{name}`; available: {}", names.join(", "))
-        })
+    fn skill(&self, name: &str) -> Result<Skill<'_>, SessionError> {
+        self.bundle
+            .get(name)
+            .ok_or_else(|| SessionError::UnknownSkill {
+                name: name.to_string(),
+                available: self.bundle.skills().map(|s| s.name().to_string()).collect(),
+            })
     }
 }
 
 impl<E: ScriptExecutor> Session<E> {
     /// Runs a command line in a skill's directory, if the policy allows it:
     /// `(exit code, stdout, stderr)`, a time-out noted in stderr.
-    pub fn run(&self, name: &str, command: &str) -> Result<(Option<i32>, String, String), String> {
+    pub fn run(
+        &self,
+        name: &str,
+        command: &str,
+    ) -> Result<(Option<i32>, String, String), SessionError> {
         ready_now(self.run_with(&Blocking(&self.executor), name, command))
     }
 
     /// [`Session::run`], with the executor's whole [`Output`].
-    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, String> {
+    pub fn run_output(&self, name: &str, command: &str) -> Result<Output, SessionError> {
         ready_now(self.run_output_with(&Blocking(&self.executor), name, command))
     }
 
-    /// The reply to one XML instruction.
-    pub fn handle(&self, instruction: &Instruction) -> String {
-        ready_now(self.handle_with(&Blocking(&self.executor), instruction))
+    /// The reply to one XML instruction (the protocol of
+    /// [`Session::xml_prompt`]): the result, or the error, wrapped in its
+    /// element for the model.
+    pub fn handle_xml(&self, instruction: &Instruction) -> String {
+        ready_now(self.handle_xml_with(&Blocking(&self.executor), instruction))
     }
 
-    /// Calls one function-calling tool by name with its JSON arguments; the
-    /// result or the error is text for the model.
-    pub fn dispatch(&self, name: &str, arguments: &str) -> Result<String, String> {
-        ready_now(self.dispatch_with(&Blocking(&self.executor), name, arguments))
+    /// Calls one tool of [`Session::tool_definitions`] by name with its JSON
+    /// arguments (function calling): the result's text, or the error, whose
+    /// text is the model's answer too.
+    pub fn call_tool(&self, name: &str, arguments: &str) -> Result<String, SessionError> {
+        ready_now(self.call_tool_with(&Blocking(&self.executor), name, arguments))
     }
 }
 
@@ -440,26 +474,34 @@ impl<E: AsyncScriptExecutor + Sync> Session<E> {
         &self,
         name: &str,
         command: &str,
-    ) -> Result<(Option<i32>, String, String), String> {
+    ) -> Result<(Option<i32>, String, String), SessionError> {
         self.run_with(&NonBlocking(&self.executor), name, command)
             .await
     }
 
     /// [`Session::run_output`] with an async executor.
-    pub async fn run_output_async(&self, name: &str, command: &str) -> Result<Output, String> {
+    pub async fn run_output_async(
+        &self,
+        name: &str,
+        command: &str,
+    ) -> Result<Output, SessionError> {
         self.run_output_with(&NonBlocking(&self.executor), name, command)
             .await
     }
 
-    /// [`Session::handle`] with an async executor.
-    pub async fn handle_async(&self, instruction: &Instruction) -> String {
-        self.handle_with(&NonBlocking(&self.executor), instruction)
+    /// [`Session::handle_xml`] with an async executor.
+    pub async fn handle_xml_async(&self, instruction: &Instruction) -> String {
+        self.handle_xml_with(&NonBlocking(&self.executor), instruction)
             .await
     }
 
-    /// [`Session::dispatch`] with an async executor.
-    pub async fn dispatch_async(&self, name: &str, arguments: &str) -> Result<String, String> {
-        self.dispatch_with(&NonBlocking(&self.executor), name, arguments)
+    /// [`Session::call_tool`] with an async executor.
+    pub async fn call_tool_async(
+        &self,
+        name: &str,
+        arguments: &str,
+    ) -> Result<String, SessionError> {
+        self.call_tool_with(&NonBlocking(&self.executor), name, arguments)
             .await
     }
 }

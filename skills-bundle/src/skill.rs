@@ -76,27 +76,27 @@ pub struct Activation<'a> {
 impl<'a> Skill<'a> {
     /// The name (`plugin:skill` inside a plugin).
     pub fn name(&self) -> &'a str {
-        &self.data.name
+        &self.data.meta.name
     }
 
     /// The description.
     pub fn description(&self) -> &'a str {
-        &self.data.description
+        &self.data.meta.description
     }
 
     /// `license`, if given.
     pub fn license(&self) -> Option<&'a str> {
-        self.data.license.as_deref()
+        self.data.meta.license.as_deref()
     }
 
     /// `compatibility`, if given.
     pub fn compatibility(&self) -> Option<&'a str> {
-        self.data.compatibility.as_deref()
+        self.data.meta.compatibility.as_deref()
     }
 
     /// `metadata` pairs, in the order written.
     pub fn metadata(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + use<'a> {
-        self.data.metadata.iter().map(|(k, v)| (&**k, &**v))
+        self.data.meta.metadata.iter().map(|(k, v)| (&**k, &**v))
     }
 
     /// One `metadata` value.
@@ -107,6 +107,7 @@ impl<'a> Skill<'a> {
     /// `allowed-tools`, split into rules at build time.
     pub fn allowed_tools(&self) -> impl ExactSizeIterator<Item = ToolRule<'a>> + use<'a> {
         self.data
+            .meta
             .allowed_tools
             .iter()
             .map(|(tool, pattern)| ToolRule {
@@ -118,7 +119,7 @@ impl<'a> Skill<'a> {
     /// Frontmatter keys outside the specification (profile `claude-code`),
     /// each value as JSON text.
     pub fn extensions(&self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> + use<'a> {
-        self.data.extensions.iter().map(|(k, v)| (&**k, &**v))
+        self.data.meta.extensions.iter().map(|(k, v)| (&**k, &**v))
     }
 
     /// The skill's directory: in the source tree relative to the crate for
@@ -129,7 +130,7 @@ impl<'a> Skill<'a> {
 
     /// The virtual base directory, `skill://<name>`.
     pub fn base_dir(&self) -> String {
-        format!("{BASE_SCHEME}{}", self.data.name)
+        format!("{BASE_SCHEME}{}", self.data.meta.name)
     }
 
     /// Every file, sorted by path, `SKILL.md` included.
@@ -162,7 +163,12 @@ impl<'a> Skill<'a> {
         let Some(i) = self.find(&normal) else {
             return Err(ReadError::NotFound {
                 path: normal,
-                available: self.data.files.iter().map(|f| f.path.to_string()).collect(),
+                available: self
+                    .data
+                    .files
+                    .iter()
+                    .map(|f| f.meta.path.to_string())
+                    .collect(),
             });
         };
         let data = self
@@ -180,7 +186,9 @@ impl<'a> Skill<'a> {
     }
 
     fn find(&self, path: &str) -> Option<u32> {
-        self.data.paths.find(&self.data.files, path, |f| &f.path)
+        self.data
+            .paths
+            .find(&self.data.files, path, |f| &f.meta.path)
     }
 
     /// Reads a file (level 3): decompressed on first read, then cached.
@@ -207,9 +215,12 @@ impl<'a> Skill<'a> {
             .data
             .files
             .get(self.data.skill_md as usize)
-            .map_or("SKILL.md", |f| &f.path);
+            .map_or("SKILL.md", |f| &f.meta.path);
         let text = self.read_to_str(md)?;
-        let (start, end) = (self.data.body.0 as usize, self.data.body.1 as usize);
+        let (start, end) = (
+            self.data.meta.body.0 as usize,
+            self.data.meta.body.1 as usize,
+        );
         Ok(text.get(start..end).unwrap_or(""))
     }
 
@@ -227,7 +238,7 @@ impl<'a> Skill<'a> {
     ) -> Result<Activation<'a>, ReadError> {
         let body = substitute_arguments(self.body()?.trim(), arguments);
         Ok(Activation {
-            name: &self.data.name,
+            name: &self.data.meta.name,
             base_dir: base_dir.to_string(),
             content: format!("Base directory for this skill: {base_dir}\n\n{body}"),
             allowed_tools: self.allowed_tools().collect(),
@@ -238,7 +249,7 @@ impl<'a> Skill<'a> {
 impl fmt::Debug for Skill<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Skill")
-            .field("name", &self.data.name)
+            .field("name", &self.data.meta.name)
             .field("files", &self.data.files.len())
             .finish()
     }

@@ -139,7 +139,7 @@ pub fn write_pack(pack: &Pack, root: &Path) -> io::Result<usize> {
         .manifest()
         .skills
         .iter()
-        .filter_map(|s| plugin_of(&s.name))
+        .filter_map(|s| plugin_of(&s.meta.name))
         .collect();
     plugins.sort_unstable();
     plugins.dedup();
@@ -270,12 +270,12 @@ pub fn disagreements(pack: &Pack) -> io::Result<Vec<Disagreement>> {
         .collect();
     let found = parallel::map(&skills, 0, |(skill, listed)| {
         skill
-            .read(&listed.skill_md)
+            .read(&listed.meta.skill_md)
             .map(|bytes| rederive::disagreements(listed, bytes))
             .map_err(|e| {
                 io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!("{}/{}: {e}", skill.source_dir(), listed.skill_md),
+                    format!("{}/{}: {e}", skill.source_dir(), listed.meta.skill_md),
                 )
             })
     });

@@ -96,7 +96,7 @@ fn pack_listing(path: &Path, limits: &Limits) -> io::Result<Option<Listing>> {
         .map(|(s, listed)| ListedSkill {
             name: s.name().to_string(),
             description: s.description().to_string(),
-            fields: listed.fields().into(),
+            fields: listed.fields(),
             files: s
                 .files()
                 .map(|f| ListedFile {
@@ -126,18 +126,18 @@ fn plan_listing(plan: &Plan) -> Listing {
             .skills
             .iter()
             .map(|s| ListedSkill {
-                name: s.name.clone(),
-                description: s.description.clone(),
-                fields: manifest_skill(s).fields().into(),
+                name: s.meta.name.to_string(),
+                description: s.meta.description.to_string(),
+                fields: manifest_skill(s).fields(),
                 files: s
                     .files
                     .iter()
                     .map(|f| ListedFile {
-                        path: f.path.clone(),
-                        size: f.size,
+                        path: f.meta.path.to_string(),
+                        size: f.meta.size,
                         stored: f.stored.len() as u64,
-                        executable: f.executable,
-                        sha256: digest::hex(&f.sha256),
+                        executable: f.meta.executable,
+                        sha256: digest::hex(&f.meta.sha256),
                     })
                     .collect(),
             })

@@ -52,7 +52,7 @@ impl Signed {
     pub fn trust(&self) -> Trust<'_> {
         Trust::Signed {
             public_key: &self.public_key,
-            signature: &self.signature,
+            signature: Some(&self.signature),
         }
     }
 }

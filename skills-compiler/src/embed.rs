@@ -19,9 +19,14 @@ use super::properties::{self, py_str};
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::{Checked, glob};
-use skills_core::digest::{self, DigestFile, DigestSkill};
+use skills_core::digest;
 use skills_core::fsread::{Dir, FileError, Reason, read_open};
+use skills_core::meta::{self, FileMeta, SkillMeta, Str};
+use skills_core::pack::{PackError, Trust, open};
+use skills_core::zip::{Limits, Method};
 use skills_core::{catalog, deflate, tools};
+
+use crate::rederive;
 
 /// What to embed.
 #[derive(Debug, Clone, Default)]
@@ -34,84 +39,44 @@ pub struct Plan {
     pub digest: String,
 }
 
-/// One skill to embed.
+/// One skill to embed: its metadata (the one record the manifest, the
+/// generated tables and the digest share), where it came from, its files.
 #[derive(Debug, Clone, Default)]
 pub struct PlanSkill {
-    /// Qualified name.
-    pub name: String,
-    /// Description, stripped.
-    pub description: String,
-    /// `license`, when a string.
-    pub license: Option<String>,
-    /// `compatibility`, when a string.
-    pub compatibility: Option<String>,
-    /// `metadata`, values as the reference's `str()`.
-    pub metadata: Vec<(String, String)>,
-    /// `allowed-tools` rules: (tool, pattern).
-    pub allowed_tools: Vec<(String, Option<String>)>,
-    /// Other keys, values as JSON.
-    pub extensions: Vec<(String, String)>,
+    /// Every field the runtime obeys.
+    pub meta: SkillMeta,
     /// The skill directory, `/`-separated, as reached from the root.
     pub source_dir: String,
     /// Files, sorted by path.
     pub files: Vec<PlanFile>,
-    /// Index of `SKILL.md` in `files`.
-    pub skill_md: u32,
-    /// The body's byte range in `SKILL.md`.
-    pub body: (u32, u32),
 }
 
 impl PlanSkill {
-    /// The path of `SKILL.md` among the files.
-    pub fn skill_md_path(&self) -> &str {
+    /// Index of `SKILL.md` in `files`.
+    pub fn skill_md_index(&self) -> u32 {
         self.files
-            .get(self.skill_md as usize)
-            .map_or("SKILL.md", |f| f.path.as_str())
+            .iter()
+            .position(|f| f.meta.path == self.meta.skill_md)
+            .unwrap_or(0) as u32
     }
 
     /// The skill as the bundle digest sees it.
-    pub fn digested(&self) -> DigestSkill<'_> {
-        DigestSkill {
-            name: &self.name,
-            description: &self.description,
-            license: self.license.as_deref(),
-            compatibility: self.compatibility.as_deref(),
-            metadata: &self.metadata,
-            allowed_tools: &self.allowed_tools,
-            extensions: &self.extensions,
-            skill_md: self.skill_md_path(),
-            body: self.body,
-            files: self
-                .files
-                .iter()
-                .map(|f| DigestFile {
-                    path: &f.path,
-                    size: f.size,
-                    sha256: &f.sha256,
-                    executable: f.executable,
-                })
-                .collect(),
-        }
+    pub fn digested(&self) -> (&SkillMeta, Vec<&FileMeta>) {
+        (&self.meta, self.files.iter().map(|f| &f.meta).collect())
     }
 }
 
-/// One file to embed.
+/// One file to embed: its identity and its stored bytes.
 #[derive(Debug, Clone, Default)]
 pub struct PlanFile {
-    /// Relative path.
-    pub path: String,
+    /// Path, size, SHA-256 and mode.
+    pub meta: FileMeta,
     /// The bytes to store.
     pub stored: Vec<u8>,
     /// Whether `stored` is raw deflate.
     pub deflated: bool,
-    /// Uncompressed size.
-    pub size: u64,
-    /// SHA-256 of the uncompressed bytes.
-    pub sha256: [u8; 32],
     /// CRC-32 of the uncompressed bytes (what a zip entry records).
     pub crc32: u32,
-    /// Executable bit.
-    pub executable: bool,
 }
 
 /// Why a plan could not be made.
@@ -177,25 +142,98 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
     }
     let flat: Vec<&Job<'_>> = kept.iter().flatten().collect();
     let mut compressed = compress_all(&flat)?.into_iter();
-    for ((planned, files), md_rel) in skills.iter_mut().zip(&kept).zip(&md_names) {
+    for ((planned, files), md_rel) in skills.iter_mut().zip(&kept).zip(md_names) {
         planned.files = compressed.by_ref().take(files.len()).collect();
-        planned.skill_md = planned
-            .files
-            .iter()
-            .position(|f| &f.path == md_rel)
-            .unwrap_or(0) as u32;
+        planned.meta.skill_md = md_rel.into();
     }
-    skills.sort_by(|a, b| a.name.cmp(&b.name));
-    let catalog = catalog::render_embedded(
-        skills
-            .iter()
-            .map(|s| (s.name.as_str(), s.description.as_str())),
-    );
+    skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
+    let catalog =
+        catalog::render_embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
     let digest = digest::bundle_digest(skills.iter().map(PlanSkill::digested));
     Ok(Plan {
         skills,
         catalog,
         digest,
+    })
+}
+
+/// Why a pack cannot be planned.
+#[derive(Debug)]
+pub enum PackPlanError {
+    /// Its signature, structure or manifest is refused.
+    Refused(PackError),
+    /// A file does not read back as the manifest records it.
+    Damaged(String),
+    /// The manifest's metadata is not what a `SKILL.md` gives.
+    Disagrees(rederive::Disagreement),
+}
+
+impl std::fmt::Display for PackPlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PackPlanError::Refused(e) => write!(f, "refused: {e}"),
+            PackPlanError::Damaged(e) => write!(f, "damaged: {e}"),
+            PackPlanError::Disagrees(d) => write!(f, "refused: manifest: {d}"),
+        }
+    }
+}
+
+impl std::error::Error for PackPlanError {}
+
+/// Plans the skills of a pack, as `skills_bundle!(pack = ...)` embeds them:
+/// checks it as `Bundle::from_pack` would (signature when `trust` asks for
+/// one, structure, manifest), then reads every file, checking its CRC-32
+/// and SHA-256, and re-derives each skill's metadata from its `SKILL.md`
+/// (the digest binds the manifest, but an unsigned pack's digest proves
+/// nothing). The plan reuses the pack's compressed bytes.
+pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan, PackPlanError> {
+    let (checked, ()) =
+        open::open_with(bytes, trust, limits, |_| Ok(())).map_err(PackPlanError::Refused)?;
+    let all = checked.archive.entries();
+    let mut skills = Vec::with_capacity(checked.manifest.skills.len());
+    for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
+        let mut files = Vec::with_capacity(s.files.len());
+        let mut skill_md = None;
+        for (f, &i) in s.files.iter().zip(indices) {
+            let entry = &all[i];
+            let damaged = PackPlanError::Damaged;
+            let content = entry.read(bytes).map_err(|e| damaged(e.to_string()))?;
+            if digest::sha256(&content) != f.sha256 {
+                return Err(damaged(format!(
+                    "`{}` does not match its SHA-256",
+                    entry.name
+                )));
+            }
+            let stored = bytes
+                .get(entry.data.clone())
+                .ok_or_else(|| damaged(format!("`{}`: data out of bounds", entry.name)))?;
+            files.push(PlanFile {
+                meta: f.clone(),
+                stored: stored.to_vec(),
+                deflated: entry.method == Method::Deflate,
+                crc32: entry.crc32,
+            });
+            if f.path == s.meta.skill_md {
+                skill_md = Some(content);
+            }
+        }
+        if let Some(d) =
+            skill_md.and_then(|bytes| rederive::disagreements(s, &bytes).into_iter().next())
+        {
+            return Err(PackPlanError::Disagrees(d));
+        }
+        skills.push(PlanSkill {
+            meta: s.meta.clone(),
+            source_dir: s.dir.clone(),
+            files,
+        });
+    }
+    let catalog =
+        catalog::render_embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
+    Ok(Plan {
+        skills,
+        catalog,
+        digest: checked.manifest.digest.clone(),
     })
 }
 
@@ -242,27 +280,40 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
         .split
         .as_ref()
         .map_or((0, 0), |s| (s.body.start as u32, s.body.end as u32));
+    let skill_md = skill
+        .skill_md
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or_else(
+            || "SKILL.md".to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
     PlanSkill {
-        name: skill.qualified_name().unwrap_or_default(),
-        description: skill.fields.description.clone().unwrap_or_default(),
-        license: text("license"),
-        compatibility: text("compatibility"),
-        metadata,
-        allowed_tools,
-        extensions,
+        meta: SkillMeta {
+            name: skill.qualified_name().unwrap_or_default().into(),
+            description: skill.fields.description.clone().unwrap_or_default().into(),
+            license: text("license").map(Str::from),
+            compatibility: text("compatibility").map(Str::from),
+            metadata: meta::pairs(metadata),
+            allowed_tools: allowed_tools.into(),
+            extensions: meta::pairs(extensions),
+            skill_md: skill_md.into(),
+            body,
+        },
         source_dir: if source_dir.is_empty() {
             ".".into()
         } else {
             source_dir.into()
         },
         files: Vec::new(),
-        skill_md: 0,
-        body,
     }
 }
 
-fn owned_rule(r: tools::ToolRule<'_>) -> (String, Option<String>) {
-    (r.tool.to_string(), r.pattern.map(String::from))
+fn owned_rule(r: tools::ToolRule<'_>) -> (Str, Option<Str>) {
+    (
+        r.tool.to_string().into(),
+        r.pattern.map(|p| p.to_string().into()),
+    )
 }
 
 /// Compact JSON of a YAML node (scalars as strings).
@@ -358,13 +409,15 @@ pub fn compress(path: &str, bytes: Vec<u8>, executable: bool) -> PlanFile {
         None => (bytes, false),
     };
     PlanFile {
-        path: path.to_string(),
+        meta: FileMeta {
+            path: path.to_string().into(),
+            size,
+            sha256,
+            executable,
+        },
         stored,
         deflated,
-        size,
-        sha256,
         crc32,
-        executable,
     }
 }
 
@@ -379,7 +432,8 @@ mod tests {
         let b = compress("a", text.clone(), false);
         assert!(a.deflated);
         assert_eq!(a.stored, b.stored);
-        let back = skills_core::deflate::inflate(&a.stored, a.size as usize).expect("inflates");
+        let back =
+            skills_core::deflate::inflate(&a.stored, a.meta.size as usize).expect("inflates");
         assert_eq!(back, text);
         let tiny = compress("b", b"x".to_vec(), true);
         assert!(!tiny.deflated);
@@ -423,9 +477,9 @@ mod read_once {
         )?;
         let plan = plan(&checked, &roots, &[]).map_err(|e| e.message)?;
         let md = &plan.skills[0].files[0];
-        assert_eq!(md.path, "SKILL.md");
-        assert_eq!(md.sha256, digest::sha256(VALID.as_bytes()));
-        assert_eq!(plan.skills[0].description, "d");
+        assert_eq!(md.meta.path, "SKILL.md");
+        assert_eq!(md.meta.sha256, digest::sha256(VALID.as_bytes()));
+        assert_eq!(plan.skills[0].meta.description, "d");
         Ok(())
     }
 

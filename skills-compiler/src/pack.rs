@@ -8,7 +8,8 @@
 //! [`zip::write`](skills_core::zip::write).
 
 use super::embed::{Plan, PlanFile, PlanSkill};
-use skills_core::pack::{MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, skill_dir};
+use skills_core::meta::FileMeta;
+use skills_core::pack::{MANIFEST_NAME, Manifest, ManifestSkill, skill_dir};
 use skills_core::zip::write::{DosTime, ZipWriter};
 
 /// The tool that writes packs, as the manifest records it.
@@ -25,26 +26,9 @@ pub fn manifest(plan: &Plan) -> Manifest {
 /// One skill of a plan as its manifest lists it.
 pub fn manifest_skill(s: &PlanSkill) -> ManifestSkill {
     ManifestSkill {
-        name: s.name.clone(),
-        dir: skill_dir(&s.name),
-        description: s.description.clone(),
-        license: s.license.clone(),
-        compatibility: s.compatibility.clone(),
-        metadata: s.metadata.clone(),
-        allowed_tools: s.allowed_tools.clone(),
-        extensions: s.extensions.clone(),
-        skill_md: s.skill_md_path().to_string(),
-        body: s.body,
-        files: s
-            .files
-            .iter()
-            .map(|f| ManifestFile {
-                path: f.path.clone(),
-                size: f.size,
-                executable: f.executable,
-                sha256: f.sha256,
-            })
-            .collect(),
+        meta: s.meta.clone(),
+        dir: skill_dir(&s.meta.name),
+        files: s.files.iter().map(|f| f.meta.clone()).collect(),
     }
 }
 
@@ -64,10 +48,10 @@ pub fn write_pack(plan: &Plan, time: DosTime) -> Result<Vec<u8>, String> {
         .skills
         .iter()
         .flat_map(|s| {
-            let dir = skill_dir(&s.name);
+            let dir = skill_dir(&s.meta.name);
             s.files
                 .iter()
-                .map(move |f| (format!("{dir}/{}", f.path), f))
+                .map(move |f| (format!("{dir}/{}", f.meta.path), f))
         })
         .collect();
     entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -83,21 +67,20 @@ pub fn write_pack(plan: &Plan, time: DosTime) -> Result<Vec<u8>, String> {
 /// skill was read), with the determinism of a pack. Returns the archive and
 /// the wrapper's name, which is the skill's own (its directory's) name.
 pub fn write_skill_zip(skill: &PlanSkill, time: DosTime) -> Result<(Vec<u8>, String), String> {
-    let dir = skill
-        .name
-        .rsplit(':')
-        .next()
-        .unwrap_or(&skill.name)
-        .to_string();
+    let name = &skill.meta.name;
+    let dir = name.rsplit(':').next().unwrap_or(name).to_string();
     let mut zip = ZipWriter::new(time);
     // Sorted by path already; the wrapper keeps the order.
     for f in &skill.files {
-        add(&mut zip, &format!("{dir}/{}", f.path), f)?;
+        add(&mut zip, &format!("{dir}/{}", f.meta.path), f)?;
     }
     Ok((zip.finish(), dir))
 }
 
 fn add(zip: &mut ZipWriter, name: &str, f: &PlanFile) -> Result<(), String> {
-    zip.add_precompressed(name, f.crc32, f.size, &f.stored, f.deflated, f.executable)
+    let FileMeta {
+        size, executable, ..
+    } = f.meta;
+    zip.add_precompressed(name, f.crc32, size, &f.stored, f.deflated, executable)
         .map_err(|e| e.to_string())
 }

@@ -52,24 +52,21 @@ pub fn disagreements(skill: &ManifestSkill, skill_md: &[u8]) -> Vec<Disagreement
     // reads as: any profile derives the same values.
     let checked = CheckedSkill::from_skill_md(
         dir,
-        plugin_of(&skill.name).map(String::from),
-        &dir.join(&skill.skill_md),
+        plugin_of(&skill.meta.name).map(String::from),
+        &dir.join(&*skill.meta.skill_md),
         skill_md.to_vec(),
         Profile::default(),
     );
-    let derived = ManifestSkill {
-        // Read from the file the manifest names (one of `SKILL_MD_NAMES`,
-        // checked on parse), which the derivation cannot tell.
-        skill_md: skill.skill_md.clone(),
-        ..manifest_skill(&describe(&checked, &skill.dir))
-    };
+    // Read from the file the manifest names (one of `SKILL_MD_NAMES`,
+    // checked on parse), so `skill_md` is derived as that name.
+    let derived = manifest_skill(&describe(&checked, &skill.dir));
     skill
         .fields()
         .into_iter()
         .zip(derived.fields())
         .filter(|((_, listed), (_, read))| listed != read)
         .map(|((field, manifest), (_, skill_md))| Disagreement {
-            skill: skill.name.clone(),
+            skill: skill.meta.name.to_string(),
             field,
             manifest,
             skill_md,
@@ -80,6 +77,7 @@ pub fn disagreements(skill: &ManifestSkill, skill_md: &[u8]) -> Vec<Disagreement
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skills_core::meta::{SkillMeta, pairs};
 
     const MD: &str = "---\nname: calc\ndescription: Adds numbers. Use when adding.\nlicense: MIT\nallowed-tools: Bash(python3:*) Read\nmetadata:\n  version: \"1.0\"\nmodel: opus\n---\n# Calc\n\nRun `scripts/calc.py $ARGUMENTS`.\n";
 
@@ -87,18 +85,22 @@ mod tests {
     fn listed() -> ManifestSkill {
         let body_start = MD.find("---\n#").map_or(0, |i| i + 4) as u32;
         ManifestSkill {
-            name: "calc".into(),
+            meta: SkillMeta {
+                name: "calc".into(),
+                description: "Adds numbers. Use when adding.".into(),
+                license: Some("MIT".into()),
+                metadata: pairs(vec![("version".into(), "1.0".into())]),
+                allowed_tools: vec![
+                    ("Bash".into(), Some("python3:*".into())),
+                    ("Read".into(), None),
+                ]
+                .into(),
+                extensions: pairs(vec![("model".into(), "\"opus\"".into())]),
+                skill_md: "SKILL.md".into(),
+                body: (body_start, MD.len() as u32),
+                ..SkillMeta::default()
+            },
             dir: "calc".into(),
-            description: "Adds numbers. Use when adding.".into(),
-            license: Some("MIT".into()),
-            metadata: vec![("version".into(), "1.0".into())],
-            allowed_tools: vec![
-                ("Bash".into(), Some("python3:*".into())),
-                ("Read".into(), None),
-            ],
-            extensions: vec![("model".into(), "\"opus\"".into())],
-            skill_md: "SKILL.md".into(),
-            body: (body_start, MD.len() as u32),
             ..ManifestSkill::default()
         }
     }
@@ -112,41 +114,45 @@ mod tests {
     #[test]
     fn each_edited_field_is_named() {
         type Edit = fn(&mut ManifestSkill);
-        let (start, end) = listed().body;
+        let (start, end) = listed().meta.body;
         let body = format!("[{start}, {end}]");
         let edits: [(&str, Edit, &str, &str); 7] = [
             (
                 "description",
-                |s| s.description = "Deletes files.".into(),
+                |s| s.meta.description = "Deletes files.".into(),
                 "\"Deletes files.\"",
                 "\"Adds numbers. Use when adding.\"",
             ),
-            ("license", |s| s.license = None, "null", "\"MIT\""),
+            ("license", |s| s.meta.license = None, "null", "\"MIT\""),
             (
                 "compatibility",
-                |s| s.compatibility = Some("any".into()),
+                |s| s.meta.compatibility = Some("any".into()),
                 "\"any\"",
                 "null",
             ),
             (
                 "metadata",
-                |s| s.metadata.clear(),
+                |s| s.meta.metadata = Default::default(),
                 "[]",
                 "[[\"version\", \"1.0\"]]",
             ),
             (
                 "allowed_tools",
-                |s| s.allowed_tools = vec![("Bash".into(), None)],
+                |s| s.meta.allowed_tools = vec![("Bash".into(), None)].into(),
                 "[[\"Bash\", null]]",
                 "[[\"Bash\", \"python3:*\"], [\"Read\", null]]",
             ),
             (
                 "extensions",
-                |s| s.extensions.push(("hooks".into(), "{}".into())),
+                |s| {
+                    let mut all = s.meta.extensions.to_vec();
+                    all.push(("hooks".into(), "{}".into()));
+                    s.meta.extensions = all.into();
+                },
                 "[[\"model\", \"\\\"opus\\\"\"], [\"hooks\", \"{}\"]]",
                 "[[\"model\", \"\\\"opus\\\"\"]]",
             ),
-            ("body", |s| s.body.0 = 0, "", ""),
+            ("body", |s| s.meta.body.0 = 0, "", ""),
         ];
         for (field, edit, manifest, skill_md) in edits {
             let mut skill = listed();
@@ -171,7 +177,7 @@ mod tests {
     #[test]
     fn a_plugin_prefix_is_taken_from_the_manifest() {
         let mut skill = listed();
-        skill.name = "plug:calc".into();
+        skill.meta.name = "plug:calc".into();
         skill.dir = "plug/skills/calc".into();
         assert_eq!(disagreements(&skill, MD.as_bytes()), []);
     }
@@ -179,7 +185,7 @@ mod tests {
     #[test]
     fn a_renamed_skill_is_named() {
         let mut skill = listed();
-        skill.name = "other".into();
+        skill.meta.name = "other".into();
         skill.dir = "other".into();
         let found = disagreements(&skill, MD.as_bytes());
         let fields: Vec<&str> = found.iter().map(|d| d.field).collect();
@@ -212,7 +218,7 @@ mod tests {
     #[test]
     fn values_are_printed_without_control_characters() {
         let mut skill = listed();
-        skill.description = "\u{1b}[2J\u{9b}".into();
+        skill.meta.description = "\u{1b}[2J\u{9b}".into();
         let shown = disagreements(&skill, MD.as_bytes())[0].to_string();
         assert!(!shown.chars().any(char::is_control), "{shown:?}");
     }

@@ -31,6 +31,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::json::quote;
+use crate::meta::{FileMeta, SkillMeta};
 
 /// The listing's first line, which names the encoding.
 pub const VERSION: &str = "skills-digest-v2";
@@ -51,86 +52,54 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// One skill, as the digest sees it: every field the runtime reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DigestSkill<'a> {
-    /// Qualified name.
-    pub name: &'a str,
-    /// Description.
-    pub description: &'a str,
-    /// `license`.
-    pub license: Option<&'a str>,
-    /// `compatibility`.
-    pub compatibility: Option<&'a str>,
-    /// `metadata` pairs, in order.
-    pub metadata: &'a [(String, String)],
-    /// `allowed-tools` rules: (tool, pattern), in order.
-    pub allowed_tools: &'a [(String, Option<String>)],
-    /// Keys outside the specification, values as JSON text, in order.
-    pub extensions: &'a [(String, String)],
-    /// The path of `SKILL.md` among the files.
-    pub skill_md: &'a str,
-    /// The body's byte range inside `SKILL.md`.
-    pub body: (u32, u32),
-    /// The files.
-    pub files: Vec<DigestFile<'a>>,
-}
-
-/// One file, as the digest sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DigestFile<'a> {
-    /// Relative path.
-    pub path: &'a str,
-    /// Uncompressed size.
-    pub size: u64,
-    /// SHA-256 of the uncompressed bytes.
-    pub sha256: &'a [u8; 32],
-    /// Whether the file is executable.
-    pub executable: bool,
-}
-
-/// The bundle digest (hex) of `skills`; sorts skills and files.
-pub fn bundle_digest<'a>(skills: impl IntoIterator<Item = DigestSkill<'a>>) -> String {
-    let mut skills: Vec<DigestSkill<'a>> = skills.into_iter().collect();
-    skills.sort_by(|a, b| a.name.cmp(b.name));
+/// The bundle digest (hex) of `skills`, each a skill's metadata and its
+/// files; sorts skills by name and files by path.
+pub fn bundle_digest<'a>(
+    skills: impl IntoIterator<Item = (&'a SkillMeta, Vec<&'a FileMeta>)>,
+) -> String {
+    let mut skills: Vec<(&SkillMeta, Vec<&FileMeta>)> = skills.into_iter().collect();
+    skills.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut h = Sha256::new();
     let mut line = |text: String| {
         h.update(text.as_bytes());
         h.update(b"\n");
     };
     line(VERSION.to_string());
-    for mut s in skills {
-        s.files.sort_by(|a, b| a.path.cmp(b.path));
-        line(format!("skill {}", quote(s.name)));
-        line(format!("description {}", quote(s.description)));
-        line(format!("license {}", or_null(s.license)));
-        line(format!("compatibility {}", or_null(s.compatibility)));
-        for (k, v) in s.metadata {
+    for (s, mut files) in skills {
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        line(format!("skill {}", quote(&s.name)));
+        line(format!("description {}", quote(&s.description)));
+        line(format!("license {}", or_null(s.license.as_deref())));
+        line(format!(
+            "compatibility {}",
+            or_null(s.compatibility.as_deref())
+        ));
+        for (k, v) in s.metadata.iter() {
             line(format!("metadata {} {}", quote(k), quote(v)));
         }
-        for (tool, pattern) in s.allowed_tools {
+        for (tool, pattern) in s.allowed_tools.iter() {
             line(format!(
                 "allowed-tool {} {}",
                 quote(tool),
                 or_null(pattern.as_deref())
             ));
         }
-        for (k, v) in s.extensions {
+        for (k, v) in s.extensions.iter() {
             line(format!("extension {} {}", quote(k), quote(v)));
         }
         line(format!(
             "skill-md {} {} {}",
-            quote(s.skill_md),
+            quote(&s.skill_md),
             s.body.0,
             s.body.1
         ));
-        for f in s.files {
+        for f in files {
             let mode = if f.executable { 755 } else { 644 };
             line(format!(
                 "file {} {mode} {} {}",
-                hex(f.sha256),
+                hex(&f.sha256),
                 f.size,
-                quote(f.path)
+                quote(&f.path)
             ));
         }
     }
@@ -144,6 +113,7 @@ fn or_null(s: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::meta::pairs;
 
     #[test]
     fn sha256_of_empty() {
@@ -153,61 +123,48 @@ mod tests {
         );
     }
 
-    fn skill<'a>(name: &'a str, files: Vec<DigestFile<'a>>) -> DigestSkill<'a> {
-        DigestSkill {
-            name,
-            description: "",
-            license: None,
-            compatibility: None,
-            metadata: &[],
-            allowed_tools: &[],
-            extensions: &[],
-            skill_md: "SKILL.md",
-            body: (0, 0),
-            files,
+    fn skill(name: &'static str) -> SkillMeta {
+        SkillMeta {
+            name: name.into(),
+            skill_md: "SKILL.md".into(),
+            ..SkillMeta::default()
+        }
+    }
+
+    fn file(path: &'static str, bytes: &[u8], executable: bool) -> FileMeta {
+        FileMeta {
+            path: path.into(),
+            size: bytes.len() as u64,
+            sha256: sha256(bytes),
+            executable,
         }
     }
 
     #[test]
     fn digest_ignores_input_order() {
-        let h = sha256(b"x");
-        let f = |p| DigestFile {
-            path: p,
-            size: 1,
-            sha256: &h,
-            executable: false,
-        };
-        let a = bundle_digest([skill("b", vec![f("2"), f("1")]), skill("a", vec![f("1")])]);
-        let b = bundle_digest([skill("a", vec![f("1")]), skill("b", vec![f("1"), f("2")])]);
-        assert_eq!(a, b);
-        assert_ne!(a, bundle_digest([skill("a", vec![f("1")])]));
+        let (a, b) = (skill("a"), skill("b"));
+        let (one, two) = (file("1", b"x", false), file("2", b"x", false));
+        let x = bundle_digest([(&b, vec![&two, &one]), (&a, vec![&one])]);
+        let y = bundle_digest([(&a, vec![&one]), (&b, vec![&one, &two])]);
+        assert_eq!(x, y);
+        assert_ne!(x, bundle_digest([(&a, vec![&one])]));
     }
 
     #[test]
     fn the_listing_is_the_documented_text() {
-        let h = sha256(b"#!/bin/sh\n");
-        let metadata = [("k".to_string(), "v \"q\"\n".to_string())];
-        let tools = [
-            ("Bash".to_string(), Some("python3:*".to_string())),
-            ("Read".to_string(), None),
-        ];
-        let extensions = [("model".to_string(), "\"x\"".to_string())];
-        let calc = DigestSkill {
-            description: "Adds. Use when adding.",
-            license: Some("MIT"),
-            metadata: &metadata,
-            allowed_tools: &tools,
-            extensions: &extensions,
+        let run = file("run.sh", b"#!/bin/sh\n", true);
+        let calc = SkillMeta {
+            description: "Adds. Use when adding.".into(),
+            license: Some("MIT".into()),
+            metadata: pairs(vec![("k".into(), "v \"q\"\n".into())]),
+            allowed_tools: vec![
+                ("Bash".into(), Some("python3:*".into())),
+                ("Read".into(), None),
+            ]
+            .into(),
+            extensions: pairs(vec![("model".into(), "\"x\"".into())]),
             body: (40, 52),
-            ..skill(
-                "calc",
-                vec![DigestFile {
-                    path: "run.sh",
-                    size: 10,
-                    sha256: &h,
-                    executable: true,
-                }],
-            )
+            ..skill("calc")
         };
         let listing = format!(
             "skills-digest-v2\n\
@@ -221,112 +178,111 @@ mod tests {
              extension \"model\" \"\\\"x\\\"\"\n\
              skill-md \"SKILL.md\" 40 52\n\
              file {} 755 10 \"run.sh\"\n",
-            hex(&h)
+            hex(&run.sha256)
         );
-        assert_eq!(bundle_digest([calc]), hex(&sha256(listing.as_bytes())));
+        assert_eq!(
+            bundle_digest([(&calc, vec![&run])]),
+            hex(&sha256(listing.as_bytes()))
+        );
     }
 
     /// Every field the runtime reads changes the digest, including an edit
     /// that tries to forge a line of its own.
     #[test]
     fn every_field_is_bound() {
-        let h = sha256(b"x");
-        let file = DigestFile {
-            path: "SKILL.md",
-            size: 1,
-            sha256: &h,
-            executable: false,
+        let md = file("SKILL.md", b"x", false);
+        let base = SkillMeta {
+            allowed_tools: vec![("Bash".into(), Some("python3:*".into()))].into(),
+            ..skill("a")
         };
-        let pairs = [("k".to_string(), "v".to_string())];
-        let narrow = [("Bash".to_string(), Some("python3:*".to_string()))];
-        let wide = [("Bash".to_string(), None)];
-        let base = DigestSkill {
-            allowed_tools: &narrow,
-            ..skill("a", vec![file])
-        };
-        let digest = |s: DigestSkill<'_>| bundle_digest([s]);
-        let edits: Vec<(&str, DigestSkill<'_>)> = vec![
+        let pairs = || pairs(vec![("k".into(), "v".into())]);
+        let edits: Vec<(&str, SkillMeta)> = vec![
             (
                 "name",
-                DigestSkill {
-                    name: "b",
+                SkillMeta {
+                    name: "b".into(),
                     ..base.clone()
                 },
             ),
             (
                 "description",
-                DigestSkill {
-                    description: "x",
+                SkillMeta {
+                    description: "x".into(),
                     ..base.clone()
                 },
             ),
             (
                 "license",
-                DigestSkill {
-                    license: Some(""),
+                SkillMeta {
+                    license: Some("".into()),
                     ..base.clone()
                 },
             ),
             (
                 "compatibility",
-                DigestSkill {
-                    compatibility: Some("x"),
+                SkillMeta {
+                    compatibility: Some("x".into()),
                     ..base.clone()
                 },
             ),
             (
                 "metadata",
-                DigestSkill {
-                    metadata: &pairs,
+                SkillMeta {
+                    metadata: pairs(),
                     ..base.clone()
                 },
             ),
             (
                 "allowed-tools",
-                DigestSkill {
-                    allowed_tools: &wide,
+                SkillMeta {
+                    allowed_tools: vec![("Bash".into(), None)].into(),
                     ..base.clone()
                 },
             ),
             (
                 "extensions",
-                DigestSkill {
-                    extensions: &pairs,
+                SkillMeta {
+                    extensions: pairs(),
                     ..base.clone()
                 },
             ),
             (
                 "skill_md",
-                DigestSkill {
-                    skill_md: "skill.md",
+                SkillMeta {
+                    skill_md: "skill.md".into(),
                     ..base.clone()
                 },
             ),
             (
                 "body start",
-                DigestSkill {
+                SkillMeta {
                     body: (1, 0),
                     ..base.clone()
                 },
             ),
             (
                 "body end",
-                DigestSkill {
+                SkillMeta {
                     body: (0, 1),
                     ..base.clone()
                 },
             ),
             (
                 "forged line",
-                DigestSkill {
-                    description: "\"\nlicense \"MIT",
+                SkillMeta {
+                    description: "\"\nlicense \"MIT".into(),
                     ..base.clone()
                 },
             ),
         ];
-        let original = digest(base.clone());
-        for (field, edited) in edits {
-            assert_ne!(digest(edited), original, "{field}");
+        let original = bundle_digest([(&base, vec![&md])]);
+        for (field, edited) in &edits {
+            assert_ne!(bundle_digest([(edited, vec![&md])]), original, "{field}");
         }
+        let exec = FileMeta {
+            executable: true,
+            ..md.clone()
+        };
+        assert_ne!(bundle_digest([(&base, vec![&exec])]), original, "mode");
     }
 }

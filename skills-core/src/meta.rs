@@ -1,12 +1,21 @@
-//! Strings and lists that are either borrowed from the binary or owned.
+//! The one record of a skill's metadata, and of a file's identity.
 //!
-//! `skills_bundle!` builds its tables as statics (every string a literal,
-//! every list a static slice); a pack loaded at run time builds the same
-//! tables from its manifest (every string and list owned). [`Str`] and
-//! [`List`] hold either, so one set of types, and one implementation of
-//! every accessor, serves both.
+//! [`SkillMeta`] holds every field of a skill that the runtime obeys: what
+//! the compiler derives from `SKILL.md`, what a pack's manifest carries,
+//! what `skills_bundle!` writes into the binary, and what the bundle digest
+//! covers. [`FileMeta`] is a file's path, size, mode and hash, the same
+//! four places over. Each is defined once, here, and carried whole by the
+//! compiler's plan, the manifest and the runtime tables.
+//!
+//! Strings and lists are [`Str`] and [`List`]: borrowed from the binary
+//! (`skills_bundle!` builds its tables as statics, every string a literal,
+//! every list a static slice) or owned (the compiler, and a pack loaded at
+//! run time), so one set of types, and one implementation of every
+//! accessor, serves both.
 
 use std::borrow::Cow;
+
+use crate::json;
 
 /// A string: borrowed from a literal, or owned.
 pub type Str = Cow<'static, str>;
@@ -17,7 +26,7 @@ pub enum List<T: 'static> {
     /// Built by `skills_bundle!`.
     Static(&'static [T]),
     /// Built at run time.
-    Owned(Box<[T]>),
+    Owned(Vec<T>),
 }
 
 impl<T> std::ops::Deref for List<T> {
@@ -31,8 +40,178 @@ impl<T> std::ops::Deref for List<T> {
     }
 }
 
+impl<T: Clone> List<T> {
+    /// The items, owned (a static list is copied first), to edit.
+    pub fn to_mut(&mut self) -> &mut Vec<T> {
+        if let List::Static(items) = *self {
+            *self = List::Owned(items.to_vec());
+        }
+        match self {
+            List::Owned(items) => items,
+            List::Static(_) => unreachable!("made owned above"),
+        }
+    }
+}
+
 impl<T> From<Vec<T>> for List<T> {
     fn from(items: Vec<T>) -> Self {
-        List::Owned(items.into_boxed_slice())
+        List::Owned(items)
+    }
+}
+
+impl<T> FromIterator<T> for List<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        List::Owned(items.into_iter().collect())
+    }
+}
+
+impl<T> Default for List<T> {
+    fn default() -> Self {
+        List::Static(&[])
+    }
+}
+
+impl<T: Clone> Clone for List<T> {
+    fn clone(&self) -> Self {
+        match self {
+            List::Static(items) => List::Static(items),
+            List::Owned(items) => List::Owned(items.clone()),
+        }
+    }
+}
+
+impl<T: PartialEq> PartialEq for List<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Eq> Eq for List<T> {}
+
+/// A skill's metadata: every field the runtime reads, nothing about where
+/// the skill came from or how its files are stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkillMeta {
+    /// Qualified name (`plugin:skill` inside a plugin).
+    pub name: Str,
+    /// Description, stripped.
+    pub description: Str,
+    /// `license`, when a string.
+    pub license: Option<Str>,
+    /// `compatibility`, when a string.
+    pub compatibility: Option<Str>,
+    /// `metadata` pairs in the order written, values as the reference's `str()`.
+    pub metadata: List<(Str, Str)>,
+    /// `allowed-tools`, split into rules: (tool, pattern).
+    pub allowed_tools: List<(Str, Option<Str>)>,
+    /// Keys outside the specification, in the order written, values as JSON text.
+    pub extensions: List<(Str, Str)>,
+    /// The path of `SKILL.md` among the skill's files (`SKILL.md` or `skill.md`).
+    pub skill_md: Str,
+    /// The body's byte range inside `SKILL.md`.
+    pub body: (u32, u32),
+}
+
+impl SkillMeta {
+    /// Every field, in one fixed order, each with its value as JSON text:
+    /// what a pack's manifest writes, and what `skills diff` and `skills
+    /// verify` compare and name.
+    pub fn fields(&self) -> [(&'static str, String); 9] {
+        let opt = |v: &Option<Str>| v.as_deref().map_or_else(|| "null".into(), json::quote);
+        let pairs = |items: &[(Str, Str)]| {
+            let items: Vec<String> = items
+                .iter()
+                .map(|(k, v)| format!("[{}, {}]", json::quote(k), json::quote(v)))
+                .collect();
+            format!("[{}]", items.join(", "))
+        };
+        let tools: Vec<String> = self
+            .allowed_tools
+            .iter()
+            .map(|(t, p)| format!("[{}, {}]", json::quote(t), opt(p)))
+            .collect();
+        [
+            ("name", json::quote(&self.name)),
+            ("description", json::quote(&self.description)),
+            ("license", opt(&self.license)),
+            ("compatibility", opt(&self.compatibility)),
+            ("metadata", pairs(&self.metadata)),
+            ("allowed_tools", format!("[{}]", tools.join(", "))),
+            ("extensions", pairs(&self.extensions)),
+            ("skill_md", json::quote(&self.skill_md)),
+            ("body", format!("[{}, {}]", self.body.0, self.body.1)),
+        ]
+    }
+}
+
+/// A file's identity: where it is in its skill, how big, what mode, and
+/// the hash of its bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileMeta {
+    /// Path relative to the skill directory, `/`-separated.
+    pub path: Str,
+    /// Uncompressed size.
+    pub size: u64,
+    /// SHA-256 of the uncompressed bytes.
+    pub sha256: [u8; 32],
+    /// Whether the file is executable (mode 0755, else 0644).
+    pub executable: bool,
+}
+
+/// Owned pairs, from what the compiler collects.
+pub fn pairs(items: Vec<(String, String)>) -> List<(Str, Str)> {
+    items
+        .into_iter()
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_json_in_one_order() {
+        let meta = SkillMeta {
+            name: "calc".into(),
+            description: "Adds \"numbers\".".into(),
+            metadata: pairs(vec![("k".into(), "v".into())]),
+            allowed_tools: vec![
+                ("Bash".into(), Some("python3:*".into())),
+                ("Read".into(), None),
+            ]
+            .into(),
+            skill_md: "SKILL.md".into(),
+            body: (10, 20),
+            ..SkillMeta::default()
+        };
+        let fields = meta.fields();
+        let names: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            names,
+            [
+                "name",
+                "description",
+                "license",
+                "compatibility",
+                "metadata",
+                "allowed_tools",
+                "extensions",
+                "skill_md",
+                "body"
+            ]
+        );
+        assert_eq!(fields[1].1, r#""Adds \"numbers\".""#);
+        assert_eq!(fields[2].1, "null");
+        assert_eq!(fields[4].1, r#"[["k", "v"]]"#);
+        assert_eq!(fields[5].1, r#"[["Bash", "python3:*"], ["Read", null]]"#);
+        assert_eq!(fields[8].1, "[10, 20]");
+    }
+
+    #[test]
+    fn static_and_owned_lists_compare_by_content() {
+        static ITEMS: [u8; 2] = [1, 2];
+        assert_eq!(List::Static(&ITEMS), List::from(vec![1u8, 2]));
+        assert_ne!(List::Static(&ITEMS), List::<u8>::default());
     }
 }

@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote;
 
-use skills_compiler::embed::{self, Plan, PlanFile, PlanSkill};
-use skills_compiler::{self as compiler, Diagnostic, Options, Severity, rederive};
+use skills_compiler::embed::{self, Plan, PlanSkill};
+use skills_compiler::{self as compiler, Diagnostic, Options, Severity};
+use skills_core::meta::{FileMeta, SkillMeta, Str};
 use skills_core::pack::{self, Trust, signature};
-use skills_core::{catalog, digest, fsread, zip};
+use skills_core::{catalog, fsread, zip};
 
 use crate::fallback;
 use crate::input::{self, Args, Warnings};
@@ -174,83 +175,12 @@ fn embed_pack(
     let trust = match &key_and_sig {
         Some((public_key, signature)) => Trust::Signed {
             public_key,
-            signature,
+            signature: Some(signature),
         },
         None => Trust::Unsigned,
     };
-    let (checked, ()) =
-        pack::open::open_with(&bytes, trust, &zip::Limits::default(), |_| Ok(()))
-            .map_err(|e| fail(format!("the pack `{pack}` is refused: {e}"), &tracked))?;
-    let all = checked.archive.entries();
-    let mut skills = Vec::with_capacity(checked.manifest.skills.len());
-    for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
-        let mut files = Vec::with_capacity(s.files.len());
-        let mut skill_md = None;
-        for (f, &i) in s.files.iter().zip(indices) {
-            let entry = &all[i];
-            let content = entry
-                .read(&bytes)
-                .map_err(|e| fail(format!("the pack `{pack}` is damaged: {e}"), &tracked))?;
-            if digest::sha256(&content) != f.sha256 {
-                return Err(fail(
-                    format!(
-                        "the pack `{pack}` is damaged: `{}` does not match its SHA-256",
-                        entry.name
-                    ),
-                    &tracked,
-                ));
-            }
-            files.push(PlanFile {
-                path: f.path.clone(),
-                stored: bytes.get(entry.data.clone()).unwrap_or_default().to_vec(),
-                deflated: entry.method == zip::Method::Deflate,
-                size: f.size,
-                sha256: f.sha256,
-                crc32: entry.crc32,
-                executable: f.executable,
-            });
-            if f.path == s.skill_md {
-                skill_md = Some(content);
-            }
-        }
-        // The manifest's metadata must be what its `SKILL.md` gives: the
-        // digest binds it, but an unsigned pack's digest proves nothing.
-        if let Some(d) =
-            skill_md.and_then(|bytes| rederive::disagreements(s, &bytes).into_iter().next())
-        {
-            return Err(fail(
-                format!("the pack `{pack}` is refused: manifest: {d}"),
-                &tracked,
-            ));
-        }
-        skills.push(PlanSkill {
-            name: s.name.clone(),
-            description: s.description.clone(),
-            license: s.license.clone(),
-            compatibility: s.compatibility.clone(),
-            metadata: s.metadata.clone(),
-            allowed_tools: s.allowed_tools.clone(),
-            extensions: s.extensions.clone(),
-            source_dir: s.dir.clone(),
-            skill_md: s
-                .files
-                .iter()
-                .position(|f| f.path == s.skill_md)
-                .unwrap_or(0) as u32,
-            body: s.body,
-            files,
-        });
-    }
-    let catalog = catalog::render_embedded(
-        skills
-            .iter()
-            .map(|s| (s.name.as_str(), s.description.as_str())),
-    );
-    let plan = Plan {
-        skills,
-        catalog,
-        digest: checked.manifest.digest.clone(),
-    };
+    let plan = embed::plan_pack(&bytes, trust, &zip::Limits::default())
+        .map_err(|e| fail(format!("the pack `{pack}` is {e}"), &tracked))?;
     Ok((plan, tracked))
 }
 
@@ -278,8 +208,8 @@ fn track(paths: &[PathBuf]) -> TokenStream {
         .collect()
 }
 
-fn opt(s: &Option<String>) -> TokenStream {
-    match s {
+fn opt(s: &Option<Str>) -> TokenStream {
+    match s.as_deref() {
         Some(s) => quote!(::core::option::Option::Some(__skills::Borrowed(#s))),
         None => quote!(::core::option::Option::None),
     }
@@ -293,14 +223,14 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
         .iter()
         .map(|s| skill(krate, s, &mut slot))
         .collect();
-    let names = plan.skills.iter().map(|s| s.name.as_str());
+    let names = plan.skills.iter().map(|s| &*s.meta.name);
     let indices = (0..plan.skills.len() as u32).map(Literal::u32_suffixed);
     let slots = slot as usize;
     let catalog = &plan.catalog;
     let (catalog_chars, spans) = catalog::layout_embedded(
         plan.skills
             .iter()
-            .map(|s| (s.name.as_str(), s.description.as_str())),
+            .map(|s| (&*s.meta.name, &*s.meta.description)),
     );
     let spans = spans.iter().map(|s| {
         let catalog::Span {
@@ -341,26 +271,69 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
     }
 }
 
-fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
-    let name = &s.name;
-    let description = &s.description;
-    let license = opt(&s.license);
-    let compatibility = opt(&s.compatibility);
-    let pair = |(k, v): &(String, String)| quote!((__skills::Borrowed(#k), __skills::Borrowed(#v)));
-    let metadata = s.metadata.iter().map(pair);
-    let tools = s.allowed_tools.iter().map(|(t, p)| {
-        let p = opt(p);
+/// A skill's record as a static: every string a literal.
+fn skill_meta(m: &SkillMeta) -> TokenStream {
+    let SkillMeta {
+        name,
+        description,
+        license,
+        compatibility,
+        metadata,
+        allowed_tools,
+        extensions,
+        skill_md,
+        body: (body_start, body_end),
+    } = m;
+    let (name, description, skill_md) = (&**name, &**description, &**skill_md);
+    let (license, compatibility) = (opt(license), opt(compatibility));
+    let pair = |(k, v): &(Str, Str)| {
+        let (k, v) = (&**k, &**v);
+        quote!((__skills::Borrowed(#k), __skills::Borrowed(#v)))
+    };
+    let metadata = metadata.iter().map(pair);
+    let extensions = extensions.iter().map(pair);
+    let tools = allowed_tools.iter().map(|(t, p)| {
+        let (t, p) = (&**t, opt(p));
         quote!((__skills::Borrowed(#t), #p))
     });
-    let extensions = s.extensions.iter().map(pair);
+    quote! {
+        __skills::SkillMeta {
+            name: __skills::Borrowed(#name),
+            description: __skills::Borrowed(#description),
+            license: #license,
+            compatibility: #compatibility,
+            metadata: __skills::List::Static(&[#(#metadata),*]),
+            allowed_tools: __skills::List::Static(&[#(#tools),*]),
+            extensions: __skills::List::Static(&[#(#extensions),*]),
+            skill_md: __skills::Borrowed(#skill_md),
+            body: (#body_start, #body_end),
+        }
+    }
+}
+
+/// A file's record as a static.
+fn file_meta(m: &FileMeta) -> TokenStream {
+    let path = &*m.path;
+    let size = m.size;
+    let sha = m.sha256.iter().map(|b| Literal::u8_suffixed(*b));
+    let executable = m.executable;
+    quote! {
+        __skills::FileMeta {
+            path: __skills::Borrowed(#path),
+            size: #size,
+            sha256: [#(#sha),*],
+            executable: #executable,
+        }
+    }
+}
+
+fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
+    let meta = skill_meta(&s.meta);
     let source_dir = &s.source_dir;
     let files = s.files.iter().map(|f| {
-        let path = &f.path;
+        let meta = file_meta(&f.meta);
         let stored = Literal::byte_string(&f.stored);
         let deflated = f.deflated;
-        let size = f.size;
-        let sha = f.sha256.iter().map(|b| Literal::u8_suffixed(*b));
-        let executable = f.executable;
         let this = if f.deflated {
             *slot += 1;
             *slot - 1
@@ -369,34 +342,23 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
         };
         quote! {
             __skills::FileData {
-                path: __skills::Borrowed(#path),
+                meta: #meta,
                 stored: __skills::List::Static(#stored),
                 deflated: #deflated,
-                size: #size,
-                sha256: [#(#sha),*],
-                executable: #executable,
                 slot: #this,
             }
         }
     });
-    let paths = s.files.iter().map(|f| f.path.as_str());
+    let paths = s.files.iter().map(|f| &*f.meta.path);
     let path_indices = (0..s.files.len() as u32).map(Literal::u32_suffixed);
-    let skill_md = s.skill_md;
-    let (body_start, body_end) = s.body;
+    let skill_md = s.skill_md_index();
     quote! {
         __skills::SkillData {
-            name: __skills::Borrowed(#name),
-            description: __skills::Borrowed(#description),
-            license: #license,
-            compatibility: #compatibility,
-            metadata: __skills::List::Static(&[#(#metadata),*]),
-            allowed_tools: __skills::List::Static(&[#(#tools),*]),
-            extensions: __skills::List::Static(&[#(#extensions),*]),
+            meta: #meta,
             source_dir: __skills::Borrowed(#source_dir),
             files: __skills::List::Static(&[#(#files),*]),
             paths: __skills::Index::Phf(phf::phf_map! { #(#paths => #path_indices),* }),
             skill_md: #skill_md,
-            body: (#body_start, #body_end),
         }
     }
 }
@@ -425,7 +387,7 @@ mod tests {
         .expect("writes SKILL.md");
         let checked = compiler::check(std::slice::from_ref(&root), &Options::default());
         let mut plan = embed::plan(&checked, &[root], &[]).expect("plans");
-        plan.skills[0].allowed_tools = vec![("Bash".into(), None)];
+        plan.skills[0].meta.allowed_tools = vec![("Bash".into(), None)].into();
         plan.digest = manifest(&plan).digest;
         let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
         std::fs::write(tmp.path().join("edited.skillpack"), bytes).expect("writes the pack");
@@ -445,12 +407,19 @@ mod tests {
     fn tables_use_byte_strings_and_the_given_crate_path() {
         let plan = Plan {
             skills: vec![PlanSkill {
-                name: "demo".into(),
-                description: "Use when testing.".into(),
+                meta: SkillMeta {
+                    name: "demo".into(),
+                    description: "Use when testing.".into(),
+                    skill_md: "SKILL.md".into(),
+                    ..SkillMeta::default()
+                },
                 files: vec![PlanFile {
-                    path: "SKILL.md".into(),
+                    meta: FileMeta {
+                        path: "SKILL.md".into(),
+                        size: 19,
+                        ..FileMeta::default()
+                    },
                     stored: b"---\nname: demo\n---\n".to_vec(),
-                    size: 19,
                     ..PlanFile::default()
                 }],
                 ..PlanSkill::default()

@@ -15,7 +15,7 @@
 //!   fills `$ARGUMENTS` ([`prompts`]);
 //! - **the skills extension** (SEP-2640): `skills/list` and `skills/get`,
 //!   each file with its `sha256:` digest and size ([`extension`]);
-//! - **instructions**: [`Session::catalog_prompt`], the `<available_skills>`
+//! - **instructions**: [`Session::function_calling_prompt`], the `<available_skills>`
 //!   catalog and a line on the tools.
 //!
 //! The listings are computed once per server from the bundle, on first
@@ -172,7 +172,7 @@ impl Shared {
             .build();
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
-            .with_instructions(session.catalog_prompt());
+            .with_instructions(session.function_calling_prompt());
         Shared {
             info,
             tools: tools::list(session),

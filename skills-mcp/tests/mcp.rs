@@ -242,9 +242,21 @@ async fn exercise(client: &Client, bundle: &Bundle) {
         json!({"skill": "calculator", "path": "../../etc/passwd"}),
     )
     .await;
-    assert!(error && text.contains("Illegal path"), "{text}");
+    assert!(error, "{text}");
+    assert_eq!(
+        text,
+        "Illegal path: cannot read `../../etc/passwd`: the path contains `..`; it may not leave the skill directory"
+    );
     let (error, text) = call(client, "activate_skill", json!({"name": "no-such-skill"})).await;
-    assert!(error && text.contains("no skill `no-such-skill`"), "{text}");
+    assert!(error, "{text}");
+    let available: Vec<&str> = bundle.skills().map(|s| s.name()).collect();
+    assert_eq!(
+        text,
+        format!(
+            "no skill `no-such-skill`; available: {}",
+            available.join(", ")
+        )
+    );
     let (error, text) = call(
         client,
         "run_skill_script",
@@ -252,15 +264,24 @@ async fn exercise(client: &Client, bundle: &Bundle) {
     )
     .await;
     assert!(error, "{text}");
-    assert!(
-        text.contains("Tool 'Bash' not allowed for skill 'calculator'"),
-        "{text}"
+    assert_eq!(
+        text,
+        "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"
     );
     let unknown = client
         .call_tool(CallToolRequestParams::new("rm_rf"))
         .await
         .unwrap_err();
-    assert_eq!(code(unknown), ErrorCode::INVALID_PARAMS);
+    match unknown {
+        ServiceError::McpError(e) => assert_eq!(
+            (e.code, e.message.as_ref()),
+            (
+                ErrorCode::INVALID_PARAMS,
+                "no tool `rm_rf`; the tools are activate_skill, read_skill_resource and run_skill_script"
+            )
+        ),
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

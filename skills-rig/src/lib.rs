@@ -7,14 +7,16 @@
 //! this adapter was built against.
 //!
 //! - [`tools`] turns a shared [`Session`] into rig [`DynamicTool`]s, one per
-//!   [`Session::definitions`] entry: `activate_skill`, `read_skill_resource`
-//!   and `run_skill_script`, with their name, description and JSON Schema
-//!   (parsed once, here). A call goes to [`Session::dispatch_async`] with the
-//!   model's JSON arguments; the result is the tool's text, and an error (an
-//!   unknown skill, a path outside the skill, a command the policy refuses,
-//!   bad arguments) is a failed tool result carrying the session's text, which
-//!   rig hands back to the model. Nothing panics.
-//! - [`with_skills`] appends [`Session::catalog_prompt`] (the
+//!   [`Session::tool_definitions`] entry: `activate_skill`,
+//!   `read_skill_resource` and `run_skill_script`, with their name,
+//!   description and JSON Schema (parsed once, here). A call goes to
+//!   [`Session::call_tool_async`] with the model's JSON arguments; the result
+//!   is the tool's text, and a [`SessionError`] (an unknown skill, a path
+//!   outside the skill, a command the policy refuses, bad arguments) is a
+//!   failed tool result of the matching [`ToolErrorKind`], carrying the
+//!   session's text, which rig hands back to the model, and the error itself
+//!   as its source. Nothing panics.
+//! - [`with_skills`] appends [`Session::function_calling_prompt`] (the
 //!   `<available_skills>` block and a line on the tools) to a builder's
 //!   preamble and adds the tools.
 //! - [`scripted_model`] is a completion model that answers from a closure,
@@ -60,15 +62,16 @@ use rig_core::driver::{Exchange, Model, Opened, Opening, Transport};
 use rig_core::error::{EncodeError, ProviderError};
 use rig_core::message::{Api, ToolName};
 use rig_core::operation::{Block, CallFragment, Completion, Finish};
-use rig_core::tool::{DynamicTool, ToolExecutionError, ToolOutput};
+use rig_core::tool::{DynamicTool, ToolErrorKind, ToolExecutionError, ToolOutput};
 use rig_core::wire::document::{Reassemble, Serves};
 use rig_core::wire::{Capabilities, Decoder, Descriptor, Flow, Mode, Out, Wire, WireEvent};
 use rig_core::{DynModel, serde_json};
 
+use skills_bundle::ReadError;
 use skills_bundle::exec::AsyncScriptExecutor;
-use skills_bundle::session::Session;
+use skills_bundle::session::{Session, SessionError};
 
-/// The session's tools as rig tools, in [`Session::definitions`] order.
+/// The session's tools as rig tools, in [`Session::tool_definitions`] order.
 ///
 /// Each holds a clone of `session`, so they share its active skills and
 /// policy (and with them whatever else holds the `Arc`).
@@ -77,11 +80,11 @@ where
     E: AsyncScriptExecutor + Send + Sync + 'static,
 {
     session
-        .definitions()
+        .tool_definitions()
         .into_iter()
         .filter_map(|definition| {
             // Both are ours: a non-empty name and a schema written by
-            // `definitions`, which the session's tests parse. Skipping rather
+            // `tool_definitions`, which the session's tests parse. Skipping rather
             // than panicking keeps this total.
             let name = ToolName::new(definition.name).ok()?;
             let parameters = serde_json::from_str(&definition.parameters).ok()?;
@@ -95,15 +98,36 @@ where
                     let session = Arc::clone(&session);
                     Box::pin(async move {
                         session
-                            .dispatch_async(tool, &arguments.to_string())
+                            .call_tool_async(tool, &arguments.to_string())
                             .await
                             .map(ToolOutput::text)
-                            .map_err(ToolExecutionError::other)
+                            .map_err(tool_error)
                     })
                 },
             ))
         })
         .collect()
+}
+
+/// A session's refusal or failure as rig's error: its kind, the session's
+/// text for the model, and the error as its source.
+fn tool_error(e: SessionError) -> ToolExecutionError {
+    let message = e.to_string();
+    let error = match &e {
+        SessionError::ArgumentsNotJson { .. }
+        | SessionError::MissingArgument { .. }
+        | SessionError::ArgumentNotString { .. } => ToolExecutionError::invalid_args(message),
+        SessionError::UnknownSkill { .. }
+        | SessionError::UnknownTool { .. }
+        | SessionError::Read(ReadError::NotFound { .. }) => ToolExecutionError::not_found(message),
+        SessionError::Read(ReadError::BadPath { .. })
+        | SessionError::Restricted(_)
+        | SessionError::Denied { .. }
+        | SessionError::NotApproved { .. }
+        | SessionError::NotActive { .. } => ToolExecutionError::refused(message),
+        _ => ToolExecutionError::new(ToolErrorKind::Other, message),
+    };
+    error.with_source(e)
 }
 
 /// A builder that can take more tools: [`AgentBuilder`] before its first
@@ -132,7 +156,7 @@ impl AddTools for AgentBuilder<WithBuilderTools> {
 }
 
 /// `builder` with the session's catalog appended to its preamble
-/// ([`Session::catalog_prompt`]) and its [`tools`] added.
+/// ([`Session::function_calling_prompt`]) and its [`tools`] added.
 ///
 /// A skill takes several turns (activate, maybe read, run, answer), and a
 /// rig agent makes one by default: raise it with `default_max_turns`.
@@ -145,7 +169,7 @@ where
     E: AsyncScriptExecutor + Send + Sync + 'static,
 {
     builder
-        .append_preamble(&session.catalog_prompt())
+        .append_preamble(&session.function_calling_prompt())
         .add_tools(tools(session))
 }
 
@@ -374,3 +398,62 @@ impl Reassemble<Frame> for NoDocument {
 }
 
 impl Serves<Completion> for NoDocument {}
+
+#[cfg(test)]
+mod tests {
+    use rig_core::tool::ToolResult;
+
+    use super::*;
+    use skills_bundle::path::PathError;
+
+    /// Each kind of refusal keeps the session's text for the model and the
+    /// error as its source.
+    #[test]
+    fn session_errors_become_rig_errors_of_their_kind() {
+        let cases = [
+            (
+                SessionError::MissingArgument { name: "path" },
+                ToolErrorKind::InvalidArgs,
+                false,
+            ),
+            (
+                SessionError::UnknownTool { name: "x".into() },
+                ToolErrorKind::NotFound,
+                false,
+            ),
+            (
+                SessionError::Read(ReadError::BadPath {
+                    path: "../x".into(),
+                    reason: PathError::ParentDir,
+                }),
+                ToolErrorKind::PermissionDenied,
+                true,
+            ),
+            (
+                SessionError::NotApproved {
+                    command: "ls".into(),
+                },
+                ToolErrorKind::PermissionDenied,
+                true,
+            ),
+            (
+                SessionError::Exec(skills_bundle::exec::ExecError::EmptyCommand),
+                ToolErrorKind::Other,
+                false,
+            ),
+        ];
+        for (e, kind, refused) in cases {
+            let text = e.to_string();
+            let error = tool_error(e);
+            assert_eq!(error.kind(), kind, "{text}");
+            assert_eq!(error.model_feedback(), Some(text.as_str()));
+            assert_eq!(
+                error
+                    .downcast_ref::<SessionError>()
+                    .map(ToString::to_string),
+                Some(text.clone())
+            );
+            assert_eq!(ToolResult::failed(error).is_refused(), refused, "{text}");
+        }
+    }
+}

@@ -1,17 +1,21 @@
 //! End to end, offline: the calculator example of the seeds (`15 * 23` ->
 //! 345) runs the real Python script out of a bundle compiled into this test
 //! binary, driven by a scripted model, in both protocol styles; and the
-//! session refuses what the policy and the paths do not allow.
+//! session refuses what the policy and the paths do not allow, each refusal
+//! matched by its `SessionError` variant and the exact text the model reads
+//! (so that a refusal cannot pass for another failure, such as a missing
+//! `python3`).
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
 use skills_bundle::agent::{
-    self, AsyncChatModel, ChatModel, Message, Reply, Role, Style, ToolCall,
+    self, AsyncChatModel, ChatModel, LoopError, Message, ModelError, Reply, Role, Style, ToolCall,
 };
-use skills_bundle::exec::LocalExecutor;
-use skills_bundle::protocol::Instruction;
-use skills_bundle::session::{Session, ToolDefinition};
-use skills_bundle::{Bundle, Mode, skills_bundle};
+use skills_bundle::exec::{ExecError, LocalExecutor};
+use skills_bundle::path::PathError;
+use skills_bundle::protocol::{Instruction, escape};
+use skills_bundle::session::{ACTIVATE, READ, RUN, Session, SessionError, ToolDefinition};
+use skills_bundle::{Bundle, Mode, ReadError, skills_bundle};
 
 static SKILLS: Bundle = skills_bundle!("../skills");
 
@@ -28,13 +32,13 @@ impl ChatModel for Scripted {
     fn complete(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> Result<Reply, String> {
+        definitions: &[ToolDefinition],
+    ) -> Result<Reply, ModelError> {
         if self.steps.is_empty() {
             return Err("the script ran out".into());
         }
         let mut step = self.steps.remove(0);
-        Ok(step(messages, &ToolDefinition::array_json(tools)))
+        Ok(step(messages, &ToolDefinition::array_json(definitions)))
     }
 }
 
@@ -46,10 +50,10 @@ impl AsyncChatModel for AsyncScripted {
     async fn complete_async(
         &mut self,
         messages: &[Message],
-        tools: &[ToolDefinition],
-    ) -> Result<Reply, String> {
+        definitions: &[ToolDefinition],
+    ) -> Result<Reply, ModelError> {
         tokio::task::yield_now().await;
-        self.0.complete(messages, tools)
+        self.0.complete(messages, definitions)
     }
 }
 
@@ -171,8 +175,14 @@ fn tools_calculator() -> Scripted {
 fn the_calculator_with_function_calling() {
     let (_cache, session) = session();
     let mut model = tools_calculator();
-    let (answer, _) =
-        agent::run(&mut model, &session, Style::Tools, "What is 15 * 23?", 10).unwrap();
+    let (answer, _) = agent::run(
+        &mut model,
+        &session,
+        Style::FunctionCalling,
+        "What is 15 * 23?",
+        10,
+    )
+    .unwrap();
     assert_eq!(answer, "345");
 }
 
@@ -185,7 +195,7 @@ fn the_calculator_on_tokio_in_both_styles() {
         .unwrap();
     for (style, model) in [
         (Style::Xml, xml_calculator()),
-        (Style::Tools, tools_calculator()),
+        (Style::FunctionCalling, tools_calculator()),
     ] {
         // Spawned, so the loop's future must be `Send`.
         let answer = runtime
@@ -202,82 +212,294 @@ fn the_calculator_on_tokio_in_both_styles() {
     }
 }
 
+/// What a session is asked, for the refusal table.
+#[derive(Debug, Clone, Copy)]
+enum Ask {
+    /// `Session::run("calculator", line)`, and the same line through
+    /// `call_tool(run_skill_script)` and `<execute_script>`.
+    Run(&'static str),
+    /// `Session::read("calculator", path)`, and the same path through
+    /// `call_tool(read_skill_resource)` and `<read_resource>`.
+    Read(&'static str),
+    /// `Session::call_tool(name, arguments)`.
+    Call(&'static str, &'static str),
+}
+
+/// One refusal: the variant, and the exact text the model reads.
+struct Refusal {
+    attack: &'static str,
+    /// Skills activated, in order, in a fresh session.
+    active: &'static [&'static str],
+    ask: Ask,
+    variant: fn(&SessionError) -> bool,
+    text: &'static str,
+}
+
+const CALCULATOR_ONLY: &str =
+    "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']";
+
+fn refusals() -> Vec<Refusal> {
+    use Ask::{Call, Read, Run};
+    let restricted =
+        |e: &SessionError| matches!(e, SessionError::Restricted(r) if r.skill == "calculator");
+    let bad_path = |e: &SessionError| matches!(e, SessionError::Read(ReadError::BadPath { .. }));
+    vec![
+        Refusal {
+            attack: "a script of a skill not yet active",
+            active: &[],
+            ask: Run("python3 scripts/calc.py 1"),
+            variant: |e| matches!(e, SessionError::NotActive { name } if name == "calculator"),
+            text: "the skill `calculator` is not active; activate it first with `activate_skill` or <use_skill>",
+        },
+        Refusal {
+            attack: "a tool the skill does not list",
+            active: &["calculator"],
+            ask: Run("ls -la"),
+            variant: restricted,
+            text: CALCULATOR_ONLY,
+        },
+        Refusal {
+            attack: "`;` after a granted command",
+            active: &["calculator"],
+            ask: Run("python3 scripts/calc.py 1; rm -rf /"),
+            variant: restricted,
+            text: CALCULATOR_ONLY,
+        },
+        Refusal {
+            attack: "`&&` after a granted command",
+            active: &["calculator"],
+            ask: Run("python3 -c 'import os' && ls"),
+            variant: restricted,
+            text: CALCULATOR_ONLY,
+        },
+        Refusal {
+            attack: "a sibling skill's file",
+            active: &[],
+            ask: Read("../git-workflow/SKILL.md"),
+            variant: bad_path,
+            text: "Illegal path: cannot read `../git-workflow/SKILL.md`: the path contains `..`; it may not leave the skill directory",
+        },
+        Refusal {
+            attack: "an absolute path",
+            active: &[],
+            ask: Read("/etc/passwd"),
+            variant: |e| {
+                matches!(
+                    e,
+                    SessionError::Read(ReadError::BadPath {
+                        reason: PathError::Absolute,
+                        ..
+                    })
+                )
+            },
+            text: "Illegal path: cannot read `/etc/passwd`: the path is absolute; paths are relative to the skill directory",
+        },
+        Refusal {
+            attack: "`..` out of a subdirectory",
+            active: &[],
+            ask: Read("scripts/../../x"),
+            variant: bad_path,
+            text: "Illegal path: cannot read `scripts/../../x`: the path contains `..`; it may not leave the skill directory",
+        },
+        Refusal {
+            attack: "a drive letter",
+            active: &[],
+            ask: Read("C:/x"),
+            variant: bad_path,
+            text: "Illegal path: cannot read `C:/x`: the path is absolute; paths are relative to the skill directory",
+        },
+        Refusal {
+            attack: "backslashes",
+            active: &[],
+            ask: Read("a\\..\\b"),
+            variant: bad_path,
+            text: "Illegal path: cannot read `a\\..\\b`: the path contains `\\`; use `/` as the separator",
+        },
+        Refusal {
+            attack: "a file the skill does not have",
+            active: &[],
+            ask: Read("nope.md"),
+            variant: |e| matches!(e, SessionError::Read(ReadError::NotFound { path, .. }) if path == "nope.md"),
+            text: "no file `nope.md` in this skill; available: SKILL.md, scripts/calc.py",
+        },
+        Refusal {
+            attack: "an unknown skill",
+            active: &[],
+            ask: Call(ACTIVATE, r#"{"name": "nope"}"#),
+            variant: |e| matches!(e, SessionError::UnknownSkill { name, .. } if name == "nope"),
+            text: "no skill `nope`; available: calculator, csv-insights, git-workflow, review-plugin:code-review, review-plugin:security-review",
+        },
+        Refusal {
+            attack: "an unknown tool",
+            active: &[],
+            ask: Call("delete_everything", "{}"),
+            variant: |e| matches!(e, SessionError::UnknownTool { name } if name == "delete_everything"),
+            text: "no tool `delete_everything`; the tools are activate_skill, read_skill_resource and run_skill_script",
+        },
+        Refusal {
+            attack: "an unknown tool with arguments that are not JSON",
+            active: &[],
+            ask: Call("delete_everything", "not json"),
+            variant: |e| matches!(e, SessionError::UnknownTool { .. }),
+            text: "no tool `delete_everything`; the tools are activate_skill, read_skill_resource and run_skill_script",
+        },
+        Refusal {
+            attack: "arguments that are not JSON",
+            active: &["calculator"],
+            ask: Call(RUN, "not json"),
+            variant: |e| matches!(e, SessionError::ArgumentsNotJson { .. }),
+            text: "the arguments are not JSON: expected a value (`true`, `false` and `null` are lowercase)",
+        },
+        Refusal {
+            attack: "a missing argument",
+            active: &[],
+            ask: Call(READ, r#"{"skill": "calculator"}"#),
+            variant: |e| matches!(e, SessionError::MissingArgument { name: "path" }),
+            text: "`path` is missing",
+        },
+        Refusal {
+            attack: "`arguments` that is not a string",
+            active: &[],
+            ask: Call(ACTIVATE, r#"{"name": "calculator", "arguments": 7}"#),
+            variant: |e| matches!(e, SessionError::ArgumentNotString { name: "arguments" }),
+            text: "`arguments` must be a string",
+        },
+        Refusal {
+            attack: "an argument that is not a string",
+            active: &[],
+            ask: Call(READ, r#"{"skill": 7, "path": "SKILL.md"}"#),
+            variant: |e| matches!(e, SessionError::ArgumentNotString { name: "skill" }),
+            text: "`skill` must be a string",
+        },
+    ]
+}
+
 #[test]
 fn the_session_refuses_what_is_not_allowed() {
-    let (_cache, session) = session();
-    // Not active yet: nothing is allowed to run.
-    let before = session.handle(&Instruction::ExecuteScript {
-        skill: "calculator".into(),
-        command: "python3 scripts/calc.py 1".into(),
-    });
-    assert!(before.starts_with("<script_error>"), "{before}");
-    session.activate("calculator", "").unwrap();
-    assert!(
-        session
-            .activate("calculator", "")
-            .unwrap()
-            .contains("already active")
-    );
-    // A tool the skill does not list, under Restrict.
-    let e = session.run("calculator", "ls -la").unwrap_err();
-    assert!(
-        e.starts_with("Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ["),
-        "{e}"
-    );
-    // Shell operators never match an allow rule.
-    assert!(
-        session
-            .run("calculator", "python3 scripts/calc.py 1; rm -rf /")
-            .is_err()
-    );
-    assert!(
-        session
-            .run("calculator", "python3 -c 'import os' && ls")
-            .is_err()
-    );
-    // Paths stay inside the skill, through every read path.
-    for path in [
-        "../git-workflow/SKILL.md",
-        "/etc/passwd",
-        "scripts/../../x",
-        "C:/x",
-        "a\\..\\b",
-    ] {
-        let reply = session.handle(&Instruction::ReadResource {
-            skill: "calculator".into(),
-            path: path.into(),
-        });
-        assert!(reply.starts_with("<resource_error>"), "{path}: {reply}");
-        assert!(
-            session
-                .dispatch(
-                    "read_skill_resource",
-                    &format!(
-                        r#"{{"skill": "calculator", "path": {}}}"#,
-                        serde_json::to_string(path).unwrap()
-                    )
-                )
-                .is_err()
-        );
+    for case in refusals() {
+        let row = case.attack;
+        let (_cache, session) = session();
+        for name in case.active {
+            session.activate(name, "").unwrap();
+        }
+        // (entry point, answer); an error is checked by variant and text.
+        let mut answers = Vec::new();
+        let xml = match case.ask {
+            Ask::Run(line) => {
+                answers.push(("Session::run", session.run("calculator", line).map(|_| ())));
+                let args = serde_json::json!({"skill": "calculator", "command": line});
+                answers.push((RUN, session.call_tool(RUN, &args.to_string()).map(|_| ())));
+                Some((
+                    "script_error",
+                    Instruction::ExecuteScript {
+                        skill: "calculator".into(),
+                        command: line.into(),
+                    },
+                ))
+            }
+            Ask::Read(path) => {
+                answers.push((
+                    "Session::read",
+                    session.read("calculator", path).map(|_| ()),
+                ));
+                let args = serde_json::json!({"skill": "calculator", "path": path});
+                answers.push((READ, session.call_tool(READ, &args.to_string()).map(|_| ())));
+                Some((
+                    "resource_error",
+                    Instruction::ReadResource {
+                        skill: "calculator".into(),
+                        path: path.into(),
+                    },
+                ))
+            }
+            Ask::Call(name, arguments) => {
+                answers.push((name, session.call_tool(name, arguments).map(|_| ())));
+                None
+            }
+        };
+        for (entry, answer) in answers {
+            match answer {
+                Err(e) if (case.variant)(&e) => {
+                    assert_eq!(e.to_string(), case.text, "[{row}] via {entry}");
+                }
+                other => panic!("[{row}] via {entry}: {other:?}"),
+            }
+        }
+        if let Some((element, instruction)) = xml {
+            assert_eq!(
+                session.handle_xml(&instruction),
+                format!("<{element}>{}</{element}>", escape(case.text, false)),
+                "[{row}] via XML"
+            );
+        }
+        // Nothing was activated by a refusal.
+        assert_eq!(session.active(), case.active, "[{row}]");
     }
-    let e = session.read("calculator", "nope.md").unwrap_err();
-    assert!(e.contains("available: SKILL.md, scripts/calc.py"), "{e}");
-    // Unknown skills and tools, bad JSON.
+}
+
+#[test]
+fn activating_twice_injects_once() {
+    let (_cache, session) = session();
+    let first = session.activate("calculator", "").unwrap();
     assert!(
-        session
-            .dispatch("activate_skill", r#"{"name": "nope"}"#)
-            .unwrap_err()
-            .contains("available: calculator")
+        first.starts_with("Base directory for this skill: skill://calculator"),
+        "{first}"
     );
-    assert!(session.dispatch("delete_everything", "{}").is_err());
-    assert!(session.dispatch("run_skill_script", "not json").is_err());
-    // Unloading revokes the grants.
+    assert_eq!(
+        session.activate("calculator", "").unwrap(),
+        "The skill `calculator` is already active; its instructions are above."
+    );
+    assert_eq!(session.active(), ["calculator"]);
+}
+
+#[test]
+fn unloading_revokes_the_grants() {
+    let (_cache, session) = session();
+    session.activate("git-workflow", "").unwrap();
+    session.activate("calculator", "").unwrap();
+    // calculator's `Bash(python3:*)` covers the line, even in git-workflow.
+    assert_eq!(
+        session.policy().check("Bash", Some("python3 -V")),
+        skills_bundle::Decision::Allow {
+            by: Some("calculator".into())
+        }
+    );
     assert!(session.unload("calculator"));
-    assert!(
-        session
-            .run("calculator", "python3 scripts/calc.py 1")
-            .is_err()
-    );
+    assert!(!session.unload("calculator"), "unloaded twice");
+    match session.run("git-workflow", "python3 -V") {
+        Err(e @ SessionError::Restricted(_)) => assert_eq!(
+            e.to_string(),
+            "Tool 'Bash' not allowed for skill 'git-workflow'. Allowed tools: ['Bash(git:*)', 'Read']"
+        ),
+        other => panic!("{other:?}"),
+    }
+    match session.run("calculator", "python3 scripts/calc.py 1") {
+        Err(e @ SessionError::NotActive { .. }) => assert_eq!(
+            e.to_string(),
+            "the skill `calculator` is not active; activate it first with `activate_skill` or <use_skill>"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A script that cannot start is an executor error carried as the
+/// session's source, not a refusal; its text names the program.
+#[test]
+fn a_program_that_does_not_exist_is_an_exec_error() {
+    let (_cache, session) = session();
+    session.activate("calculator", "").unwrap();
+    session.policy().allow_all(true);
+    match session.run("calculator", "no-such-program-here 1") {
+        Err(e @ SessionError::Exec(ExecError::Spawn { .. })) => {
+            assert_eq!(
+                e.to_string(),
+                "cannot run `no-such-program-here`: No such file or directory (os error 2)"
+            );
+            let source = std::error::Error::source(&e).map(ToString::to_string);
+            assert_eq!(source, Some(e.to_string()));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -291,17 +513,35 @@ fn the_loop_stops_at_max_iterations() {
             .collect(),
     };
     let e = agent::run(&mut model, &session, Style::Xml, "loop", 3).unwrap_err();
-    assert_eq!(e, agent::LoopError::MaxIterations(3));
+    assert!(matches!(e, LoopError::MaxIterations(3)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "no answer after 3 model calls (max_iterations)"
+    );
 }
 
 #[test]
 fn a_catalog_budget_reaches_the_system_prompt() {
     let (_cache, session) = session();
-    let full = session.system_prompt();
+    let full = session.xml_prompt();
     let session = session.with_catalog_budget(600);
-    let short = session.system_prompt();
+    let short = session.xml_prompt();
     assert!(short.len() < full.len());
     assert!(session.catalog().chars().count() <= 600);
     assert!(short.contains("<name>\ncalculator\n</name>"), "{short}");
     assert!(short.contains("<use_skill>skill-name</use_skill>"));
+}
+
+#[test]
+fn a_model_error_is_the_loops_source() {
+    let (_cache, session) = session();
+    let mut model = Scripted { steps: Vec::new() };
+    let e = agent::run(&mut model, &session, Style::FunctionCalling, "hi", 3).unwrap_err();
+    assert_eq!(e.to_string(), "the model failed: the script ran out");
+    let LoopError::Model(model_error) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(model_error.to_string(), "the script ran out");
+    let source = std::error::Error::source(&e).map(ToString::to_string);
+    assert_eq!(source.as_deref(), Some("the script ran out"));
 }

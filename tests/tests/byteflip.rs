@@ -84,7 +84,7 @@ fn a_signed_pack_refuses_every_flipped_byte_at_the_signature() {
     );
     let trust = Trust::Signed {
         public_key: &s.public_key,
-        signature: &s.signature,
+        signature: Some(&s.signature),
     };
     assert!(Pack::open(&s.pack, trust).is_ok());
     let expected = PackError::Signature(SignatureError::Invalid);

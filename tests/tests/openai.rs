@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use skills_bundle::agent::{self, ChatModel, LoopError, Message, Role, Style};
 use skills_bundle::exec::LocalExecutor;
-use skills_bundle::openai::{self, OpenAiChat};
+use skills_bundle::openai::{self, OpenAiChat, OpenAiError};
 use skills_bundle::session::Session;
 use skills_bundle::{Bundle, Mode, skills_bundle};
 
@@ -295,8 +295,14 @@ fn the_calculator_with_function_calling_over_http() {
     let mock = tools_calculator();
     let (_cache, session) = session();
     let mut model = mock.chat();
-    let (answer, transcript) =
-        agent::run(&mut model, &session, Style::Tools, "What is 15 * 23?", 10).unwrap();
+    let (answer, transcript) = agent::run(
+        &mut model,
+        &session,
+        Style::FunctionCalling,
+        "What is 15 * 23?",
+        10,
+    )
+    .unwrap();
     assert_eq!(answer, "15 * 23 = 345");
     assert_eq!(transcript.len(), 7);
     assert_eq!(transcript[2].tool_calls[0].id, "call_1");
@@ -357,9 +363,15 @@ fn the_calculator_on_tokio_over_http() {
     let answer = runtime
         .block_on(runtime.spawn(async move {
             let (_cache, session) = session();
-            agent::run_async(&mut model, &session, Style::Tools, "What is 15 * 23?", 10)
-                .await
-                .map(|(answer, _)| answer)
+            agent::run_async(
+                &mut model,
+                &session,
+                Style::FunctionCalling,
+                "What is 15 * 23?",
+                10,
+            )
+            .await
+            .map(|(answer, _)| answer)
         }))
         .unwrap()
         .unwrap();
@@ -368,15 +380,17 @@ fn the_calculator_on_tokio_over_http() {
 }
 
 /// One completion's error, checked to hold no secret.
-fn error_of(model: &mut OpenAiChat) -> String {
+fn error_of(model: &mut OpenAiChat) -> Box<OpenAiError> {
     let (_cache, session) = session();
-    let e = agent::run(model, &session, Style::Tools, "hi", 10).unwrap_err();
+    let e = agent::run(model, &session, Style::FunctionCalling, "hi", 10).unwrap_err();
     let LoopError::Model(e) = e else {
         panic!("{e:?}")
     };
-    assert!(!e.contains(KEY), "{e}");
+    assert!(!e.to_string().contains(KEY), "{e}");
+    assert!(!format!("{e:?}").contains(KEY), "{e:?}");
     assert!(!format!("{model:?}").contains(KEY));
-    e
+    e.downcast::<OpenAiError>()
+        .unwrap_or_else(|e| panic!("not an OpenAiError: {e:?}"))
 }
 
 /// The error expected, given the endpoint.
@@ -452,9 +466,20 @@ fn errors_are_said_plainly() {
         ),
     ];
     for (answer, expected) in cases {
+        let Answer::Status(code, _) = answer else {
+            unreachable!("every row answers")
+        };
         let mock = Mock::start(vec![answer]);
         let e = error_of(&mut mock.chat());
-        assert_eq!(e, expected(&mock.endpoint()));
+        let endpoint = mock.endpoint();
+        match &*e {
+            OpenAiError::Answer { url, .. } if code == 200 => assert_eq!(*url, endpoint),
+            OpenAiError::Status { url, status, .. } if code != 200 => {
+                assert_eq!((url, *status), (&endpoint, code));
+            }
+            other => panic!("HTTP {code}: {other:?}"),
+        }
+        assert_eq!(e.to_string(), expected(&endpoint));
     }
 }
 
@@ -463,8 +488,12 @@ fn an_answer_over_the_limit_is_refused() {
     let body = completion(json!({"content": "y".repeat(5000)}));
     let mock = Mock::start(vec![ok(body.clone()), ok(body.clone())]);
     let e = error_of(&mut mock.chat().max_response_bytes(1000));
+    assert!(
+        matches!(*e, OpenAiError::TooLarge { limit: 1000, .. }),
+        "{e:?}"
+    );
     assert_eq!(
-        e,
+        e.to_string(),
         format!(
             "the answer from {} is larger than max_response_bytes (1000 bytes)",
             mock.endpoint()
@@ -488,8 +517,9 @@ fn a_refused_connection_is_said_plainly() {
         .port();
     let mut model = OpenAiChat::new(format!("http://127.0.0.1:{port}/v1/"), "m").api_key(KEY);
     let e = error_of(&mut model);
+    assert!(matches!(*e, OpenAiError::ConnectionRefused { .. }), "{e:?}");
     assert_eq!(
-        e,
+        e.to_string(),
         format!(
             "could not connect to http://127.0.0.1:{port}/v1/chat/completions: \
              connection refused (is the server running?)"
@@ -504,15 +534,17 @@ fn https_needs_the_tls_feature() {
     }
     let mut model = OpenAiChat::new("https://api.example.com/v1", "m").api_key(KEY);
     let e = error_of(&mut model);
+    assert!(matches!(*e, OpenAiError::NoTls { .. }), "{e:?}");
     assert_eq!(
-        e,
+        e.to_string(),
         "https://api.example.com/v1/chat/completions is https, and this build has no TLS: \
          enable skills-bundle's `openai-tls` feature (without it only http:// endpoints \
          work, such as a local Ollama, vLLM, llama.cpp or LM Studio server)"
     );
     let e = error_of(&mut OpenAiChat::new("ftp://h/v1", "m"));
+    assert!(matches!(*e, OpenAiError::NotHttp { .. }), "{e:?}");
     assert_eq!(
-        e,
+        e.to_string(),
         "ftp://h/v1/chat/completions is not an http:// or https:// URL \
          (expected a base such as http://127.0.0.1:11434/v1)"
     );
@@ -523,8 +555,12 @@ fn a_silent_server_times_out() {
     let mock = Mock::start(vec![Answer::Silent]);
     let started = std::time::Instant::now();
     let e = error_of(&mut mock.chat().timeout(Duration::from_millis(200)));
+    assert!(
+        matches!(*e, OpenAiError::Timeout { timeout, .. } if timeout == Duration::from_millis(200)),
+        "{e:?}"
+    );
     assert_eq!(
-        e,
+        e.to_string(),
         format!("no answer from {} within 200ms (timeout)", mock.endpoint())
     );
     assert!(started.elapsed() < Duration::from_secs(10));
@@ -650,11 +686,34 @@ fn no_answer_makes_it_panic() {
         match model.complete(&messages, &[]) {
             Ok(_) => oks += 1,
             Err(e) => {
-                assert!(e.ends_with(&format!("(from {})", mock.endpoint())), "{e}");
+                match e.downcast_ref::<OpenAiError>() {
+                    Some(OpenAiError::Answer { url, .. }) => assert_eq!(*url, mock.endpoint()),
+                    _ => panic!("{e:?}"),
+                }
+                assert!(
+                    e.to_string()
+                        .ends_with(&format!("(from {})", mock.endpoint())),
+                    "{e}"
+                );
                 errors += 1;
             }
         }
     }
     assert_eq!(mock.requests().len(), count);
     assert!(oks > 0 && errors > 0, "{oks} ok, {errors} errors");
+}
+
+#[test]
+fn from_env_without_a_model_says_which_variable() {
+    if std::env::var_os("OPENAI_MODEL").is_some() {
+        println!("note: skipped: OPENAI_MODEL is set in this environment");
+        return;
+    }
+    let e = OpenAiChat::from_env().unwrap_err();
+    assert!(matches!(e, OpenAiError::NoModel), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "OPENAI_MODEL is not set: name the model to use, such as `gpt-4o-mini` \
+         or a local server's `llama3.1`"
+    );
 }

@@ -719,10 +719,10 @@ fn bundle_from_pack_is_the_directory() {
     assert_eq!(bundle.len(), 5);
     assert_eq!(bundle.len(), plan.skills.len());
     for (skill, planned) in bundle.skills().zip(&plan.skills) {
-        assert_eq!(skill.name(), planned.name);
-        assert_eq!(skill.description(), planned.description);
+        assert_eq!(skill.name(), planned.meta.name);
+        assert_eq!(skill.description(), planned.meta.description);
         assert_eq!(
-            bundle.get(&planned.name).map(|s| s.name()),
+            bundle.get(&planned.meta.name).map(|s| s.name()),
             Some(skill.name())
         );
         let on_disk = tree(&examples().join(&planned.source_dir));
@@ -733,7 +733,7 @@ fn bundle_from_pack_is_the_directory() {
                 (f.path().to_string(), (bytes, f.is_executable()))
             })
             .collect();
-        assert!(in_pack == on_disk, "{}: files differ", planned.name);
+        assert!(in_pack == on_disk, "{}: files differ", planned.meta.name);
         let hashes: Vec<(&str, &[u8; 32], bool)> = skill
             .files()
             .map(|f| (f.path(), f.sha256(), f.is_executable()))
@@ -741,11 +741,11 @@ fn bundle_from_pack_is_the_directory() {
         let planned_hashes: Vec<(&str, &[u8; 32], bool)> = planned
             .files
             .iter()
-            .map(|f| (f.path.as_str(), &f.sha256, f.executable))
+            .map(|f| (&*f.meta.path, &f.meta.sha256, f.meta.executable))
             .collect();
         assert_eq!(hashes, planned_hashes);
         let md = &on_disk["SKILL.md"].0;
-        let (start, end) = planned.body;
+        let (start, end) = planned.meta.body;
         let body = std::str::from_utf8(&md[start as usize..end as usize]).unwrap();
         assert_eq!(skill.body().unwrap(), body);
     }

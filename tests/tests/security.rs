@@ -3,7 +3,7 @@
 //! get.
 //!
 //! - **Path traversal through every read path**: `Skill::read`,
-//!   `Skill::file`, `Session::read`, `dispatch("read_skill_resource")`,
+//!   `Skill::file`, `Session::read`, `call_tool("read_skill_resource")`,
 //!   `<read_resource>` parsed from XML, and `skills read`; plus program paths
 //!   that leave the skill through `run_skill_script` and `<execute_script>`.
 //!   The contents of `/etc/passwd` never appear in any answer.
@@ -56,7 +56,7 @@ use skills_bundle::exec::{
     cache_dir_name,
 };
 use skills_bundle::protocol::{self, Instruction, escape};
-use skills_bundle::session::{READ, RUN, Session};
+use skills_bundle::session::{READ, RUN, Session, SessionError};
 use skills_bundle::tools::rule;
 use skills_bundle::{Bundle, Decision, Mode, ReadError, Skill, skills_bundle};
 use skills_tests::{skills, tempdir, workspace};
@@ -134,7 +134,13 @@ fn handle_xml(
         std::slice::from_ref(expected),
         "[{row}] the XML did not carry the input unchanged"
     );
-    session.handle(&parsed[0])
+    session.handle_xml(&parsed[0])
+}
+
+/// A session's answer as the model reads it: the result, or the error's
+/// text.
+fn model_text<T>(answer: Result<T, SessionError>) -> Result<T, String> {
+    answer.map_err(|e| e.to_string())
 }
 
 /// `{"skill": …, key: …}` as JSON.
@@ -384,9 +390,16 @@ fn path_traversal_through_every_read_path() {
         // Session::read and the function call.
         let expected = content.clone().ok_or_else(|| case.session_error().unwrap());
         let got = session.read("probe", path);
+        match (&got, &case.expect) {
+            (Ok(_), ReadExpect::Reads(_))
+            | (Err(SessionError::Read(ReadError::BadPath { .. })), ReadExpect::Bad(_))
+            | (Err(SessionError::Read(ReadError::NotFound { .. })), ReadExpect::NotFound(_)) => {}
+            (other, _) => panic!("[{row}] Session::read gave {other:?}"),
+        }
+        let got = model_text(got);
         assert_eq!(got, expected, "[{row}] Session::read");
         assert_no_leak(row, "Session::read", got.as_ref().unwrap_or_else(|e| e));
-        let got = session.dispatch(READ, &json_args("probe", "path", path));
+        let got = model_text(session.call_tool(READ, &json_args("probe", "path", path)));
         assert_eq!(got, expected, "[{row}] call_tool({READ})");
         assert_no_leak(row, READ, got.as_ref().unwrap_or_else(|e| e));
 
@@ -400,7 +413,7 @@ fn path_traversal_through_every_read_path() {
                 let parsed = protocol::parse(&reply);
                 assert_eq!(parsed.len(), 1, "[{row}] {parsed:?}");
                 assert_eq!(
-                    session.handle(&parsed[0]),
+                    session.handle_xml(&parsed[0]),
                     *exact,
                     "[{row}] <read_resource>"
                 );
@@ -534,7 +547,7 @@ fn path_traversal_through_xml_tricks() {
     for case in CASES {
         let got: Vec<String> = protocol::parse(case.reply)
             .iter()
-            .map(|i| session.handle(i))
+            .map(|i| session.handle_xml(i))
             .collect();
         assert_eq!(got.len(), case.replies.len(), "[{}] {got:?}", case.attack);
         for (got, want) in got.iter().zip(case.replies) {
@@ -660,13 +673,26 @@ fn program_paths_stay_inside_the_skill() {
         }
         let command = case.command.replace("{M}", m);
         let refusal = case.refusal.replace("{D}", d);
+        let run = session.run("procs", &command);
+        assert!(
+            matches!(
+                run,
+                Err(SessionError::Restricted(_)
+                    | SessionError::Exec(
+                        ExecError::BadPath { .. }
+                            | ExecError::Spawn { .. }
+                            | ExecError::EmptyCommand
+                    ))
+            ),
+            "[{row}] Session::run gave {run:?}"
+        );
         assert_eq!(
-            session.run("procs", &command),
+            model_text(run),
             Err(refusal.clone()),
             "[{row}] Session::run"
         );
         assert_eq!(
-            session.dispatch(RUN, &json_args("procs", "command", &command)),
+            model_text(session.call_tool(RUN, &json_args("procs", "command", &command))),
             Err(refusal.clone()),
             "[{row}] call_tool({RUN})"
         );
@@ -978,7 +1004,7 @@ fn command_injection_in_arguments() {
         for (layer, session, expect) in layers {
             let Some(expect) = expect else { continue };
             let row = format!("{} / {layer}", case.attack);
-            let got = session.dispatch(RUN, &json_args("probe", "command", &command));
+            let got = model_text(session.call_tool(RUN, &json_args("probe", "command", &command)));
             assert_eq!(got, expect.tool_answer(m), "[{row}] call_tool({RUN})");
             assert_no_leak(&row, RUN, got.as_ref().unwrap_or_else(|e| e));
             let reply = format!(
@@ -1177,12 +1203,12 @@ fn tools_outside_allowed_tools_under_restrict() {
             ),
         };
         assert_eq!(
-            session.run("probe", case.command),
+            model_text(session.run("probe", case.command)),
             run,
             "[{row}] Session::run"
         );
         assert_eq!(
-            session.dispatch(RUN, &json_args("probe", "command", case.command)),
+            model_text(session.call_tool(RUN, &json_args("probe", "command", case.command))),
             tool,
             "[{row}] call_tool({RUN})"
         );
@@ -1205,9 +1231,9 @@ fn tools_outside_allowed_tools_under_restrict() {
 /// A grant is checked against the command line only, not against the skill
 /// whose directory the command runs in: with `procs` active (`Bash(./scripts/*)`),
 /// `run_skill_script` runs `probe`'s script although `probe` was never
-/// activated. Written to what should happen: refused before anything of
-/// `probe` is materialised or run. (The exact wording is the library's to
-/// choose; the row asks only for a refusal and no side effect.)
+/// activated. Written to what should happen: refused as `NotActive`, with
+/// the text the model reads, before anything of `probe` is materialised or
+/// run.
 #[test]
 fn a_grant_does_not_run_another_skills_scripts() {
     let tmp = tempdir();
@@ -1226,14 +1252,18 @@ fn a_grant_does_not_run_another_skills_scripts() {
         ),
         (
             "call_tool(run_skill_script)",
-            session.dispatch(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+            session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
         ),
     ];
     for (entry, answer) in answers {
-        assert!(
-            answer.is_err(),
-            "[inactive skill, another skill's grant] via {entry}: ran: {answer:?}"
-        );
+        match answer {
+            Err(e @ SessionError::NotActive { .. }) => assert_eq!(
+                e.to_string(),
+                "the skill `probe` is not active; activate it first with `activate_skill` or <use_skill>",
+                "[inactive skill, another skill's grant] via {entry}"
+            ),
+            other => panic!("[inactive skill, another skill's grant] via {entry}: {other:?}"),
+        }
     }
     assert!(
         !probe_dir.exists(),
@@ -1725,7 +1755,7 @@ fn output_floods_are_capped_and_memory_stays_bounded() {
     );
     let session = session(tmp.path(), &["procs"]);
     let text = session
-        .dispatch(
+        .call_tool(
             RUN,
             &json_args("procs", "command", "./scripts/flood.sh 33554432 33554432"),
         )
@@ -2191,12 +2221,22 @@ fn a_tampered_cache_is_refused_and_left_as_found() {
         // The session, as the model sees it.
         let session = Session::new(&S, exec.clone(), Mode::Restrict);
         session.activate("probe", "").unwrap();
+        let answer = session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x"));
+        assert!(
+            matches!(
+                answer,
+                Err(SessionError::Exec(
+                    ExecError::CacheTampered { .. } | ExecError::UnsafeCache { .. }
+                ))
+            ),
+            "[{row}] call_tool({RUN}) gave {answer:?}"
+        );
         assert_eq!(
-            session.dispatch(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+            model_text(answer),
             Err(text.clone()),
             "[{row}] call_tool({RUN})"
         );
-        let reply = session.handle(&Instruction::ExecuteScript {
+        let reply = session.handle_xml(&Instruction::ExecuteScript {
             skill: "probe".into(),
             command: "./scripts/argv.sh x".into(),
         });
@@ -2249,11 +2289,15 @@ fn a_script_another_skill_added_is_not_run() {
         planted.display()
     );
     let session = session(tmp.path(), &["procs"]);
-    assert_eq!(
-        session.dispatch(RUN, &json_args("procs", "command", "./scripts/pwn.sh")),
-        Err(text),
-        "call_tool({RUN})"
+    let answer = session.call_tool(RUN, &json_args("procs", "command", "./scripts/pwn.sh"));
+    assert!(
+        matches!(
+            answer,
+            Err(SessionError::Exec(ExecError::CacheTampered { .. }))
+        ),
+        "call_tool({RUN}) gave {answer:?}"
     );
+    assert_eq!(model_text(answer), Err(text), "call_tool({RUN})");
     assert!(!marker.exists(), "the planted script ran");
     assert!(planted.is_file(), "the planted script was removed");
 }
@@ -2353,17 +2397,27 @@ fn timeouts_past_the_maximum_are_refused_before_the_run() {
         let session = Session::new(&S, exec, Mode::Restrict);
         session.activate("probe", "").unwrap();
         let args = json_args("probe", "command", "./scripts/argv.sh x");
-        assert_eq!(
-            session.dispatch(RUN, &args),
-            Err(text.clone()),
-            "[{row}] call_tool({RUN})"
-        );
-        // The async run, as `skills serve` makes it: an answer, no panic.
-        assert_eq!(
-            runtime.block_on(session.dispatch_async(RUN, &args)),
-            Err(text),
-            "[{row}] call_tool({RUN}), async"
-        );
+        // Blocking, and async as `skills serve` runs it: an answer, no panic.
+        for (entry, answer) in [
+            ("blocking", session.call_tool(RUN, &args)),
+            (
+                "async",
+                runtime.block_on(session.call_tool_async(RUN, &args)),
+            ),
+        ] {
+            assert!(
+                matches!(
+                    answer,
+                    Err(SessionError::Exec(ExecError::TimeoutTooLong { timeout: t })) if t == *timeout
+                ),
+                "[{row}] call_tool({RUN}), {entry}: {answer:?}"
+            );
+            assert_eq!(
+                model_text(answer),
+                Err(text.clone()),
+                "[{row}] call_tool({RUN}), {entry}"
+            );
+        }
     }
     // The maximum itself runs.
     let mut exec = LocalExecutor::new(tmp.path().join("cache"));

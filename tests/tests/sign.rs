@@ -240,3 +240,32 @@ fn signing_failures_name_the_key_and_write_nothing() {
     assert!(!d.join("demo.skillpack").exists());
     assert!(!d.join("demo.skillpack.minisig").exists());
 }
+
+/// An empty `.minisig` is a signature file that holds no signature, not a
+/// missing one: `verify` says so, with status 1.
+#[test]
+fn an_empty_signature_file_is_not_a_signature() {
+    let dir = skill_dir();
+    let d = dir.path();
+    success(&run(
+        d,
+        &["keygen", "-p", "k.pub", "-s", "k.key"],
+        Some(PASSWORD),
+    ));
+    success(&run(d, &["pack", "demo", "-o", "demo.skillpack"], None));
+    std::fs::write(d.join("demo.skillpack.minisig"), "").unwrap();
+    let out = run(d, &["verify", "demo.skillpack", "-p", "k.pub"], None);
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref()
+        ),
+        (
+            Some(1),
+            "signature  FAILED signature: the signature is not a minisign signature\n\
+             NOT verified: demo.skillpack\n"
+        ),
+        "{}",
+        text(&out)
+    );
+}

@@ -190,7 +190,7 @@ fn fixtures_match_a_fresh_pack() {
     );
     let key = std::fs::read_to_string(ui.join("packs/test.pub")).unwrap();
     let sig = std::fs::read_to_string(ui.join("packs/greeter.skillpack.minisig")).unwrap();
-    skills_bundle::pack::signature::verify(&fixture, &key, &sig).unwrap();
+    skills_bundle::pack::signature::verify(&fixture, &key, Some(&sig)).unwrap();
     let tampered = std::fs::read(ui.join("packs/tampered.skillpack")).unwrap();
     assert_eq!(tampered.len(), fixture.len());
     let differing = fixture

@@ -11,6 +11,7 @@ use crate::Bundle;
 use crate::pack::Trust;
 use skills_compiler::embed::{Plan, PlanSkill, compress};
 use skills_compiler::pack::{manifest, write_pack};
+use skills_core::meta::SkillMeta;
 use skills_core::zip::write::DosTime;
 
 /// A bundle with one skill named `name`: a `SKILL.md` plus `files`
@@ -23,21 +24,20 @@ pub fn bundle(name: &str, files: &[(&str, &[u8], bool)]) -> Bundle {
             .iter()
             .map(|(path, bytes, exec)| compress(path, bytes.to_vec(), *exec)),
     );
-    planned.sort_by(|a, b| a.path.cmp(&b.path));
-    let skill_md = planned
-        .iter()
-        .position(|f| f.path == "SKILL.md")
-        .expect("SKILL.md is planned");
+    planned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
     let mut plan = Plan {
         skills: vec![PlanSkill {
-            name: name.into(),
-            description: "Use when testing.".into(),
+            meta: SkillMeta {
+                name: name.to_string().into(),
+                description: "Use when testing.".into(),
+                skill_md: "SKILL.md".into(),
+                body: (
+                    u32::try_from(md.len() - 5).expect("short"),
+                    u32::try_from(md.len()).expect("short"),
+                ),
+                ..SkillMeta::default()
+            },
             files: planned,
-            skill_md: u32::try_from(skill_md).expect("few files"),
-            body: (
-                u32::try_from(md.len() - 5).expect("short"),
-                u32::try_from(md.len()).expect("short"),
-            ),
             ..PlanSkill::default()
         }],
         ..Plan::default()

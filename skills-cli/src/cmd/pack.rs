@@ -46,7 +46,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
         .skills
         .iter()
         .flat_map(|s| &s.files)
-        .map(|f| f.size)
+        .map(|f| f.meta.size)
         .sum();
     match args.format {
         PackFormat::Skillpack => {
@@ -80,7 +80,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
                 let (bytes, dir) = write_skill_zip(skill, time).map_err(io::Error::other)?;
                 readable(&bytes, &args.output, &args.check)?;
                 // Plugins may share skill names: `<plugin>/<skill>.skill`.
-                let path = match plugin_of(&skill.name) {
+                let path = match plugin_of(&skill.meta.name) {
                     Some(plugin) if path::is_normal(plugin) => args.output.join(plugin),
                     Some(plugin) => {
                         return Err(io::Error::new(
@@ -100,7 +100,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
                 writeln!(
                     out,
                     "packed {} into {} ({} bytes)",
-                    skill.name,
+                    skill.meta.name,
                     path.display(),
                     thousands(bytes.len() as u64)
                 )?;

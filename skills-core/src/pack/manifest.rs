@@ -17,8 +17,9 @@
 
 use std::fmt::Write as _;
 
-use crate::digest::{self, DigestFile, DigestSkill};
+use crate::digest;
 use crate::json::{self, Node, Value};
+use crate::meta::{FileMeta, SkillMeta, Str};
 use crate::path;
 
 /// The manifest's entry name: the first entry of every pack.
@@ -56,73 +57,31 @@ pub struct Manifest {
     pub skills: Vec<ManifestSkill>,
 }
 
-/// One skill of a manifest.
+/// One skill of a manifest: its metadata, where it sits in the pack, and
+/// its files.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ManifestSkill {
-    /// Qualified name (`plugin:skill` inside a plugin).
-    pub name: String,
+    /// Every field the runtime obeys.
+    pub meta: SkillMeta,
     /// The skill's directory inside the pack ([`skill_dir`]).
     pub dir: String,
-    /// Description.
-    pub description: String,
-    /// `license`.
-    pub license: Option<String>,
-    /// `compatibility`.
-    pub compatibility: Option<String>,
-    /// `metadata` pairs, in the order written.
-    pub metadata: Vec<(String, String)>,
-    /// `allowed-tools` rules: (tool, pattern).
-    pub allowed_tools: Vec<(String, Option<String>)>,
-    /// Keys outside the specification, values as JSON text.
-    pub extensions: Vec<(String, String)>,
-    /// The path of `SKILL.md` among `files`.
-    pub skill_md: String,
-    /// The body's byte range inside `SKILL.md`.
-    pub body: (u32, u32),
     /// Files, sorted by path.
-    pub files: Vec<ManifestFile>,
-}
-
-/// One file of a manifest.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ManifestFile {
-    /// Path relative to the skill directory.
-    pub path: String,
-    /// Uncompressed size.
-    pub size: u64,
-    /// Whether the file is executable (mode 0755, else 0644).
-    pub executable: bool,
-    /// SHA-256 of the uncompressed bytes.
-    pub sha256: [u8; 32],
+    pub files: Vec<FileMeta>,
 }
 
 impl ManifestSkill {
     /// The zip entry name of `file`: `<dir>/<path>`.
-    pub fn entry_name(&self, file: &ManifestFile) -> String {
+    pub fn entry_name(&self, file: &FileMeta) -> String {
         format!("{}/{}", self.dir, file.path)
     }
 
     /// Every field but `files`, in the manifest's order, each with its value
     /// as the manifest's JSON writes it: what is written, and what `skills
     /// diff` and `skills verify` compare and name.
-    pub fn fields(&self) -> [(&'static str, String); 10] {
-        let tools: Vec<String> = self
-            .allowed_tools
-            .iter()
-            .map(|(t, p)| format!("[{}, {}]", json::quote(t), opt(p)))
-            .collect();
-        [
-            ("name", json::quote(&self.name)),
-            ("dir", json::quote(&self.dir)),
-            ("description", json::quote(&self.description)),
-            ("license", opt(&self.license)),
-            ("compatibility", opt(&self.compatibility)),
-            ("metadata", pairs(&self.metadata)),
-            ("allowed_tools", format!("[{}]", tools.join(", "))),
-            ("extensions", pairs(&self.extensions)),
-            ("skill_md", json::quote(&self.skill_md)),
-            ("body", format!("[{}, {}]", self.body.0, self.body.1)),
-        ]
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let mut fields: Vec<(&'static str, String)> = self.meta.fields().into();
+        fields.insert(1, ("dir", json::quote(&self.dir)));
+        fields
     }
 }
 
@@ -146,7 +105,7 @@ pub fn plugin_of(name: &str) -> Option<&str> {
 impl Manifest {
     /// Builds a manifest for `skills` (sorted here), computing the digest.
     pub fn new(tool: String, mut skills: Vec<ManifestSkill>) -> Manifest {
-        skills.sort_by(|a, b| a.name.cmp(&b.name));
+        skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
         for s in &mut skills {
             s.files.sort_by(|a, b| a.path.cmp(&b.path));
         }
@@ -231,10 +190,10 @@ impl Manifest {
         }
         top.done(&["format", "version", "tool", "codec", "digest", "skills"])?;
         for pair in skills.windows(2) {
-            if pair[0].name >= pair[1].name {
+            if pair[0].meta.name >= pair[1].meta.name {
                 return Err(format!(
                     "skills are not sorted by name, or repeated: `{}` then `{}`",
-                    pair[0].name, pair[1].name
+                    pair[0].meta.name, pair[1].meta.name
                 ));
             }
         }
@@ -250,7 +209,7 @@ impl Manifest {
         if let Some(pair) = entries.windows(2).find(|pair| pair[0].0 == pair[1].0) {
             return Err(format!(
                 "entry `{}` is listed by skill `{}` and by skill `{}`",
-                pair[0].0, pair[0].1.name, pair[1].1.name
+                pair[0].0, pair[0].1.meta.name, pair[1].1.meta.name
             ));
         }
         if computed != manifest.digest {
@@ -263,8 +222,8 @@ impl Manifest {
     }
 
     /// Every file with its zip entry name, in entry-name order.
-    pub fn entries(&self) -> Vec<(String, &ManifestSkill, &ManifestFile)> {
-        let mut all: Vec<(String, &ManifestSkill, &ManifestFile)> = self
+    pub fn entries(&self) -> Vec<(String, &ManifestSkill, &FileMeta)> {
+        let mut all: Vec<(String, &ManifestSkill, &FileMeta)> = self
             .skills
             .iter()
             .flat_map(|s| s.files.iter().map(move |f| (s.entry_name(f), s, f)))
@@ -275,29 +234,7 @@ impl Manifest {
 }
 
 fn listing_digest(skills: &[ManifestSkill]) -> String {
-    digest::bundle_digest(skills.iter().map(|s| {
-        DigestSkill {
-            name: &s.name,
-            description: &s.description,
-            license: s.license.as_deref(),
-            compatibility: s.compatibility.as_deref(),
-            metadata: &s.metadata,
-            allowed_tools: &s.allowed_tools,
-            extensions: &s.extensions,
-            skill_md: &s.skill_md,
-            body: s.body,
-            files: s
-                .files
-                .iter()
-                .map(|f| DigestFile {
-                    path: &f.path,
-                    size: f.size,
-                    sha256: &f.sha256,
-                    executable: f.executable,
-                })
-                .collect(),
-        }
-    }))
+    digest::bundle_digest(skills.iter().map(|s| (&s.meta, s.files.iter().collect())))
 }
 
 fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
@@ -329,7 +266,7 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
             "`skill_md` is `{skill_md}`, expected `SKILL.md` or `skill.md`"
         )));
     }
-    let Some(md) = files.iter().find(|file| file.path == skill_md) else {
+    let Some(md) = files.iter().find(|file| file.path == skill_md.as_str()) else {
         return Err(ctx(format!(
             "`skill_md` names `{skill_md}`, which is not among the files"
         )));
@@ -359,24 +296,22 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
                     Value::String(s) => Some(s.clone()),
                     _ => return Err("a tool pattern must be a string or null".to_string()),
                 };
-                Ok((tool.to_string(), pattern))
+                Ok((Str::from(tool.to_string()), pattern.map(Str::from)))
             }
             _ => Err("`allowed_tools` items must be [tool, pattern]".to_string()),
         })
         .collect::<Result<Vec<_>, String>>()
         .map_err(ctx)?;
-    let skill = ManifestSkill {
-        description: f.str("description").map_err(ctx)?.to_string(),
-        license: f.opt_str("license").map_err(ctx)?,
-        compatibility: f.opt_str("compatibility").map_err(ctx)?,
-        metadata: f.pairs("metadata").map_err(ctx)?,
-        allowed_tools,
-        extensions: f.pairs("extensions").map_err(ctx)?,
-        skill_md,
+    let meta = SkillMeta {
+        name: Str::default(),
+        description: f.str("description").map_err(ctx)?.to_string().into(),
+        license: f.opt_str("license").map_err(ctx)?.map(Str::from),
+        compatibility: f.opt_str("compatibility").map_err(ctx)?.map(Str::from),
+        metadata: crate::meta::pairs(f.pairs("metadata").map_err(ctx)?),
+        allowed_tools: allowed_tools.into(),
+        extensions: crate::meta::pairs(f.pairs("extensions").map_err(ctx)?),
+        skill_md: skill_md.into(),
         body,
-        files,
-        dir,
-        name: String::new(),
     };
     f.done(&[
         "name",
@@ -392,10 +327,17 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         "files",
     ])
     .map_err(ctx)?;
-    Ok(ManifestSkill { name, ..skill })
+    Ok(ManifestSkill {
+        meta: SkillMeta {
+            name: name.into(),
+            ..meta
+        },
+        dir,
+        files,
+    })
 }
 
-fn parse_file(node: &Node, text: &str) -> Result<ManifestFile, String> {
+fn parse_file(node: &Node, text: &str) -> Result<FileMeta, String> {
     let f = Fields::new(node, text, "a file")?;
     let path = f.str("path")?.to_string();
     if !path::is_normal(&path) {
@@ -411,8 +353,8 @@ fn parse_file(node: &Node, text: &str) -> Result<ManifestFile, String> {
         parse_hex(hex).ok_or_else(|| format!("file `{path}`: `{hex}` is not a SHA-256"))?;
     let size = f.u64("size")?;
     f.done(&["path", "size", "mode", "sha256"])?;
-    Ok(ManifestFile {
-        path,
+    Ok(FileMeta {
+        path: path.into(),
         size,
         executable,
         sha256,
@@ -541,24 +483,12 @@ fn parse_hex(s: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
-fn opt(s: &Option<String>) -> String {
-    s.as_deref().map_or_else(|| "null".to_string(), json::quote)
-}
-
-fn pairs(items: &[(String, String)]) -> String {
-    let inner: Vec<String> = items
-        .iter()
-        .map(|(k, v)| format!("[{}, {}]", json::quote(k), json::quote(v)))
-        .collect();
-    format!("[{}]", inner.join(", "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn sample() -> Manifest {
-        let file = |path: &str, size, executable| ManifestFile {
+        let file = |path: &'static str, size, executable| FileMeta {
             path: path.into(),
             size,
             executable,
@@ -568,27 +498,32 @@ mod tests {
             "skills 0.0.0".into(),
             vec![
                 ManifestSkill {
-                    name: "b".into(),
+                    meta: SkillMeta {
+                        name: "b".into(),
+                        description: "Tab\there, quote \" and \u{1} and é".into(),
+                        license: Some("MIT".into()),
+                        metadata: crate::meta::pairs(vec![("k".into(), "v".into())]),
+                        allowed_tools: vec![
+                            ("Bash".into(), Some("git:*".into())),
+                            ("Read".into(), None),
+                        ]
+                        .into(),
+                        extensions: crate::meta::pairs(vec![("model".into(), "\"x\"".into())]),
+                        skill_md: "SKILL.md".into(),
+                        body: (3, 10),
+                        ..SkillMeta::default()
+                    },
                     dir: "b".into(),
-                    description: "Tab\there, quote \" and \u{1} and é".into(),
-                    license: Some("MIT".into()),
-                    metadata: vec![("k".into(), "v".into())],
-                    allowed_tools: vec![
-                        ("Bash".into(), Some("git:*".into())),
-                        ("Read".into(), None),
-                    ],
-                    extensions: vec![("model".into(), "\"x\"".into())],
-                    skill_md: "SKILL.md".into(),
-                    body: (3, 10),
                     files: vec![file("scripts/x.sh", 5, true), file("SKILL.md", 10, false)],
-                    ..ManifestSkill::default()
                 },
                 ManifestSkill {
-                    name: "a:c".into(),
+                    meta: SkillMeta {
+                        name: "a:c".into(),
+                        skill_md: "SKILL.md".into(),
+                        ..SkillMeta::default()
+                    },
                     dir: "a/skills/c".into(),
-                    skill_md: "SKILL.md".into(),
                     files: vec![file("SKILL.md", 0, false)],
-                    ..ManifestSkill::default()
                 },
             ],
         )
@@ -601,7 +536,7 @@ mod tests {
         let back = Manifest::parse(&text).expect("parses");
         assert_eq!(back, m);
         assert_eq!(back.to_json(), text);
-        assert_eq!(m.skills[0].name, "a:c", "sorted by name");
+        assert_eq!(m.skills[0].meta.name, "a:c", "sorted by name");
         assert_eq!(m.skills[1].files[0].path, "SKILL.md", "sorted by path");
         assert!(text.contains("\\u0001"), "{text}");
     }
@@ -720,9 +655,9 @@ mod tests {
     fn an_entry_listed_by_two_skills_is_refused() {
         let mut skills = sample().skills;
         let mut a = skills[1].clone();
-        a.name = "a".into();
+        a.meta.name = "a".into();
         a.dir = "a".into();
-        a.files.push(ManifestFile {
+        a.files.push(FileMeta {
             path: "skills/c/SKILL.md".into(),
             ..a.files[0].clone()
         });

@@ -13,8 +13,7 @@ pub mod open;
 pub mod signature;
 
 pub use manifest::{
-    CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestFile, ManifestSkill, VERSION, plugin_of,
-    skill_dir,
+    CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestSkill, VERSION, plugin_of, skill_dir,
 };
 pub use open::{MAX_MANIFEST, MAX_PACK_FILE, PackError, Trust};
 pub use signature::SignatureError;

@@ -28,9 +28,10 @@ pub enum Trust<'a> {
     Signed {
         /// The public key: bare base64, or the text of a `.pub` file.
         public_key: &'a str,
-        /// The text of the `.minisig` file (empty when there is none, which
-        /// is refused).
-        signature: &'a str,
+        /// The text of the `.minisig` file, or `None` when the caller has
+        /// none: the pack is then refused with
+        /// [`SignatureError::Missing`].
+        signature: Option<&'a str>,
     },
     /// No signature is checked: the pack's integrity is still verified
     /// (structure, manifest, digest, and each file's SHA-256 on read), but

@@ -59,10 +59,15 @@ impl fmt::Display for SignatureError {
 
 impl std::error::Error for SignatureError {}
 
-/// Checks `signature` (the text of a `.minisig` file) over `bytes` with
-/// `public_key` (a bare base64 key, or the text of a `.pub` file). Returns the
-/// trusted comment.
-pub fn verify(bytes: &[u8], public_key: &str, signature: &str) -> Result<String, SignatureError> {
+/// Checks `signature` (the text of a `.minisig` file; `None`, when there is
+/// none, is [`SignatureError::Missing`]) over `bytes` with `public_key` (a
+/// bare base64 key, or the text of a `.pub` file). Returns the trusted
+/// comment.
+pub fn verify(
+    bytes: &[u8],
+    public_key: &str,
+    signature: Option<&str>,
+) -> Result<String, SignatureError> {
     let key = public_key.trim();
     let key = if key.contains('\n') {
         PublicKey::decode(key)
@@ -70,9 +75,7 @@ pub fn verify(bytes: &[u8], public_key: &str, signature: &str) -> Result<String,
         PublicKey::from_base64(key)
     }
     .map_err(|_| SignatureError::PublicKey)?;
-    if signature.trim().is_empty() {
-        return Err(SignatureError::Missing);
-    }
+    let signature = signature.ok_or(SignatureError::Missing)?;
     let sig = Signature::decode(signature.trim_start()).map_err(|_| SignatureError::Malformed)?;
     key.verify(bytes, &sig, false).map_err(|e| match e {
         minisign_verify::Error::UnexpectedKeyId => SignatureError::WrongKey,

@@ -1,0 +1,142 @@
+//! Why a [`Session`](super::Session) refused or failed a request: one
+//! type for activation, reads, runs and tool calls, so a host can tell a
+//! refusal from a failure by its variant.
+//!
+//! Its `Display` is the text the model reads (in a tool result, or inside
+//! the XML protocol's `*_error` element): short, naming what was asked and
+//! what to do instead. Changing a message changes what models see.
+
+use std::fmt;
+
+use super::{ACTIVATE, READ, RUN};
+use crate::exec::ExecError;
+use crate::{ReadError, ToolRestrictionError};
+
+/// Why a session request was refused or failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// The bundle has no skill of this name.
+    UnknownSkill {
+        /// The name asked for.
+        name: String,
+        /// Every skill of the bundle.
+        available: Vec<String>,
+    },
+    /// A file of the skill could not be read: a path outside the skill
+    /// ([`ReadError::BadPath`], shown as `Illegal path: …`), a file the skill
+    /// does not have, or damaged bytes.
+    Read(ReadError),
+    /// The file was read, and it is not UTF-8 text.
+    NotText {
+        /// The path, as asked.
+        path: String,
+        /// Its size in bytes.
+        len: usize,
+    },
+    /// A command for a skill that is not active: a run needs its own skill
+    /// active (another skill's grant does not cover it).
+    NotActive {
+        /// The skill.
+        name: String,
+    },
+    /// [`Mode::Restrict`](crate::Mode::Restrict): no active skill's
+    /// `allowed-tools` allows the command (the PRD's message).
+    Restricted(ToolRestrictionError),
+    /// A deny rule of the policy matched the command.
+    Denied {
+        /// The command line.
+        command: String,
+        /// The deny rule, as written.
+        rule: String,
+    },
+    /// [`Mode::PreApprove`](crate::Mode::PreApprove): no active skill
+    /// pre-approves the command, and an unattended session has nobody to ask.
+    NotApproved {
+        /// The command line.
+        command: String,
+    },
+    /// The command line could not be split, or the executor could not run
+    /// it.
+    Exec(ExecError),
+    /// A tool call's arguments are not JSON.
+    ArgumentsNotJson {
+        /// The JSON reader's message.
+        message: String,
+    },
+    /// A tool call lacks a required argument.
+    MissingArgument {
+        /// The argument's name.
+        name: &'static str,
+    },
+    /// A tool call's argument is not a string.
+    ArgumentNotString {
+        /// The argument's name.
+        name: &'static str,
+    },
+    /// A tool call names a tool that does not exist.
+    UnknownTool {
+        /// The name called.
+        name: String,
+    },
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::UnknownSkill { name, available } => {
+                write!(f, "no skill `{name}`; available: {}", available.join(", "))
+            }
+            SessionError::Read(e @ ReadError::BadPath { .. }) => write!(f, "Illegal path: {e}"),
+            SessionError::Read(e) => e.fmt(f),
+            SessionError::NotText { path, len } => {
+                write!(f, "`{path}` is not UTF-8 text ({len} bytes)")
+            }
+            SessionError::NotActive { name } => write!(
+                f,
+                "the skill `{name}` is not active; activate it first with `{ACTIVATE}` or <use_skill>"
+            ),
+            SessionError::Restricted(e) => e.fmt(f),
+            SessionError::Denied { command, rule } => {
+                write!(f, "`{command}` is denied by the rule `{rule}`")
+            }
+            SessionError::NotApproved { command } => write!(
+                f,
+                "`{command}` is not pre-approved by an active skill's allowed-tools; activate the skill first"
+            ),
+            SessionError::Exec(e) => e.fmt(f),
+            SessionError::ArgumentsNotJson { message } => {
+                write!(f, "the arguments are not JSON: {message}")
+            }
+            SessionError::MissingArgument { name } => write!(f, "`{name}` is missing"),
+            SessionError::ArgumentNotString { name } => write!(f, "`{name}` must be a string"),
+            SessionError::UnknownTool { name } => write!(
+                f,
+                "no tool `{name}`; the tools are {ACTIVATE}, {READ} and {RUN}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SessionError::Read(e) => Some(e),
+            SessionError::Restricted(e) => Some(e),
+            SessionError::Exec(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ReadError> for SessionError {
+    fn from(e: ReadError) -> Self {
+        SessionError::Read(e)
+    }
+}
+
+impl From<ExecError> for SessionError {
+    fn from(e: ExecError) -> Self {
+        SessionError::Exec(e)
+    }
+}

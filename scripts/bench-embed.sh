@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# Compares `skills_bundle!` with `include_dir!` on the shared corpus: build
-# time, compiler memory and binary size.
+# Compares `skills_bundle!` with `include_dir!` on the shared corpus (or any
+# tree of skills): build time, compiler memory and binary size.
 #
 # Usage (from the repository root): bash scripts/bench-embed.sh
+#   the README's own example as a new user builds it (its `skills/`, no
+#   profile sections, debug only):
+#     CORPUS=skills MACRO_ARGS='warnings = "allow"' PROFILE_SECTIONS=none \
+#         PROFILES=debug BENCH_DIR=/tmp/skills-bench-embed-user bash scripts/bench-embed.sh
 #
 # Creates scratch crates under $BENCH_DIR (default /tmp/skills-bench-embed),
 # never inside the repository (package `embed_<name>` in directory <name>):
 #   skills_bundle     `skills_bundle!` over the corpus (path dependency on this
-#                     checkout's skills-bundle; profile claude-code, warnings
-#                     allow; the path is written relative to the crate, as the
-#                     macro wants);
+#                     checkout's skills-bundle; arguments MACRO_ARGS, by
+#                     default profile claude-code, warnings allow; the path is
+#                     written relative to the crate, as the macro wants);
 #   include_dir       `include_dir!` (crates.io include_dir 0.7) over the same
 #                     tree, by absolute path: every file of it, skills or not;
 #   include_dir_skills `include_dir!` over a copy of exactly the files that
 #                     `skills_bundle!` embeds (listed by the first crate's
 #                     binary), so the two embed the same bytes;
 #   baseline          embeds nothing: growth = size(crate) - size(baseline).
-# Each has the workspace's `[profile.*]` sections, its own target directory,
+# Each has the workspace's `[profile.*]` sections (none with
+# PROFILE_SECTIONS=none: Cargo's defaults, as a new crate has), its own target directory,
 # and a `main` that walks every embedded file and reads one, so nothing is
 # optimised away. For each crate and profile it measures, in one run:
 #   - full clean build: `cargo build` in an empty target directory
@@ -29,7 +34,8 @@
 #     is the macro plus the front end, build - check is code generation and link;
 #   - binary size, as built and after `strip`.
 # Then, once: the macro alone, timed outside rustc by a scratch binary that
-# compiles in skills-macros' modules; and (debug) two more crates that split
+# depends on skills-compiler and skills-core and compiles in skills-macros'
+# glue modules (a proc-macro crate exports nothing else); and (debug) two more crates that split
 # the crate-only time: `tracking`, only the macro's `include_bytes!` lines, and
 # `expanded`, its whole expansion pasted in with `include!`.
 # Profiles (PROFILES, default "debug release debug-narrow release-narrow"):
@@ -42,8 +48,9 @@
 # results go to $BENCH_DIR/results/.
 #
 # Environment: CORPUS (../shared/corpus/collections), BENCH_DIR
-# (/tmp/skills-bench-embed), RUNS (3), PROFILES (see above). Takes about 15
-# minutes on 2 cores with RUNS=5.
+# (/tmp/skills-bench-embed), RUNS (3), PROFILES (see above), MACRO_ARGS
+# (`profile = "claude-code", warnings = "allow"`), PROFILE_SECTIONS
+# (workspace | none). Takes about 15 minutes on 2 cores with RUNS=5.
 set -euo pipefail
 
 die() { echo "bench-embed: $*" >&2; exit 2; }
@@ -55,6 +62,8 @@ CORPUS=${CORPUS:-../shared/corpus/collections}
 BENCH_DIR=${BENCH_DIR:-/tmp/skills-bench-embed}
 RUNS=${RUNS:-3}
 PROFILES=${PROFILES:-debug release debug-narrow release-narrow}
+MACRO_ARGS=${MACRO_ARGS-profile = \"claude-code\", warnings = \"allow\"}
+PROFILE_SECTIONS=${PROFILE_SECTIONS:-workspace}
 
 (( RUNS >= 1 )) || die "RUNS must be at least 1 (got $RUNS)"
 command -v cargo >/dev/null || die "cargo is not on PATH"
@@ -73,9 +82,16 @@ out=$BENCH_DIR/results
 rm -rf "$out" "$BENCH_DIR/target" "$BENCH_DIR/include_dir_skills"
 mkdir -p "$out"
 
-# The workspace's profile sections, verbatim.
-profiles=$(awk '/^\[/ { keep = /^\[profile\./ } keep' Cargo.toml)
-[[ -n $profiles ]] || die "no [profile.*] section in Cargo.toml"
+# The workspace's profile sections, verbatim, or none.
+case $PROFILE_SECTIONS in
+    workspace)
+        profiles=$(awk '/^\[/ { keep = /^\[profile\./ } keep' Cargo.toml)
+        [[ -n $profiles ]] || die "no [profile.*] section in Cargo.toml"
+        ;;
+    none) profiles= ;;
+    *) die "PROFILE_SECTIONS must be workspace or none (got $PROFILE_SECTIONS)" ;;
+esac
+macro_args=${MACRO_ARGS:+, $MACRO_ARGS}
 
 # RUSTC_WRAPPER: Cargo runs it as `wrapper rustc ARGS...`; it appends
 # "<crate name> <peak RSS KiB> <wall s>" for every rustc process to $BENCH_RUSTC_LOG.
@@ -120,11 +136,7 @@ new_crate skills_bundle "skills-bundle = { path = \"$root/skills-bundle\" }" "$(
 //! \`skills_bundle!\` over $corpus.
 use skills_bundle::{Bundle, skills_bundle};
 
-static SKILLS: Bundle = skills_bundle!(
-    "$rel",
-    profile = "claude-code",
-    warnings = "allow"
-);
+static SKILLS: Bundle = skills_bundle!("$rel"$macro_args);
 
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("--list") {
@@ -289,10 +301,11 @@ EOF
     done
 done
 
-# The macro's own time, outside rustc: a scratch binary compiles in the
-# macro's modules (as skills-macros does, by #[path]) and times each phase of
-# one expansion at opt-level 3, the workspace's dev build-override. Internal
-# API: skipped with a message if it no longer compiles.
+# The macro's own time, outside rustc: a scratch binary depends on
+# skills-compiler and skills-core (path dependencies on this checkout) and
+# compiles in skills-macros' three glue modules by #[path] (a proc-macro crate
+# exports nothing but its macros), then times each phase of one expansion at
+# opt-level 3. Internal API: skipped with a message if it no longer compiles.
 macro_timing() {
     local dir=$BENCH_DIR/macro_timing
     rm -rf "$dir"
@@ -310,7 +323,14 @@ def toml(v):
     return "{ " + ", ".join(f"{k} = {toml(x)}" for k, x in v.items()) + " }"
 for name, spec in mac.items():
     if isinstance(spec, dict) and spec.get("workspace"):
-        spec = ws[name]
+        base = ws[name]
+        merged = dict(base) if isinstance(base, dict) else {"version": base}
+        features = set(merged.get("features", [])) | set(spec.get("features", []))
+        if features:
+            merged["features"] = sorted(features)
+        if "path" in merged:
+            merged["path"] = f"{root}/{merged['path']}"
+        spec = merged
     print(f"{name} = {toml(spec)}")
 PY
 )
@@ -330,25 +350,23 @@ $deps
 opt-level = 3
 EOF
     cp Cargo.lock "$dir/Cargo.lock"
-    local m=$root/skills-macros/src b=$root/skills-bundle/src
+    local m=$root/skills-macros/src
     cat >"$dir/src/main.rs" <<EOF
 #![allow(dead_code, unused_imports, unused_macros)]
 #[path = "$m/expand.rs"] mod expand;
 #[path = "$m/fallback.rs"] mod fallback;
 #[path = "$m/input.rs"] mod input;
-#[path = "$b/compiler/mod.rs"] mod compiler;
-#[path = "$b/catalog.rs"] mod catalog;
-#[path = "$b/digest.rs"] mod digest;
-#[path = "$b/tools.rs"] mod tools;
 
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Instant;
 
+use skills_compiler::{self as compiler, embed};
+
 fn main() {
     let manifest = PathBuf::from("$BENCH_DIR/skills_bundle");
     let input = proc_macro2::TokenStream::from_str(
-        r#"::skills_bundle; "$rel", profile = "claude-code", warnings = "allow""#,
+        r#"::skills_bundle; "$rel"$macro_args"#,
     ).expect("tokens");
     let args = input::parse(input).map_err(|e| e.message).expect("arguments");
     let roots: Vec<PathBuf> = args.paths.iter().map(|(p, _)| manifest.join(p)).collect();
@@ -357,7 +375,7 @@ fn main() {
     let checked = compiler::check(&roots, &options);
     let check_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let plan = compiler::embed::plan(&checked, &roots, &args.exclude).expect("plan");
+    let plan = embed::plan(&checked, &roots, &args.exclude).expect("plan");
     let plan_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let tokens = expand::tables(&args.krate, &plan);

@@ -11,10 +11,11 @@
 //!   tree comparing `Path`s); `lookup_all` does every skill, per lookup.
 //! - `first_read`: a file's first read inflates and hashes it, then caches it
 //!   in a `OnceLock` that cannot be reset from outside, so it is measured on
-//!   its parts: the same `decompress_to_vec_with_limit` + SHA-256 +
+//!   its parts: the same `skills_core::deflate::inflate` + SHA-256 +
 //!   `into_boxed_slice` that `File::bytes` runs, on the median `SKILL.md`'s
 //!   stored bytes (`File::stored`, `File::size`), with and without the lookup
-//!   in front. The `OnceLock` set itself is not counted.
+//!   in front. The `OnceLock` set itself is not counted. `miniz_oxide`'s
+//!   inflater, which `deflate::inflate` replaced, is the peer.
 //! - `cached_read`: later reads, by path (`Skill::read`) and through a held
 //!   `File`, against `include_dir`'s `get_file(..).contents()`.
 //! - `catalog`: the prompt block, a `&'static str`.
@@ -174,8 +175,8 @@ mod lookup_all {
 /// What `File::bytes` does on a first read, without the `OnceLock` set.
 fn inflate_and_check(stored: &[u8], size: u64, sha256: &[u8; 32]) -> Option<Box<[u8]>> {
     let limit = usize::try_from(size).ok()?;
-    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(stored, limit).ok()?;
-    if out.len() != limit || skills_bundle::digest::sha256(&out) != *sha256 {
+    let out = skills_core::deflate::inflate(stored, limit).ok()?;
+    if skills_bundle::digest::sha256(&out) != *sha256 {
         return None;
     }
     Some(out.into_boxed_slice())
@@ -202,9 +203,19 @@ mod first_read {
         });
     }
 
-    /// Inflate alone, no hash.
+    /// Inflate alone, no hash: `skills_core::deflate::inflate`.
     #[divan::bench]
     fn inflate_only(bencher: Bencher) {
+        let md = MEDIAN.md;
+        let (stored, _) = md.stored();
+        let limit = usize::try_from(md.size()).unwrap_or(usize::MAX);
+        bencher.bench(|| skills_core::deflate::inflate(black_box(stored), limit).ok());
+    }
+
+    /// The peer: `miniz_oxide`'s `decompress_to_vec_with_limit` (a growing
+    /// `Vec`).
+    #[divan::bench]
+    fn miniz_oxide_to_vec(bencher: Bencher) {
         let md = MEDIAN.md;
         let (stored, _) = md.stored();
         let limit = usize::try_from(md.size()).unwrap_or(usize::MAX);
@@ -220,10 +231,10 @@ mod first_read {
         bencher.bench(|| skills_bundle::digest::sha256(black_box(bytes)));
     }
 
-    /// Inflate with miniz_oxide's core API into a buffer of the recorded
-    /// size (no growing `Vec`, one allocation): what `File::bytes` could do.
+    /// The peer: `miniz_oxide`'s core API into a buffer of the recorded
+    /// size (one allocation), what `deflate::inflate` ran before.
     #[divan::bench]
-    fn inflate_into_exact_buffer(bencher: Bencher) {
+    fn miniz_oxide_exact(bencher: Bencher) {
         use miniz_oxide::inflate::TINFLStatus;
         use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
         let md = MEDIAN.md;

@@ -147,11 +147,12 @@ fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, Pack
             .position(|f| f.path == s.meta.skill_md)
             .and_then(|i| u32::try_from(i).ok())
             .ok_or_else(|| PackError::Manifest(format!("`{}` has no `SKILL.md`", s.meta.name)))?;
+        let paths: Vec<&str> = s.files.iter().map(|f| &*f.path).collect();
         skills.push(SkillData {
             meta: s.meta.clone(),
             source_dir: s.dir.clone().into(),
             files: List::Owned(files),
-            paths: Index::Sorted,
+            paths: Index::build(&paths),
             skill_md,
         });
     }
@@ -163,9 +164,10 @@ fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, Pack
     };
     let catalog = catalog::render_embedded(pairs());
     let (catalog_chars, spans) = catalog::layout_embedded(pairs());
+    let names: Vec<&str> = manifest.skills.iter().map(|s| &*s.meta.name).collect();
     Ok(BundleData {
         skills: List::Owned(skills),
-        index: Index::Sorted,
+        index: Index::build(&names),
         catalog: catalog.into(),
         catalog_chars,
         catalog_spans: List::Owned(spans),

@@ -23,6 +23,7 @@ pub mod json;
 pub mod meta;
 pub mod pack;
 pub mod path;
+pub mod phf;
 pub mod pyrepr;
 pub mod tools;
 pub mod zip;

@@ -13,7 +13,7 @@ use skills_compiler::embed::{self, Plan, PlanSkill};
 use skills_compiler::{self as compiler, Diagnostic, Options, Severity};
 use skills_core::meta::{FileMeta, SkillMeta, Str};
 use skills_core::pack::{self, Trust, signature};
-use skills_core::{catalog, fsread, zip};
+use skills_core::{catalog, fsread, phf, zip};
 
 use crate::fallback;
 use crate::input::{self, Args, Warnings};
@@ -223,8 +223,8 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
         .iter()
         .map(|s| skill(krate, s, &mut slot))
         .collect();
-    let names = plan.skills.iter().map(|s| &*s.meta.name);
-    let indices = (0..plan.skills.len() as u32).map(Literal::u32_suffixed);
+    let names: Vec<&str> = plan.skills.iter().map(|s| &*s.meta.name).collect();
+    let index = index(&names);
     let slots = slot as usize;
     let catalog = &plan.catalog;
     let (catalog_chars, spans) = catalog::layout_embedded(
@@ -255,12 +255,11 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
     let digest = &plan.digest;
     quote! {
         use #krate::__private as __skills;
-        use __skills::phf;
         static __SKILLS_CACHE: [__skills::OnceLock<__skills::Cached>; #slots] =
             [const { __skills::OnceLock::new() }; #slots];
         static __SKILLS_DATA: __skills::BundleData = __skills::BundleData {
             skills: __skills::List::Static(&[#(#skills),*]),
-            index: __skills::Index::Phf(phf::phf_map! { #(#names => #indices),* }),
+            index: #index,
             catalog: __skills::Borrowed(#catalog),
             catalog_chars: #catalog_chars,
             catalog_spans: __skills::List::Static(&[#(#spans),*]),
@@ -268,6 +267,27 @@ pub fn tables(krate: &TokenStream, plan: &Plan) -> TokenStream {
             cache: __skills::List::Static(&__SKILLS_CACHE),
         };
         #krate::Bundle::__from_static(&__SKILLS_DATA)
+    }
+}
+
+/// The perfect-hash tables of `keys` (sorted, in the order of the list they
+/// index) as static slices; binary search in the rare case that no seed
+/// the builder tries separates them.
+fn index(keys: &[&str]) -> TokenStream {
+    match phf::build(keys) {
+        Some(tables) => {
+            let seed = tables.seed;
+            let pilots = tables.pilots.iter().map(|&p| Literal::u16_unsuffixed(p));
+            let slots = tables.slots.iter().map(|&s| Literal::u32_unsuffixed(s));
+            quote! {
+                __skills::Index::Hash {
+                    seed: #seed,
+                    pilots: __skills::List::Static(&[#(#pilots),*]),
+                    slots: __skills::List::Static(&[#(#slots),*]),
+                }
+            }
+        }
+        None => quote!(__skills::Index::Sorted),
     }
 }
 
@@ -349,15 +369,15 @@ fn skill(_krate: &TokenStream, s: &PlanSkill, slot: &mut u32) -> TokenStream {
             }
         }
     });
-    let paths = s.files.iter().map(|f| &*f.meta.path);
-    let path_indices = (0..s.files.len() as u32).map(Literal::u32_suffixed);
+    let paths: Vec<&str> = s.files.iter().map(|f| &*f.meta.path).collect();
+    let paths = index(&paths);
     let skill_md = s.skill_md_index();
     quote! {
         __skills::SkillData {
             meta: #meta,
             source_dir: __skills::Borrowed(#source_dir),
             files: __skills::List::Static(&[#(#files),*]),
-            paths: __skills::Index::Phf(phf::phf_map! { #(#paths => #path_indices),* }),
+            paths: #paths,
             skill_md: #skill_md,
         }
     }
@@ -434,7 +454,8 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(r#"b"---\nname: demo\n---\n""#), "{out}");
-        assert!(out.contains("phf :: phf_map !"), "{out}");
+        assert!(out.contains("Index :: Hash { seed :"), "{out}");
+        assert!(!out.contains("phf"), "{out}");
         assert!(!out.contains("skills_bundle ::"), "{out}");
     }
 }

@@ -147,7 +147,7 @@ mod tests {
     impl Stream {
         fn bits(mut self, value: u32, n: u32) -> Self {
             for i in 0..n {
-                if self.used % 8 == 0 {
+                if self.used.is_multiple_of(8) {
                     self.bytes.push(0);
                 }
                 let last = self.bytes.len() - 1;

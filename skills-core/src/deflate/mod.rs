@@ -19,6 +19,7 @@ pub const LEVEL: u8 = 6;
 
 /// `bytes` deflated at [`LEVEL`], or `None` when deflate does not make them
 /// smaller (the file is then stored as it is).
+#[cfg(any(test, feature = "write"))]
 pub fn compress(bytes: &[u8]) -> Option<Vec<u8>> {
     let deflated = miniz_oxide::deflate::compress_to_vec(bytes, LEVEL);
     (deflated.len() < bytes.len()).then_some(deflated)

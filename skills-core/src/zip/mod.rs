@@ -26,11 +26,17 @@
 //! the Info-ZIP Unicode Path extra field, which some unzippers honour
 //! instead of the checked name.
 
+// The header layout, the errors and the DOS time are shared with the writer,
+// which only build time compiles in (feature `write`).
+#[cfg_attr(not(feature = "write"), allow(dead_code))]
 mod error;
+#[cfg_attr(not(feature = "write"), allow(dead_code))]
 mod format;
 mod names;
 mod read;
+#[cfg_attr(not(feature = "write"), allow(dead_code))]
 mod time;
+#[cfg(any(test, feature = "write"))]
 pub mod write;
 
 pub use error::{NameError, ZipError, printable};

@@ -12,7 +12,7 @@
 //! materialised once before any timing, so every figure is "after the first
 //! materialisation". Each benchmark runs once per program:
 //!
-//! - `run_skill_script::session_dispatch`: `Session::call_tool("run_skill_script",
+//! - `run_skill_script::session_call_tool`: `Session::call_tool("run_skill_script",
 //!   {"skill": "noop", "command": PROGRAM})` on a session where the skill was
 //!   activated: JSON arguments, skill lookup, policy check, `split_args`,
 //!   then the executor, then the text for the model;
@@ -25,7 +25,7 @@
 //!   already-materialised skill: the re-verification each run pays (every
 //!   file's type, mode, size and SHA-256, and a walk for symlinks).
 //!
-//! The overhead is `session_dispatch` − `std_command_output`.
+//! The overhead is `session_call_tool` − `std_command_output`.
 //! `exit_detection` spawns the same program with no pipes and waits for it
 //! two ways: `blocking_wait` (`Child::wait`) and `polling_wait`, the
 //! schedule the executor used before it waited on a pidfd
@@ -323,7 +323,7 @@ fn interleaved() {
             }));
         }
         for (label, t) in [
-            "session_dispatch",
+            "session_call_tool",
             "local_executor_run",
             "std_command_output",
         ]
@@ -349,7 +349,7 @@ mod run_skill_script {
 
     /// `Session::call_tool("run_skill_script", …)` after `activate_skill`.
     #[divan::bench(args = PROGRAMS)]
-    fn session_dispatch(bencher: Bencher, program: &str) {
+    fn session_call_tool(bencher: Bencher, program: &str) {
         let session = Session::new(&NOOP, EXEC.executor.clone(), Mode::PreApprove);
         session
             .call_tool(ACTIVATE, r#"{"name": "noop"}"#)

@@ -15,6 +15,14 @@ root=$PWD
 crates=(skills-core skills-compiler skills-macros skills-bundle skills-mcp skills-rig skills-cli)
 
 echo "== cargo package (each crate verified from its own tarball)"
+# Tarballs of an earlier run would stand in for the ones being verified,
+# and so would Cargo's extraction of them: Cargo unpacks the overlay
+# registry of packaged crates under $CARGO_HOME/registry/src and reuses an
+# unpacked crate of the same name and version without looking inside.
+rm -rf target/package
+for c in "${crates[@]}"; do
+  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c"-[0-9]*
+done
 cargo package --workspace --exclude skills-tests --allow-dirty --quiet
 version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
 for c in "${crates[@]}"; do

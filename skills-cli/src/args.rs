@@ -302,13 +302,56 @@ pub struct ShowArgs {
     /// The skill's name (`plugin:skill` inside a plugin).
     pub name: String,
     /// What `$ARGUMENTS` stands for.
-    #[arg(long, default_value = "")]
+    #[arg(long, visible_alias = "args", default_value = "")]
     pub arguments: String,
+    /// Print exactly what this client gives its model when the skill is
+    /// activated (Claude Code's text block, Codex's `<skill>` message).
+    #[arg(long, value_enum)]
+    pub style: Option<ShowStyle>,
+    #[command(flatten)]
+    pub activation: ActivationArgs,
     /// Where the skills are: directories, archives, or one pack.
     #[arg(long = "from", value_name = "PATH", default_value = ".")]
     pub from: Vec<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// The clients `skills show --style` speaks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowStyle {
+    /// Claude Code: `Base directory for this skill: <dir>`, a blank line,
+    /// the body with its placeholders filled.
+    ClaudeCode,
+    /// Codex: the raw `SKILL.md` in a `<skill>` element.
+    Codex,
+}
+
+/// `skills show`'s activation options (`cmd::activation`).
+#[derive(Debug, Args)]
+pub struct ActivationArgs {
+    /// `${CLAUDE_SESSION_ID}` (default: a new random UUID).
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// `${CLAUDE_PROJECT_DIR}` (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project_dir: Option<PathBuf>,
+    /// Run each !`command` of the instructions once and put its output in
+    /// place (default: a marker saying it was not run). A command runs only
+    /// if the skill's `allowed-tools` or an --allow rule allows it as a
+    /// `Bash` call; one with shell syntax needs a rule without a pattern
+    /// (`Bash`). A failing command fails the activation.
+    #[arg(long)]
+    pub run_commands: bool,
+    /// With --run-commands: also allow these `allowed-tools` rules, for
+    /// example `Bash(git:*)` (repeatable).
+    #[arg(long, value_name = "RULE", requires = "run_commands")]
+    pub allow: Vec<String>,
+    /// With --style claude-code: print `{"tool_result": ..., "text": ...}`,
+    /// the two blocks Claude Code sends (the `Launching skill:` result and
+    /// the text); with --style codex: `{"message": ...}`.
+    #[arg(long, requires = "style")]
+    pub json: bool,
 }
 
 /// `skills read`.

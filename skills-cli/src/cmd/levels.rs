@@ -1,5 +1,5 @@
-//! `skills catalog`, `show` and `read`: the three levels of a skill as an
-//! agent built from the same sources sees them.
+//! `skills catalog` and `read`: levels 1 and 3 of a skill as an agent built
+//! from the same sources sees them (level 2, `show`, is in `activation`).
 //!
 //! Directories and archives are validated and compiled into an in-memory
 //! pack, then opened with `Bundle::from_pack`, so the output is exactly what
@@ -14,7 +14,7 @@ use skills_bundle::pack::{Pack, Trust};
 use skills_compiler::pack::write_pack;
 use skills_core::zip::write::DosTime;
 
-use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs};
+use crate::args::{CatalogArgs, CheckArgs, ReadArgs};
 use crate::cmd::pack::checked_plan;
 use crate::extract::{self, Opened};
 use crate::{Outcome, input};
@@ -29,20 +29,6 @@ pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
         None => bundle.catalog().into(),
     };
     print(block.as_bytes(), true)
-}
-
-/// Runs `skills show`.
-pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
-    let Some(bundle) = bundle_of(&args.from, &args.check)? else {
-        return Ok(Outcome::Invalid);
-    };
-    let Some(skill) = bundle.get(&args.name) else {
-        return unknown(&bundle, &args.name);
-    };
-    match skill.activate(&args.arguments) {
-        Ok(activation) => print(activation.content.as_bytes(), true),
-        Err(e) => failed(&e),
-    }
 }
 
 /// Runs `skills read`.

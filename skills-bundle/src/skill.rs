@@ -279,10 +279,12 @@ impl<'a> Skill<'a> {
             .map(|(_, json)| activation::argument_names(json))
             .unwrap_or_default();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let content =
-            claude_code::render(self.body()?, options.arguments, &names, &vars, |body| {
-                commands::replace(body, run)
-            })?;
+        // Claude Code reads the frontmatter's closing line with the blanks
+        // after it; the end of the body stays as written.
+        let body = self.body()?.trim_start();
+        let content = claude_code::render(body, options.arguments, &names, &vars, |body| {
+            commands::replace(body, run)
+        })?;
         Ok(Activation {
             name: &self.data.meta.name,
             allowed_tools: self

@@ -37,12 +37,13 @@ use skills_bundle::activation::{Options, PolicyRunner, Rule};
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::{Pack, Trust};
 use skills_bundle::{Mode, Skill, ToolPolicy};
+use skills_compiler::client::Client;
 use skills_compiler::pack::write_pack;
 use skills_core::zip::write::DosTime;
 use skills_core::{json, tools};
 
 use crate::Outcome;
-use crate::args::{ShowArgs, ShowStyle};
+use crate::args::{ClientArg, ShowArgs};
 use crate::cmd::pack::checked_plan_with;
 
 /// One valid skill as found on disk.
@@ -71,7 +72,7 @@ pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
         return Ok(Outcome::Invalid);
     };
     let name = args.name.as_str();
-    match args.style {
+    match args.style.map(ClientArg::client) {
         None => {
             let Some(skill) = bundle.get(name) else {
                 return fail(&format!("no skill `{name}`; available: {}", names(&bundle)));
@@ -87,8 +88,8 @@ pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
                 Err(e) => fail(&e),
             }
         }
-        Some(ShowStyle::ClaudeCode) => claude_code(args, &bundle, &located),
-        Some(ShowStyle::Codex) => codex(args, &bundle, &located),
+        Some(Client::ClaudeCode) => claude_code(args, &bundle, &located),
+        Some(Client::Codex) => codex(args, &bundle, &located),
     }
 }
 

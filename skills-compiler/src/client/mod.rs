@@ -1,0 +1,3 @@
+//! How real clients read skills.
+
+pub mod codex;

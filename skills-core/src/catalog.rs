@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+pub mod codex;
+
 /// The scheme of an embedded skill's virtual base directory.
 ///
 /// An embedded skill has no directory on disk: its base directory is

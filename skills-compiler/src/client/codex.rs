@@ -75,7 +75,26 @@ pub struct CodexSkill {
     /// Whether the YAML only parsed once its values were quoted (step 3).
     pub requoted: bool,
     /// The first error of the YAML as written, when `requoted`.
-    pub yaml_error: Option<String>,
+    pub yaml_error: Option<Rejection>,
+}
+
+/// Why Codex does not load a skill: its message, and where in `SKILL.md`
+/// (1-based line, column in characters) when the message says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// Codex's message, as it prints it after `failed to load skill <path>: `.
+    pub reason: String,
+    /// The position libyaml names, as a line and column of the file.
+    pub at: Option<(usize, usize)>,
+}
+
+impl Rejection {
+    fn new(reason: impl Into<String>) -> Rejection {
+        Rejection {
+            reason: reason.into(),
+            at: None,
+        }
+    }
 }
 
 /// The frontmatter fields Codex reads. The type's name appears in libyaml's
@@ -98,14 +117,20 @@ struct SkillFrontmatterMetadata {
 
 /// Reads `SKILL.md` (its bytes) of the folder named `dir_name` as Codex
 /// does: the skill it lists, or the reason it prints when it rejects it.
-pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| NOT_UTF8.to_string())?;
-    let frontmatter = extract_frontmatter(text).ok_or_else(|| MISSING_FRONTMATTER.to_string())?;
+pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Rejection> {
+    let text = std::str::from_utf8(bytes).map_err(|_| Rejection::new(NOT_UTF8))?;
+    let frontmatter =
+        extract_frontmatter(text).ok_or_else(|| Rejection::new(MISSING_FRONTMATTER))?;
     let (parsed, requoted, yaml_error) = match parse(&frontmatter) {
         Ok(parsed) => (parsed, false, None),
         Err(first) => match requote(&frontmatter).map(|fixed| parse(&fixed)) {
             Some(Ok(parsed)) => (parsed, true, Some(first)),
-            _ => return Err(format!("invalid YAML: {first}")),
+            _ => {
+                return Err(Rejection {
+                    reason: format!("invalid YAML: {}", first.reason),
+                    at: first.at,
+                });
+            }
         },
     };
     let from_frontmatter = parsed
@@ -125,12 +150,12 @@ pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, String>
         .map(collapse_whitespace)
         .unwrap_or_default();
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!(
+        return Err(Rejection::new(format!(
             "invalid name: exceeds maximum length of {MAX_NAME_CHARS} characters"
-        ));
+        )));
     }
     if description.is_empty() {
-        return Err("missing field `description`".to_string());
+        return Err(Rejection::new("missing field `description`"));
     }
     Ok(CodexSkill {
         name,
@@ -147,8 +172,13 @@ pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, String>
     })
 }
 
-fn parse(frontmatter: &str) -> Result<SkillFrontmatter, String> {
-    yaml_serde::from_str(frontmatter).map_err(|e| e.to_string())
+/// Parses the frontmatter; an error's position is moved from the
+/// frontmatter's lines to the file's (the frontmatter starts on line 2).
+fn parse(frontmatter: &str) -> Result<SkillFrontmatter, Rejection> {
+    yaml_serde::from_str(frontmatter).map_err(|e| Rejection {
+        reason: e.to_string(),
+        at: e.location().map(|l| (l.line() + 1, l.column())),
+    })
 }
 
 /// The lines between the opening and closing `---` lines, joined with `\n`;
@@ -244,7 +274,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<CodexSkill, String> {
-        read_skill_md("the-dir", text.as_bytes())
+        read_skill_md("the-dir", text.as_bytes()).map_err(|r| r.reason)
     }
 
     fn listed(text: &str) -> (String, String) {
@@ -271,7 +301,10 @@ mod tests {
             listed("  ---  \r\nname: a\r\ndescription: b\r\n --- \r\n").0,
             "a"
         );
-        assert_eq!(read_skill_md("d", b"---\xff\n"), Err(NOT_UTF8.into()));
+        assert_eq!(
+            read_skill_md("d", b"---\xff\n").map_err(|r| r.reason),
+            Err(NOT_UTF8.into())
+        );
     }
 
     #[test]
@@ -301,10 +334,13 @@ mod tests {
             "Use when: the plain scalar has a colon-space"
         );
         assert!(colon.requoted);
+        let first = colon.yaml_error.unwrap_or_else(|| panic!("no first error"));
         assert_eq!(
-            colon.yaml_error.as_deref(),
-            Some("mapping values are not allowed in this context at line 2 column 22")
+            first.reason,
+            "mapping values are not allowed in this context at line 2 column 22"
         );
+        // Line 2 of the frontmatter is line 3 of the file.
+        assert_eq!(first.at, Some((3, 22)));
         assert_eq!(
             listed("---\nname: u\ndescription: [unclosed flow\n---\n").1,
             "[unclosed flow"
@@ -318,6 +354,12 @@ mod tests {
 
     fn listed_skill(text: &str) -> CodexSkill {
         read(text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn rejections_name_the_files_position() {
+        let r = read_skill_md("d", b"---\nname: x\n\tdescription: y\n---\n");
+        assert_eq!(r.map_err(|r| r.at), Err(Some((3, 1))));
     }
 
     #[test]
@@ -343,7 +385,9 @@ mod tests {
             "the-dir"
         );
         assert_eq!(
-            read_skill_md(" ", b"---\ndescription: d\n---\n").map(|s| s.name),
+            read_skill_md(" ", b"---\ndescription: d\n---\n")
+                .map(|s| s.name)
+                .map_err(|r| r.reason),
             Ok("skill".into())
         );
         let long = format!("---\nname: {}\ndescription: d\n---\n", "a".repeat(65));

@@ -162,6 +162,17 @@ codes! {
     DescriptionNoTrigger = "SK307", "description-no-trigger", "`description` gives no hint of when to use the skill";
     /// A file that skill packaging leaves out.
     PackagingDrops = "SK308", "packaging-drops-file", "a file that packaging leaves out (`__pycache__`, `.DS_Store`, `node_modules`, ...)";
+
+    /// Codex does not load the skill.
+    CodexRejects = "SK501", "codex-rejects", "Codex does not load the skill; the message quotes Codex's reason";
+    /// Codex reads the frontmatter only once its values are quoted.
+    CodexYamlRequoted = "SK502", "codex-yaml-requoted", "the YAML is invalid as written; Codex reads it only by quoting each top-level value";
+    /// Codex lists the description cut.
+    CodexDescriptionCut = "SK503", "codex-description-cut", "Codex lists only the first 1,021 characters of a longer `description`, then `...`";
+    /// A key that changes Claude Code's listing, which Codex does not read.
+    CodexIgnoresKey = "SK504", "codex-ignores-key", "`when_to_use`, `disable-model-invocation` or `paths`, which Codex does not read: it lists the skill regardless";
+    /// Something in `agents/openai.yaml` that Codex ignores.
+    CodexOpenAiYaml = "SK505", "codex-openai-yaml", "`agents/openai.yaml` has YAML or a field Codex ignores (wrong type, empty, too long, icon outside `assets/`, unknown key)";
 }
 
 impl Code {

@@ -42,12 +42,14 @@
 //! follows symbolic links to folders, and loads files named exactly
 //! `SKILL.md` (`skill.md` is not a skill).
 
+pub(crate) mod diagnose;
 mod openai_yaml;
 
 use std::path::{Component, Path};
 
 use serde::Deserialize;
 
+pub use diagnose::{OPENAI_YAML, reading};
 pub use openai_yaml::{OpenAiYaml, OpenAiYamlProblem, read_openai_yaml};
 
 /// Folder levels below a root that Codex's scan descends.

@@ -8,9 +8,9 @@
 //!   string. Spec violations those products tolerate become warnings; a skill
 //!   still needs a readable frontmatter with a `name` and a `description`.
 //! * `codex` is what Codex CLI loads ([`crate::client::codex`]): an error
-//!   exactly where Codex would not load the skill (`SK501`, with Codex's
+//!   exactly where Codex would not load the skill (`SK401`, with Codex's
 //!   reason), or where it would not find it (`skill.md`); everything else a
-//!   warning, with `SK5xx` codes where Codex lists it differently from what
+//!   warning, with `SK4xx` codes where Codex lists it differently from what
 //!   the author wrote.
 
 use super::diag::{Code, Severity};
@@ -119,7 +119,7 @@ impl Profile {
                     | SkillMdNotFile
                     | Io
                     | LowercaseSkillMd
-                    | CodexRejects
+                    | ClientRejected
             );
             return if error {
                 Severity::Error
@@ -145,9 +145,7 @@ impl Profile {
             | DescriptionAngleBrackets
             | DescriptionNoTrigger
             | PackagingDrops
-            | CodexYamlRequoted
-            | CodexDescriptionCut
-            | CodexIgnoresKey
+            | ClientKeyIgnored
             | CodexOpenAiYaml => true,
             YamlFlowStyle
             | YamlAnchor
@@ -231,7 +229,7 @@ mod tests {
                 Code::SkillMdNotFile,
                 Code::Io,
                 Code::LowercaseSkillMd,
-                Code::CodexRejects,
+                Code::ClientRejected,
             ]
         );
         assert!(Profile::Codex.allows_key("when_to_use"));

@@ -43,13 +43,23 @@
 //! `SKILL.md` (`skill.md` is not a skill).
 
 pub(crate) mod diagnose;
+mod listing;
 mod openai_yaml;
+pub mod scan;
 
 use std::path::{Component, Path};
 
+use skills_core::catalog::codex::MAX_DESCRIPTION_CHARS;
+use skills_core::fsread;
+
+use super::{Client, Listed, Note, Outcome, Reading};
+use crate::diag::Code;
+
 use serde::Deserialize;
+pub use skills_core::catalog::codex::collapse_whitespace;
 
 pub use diagnose::{OPENAI_YAML, reading};
+pub use listing::{Found, Listing, listing, rejection_line};
 pub use openai_yaml::{OpenAiYaml, OpenAiYamlProblem, read_openai_yaml};
 
 /// Folder levels below a root that Codex's scan descends.
@@ -78,6 +88,9 @@ pub struct CodexSkill {
     pub requoted: bool,
     /// The first error of the YAML as written, when `requoted`.
     pub yaml_error: Option<Rejection>,
+    /// Keys present that Codex does not read although Claude Code acts on
+    /// them: `when_to_use`, `disable-model-invocation` (when true), `paths`.
+    pub ignored_keys: Vec<&'static str>,
 }
 
 /// Why Codex does not load a skill: its message, and where in `SKILL.md`
@@ -123,10 +136,10 @@ pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Rejecti
     let text = std::str::from_utf8(bytes).map_err(|_| Rejection::new(NOT_UTF8))?;
     let frontmatter =
         extract_frontmatter(text).ok_or_else(|| Rejection::new(MISSING_FRONTMATTER))?;
-    let (parsed, requoted, yaml_error) = match parse(&frontmatter) {
-        Ok(parsed) => (parsed, false, None),
-        Err(first) => match requote(&frontmatter).map(|fixed| parse(&fixed)) {
-            Some(Ok(parsed)) => (parsed, true, Some(first)),
+    let (parsed, requoted, yaml_error, yaml) = match parse(&frontmatter) {
+        Ok(parsed) => (parsed, false, None, frontmatter),
+        Err(first) => match requote(&frontmatter).map(|fixed| (parse(&fixed), fixed)) {
+            Some((Ok(parsed), fixed)) => (parsed, true, Some(first), fixed),
             _ => {
                 return Err(Rejection {
                     reason: format!("invalid YAML: {}", first.reason),
@@ -171,7 +184,129 @@ pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Rejecti
         name_from_dir,
         requoted,
         yaml_error,
+        ignored_keys: ignored_keys(&yaml),
     })
+}
+
+/// The keys of [`CodexSkill::ignored_keys`] present in `yaml` (which
+/// parsed).
+fn ignored_keys(yaml: &str) -> Vec<&'static str> {
+    let Ok(yaml_serde::Value::Mapping(map)) = yaml_serde::from_str::<yaml_serde::Value>(yaml)
+    else {
+        return Vec::new();
+    };
+    let get = |key: &str| map.get(key).filter(|v| !v.is_null());
+    let mut keys = Vec::new();
+    if get("when_to_use").is_some() {
+        keys.push("when_to_use");
+    }
+    let hidden = get("disable-model-invocation")
+        .is_some_and(|v| v.as_bool() == Some(true) || v.as_str() == Some("true"));
+    if hidden {
+        keys.push("disable-model-invocation");
+    }
+    if get("paths").is_some() {
+        keys.push("paths");
+    }
+    keys
+}
+
+/// The largest `SKILL.md` read (Codex showed no limit; a 1 MB file loaded).
+pub const READ_LIMIT: u64 = 16 << 20;
+
+/// Reads the skill folder `dir` as Codex does: listed (under the name and
+/// description it reads), not listed (no `SKILL.md`; or
+/// `policy.allow_implicit_invocation: false` in `agents/openai.yaml`, which
+/// keeps it out of the model's list while `$name` still invokes it), or
+/// rejected with Codex's reason.
+pub fn read(dir: &Path) -> Reading {
+    let skill_md = dir.join(SKILL_MD);
+    let bytes = match fsread::read_file(&skill_md, READ_LIMIT) {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => {
+            return Reading::new(Outcome::NotListed {
+                why: "no `SKILL.md` in this folder".into(),
+            });
+        }
+        Err(e) => return Reading::new(Outcome::Rejected { why: e.to_string() }),
+    };
+    let dir_name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let skill = match read_skill_md(&dir_name, &bytes) {
+        Ok(skill) => skill,
+        Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
+    };
+    let implicit = fsread::read_file(&dir.join(OPENAI_YAML), diagnose::MAX_OPENAI_YAML)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|t| read_openai_yaml(&t).0)
+        .and_then(|m| m.allow_implicit_invocation);
+    let mut reading = Reading::new(if implicit == Some(false) {
+        Outcome::NotListed {
+            why: format!(
+                "`{OPENAI_YAML}` sets `policy.allow_implicit_invocation: false`: Codex leaves the skill out of the model's list (`${}` still invokes it)",
+                skill.name
+            ),
+        }
+    } else {
+        Outcome::Listed(Listed {
+            name: skill.name.clone(),
+            alias: None,
+            description: skill.description.clone(),
+            when_to_use: None,
+            location: skill_md,
+            client: Client::Codex,
+        })
+    });
+    for note in notes(&skill) {
+        reading.notes.push(note);
+    }
+    reading
+}
+
+/// Where Codex lists `skill` otherwise than the author wrote it.
+pub fn notes(skill: &CodexSkill) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if let Some(first) = &skill.yaml_error {
+        notes.push(Note {
+            code: Code::ClientYamlUnread,
+            message: format!(
+                "the YAML is invalid ({}); Codex reads it only by quoting each top-level value as written",
+                first.reason
+            ),
+        });
+    }
+    let chars = skill.description.chars().count();
+    if chars > MAX_DESCRIPTION_CHARS {
+        notes.push(Note {
+            code: Code::ClientDescriptionCut,
+            message: format!(
+                "`description` has {chars} characters; Codex lists its first 1,021 and `...`"
+            ),
+        });
+    }
+    for key in &skill.ignored_keys {
+        notes.push(Note {
+            code: Code::ClientKeyIgnored,
+            message: ignored_key_message(key).to_string(),
+        });
+    }
+    notes
+}
+
+/// What Codex does instead of what an ignored key asks.
+pub fn ignored_key_message(key: &str) -> &'static str {
+    match key {
+        "when_to_use" => "Codex does not read `when_to_use`: its listing shows `description` alone",
+        "disable-model-invocation" => {
+            "Codex does not read `disable-model-invocation`: it lists this skill to the model"
+        }
+        _ => {
+            "Codex does not read `paths`: it lists this skill in every session, not only once a matching file is touched"
+        }
+    }
 }
 
 /// Parses the frontmatter; an error's position is moved from the
@@ -239,13 +374,6 @@ fn quoted_line(line: &str) -> Option<String> {
     }
     out.push('"');
     Some(out)
-}
-
-/// Runs of whitespace collapsed to one space, ends trimmed (Codex's
-/// `split_whitespace` and join: Unicode whitespace, so U+00A0 and U+3000
-/// too).
-pub fn collapse_whitespace(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Whether Codex's scan of a root loads the file at `relative` (a path below

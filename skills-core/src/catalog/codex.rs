@@ -26,21 +26,31 @@
 //! lose their descriptions (`- name: (file: ...)`) and are kept in order
 //! while they fit; the number left out is reported ([`Rendered::notice`],
 //! Codex's warning text).
+//!
+//! [`render_rooted`] is the block Codex writes for skills on disk;
+//! [`render`] (for [`super::render_style`], where entries carry whole
+//! locations such as an embedded skill's `skill://name/SKILL.md`) is the
+//! form Codex uses for paths it cannot shorten: no roots table, and the
+//! intro sentence it has for that case.
 
 use std::borrow::Cow;
+
+use super::Entry;
 
 /// The default budget: characters of entry lines, newlines included.
 pub const DEFAULT_BUDGET: usize = 21_760;
 /// The longest description listed whole, in characters.
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 
-const OPEN: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.\n### Skill roots";
+const HEAD: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. ";
+const ROOTED: &str = "Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.\n### Skill roots";
+const UNROOTED: &str = "Each entry includes a name, description, and file path so you can open the source for full instructions when using a specific skill.";
 const AVAILABLE: &str = "\n### Available skills";
 const CLOSE: &str = "\n</skills_instructions>";
 
-/// One skill to list.
+/// One skill to list under a root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entry<'a> {
+pub struct RootedEntry<'a> {
     /// The name Codex lists.
     pub name: &'a str,
     /// The description as Codex read it (whitespace collapsed, not cut).
@@ -79,6 +89,13 @@ impl Rendered {
     }
 }
 
+/// Runs of whitespace collapsed to one space, ends trimmed, as Codex reads
+/// names and descriptions (Rust's Unicode whitespace: U+00A0 and U+3000
+/// too).
+pub fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The description as listed: whole up to [`MAX_DESCRIPTION_CHARS`]
 /// characters, else its first 1,021 characters and `...`.
 pub fn listed_description(description: &str) -> Cow<'_, str> {
@@ -104,6 +121,12 @@ pub fn entry_line(name: &str, description: &str, file: &str) -> String {
     }
 }
 
+/// The line Codex lists for `entry`, its location as the file, its
+/// description collapsed and cut as listed.
+pub fn line(entry: &Entry<'_>) -> String {
+    entry_line(entry.name, &shown(entry.description), entry.location)
+}
+
 /// The alias of root number `n`: `r0`, `r1`, ...
 pub fn alias(n: usize) -> String {
     format!("r{n}")
@@ -111,66 +134,106 @@ pub fn alias(n: usize) -> String {
 
 /// The block for `entries` found under `roots` (absolute paths, in scan
 /// order) within `budget`; `None` when there is nothing to list.
-pub fn render(roots: &[&str], entries: &[Entry<'_>], budget: usize) -> Option<Rendered> {
+pub fn render_rooted(
+    roots: &[&str],
+    entries: &[RootedEntry<'_>],
+    budget: usize,
+) -> Option<Rendered> {
     if entries.is_empty() {
         return None;
     }
-    let mut order: Vec<&Entry<'_>> = entries.iter().collect();
+    let mut order: Vec<&RootedEntry<'_>> = entries.iter().collect();
+    let root_of = |e: &RootedEntry<'_>| roots.get(e.root).copied().unwrap_or_default();
     order.sort_by(|a, b| {
-        (a.group, a.name.as_bytes())
-            .cmp(&(b.group, b.name.as_bytes()))
-            .then_with(|| full_path(roots, a).cmp(&full_path(roots, b)))
+        (a.group, a.name.as_bytes(), root_of(a), a.path).cmp(&(
+            b.group,
+            b.name.as_bytes(),
+            root_of(b),
+            b.path,
+        ))
     });
     // Aliases for the roots that list something, in the order given.
-    let mut aliases: Vec<Option<usize>> = vec![None; roots.len()];
-    let mut numbered = Vec::new();
     let mut used: Vec<bool> = vec![false; roots.len()];
     for e in entries {
         if let Some(u) = used.get_mut(e.root) {
             *u = true;
         }
     }
-    for (i, u) in used.iter().enumerate() {
-        if *u {
-            aliases[i] = Some(numbered.len());
-            numbered.push(i);
-        }
+    let mut aliases: Vec<Option<usize>> = vec![None; roots.len()];
+    let mut table = Vec::new();
+    for (i, _) in used.iter().enumerate().filter(|(_, u)| **u) {
+        aliases[i] = Some(table.len());
+        table.push((alias(table.len()), roots[i]));
     }
-    let files: Vec<String> = order
+    let items: Vec<Item<'_>> = order
         .iter()
-        .map(|e| match aliases.get(e.root).copied().flatten() {
-            Some(n) => format!("{}/{}", alias(n), e.path),
-            None => e.path.to_string(),
+        .map(|e| Item {
+            name: e.name,
+            description: shown(e.description),
+            file: match aliases.get(e.root).copied().flatten() {
+                Some(n) => format!("{}/{}", alias(n), e.path),
+                None => e.path.to_string(),
+            },
         })
         .collect();
-    let descriptions: Vec<Cow<'_, str>> = order
+    Some(block(Some(&table), &items, budget))
+}
+
+/// The block for `entries` whose locations are shown whole (no roots
+/// table, as Codex writes it for absolute paths), ordered by name in byte
+/// order, then location; empty for no entries.
+pub fn render(entries: &[Entry<'_>], budget: usize) -> String {
+    if entries.is_empty() {
+        return String::new();
+    }
+    let mut order: Vec<&Entry<'_>> = entries.iter().collect();
+    order.sort_by(|a, b| (a.name.as_bytes(), a.location).cmp(&(b.name.as_bytes(), b.location)));
+    let items: Vec<Item<'_>> = order
         .iter()
-        .map(|e| listed_description(e.description))
+        .map(|e| Item {
+            name: e.name,
+            description: shown(e.description),
+            file: e.location.to_string(),
+        })
         .collect();
-    let lines = fit(&order, &descriptions, &files, budget);
-    let mut text = String::from(OPEN);
-    for (n, &root) in numbered.iter().enumerate() {
-        let path = roots.get(root).copied().unwrap_or_default();
-        text.push_str(&format!("\n- `{}` = `{path}`", alias(n)));
+    block(None, &items, budget).text
+}
+
+/// One line to be: the description collapsed and cut as listed.
+struct Item<'a> {
+    name: &'a str,
+    description: String,
+    file: String,
+}
+
+/// A description as an entry shows it before any budget.
+fn shown(description: &str) -> String {
+    listed_description(&collapse_whitespace(description)).into_owned()
+}
+
+fn block(roots: Option<&[(String, &str)]>, items: &[Item<'_>], budget: usize) -> Rendered {
+    let fitted = fit(items, budget);
+    let mut text = String::from(HEAD);
+    match roots {
+        Some(roots) => {
+            text.push_str(ROOTED);
+            for (alias, path) in roots {
+                text.push_str(&format!("\n- `{alias}` = `{path}`"));
+            }
+        }
+        None => text.push_str(UNROOTED),
     }
     text.push_str(AVAILABLE);
-    for line in &lines.lines {
+    for line in &fitted.lines {
         text.push('\n');
         text.push_str(line);
     }
     text.push_str(CLOSE);
-    Some(Rendered {
+    Rendered {
         text,
-        description_limit: lines.limit,
-        omitted: lines.omitted,
-    })
-}
-
-fn full_path(roots: &[&str], e: &Entry<'_>) -> (String, String) {
-    (
-        roots.get(e.root).copied().unwrap_or_default().to_string(),
-        e.path.to_string(),
-    )
+        description_limit: fitted.limit,
+        omitted: fitted.omitted,
+    }
 }
 
 struct Fitted {
@@ -198,33 +261,24 @@ fn cost(name: &str, description: &str, file: &str) -> usize {
     fixed + name.chars().count() + desc + file.chars().count()
 }
 
-fn fit(
-    order: &[&Entry<'_>],
-    descriptions: &[Cow<'_, str>],
-    files: &[String],
-    budget: usize,
-) -> Fitted {
+fn fit(items: &[Item<'_>], budget: usize) -> Fitted {
     let total = |limit: usize| -> usize {
-        order
+        items
             .iter()
-            .zip(descriptions)
-            .zip(files)
-            .map(|((e, d), f)| cost(e.name, cut(d, limit), f))
+            .map(|i| cost(i.name, cut(&i.description, limit), &i.file))
             .sum()
     };
-    let longest = descriptions
-        .iter()
-        .map(|d| d.chars().count())
-        .max()
-        .unwrap_or(0);
     let lines_with = |limit: usize| -> Vec<String> {
-        order
+        items
             .iter()
-            .zip(descriptions)
-            .zip(files)
-            .map(|((e, d), f)| entry_line(e.name, cut(d, limit), f))
+            .map(|i| entry_line(i.name, cut(&i.description, limit), &i.file))
             .collect()
     };
+    let longest = items
+        .iter()
+        .map(|i| i.description.chars().count())
+        .max()
+        .unwrap_or(0);
     if total(longest) <= budget {
         return Fitted {
             lines: lines_with(longest),
@@ -252,11 +306,11 @@ fn fit(
     let mut used = 0;
     let mut lines = Vec::new();
     let mut omitted = 0;
-    for (e, f) in order.iter().zip(files) {
-        let c = cost(e.name, "", f);
+    for i in items {
+        let c = cost(i.name, "", &i.file);
         if used + c <= budget {
             used += c;
-            lines.push(entry_line(e.name, "", f));
+            lines.push(entry_line(i.name, "", &i.file));
         } else {
             omitted += 1;
         }
@@ -272,8 +326,8 @@ fn fit(
 mod tests {
     use super::*;
 
-    fn entry<'a>(name: &'a str, description: &'a str, path: &'a str) -> Entry<'a> {
-        Entry {
+    fn entry<'a>(name: &'a str, description: &'a str, path: &'a str) -> RootedEntry<'a> {
+        RootedEntry {
             name,
             description,
             root: 0,
@@ -292,7 +346,7 @@ mod tests {
     #[test]
     fn the_block_as_codex_writes_it() {
         let roots = ["/repo/.agents/skills"];
-        let r = render(
+        let r = render_rooted(
             &roots,
             &[entry("pdf", "Fill PDFs.", "pdf/SKILL.md")],
             DEFAULT_BUDGET,
@@ -306,7 +360,7 @@ mod tests {
             (r.description_limit, r.omitted, r.notice()),
             (None, 0, None)
         );
-        assert_eq!(render(&roots, &[], DEFAULT_BUDGET), None);
+        assert_eq!(render_rooted(&roots, &[], DEFAULT_BUDGET), None);
     }
 
     #[test]
@@ -322,7 +376,7 @@ mod tests {
         d.root = 2;
         let mut e = entry("-dash", "D.", "d/SKILL.md");
         e.root = 2;
-        let r = render(&roots, &[a, b, c, d, e], DEFAULT_BUDGET);
+        let r = render_rooted(&roots, &[a, b, c, d, e], DEFAULT_BUDGET);
         let r = r.unwrap_or_else(|| panic!("nothing rendered"));
         assert_eq!(
             lines(&r),
@@ -339,6 +393,34 @@ mod tests {
                 .contains("- `r0` = `/home/.agents/skills`\n- `r1` = `/repo/.agents/skills`\n")
         );
         assert!(!r.text.contains("/unused"));
+    }
+
+    #[test]
+    fn whole_locations_need_no_roots_table() {
+        let entries = [
+            Entry {
+                name: "zeta",
+                description: "Z.",
+                location: "skill://zeta/SKILL.md",
+                ..Entry::default()
+            },
+            Entry {
+                name: "alpha",
+                description: "A\u{a0}<b>.",
+                when_to_use: Some("ignored"),
+                location: "skill://alpha/SKILL.md",
+                ..Entry::default()
+            },
+        ];
+        assert_eq!(
+            render(&entries, DEFAULT_BUDGET),
+            "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and file path so you can open the source for full instructions when using a specific skill.\n### Available skills\n- alpha: A <b>. (file: skill://alpha/SKILL.md)\n- zeta: Z. (file: skill://zeta/SKILL.md)\n</skills_instructions>"
+        );
+        assert_eq!(render(&[], DEFAULT_BUDGET), "");
+        assert_eq!(
+            line(&entries[0]),
+            "- zeta: Z. (file: skill://zeta/SKILL.md)"
+        );
     }
 
     #[test]
@@ -361,10 +443,10 @@ mod tests {
             entry("b", "Short one.", "b/SKILL.md"),
             entry("c", long, "c/SKILL.md"),
         ];
-        let full = render(&roots, &entries, usize::MAX).unwrap_or_else(|| panic!("none"));
+        let full = render_rooted(&roots, &entries, usize::MAX).unwrap_or_else(|| panic!("none"));
         let full_cost: usize = lines(&full).iter().map(|l| l.chars().count() + 1).sum();
         for budget in [full_cost - 1, full_cost - 150, 200] {
-            let r = render(&roots, &entries, budget).unwrap_or_else(|| panic!("none"));
+            let r = render_rooted(&roots, &entries, budget).unwrap_or_else(|| panic!("none"));
             let limit = r
                 .description_limit
                 .unwrap_or_else(|| panic!("not cut at {budget}"));
@@ -394,7 +476,7 @@ mod tests {
             }
         }
         // "Short one." is kept whole while the limit is at least its length.
-        let r = render(&roots, &entries, full_cost - 20).unwrap_or_else(|| panic!("none"));
+        let r = render_rooted(&roots, &entries, full_cost - 20).unwrap_or_else(|| panic!("none"));
         assert!(lines(&r)[1].contains("Short one."), "{:?}", lines(&r));
     }
 
@@ -413,7 +495,7 @@ mod tests {
                 + 1
         };
         let budget = bare("alpha") + bare("beta");
-        let r = render(&roots, &entries, budget).unwrap_or_else(|| panic!("none"));
+        let r = render_rooted(&roots, &entries, budget).unwrap_or_else(|| panic!("none"));
         assert_eq!(
             lines(&r),
             [
@@ -428,7 +510,7 @@ mod tests {
                 "Exceeded skills context budget. All skill descriptions were removed and 1 additional skills were not included in the model-visible skills list."
             )
         );
-        let none = render(&roots, &entries, 0).unwrap_or_else(|| panic!("none"));
+        let none = render_rooted(&roots, &entries, 0).unwrap_or_else(|| panic!("none"));
         assert_eq!((lines(&none).len(), none.omitted), (0, 3));
     }
 }

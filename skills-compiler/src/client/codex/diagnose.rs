@@ -1,7 +1,7 @@
 //! The `codex` profile's findings for one checked skill: an error where
-//! Codex would not load it (`SK501`, quoting Codex's reason), and warnings
-//! where it would list it otherwise than the author wrote (`SK502`-`SK504`)
-//! or ignore part of `agents/openai.yaml` (`SK505`).
+//! Codex would not load it (`SK401`, quoting Codex's reason), and warnings
+//! where it would list it otherwise than the author wrote (`SK405`, `SK407`, `SK451`)
+//! or ignore part of `agents/openai.yaml` (`SK452`).
 //!
 //! Codex's reading replaces ours for what decides loading: the diagnostics
 //! of our own reading of the file and its YAML that Codex re-judges (not
@@ -21,7 +21,7 @@ use skills_core::fsread::Dir;
 /// Where Codex reads a skill's metadata, relative to the skill folder.
 pub const OPENAI_YAML: &str = "agents/openai.yaml";
 /// The largest `agents/openai.yaml` read, in bytes.
-const MAX_OPENAI_YAML: u64 = 1024 * 1024;
+pub(super) const MAX_OPENAI_YAML: u64 = 1024 * 1024;
 
 /// Our reading's diagnostics that Codex's reading replaces.
 const REREAD: [Code; 7] = [
@@ -90,8 +90,8 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
                 ),
             };
             let d = Diagnostic::new(
-                Code::CodexRejects,
-                profile.severity(Code::CodexRejects),
+                Code::ClientRejected,
+                profile.severity(Code::ClientRejected),
                 source.path(),
                 format!("Codex does not load this skill: {}", r.reason),
             )
@@ -99,39 +99,38 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
             found.push(at(d, span));
         }
         Ok(read) => {
-            if let Some(first) = &read.yaml_error {
-                let d = Diagnostic::new(
-                    Code::CodexYamlRequoted,
-                    profile.severity(Code::CodexYamlRequoted),
-                    source.path(),
-                    format!(
-                        "the YAML is invalid ({}); Codex reads it only by quoting each top-level value as written",
-                        first.reason
-                    ),
-                )
-                .help("quote the value (`description: \"Use when: ...\"`) or write it as a block scalar (`description: >`)");
-                found.push(at(d, position(source, first)));
-            }
-            let chars = read.description.chars().count();
-            if chars > skills_core::catalog::codex::MAX_DESCRIPTION_CHARS {
-                let d = Diagnostic::new(
-                    Code::CodexDescriptionCut,
-                    profile.severity(Code::CodexDescriptionCut),
-                    source.path(),
-                    format!(
-                        "`description` has {chars} characters; Codex lists its first 1,021 and `...`"
-                    ),
-                )
-                .help("keep `description` to 1,024 characters");
-                found.push(at(d, node_span("description")));
-            }
-            for (key, d) in ignored_keys(skill) {
-                let span = skill
+            let key_span = |key: &str| {
+                skill
                     .frontmatter
                     .as_ref()
                     .and_then(|f| f.as_map())
                     .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
-                    .map(|(k, _)| k.span.clone());
+                    .map(|(k, _)| k.span.clone())
+            };
+            let mut keys = read.ignored_keys.iter();
+            for note in super::notes(&read) {
+                let (span, help) = match note.code {
+                    Code::ClientYamlUnread => (
+                        read.yaml_error.as_ref().and_then(|r| position(source, r)),
+                        "quote the value (`description: \"Use when: ...\"`) or write it as a block scalar (`description: >`)",
+                    ),
+                    Code::ClientDescriptionCut => (
+                        node_span("description"),
+                        "keep `description` to 1,024 characters",
+                    ),
+                    _ => {
+                        // Ignored-key notes come in the order of `ignored_keys`.
+                        let key = keys.next().copied().unwrap_or_default();
+                        (key_span(key), ignored_key_help(key))
+                    }
+                };
+                let d = Diagnostic::new(
+                    note.code,
+                    profile.severity(note.code),
+                    source.path(),
+                    note.message,
+                )
+                .help(help);
                 found.push(at(d, span));
             }
         }
@@ -139,48 +138,15 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
     skill.diagnostics.extend(found);
 }
 
-/// The keys Codex does not read whose presence changes what Claude Code
-/// lists, with the warning for each.
-fn ignored_keys(skill: &CheckedSkill) -> Vec<(&'static str, Diagnostic)> {
-    let (Some(root), Some(path)) = (skill.frontmatter.as_ref(), skill.skill_md.as_ref()) else {
-        return Vec::new();
-    };
-    let warn = |message: &str, help: &str| {
-        Diagnostic::new(
-            Code::CodexIgnoresKey,
-            Profile::Codex.severity(Code::CodexIgnoresKey),
-            path,
-            message,
-        )
-        .help(help)
-    };
-    let mut out = Vec::new();
-    if root.get("when_to_use").is_some() {
-        out.push((
-            "when_to_use",
-            warn(
-                "Codex does not read `when_to_use`: its listing shows `description` alone",
-                "say when to use the skill in `description`",
-            ),
-        ));
+/// What to do about a key Codex ignores.
+fn ignored_key_help(key: &str) -> &'static str {
+    match key {
+        "when_to_use" => "say when to use the skill in `description`",
+        "disable-model-invocation" => {
+            "to keep it out of Codex's list too, set `policy.allow_implicit_invocation: false` in `agents/openai.yaml`"
+        }
+        _ => "say in `description` which files the skill is for",
     }
-    let hidden = root
-        .get("disable-model-invocation")
-        .and_then(|n| n.as_str())
-        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"));
-    if hidden {
-        out.push(("disable-model-invocation", warn(
-            "Codex does not read `disable-model-invocation`: it lists this skill to the model",
-            "to keep it out of Codex's list too, set `policy.allow_implicit_invocation: false` in `agents/openai.yaml`",
-        )));
-    }
-    if root.get("paths").is_some() {
-        out.push(("paths", warn(
-            "Codex does not read `paths`: it lists this skill in every session, not only once a matching file is touched",
-            "say in `description` which files the skill is for",
-        )));
-    }
-    out
 }
 
 /// The byte range libyaml's line and column point at, to the end of that line.

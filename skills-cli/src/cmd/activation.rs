@@ -19,6 +19,9 @@
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
 //!   error here.
 //!
+//! With `--style`, the skills are checked with that client's profile
+//! (`--profile claude-code` or `codex`) unless another than `spec` is given.
+//!
 //! `` !`cmd` `` is replaced by a marker unless `--run-commands` is given;
 //! then each command is checked as a `Bash` call against the skill's
 //! `allowed-tools` (placeholders filled) and the `--allow` rules, and runs
@@ -43,7 +46,7 @@ use skills_core::zip::write::DosTime;
 use skills_core::{json, tools};
 
 use crate::Outcome;
-use crate::args::{ClientArg, ShowArgs};
+use crate::args::{ClientArg, ProfileArg, ShowArgs};
 use crate::cmd::pack::checked_plan_with;
 
 /// One valid skill as found on disk.
@@ -67,7 +70,16 @@ impl Located {
 }
 
 /// Runs `skills show`.
-pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
+pub fn show(mut args: ShowArgs) -> io::Result<Outcome> {
+    // The client's profile, so that what the client loads is shown.
+    if args.check.profile == ProfileArg::Spec {
+        match args.style {
+            Some(ClientArg::ClaudeCode) => args.check.profile = ProfileArg::ClaudeCode,
+            Some(ClientArg::Codex) => args.check.profile = ProfileArg::Codex,
+            None => {}
+        }
+    }
+    let args = &args;
     let Some((bundle, located)) = load(args)? else {
         return Ok(Outcome::Invalid);
     };

@@ -84,3 +84,138 @@ impl<E: ScriptExecutor> RunCommand for PolicyRunner<'_, E> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Mode;
+    use crate::activation::{ActivationError, Options, Rule};
+    use crate::exec::LocalExecutor;
+    use crate::exec::testing::bundle_with_body;
+
+    /// Activates `demo` (body `body`, rules `rules`) with commands run under
+    /// a policy granting the skill's rules and `extra`.
+    fn activate(
+        body: &str,
+        rules: &[(&str, Option<&str>)],
+        extra: &[ToolRule<'_>],
+        shell: bool,
+    ) -> Result<String, ActivationError> {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let bundle = bundle_with_body("demo", body, rules, &[]);
+        let skill = bundle.get("demo").expect("skill");
+        let mut executor = LocalExecutor::new(tmp.path());
+        executor.allow_shell = shell;
+        let policy = ToolPolicy::new(Mode::PreApprove);
+        let vars = super::super::claude_code::Vars {
+            skill_dir: "/s/demo",
+            ..Default::default()
+        };
+        let granted: Vec<Rule> = skill
+            .allowed_tools()
+            .map(|r| Rule::expanded(r, &vars))
+            .collect();
+        policy.grant("demo", granted.iter().map(Rule::as_tool_rule));
+        policy.grant("host", extra.iter().copied());
+        let runner = PolicyRunner {
+            policy: &policy,
+            executor: &executor,
+        };
+        let options = Options {
+            base_dir: Some("/s/demo"),
+            commands: Some(&runner),
+            ..Options::default()
+        };
+        skill.activate_with(&options).map(|a| a.content)
+    }
+
+    use crate::tools::ToolRule;
+
+    fn rule<'a>(tool: &'a str, pattern: Option<&'a str>) -> ToolRule<'a> {
+        ToolRule { tool, pattern }
+    }
+
+    fn body(text: Result<String, ActivationError>) -> String {
+        match text {
+            Ok(t) => t
+                .trim_start_matches("Base directory for this skill: /s/demo\n\n")
+                .to_string(),
+            Err(e) => panic!("activation failed: {e}"),
+        }
+    }
+
+    fn error(text: Result<String, ActivationError>) -> String {
+        match text {
+            Ok(t) => panic!("activated: {t}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn allowed_commands_run_once_in_place() {
+        let echo = [rule("Bash", Some("echo:*"))];
+        assert_eq!(
+            body(activate(
+                "A !`echo one` B\n```\n!`echo two`\n```\n",
+                &[],
+                &echo,
+                false
+            )),
+            "A one B\n```\ntwo\n```\n"
+        );
+        // The skill's own rule counts.
+        assert_eq!(
+            body(activate(
+                "!`printf x`",
+                &[("Bash", Some("printf:*"))],
+                &[],
+                false
+            )),
+            "x"
+        );
+        // Output is not searched for more commands.
+        assert_eq!(body(activate("!`echo !``", &[], &echo, false)), "!`");
+    }
+
+    #[test]
+    fn nobody_is_asked() {
+        let e = error(activate("!`echo hi`", &[], &[], false));
+        assert!(
+            e.contains("!`echo hi` was not allowed: no rule allows `Bash(echo hi)`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_shell_needs_a_rule_without_pattern_and_an_executor_that_allows_one() {
+        let line = "!`echo out; echo err 1>&2`";
+        let e = error(activate(line, &[], &[rule("Bash", Some("echo:*"))], true));
+        assert!(e.contains("was not allowed"), "{e}");
+        let e = error(activate(line, &[], &[rule("Bash", None)], false));
+        assert!(
+            e.contains("could not be run") && e.contains("does not allow a shell"),
+            "{e}"
+        );
+        assert_eq!(
+            body(activate(line, &[], &[rule("Bash", None)], true)),
+            "out\nerr"
+        );
+    }
+
+    #[test]
+    fn failures_fail_the_activation_with_stderr() {
+        let ls = [rule("Bash", Some("ls:*"))];
+        let e = error(activate("!`ls does-not-exist-here`", &[], &ls, false));
+        assert!(
+            e.starts_with("the skill's command !`ls does-not-exist-here` failed (exit code 2); its stderr:\nls: "),
+            "{e}"
+        );
+        let e = error(activate(
+            "!`echo ${HOME}`",
+            &[],
+            &[rule("Bash", None)],
+            true,
+        ));
+        assert!(e.contains("braced shell expansion"), "{e}");
+    }
+}

@@ -54,7 +54,11 @@ pub enum Command {
     /// codex). Nothing is printed when there are no skills.
     Catalog(CatalogArgs),
     /// Print a skill's activation (level 2) as the model sees it: base
-    /// directory, then the body with `$ARGUMENTS` substituted.
+    /// directory, then the body with Claude Code's placeholders filled
+    /// (`$ARGUMENTS`, `$0`, named arguments, `${CLAUDE_SKILL_DIR}`, ...);
+    /// with --style claude-code or codex, byte for byte what that client
+    /// gives its model. !`command` lines are shown as not run unless
+    /// --run-commands is given.
     Show(ShowArgs),
     /// Print one file of a skill (level 3), as `Skill::read` returns it.
     Read(ReadArgs),

@@ -268,13 +268,14 @@ fn activate(
         .map_err(|e| e.to_string()))
 }
 
-/// Whether the frontmatter sets `disable-model-invocation` to a value
-/// Claude Code reads as true.
+/// Whether the frontmatter sets `disable-model-invocation` as Claude Code
+/// reads it: the boolean `true` or the string `"true"` (a YAML 1.1 `yes`
+/// is false to it; `skills_compiler::client::claude_code` reads it alike).
 fn disables_model_invocation(skill: &Skill<'_>) -> bool {
     skill
         .extensions()
         .find(|(key, _)| *key == "disable-model-invocation")
-        .is_some_and(|(_, value)| matches!(value, "true" | "\"true\"" | "1" | "\"1\"" | "\"yes\""))
+        .is_some_and(|(_, value)| matches!(value, "true" | "\"true\""))
 }
 
 /// A random UUID (version 4), as Claude Code's session ids are.

@@ -432,3 +432,39 @@ fn skill_dir_in_allowed_tools_allows_the_script_it_names() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_style_needs_skill_folders_and_the_default_keeps_the_virtual_directory() {
+    let tmp = tempdir();
+    let pack = tmp.path().join("s.skillpack");
+    let skills_dir = skills_tests::workspace().join("skills");
+    let out = skills()
+        .args(["pack", "-o"])
+        .arg(&pack)
+        .arg(&skills_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = skills()
+        .args(["show", "calculator", "--style", "claude-code", "--from"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is an archive: unpack it first"),
+        "{}",
+        stderr(&out)
+    );
+    // Without --style, a pack shows as the runtime activates it.
+    let out = skills()
+        .args(["show", "calculator", "--args", "2+2", "--from"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .starts_with("Base directory for this skill: skill://calculator\n\n# Calculator\n")
+    );
+}

@@ -111,6 +111,14 @@ impl Bundle {
         )
     }
 
+    /// The catalog block, its length in characters and each entry's span
+    /// (in skill order), to cut it to a subset of the skills.
+    #[cfg(all(unix, feature = "exec"))]
+    pub(crate) fn catalog_parts(&self) -> (&str, usize, &[crate::catalog::Span]) {
+        let data = self.data();
+        (&data.catalog, data.catalog_chars, &data.catalog_spans)
+    }
+
     /// SHA-256 (hex) of the canonical content: names, paths, modes, sizes and
     /// file hashes; independent of compression, and the same for a compiled
     /// bundle and a pack built from the same tree.

@@ -146,8 +146,22 @@ fn every_skill_of_the_corpus_passes_rmcp_validation() {
         assert_eq!(listed.len(), bundle.len(), "{label}: every skill listed");
         // The listings go out in one page each: well under rmcp's 16 MiB line.
         let server = SkillsServer::new(&bundle, LocalExecutor::new(dir.path()), Mode::Restrict);
-        let resources = skills_mcp::resources::list(&bundle);
-        let files: usize = bundle.skills().map(|s| s.files().len()).sum();
+        // The files of the skills offered to the model (not those reserved
+        // for the user, nor `paths`-scoped ones no path brought in).
+        let offered: Vec<bool> = bundle
+            .skills()
+            .map(|s| {
+                let i = s.invocation();
+                i.model && i.paths.is_empty()
+            })
+            .collect();
+        let resources = skills_mcp::resources::list(&bundle, &offered);
+        let files: usize = bundle
+            .skills()
+            .zip(&offered)
+            .filter(|(_, o)| **o)
+            .map(|(s, _)| s.files().len())
+            .sum();
         assert_eq!(resources.len(), files);
         let sizes = [
             serde_json::to_string(&ListResourcesResult::with_all_items(resources))

@@ -11,6 +11,7 @@
 mod agent;
 mod corpus;
 mod embed;
+mod invocation;
 mod openai;
 mod pack_props;
 mod props;

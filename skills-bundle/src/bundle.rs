@@ -119,6 +119,32 @@ impl Bundle {
         (&data.catalog, data.catalog_chars, &data.catalog_spans)
     }
 
+    /// The catalog in a client's dialect ([`Style`](crate::catalog::Style)),
+    /// within `budget` in the style's unit (`None`: the style's default),
+    /// rendered now: each skill under its name, in the bundle's order, with
+    /// its `when_to_use` where it has one. Empty for an empty bundle.
+    pub fn catalog_style(&self, style: crate::catalog::Style, budget: Option<usize>) -> String {
+        let locations: Vec<String> = self
+            .skills()
+            .map(|s| crate::catalog::location(s.name()))
+            .collect();
+        let entries: Vec<crate::catalog::Entry<'_>> = self
+            .skills()
+            .zip(&locations)
+            .map(|(s, location)| crate::catalog::Entry {
+                name: s.name(),
+                alias: None,
+                description: s.description(),
+                when_to_use: s
+                    .extensions()
+                    .find(|(k, _)| *k == "when_to_use")
+                    .map(|(_, v)| v),
+                location,
+            })
+            .collect();
+        crate::catalog::render_style(style, &entries, budget)
+    }
+
     /// SHA-256 (hex) of the canonical content: names, paths, modes, sizes and
     /// file hashes; independent of compression, and the same for a compiled
     /// bundle and a pack built from the same tree.

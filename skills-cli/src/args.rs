@@ -48,8 +48,10 @@ pub enum Command {
     Unpack(UnpackArgs),
     /// Generate a minisign key pair for signing packs.
     Keygen(KeygenArgs),
-    /// Print the `<available_skills>` block an agent built from these skills
-    /// puts in its system prompt.
+    /// Print the skill catalog a model is given for these skills: the
+    /// `<available_skills>` block of an agent built from them (--style xml),
+    /// or the listing Claude Code or Codex would show (--style claude-code,
+    /// codex). Nothing is printed when there are no skills.
     Catalog(CatalogArgs),
     /// Print a skill's activation (level 2) as the model sees it: base
     /// directory, then the body with `$ARGUMENTS` substituted.
@@ -288,9 +290,18 @@ pub struct CatalogArgs {
     /// Skill directories, plugins, archives, or one pack.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// Keep the block within this many characters (descriptions are
-    /// dropped before names).
-    #[arg(long, value_name = "CHARS")]
+    /// Whose catalog: `xml` (the reference's block, of the validated
+    /// skills), `claude-code` or `codex` (each folder read as that client
+    /// reads it: with `claude-code`, give `~/.claude/skills` before the
+    /// project's folders, as Claude Code orders them).
+    #[arg(long, value_enum, default_value_t = StyleArg::Xml)]
+    pub style: StyleArg,
+    /// Keep the catalog within this budget, in the style's unit: characters
+    /// for `xml` (descriptions are dropped before names; no budget by
+    /// default) and `codex` (default 21,760); terminal columns for
+    /// `claude-code`, which is Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`
+    /// (read from the environment when this flag is absent; default 30,000).
+    #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
     #[command(flatten)]
     pub check: CheckArgs,
@@ -304,6 +315,11 @@ pub struct ShowArgs {
     /// What `$ARGUMENTS` stands for.
     #[arg(long, default_value = "")]
     pub arguments: String,
+    /// Show the activation as this client gives it to its model
+    /// (`claude-code`: its substitutions; `codex`: the raw file in its
+    /// `<skill>` wrapper).
+    #[arg(long, value_enum, value_name = "CLIENT")]
+    pub style: Option<ClientArg>,
     /// Where the skills are: directories, archives, or one pack.
     #[arg(long = "from", value_name = "PATH", default_value = ".")]
     pub from: Vec<PathBuf>,
@@ -524,6 +540,39 @@ pub enum ProfileArg {
     Spec,
     /// What Claude Code and Codex load.
     ClaudeCode,
+    /// What Codex CLI loads: errors where Codex rejects, with its reason.
+    Codex,
+}
+
+/// Catalog styles, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// The reference's `<available_skills>` block.
+    Xml,
+    /// Claude Code's skill listing.
+    ClaudeCode,
+    /// Codex's list of available skills.
+    Codex,
+}
+
+/// Clients, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientArg {
+    /// Claude Code.
+    ClaudeCode,
+    /// OpenAI's Codex CLI.
+    Codex,
+}
+
+impl ClientArg {
+    /// The compiler's client.
+    pub fn client(self) -> skills_compiler::client::Client {
+        use skills_compiler::client::Client;
+        match self {
+            ClientArg::ClaudeCode => Client::ClaudeCode,
+            ClientArg::Codex => Client::Codex,
+        }
+    }
 }
 
 /// Colour choice.
@@ -543,6 +592,7 @@ impl ProfileArg {
         match self {
             ProfileArg::Spec => skills_compiler::Profile::Spec,
             ProfileArg::ClaudeCode => skills_compiler::Profile::ClaudeCode,
+            ProfileArg::Codex => skills_compiler::Profile::Codex,
         }
     }
 }

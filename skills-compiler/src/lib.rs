@@ -22,6 +22,7 @@
 //! }
 //! ```
 
+pub mod client;
 pub mod diag;
 pub mod discover;
 pub mod embed;

@@ -14,16 +14,27 @@ use skills_bundle::pack::{Pack, Trust};
 use skills_compiler::pack::write_pack;
 use skills_core::zip::write::DosTime;
 
-use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs};
+use skills_compiler::client::Client;
+
+use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs, StyleArg};
+use crate::cmd::client_catalog;
 use crate::cmd::pack::checked_plan;
 use crate::extract::{self, Opened};
 use crate::{Outcome, input};
 
 /// Runs `skills catalog`.
 pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
+    match args.style {
+        StyleArg::Xml => {}
+        StyleArg::ClaudeCode => return client_catalog::run(args, Client::ClaudeCode),
+        StyleArg::Codex => return client_catalog::run(args, Client::Codex),
+    }
     let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);
     };
+    if bundle.skills().len() == 0 {
+        return Ok(Outcome::Success);
+    }
     let block = match args.budget {
         Some(budget) => bundle.catalog_within(budget),
         None => bundle.catalog().into(),
@@ -31,8 +42,23 @@ pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
     print(block.as_bytes(), true)
 }
 
+/// Prints a catalog and a newline; nothing at all for an empty one.
+pub fn print_catalog(catalog: &str) -> io::Result<Outcome> {
+    if catalog.is_empty() {
+        return Ok(Outcome::Success);
+    }
+    print(catalog.as_bytes(), true)
+}
+
 /// Runs `skills show`.
 pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
+    if let Some(style) = args.style {
+        eprintln!(
+            "skills: `show --style {}` is not implemented in this build yet",
+            style.client()
+        );
+        return Ok(Outcome::Usage);
+    }
     let Some(bundle) = bundle_of(&args.from, &args.check)? else {
         return Ok(Outcome::Invalid);
     };

@@ -17,6 +17,7 @@ use std::process::Command;
 mod byteflip;
 mod cli;
 mod files;
+mod frameworks;
 mod golden;
 mod golden_properties;
 mod hostile;

@@ -16,6 +16,10 @@
 //!   catalog once the session is told of a matching path
 //!   ([`Session::touch`](crate::session::Session::touch)).
 //!
+//! And Codex's `agents/openai.yaml` with `policy.allow_implicit_invocation:
+//! false` keeps the skill from the model as `disable-model-invocation`
+//! does (the compiler records it with the skill's metadata).
+//!
 //! A boolean is the YAML boolean or the same word as a string (`"true"`),
 //! and anything else leaves the default (invocable). Everything is read
 //! from the skill's recorded metadata, which the bundle digest covers.
@@ -34,7 +38,8 @@ pub const PATHS: &str = "paths";
 /// Who may invoke a skill; see the module documentation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invocation {
-    /// The model may activate it (no `disable-model-invocation: true`).
+    /// The model may activate it (no `disable-model-invocation: true`, no
+    /// Codex `allow_implicit_invocation: false`).
     pub model: bool,
     /// The user may invoke it (no `user-invocable: false`).
     pub user: bool,
@@ -57,7 +62,7 @@ impl Skill<'_> {
     /// model's catalog.
     pub fn invocation(&self) -> Invocation {
         let mut invocation = Invocation {
-            model: true,
+            model: self.data.meta.allow_implicit_invocation != Some(false),
             user: true,
             paths: Vec::new(),
         };
@@ -66,7 +71,9 @@ impl Skill<'_> {
                 continue;
             };
             match key {
-                DISABLE_MODEL_INVOCATION => invocation.model = flag(&node.value) != Some(true),
+                DISABLE_MODEL_INVOCATION => {
+                    invocation.model &= flag(&node.value) != Some(true);
+                }
                 USER_INVOCABLE => invocation.user = flag(&node.value) != Some(false),
                 PATHS => invocation.paths = globs(&node.value),
                 _ => {}

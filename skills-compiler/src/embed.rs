@@ -28,6 +28,7 @@ use skills_core::pack::{PackError, Trust, open};
 use skills_core::zip::{Limits, Method};
 use skills_core::{catalog, deflate, tools};
 
+use crate::client::codex::OPENAI_YAML;
 use crate::rederive;
 
 /// What to embed.
@@ -195,7 +196,7 @@ pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan
     let mut skills = Vec::with_capacity(checked.manifest.skills.len());
     for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
         let mut files = Vec::with_capacity(s.files.len());
-        let mut skill_md = None;
+        let (mut skill_md, mut openai_yaml) = (None, None);
         for (f, &i) in s.files.iter().zip(indices) {
             let entry = &all[i];
             let damaged = PackPlanError::Damaged;
@@ -217,11 +218,15 @@ pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan
             });
             if f.path == s.meta.skill_md {
                 skill_md = Some(content);
+            } else if f.path == OPENAI_YAML {
+                openai_yaml = Some(content);
             }
         }
-        if let Some(d) =
-            skill_md.and_then(|bytes| rederive::disagreements(s, &bytes).into_iter().next())
-        {
+        if let Some(d) = skill_md.and_then(|bytes| {
+            rederive::disagreements(s, &bytes, openai_yaml.as_deref())
+                .into_iter()
+                .next()
+        }) {
             return Err(PackPlanError::Disagrees(d));
         }
         skills.push(PlanSkill {
@@ -301,6 +306,10 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
             extensions: meta::pairs(extensions),
             skill_md: skill_md.into(),
             body,
+            allow_implicit_invocation: skill
+                .openai_yaml
+                .as_ref()
+                .and_then(|o| o.allow_implicit_invocation),
         },
         source_dir: if source_dir.is_empty() {
             ".".into()

@@ -275,7 +275,7 @@ async fn mcp_offers_the_model_what_it_may_invoke_and_the_user_the_rest() {
         .unwrap();
     let prompts = client.list_all_prompts().await.unwrap();
     let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names, ["open", "reserved", "scoped"]);
+    assert_eq!(names, ["codex-quiet", "open", "reserved", "scoped"]);
     let run = json!({"skill": "reserved", "command": "./scripts/deploy.sh prod"});
     let (error, text) = call(&client, "run_skill_script", run.clone()).await;
     assert!(error);

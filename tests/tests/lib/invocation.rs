@@ -4,7 +4,8 @@
 //! join once a path is touched. The skills are
 //! `tests/fixtures/invocation-skills` (profile `claude-code`): `reserved`
 //! (the user's only), `scoped` (`paths: [src/**, "*.rs"]`), `model-only`
-//! (`user-invocable: false`) and `open`.
+//! (`user-invocable: false`), `codex-quiet` (Codex's `agents/openai.yaml`
+//! with `policy.allow_implicit_invocation: false`) and `open`.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -67,6 +68,7 @@ fn the_model_is_offered_what_it_may_invoke() {
     assert_eq!(session.offered(), ["model-only", "open"]);
     let catalog = session.catalog();
     for (name, listed) in [
+        ("codex-quiet", false),
         ("model-only", true),
         ("open", true),
         ("reserved", false),
@@ -204,6 +206,8 @@ fn extension_values_keep_their_yaml_types() {
     assert!(!reserved.model && reserved.user && reserved.paths.is_empty());
     let model_only = SKILLS.get("model-only").unwrap().invocation();
     assert!(model_only.model && !model_only.user);
+    let quiet = SKILLS.get("codex-quiet").unwrap().invocation();
+    assert!(!quiet.model && quiet.user, "agents/openai.yaml is obeyed");
 }
 
 /// One scripted turn: it sees the messages and the definitions.

@@ -18,6 +18,7 @@ mod activation;
 mod byteflip;
 mod cli;
 mod files;
+mod frameworks;
 mod golden;
 mod golden_properties;
 mod hostile;

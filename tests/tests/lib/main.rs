@@ -12,6 +12,7 @@ mod activation;
 mod agent;
 mod corpus;
 mod embed;
+mod invocation;
 mod openai;
 mod pack_props;
 mod props;

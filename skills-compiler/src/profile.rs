@@ -104,7 +104,6 @@ impl Profile {
         use Code::*;
         let warning = match code {
             DuplicateSkill
-            | DiscoveryLimit
             | SymlinkEscape
             | SymlinkCycle
             | BadManifest

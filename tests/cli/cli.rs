@@ -448,7 +448,9 @@ fn nested_groups_are_found_and_depth_is_limited() {
         tmp.path(),
         &["root", "--format", "json", "--max-depth", "1"],
     );
-    assert_eq!(code(&out), 0);
+    // Reaching the limit is an error: a tree is never passed on a part of it.
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("--max-depth"), "{}", stdout(&out));
     assert!(
         json_codes(&out).contains(&"SK007".to_string()),
         "{}",

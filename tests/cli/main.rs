@@ -16,6 +16,7 @@ use std::process::Command;
 
 mod byteflip;
 mod cli;
+mod discovery;
 mod files;
 mod golden;
 mod golden_properties;

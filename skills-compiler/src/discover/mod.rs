@@ -547,6 +547,28 @@ pub(super) fn follow_link(
     })
 }
 
+/// The canonical path of `base` joined with `parts` (plain names), given
+/// `base`'s canonical path `base_canon`: one `lstat` per part while none is
+/// a link, and `fs::canonicalize` (a `readlink` per component of the whole
+/// path) only once one is. Errors as `fs::canonicalize` gives them.
+pub(super) fn canonical_below<P: AsRef<Path>>(
+    base: &Path,
+    base_canon: &Path,
+    parts: &[P],
+) -> io::Result<PathBuf> {
+    let mut shown = base.to_path_buf();
+    let mut canon = base_canon.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        shown.push(part);
+        if fs::symlink_metadata(&shown)?.file_type().is_symlink() {
+            shown.extend(parts.iter().skip(i + 1));
+            return fs::canonicalize(&shown);
+        }
+        canon.push(part);
+    }
+    Ok(canon)
+}
+
 /// Whether `dir` holds `SKILL.md` (or `skill.md`) and no plugin manifest:
 /// rule 3 without listing the directory.
 fn is_plain_skill(dir: &Path) -> bool {
@@ -597,8 +619,7 @@ impl Walk<'_> {
         self.visited.insert(canon.clone());
         self.stack.push(canon.clone());
         if has_entry(&entries, MANIFEST_DIR) {
-            let path = root.join(MANIFEST_DIR).join(MARKETPLACE_JSON);
-            if let Manifest::Read(src) = self.read_manifest(&path) {
+            if let Manifest::Read(src) = self.read_manifest(&root, &canon, MARKETPLACE_JSON) {
                 // Listed plugins come first, with their names; the walk
                 // below still finds skills the marketplace does not list,
                 // because CI should validate everything in the tree.

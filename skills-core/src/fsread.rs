@@ -596,6 +596,16 @@ mod tests {
         assert!(matches!(r, Reason::Link), "{r:?}");
         let r = reason(dir.read(Path::new("dirlink/f"), 100));
         assert!(matches!(r, Reason::Link), "{r:?}");
+        // Below a sub-directory (one `openat2` on Linux): a link at the end
+        // is refused too, and a missing file is still "not found".
+        symlink(tmp.path().join("outside"), tmp.path().join("d/sub/link"))?;
+        let r = reason(dir.read(Path::new("sub/link"), 100));
+        assert!(matches!(r, Reason::Link), "{r:?}");
+        let e = dir
+            .read(Path::new("sub/missing"), 100)
+            .err()
+            .ok_or("read")?;
+        assert!(e.is_not_found(), "{e:?}");
         let r = reason(dir.read(Path::new("../outside"), 100));
         assert!(
             matches!(&r, Reason::Io(e) if e.kind() == io::ErrorKind::InvalidInput),

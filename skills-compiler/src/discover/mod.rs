@@ -49,6 +49,14 @@
 //!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
 //!      (of any kind: a directory named `SKILL.md` is reported by the parser).
 //!      Discovery does not look inside a skill.
+//!   3a. **Project folder**: it holds a client's skills folder
+//!      (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
+//!      are those the clients read from there up to the repository's root,
+//!      each folder scanned as its client scans it ([`clients`]); the rest of
+//!      the directory is not walked. A directory of a git repository in
+//!      which rule 4 finds no skill is read the same way (a client started
+//!      in `src/` still reads the root's `.claude/skills`), and when that
+//!      finds none either, error `SK003` says where it looked.
 //!   4. **Anything else** is walked: sub-directories in byte-wise order of
 //!      their names, rules 2 and 3 applied to each (a `marketplace.json` only
 //!      counts at the root), hidden directories (`.name`), `node_modules`,
@@ -56,7 +64,9 @@
 //!      hidden one). The walk descends at most [`DiscoveryOptions::max_depth`]
 //!      levels (the root is level 0) and reads at most
 //!      [`DiscoveryOptions::max_dirs`] directories; hitting either limit gives
-//!      one warning `SK007` per limit and root, and the walk goes no further.
+//!      one error `SK007` per limit and root, naming the flag that raises it
+//!      (`--max-depth`, `--max-dirs`), and the walk goes no further: a tree
+//!      never passes on a part of it.
 //!   5. A directory root in which none of this finds a skill is returned as
 //!      the only skill, so the parser reports `Missing required file:
 //!      SKILL.md` exactly as the reference validator does.
@@ -69,9 +79,12 @@
 //!
 //! # Symbolic links
 //!
-//! A link is followed only when its canonical target lies inside the
-//! canonical root; otherwise warning `SK008` names the link and its target and
-//! the link is skipped. A link back to a directory on the current walk path is
+//! A link to a skill directory (one holding `SKILL.md`) is followed wherever
+//! it leads, as Claude Code and Codex follow them; the skill's own files stay
+//! bounded by its canonical directory ([`files`](super::files)), so links
+//! inside it that leave it are still refused. Any other link is followed only
+//! when its canonical target lies inside the canonical root; otherwise
+//! warning `SK008` names the link and its target and the link is skipped. A link back to a directory on the current walk path is
 //! a cycle (warning `SK009`, skipped); a directory reached a second time by
 //! another way is skipped silently. A dangling link gives warning `SK005`.
 //! Discovery only follows links to directories; links to files are left to
@@ -618,13 +631,13 @@ impl Walk<'_> {
         self.dirs_read = 1;
         self.visited.insert(canon.clone());
         self.stack.push(canon.clone());
-        if has_entry(&entries, MANIFEST_DIR) {
-            if let Manifest::Read(src) = self.read_manifest(&root, &canon, MARKETPLACE_JSON) {
-                // Listed plugins come first, with their names; the walk
-                // below still finds skills the marketplace does not list,
-                // because CI should validate everything in the tree.
-                self.marketplace(&src);
-            }
+        if has_entry(&entries, MANIFEST_DIR)
+            && let Manifest::Read(src) = self.read_manifest(&root, &canon, MARKETPLACE_JSON)
+        {
+            // Listed plugins come first, with their names; the walk
+            // below still finds skills the marketplace does not list,
+            // because CI should validate everything in the tree.
+            self.marketplace(&src);
         }
         self.visit(&root, &canon, 0, &entries);
     }

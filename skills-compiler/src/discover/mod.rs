@@ -52,7 +52,7 @@
 //!   3a. **Project folder**: it holds a client's skills folder
 //!      (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
 //!      are those the clients read from there up to the repository's root,
-//!      each folder scanned as its client scans it ([`clients`]); the rest of
+//!      each folder scanned as its client scans it (`clients.rs`); the rest of
 //!      the directory is not walked. A directory of a git repository in
 //!      which rule 4 finds no skill is read the same way (a client started
 //!      in `src/` still reads the root's `.claude/skills`), and when that

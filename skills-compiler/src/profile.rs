@@ -129,7 +129,6 @@ impl Profile {
         }
         let warning = match code {
             DuplicateSkill
-            | DiscoveryLimit
             | SymlinkEscape
             | SymlinkCycle
             | BadManifest

@@ -17,6 +17,7 @@ use std::process::Command;
 mod activation;
 mod byteflip;
 mod cli;
+mod discovery;
 mod files;
 mod frameworks;
 mod golden;

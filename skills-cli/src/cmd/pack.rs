@@ -143,6 +143,7 @@ pub fn checked_plan_with(
     let options = Options {
         profile: check.profile.profile(),
         lints: !check.no_lints,
+        discovery: check.discovery.options(),
         ..Options::default()
     };
     let inputs = input::prepare(paths, &check.limits.limits())?;

@@ -49,14 +49,18 @@
 //!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
 //!      (of any kind: a directory named `SKILL.md` is reported by the parser).
 //!      Discovery does not look inside a skill.
-//!      3a. **Project folder**: it holds a client's skills folder
-//!      (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
+//!
+//!      **Project folder**: otherwise, a directory that holds a client's
+//!      skills folder (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
 //!      are those the clients read from there up to the repository's root,
 //!      each folder scanned as its client scans it (`clients.rs`); the rest of
-//!      the directory is not walked. A directory of a git repository in
-//!      which rule 4 finds no skill is read the same way (a client started
-//!      in `src/` still reads the root's `.claude/skills`), and when that
-//!      finds none either, error `SK003` says where it looked.
+//!      the directory is not walked. The working directory (`.`, the
+//!      commands' default) in which rule 4 finds no skill is read the same
+//!      way (a client started in `src/` still reads the repository root's
+//!      `.claude/skills`), and when that finds none either, error `SK003`
+//!      says where it looked. Any other directory keeps rule 5: a skill
+//!      directory missing its `SKILL.md` is reported, never passed on the
+//!      strength of skills elsewhere.
 //!   4. **Anything else** is walked: sub-directories in byte-wise order of
 //!      their names, rules 2 and 3 applied to each (a `marketplace.json` only
 //!      counts at the root), hidden directories (`.name`), `node_modules`,
@@ -353,9 +357,11 @@ fn discover_root(
     };
     walk.run();
     let mut found = walk.found;
-    if found.is_empty() && !own_layout && clients::repository_root(&boundary).is_some() {
-        // A folder of a repository, with no skill below it: a client started
-        // here would still read the skills folders up to the repository's root.
+    if found.is_empty() && !own_layout && is_working_directory(root) {
+        // The working directory (the default path), with no skill below it:
+        // a client started here would still read the skills folders up to
+        // the repository's root. A directory named otherwise is not: a skill
+        // directory missing its `SKILL.md` must say so, not pass on others.
         return project(root, &boundary, opts, seen, diags);
     }
     if found.is_empty() {
@@ -367,6 +373,11 @@ fn discover_root(
         });
     }
     (found, None)
+}
+
+/// Whether `path` names the working directory (`.`, `./`, `./.`).
+fn is_working_directory(path: &Path) -> bool {
+    path.components().all(|c| c == std::path::Component::CurDir) && !path.as_os_str().is_empty()
 }
 
 /// The skills in the clients' folders of the project folder `root`

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use skills_bundle::agent::{self, ChatModel, Message, ModelError, Reply, Style, ToolCall};
+use skills_bundle::catalog::Style as Dialect;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::protocol::Instruction;
 use skills_bundle::session::{ACTIVATE, READ, RUN, Session, SessionError, ToolDefinition};
@@ -84,6 +85,17 @@ fn the_model_is_offered_what_it_may_invoke() {
     for (tool, names) in enums(&session) {
         assert_eq!(names, ["model-only", "open"], "{tool}");
     }
+    // In a client's dialect too (`when_to_use` appended as Claude Code does).
+    let claude = session.catalog_style(Dialect::ClaudeCode, None);
+    assert!(
+        claude.contains("- open: Says hello through its script. - When someone says hi."),
+        "{claude}"
+    );
+    assert!(claude.contains("- model-only: "), "{claude}");
+    assert!(
+        !claude.contains("reserved") && !claude.contains("scoped"),
+        "{claude}"
+    );
     // A budget cuts what is offered, never brings a hidden skill back.
     let tight = Session::new(
         &SKILLS,
@@ -199,7 +211,8 @@ fn extension_values_keep_their_yaml_types() {
         [
             ("version", "2"),
             ("user-invocable", "true"),
-            ("tags", r#"["greeting","2"]"#)
+            ("tags", r#"["greeting","2"]"#),
+            ("when_to_use", r#""When someone says hi.""#)
         ]
     );
     let reserved = SKILLS.get("reserved").unwrap().invocation();

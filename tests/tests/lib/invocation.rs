@@ -81,7 +81,35 @@ fn the_model_is_offered_what_it_may_invoke() {
             "{name} in {catalog}"
         );
     }
-    assert!(catalog.starts_with("<available_skills>") && catalog.ends_with("</available_skills>"));
+    // Cut from the bundle's block, it is the block of the offered skills.
+    let offered: Vec<_> = ["model-only", "open"]
+        .iter()
+        .map(|n| SKILLS.get(n).unwrap())
+        .map(|s| (s.name(), s.description()))
+        .collect();
+    assert_eq!(
+        catalog,
+        skills_bundle::catalog::render_embedded(offered.iter().copied())
+    );
+    // And within any budget, what the block of those skills is within it.
+    let locations: Vec<String> = offered
+        .iter()
+        .map(|(n, _)| skills_bundle::catalog::location(n))
+        .collect();
+    let triples: Vec<(&str, &str, &str)> = offered
+        .iter()
+        .zip(&locations)
+        .map(|((n, d), l)| (*n, *d, l.as_str()))
+        .collect();
+    for budget in 0..=catalog.chars().count() + 1 {
+        let cut = Session::new(&SKILLS, LocalExecutor::new(_cache.path()), Mode::Restrict)
+            .with_catalog_budget(budget);
+        assert_eq!(
+            cut.catalog(),
+            skills_bundle::catalog::render_within(triples.iter().copied(), budget),
+            "budget {budget}"
+        );
+    }
     for (tool, names) in enums(&session) {
         assert_eq!(names, ["model-only", "open"], "{tool}");
     }

@@ -48,11 +48,17 @@ pub enum Command {
     Unpack(UnpackArgs),
     /// Generate a minisign key pair for signing packs.
     Keygen(KeygenArgs),
-    /// Print the `<available_skills>` block an agent built from these skills
-    /// puts in its system prompt.
+    /// Print the skill catalog a model is given for these skills: the
+    /// `<available_skills>` block of an agent built from them (--style xml),
+    /// or the listing Claude Code or Codex would show (--style claude-code,
+    /// codex). Nothing is printed when there are no skills.
     Catalog(CatalogArgs),
     /// Print a skill's activation (level 2) as the model sees it: base
-    /// directory, then the body with `$ARGUMENTS` substituted.
+    /// directory, then the body with Claude Code's placeholders filled
+    /// (`$ARGUMENTS`, `$0`, named arguments, `${CLAUDE_SKILL_DIR}`, ...);
+    /// with --style claude-code or codex, byte for byte what that client
+    /// gives its model. !`command` lines are shown as not run unless
+    /// --run-commands is given.
     Show(ShowArgs),
     /// Print one file of a skill (level 3), as `Skill::read` returns it.
     Read(ReadArgs),
@@ -159,13 +165,52 @@ pub struct CheckArgs {
     pub color: Color,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
+}
+
+/// Where skills are looked for. A path that is a project folder (it holds
+/// `.claude/skills`, `.agents/skills` or `.codex/skills`; or it is the
+/// working directory, `.`, and holds no skill itself) is read as Claude Code
+/// and Codex read it: their skills folders from there up to the
+/// repository's root.
+#[derive(Debug, Clone, Args)]
+pub struct DiscoveryArgs {
+    /// Also read the user's skills folders (`~/.claude/skills`,
+    /// `$CODEX_HOME/skills`, `~/.agents/skills`). Off by default, so that a
+    /// check does not depend on whose machine (or CI runner) it runs on.
+    #[arg(long)]
+    pub user: bool,
+    /// Deepest directory level searched below each path (reaching it is
+    /// an error).
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub max_depth: usize,
+    /// Most directories read below each path (reaching it is an error).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub max_dirs: usize,
+}
+
+impl DiscoveryArgs {
+    /// The compiler's discovery options.
+    pub fn options(&self) -> skills_compiler::DiscoveryOptions {
+        skills_compiler::DiscoveryOptions {
+            max_depth: self.max_depth,
+            max_dirs: self.max_dirs,
+            user: if self.user {
+                skills_compiler::UserFolders::from_env()
+            } else {
+                None
+            },
+        }
+    }
 }
 
 /// `skills pack`.
 #[derive(Debug, Args)]
 pub struct PackArgs {
-    /// Skill directories, plugins, marketplaces, `.skill` or `.zip` archives.
-    #[arg(required = true)]
+    /// Skill directories, plugins, marketplaces, project folders, `.skill`
+    /// or `.zip` archives.
+    #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// The pack to write (with `--format skill`: the directory to write the
     /// `.skill` files into, a plugin's under `<plugin>/`).
@@ -288,9 +333,18 @@ pub struct CatalogArgs {
     /// Skill directories, plugins, archives, or one pack.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// Keep the block within this many characters (descriptions are
-    /// dropped before names).
-    #[arg(long, value_name = "CHARS")]
+    /// Whose catalog: `xml` (the reference's block, of the validated
+    /// skills), `claude-code` or `codex` (each folder read as that client
+    /// reads it: with `claude-code`, give `~/.claude/skills` before the
+    /// project's folders, as Claude Code orders them).
+    #[arg(long, value_enum, default_value_t = StyleArg::Xml)]
+    pub style: StyleArg,
+    /// Keep the catalog within this budget, in the style's unit: characters
+    /// for `xml` (descriptions are dropped before names; no budget by
+    /// default) and `codex` (default 21,760); terminal columns for
+    /// `claude-code`, which is Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`
+    /// (read from the environment when this flag is absent; default 30,000).
+    #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
     #[command(flatten)]
     pub check: CheckArgs,
@@ -302,13 +356,47 @@ pub struct ShowArgs {
     /// The skill's name (`plugin:skill` inside a plugin).
     pub name: String,
     /// What `$ARGUMENTS` stands for.
-    #[arg(long, default_value = "")]
+    #[arg(long, visible_alias = "args", default_value = "")]
     pub arguments: String,
+    /// Show the activation as this client gives it to its model
+    /// (`claude-code`: its substitutions; `codex`: the raw file in its
+    /// `<skill>` wrapper).
+    #[arg(long, value_enum, value_name = "CLIENT")]
+    pub style: Option<ClientArg>,
+    #[command(flatten)]
+    pub activation: ActivationArgs,
     /// Where the skills are: directories, archives, or one pack.
     #[arg(long = "from", value_name = "PATH", default_value = ".")]
     pub from: Vec<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// `skills show`'s activation options (`cmd::activation`).
+#[derive(Debug, Args)]
+pub struct ActivationArgs {
+    /// `${CLAUDE_SESSION_ID}` (default: a new random UUID).
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// `${CLAUDE_PROJECT_DIR}` (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project_dir: Option<PathBuf>,
+    /// Run each !`command` of the instructions once and put its output in
+    /// place (default: a marker saying it was not run). A command runs only
+    /// if the skill's `allowed-tools` or an --allow rule allows it as a
+    /// `Bash` call; one with shell syntax needs a rule without a pattern
+    /// (`Bash`). A failing command fails the activation.
+    #[arg(long)]
+    pub run_commands: bool,
+    /// With --run-commands: also allow these `allowed-tools` rules, for
+    /// example `Bash(git:*)` (repeatable).
+    #[arg(long, value_name = "RULE", requires = "run_commands")]
+    pub allow: Vec<String>,
+    /// With --style claude-code: print `{"tool_result": ..., "text": ...}`,
+    /// the two blocks Claude Code sends (the `Launching skill:` result and
+    /// the text); with --style codex: `{"message": ...}`.
+    #[arg(long, requires = "style")]
+    pub json: bool,
 }
 
 /// `skills read`.
@@ -351,8 +439,9 @@ pub struct RunArgs {
 /// `skills serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Where the skills are: directories, plugins, archives, or one pack.
-    #[arg(default_value = "skills", value_name = "SOURCE")]
+    /// Where the skills are: directories, plugins, project folders,
+    /// archives, or one pack.
+    #[arg(default_value = ".", value_name = "SOURCE")]
     pub source: Vec<PathBuf>,
     /// Serve the pack only if it is signed by this minisign public key (a
     /// `.pub` file or the base64 key itself).
@@ -453,7 +542,8 @@ pub struct DiffArgs {
 /// `skills validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Skill directories, SKILL.md files, plugins or marketplaces.
+    /// Skill directories, SKILL.md files, plugins, marketplaces or project
+    /// folders (the default, `.`, is the working directory).
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -471,12 +561,8 @@ pub struct ValidateArgs {
     /// When to colour human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
-    /// Deepest directory level searched below each path.
-    #[arg(long, default_value_t = 6)]
-    pub max_depth: usize,
-    /// Most directories visited below each path.
-    #[arg(long, default_value_t = 2000)]
-    pub max_dirs: usize,
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -524,6 +610,39 @@ pub enum ProfileArg {
     Spec,
     /// What Claude Code and Codex load.
     ClaudeCode,
+    /// What Codex CLI loads: errors where Codex rejects, with its reason.
+    Codex,
+}
+
+/// Catalog styles, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// The reference's `<available_skills>` block.
+    Xml,
+    /// Claude Code's skill listing.
+    ClaudeCode,
+    /// Codex's list of available skills.
+    Codex,
+}
+
+/// Clients, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientArg {
+    /// Claude Code.
+    ClaudeCode,
+    /// OpenAI's Codex CLI.
+    Codex,
+}
+
+impl ClientArg {
+    /// The compiler's client.
+    pub fn client(self) -> skills_compiler::client::Client {
+        use skills_compiler::client::Client;
+        match self {
+            ClientArg::ClaudeCode => Client::ClaudeCode,
+            ClientArg::Codex => Client::Codex,
+        }
+    }
 }
 
 /// Colour choice.
@@ -543,6 +662,7 @@ impl ProfileArg {
         match self {
             ProfileArg::Spec => skills_compiler::Profile::Spec,
             ProfileArg::ClaudeCode => skills_compiler::Profile::ClaudeCode,
+            ProfileArg::Codex => skills_compiler::Profile::Codex,
         }
     }
 }

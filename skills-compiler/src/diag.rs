@@ -162,6 +162,28 @@ codes! {
     DescriptionNoTrigger = "SK307", "description-no-trigger", "`description` gives no hint of when to use the skill";
     /// A file that skill packaging leaves out.
     PackagingDrops = "SK308", "packaging-drops-file", "a file that packaging leaves out (`__pycache__`, `.DS_Store`, `node_modules`, ...)";
+
+    /// The client of the profile would not load the skill.
+    ClientRejected = "SK401", "client-rejected", "the profile's client would not load this skill (Claude Code: `SKILL.md` over 1,000,000 bytes, a folder named `synced`; Codex: its load errors)";
+    /// The client loads the skill but does not list it to the model.
+    ClientNotListed = "SK402", "client-not-listed", "the profile's client loads the skill but does not list it to the model (`disable-model-invocation: true`, `paths`)";
+    /// The client does not show the frontmatter name.
+    ClientNameNotShown = "SK403", "client-name-not-shown", "the profile's client lists the skill under another name than the frontmatter's";
+    /// The client shows another description than the frontmatter's.
+    ClientDescriptionReplaced = "SK404", "client-description-replaced", "`description` is missing, empty or not text, and the client shows another text (the first body line, `Skill`)";
+    /// The client cuts the description.
+    ClientDescriptionCut = "SK405", "client-description-cut", "the client cuts the description (Claude Code: 1,536 UTF-16 units with `when_to_use`)";
+    /// The client escapes characters of the description.
+    ClientDescriptionEscaped = "SK406", "client-description-escaped", "the client shows `<` and `>` of the description as `&lt;` and `&gt;`";
+    /// The client could not read the YAML as written.
+    ClientYamlUnread = "SK407", "client-yaml-unread", "the client could not read the YAML as written (read it with values quoted, or dropped the frontmatter)";
+    /// The client does not read a flag as the author wrote it.
+    ClientFlagNotRead = "SK408", "client-flag-not-read", "a flag written `yes`/`on`/`1`, which the client does not read as `true`";
+
+    /// A key another client acts on that the profile's client does not read.
+    ClientKeyIgnored = "SK451", "client-key-ignored", "a key that changes Claude Code's listing which Codex does not read (`when_to_use`, `disable-model-invocation`, `paths`): Codex lists the skill regardless";
+    /// Something in `agents/openai.yaml` that Codex ignores.
+    CodexOpenAiYaml = "SK452", "codex-openai-yaml", "`agents/openai.yaml` has YAML or a field Codex ignores (wrong type, empty, too long, icon outside `assets/`, unknown key)";
 }
 
 impl Code {

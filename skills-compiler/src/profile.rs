@@ -7,6 +7,11 @@
 //!   keys, flow-style YAML, `allowed-tools` as a list or a comma-separated
 //!   string. Spec violations those products tolerate become warnings; a skill
 //!   still needs a readable frontmatter with a `name` and a `description`.
+//! * `codex` is what Codex CLI loads ([`crate::client::codex`]): an error
+//!   exactly where Codex would not load the skill (`SK401`, with Codex's
+//!   reason), or where it would not find it (`skill.md`); everything else a
+//!   warning, with `SK4xx` codes where Codex lists it differently from what
+//!   the author wrote.
 
 use super::diag::{Code, Severity};
 
@@ -18,6 +23,8 @@ pub enum Profile {
     Spec,
     /// What Claude Code and Codex load.
     ClaudeCode,
+    /// What Codex CLI loads.
+    Codex,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -68,13 +75,14 @@ pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 2] = [Profile::Spec, Profile::ClaudeCode];
+    pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ClaudeCode, Profile::Codex];
 
     /// The profile's name on the command line and in the macro.
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec => "spec",
             Profile::ClaudeCode => "claude-code",
+            Profile::Codex => "codex",
         }
     }
 
@@ -92,7 +100,7 @@ impl Profile {
     pub fn extension_shape(self, key: &str) -> Option<Shape> {
         match self {
             Profile::Spec => None,
-            Profile::ClaudeCode => EXTENSION_FIELDS
+            Profile::ClaudeCode | Profile::Codex => EXTENSION_FIELDS
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|&(_, shape)| shape),
@@ -102,9 +110,25 @@ impl Profile {
     /// How bad `code` is under this profile.
     pub fn severity(self, code: Code) -> Severity {
         use Code::*;
+        if self == Profile::Codex {
+            let error = matches!(
+                code,
+                PathNotFound
+                    | NotADirectory
+                    | MissingSkillMd
+                    | SkillMdNotFile
+                    | Io
+                    | LowercaseSkillMd
+                    | ClientRejected
+            );
+            return if error {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+        }
         let warning = match code {
             DuplicateSkill
-            | DiscoveryLimit
             | SymlinkEscape
             | SymlinkCycle
             | BadManifest
@@ -119,7 +143,9 @@ impl Profile {
             | InvisibleUnicode
             | DescriptionAngleBrackets
             | DescriptionNoTrigger
-            | PackagingDrops => true,
+            | PackagingDrops
+            | ClientKeyIgnored
+            | CodexOpenAiYaml => true,
             YamlFlowStyle
             | YamlAnchor
             | YamlTag
@@ -184,6 +210,28 @@ mod tests {
             Profile::Spec.severity(Code::ScriptNoShebang),
             Severity::Warning
         );
+    }
+
+    #[test]
+    fn codex_errors_only_where_codex_does_not_load() {
+        let errors: Vec<Code> = Code::ALL
+            .iter()
+            .copied()
+            .filter(|&c| Profile::Codex.severity(c) == Severity::Error)
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                Code::PathNotFound,
+                Code::NotADirectory,
+                Code::MissingSkillMd,
+                Code::SkillMdNotFile,
+                Code::Io,
+                Code::LowercaseSkillMd,
+                Code::ClientRejected,
+            ]
+        );
+        assert!(Profile::Codex.allows_key("when_to_use"));
     }
 
     #[test]

@@ -14,9 +14,12 @@
 use std::path::Path;
 use std::process::Command;
 
+mod activation;
 mod byteflip;
 mod cli;
+mod discovery;
 mod files;
+mod frameworks;
 mod golden;
 mod golden_properties;
 mod hostile;

@@ -1,5 +1,5 @@
-//! `skills catalog`, `show` and `read`: the three levels of a skill as an
-//! agent built from the same sources sees them.
+//! `skills catalog` and `read`: levels 1 and 3 of a skill as an agent built
+//! from the same sources sees them (level 2, `show`, is in `activation`).
 //!
 //! Directories and archives are validated and compiled into an in-memory
 //! pack, then opened with `Bundle::from_pack`, so the output is exactly what
@@ -14,16 +14,27 @@ use skills_bundle::pack::{Pack, Trust};
 use skills_compiler::pack::write_pack;
 use skills_core::zip::write::DosTime;
 
-use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs};
+use skills_compiler::client::Client;
+
+use crate::args::{CatalogArgs, CheckArgs, ReadArgs, StyleArg};
+use crate::cmd::client_catalog;
 use crate::cmd::pack::checked_plan;
 use crate::extract::{self, Opened};
 use crate::{Outcome, input};
 
 /// Runs `skills catalog`.
 pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
+    match args.style {
+        StyleArg::Xml => {}
+        StyleArg::ClaudeCode => return client_catalog::run(args, Client::ClaudeCode),
+        StyleArg::Codex => return client_catalog::run(args, Client::Codex),
+    }
     let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);
     };
+    if bundle.skills().len() == 0 {
+        return Ok(Outcome::Success);
+    }
     let block = match args.budget {
         Some(budget) => bundle.catalog_within(budget),
         None => bundle.catalog().into(),
@@ -31,18 +42,12 @@ pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
     print(block.as_bytes(), true)
 }
 
-/// Runs `skills show`.
-pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
-    let Some(bundle) = bundle_of(&args.from, &args.check)? else {
-        return Ok(Outcome::Invalid);
-    };
-    let Some(skill) = bundle.get(&args.name) else {
-        return unknown(&bundle, &args.name);
-    };
-    match skill.activate(&args.arguments) {
-        Ok(activation) => print(activation.content.as_bytes(), true),
-        Err(e) => failed(&e),
+/// Prints a catalog and a newline; nothing at all for an empty one.
+pub fn print_catalog(catalog: &str) -> io::Result<Outcome> {
+    if catalog.is_empty() {
+        return Ok(Outcome::Success);
     }
+    print(catalog.as_bytes(), true)
 }
 
 /// Runs `skills read`.

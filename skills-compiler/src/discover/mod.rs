@@ -49,6 +49,18 @@
 //!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
 //!      (of any kind: a directory named `SKILL.md` is reported by the parser).
 //!      Discovery does not look inside a skill.
+//!
+//!      **Project folder**: otherwise, a directory that holds a client's
+//!      skills folder (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
+//!      are those the clients read from there up to the repository's root,
+//!      each folder scanned as its client scans it (`clients.rs`); the rest of
+//!      the directory is not walked. The working directory (`.`, the
+//!      commands' default) in which rule 4 finds no skill is read the same
+//!      way (a client started in `src/` still reads the repository root's
+//!      `.claude/skills`), and when that finds none either, error `SK003`
+//!      says where it looked. Any other directory keeps rule 5: a skill
+//!      directory missing its `SKILL.md` is reported, never passed on the
+//!      strength of skills elsewhere.
 //!   4. **Anything else** is walked: sub-directories in byte-wise order of
 //!      their names, rules 2 and 3 applied to each (a `marketplace.json` only
 //!      counts at the root), hidden directories (`.name`), `node_modules`,
@@ -56,7 +68,9 @@
 //!      hidden one). The walk descends at most [`DiscoveryOptions::max_depth`]
 //!      levels (the root is level 0) and reads at most
 //!      [`DiscoveryOptions::max_dirs`] directories; hitting either limit gives
-//!      one warning `SK007` per limit and root, and the walk goes no further.
+//!      one error `SK007` per limit and root, naming the flag that raises it
+//!      (`--max-depth`, `--max-dirs`), and the walk goes no further: a tree
+//!      never passes on a part of it.
 //!   5. A directory root in which none of this finds a skill is returned as
 //!      the only skill, so the parser reports `Missing required file:
 //!      SKILL.md` exactly as the reference validator does.
@@ -69,9 +83,12 @@
 //!
 //! # Symbolic links
 //!
-//! A link is followed only when its canonical target lies inside the
-//! canonical root; otherwise warning `SK008` names the link and its target and
-//! the link is skipped. A link back to a directory on the current walk path is
+//! A link to a skill directory (one holding `SKILL.md`) is followed wherever
+//! it leads, as Claude Code and Codex follow them; the skill's own files stay
+//! bounded by its canonical directory ([`files`](super::files)), so links
+//! inside it that leave it are still refused. Any other link is followed only
+//! when its canonical target lies inside the canonical root; otherwise
+//! warning `SK008` names the link and its target and the link is skipped. A link back to a directory on the current walk path is
 //! a cycle (warning `SK009`, skipped); a directory reached a second time by
 //! another way is skipped silently. A dangling link gives warning `SK005`.
 //! Discovery only follows links to directories; links to files are left to
@@ -95,8 +112,10 @@ use std::path::{Path, PathBuf};
 use super::diag::{Code, Diagnostic, Severity};
 use super::render::thousands;
 
+mod clients;
 mod manifest;
 
+pub use clients::{FolderClient, Origin, UserFolders};
 use manifest::{Manifest, PluginSpec};
 
 const MANIFEST_DIR: &str = ".claude-plugin";
@@ -110,21 +129,26 @@ const MAX_MANIFEST_BYTES: u64 = 1 << 20;
 /// How deeply JSON arrays and objects may nest in a manifest.
 const MAX_JSON_DEPTH: usize = 64;
 
-/// How far discovery looks under one root.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How far discovery looks under one root, and whether it reads the user's
+/// skills folders.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiscoveryOptions {
     /// How many levels below the root the walk descends (the root is level 0).
     pub max_depth: usize,
     /// How many directories the walk reads under one root.
     pub max_dirs: usize,
+    /// The user's skills folders, read once besides the roots; `None` (the
+    /// default) leaves them out.
+    pub user: Option<UserFolders>,
 }
 
 impl Default for DiscoveryOptions {
-    /// Depth 6, 2,000 directories.
+    /// Depth 6, 2,000 directories (as Codex), no user folders.
     fn default() -> Self {
         DiscoveryOptions {
             max_depth: 6,
             max_dirs: 2000,
+            user: None,
         }
     }
 }
@@ -136,16 +160,118 @@ pub struct FoundSkill {
     pub dir: PathBuf,
     /// The plugin it belongs to, for plugin layouts: its skills are named `plugin:skill`.
     pub plugin: Option<String>,
-    /// The root it was found under, as the user gave it.
+    /// The root it was found under, as the user gave it (for a skill in a
+    /// client's skills folder: that folder).
     pub root: PathBuf,
+    /// The client's skills folder it was found in, if any.
+    pub origin: Option<Origin>,
 }
 
-/// Walks one root. Diagnostics (warnings and errors) are pushed, never returned early.
+/// Discovers every root, then the user's folders when asked, with a
+/// diagnostic list per root (the user's folders count as one more root,
+/// `~`). A skill directory reached from two roots is returned once.
+pub fn discover_all(
+    roots: &[PathBuf],
+    opts: &DiscoveryOptions,
+) -> (Vec<FoundSkill>, Vec<(PathBuf, Vec<Diagnostic>)>) {
+    let mut found: Vec<FoundSkill> = Vec::new();
+    let mut reports = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut empty_projects = Vec::new();
+    // Claude Code reads the user's folder before the project's, Codex after.
+    let (user_first, user_last): (Vec<_>, Vec<_>) = opts
+        .user
+        .as_ref()
+        .map(clients::user_folders)
+        .unwrap_or_default()
+        .into_iter()
+        .partition(|f| f.client == FolderClient::ClaudeCode);
+    let mut user_diags = Vec::new();
+    for folder in &user_first {
+        found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
+    }
+    for root in roots {
+        let mut diags = Vec::new();
+        let (skills, project) = discover_root(root, opts, &mut seen, &mut diags);
+        if let Some(project) = project.filter(|_| skills.is_empty()) {
+            empty_projects.push((reports.len(), root.clone(), project));
+        }
+        found.extend(skills);
+        reports.push((root.clone(), diags));
+    }
+    for folder in &user_last {
+        found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
+    }
+    if let Some(user) = &opts.user {
+        reports.push((user.home.clone(), user_diags));
+    }
+    if found.is_empty() {
+        for (at, root, project) in empty_projects {
+            reports[at]
+                .1
+                .push(no_skills(&root, &project, opts.user.is_some()));
+        }
+    }
+    reports.retain(|(_, d)| !d.is_empty());
+    (found, reports)
+}
+
+/// Where a project root was looked for skills: its repository's root.
+#[derive(Debug, Clone)]
+struct Project {
+    repository: Option<PathBuf>,
+}
+
+/// Error `SK003` for a project folder in which no client folder holds a skill.
+fn no_skills(root: &Path, project: &Project, user: bool) -> Diagnostic {
+    let up_to = match &project.repository {
+        Some(top) => format!(
+            "in `{}` and each directory up to the repository's root `{}`",
+            root.display(),
+            top.display()
+        ),
+        None => format!("in `{}` (not in a git repository)", root.display()),
+    };
+    let users = if user {
+        ", nor in the user's folders"
+    } else {
+        "; the user's folders were not read (`--user` reads them)"
+    };
+    Diagnostic::new(
+        Code::MissingSkillMd,
+        Severity::Error,
+        root,
+        format!(
+            "no skills found: no `SKILL.md` below `{}`, and no skill in `.claude/skills`, `.agents/skills` or `.codex/skills` {up_to}{users}",
+            root.display()
+        ),
+    )
+    .help("add a skill as `.claude/skills/<name>/SKILL.md`, or name the skill directories to check")
+}
+
+/// Walks one root (never the user's folders: see [`discover_all`]).
+/// Diagnostics (warnings and errors) are pushed, never returned early.
 pub fn discover(
     root: &Path,
     opts: &DiscoveryOptions,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<FoundSkill> {
+    let mut seen = HashSet::new();
+    let (found, project) = discover_root(root, opts, &mut seen, diags);
+    if let Some(project) = project.filter(|_| found.is_empty()) {
+        diags.push(no_skills(root, &project, false));
+    }
+    found
+}
+
+/// One root; `seen` holds the canonical skill directories found in client
+/// folders so far. Also says whether the root was read as a project folder.
+fn discover_root(
+    root: &Path,
+    opts: &DiscoveryOptions,
+    seen: &mut HashSet<PathBuf>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<FoundSkill>, Option<Project>) {
     let meta = match fs::metadata(root) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -159,7 +285,7 @@ pub fn discover(
                 .help("check the path, or create the skill directory with a `SKILL.md` in it")
                 .reference(format!("Path does not exist: {}", root.display())),
             );
-            return Vec::new();
+            return (Vec::new(), None);
         }
         Err(e) => {
             diags.push(Diagnostic::new(
@@ -168,7 +294,7 @@ pub fn discover(
                 root,
                 format!("cannot read `{}`: {e}", root.display()),
             ));
-            return Vec::new();
+            return (Vec::new(), None);
         }
     };
     if !meta.is_dir() {
@@ -177,11 +303,13 @@ pub fn discover(
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
-            return vec![FoundSkill {
+            let skill = FoundSkill {
                 dir,
                 plugin: None,
                 root: root.to_path_buf(),
-            }];
+                origin: None,
+            };
+            return (vec![skill], None);
         }
         diags.push(
             Diagnostic::new(
@@ -193,7 +321,7 @@ pub fn discover(
             .help("name a skill directory, or the `SKILL.md` file in it")
             .reference(format!("Not a directory: {}", root.display())),
         );
-        return Vec::new();
+        return (Vec::new(), None);
     }
     let boundary = match fs::canonicalize(root) {
         Ok(c) => c,
@@ -204,12 +332,19 @@ pub fn discover(
                 root,
                 format!("cannot resolve `{}`: {e}", root.display()),
             ));
-            return Vec::new();
+            return (Vec::new(), None);
         }
     };
+    // A skill, a plugin or a marketplace is read as such; any other
+    // directory holding a client's skills folder is a project folder.
+    let exists = |rel: &str| fs::symlink_metadata(root.join(rel)).is_ok();
+    let own_layout = exists("SKILL.md") || exists("skill.md") || exists(MANIFEST_DIR);
+    if !own_layout && clients::holds_skills_folder(root) {
+        return project(root, &boundary, opts, seen, diags);
+    }
     let mut walk = Walk {
         root,
-        boundary,
+        boundary: boundary.clone(),
         opts,
         diags,
         found: Vec::new(),
@@ -222,14 +357,44 @@ pub fn discover(
     };
     walk.run();
     let mut found = walk.found;
+    if found.is_empty() && !own_layout && is_working_directory(root) {
+        // The working directory (the default path), with no skill below it:
+        // a client started here would still read the skills folders up to
+        // the repository's root. A directory named otherwise is not: a skill
+        // directory missing its `SKILL.md` must say so, not pass on others.
+        return project(root, &boundary, opts, seen, diags);
+    }
     if found.is_empty() {
         found.push(FoundSkill {
             dir: root.to_path_buf(),
             plugin: None,
             root: root.to_path_buf(),
+            origin: None,
         });
     }
-    found
+    (found, None)
+}
+
+/// Whether `path` names the working directory (`.`, `./`, `./.`).
+fn is_working_directory(path: &Path) -> bool {
+    path.components().all(|c| c == std::path::Component::CurDir) && !path.as_os_str().is_empty()
+}
+
+/// The skills in the clients' folders of the project folder `root`
+/// (canonical `canon`), each folder scanned as its client does.
+fn project(
+    root: &Path,
+    canon: &Path,
+    opts: &DiscoveryOptions,
+    seen: &mut HashSet<PathBuf>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<FoundSkill>, Option<Project>) {
+    let mut found = Vec::new();
+    for folder in clients::folders(root, canon) {
+        found.extend(clients::scan(&folder, opts, seen, diags));
+    }
+    let repository = clients::repository_root(canon).map(Path::to_path_buf);
+    (found, Some(Project { repository }))
 }
 
 /// Whether the path's file name is `skill.md` in any letter case.
@@ -406,6 +571,28 @@ pub(super) fn follow_link(
     })
 }
 
+/// The canonical path of `base` joined with `parts` (plain names), given
+/// `base`'s canonical path `base_canon`: one `lstat` per part while none is
+/// a link, and `fs::canonicalize` (a `readlink` per component of the whole
+/// path) only once one is. Errors as `fs::canonicalize` gives them.
+pub(super) fn canonical_below<P: AsRef<Path>>(
+    base: &Path,
+    base_canon: &Path,
+    parts: &[P],
+) -> io::Result<PathBuf> {
+    let mut shown = base.to_path_buf();
+    let mut canon = base_canon.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        shown.push(part);
+        if fs::symlink_metadata(&shown)?.file_type().is_symlink() {
+            shown.extend(parts.iter().skip(i + 1));
+            return fs::canonicalize(&shown);
+        }
+        canon.push(part);
+    }
+    Ok(canon)
+}
+
 /// Whether `dir` holds `SKILL.md` (or `skill.md`) and no plugin manifest:
 /// rule 3 without listing the directory.
 fn is_plain_skill(dir: &Path) -> bool {
@@ -455,14 +642,13 @@ impl Walk<'_> {
         self.dirs_read = 1;
         self.visited.insert(canon.clone());
         self.stack.push(canon.clone());
-        if has_entry(&entries, MANIFEST_DIR) {
-            let path = root.join(MANIFEST_DIR).join(MARKETPLACE_JSON);
-            if let Manifest::Read(src) = self.read_manifest(&path) {
-                // Listed plugins come first, with their names; the walk
-                // below still finds skills the marketplace does not list,
-                // because CI should validate everything in the tree.
-                self.marketplace(&src);
-            }
+        if has_entry(&entries, MANIFEST_DIR)
+            && let Manifest::Read(src) = self.read_manifest(&root, &canon, MARKETPLACE_JSON)
+        {
+            // Listed plugins come first, with their names; the walk
+            // below still finds skills the marketplace does not list,
+            // because CI should validate everything in the tree.
+            self.marketplace(&src);
         }
         self.visit(&root, &canon, 0, &entries);
     }
@@ -501,7 +687,7 @@ impl Walk<'_> {
                     self.diags.push(
                         Diagnostic::new(
                             Code::DiscoveryLimit,
-                            Severity::Warning,
+                            Severity::Error,
                             &entry.path,
                             format!(
                                 "skills below `{}` were not searched: discovery stops {} level{} below `{}`",
@@ -521,7 +707,7 @@ impl Walk<'_> {
                 self.diags.push(
                     Diagnostic::new(
                         Code::DiscoveryLimit,
-                        Severity::Warning,
+                        Severity::Error,
                         self.root,
                         format!(
                             "discovery stopped after reading {} directories under `{}`",
@@ -556,6 +742,15 @@ impl Walk<'_> {
         match entry.kind {
             EntryKind::Dir => Some(parent_canon.join(&entry.name)),
             EntryKind::Symlink => {
+                // A link to a skill directory is followed wherever it leads,
+                // as the clients do; the skill's own files stay bounded by
+                // its directory. Other links must stay inside the root.
+                if let Ok(canon) = fs::canonicalize(&entry.path)
+                    && !canon.starts_with(&self.boundary)
+                    && is_plain_skill(&canon)
+                {
+                    return Some(canon);
+                }
                 match follow_link(&entry.path, &self.boundary, self.root, true, self.diags) {
                     Some(Target::Dir(canon)) => Some(canon),
                     _ => None,
@@ -587,6 +782,7 @@ impl Walk<'_> {
                 dir: dir.to_path_buf(),
                 plugin: plugin.map(str::to_owned),
                 root: self.root.to_path_buf(),
+                origin: None,
             });
         }
     }

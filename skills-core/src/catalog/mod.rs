@@ -1,11 +1,22 @@
-//! The `<available_skills>` prompt block.
+//! Catalogs: the list of skills an agent puts in front of its model, in
+//! each client's dialect ([`Style`]).
 //!
-//! The format is the reference's `to_prompt` (Anthropic's recommended XML for
-//! Claude): one `<skill>` with `<name>`, `<description>` and `<location>`
-//! lines each, names and descriptions escaped as Python's `html.escape`
-//! does. Compiled bundles render it at build time into a `&'static str`,
-//! with each entry's [`Span`], so that cutting it to a character budget at
-//! run time is a walk over numbers and a copy ([`within`]).
+//! * [`Style::Xml`] is the `<available_skills>` block of the reference's
+//!   `to_prompt` (Anthropic's recommended XML for Claude): one `<skill>` with
+//!   `<name>`, `<description>` and `<location>` lines each, names and
+//!   descriptions escaped as Python's `html.escape` does. Compiled bundles
+//!   render it at build time into a `&'static str`, with each entry's
+//!   [`Span`], so that cutting it to a character budget at run time is a walk
+//!   over numbers and a copy ([`within`]). The functions of this module are
+//!   that dialect.
+//! * [`Style::ClaudeCode`] is Claude Code's listing ([`claude_code`]).
+//! * [`Style::Codex`] is Codex's `<skills_instructions>` list ([`codex`]).
+//!
+//! Every dialect renders from the same [`Entry`] records with [`render_style`],
+//! within a budget whose unit and default are the dialect's own.
+
+pub mod claude_code;
+pub mod codex;
 
 use std::borrow::Cow;
 
@@ -241,6 +252,101 @@ pub fn render_within<'a>(
     within(&full, chars, &spans, budget).into_owned()
 }
 
+/// A catalog dialect: whose listing to reproduce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Style {
+    /// The reference's `<available_skills>` block (budget in characters,
+    /// none by default).
+    #[default]
+    Xml,
+    /// Claude Code's `The following skills are available ...` listing
+    /// (budget in terminal display width, 30,000 by default).
+    ClaudeCode,
+    /// Codex's `<skills_instructions>` list (budget in characters).
+    Codex,
+}
+
+impl Style {
+    /// Every style.
+    pub const ALL: [Style; 3] = [Style::Xml, Style::ClaudeCode, Style::Codex];
+
+    /// The style's name on the command line: `xml`, `claude-code`, `codex`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Style::Xml => "xml",
+            Style::ClaudeCode => "claude-code",
+            Style::Codex => "codex",
+        }
+    }
+
+    /// Parses a style name.
+    pub fn from_name(name: &str) -> Option<Style> {
+        Style::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// The budget a client applies when nobody sets one: `None` (no cut)
+    /// for `xml`, [`claude_code::DEFAULT_BUDGET`], [`codex::DEFAULT_BUDGET`].
+    pub fn default_budget(self) -> Option<usize> {
+        match self {
+            Style::Xml => None,
+            Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
+            Style::Codex => Some(codex::DEFAULT_BUDGET),
+        }
+    }
+}
+
+impl std::fmt::Display for Style {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One skill as every dialect's entry line is made of it. Each style uses
+/// the fields it shows and applies its own whitespace, escaping and length
+/// rules to the description: give it as the skill (or the client reading
+/// it) has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Entry<'a> {
+    /// The name the entry starts with: the folder name for Claude Code, the
+    /// skill's name for Codex and `xml`.
+    pub name: &'a str,
+    /// A second name Claude Code shows in parentheses (`- dir (name): ...`),
+    /// given only where Claude Code would show it; the others ignore it.
+    pub alias: Option<&'a str>,
+    /// The description.
+    pub description: &'a str,
+    /// Claude Code's `when_to_use`, appended as ` - <when_to_use>`; the
+    /// others ignore it.
+    pub when_to_use: Option<&'a str>,
+    /// Where the skill's `SKILL.md` is: the `xml` `<location>`, Codex's
+    /// `(file: ...)`; Claude Code does not show it.
+    pub location: &'a str,
+}
+
+/// The catalog of `entries`, in the order given, in `style`, within `budget`
+/// (in the style's unit; `None` is [`Style::default_budget`]). No entries
+/// give an empty string in every style: a client with no skills shows no
+/// catalog.
+pub fn render_style(style: Style, entries: &[Entry<'_>], budget: Option<usize>) -> String {
+    if entries.is_empty() {
+        return String::new();
+    }
+    let budget = budget.or(style.default_budget());
+    match style {
+        Style::Xml => {
+            let triples = entries.iter().map(|e| (e.name, e.description, e.location));
+            match budget {
+                Some(budget) => render_within(triples, budget),
+                None => render(triples),
+            }
+        }
+        Style::ClaudeCode => {
+            claude_code::render(entries, budget.unwrap_or(claude_code::DEFAULT_BUDGET))
+        }
+        Style::Codex => codex::render(entries, budget.unwrap_or(codex::DEFAULT_BUDGET)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +419,25 @@ mod tests {
         let (chars, spans) = layout_embedded(embedded);
         assert_eq!(chars, full.chars().count());
         assert_eq!(spans.last().map(|s| s.end + CLOSE.len()), Some(full.len()));
+    }
+
+    #[test]
+    fn styles_round_trip_and_render_nothing_for_no_skills() {
+        for style in Style::ALL {
+            assert_eq!(Style::from_name(style.as_str()), Some(style));
+            assert_eq!(render_style(style, &[], None), "");
+        }
+        assert_eq!(Style::from_name("json"), None);
+        let e = Entry {
+            name: "a",
+            description: "D <x>",
+            location: "skill://a/SKILL.md",
+            ..Entry::default()
+        };
+        assert_eq!(
+            render_style(Style::Xml, &[e], None),
+            render([("a", "D <x>", "skill://a/SKILL.md")])
+        );
     }
 
     #[test]

@@ -1,0 +1,96 @@
+//! `skills catalog --style claude-code|codex`: the listing a client shows
+//! its model, made by reading each folder as that client reads it
+//! (`skills_compiler::client`), not from the validated skills: a skill the
+//! client lists is listed even where a profile would refuse it, and one the
+//! client hides is left out. An archive or pack is listed from its bundle.
+
+use std::io;
+use std::path::PathBuf;
+
+use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
+use skills_compiler::render;
+use skills_core::catalog::{self, Entry, Style};
+
+use crate::args::CatalogArgs;
+use crate::cmd::levels;
+use crate::{Outcome as Exit, input};
+
+/// Claude Code's override of its listing budget, which `--budget` replaces.
+pub const BUDGET_ENV: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
+
+/// The budget: `--budget`, else (for `claude-code`) a positive
+/// [`BUDGET_ENV`], else the style's default.
+fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
+    flag.or_else(|| {
+        (style == Style::ClaudeCode)
+            .then(|| std::env::var(BUDGET_ENV).ok()?.trim().parse::<usize>().ok())
+            .flatten()
+            .filter(|&b| b > 0)
+    })
+}
+
+/// Runs `skills catalog` for a client style.
+pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
+    let style = client.style();
+    let budget = budget(style, args.budget);
+    if let [one] = args.paths.as_slice()
+        && input::is_archive(one)
+    {
+        let Some(bundle) = levels::bundle_of(&args.paths, &args.check)? else {
+            return Ok(Exit::Invalid);
+        };
+        return levels::print_catalog(&bundle.catalog_style(style, budget));
+    }
+    if client == Client::Codex {
+        return codex(&args.paths, budget);
+    }
+    let listed = listing(&args.paths);
+    let locations: Vec<String> = listed
+        .iter()
+        .map(|l| l.location.to_string_lossy().into_owned())
+        .collect();
+    let entries: Vec<Entry<'_>> = listed
+        .iter()
+        .zip(&locations)
+        .map(|(l, loc)| l.entry(loc))
+        .collect();
+    levels::print_catalog(&catalog::render_style(style, &entries, budget))
+}
+
+/// Codex's `<skills_instructions>` block for `roots` (each a skill root
+/// such as `.agents/skills`), with what Codex prints on stderr on the way:
+/// each skill it would not load and why, a walk cut at its limit, and the
+/// notice when skills did not fit the budget.
+fn codex(roots: &[PathBuf], budget: Option<usize>) -> io::Result<Exit> {
+    let listing = codex::listing(roots);
+    for (path, why) in &listing.rejected {
+        eprintln!(
+            "warning: {}",
+            render::shown(&codex::rejection_line(path, why))
+        );
+    }
+    for root in &listing.truncated {
+        eprintln!(
+            "warning: skills scan reached its traversal limit (root: {})",
+            render::path_string(root)
+        );
+    }
+    let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
+        return Ok(Exit::Success);
+    };
+    if let Some(notice) = rendered.notice() {
+        eprintln!("warning: {notice}");
+    }
+    levels::print_catalog(&rendered.text)
+}
+
+/// The skills Claude Code lists from `paths`, in its order.
+fn listing(paths: &[PathBuf]) -> Vec<client::Listed> {
+    claude_code::listing(paths)
+        .into_iter()
+        .filter_map(|f| match f.reading.outcome {
+            Outcome::Listed(l) => Some(l),
+            _ => None,
+        })
+        .collect()
+}

@@ -33,16 +33,22 @@ pub fn read(dir: &Path) -> Reading {
             return Reading::new(Outcome::Rejected { why: e.to_string() });
         }
     };
+    read_loaded(dir, &skill_md, &bytes)
+}
+
+/// Reads the skill folder `dir` whose `SKILL.md` (at `skill_md`) holds
+/// `bytes`, as Codex does.
+pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
     let rejected = |why: String| Reading::new(Outcome::Rejected { why });
     let missing = || rejected("missing YAML frontmatter delimited by ---".into());
-    let split = match frontmatter::split(&bytes) {
+    let split = match frontmatter::split(bytes) {
         Ok(split) => split,
         Err(SplitError::NotUtf8(at)) => {
             return rejected(format!("invalid UTF-8 at byte {at}"));
         }
         Err(_) => return missing(),
     };
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     let parsed = yaml::parse(&text, split.yaml.start, split.yaml.end);
     if let Some(p) = parsed
         .problems
@@ -84,7 +90,7 @@ pub fn read(dir: &Path) -> Reading {
         alias: None,
         description,
         when_to_use: None,
-        location: skill_md,
+        location: skill_md.to_path_buf(),
         client: Client::Codex,
     }))
 }

@@ -123,6 +123,7 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
         }
     }
     let mut skills = check_all(&found, options);
+    judge_by_client(&mut skills, options.profile, roots);
     let mut first: HashMap<String, PathBuf> = HashMap::new();
     for skill in &mut skills {
         let Some(name) = skill.qualified_name() else {
@@ -162,7 +163,26 @@ fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
     })
 }
 
-/// Checks one skill directory with the reference validator's semantics.
+/// Under a client profile, rewrites each skill's diagnostics from the
+/// client's reading of all of them as one listing.
+/// `roots` are the paths the skills were found under.
+fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile, roots: &[PathBuf]) {
+    let Some(client) = profile.client() else {
+        return;
+    };
+    let readings = client::readings(client, skills, roots);
+    for (skill, reading) in skills.iter_mut().zip(readings) {
+        if let Some(reading) = reading {
+            client::diagnostics::apply(skill, client, &reading, profile);
+        }
+    }
+}
+
+/// Checks one skill directory with the reference validator's semantics
+/// (and, under a client profile, as that client reads it).
 pub fn check_dir(dir: &Path, options: &Options) -> CheckedSkill {
-    check_skill(dir, None, options)
+    let mut skill = [check_skill(dir, None, options)];
+    judge_by_client(&mut skill, options.profile, &[]);
+    let [skill] = skill;
+    skill
 }

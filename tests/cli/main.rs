@@ -16,6 +16,7 @@ use std::process::Command;
 
 mod byteflip;
 mod cli;
+mod clients;
 mod clients_codex;
 mod files;
 mod golden;

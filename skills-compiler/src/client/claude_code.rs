@@ -373,40 +373,54 @@ fn folder_name(dir: &Path) -> String {
 
 /// Reads the skill folder `dir` as Claude Code does.
 pub fn read(dir: &Path) -> Reading {
-    let name = folder_name(dir);
     let not_listed = |why: String| Reading::new(Outcome::NotListed { why });
-    if name == RESERVED_FOLDER {
-        return Reading::new(Outcome::Rejected {
-            why: format!("Claude Code does not read a skill folder named `{RESERVED_FOLDER}`"),
-        });
-    }
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return not_listed("not a folder: Claude Code reads only folders here".into()),
         Err(e) => return not_listed(format!("cannot be read: {e}")),
     }
     let skill_md = dir.join("SKILL.md");
-    let bytes = match fsread::read_file(&skill_md, MAX_SKILL_MD) {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => {
-            let why = if dir.join("skill.md").is_file() {
-                "no `SKILL.md` (Claude Code does not read `skill.md`)".into()
-            } else {
-                "no `SKILL.md` in this folder (Claude Code does not look in subfolders)".into()
-            };
-            return not_listed(why);
-        }
+    // One byte over the limit is enough to know the file is over it.
+    match fsread::read_file(&skill_md, MAX_SKILL_MD + 1) {
+        Ok(bytes) => read_loaded(dir, &skill_md, &bytes),
+        Err(e) if e.is_not_found() => not_listed(no_skill_md(dir)),
         Err(e) => {
             let why = match e.reason {
-                Reason::TooLarge { .. } => format!(
-                    "`SKILL.md` is over {MAX_SKILL_MD} bytes, and Claude Code does not load it"
-                ),
+                Reason::TooLarge { .. } => too_large(),
                 reason => format!("`SKILL.md` cannot be read: {reason}"),
             };
-            return Reading::new(Outcome::Rejected { why });
+            Reading::new(Outcome::Rejected { why })
         }
-    };
-    read_text(&name, &skill_md, &String::from_utf8_lossy(&bytes))
+    }
+}
+
+/// Why a folder without `SKILL.md` is not listed.
+pub fn no_skill_md(dir: &Path) -> String {
+    if dir.join("skill.md").is_file() {
+        "no `SKILL.md` (Claude Code does not read `skill.md`)".into()
+    } else {
+        "no `SKILL.md` in this folder (Claude Code does not look in subfolders)".into()
+    }
+}
+
+fn too_large() -> String {
+    format!("`SKILL.md` is over {MAX_SKILL_MD} bytes, and Claude Code does not load it")
+}
+
+/// Reads the skill folder `dir` whose `SKILL.md` (at `skill_md`) holds
+/// `bytes`, as Claude Code does: the folder name and the size first, then
+/// [`read_text`] on the text (invalid UTF-8 replaced, as Node decodes it).
+pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
+    let name = folder_name(dir);
+    if name == RESERVED_FOLDER {
+        return Reading::new(Outcome::Rejected {
+            why: format!("Claude Code does not read a skill folder named `{RESERVED_FOLDER}`"),
+        });
+    }
+    if bytes.len() as u64 > MAX_SKILL_MD {
+        return Reading::new(Outcome::Rejected { why: too_large() });
+    }
+    read_text(&name, skill_md, &String::from_utf8_lossy(bytes))
 }
 
 /// Reads the text of `skill_md` in the folder named `dir`.
@@ -587,12 +601,37 @@ pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
             found.push(Found { dir, reading });
         }
     }
-    let listed: HashSet<String> = found
+    resolve_names(found.iter_mut().map(|f| &mut f.reading));
+    found
+}
+
+/// Applies the rules of the listing to the readings of one listing, in
+/// listing order: a folder name already listed is not listed again (the
+/// first, the user's copy, wins; [`listing`] already skips such folders
+/// before reading them), and a frontmatter name that is another listed
+/// skill's folder name is not shown.
+pub fn resolve_names<'r>(readings: impl Iterator<Item = &'r mut Reading>) {
+    let mut readings: Vec<&mut Reading> = readings.collect();
+    let mut first: HashSet<String> = HashSet::new();
+    for reading in &mut readings {
+        let Some(l) = reading.outcome.listed() else {
+            continue;
+        };
+        if !first.insert(l.name.clone()) {
+            reading.outcome = Outcome::NotListed {
+                why: format!(
+                    "a skill folder named `{}` comes first, and Claude Code lists only that one",
+                    l.name
+                ),
+            };
+        }
+    }
+    let listed: HashSet<String> = readings
         .iter()
-        .filter_map(|f| f.reading.outcome.listed().map(|l| l.name.clone()))
+        .filter_map(|r| r.outcome.listed().map(|l| l.name.clone()))
         .collect();
-    for f in &mut found {
-        let Outcome::Listed(l) = &mut f.reading.outcome else {
+    for reading in &mut readings {
+        let Outcome::Listed(l) = &mut reading.outcome else {
             continue;
         };
         if let Some(alias) = l.alias.take_if(|a| listed.contains(a.as_str())) {
@@ -601,10 +640,9 @@ pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
                  another skill's folder has that name",
                 l.name
             );
-            f.reading.note(Code::ClientNameNotShown, message);
+            reading.note(Code::ClientNameNotShown, message);
         }
     }
-    found
 }
 
 #[cfg(test)]

@@ -221,20 +221,23 @@ pub const READ_LIMIT: u64 = 16 << 20;
 /// rejected with Codex's reason.
 pub fn read(dir: &Path) -> Reading {
     let skill_md = dir.join(SKILL_MD);
-    let bytes = match fsread::read_file(&skill_md, READ_LIMIT) {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => {
-            return Reading::new(Outcome::NotListed {
-                why: "no `SKILL.md` in this folder".into(),
-            });
-        }
-        Err(e) => return Reading::new(Outcome::Rejected { why: e.to_string() }),
-    };
+    match fsread::read_file(&skill_md, READ_LIMIT) {
+        Ok(bytes) => read_loaded(dir, &skill_md, &bytes),
+        Err(e) if e.is_not_found() => Reading::new(Outcome::NotListed {
+            why: "no `SKILL.md` in this folder".into(),
+        }),
+        Err(e) => Reading::new(Outcome::Rejected { why: e.to_string() }),
+    }
+}
+
+/// [`read`] for the folder `dir` whose `SKILL.md` (at `skill_md`) holds
+/// `bytes`; only `agents/openai.yaml` is read from the folder.
+pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
     let dir_name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let skill = match read_skill_md(&dir_name, &bytes) {
+    let skill = match read_skill_md(&dir_name, bytes) {
         Ok(skill) => skill,
         Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
     };
@@ -246,7 +249,7 @@ pub fn read(dir: &Path) -> Reading {
     let mut reading = Reading::new(if implicit == Some(false) {
         Outcome::NotListed {
             why: format!(
-                "`{OPENAI_YAML}` sets `policy.allow_implicit_invocation: false`: Codex leaves the skill out of the model's list (`${}` still invokes it)",
+                "`{OPENAI_YAML}` sets `policy.allow_implicit_invocation: false`, so Codex leaves it out of the model's list (`${}` still invokes it)",
                 skill.name
             ),
         }
@@ -256,13 +259,11 @@ pub fn read(dir: &Path) -> Reading {
             alias: None,
             description: skill.description.clone(),
             when_to_use: None,
-            location: skill_md,
+            location: skill_md.to_path_buf(),
             client: Client::Codex,
         })
     });
-    for note in notes(&skill) {
-        reading.notes.push(note);
-    }
+    reading.notes = notes(&skill);
     reading
 }
 

@@ -11,12 +11,14 @@
 pub mod claude_code;
 pub mod codex;
 mod collate;
+pub mod diagnostics;
 
 use std::path::{Path, PathBuf};
 
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::diag::Code;
+use crate::skill::CheckedSkill;
 
 pub use collate::collate;
 
@@ -179,5 +181,77 @@ pub fn read(client: Client, dir: &Path) -> Reading {
     match client {
         Client::ClaudeCode => claude_code::read(dir),
         Client::Codex => codex::read(dir),
+    }
+}
+
+/// How `client` reads a checked skill, from the bytes the check already
+/// read. Nothing is read again: a `SKILL.md` the check could not (or would
+/// not, such as a link out of the skill) read is rejected unread. `None`
+/// when the skill has no `SKILL.md` at all.
+pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
+    let path = skill.skill_md.as_ref()?;
+    if path.file_name().is_some_and(|n| n != "SKILL.md") {
+        let why = match client {
+            Client::ClaudeCode => claude_code::no_skill_md(&skill.dir),
+            Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
+        };
+        return Some(Reading::new(Outcome::NotListed { why }));
+    }
+    Some(match (&skill.source, client) {
+        (Some(source), Client::ClaudeCode) => {
+            claude_code::read_loaded(&skill.dir, path, source.bytes())
+        }
+        (Some(source), Client::Codex) => codex::read_loaded(&skill.dir, path, source.bytes()),
+        (None, _) => Reading::new(Outcome::Rejected {
+            why: "`SKILL.md` could not be read (see the errors)".into(),
+        }),
+    })
+}
+
+/// How `client` reads each of `skills` (found under `roots`), taken as one
+/// listing: see [`nested`], and for Claude Code
+/// [`claude_code::resolve_names`].
+pub fn readings(
+    client: Client,
+    skills: &[CheckedSkill],
+    roots: &[PathBuf],
+) -> Vec<Option<Reading>> {
+    let mut readings: Vec<Option<Reading>> = skills
+        .iter()
+        .map(|s| {
+            let mut reading = reading_of(client, s)?;
+            nested(client, roots, &s.dir, &mut reading);
+            Some(reading)
+        })
+        .collect();
+    if client == Client::ClaudeCode {
+        claude_code::resolve_names(readings.iter_mut().flatten());
+    }
+    readings
+}
+
+/// Marks `reading` (of the skill folder `dir`) not listed when `client`
+/// would not find the folder where it sits: under one of `roots` that is
+/// one of the client's own skills folders, deeper than its direct
+/// subfolders (Claude Code reads only `.claude/skills/<name>/SKILL.md`;
+/// recorded: `nested/inner` not listed).
+pub fn nested(client: Client, roots: &[PathBuf], dir: &Path, reading: &mut Reading) {
+    if client != Client::ClaudeCode || reading.outcome.listed().is_none() {
+        return;
+    }
+    let deep = roots.iter().any(|root| {
+        let mut tail = root.components().rev();
+        let own = tail.next().is_some_and(|c| c.as_os_str() == "skills")
+            && tail.next().is_some_and(|c| c.as_os_str() == ".claude");
+        own && dir
+            .strip_prefix(root)
+            .is_ok_and(|rel| rel.components().count() > 1)
+    });
+    if deep {
+        reading.outcome = Outcome::NotListed {
+            why: "Claude Code reads only the folders directly in `.claude/skills`, not skills \
+                  nested deeper"
+                .into(),
+        };
     }
 }

@@ -23,17 +23,6 @@ pub const OPENAI_YAML: &str = "agents/openai.yaml";
 /// The largest `agents/openai.yaml` read, in bytes.
 pub(super) const MAX_OPENAI_YAML: u64 = 1024 * 1024;
 
-/// Our reading's diagnostics that Codex's reading replaces.
-const REREAD: [Code; 7] = [
-    Code::NotUtf8,
-    Code::Bom,
-    Code::EmptyFile,
-    Code::MissingFrontmatter,
-    Code::UnclosedFrontmatter,
-    Code::InvalidYaml,
-    Code::FrontmatterNotMapping,
-];
-
 /// Codex's reading of the skill's `SKILL.md`, as read for the check; `None`
 /// when there is no `SKILL.md` Codex would look at (none, unreadable, or
 /// named `skill.md`).
@@ -46,19 +35,16 @@ pub fn reading(skill: &CheckedSkill) -> Option<Result<super::CodexSkill, Rejecti
     Some(read_skill_md(&rules::dir_name(&skill.dir), source.bytes()))
 }
 
-/// Adds the `codex` profile's findings about `SKILL.md` to `skill`.
-pub(crate) fn skill_md(skill: &mut CheckedSkill) {
+/// Points the `codex` profile's findings about `SKILL.md` (made from
+/// Codex's [`super::read_loaded`] by [`crate::client::diagnostics`]) at
+/// where they are in the file, with what to do about each: the position
+/// libyaml names, the `name` or `description` value, the ignored key.
+pub(crate) fn locate(skill: &mut CheckedSkill) {
     let Some(read) = reading(skill) else {
         return;
     };
-    skill.diagnostics.retain(|d| !REREAD.contains(&d.code));
     let Some(source) = skill.source.as_ref() else {
         return;
-    };
-    let profile = Profile::Codex;
-    let at = |d: Diagnostic, span: Option<Range<usize>>| match span {
-        Some(span) => d.at(source, span),
-        None => d,
     };
     let node_span = |key: &str| {
         skill
@@ -67,10 +53,26 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
             .and_then(|f| f.get(key))
             .map(|n| n.span.clone())
     };
-    let mut found = Vec::new();
-    match read {
-        Err(r) => {
-            let (span, help) = match r.reason.as_str() {
+    let key_span = |key: &str| {
+        skill
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.as_map())
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
+            .map(|(k, _)| k.span.clone())
+    };
+    let mut ignored = read
+        .as_ref()
+        .map(|r| r.ignored_keys.as_slice())
+        .unwrap_or_default()
+        .iter();
+    let mut placed = Vec::new();
+    for (i, d) in skill.diagnostics.iter().enumerate() {
+        if d.label.is_some() {
+            continue;
+        }
+        let (span, help): (Option<Range<usize>>, &str) = match (d.code, &read) {
+            (Code::ClientRejected, Err(r)) => match r.reason.as_str() {
                 super::MISSING_FRONTMATTER => (
                     source.line_range(1),
                     "start the file with a `---` line (no byte-order mark or blank line before it), then `name:` and `description:` lines, then a closing `---` line",
@@ -85,57 +87,37 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
                     (node_span("name"), "shorten `name` to at most 64 characters")
                 }
                 _ => (
-                    position(source, &r),
+                    position(source, r),
                     "fix the YAML: no tabs in indentation, a string where Codex expects `name` and `description`, quotes around a value with `: ` in it",
                 ),
-            };
-            let d = Diagnostic::new(
-                Code::ClientRejected,
-                profile.severity(Code::ClientRejected),
-                source.path(),
-                format!("Codex does not load this skill: {}", r.reason),
-            )
-            .help(help);
-            found.push(at(d, span));
-        }
-        Ok(read) => {
-            let key_span = |key: &str| {
-                skill
-                    .frontmatter
-                    .as_ref()
-                    .and_then(|f| f.as_map())
-                    .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
-                    .map(|(k, _)| k.span.clone())
-            };
-            let mut keys = read.ignored_keys.iter();
-            for note in super::notes(&read) {
-                let (span, help) = match note.code {
-                    Code::ClientYamlUnread => (
-                        read.yaml_error.as_ref().and_then(|r| position(source, r)),
-                        "quote the value (`description: \"Use when: ...\"`) or write it as a block scalar (`description: >`)",
-                    ),
-                    Code::ClientDescriptionCut => (
-                        node_span("description"),
-                        "keep `description` to 1,024 characters",
-                    ),
-                    _ => {
-                        // Ignored-key notes come in the order of `ignored_keys`.
-                        let key = keys.next().copied().unwrap_or_default();
-                        (key_span(key), ignored_key_help(key))
-                    }
-                };
-                let d = Diagnostic::new(
-                    note.code,
-                    profile.severity(note.code),
-                    source.path(),
-                    note.message,
-                )
-                .help(help);
-                found.push(at(d, span));
+            },
+            (Code::ClientYamlUnread, Ok(r)) => (
+                r.yaml_error.as_ref().and_then(|e| position(source, e)),
+                "quote the value (`description: \"Use when: ...\"`) or write it as a block scalar (`description: >`)",
+            ),
+            (Code::ClientDescriptionCut, Ok(_)) => (
+                node_span("description"),
+                "keep `description` to 1,024 characters",
+            ),
+            (Code::ClientKeyIgnored, Ok(_)) => {
+                // Ignored-key notes come in the order of `ignored_keys`.
+                let key = ignored.next().copied().unwrap_or_default();
+                (key_span(key), ignored_key_help(key))
             }
-        }
+            _ => continue,
+        };
+        placed.push((i, span, help));
     }
-    skill.diagnostics.extend(found);
+    for (i, span, help) in placed {
+        let Some(d) = skill.diagnostics.get_mut(i) else {
+            continue;
+        };
+        if let Some(span) = span {
+            let located = d.clone().at(source, span);
+            *d = located;
+        }
+        d.set_help(help);
+    }
 }
 
 /// What to do about a key Codex ignores.

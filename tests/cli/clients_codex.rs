@@ -5,7 +5,9 @@
 //! `~/.agents/skills`).
 //!
 //! * `skills validate --profile codex` errs on exactly the cases Codex
-//!   rejects, quoting Codex's reason, and on none it lists;
+//!   rejects, quoting Codex's reason, and on none it lists; its JSON report
+//!   says per skill what Codex does (`clients.codex`: listed with the entry
+//!   line, or rejected with the reason);
 //! * `skills catalog --style codex` prints exactly the recorded entry line of
 //!   every case Codex lists (the record's `<ROOT>` is the root's alias in the
 //!   printed roots table), and Codex's reason on stderr for each it rejects;
@@ -179,8 +181,32 @@ fn the_codex_profile_errs_exactly_where_codex_rejects() {
                 .collect(),
         )
     };
+    // The report's `clients.codex` says the same, with the entry line.
+    let client = |dir: &str| -> Option<(String, Option<String>, Option<String>)> {
+        let c = &by_dir.get(format!("./{dir}").as_str())?["clients"]["codex"];
+        Some((
+            c["outcome"].as_str()?.to_string(),
+            c["entry"].as_str().map(str::to_string),
+            c["why"].as_str().map(str::to_string),
+        ))
+    };
     let mut wrong = Vec::new();
     for (dir, codex) in cases() {
+        let view = client(&dir);
+        let expected = if let Some(line) = codex["listed"].as_str() {
+            Some((
+                "listed".to_string(),
+                Some(line.replace("<ROOT>", ".")),
+                None,
+            ))
+        } else if let Some(reason) = codex["rejected"].as_str() {
+            Some(("rejected".to_string(), None, Some(reason.to_string())))
+        } else {
+            view.clone().filter(|(o, ..)| o == "not-listed")
+        };
+        if view != expected {
+            wrong.push(format!("{dir}: clients.codex {view:?}, want {expected:?}"));
+        }
         let got = errors(&dir);
         let ok = if codex.get("listed").is_some() {
             got == Some(Vec::new())

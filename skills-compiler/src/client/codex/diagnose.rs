@@ -203,8 +203,10 @@ mod tests {
     use crate::profile::Profile;
     use crate::{Options, check_dir};
 
-    /// `(code, error?, line, column, has help)` of the `SK4xx` findings.
-    fn findings(text: &str) -> std::io::Result<Vec<(Code, bool, usize, usize, bool)>> {
+    /// `(code, error?, line, column, has help)` of one `SK4xx` finding.
+    type Finding = (Code, bool, usize, usize, bool);
+
+    fn findings(text: &str) -> std::io::Result<Vec<Finding>> {
         let tmp = tempfile::tempdir()?;
         let dir = tmp.path().join("s");
         std::fs::create_dir(&dir)?;

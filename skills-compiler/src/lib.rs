@@ -170,12 +170,7 @@ fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile, roots: &[PathB
     let Some(client) = profile.client() else {
         return;
     };
-    let mut readings = client::readings(client, skills);
-    for (skill, reading) in skills.iter().zip(&mut readings) {
-        if let Some(reading) = reading.as_mut() {
-            client::nested(client, roots, &skill.dir, reading);
-        }
-    }
+    let readings = client::readings(client, skills, roots);
     for (skill, reading) in skills.iter_mut().zip(readings) {
         if let Some(reading) = reading {
             client::diagnostics::apply(skill, client, &reading, profile);

@@ -16,6 +16,7 @@ use std::process::Command;
 
 mod byteflip;
 mod cli;
+mod clients;
 mod files;
 mod golden;
 mod golden_properties;

@@ -605,10 +605,27 @@ pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
     found
 }
 
-/// Applies the rule of the listing to readings of one listing: a frontmatter
-/// name that is another listed skill's folder name is not shown.
+/// Applies the rules of the listing to the readings of one listing, in
+/// listing order: a folder name already listed is not listed again (the
+/// first, the user's copy, wins; [`listing`] already skips such folders
+/// before reading them), and a frontmatter name that is another listed
+/// skill's folder name is not shown.
 pub fn resolve_names<'r>(readings: impl Iterator<Item = &'r mut Reading>) {
     let mut readings: Vec<&mut Reading> = readings.collect();
+    let mut first: HashSet<String> = HashSet::new();
+    for reading in &mut readings {
+        let Some(l) = reading.outcome.listed() else {
+            continue;
+        };
+        if !first.insert(l.name.clone()) {
+            reading.outcome = Outcome::NotListed {
+                why: format!(
+                    "a skill folder named `{}` comes first, and Claude Code lists only that one",
+                    l.name
+                ),
+            };
+        }
+    }
     let listed: HashSet<String> = readings
         .iter()
         .filter_map(|r| r.outcome.listed().map(|l| l.name.clone()))

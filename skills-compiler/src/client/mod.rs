@@ -208,10 +208,22 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
     })
 }
 
-/// How `client` reads each of `skills`, taken as one listing (for Claude
-/// Code, a name is not shown when it is another listed skill's folder name).
-pub fn readings(client: Client, skills: &[CheckedSkill]) -> Vec<Option<Reading>> {
-    let mut readings: Vec<Option<Reading>> = skills.iter().map(|s| reading_of(client, s)).collect();
+/// How `client` reads each of `skills` (found under `roots`), taken as one
+/// listing: see [`nested`], and for Claude Code
+/// [`claude_code::resolve_names`].
+pub fn readings(
+    client: Client,
+    skills: &[CheckedSkill],
+    roots: &[PathBuf],
+) -> Vec<Option<Reading>> {
+    let mut readings: Vec<Option<Reading>> = skills
+        .iter()
+        .map(|s| {
+            let mut reading = reading_of(client, s)?;
+            nested(client, roots, &s.dir, &mut reading);
+            Some(reading)
+        })
+        .collect();
     if client == Client::ClaudeCode {
         claude_code::resolve_names(readings.iter_mut().flatten());
     }

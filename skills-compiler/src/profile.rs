@@ -144,7 +144,6 @@ impl Profile {
         }
         let warning = match code {
             DuplicateSkill
-            | DiscoveryLimit
             | SymlinkEscape
             | SymlinkCycle
             | BadManifest

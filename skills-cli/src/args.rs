@@ -161,13 +161,51 @@ pub struct CheckArgs {
     pub color: Color,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
+}
+
+/// Where skills are looked for. A path that is a project folder (it holds
+/// `.claude/skills`, `.agents/skills` or `.codex/skills`, or it is in a git
+/// repository and holds no skill itself) is read as Claude Code and Codex
+/// read it: their skills folders from there up to the repository's root.
+#[derive(Debug, Clone, Args)]
+pub struct DiscoveryArgs {
+    /// Also read the user's skills folders (`~/.claude/skills`,
+    /// `$CODEX_HOME/skills`, `~/.agents/skills`). Off by default, so that a
+    /// check does not depend on whose machine (or CI runner) it runs on.
+    #[arg(long)]
+    pub user: bool,
+    /// Deepest directory level searched below each path (reaching it is
+    /// an error).
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub max_depth: usize,
+    /// Most directories read below each path (reaching it is an error).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub max_dirs: usize,
+}
+
+impl DiscoveryArgs {
+    /// The compiler's discovery options.
+    pub fn options(&self) -> skills_compiler::DiscoveryOptions {
+        skills_compiler::DiscoveryOptions {
+            max_depth: self.max_depth,
+            max_dirs: self.max_dirs,
+            user: if self.user {
+                skills_compiler::UserFolders::from_env()
+            } else {
+                None
+            },
+        }
+    }
 }
 
 /// `skills pack`.
 #[derive(Debug, Args)]
 pub struct PackArgs {
-    /// Skill directories, plugins, marketplaces, `.skill` or `.zip` archives.
-    #[arg(required = true)]
+    /// Skill directories, plugins, marketplaces, project folders, `.skill`
+    /// or `.zip` archives.
+    #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// The pack to write (with `--format skill`: the directory to write the
     /// `.skill` files into, a plugin's under `<plugin>/`).
@@ -367,8 +405,9 @@ pub struct RunArgs {
 /// `skills serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Where the skills are: directories, plugins, archives, or one pack.
-    #[arg(default_value = "skills", value_name = "SOURCE")]
+    /// Where the skills are: directories, plugins, project folders,
+    /// archives, or one pack.
+    #[arg(default_value = ".", value_name = "SOURCE")]
     pub source: Vec<PathBuf>,
     /// Serve the pack only if it is signed by this minisign public key (a
     /// `.pub` file or the base64 key itself).
@@ -469,7 +508,8 @@ pub struct DiffArgs {
 /// `skills validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Skill directories, SKILL.md files, plugins or marketplaces.
+    /// Skill directories, SKILL.md files, plugins, marketplaces or project
+    /// folders (the default, `.`, is the working directory).
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -487,12 +527,8 @@ pub struct ValidateArgs {
     /// When to colour human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
-    /// Deepest directory level searched below each path.
-    #[arg(long, default_value_t = 6)]
-    pub max_depth: usize,
-    /// Most directories visited below each path.
-    #[arg(long, default_value_t = 2000)]
-    pub max_dirs: usize,
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,

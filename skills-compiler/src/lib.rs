@@ -25,6 +25,7 @@
 pub mod client;
 pub mod diag;
 pub mod discover;
+pub mod duplicates;
 pub mod embed;
 pub mod files;
 pub mod frontmatter;
@@ -44,11 +45,10 @@ mod pyunicode;
 mod rules;
 mod yaml11;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Code, Diagnostic, Label, Severity};
-pub use discover::{DiscoveryOptions, FoundSkill};
+pub use discover::{DiscoveryOptions, FolderClient, FoundSkill, Origin, UserFolders};
 pub use files::{FileLimits, SkillFile};
 pub use profile::Profile;
 pub use rules::Fields;
@@ -106,50 +106,20 @@ impl Checked {
     }
 }
 
-/// Discovers the skills under `roots` (searched in the order given) and
-/// checks each of them, in parallel. A skill name found twice keeps the first
-/// and warns on the second, naming both paths.
+/// Discovers the skills under `roots` (searched in the order given; then
+/// the user's skills folders if [`DiscoveryOptions::user`] says so) and
+/// checks each of them, in parallel. Skills found twice are resolved and
+/// reported as [`duplicates`] says, naming both paths.
 pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
-    let mut found: Vec<FoundSkill> = Vec::new();
-    let mut root_diags = Vec::new();
-    for root in roots {
-        let mut diags = Vec::new();
-        found.extend(discover::discover(root, &options.discovery, &mut diags));
-        for d in &mut diags {
+    let (found, mut root_diags) = discover::discover_all(roots, &options.discovery);
+    for (_, diags) in &mut root_diags {
+        for d in diags {
             d.severity = options.profile.severity(d.code);
-        }
-        if !diags.is_empty() {
-            root_diags.push((root.clone(), diags));
         }
     }
     let mut skills = check_all(&found, options);
     judge_by_client(&mut skills, options.profile, roots);
-    let mut first: HashMap<String, PathBuf> = HashMap::new();
-    for skill in &mut skills {
-        let Some(name) = skill.qualified_name() else {
-            continue;
-        };
-        match first.get(&name) {
-            None => {
-                first.insert(name, skill.dir.clone());
-            }
-            Some(prior) => {
-                let path = skill.skill_md.clone().unwrap_or_else(|| skill.dir.clone());
-                let mut d = Diagnostic::new(
-                    Code::DuplicateSkill,
-                    options.profile.severity(Code::DuplicateSkill),
-                    &path,
-                    format!(
-                        "skill `{name}` is also defined in `{}`; the first one found is kept and this one is ignored",
-                        prior.display()
-                    ),
-                );
-                d.help = Some("rename one of the skills, or drop one of the paths".into());
-                skill.diagnostics.push(d);
-                skill.duplicate_of = Some(prior.clone());
-            }
-        }
-    }
+    duplicates::mark(&found, &mut skills, options.profile);
     Checked {
         skills,
         roots: root_diags,

@@ -170,7 +170,6 @@ impl Profile {
         }
         let warning = match code {
             DuplicateSkill
-            | DiscoveryLimit
             | SymlinkEscape
             | SymlinkCycle
             | BadManifest

@@ -270,6 +270,7 @@ fn sarif_format_points_results_at_their_rules() {
         assert_eq!(rules[index]["id"], r["ruleId"], "{r}");
         let location = &r["locations"][0]["physicalLocation"];
         assert_eq!(location["artifactLocation"]["uri"], "broken/SKILL.md");
+        assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
         assert_eq!(location["region"]["startLine"], 2);
     }
 }
@@ -447,7 +448,9 @@ fn nested_groups_are_found_and_depth_is_limited() {
         tmp.path(),
         &["root", "--format", "json", "--max-depth", "1"],
     );
-    assert_eq!(code(&out), 0);
+    // Reaching the limit is an error: a tree is never passed on a part of it.
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("--max-depth"), "{}", stdout(&out));
     assert!(
         json_codes(&out).contains(&"SK007".to_string()),
         "{}",
@@ -723,11 +726,24 @@ fn readme_lists_every_code() {
     let mut missing = Vec::new();
     for rule in rules {
         let id = rule["id"].as_str().unwrap();
+        // SARIF names rules in PascalCase (`not-a-directory` is
+        // `NotDirectory`); the README by their kebab-case slug.
         let name = rule["name"].as_str().unwrap();
-        let row = format!("| `{id}` | `{name}` |");
-        if !readme.contains(&row) {
-            missing.push(row);
-        }
+        let prefix = format!("| `{id}` | `");
+        let Some(slug) = readme
+            .lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .and_then(|rest| rest.split('`').next())
+        else {
+            missing.push(format!("| `{id}` | (the slug of {name}) |"));
+            continue;
+        };
+        let pascal: String = slug
+            .split('-')
+            .filter(|w| *w != "a")
+            .map(|w| w.get(..1).unwrap_or_default().to_uppercase() + w.get(1..).unwrap_or_default())
+            .collect();
+        assert_eq!(pascal, name, "{id}: README slug `{slug}`");
     }
     assert!(missing.is_empty(), "README rows missing: {missing:#?}");
 }

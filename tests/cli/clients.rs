@@ -162,18 +162,16 @@ fn claude_code_listings_as_recorded() {
             // Not a skill to the validator at all (no SKILL.md, a file).
             None => ("none", None, Vec::new()),
         };
-        match listed {
+        let right = match listed {
             Some(line) => {
-                if outcome != "listed" || entry.as_deref() != Some(line) || !errors.is_empty() {
-                    wrong.push(format!(
-                        "{dir}: recorded `{line}`, predicted {outcome} {entry:?} errors {errors:?}"
-                    ));
-                }
+                outcome == "listed" && entry.as_deref() == Some(line) && errors.is_empty()
             }
-            None if outcome == "listed" => {
-                wrong.push(format!("{dir}: recorded not listed, predicted `{entry:?}`"));
-            }
-            None => {}
+            None => outcome != "listed",
+        };
+        if !right {
+            wrong.push(format!(
+                "{dir}: recorded {listed:?}, predicted {outcome} {entry:?} errors {errors:?}"
+            ));
         }
     }
     assert!(

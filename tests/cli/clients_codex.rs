@@ -15,7 +15,8 @@
 //!   under the alias the roots table gives it.
 //!
 //! The roots are given on the command line (`$CODEX_HOME` and `$HOME` say
-//! which is which), not found by discovery.
+//! which is which), and found by discovery from the repository with
+//! `--user`.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -297,6 +298,48 @@ fn over_several_roots_codex_orders_and_numbers_as_recorded() {
         .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
         .collect();
     assert_eq!(entries(&stdout), expected, "{stdout}");
+    // Found as Codex finds them: the repository's `.agents/skills` from the
+    // working directory, `$CODEX_HOME/skills` and `~/.agents/skills` with
+    // `--user`.
+    let repo = l.repo.parent().and_then(Path::parent).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let found = skills()
+        .current_dir(repo)
+        .env("CODEX_HOME", &l.codex_home)
+        .env("HOME", &l.home)
+        .args(["catalog", "--style", "codex", "--user"])
+        .output()
+        .unwrap();
+    assert!(found.status.success(), "{}", text(&found.stderr));
+    let found = text(&found.stdout);
+    let roots = aliases(&found);
+    let relative = |p: &Path| {
+        p.strip_prefix(repo)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let alias_of = |p: &Path| {
+        roots
+            .get(&p.to_string_lossy().into_owned())
+            .or_else(|| roots.get(&relative(p)))
+            .cloned()
+            .unwrap_or_else(|| panic!("no alias for {} in\n{found}", p.display()))
+    };
+    let expected: Vec<String> = listing["codex"]["entries_in_order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e.as_str()
+                .unwrap()
+                .replace("<r0>", &alias_of(&codex_root))
+                .replace("<r1>", &alias_of(&agents_root))
+                .replace("<r3>", &alias_of(&l.repo))
+        })
+        .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
+        .collect();
+    assert_eq!(entries(&found), expected, "{found}");
 }
 
 #[test]

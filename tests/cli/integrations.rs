@@ -432,6 +432,54 @@ fn the_action_fails_with_annotations_on_an_invalid_skill() {
     }
 }
 
+/// The action's defaults (`paths: .`, no `args`) in a fresh repository
+/// whose skills are in `.claude/skills/`: the project folder is read as
+/// Claude Code reads it, and the valid skills pass. The action's step script
+/// alone does the same, and fails a repository with no skill, saying so.
+#[test]
+fn the_action_default_validates_a_repository_with_claude_skills() {
+    let run = ActionRun::new(&[]);
+    let repository = &run.runner.repository;
+    // The repository of the other tests, with `good/` and `bad/` moved into
+    // `.claude/skills/` and `bad/` fixed: only the skills folder is read.
+    for dir in ["good", "bad", "warned"] {
+        std::fs::remove_dir_all(repository.join(dir)).unwrap();
+    }
+    std::fs::create_dir_all(repository.join(".git")).unwrap();
+    write_tree(
+        repository,
+        &[
+            (".claude/skills/good/SKILL.md", GOOD),
+            (
+                ".claude/skills/other/SKILL.md",
+                b"---\nname: other\ndescription: Subtracts numbers. Use when testing.\n---\nBody.\n",
+            ),
+        ],
+    );
+    let report = run.run();
+    assert!(report.success, "{report:?}");
+    let out = last(&report);
+    assert_eq!(code(out), 0, "{out:?}");
+    assert!(stdout(out).contains("checked 2 skills"), "{out:?}");
+    let summary = run.summary().unwrap();
+    assert!(
+        summary.starts_with("**skills validate** passed: checked 2 skills"),
+        "{summary}"
+    );
+    assert!(summary.contains("(`.`)"), "{summary}");
+
+    let (out, _) = action(repository, "", "");
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).contains("checked 2 skills"), "{out:?}");
+
+    let empty = tempdir();
+    std::fs::create_dir_all(empty.path().join(".git")).unwrap();
+    let (out, summary) = action(empty.path(), "", "");
+    assert_eq!(code(&out), 1, "{out:?}");
+    assert!(stdout(&out).contains("no skills found"), "{out:?}");
+    assert!(summary.contains("failed"), "{summary}");
+}
+
 /// A cache hit restores the binary: nothing is built, and the restored
 /// binary validates.
 #[test]

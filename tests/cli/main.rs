@@ -18,6 +18,7 @@ mod byteflip;
 mod cli;
 mod clients;
 mod clients_codex;
+mod discovery;
 mod files;
 mod golden;
 mod golden_properties;

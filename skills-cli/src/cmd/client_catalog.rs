@@ -8,7 +8,7 @@ use std::io;
 use std::path::PathBuf;
 
 use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
-use skills_compiler::render;
+use skills_compiler::{UserFolders, render};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
@@ -42,7 +42,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         return levels::print_catalog(&bundle.catalog_style(style, budget));
     }
     if client == Client::Codex {
-        return codex(&args.paths, budget);
+        return codex(args, budget);
     }
     let listed = listing(&args.paths);
     let locations: Vec<String> = listed
@@ -57,22 +57,30 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     levels::print_catalog(&catalog::render_style(style, &entries, budget))
 }
 
-/// Codex's `<skills_instructions>` block for `roots` (each a skill root
-/// such as `.agents/skills`), with what Codex prints on stderr on the way:
-/// each skill it would not load and why, a walk cut at its limit, and the
-/// notice when skills did not fit the budget.
-fn codex(roots: &[PathBuf], budget: Option<usize>) -> io::Result<Exit> {
-    let listing = codex::listing(roots);
+/// Codex's `<skills_instructions>` block for the skills discovery finds
+/// under `args.paths` (Codex's folders of a project, or skill roots given
+/// directly), with what Codex prints on stderr on the way: each skill it
+/// would not load and why, and the notice when skills did not fit the
+/// budget. A discovery error (a limit reached) fails the command.
+fn codex(args: &CatalogArgs, budget: Option<usize>) -> io::Result<Exit> {
+    let options = args.check.discovery.options();
+    let (found, reports) = skills_compiler::discover::discover_all(&args.paths, &options);
+    let mut failed = false;
+    for d in reports.iter().flat_map(|(_, d)| d) {
+        failed |= d.is_error();
+        eprint!("{}", render::diagnostic(d, false));
+    }
+    if failed {
+        return Ok(Exit::Invalid);
+    }
+    // Which root is `$CODEX_HOME/skills` or `~/.agents/skills` (given as a
+    // path, or read with `--user`) orders and numbers them as Codex does.
+    let user = options.user.clone().or_else(UserFolders::from_env);
+    let listing = codex::listing(&found, user.as_ref());
     for (path, why) in &listing.rejected {
         eprintln!(
             "warning: {}",
             render::shown(&codex::rejection_line(path, why))
-        );
-    }
-    for root in &listing.truncated {
-        eprintln!(
-            "warning: skills scan reached its traversal limit (root: {})",
-            render::path_string(root)
         );
     }
     let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {

@@ -135,6 +135,7 @@ pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<P
     let options = Options {
         profile: check.profile.profile(),
         lints: !check.no_lints,
+        discovery: check.discovery.options(),
         ..Options::default()
     };
     let inputs = input::prepare(paths, &check.limits.limits())?;

@@ -13,14 +13,13 @@ use crate::{Outcome, input};
 /// extracted first and validated like directories.
 pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     let profile = args.profile.profile();
-    let mut options = Options {
+    let options = Options {
         profile,
         lints: !args.no_lints,
         threads: args.threads,
+        discovery: args.discovery.options(),
         ..Options::default()
     };
-    options.discovery.max_depth = args.max_depth;
-    options.discovery.max_dirs = args.max_dirs;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if args.format == Format::SkillsRef {

@@ -1,14 +1,23 @@
 //! SARIF 2.1.0 output, for GitHub code scanning and other SARIF viewers.
 //!
 //! One run; the driver lists every code in [`Code::ALL`] as a rule, and each
-//! result points at its rule by id and by index. Locations are relative URIs
-//! exactly as the user named the paths (`/` separators, percent-encoded), and
-//! columns count Unicode code points (`columnKind`), as the compiler does.
+//! result points at its rule by id and by index. Every rule has what GitHub
+//! code scanning requires (`fullDescription`, `help`) and a PascalCase
+//! `name`; the output passes Microsoft's SARIF Multitool
+//! (`validate --rule-kind "Sarif;Gh"`, checked in CI by `.ci/run`).
+//!
+//! Locations are relative URIs (`/` separators, percent-encoded) with a
+//! `uriBaseId`: a path the user named relatively stays as named, relative to
+//! `%SRCROOT%`, the working directory (a checkout's root in CI; GitHub reads
+//! it so); an absolute path inside the working directory is made relative to
+//! it too, and any other absolute path is relative to `ROOT`, the file
+//! system's root. The run's `originalUriBaseIds` gives both as `file:` URIs.
+//! Columns count Unicode code points (`columnKind`), as the compiler does.
 //! GitHub needs a `region` with a `startLine` on every result, so a diagnostic
 //! without a position (a missing file, a directory) points at line 1.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use skills_compiler::{Code, Diagnostic, Profile};
 
@@ -25,18 +34,24 @@ const HELP_URI: &str = concat!(
     "/blob/main/README.md#diagnostic-codes"
 );
 
+/// The base of paths named relatively: the working directory.
+const SRCROOT: &str = "%SRCROOT%";
+/// The base of other absolute paths: the file system's root.
+const ROOT: &str = "ROOT";
+
 /// Writes the SARIF log, then a newline. The summary adds nothing SARIF has
 /// a place for; it is taken for a uniform signature.
 pub fn render(out: &mut dyn Write, checked: &[Checked<'_>], _summary: &Summary) -> io::Result<()> {
-    write_pretty(out, &log(checked))
+    let cwd = std::env::current_dir()?;
+    write_pretty(out, &log(checked, &cwd))
 }
 
-fn log(checked: &[Checked<'_>]) -> Ordered {
+fn log(checked: &[Checked<'_>], cwd: &Path) -> Ordered {
     let rules = Code::ALL.iter().map(|&c| rule(c)).collect();
     let results = checked
         .iter()
         .flat_map(|c| c.diagnostics)
-        .map(result)
+        .map(|d| result(d, cwd))
         .collect();
     let driver = object([
         ("name", val("skills")),
@@ -44,8 +59,13 @@ fn log(checked: &[Checked<'_>]) -> Ordered {
         ("informationUri", val(INFORMATION_URI)),
         ("rules", Ordered::Array(rules)),
     ]);
+    let bases = object([
+        (SRCROOT, object([("uri", val(dir_uri(cwd)))])),
+        (ROOT, object([("uri", val(dir_uri(&fs_root(cwd))))])),
+    ]);
     let run = object([
         ("tool", object([("driver", driver)])),
+        ("originalUriBaseIds", bases),
         ("columnKind", val("unicodeCodePoints")),
         ("results", Ordered::Array(results)),
     ]);
@@ -60,10 +80,20 @@ fn log(checked: &[Checked<'_>]) -> Ordered {
 }
 
 fn rule(code: Code) -> Ordered {
+    let full = format!("{}: {}.", code.as_str(), code.summary());
+    let help_text =
+        format!("{full} Every code, with how to fix it, is listed in the README: {HELP_URI}");
+    let help_markdown =
+        format!("{full} Every code, with how to fix it, is listed in the [README]({HELP_URI}).");
     object([
         ("id", val(code.as_str())),
-        ("name", val(code.slug())),
+        ("name", val(pascal_case(code.slug()))),
         ("shortDescription", object([("text", val(code.summary()))])),
+        ("fullDescription", object([("text", val(full))])),
+        (
+            "help",
+            object([("text", val(help_text)), ("markdown", val(help_markdown))]),
+        ),
         ("helpUri", val(HELP_URI)),
         (
             "defaultConfiguration",
@@ -81,7 +111,24 @@ fn default_level(code: Code) -> &'static str {
     Profile::Spec.severity(code).as_str()
 }
 
-fn result(d: &Diagnostic) -> Ordered {
+/// `name-not-lowercase` as `NameNotLowercase`, the form SARIF asks rule
+/// names in. The article `a` is left out: the Multitool takes a one-letter
+/// word (`NotADirectory`) for a broken identifier.
+fn pascal_case(slug: &str) -> String {
+    slug.split('-')
+        .filter(|word| *word != "a")
+        .flat_map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+        })
+        .collect()
+}
+
+fn result(d: &Diagnostic, cwd: &Path) -> Ordered {
     let rule_index = Code::ALL.iter().position(|&c| c == d.code);
     let text = match &d.help {
         Some(help) => format!("{}\nhelp: {help}", d.message),
@@ -97,7 +144,7 @@ fn result(d: &Diagnostic) -> Ordered {
         None => object([("startLine", val(1))]),
     };
     let physical = object([
-        ("artifactLocation", object([("uri", val(uri(&d.path)))])),
+        ("artifactLocation", location(&d.path, cwd)),
         ("region", region),
     ]);
     object([
@@ -112,13 +159,46 @@ fn result(d: &Diagnostic) -> Ordered {
     ])
 }
 
-/// A URI reference for `path`: relative paths stay relative, absolute ones
-/// become `file:` URIs; everything but unreserved characters and `/` is
-/// percent-encoded (and `:` too in a relative path, where it would read as a scheme).
+/// An `artifactLocation` for `path`: a relative URI reference and its base.
+fn location(path: &Path, cwd: &Path) -> Ordered {
+    let (relative, base) = if !path.is_absolute() {
+        (path.to_path_buf(), SRCROOT)
+    } else if let Ok(inside) = path.strip_prefix(cwd) {
+        (inside.to_path_buf(), SRCROOT)
+    } else {
+        let below_root: PathBuf = path
+            .components()
+            .filter(|c| {
+                matches!(
+                    c,
+                    Component::Normal(_) | Component::CurDir | Component::ParentDir
+                )
+            })
+            .collect();
+        (below_root, ROOT)
+    };
+    object([("uri", val(uri(&relative))), ("uriBaseId", val(base))])
+}
+
+/// A relative URI reference for the relative `path`: everything but
+/// unreserved characters and `/` is percent-encoded (`:` too, where it would
+/// read as a scheme).
 fn uri(path: &Path) -> String {
-    let text = path_string(path);
-    if !path.is_absolute() {
-        return percent_encode(&text, false);
+    percent_encode(&path_string(path), false)
+}
+
+/// The root `dir` sits under: `/`, or a Windows drive's root.
+fn fs_root(dir: &Path) -> PathBuf {
+    dir.components()
+        .take_while(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+        .collect()
+}
+
+/// The `file:` URI of the absolute directory `dir`, ending in `/` as a base must.
+fn dir_uri(dir: &Path) -> String {
+    let mut text = path_string(dir);
+    if !text.ends_with('/') {
+        text.push('/');
     }
     let prefix = if text.starts_with("//") {
         "file:"
@@ -193,7 +273,26 @@ mod tests {
         assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
         let rule = &driver["rules"][0];
         assert_eq!(rule["id"], "SK001");
-        assert_eq!(rule["name"], "path-not-found");
+        assert_eq!(rule["name"], "PathNotFound");
+        assert_eq!(
+            rule["fullDescription"]["text"],
+            "SK001: a path given to the validator does not exist."
+        );
+        // GitHub code scanning refuses a rule without `help` (GH2012).
+        for rule in driver["rules"].as_array().expect("rules is an array") {
+            assert!(
+                rule["help"]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("README"))
+            );
+            assert!(rule["help"]["markdown"].is_string());
+            assert!(rule["fullDescription"]["text"].is_string());
+        }
+        let bases = &log["runs"][0]["originalUriBaseIds"];
+        let src = bases["%SRCROOT%"]["uri"].as_str().expect("a base URI");
+        assert!(src.starts_with("file:///") && src.ends_with('/'), "{src}");
+        #[cfg(unix)]
+        assert_eq!(bases["ROOT"]["uri"], "file:///");
         assert_eq!(
             rule["helpUri"],
             "https://github.com/skills-rs/skills/blob/main/README.md#diagnostic-codes"
@@ -211,7 +310,7 @@ mod tests {
                 "level": "error",
                 "message": { "text": "`name` must be lowercase\nhelp: use `myskill`, and rename the directory to match" },
                 "locations": [{ "physicalLocation": {
-                    "artifactLocation": { "uri": "skills/MySkill/SKILL.md" },
+                    "artifactLocation": { "uri": "skills/MySkill/SKILL.md", "uriBaseId": "%SRCROOT%" },
                     "region": { "startLine": 2, "startColumn": 7, "endLine": 2, "endColumn": 14 }
                 }}]
             },
@@ -221,7 +320,7 @@ mod tests {
                 "level": "warning",
                 "message": { "text": "`description` contains `<`" },
                 "locations": [{ "physicalLocation": {
-                    "artifactLocation": { "uri": "skills/MySkill/SKILL.md" },
+                    "artifactLocation": { "uri": "skills/MySkill/SKILL.md", "uriBaseId": "%SRCROOT%" },
                     "region": { "startLine": 3, "startColumn": 23, "endLine": 3, "endColumn": 26 }
                 }}]
             },
@@ -231,7 +330,7 @@ mod tests {
                 "level": "error",
                 "message": { "text": "no `SKILL.md` in `skills/no md`\nhelp: create one or remove the directory" },
                 "locations": [{ "physicalLocation": {
-                    "artifactLocation": { "uri": "skills/no%20md" },
+                    "artifactLocation": { "uri": "skills/no%20md", "uriBaseId": "%SRCROOT%" },
                     "region": { "startLine": 1 }
                 }}]
             }
@@ -244,6 +343,49 @@ mod tests {
         assert_eq!(uri(Path::new("a b/ü:x#1.md")), "a%20b/%C3%BC%3Ax%231.md");
         assert_eq!(uri(Path::new("./s/SKILL.md")), "./s/SKILL.md");
         #[cfg(unix)]
-        assert_eq!(uri(Path::new("/tmp/a b")), "file:///tmp/a%20b");
+        assert_eq!(dir_uri(Path::new("/tmp/a b")), "file:///tmp/a%20b/");
+    }
+
+    #[test]
+    fn rule_names_are_pascal_case() {
+        assert_eq!(pascal_case("name-not-lowercase"), "NameNotLowercase");
+        assert_eq!(pascal_case("skill-md-not-a-file"), "SkillMdNotFile");
+        for code in Code::ALL {
+            let name = pascal_case(code.slug());
+            // Words of two or more characters, each capitalised.
+            let mut words = name.split(|c: char| c.is_ascii_uppercase()).skip(1);
+            assert!(
+                name.chars().all(|c| c.is_ascii_alphanumeric())
+                    && name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && words.all(|w| !w.is_empty()),
+                "{name}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn absolute_paths_are_relative_to_a_base() {
+        let cwd = Path::new("/work/repo");
+        let shown = |p: &str| {
+            let mut text = String::new();
+            if let Ordered::Object(fields) = location(Path::new(p), cwd) {
+                for (k, v) in fields {
+                    if let Ordered::Value(v) = v {
+                        text.push_str(&format!("{k}={} ", v.as_str().unwrap_or_default()));
+                    }
+                }
+            }
+            text
+        };
+        assert_eq!(shown("s/SKILL.md"), "uri=s/SKILL.md uriBaseId=%SRCROOT% ");
+        assert_eq!(
+            shown("/work/repo/.claude/skills/a/SKILL.md"),
+            "uri=.claude/skills/a/SKILL.md uriBaseId=%SRCROOT% "
+        );
+        assert_eq!(
+            shown("/home/u/.claude/skills/a b/SKILL.md"),
+            "uri=home/u/.claude/skills/a%20b/SKILL.md uriBaseId=ROOT "
+        );
     }
 }

@@ -45,7 +45,7 @@
 pub(crate) mod diagnose;
 mod listing;
 mod openai_yaml;
-pub mod scan;
+pub mod roots;
 
 use std::path::{Component, Path};
 

@@ -95,8 +95,10 @@ use std::path::{Path, PathBuf};
 use super::diag::{Code, Diagnostic, Severity};
 use super::render::thousands;
 
+mod clients;
 mod manifest;
 
+pub use clients::{FolderClient, Origin, UserFolders};
 use manifest::{Manifest, PluginSpec};
 
 const MANIFEST_DIR: &str = ".claude-plugin";
@@ -110,21 +112,26 @@ const MAX_MANIFEST_BYTES: u64 = 1 << 20;
 /// How deeply JSON arrays and objects may nest in a manifest.
 const MAX_JSON_DEPTH: usize = 64;
 
-/// How far discovery looks under one root.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How far discovery looks under one root, and whether it reads the user's
+/// skills folders.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiscoveryOptions {
     /// How many levels below the root the walk descends (the root is level 0).
     pub max_depth: usize,
     /// How many directories the walk reads under one root.
     pub max_dirs: usize,
+    /// The user's skills folders, read once besides the roots; `None` (the
+    /// default) leaves them out.
+    pub user: Option<UserFolders>,
 }
 
 impl Default for DiscoveryOptions {
-    /// Depth 6, 2,000 directories.
+    /// Depth 6, 2,000 directories (as Codex), no user folders.
     fn default() -> Self {
         DiscoveryOptions {
             max_depth: 6,
             max_dirs: 2000,
+            user: None,
         }
     }
 }
@@ -136,16 +143,118 @@ pub struct FoundSkill {
     pub dir: PathBuf,
     /// The plugin it belongs to, for plugin layouts: its skills are named `plugin:skill`.
     pub plugin: Option<String>,
-    /// The root it was found under, as the user gave it.
+    /// The root it was found under, as the user gave it (for a skill in a
+    /// client's skills folder: that folder).
     pub root: PathBuf,
+    /// The client's skills folder it was found in, if any.
+    pub origin: Option<Origin>,
 }
 
-/// Walks one root. Diagnostics (warnings and errors) are pushed, never returned early.
+/// Discovers every root, then the user's folders when asked, with a
+/// diagnostic list per root (the user's folders count as one more root,
+/// `~`). A skill directory reached from two roots is returned once.
+pub fn discover_all(
+    roots: &[PathBuf],
+    opts: &DiscoveryOptions,
+) -> (Vec<FoundSkill>, Vec<(PathBuf, Vec<Diagnostic>)>) {
+    let mut found: Vec<FoundSkill> = Vec::new();
+    let mut reports = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut empty_projects = Vec::new();
+    // Claude Code reads the user's folder before the project's, Codex after.
+    let (user_first, user_last): (Vec<_>, Vec<_>) = opts
+        .user
+        .as_ref()
+        .map(clients::user_folders)
+        .unwrap_or_default()
+        .into_iter()
+        .partition(|f| f.client == FolderClient::ClaudeCode);
+    let mut user_diags = Vec::new();
+    for folder in &user_first {
+        found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
+    }
+    for root in roots {
+        let mut diags = Vec::new();
+        let (skills, project) = discover_root(root, opts, &mut seen, &mut diags);
+        if let Some(project) = project.filter(|_| skills.is_empty()) {
+            empty_projects.push((reports.len(), root.clone(), project));
+        }
+        found.extend(skills);
+        reports.push((root.clone(), diags));
+    }
+    for folder in &user_last {
+        found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
+    }
+    if let Some(user) = &opts.user {
+        reports.push((user.home.clone(), user_diags));
+    }
+    if found.is_empty() {
+        for (at, root, project) in empty_projects {
+            reports[at]
+                .1
+                .push(no_skills(&root, &project, opts.user.is_some()));
+        }
+    }
+    reports.retain(|(_, d)| !d.is_empty());
+    (found, reports)
+}
+
+/// Where a project root was looked for skills: its repository's root.
+#[derive(Debug, Clone)]
+struct Project {
+    repository: Option<PathBuf>,
+}
+
+/// Error `SK003` for a project folder in which no client folder holds a skill.
+fn no_skills(root: &Path, project: &Project, user: bool) -> Diagnostic {
+    let up_to = match &project.repository {
+        Some(top) => format!(
+            "in `{}` and each directory up to the repository's root `{}`",
+            root.display(),
+            top.display()
+        ),
+        None => format!("in `{}` (not in a git repository)", root.display()),
+    };
+    let users = if user {
+        ", nor in the user's folders"
+    } else {
+        "; the user's folders were not read (`--user` reads them)"
+    };
+    Diagnostic::new(
+        Code::MissingSkillMd,
+        Severity::Error,
+        root,
+        format!(
+            "no skills found: no `SKILL.md` below `{}`, and no skill in `.claude/skills`, `.agents/skills` or `.codex/skills` {up_to}{users}",
+            root.display()
+        ),
+    )
+    .help("add a skill as `.claude/skills/<name>/SKILL.md`, or name the skill directories to check")
+}
+
+/// Walks one root (never the user's folders: see [`discover_all`]).
+/// Diagnostics (warnings and errors) are pushed, never returned early.
 pub fn discover(
     root: &Path,
     opts: &DiscoveryOptions,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<FoundSkill> {
+    let mut seen = HashSet::new();
+    let (found, project) = discover_root(root, opts, &mut seen, diags);
+    if let Some(project) = project.filter(|_| found.is_empty()) {
+        diags.push(no_skills(root, &project, false));
+    }
+    found
+}
+
+/// One root; `seen` holds the canonical skill directories found in client
+/// folders so far. Also says whether the root was read as a project folder.
+fn discover_root(
+    root: &Path,
+    opts: &DiscoveryOptions,
+    seen: &mut HashSet<PathBuf>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<FoundSkill>, Option<Project>) {
     let meta = match fs::metadata(root) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -159,7 +268,7 @@ pub fn discover(
                 .help("check the path, or create the skill directory with a `SKILL.md` in it")
                 .reference(format!("Path does not exist: {}", root.display())),
             );
-            return Vec::new();
+            return (Vec::new(), None);
         }
         Err(e) => {
             diags.push(Diagnostic::new(
@@ -168,7 +277,7 @@ pub fn discover(
                 root,
                 format!("cannot read `{}`: {e}", root.display()),
             ));
-            return Vec::new();
+            return (Vec::new(), None);
         }
     };
     if !meta.is_dir() {
@@ -177,11 +286,13 @@ pub fn discover(
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
-            return vec![FoundSkill {
+            let skill = FoundSkill {
                 dir,
                 plugin: None,
                 root: root.to_path_buf(),
-            }];
+                origin: None,
+            };
+            return (vec![skill], None);
         }
         diags.push(
             Diagnostic::new(
@@ -193,7 +304,7 @@ pub fn discover(
             .help("name a skill directory, or the `SKILL.md` file in it")
             .reference(format!("Not a directory: {}", root.display())),
         );
-        return Vec::new();
+        return (Vec::new(), None);
     }
     let boundary = match fs::canonicalize(root) {
         Ok(c) => c,
@@ -204,12 +315,32 @@ pub fn discover(
                 root,
                 format!("cannot resolve `{}`: {e}", root.display()),
             ));
-            return Vec::new();
+            return (Vec::new(), None);
         }
     };
+    // A skill, a plugin or a marketplace is read as such; any other
+    // directory holding a client's skills folder is a project folder.
+    let exists = |rel: &str| fs::symlink_metadata(root.join(rel)).is_ok();
+    let own_layout = exists("SKILL.md") || exists("skill.md") || exists(MANIFEST_DIR);
+    if !own_layout && clients::holds_skills_folder(root) {
+        return project(root, &boundary, opts, seen, diags);
+    }
+    // A client's skills folder named itself is scanned as its client does.
+    if let Some(folder) = clients::skills_folder(root).filter(|_| !own_layout) {
+        let mut found = clients::scan(&folder, opts, seen, diags);
+        if found.is_empty() {
+            found.push(FoundSkill {
+                dir: root.to_path_buf(),
+                plugin: None,
+                root: root.to_path_buf(),
+                origin: None,
+            });
+        }
+        return (found, None);
+    }
     let mut walk = Walk {
         root,
-        boundary,
+        boundary: boundary.clone(),
         opts,
         diags,
         found: Vec::new(),
@@ -222,14 +353,37 @@ pub fn discover(
     };
     walk.run();
     let mut found = walk.found;
+    if found.is_empty() && !own_layout && clients::repository_root(&boundary).is_some() {
+        // A folder of a repository, with no skill below it: a client started
+        // here would still read the skills folders up to the repository's root.
+        return project(root, &boundary, opts, seen, diags);
+    }
     if found.is_empty() {
         found.push(FoundSkill {
             dir: root.to_path_buf(),
             plugin: None,
             root: root.to_path_buf(),
+            origin: None,
         });
     }
-    found
+    (found, None)
+}
+
+/// The skills in the clients' folders of the project folder `root`
+/// (canonical `canon`), each folder scanned as its client does.
+fn project(
+    root: &Path,
+    canon: &Path,
+    opts: &DiscoveryOptions,
+    seen: &mut HashSet<PathBuf>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<FoundSkill>, Option<Project>) {
+    let mut found = Vec::new();
+    for folder in clients::folders(root, canon) {
+        found.extend(clients::scan(&folder, opts, seen, diags));
+    }
+    let repository = clients::repository_root(canon).map(Path::to_path_buf);
+    (found, Some(Project { repository }))
 }
 
 /// Whether the path's file name is `skill.md` in any letter case.
@@ -501,7 +655,7 @@ impl Walk<'_> {
                     self.diags.push(
                         Diagnostic::new(
                             Code::DiscoveryLimit,
-                            Severity::Warning,
+                            Severity::Error,
                             &entry.path,
                             format!(
                                 "skills below `{}` were not searched: discovery stops {} level{} below `{}`",
@@ -521,7 +675,7 @@ impl Walk<'_> {
                 self.diags.push(
                     Diagnostic::new(
                         Code::DiscoveryLimit,
-                        Severity::Warning,
+                        Severity::Error,
                         self.root,
                         format!(
                             "discovery stopped after reading {} directories under `{}`",
@@ -556,6 +710,15 @@ impl Walk<'_> {
         match entry.kind {
             EntryKind::Dir => Some(parent_canon.join(&entry.name)),
             EntryKind::Symlink => {
+                // A link to a skill directory is followed wherever it leads,
+                // as the clients do; the skill's own files stay bounded by
+                // its directory. Other links must stay inside the root.
+                if let Ok(canon) = fs::canonicalize(&entry.path)
+                    && !canon.starts_with(&self.boundary)
+                    && is_plain_skill(&canon)
+                {
+                    return Some(canon);
+                }
                 match follow_link(&entry.path, &self.boundary, self.root, true, self.diags) {
                     Some(Target::Dir(canon)) => Some(canon),
                     _ => None,
@@ -587,6 +750,7 @@ impl Walk<'_> {
                 dir: dir.to_path_buf(),
                 plugin: plugin.map(str::to_owned),
                 root: self.root.to_path_buf(),
+                origin: None,
             });
         }
     }

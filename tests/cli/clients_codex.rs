@@ -428,6 +428,7 @@ fn openai_yaml_is_checked_and_its_policy_honoured() {
     for expected in [
         "warning[SK452]: `interface.brand_color` is `blue`, not `#RRGGBB`; Codex ignores it\n --> quiet/agents/openai.yaml:2:16",
         "warning[SK452]: Codex ignores the whole file: invalid YAML: policy.allow_implicit_invocation: invalid type: string \"maybe\", expected a boolean at line 2 column 30\n --> loud/agents/openai.yaml:2:30",
+        "warning[SK402]: Codex does not list this skill to the model: `agents/openai.yaml` sets `policy.allow_implicit_invocation: false`, so Codex leaves it out of the model's list (`$quiet` still invokes it)",
     ] {
         assert!(report.contains(expected), "{expected}\n{report}");
     }

@@ -576,6 +576,8 @@ pub enum ProfileArg {
     Spec,
     /// What Claude Code and Codex load.
     ClaudeCode,
+    /// What Codex CLI loads: errors where Codex rejects, with its reason.
+    Codex,
 }
 
 /// Catalog styles, as named on the command line.
@@ -626,6 +628,7 @@ impl ProfileArg {
         match self {
             ProfileArg::Spec => skills_compiler::Profile::Spec,
             ProfileArg::ClaudeCode => skills_compiler::Profile::ClaudeCode,
+            ProfileArg::Codex => skills_compiler::Profile::Codex,
         }
     }
 }

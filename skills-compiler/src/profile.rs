@@ -9,6 +9,11 @@
 //!   the author wrote (`crate::client::diagnostics`). The keys it reads are
 //!   accepted; what the specification requires and Claude Code does without
 //!   (a `name`, a `description`, a frontmatter at all) is a warning.
+//! * `codex` is Codex CLI as recorded (`crate::client::codex`): an error
+//!   exactly where Codex would not load the skill (`SK401`, with Codex's
+//!   reason) or would not find it (`skill.md`), everything else a warning,
+//!   with `SK4xx` codes where Codex lists it differently from what the
+//!   author wrote, and `SK452` for what it ignores in `agents/openai.yaml`.
 
 use super::client::Client;
 use super::diag::{Code, Severity};
@@ -21,6 +26,8 @@ pub enum Profile {
     Spec,
     /// What Claude Code loads and lists.
     ClaudeCode,
+    /// What Codex CLI loads.
+    Codex,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -74,13 +81,14 @@ pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 2] = [Profile::Spec, Profile::ClaudeCode];
+    pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ClaudeCode, Profile::Codex];
 
     /// The profile's name on the command line and in the macro.
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec => "spec",
             Profile::ClaudeCode => "claude-code",
+            Profile::Codex => "codex",
         }
     }
 
@@ -98,7 +106,7 @@ impl Profile {
     pub fn extension_shape(self, key: &str) -> Option<Shape> {
         match self {
             Profile::Spec => None,
-            Profile::ClaudeCode => EXTENSION_FIELDS
+            Profile::ClaudeCode | Profile::Codex => EXTENSION_FIELDS
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|&(_, shape)| shape),
@@ -110,12 +118,30 @@ impl Profile {
         match self {
             Profile::Spec => None,
             Profile::ClaudeCode => Some(Client::ClaudeCode),
+            Profile::Codex => Some(Client::Codex),
         }
     }
 
     /// How bad `code` is under this profile.
     pub fn severity(self, code: Code) -> Severity {
         use Code::*;
+        if self == Profile::Codex {
+            let error = matches!(
+                code,
+                PathNotFound
+                    | NotADirectory
+                    | MissingSkillMd
+                    | SkillMdNotFile
+                    | Io
+                    | LowercaseSkillMd
+                    | ClientRejected
+            );
+            return if error {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+        }
         if self.client().is_some() {
             match code {
                 // The client would not load the skill.
@@ -158,7 +184,9 @@ impl Profile {
             | InvisibleUnicode
             | DescriptionAngleBrackets
             | DescriptionNoTrigger
-            | PackagingDrops => true,
+            | PackagingDrops
+            | ClientKeyIgnored
+            | CodexOpenAiYaml => true,
             YamlFlowStyle
             | YamlAnchor
             | YamlTag
@@ -228,6 +256,28 @@ mod tests {
             Profile::Spec.severity(Code::ScriptNoShebang),
             Severity::Warning
         );
+    }
+
+    #[test]
+    fn codex_errors_only_where_codex_does_not_load() {
+        let errors: Vec<Code> = Code::ALL
+            .iter()
+            .copied()
+            .filter(|&c| Profile::Codex.severity(c) == Severity::Error)
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                Code::PathNotFound,
+                Code::NotADirectory,
+                Code::MissingSkillMd,
+                Code::SkillMdNotFile,
+                Code::Io,
+                Code::LowercaseSkillMd,
+                Code::ClientRejected,
+            ]
+        );
+        assert!(Profile::Codex.allows_key("when_to_use"));
     }
 
     #[test]

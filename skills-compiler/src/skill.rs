@@ -18,6 +18,7 @@ use std::io::ErrorKind;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use super::client::codex::{self, OpenAiYaml};
 use super::diag::{Code, Diagnostic, Severity};
 use super::discover::{Target, follow_link};
 use super::files::{self, SkillFile};
@@ -58,6 +59,10 @@ pub struct CheckedSkill {
     pub diagnostics: Vec<Diagnostic>,
     /// The skill found first under the same name, when this one is ignored.
     pub duplicate_of: Option<PathBuf>,
+    /// What Codex takes from `agents/openai.yaml`, when the skill has one
+    /// Codex can read (under every profile): `policy.allow_implicit_invocation`
+    /// says whether Codex lists the skill to its model.
+    pub openai_yaml: Option<Box<OpenAiYaml>>,
 }
 
 impl CheckedSkill {
@@ -223,6 +228,7 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
         lints::check(&mut ctx, split, description, files, &skill_dir);
     }
+    codex::diagnose::openai_yaml(&mut skill, &skill_dir, profile);
     skill
 }
 
@@ -241,6 +247,7 @@ impl CheckedSkill {
             files: Vec::new(),
             diagnostics: Vec::new(),
             duplicate_of: None,
+            openai_yaml: None,
         }
     }
 

@@ -154,13 +154,13 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
             let Some(name) = text() else {
                 return err(
                     value_span,
-                    "`profile` takes a string: \"spec\" or \"claude-code\"",
+                    "`profile` takes a string: \"spec\", \"claude-code\" or \"codex\"",
                 );
             };
             let Some(p) = Profile::from_name(&name) else {
                 return err(
                     value_span,
-                    format!("unknown profile `{name}`; use \"spec\" or \"claude-code\""),
+                    format!("unknown profile `{name}`; use \"spec\", \"claude-code\" or \"codex\""),
                 );
             };
             args.profile = p;

@@ -17,6 +17,7 @@ use std::process::Command;
 mod byteflip;
 mod cli;
 mod clients;
+mod clients_codex;
 mod discovery;
 mod files;
 mod golden;

@@ -7,7 +7,8 @@
 use std::io;
 use std::path::PathBuf;
 
-use skills_compiler::client::{self, Client, Outcome, claude_code};
+use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
+use skills_compiler::render;
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
@@ -40,7 +41,10 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         };
         return levels::print_catalog(&bundle.catalog_style(style, budget));
     }
-    let listed = listing(client, &args.paths);
+    if client == Client::Codex {
+        return codex(&args.paths, budget);
+    }
+    let listed = listing(&args.paths);
     let locations: Vec<String> = listed
         .iter()
         .map(|l| l.location.to_string_lossy().into_owned())
@@ -53,39 +57,40 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     levels::print_catalog(&catalog::render_style(style, &entries, budget))
 }
 
-/// The skills `client` lists from `paths`, in its order.
-fn listing(client: Client, paths: &[PathBuf]) -> Vec<client::Listed> {
-    match client {
-        Client::ClaudeCode => claude_code::listing(paths)
-            .into_iter()
-            .filter_map(|f| match f.reading.outcome {
-                Outcome::Listed(l) => Some(l),
-                _ => None,
-            })
-            .collect(),
-        Client::Codex => {
-            let mut listed = Vec::new();
-            for path in paths {
-                let dirs: Vec<PathBuf> = if path.join("SKILL.md").is_file() {
-                    vec![path.clone()]
-                } else {
-                    let mut dirs: Vec<PathBuf> = std::fs::read_dir(path)
-                        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
-                        .unwrap_or_default();
-                    dirs.sort();
-                    dirs
-                };
-                let mut group: Vec<client::Listed> = dirs
-                    .iter()
-                    .filter_map(|d| match client::read(Client::Codex, d).outcome {
-                        Outcome::Listed(l) => Some(l),
-                        _ => None,
-                    })
-                    .collect();
-                group.sort_by(|a, b| (&a.name, &a.location).cmp(&(&b.name, &b.location)));
-                listed.extend(group);
-            }
-            listed
-        }
+/// Codex's `<skills_instructions>` block for `roots` (each a skill root
+/// such as `.agents/skills`), with what Codex prints on stderr on the way:
+/// each skill it would not load and why, a walk cut at its limit, and the
+/// notice when skills did not fit the budget.
+fn codex(roots: &[PathBuf], budget: Option<usize>) -> io::Result<Exit> {
+    let listing = codex::listing(roots);
+    for (path, why) in &listing.rejected {
+        eprintln!(
+            "warning: {}",
+            render::shown(&codex::rejection_line(path, why))
+        );
     }
+    for root in &listing.truncated {
+        eprintln!(
+            "warning: skills scan reached its traversal limit (root: {})",
+            render::path_string(root)
+        );
+    }
+    let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
+        return Ok(Exit::Success);
+    };
+    if let Some(notice) = rendered.notice() {
+        eprintln!("warning: {notice}");
+    }
+    levels::print_catalog(&rendered.text)
+}
+
+/// The skills Claude Code lists from `paths`, in its order.
+fn listing(paths: &[PathBuf]) -> Vec<client::Listed> {
+    claude_code::listing(paths)
+        .into_iter()
+        .filter_map(|f| match f.reading.outcome {
+            Outcome::Listed(l) => Some(l),
+            _ => None,
+        })
+        .collect()
 }

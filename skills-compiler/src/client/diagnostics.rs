@@ -59,6 +59,9 @@ pub fn apply(skill: &mut CheckedSkill, client: Client, reading: &Reading, profil
     for note in &reading.notes {
         push(note.code, note.message.clone());
     }
+    if client == Client::Codex {
+        super::codex::diagnose::locate(skill);
+    }
 }
 
 #[cfg(test)]

@@ -135,7 +135,7 @@ impl Listed {
         let entry = self.entry(&location);
         match self.client {
             Client::ClaudeCode => catalog::claude_code::entry_line(&entry),
-            Client::Codex => catalog::codex::render(&[entry], usize::MAX),
+            Client::Codex => catalog::codex::line(&entry),
         }
     }
 }

@@ -2,13 +2,15 @@
 //! its model, made by reading each folder as that client reads it
 //! (`skills_compiler::client`), not from the validated skills: a skill the
 //! client lists is listed even where a profile would refuse it, and one the
-//! client hides is left out. An archive or pack is listed from its bundle.
+//! client hides is left out. The folders are those discovery finds
+//! (`--user` adds the user's, first for Claude Code); an archive or pack is
+//! listed from its bundle.
 
 use std::io;
 use std::path::PathBuf;
 
 use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
-use skills_compiler::render;
+use skills_compiler::{discover, render};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
@@ -44,7 +46,22 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     if client == Client::Codex {
         return codex(&args.paths, budget);
     }
-    let listed = listing(&args.paths);
+    let (found, reports) = discover::discover_all(&args.paths, &args.check.discovery.options());
+    let mut failed = false;
+    for d in reports.iter().flat_map(|(_, diags)| diags) {
+        eprintln!("{}", render::shown(&d.to_string()));
+        failed |= d.is_error();
+    }
+    if failed {
+        return Ok(Exit::Invalid);
+    }
+    let listed: Vec<client::Listed> = claude_code::listing_found(&found)
+        .into_iter()
+        .filter_map(|f| match f.reading.outcome {
+            Outcome::Listed(l) => Some(l),
+            _ => None,
+        })
+        .collect();
     let locations: Vec<String> = listed
         .iter()
         .map(|l| l.location.to_string_lossy().into_owned())
@@ -82,15 +99,4 @@ fn codex(roots: &[PathBuf], budget: Option<usize>) -> io::Result<Exit> {
         eprintln!("warning: {notice}");
     }
     levels::print_catalog(&rendered.text)
-}
-
-/// The skills Claude Code lists from `paths`, in its order.
-fn listing(paths: &[PathBuf]) -> Vec<client::Listed> {
-    claude_code::listing(paths)
-        .into_iter()
-        .filter_map(|f| match f.reading.outcome {
-            Outcome::Listed(l) => Some(l),
-            _ => None,
-        })
-        .collect()
 }

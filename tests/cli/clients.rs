@@ -332,3 +332,34 @@ fn claude_code_catalog_budget_and_empty_listing() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
 }
+
+/// A pack (the runtime `Bundle`) lists its skills in Claude Code's dialect
+/// too: each under its name, within the budget.
+#[test]
+fn a_pack_lists_in_claude_codes_dialect() {
+    let tmp = tempdir();
+    let pack = tmp.path().join("s.skillpack");
+    let pack = pack.to_str().unwrap();
+    let skills_at = |args: &[&str]| {
+        skills()
+            .current_dir(workspace())
+            .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = skills_at(&["pack", "skills", "-o", pack]);
+    assert!(out.status.success(), "{out:?}");
+    let out = skills_at(&["catalog", "--style", "claude-code", pack]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("The following skills are available for use with the Skill tool:\n\n- "),
+        "{text}"
+    );
+    assert!(text.contains("\n- calculator: "), "{text}");
+    let out = skills_at(&["catalog", "--style", "claude-code", pack, "--budget", "1"]);
+    let bare = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(bare.lines().count(), text.lines().count());
+    assert!(bare.contains("\n- calculator\n"), "{bare}");
+}

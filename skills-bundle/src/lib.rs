@@ -37,6 +37,7 @@
 
 #[doc(hidden)]
 pub mod __private;
+pub mod activation;
 #[cfg(all(unix, feature = "exec"))]
 pub mod agent;
 pub mod build;
@@ -64,7 +65,7 @@ pub use skills_core::{catalog, digest, path, tools, zip};
 pub use bundle::Bundle;
 pub use file::{Corrupt, File};
 pub use policy::{Decision, Mode, ToolPolicy, ToolRestrictionError};
-pub use skill::{Activation, BASE_SCHEME, ReadError, Skill, substitute_arguments};
+pub use skill::{Activation, BASE_SCHEME, ReadError, Skill};
 pub use tools::ToolRule;
 
 /// Compiles skill directories into the binary.

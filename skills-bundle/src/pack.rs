@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(demo.body().expect("body"), "Body $ARGUMENTS\n");
         assert_eq!(
             demo.activate("x").expect("activates").content,
-            "Base directory for this skill: skill://demo\n\nBody x"
+            "Base directory for this skill: skill://demo\n\nBody x\n"
         );
         let inner = bundle.get("plug:inner").expect("present");
         assert_eq!(inner.source_dir(), "plug/skills/inner");

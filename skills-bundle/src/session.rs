@@ -36,11 +36,12 @@ use std::pin::pin;
 use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
+use crate::activation::{self, Rule};
 use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecutor};
 use crate::json::{self, Value};
 use crate::policy::{Decision, Mode, ToolPolicy};
 use crate::protocol::{self, Instruction};
-use crate::{Bundle, Skill};
+use crate::{BASE_SCHEME, Bundle, Skill};
 
 mod error;
 
@@ -229,8 +230,10 @@ impl<E> Session<E> {
             ));
         }
         let activation = skill.activate(arguments)?;
-        self.policy
-            .grant(name, activation.allowed_tools.iter().copied());
+        self.policy.grant(
+            name,
+            activation.allowed_tools.iter().map(Rule::as_tool_rule),
+        );
         active.push(name.to_string());
         Ok(activation.content)
     }
@@ -338,7 +341,25 @@ impl<E> Session<E> {
                 name: name.to_string(),
             });
         }
-        match self.policy.check("Bash", Some(command)) {
+        // `skill://<name>/scripts/x.sh` (the directory the activation
+        // named) runs as `scripts/x.sh`; a rule may use either spelling, and
+        // a deny rule matching either wins.
+        let other = activation::other_spelling(command, &skill.base_dir());
+        let decision = match (
+            self.policy.check("Bash", Some(command)),
+            other.as_deref().map(|o| self.policy.check("Bash", Some(o))),
+        ) {
+            (_, Some(denied @ Decision::Denied { .. })) => denied,
+            (Decision::Ask | Decision::Restricted(_), Some(allow @ Decision::Allow { .. })) => {
+                allow
+            }
+            (first, _) => first,
+        };
+        let command = match &other {
+            Some(rel) if command.starts_with(BASE_SCHEME) => rel.as_str(),
+            _ => command,
+        };
+        match decision {
             Decision::Allow { .. } => {}
             Decision::Restricted(e) => return Err(SessionError::Restricted(e)),
             Decision::Denied { rule } => {

@@ -4,6 +4,8 @@
 use std::fmt;
 
 use crate::__private::{BundleData, SkillData};
+use crate::activation::claude_code::{self, Vars};
+use crate::activation::{self, ActivationError, Options, Rule, commands};
 use crate::file::{Corrupt, File};
 use crate::path::{self, PathError};
 use crate::tools::ToolRule;
@@ -66,11 +68,13 @@ pub struct Activation<'a> {
     pub name: &'a str,
     /// The base directory the instructions' relative paths resolve against.
     pub base_dir: String,
-    /// `Base directory for this skill: <dir>`, a blank line, then the body
-    /// with `$ARGUMENTS` substituted.
+    /// Claude Code's text: `Base directory for this skill: <dir>`, a blank
+    /// line, then the body with its placeholders filled and each
+    /// `` !`cmd` `` replaced ([`activation::claude_code`]).
     pub content: String,
-    /// The tools the skill lists in `allowed-tools`.
-    pub allowed_tools: Vec<ToolRule<'a>>,
+    /// The rules of `allowed-tools`, with the same variables filled
+    /// (`${CLAUDE_SKILL_DIR}` and the others): what to grant.
+    pub allowed_tools: Vec<Rule>,
 }
 
 impl<'a> Skill<'a> {
@@ -223,25 +227,83 @@ impl<'a> Skill<'a> {
         Ok(text.get(start..end).unwrap_or(""))
     }
 
-    /// Activates the skill (level 2) with the virtual base directory.
+    /// Activates the skill (level 2) with the virtual base directory:
+    /// [`Skill::activate_with`] with these arguments and nothing else.
     pub fn activate(&self, arguments: &str) -> Result<Activation<'a>, ReadError> {
         self.activate_in(&self.base_dir(), arguments)
     }
 
     /// Activates the skill with `base_dir` as its base directory (for
-    /// example, where its files were materialised).
+    /// example, where its files were materialised); `` !`cmd` `` is not run.
     pub fn activate_in(
         &self,
         base_dir: &str,
         arguments: &str,
     ) -> Result<Activation<'a>, ReadError> {
-        let body = substitute_arguments(self.body()?.trim(), arguments);
+        let options = Options {
+            arguments,
+            base_dir: Some(base_dir),
+            ..Options::default()
+        };
+        self.activation(&options, |command| Ok(commands::marker(command)))
+    }
+
+    /// Activates the skill as Claude Code does ([`activation`]): the
+    /// options' arguments, directory, session and project fill the
+    /// placeholders of the body and of the `allowed-tools` rules, and each
+    /// `` !`cmd` `` is run by [`Options::commands`] (its failure fails the
+    /// activation) or, without one, replaced by a marker saying it was not.
+    pub fn activate_with(&self, options: &Options<'_>) -> Result<Activation<'a>, ActivationError> {
+        self.activation(options, |command| match options.commands {
+            Some(runner) => runner.run(self, command).map_err(ActivationError::Command),
+            None => Ok(commands::marker(command)),
+        })
+    }
+
+    fn activation<E: From<ReadError>>(
+        &self,
+        options: &Options<'_>,
+        run: impl FnMut(&str) -> Result<String, E>,
+    ) -> Result<Activation<'a>, E> {
+        let base_dir = options
+            .base_dir
+            .map_or_else(|| self.base_dir(), str::to_string);
+        let vars = Vars {
+            skill_dir: &base_dir,
+            session_id: options.session_id,
+            project_dir: options.project_dir,
+        };
+        let names = self
+            .extensions()
+            .find(|(key, _)| *key == "arguments")
+            .map(|(_, json)| activation::argument_names(json))
+            .unwrap_or_default();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        // Claude Code reads the frontmatter's closing line with the blanks
+        // after it; the end of the body stays as written.
+        let body = self.body()?.trim_start();
+        let content = claude_code::render(body, options.arguments, &names, &vars, |body| {
+            commands::replace(body, run)
+        })?;
         Ok(Activation {
             name: &self.data.meta.name,
-            base_dir: base_dir.to_string(),
-            content: format!("Base directory for this skill: {base_dir}\n\n{body}"),
-            allowed_tools: self.allowed_tools().collect(),
+            allowed_tools: self
+                .allowed_tools()
+                .map(|rule| Rule::expanded(rule, &vars))
+                .collect(),
+            base_dir,
+            content,
         })
+    }
+
+    /// Codex's activation ([`activation::codex`]): the raw `SKILL.md` in a
+    /// `<skill>` element naming the skill and `<dir>/SKILL.md`.
+    pub fn activate_codex(&self, dir: &str) -> Result<String, ReadError> {
+        let md = &*self.data.meta.skill_md;
+        let md = if md.is_empty() { "SKILL.md" } else { md };
+        let raw = self.read_to_str(md)?;
+        let path = format!("{}/{md}", dir.trim_end_matches('/'));
+        Ok(activation::codex::render(self.name(), &path, raw))
     }
 }
 
@@ -251,44 +313,5 @@ impl fmt::Debug for Skill<'_> {
             .field("name", &self.data.meta.name)
             .field("files", &self.data.files.len())
             .finish()
-    }
-}
-
-/// `$ARGUMENTS` substitution, as the seeds' FR-4.2 specifies: every exact,
-/// case-sensitive `$ARGUMENTS` is replaced by `arguments` (empty or not);
-/// with no placeholder, non-empty arguments are appended as
-/// `\n\nARGUMENTS: <arguments>` and empty ones change nothing. There is no
-/// escape yet (`$$ARGUMENTS` is reserved by FR-4.2 and replaced like any other).
-pub fn substitute_arguments(body: &str, arguments: &str) -> String {
-    const PLACEHOLDER: &str = "$ARGUMENTS";
-    if body.contains(PLACEHOLDER) {
-        body.replace(PLACEHOLDER, arguments)
-    } else if arguments.is_empty() {
-        body.to_string()
-    } else {
-        format!("{body}\n\nARGUMENTS: {arguments}")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::substitute_arguments as sub;
-
-    #[test]
-    fn arguments_follow_fr_4_2() {
-        assert_eq!(
-            sub("Run with $ARGUMENTS and save to $ARGUMENTS.out", "file.pdf"),
-            "Run with file.pdf and save to file.pdf.out"
-        );
-        assert_eq!(
-            sub("No placeholder", "x y"),
-            "No placeholder\n\nARGUMENTS: x y"
-        );
-        assert_eq!(sub("No placeholder", ""), "No placeholder");
-        assert_eq!(sub("Use $ARGUMENTS.", ""), "Use .");
-        assert_eq!(
-            sub("$arguments $Arguments", "x"),
-            "$arguments $Arguments\n\nARGUMENTS: x"
-        );
     }
 }

@@ -54,7 +54,11 @@ pub enum Command {
     /// codex). Nothing is printed when there are no skills.
     Catalog(CatalogArgs),
     /// Print a skill's activation (level 2) as the model sees it: base
-    /// directory, then the body with `$ARGUMENTS` substituted.
+    /// directory, then the body with Claude Code's placeholders filled
+    /// (`$ARGUMENTS`, `$0`, named arguments, `${CLAUDE_SKILL_DIR}`, ...);
+    /// with --style claude-code or codex, byte for byte what that client
+    /// gives its model. !`command` lines are shown as not run unless
+    /// --run-commands is given.
     Show(ShowArgs),
     /// Print one file of a skill (level 3), as `Skill::read` returns it.
     Read(ReadArgs),
@@ -329,9 +333,10 @@ pub struct CatalogArgs {
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Whose catalog: `xml` (the reference's block, of the validated
-    /// skills), `claude-code` or `codex` (each folder read as that client
-    /// reads it: with `claude-code`, give `~/.claude/skills` before the
-    /// project's folders, as Claude Code orders them).
+    /// skills), `claude-code` or `codex` (each skill read as that client
+    /// reads it, from the folders found as it finds them; with
+    /// `claude-code`, `--user` puts `~/.claude/skills` first, as Claude
+    /// Code does).
     #[arg(long, value_enum, default_value_t = StyleArg::Xml)]
     pub style: StyleArg,
     /// Keep the catalog within this budget, in the style's unit: characters
@@ -351,18 +356,47 @@ pub struct ShowArgs {
     /// The skill's name (`plugin:skill` inside a plugin).
     pub name: String,
     /// What `$ARGUMENTS` stands for.
-    #[arg(long, default_value = "")]
+    #[arg(long, visible_alias = "args", default_value = "")]
     pub arguments: String,
     /// Show the activation as this client gives it to its model
     /// (`claude-code`: its substitutions; `codex`: the raw file in its
     /// `<skill>` wrapper).
     #[arg(long, value_enum, value_name = "CLIENT")]
     pub style: Option<ClientArg>,
+    #[command(flatten)]
+    pub activation: ActivationArgs,
     /// Where the skills are: directories, archives, or one pack.
     #[arg(long = "from", value_name = "PATH", default_value = ".")]
     pub from: Vec<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// `skills show`'s activation options (`cmd::activation`).
+#[derive(Debug, Args)]
+pub struct ActivationArgs {
+    /// `${CLAUDE_SESSION_ID}` (default: a new random UUID).
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// `${CLAUDE_PROJECT_DIR}` (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project_dir: Option<PathBuf>,
+    /// Run each !`command` of the instructions once and put its output in
+    /// place (default: a marker saying it was not run). A command runs only
+    /// if the skill's `allowed-tools` or an --allow rule allows it as a
+    /// `Bash` call; one with shell syntax needs a rule without a pattern
+    /// (`Bash`). A failing command fails the activation.
+    #[arg(long)]
+    pub run_commands: bool,
+    /// With --run-commands: also allow these `allowed-tools` rules, for
+    /// example `Bash(git:*)` (repeatable).
+    #[arg(long, value_name = "RULE", requires = "run_commands")]
+    pub allow: Vec<String>,
+    /// With --style claude-code: print `{"tool_result": ..., "text": ...}`,
+    /// the two blocks Claude Code sends (the `Launching skill:` result and
+    /// the text); with --style codex: `{"message": ...}`.
+    #[arg(long, requires = "style")]
+    pub json: bool,
 }
 
 /// `skills read`.

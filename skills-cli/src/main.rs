@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         args::Command::Keygen(a) => cmd::keygen::run(&a),
         args::Command::Diff(a) => cmd::diff::run(&a),
         args::Command::Catalog(a) => cmd::levels::catalog(&a),
-        args::Command::Show(a) => cmd::levels::show(&a),
+        args::Command::Show(a) => cmd::activation::show(a),
         args::Command::Read(a) => cmd::levels::read(&a),
         args::Command::Run(a) => cmd::run::run(&a),
         args::Command::Serve(a) => cmd::serve::run(&a),

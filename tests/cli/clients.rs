@@ -9,8 +9,8 @@
 //! `<PROJECT>/.claude/skills`, a symlinked skill folder beside them, and the
 //! user scope in a temporary `HOME` (`~/.claude/skills/ok-basic` and
 //! `home-only`). The skills folders are passed explicitly, the user's
-//! first, as Claude Code orders them; the commands also run in the project
-//! with that `HOME`, ready for discovery of the client folders.
+//! first, as Claude Code orders them, and found from the project folder
+//! with `--user` (with that `HOME`): both must give the same answers.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -120,11 +120,54 @@ fn claude_code_listings_as_recorded() {
     assert_eq!(cases.len(), 55, "the record holds 55 catalog cases");
     let folders = [user.to_str().unwrap(), skills_dir.to_str().unwrap()];
 
-    // The profile's prediction, from the JSON report.
+    // The profile's prediction, from the JSON report (the same with the
+    // folders named and found from the project).
     let mut args = vec!["validate", "--profile", "claude-code", "--format", "json"];
     args.extend(folders);
     let out = run(&home, project, &args);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let discovered = run(
+        &home,
+        project,
+        &[
+            "validate",
+            "--profile",
+            "claude-code",
+            "--format",
+            "json",
+            "--user",
+        ],
+    );
+    let found: Value = serde_json::from_slice(&discovered.stdout).unwrap();
+    let views = |r: &Value| -> Vec<(String, Value)> {
+        let mut v: Vec<(String, Value)> = r["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                // Named folders give absolute paths, discovered ones
+                // relative paths in the project.
+                let dir = s["dir"].as_str().unwrap();
+                let scope = if dir.contains("home/.claude") {
+                    "~"
+                } else {
+                    "."
+                };
+                let name = Path::new(dir).file_name().unwrap().to_string_lossy();
+                (
+                    format!("{scope}/{name}"),
+                    s["clients"]["claude-code"].clone(),
+                )
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    assert_eq!(
+        views(&found),
+        views(&report),
+        "named folders and discovered ones differ"
+    );
     let mut predicted: HashMap<PathBuf, (String, Option<String>, Vec<String>)> = HashMap::new();
     for skill in report["skills"].as_array().unwrap() {
         let dir = PathBuf::from(skill["dir"].as_str().unwrap());
@@ -180,12 +223,23 @@ fn claude_code_listings_as_recorded() {
         wrong.join("\n")
     );
 
-    // The catalog, line for line.
+    // The catalog, line for line; the same from the project folder, with
+    // the user's folders read as Claude Code reads them.
     let mut args = vec!["catalog", "--style", "claude-code"];
     args.extend(folders);
     let out = run(&home, project, &args);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
+    let discovered = run(
+        &home,
+        project,
+        &["catalog", "--style", "claude-code", "--user"],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&discovered.stdout),
+        text,
+        "{discovered:?}"
+    );
     let body = text
         .strip_prefix("The following skills are available for use with the Skill tool:\n\n")
         .unwrap_or_else(|| panic!("no header:\n{text}"));
@@ -277,4 +331,35 @@ fn claude_code_catalog_budget_and_empty_listing() {
     );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+/// A pack (the runtime `Bundle`) lists its skills in Claude Code's dialect
+/// too: each under its name, within the budget.
+#[test]
+fn a_pack_lists_in_claude_codes_dialect() {
+    let tmp = tempdir();
+    let pack = tmp.path().join("s.skillpack");
+    let pack = pack.to_str().unwrap();
+    let skills_at = |args: &[&str]| {
+        skills()
+            .current_dir(workspace())
+            .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = skills_at(&["pack", "skills", "-o", pack]);
+    assert!(out.status.success(), "{out:?}");
+    let out = skills_at(&["catalog", "--style", "claude-code", pack]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("The following skills are available for use with the Skill tool:\n\n- "),
+        "{text}"
+    );
+    assert!(text.contains("\n- calculator: "), "{text}");
+    let out = skills_at(&["catalog", "--style", "claude-code", pack, "--budget", "1"]);
+    let bare = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(bare.lines().count(), text.lines().count());
+    assert!(bare.contains("\n- calculator\n"), "{bare}");
 }

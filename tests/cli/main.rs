@@ -14,6 +14,7 @@
 use std::path::Path;
 use std::process::Command;
 
+mod activation;
 mod byteflip;
 mod cli;
 mod clients;

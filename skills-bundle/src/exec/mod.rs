@@ -142,4 +142,4 @@ impl Output {
 }
 
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;

@@ -110,7 +110,8 @@ impl LocalExecutor {
     }
 
     /// The process to start, before its environment and pipes are set.
-    /// A program containing `/` is a normal relative path joined to `dir`.
+    /// A program containing `/` is a normal relative path joined to `dir`;
+    /// `argv[0]` is the program as written.
     fn program(&self, dir: &Path, invocation: &Invocation) -> Result<StdCommand, ExecError> {
         match invocation {
             Invocation::Shell(_) if !self.allow_shell => Err(ExecError::ShellNotAllowed),
@@ -135,7 +136,9 @@ impl LocalExecutor {
                 } else {
                     StdCommand::new(self.find_on_path(program).unwrap_or_else(|| program.into()))
                 };
-                cmd.args(args);
+                // `argv[0]` as written, as a shell passes it: a program's
+                // messages then name it as the skill does (`ls: ...`).
+                cmd.arg0(program).args(args);
                 Ok(cmd)
             }
         }

@@ -17,7 +17,18 @@ use skills_core::zip::write::DosTime;
 /// A bundle with one skill named `name`: a `SKILL.md` plus `files`
 /// (path, contents, executable).
 pub fn bundle(name: &str, files: &[(&str, &[u8], bool)]) -> Bundle {
-    let md = format!("---\nname: {name}\ndescription: Use when testing.\n---\nBody\n");
+    bundle_with_body(name, "Body\n", &[], files)
+}
+
+/// [`bundle`] with `body` after the frontmatter and `allowed-tools` rules.
+pub fn bundle_with_body(
+    name: &str,
+    body: &str,
+    allowed_tools: &[(&str, Option<&str>)],
+    files: &[(&str, &[u8], bool)],
+) -> Bundle {
+    let head = format!("---\nname: {name}\ndescription: Use when testing.\n---\n");
+    let md = format!("{head}{body}");
     let mut planned = vec![compress("SKILL.md", md.clone().into_bytes(), false)];
     planned.extend(
         files
@@ -32,9 +43,19 @@ pub fn bundle(name: &str, files: &[(&str, &[u8], bool)]) -> Bundle {
                 description: "Use when testing.".into(),
                 skill_md: "SKILL.md".into(),
                 body: (
-                    u32::try_from(md.len() - 5).expect("short"),
+                    u32::try_from(head.len()).expect("short"),
                     u32::try_from(md.len()).expect("short"),
                 ),
+                allowed_tools: allowed_tools
+                    .iter()
+                    .map(|(tool, pattern)| {
+                        (
+                            tool.to_string().into(),
+                            pattern.map(|p| p.to_string().into()),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .into(),
                 ..SkillMeta::default()
             },
             files: planned,

@@ -1,5 +1,5 @@
-//! `skills catalog`, `show` and `read`: the three levels of a skill as an
-//! agent built from the same sources sees them.
+//! `skills catalog` and `read`: levels 1 and 3 of a skill as an agent built
+//! from the same sources sees them (level 2, `show`, is in `activation`).
 //!
 //! Directories and archives are validated and compiled into an in-memory
 //! pack, then opened with `Bundle::from_pack`, so the output is exactly what
@@ -16,7 +16,7 @@ use skills_core::zip::write::DosTime;
 
 use skills_compiler::client::Client;
 
-use crate::args::{CatalogArgs, CheckArgs, ReadArgs, ShowArgs, StyleArg};
+use crate::args::{CatalogArgs, CheckArgs, ReadArgs, StyleArg};
 use crate::cmd::client_catalog;
 use crate::cmd::pack::checked_plan;
 use crate::extract::{self, Opened};
@@ -48,27 +48,6 @@ pub fn print_catalog(catalog: &str) -> io::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     print(catalog.as_bytes(), true)
-}
-
-/// Runs `skills show`.
-pub fn show(args: &ShowArgs) -> io::Result<Outcome> {
-    if let Some(style) = args.style {
-        eprintln!(
-            "skills: `show --style {}` is not implemented in this build yet",
-            style.client()
-        );
-        return Ok(Outcome::Usage);
-    }
-    let Some(bundle) = bundle_of(&args.from, &args.check)? else {
-        return Ok(Outcome::Invalid);
-    };
-    let Some(skill) = bundle.get(&args.name) else {
-        return unknown(&bundle, &args.name);
-    };
-    match skill.activate(&args.arguments) {
-        Ok(activation) => print(activation.content.as_bytes(), true),
-        Err(e) => failed(&e),
-    }
 }
 
 /// Runs `skills read`.

@@ -1,5 +1,6 @@
 //! One module per subcommand, each with a `run` returning the exit status.
 
+pub mod activation;
 pub mod client_catalog;
 pub mod completions;
 pub mod diff;

@@ -132,6 +132,14 @@ fn readable(bytes: &[u8], output: &Path, check: &CheckArgs) -> io::Result<()> {
 /// Validates `paths` (diagnostics on stderr) and plans the valid skills;
 /// `None` when anything is invalid (or a warning under `--deny-warnings`).
 pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<Plan>> {
+    Ok(checked_plan_with(paths, check)?.map(|(plan, _)| plan))
+}
+
+/// [`checked_plan`], with the checked skills the plan was made from.
+pub fn checked_plan_with(
+    paths: &[PathBuf],
+    check: &CheckArgs,
+) -> io::Result<Option<(Plan, Checked)>> {
     let options = Options {
         profile: check.profile.profile(),
         lints: !check.no_lints,
@@ -151,7 +159,7 @@ pub fn checked_plan(paths: &[PathBuf], check: &CheckArgs) -> io::Result<Option<P
             "no skill found to pack under the paths given",
         ));
     }
-    Ok(Some(plan))
+    Ok(Some((plan, result)))
 }
 
 /// Checks the roots of `inputs` and renders every problem on stderr,

@@ -29,6 +29,7 @@ use skills_core::fsread::{self, Reason};
 
 use super::{Client, Listed, Outcome, Reading, collate};
 use crate::diag::Code;
+use crate::discover::{FolderClient, FoundSkill};
 use crate::yaml::{self, Node, Value};
 
 /// The largest `SKILL.md` Claude Code lists, in bytes. The record brackets
@@ -298,25 +299,6 @@ pub fn shows_name(name: &str, dir: &str) -> bool {
         })
 }
 
-/// `text` cut to `max` UTF-16 units as JavaScript's `slice(0, max)` then
-/// UTF-8 leave it (half a surrogate pair becomes U+FFFD).
-fn slice_utf16(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let n = c.len_utf16();
-        if used + n > max {
-            if used < max {
-                out.push('\u{FFFD}');
-            }
-            break;
-        }
-        out.push(c);
-        used += n;
-    }
-    out
-}
-
 /// The description Claude Code derives from a body: its first line that is
 /// not blank, trimmed, with leading `#`s (and the space after them)
 /// stripped unless nothing would be left (a lone `#` stays `#`), cut to 97
@@ -332,7 +314,7 @@ pub fn body_line(body: &str) -> Option<String> {
         .trim_start_matches(cat::is_js_whitespace);
     let line = if stripped.is_empty() { line } else { stripped };
     if line.encode_utf16().count() > MAX_BODY_LINE {
-        Some(slice_utf16(line, MAX_BODY_LINE - 3) + "...")
+        Some(cat::slice_utf16(line, MAX_BODY_LINE - 3) + "...")
     } else {
         Some(line.to_owned())
     }
@@ -562,26 +544,55 @@ pub struct Found {
 
 /// The folders of Claude Code's listing from `folders`, in its order:
 /// `folders` in the order given (the user's `~/.claude/skills` first, then
-/// the project's, as Claude Code orders them), each folder's entries by
-/// name in [`collate`] order. A folder that itself holds a `SKILL.md` is
-/// one skill. A name already listed from an earlier folder is not listed
-/// again (the user's copy wins). Then a frontmatter name that is another
-/// listed skill's folder name is not shown.
+/// the project's, as Claude Code orders them), each folder's entries (loose
+/// files included, to say why they are not listed). A folder that itself
+/// holds a `SKILL.md` is one skill. See [`listing_of`].
 pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
+    let groups = folders
+        .iter()
+        .map(|folder| {
+            if folder.join("SKILL.md").is_file() {
+                return vec![folder.clone()];
+            }
+            std::fs::read_dir(folder)
+                .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    listing_of(groups)
+}
+
+/// The skills discovery found (`skills_compiler::discover::discover_all`),
+/// as Claude Code lists them: grouped by the skills folder each was found
+/// in (or the path it was found under), groups in discovery's order (the
+/// user's folder first with `--user`, then each project's from the start
+/// directory up), Codex's folders left out. See [`listing_of`].
+pub fn listing_found(found: &[FoundSkill]) -> Vec<Found> {
+    let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    for skill in found {
+        let key = match &skill.origin {
+            Some(origin) if origin.client != FolderClient::ClaudeCode => continue,
+            Some(origin) => &origin.folder,
+            None => &skill.root,
+        };
+        match groups.iter_mut().find(|(k, _)| k == key) {
+            Some((_, dirs)) => dirs.push(skill.dir.clone()),
+            None => groups.push((key.clone(), vec![skill.dir.clone()])),
+        }
+    }
+    listing_of(groups.into_iter().map(|(_, dirs)| dirs).collect())
+}
+
+/// Claude Code's listing of `groups` (the folders of each skills folder, in
+/// the skills folders' order): each group by folder name in [`collate`]
+/// order; a name already listed from an earlier group is not listed again
+/// (the user's copy wins); then [`resolve_names`].
+pub fn listing_of(groups: Vec<Vec<PathBuf>>) -> Vec<Found> {
     let mut found: Vec<Found> = Vec::new();
     let mut seen: Vec<(String, PathBuf)> = Vec::new();
-    for folder in folders {
-        let mut dirs: Vec<(String, PathBuf)> = if folder.join("SKILL.md").is_file() {
-            vec![(folder_name(folder), folder.clone())]
-        } else {
-            match std::fs::read_dir(folder) {
-                Ok(entries) => entries
-                    .filter_map(Result::ok)
-                    .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-                    .collect(),
-                Err(_) => Vec::new(),
-            }
-        };
+    for group in groups {
+        let mut dirs: Vec<(String, PathBuf)> =
+            group.into_iter().map(|d| (folder_name(&d), d)).collect();
         dirs.sort_by(|a, b| collate(&a.0, &b.0));
         for (name, dir) in dirs {
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
@@ -648,6 +659,23 @@ pub fn resolve_names<'r>(readings: impl Iterator<Item = &'r mut Reading>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// No text makes the reader panic, and a listed entry keeps the
+        /// cap and starts with the folder name.
+        #[test]
+        fn any_text_reads(
+            text in "\u{FEFF}?(---[ \t]*\r?\n)?([a-z_-]{0,8}:[ \t]?[\\PC\t:#\\[\\]{}'\"|>-]{0,24}\r?\n){0,6}(---\n)?[\\PC\n]{0,60}"
+        ) {
+            let reading = read_text("d", Path::new("SKILL.md"), &text);
+            if let Some(l) = reading.outcome.listed() {
+                prop_assert!(l.line().starts_with("- d"));
+                let shown = cat::description(&l.description, l.when_to_use.as_deref());
+                prop_assert!(shown.encode_utf16().count() <= cat::MAX_DESCRIPTION);
+            }
+        }
+    }
 
     fn line(dir: &str, text: &str) -> Option<String> {
         read_text(dir, Path::new("SKILL.md"), text)

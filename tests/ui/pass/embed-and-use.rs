@@ -34,7 +34,7 @@ fn main() {
     assert_eq!(
         activation.content,
         "Base directory for this skill: skill://greeter\n\n\
-         # Greeter\n\nGreet Ada warmly, using `references/phrases.md`."
+         # Greeter\n\nGreet Ada warmly, using `references/phrases.md`.\n"
     );
     let tools: Vec<String> = activation
         .allowed_tools

@@ -1,0 +1,164 @@
+//! Claude Code's split of a skill's arguments into `$0`, `$1`, ... and
+//! `$ARGUMENTS[N]`: the words of a bash command line, never an error.
+//!
+//! This is not [`exec::split_args`](crate::exec::split_args), which decides
+//! what a command may run and refuses every piece of shell syntax. Here the
+//! text comes from the model or the user, is never run, and must give
+//! whatever words Claude Code 2.1.330 gives (`../shared/clients/BEHAVIOUR.md`,
+//! "Finer rules"), so the rules are bash's, leniently read:
+//!
+//! - blanks (space, tab, newline) separate words;
+//! - `'…'` is literal; `"…"` is literal but for `\"`, `\\` and `\$` (any
+//!   other backslash is kept) and `$` expansions; an unquoted `\` takes the
+//!   next character literally; a quote never closed runs to the end;
+//! - `$name`, `$N` (one digit), `${…}` and `$*`-style specials expand to nothing (the
+//!   model's text has no variables), so an unquoted word made only of them
+//!   disappears while `""` stays an empty word;
+//! - a `#` starting a word, or an unquoted `|`, `&`, `;`, `(`, `)`, `<` or
+//!   `>`, ends the words: a comment, or the end of the first command.
+
+/// The words of `line`; see the module documentation.
+pub fn split(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    // The word being built, and whether it had quotes (an empty quoted word
+    // is kept, an empty unquoted one is not).
+    let mut word = String::new();
+    let mut started = false;
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    let mut end = |word: &mut String, started: &mut bool, quoted: &mut bool| {
+        if *started && (!word.is_empty() || *quoted) {
+            words.push(std::mem::take(word));
+        }
+        word.clear();
+        *started = false;
+        *quoted = false;
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => end(&mut word, &mut started, &mut quoted),
+            '#' if !started => break,
+            '|' | '&' | ';' | '(' | ')' | '<' | '>' => break,
+            '\'' => {
+                started = true;
+                quoted = true;
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                started = true;
+                quoted = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => word.push('\\'),
+                        },
+                        '$' => expand(&mut chars, &mut word),
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                started = true;
+                if let Some(c) = chars.next() {
+                    word.push(c);
+                }
+            }
+            '$' => {
+                started = true;
+                expand(&mut chars, &mut word);
+            }
+            c => {
+                started = true;
+                word.push(c);
+            }
+        }
+    }
+    end(&mut word, &mut started, &mut quoted);
+    words
+}
+
+/// Reads a `$` expansion after its `$` and adds its value (nothing) to
+/// `word`; a `$` that starts none stays a `$`.
+fn expand(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut String) {
+    match chars.peek() {
+        Some('{') => {
+            for c in chars.by_ref() {
+                if c == '}' {
+                    break;
+                }
+            }
+        }
+        Some('*' | '@' | '#' | '?' | '$' | '!' | '-') => {
+            chars.next();
+        }
+        // `$1y` is `$1`, then `y`, as in bash.
+        Some(c) if c.is_ascii_digit() => {
+            chars.next();
+        }
+        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+            while chars
+                .peek()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
+            {
+                chars.next();
+            }
+        }
+        _ => word.push('$'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+
+    #[test]
+    fn words_as_claude_code_splits_them() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                r#"alpha "beta gamma" delta"#,
+                &["alpha", "beta gamma", "delta"],
+            ),
+            ("", &[]),
+            ("  a \t b\nc  ", &["a", "b", "c"]),
+            // Quotes group; double quotes keep backslashes but for \" \\ \$.
+            (
+                r#"'a b' "c\d" "e\"f" "g\\h" "\$x""#,
+                &["a b", r"c\d", "e\"f", r"g\h", "$x"],
+            ),
+            // An unquoted backslash escapes.
+            (r"a\ b \'c", &["a b", "'c"]),
+            // `""` is an empty word; an unquoted empty expansion is none.
+            (r#"a "" b"#, &["a", "", "b"]),
+            ("a $1 b", &["a", "b"]),
+            ("x$1y ${HOME}/z", &["xy", "/z"]),
+            (r#""$HOME" '$HOME'"#, &["", "$HOME"]),
+            ("cost $ 5", &["cost", "$", "5"]),
+            // A comment or an operator ends the words.
+            ("a b | c d", &["a", "b"]),
+            ("a #b c", &["a"]),
+            ("a#b c", &["a#b", "c"]),
+            ("a; b", &["a"]),
+            ("a && b", &["a"]),
+            ("'a | b' \"c # d\"", &["a | b", "c # d"]),
+            // Quotes never closed run to the end.
+            ("'open quote", &["open quote"]),
+            ("\"open", &["open"]),
+            ("trailing\\", &["trailing"]),
+            ("\u{e9}t\u{e9} \u{1F600}", &["\u{e9}t\u{e9}", "\u{1F600}"]),
+        ];
+        for (line, want) in cases {
+            assert_eq!(split(line), *want, "{line:?}");
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! `skills show`: a skill's activation, as this crate's runtime gives it or,
+//! with `--style claude-code|codex`, exactly as that client gives it to its
+//! model (`skills_bundle::activation`).
+//!
+//! - Default: the runtime's text, `Base directory for this skill:
+//!   skill://<name>`, a blank line and the body with Claude Code's
+//!   placeholders filled (followed by a line break when it lacks one).
+//! - `--style claude-code`: the text block Claude Code sends after a
+//!   `Skill` call, byte for byte: the base directory is the skill's
+//!   absolute directory on disk; the skill is found by folder name first,
+//!   then by frontmatter name, as Claude Code resolves both; the first of
+//!   two skills with one name wins (give the user's folder first, as Claude
+//!   Code does); a skill with `disable-model-invocation: true` is refused,
+//!   as Claude Code refuses it to the model. Claude Code sends the text
+//!   after a tool result `Launching skill: <name as called>`; `--json`
+//!   prints both.
+//! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
+//!   frontmatter name only; a name two skills share, or one with a blank
+//!   (which a `$` mention cannot hold), injects nothing in Codex and is an
+//!   error here.
+//!
+//! With `--style`, the skills are checked with that client's profile
+//! (`--profile claude-code` or `codex`) unless another than `spec` is given.
+//!
+//! `` !`cmd` `` is replaced by a marker unless `--run-commands` is given;
+//! then each command is checked as a `Bash` call against the skill's
+//! `allowed-tools` (placeholders filled) and the `--allow` rules, and runs
+//! through the script executor (the skill's files materialised in the
+//! private cache as its working directory, reduced environment, 60 s, capped
+//! output); a command with shell syntax needs a rule without a pattern
+//! (`Bash`). Nobody is asked: a command no rule allows fails the activation,
+//! as a failing command does.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use skills_bundle::Bundle;
+use skills_bundle::activation::claude_code::Vars;
+use skills_bundle::activation::{Options, PolicyRunner, Rule};
+use skills_bundle::exec::LocalExecutor;
+use skills_bundle::pack::{Pack, Trust};
+use skills_bundle::{Mode, Skill, ToolPolicy};
+use skills_compiler::client::Client;
+use skills_compiler::pack::write_pack;
+use skills_core::zip::write::DosTime;
+use skills_core::{json, tools};
+
+use crate::Outcome;
+use crate::args::{ClientArg, ProfileArg, ShowArgs};
+use crate::cmd::pack::checked_plan_with;
+
+/// One valid skill as found on disk.
+struct Located {
+    /// Its name in the bundle (the frontmatter name, `plugin:skill` in a
+    /// plugin).
+    name: String,
+    /// Its folder, absolute.
+    dir: PathBuf,
+    /// Whether an earlier skill has the same name (and is the one bundled).
+    shadowed: bool,
+}
+
+impl Located {
+    fn folder(&self) -> &str {
+        self.dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+    }
+}
+
+/// Runs `skills show`.
+pub fn show(mut args: ShowArgs) -> io::Result<Outcome> {
+    // The client's profile, so that what the client loads is shown.
+    if args.check.profile == ProfileArg::Spec {
+        match args.style {
+            Some(ClientArg::ClaudeCode) => args.check.profile = ProfileArg::ClaudeCode,
+            Some(ClientArg::Codex) => args.check.profile = ProfileArg::Codex,
+            None => {}
+        }
+    }
+    let args = &args;
+    let Some((bundle, located)) = load(args)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let name = args.name.as_str();
+    match args.style.map(ClientArg::client) {
+        None => {
+            let Some(skill) = bundle.get(name) else {
+                return fail(&format!("no skill `{name}`; available: {}", names(&bundle)));
+            };
+            let text = activate(args, &skill, None)?;
+            match text {
+                Ok(mut text) => {
+                    if !text.ends_with('\n') {
+                        text.push('\n');
+                    }
+                    print(&text)
+                }
+                Err(e) => fail(&e),
+            }
+        }
+        Some(Client::ClaudeCode) => claude_code(args, &bundle, &located),
+        Some(Client::Codex) => codex(args, &bundle, &located),
+    }
+}
+
+/// The checked skills as a bundle, each with its folder; `None` when
+/// validation failed (already reported).
+fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
+    if let [one] = args.from.as_slice()
+        && crate::input::is_archive(one)
+        && args.style.is_none()
+    {
+        return Ok(crate::cmd::levels::bundle_of(&args.from, &args.check)?.map(|b| (b, Vec::new())));
+    }
+    let Some((plan, checked)) = checked_plan_with(&args.from, &args.check)? else {
+        return Ok(None);
+    };
+    let bytes = write_pack(&plan, DosTime::EPOCH).map_err(io::Error::other)?;
+    let bundle = Pack::open_with_limits(&bytes, Trust::Unsigned, &args.check.limits.limits())
+        .map(Pack::into_bundle)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let located = checked
+        .skills
+        .iter()
+        .filter(|s| s.is_valid())
+        .filter_map(|s| {
+            Some(Located {
+                name: s.qualified_name()?,
+                dir: std::path::absolute(&s.dir).unwrap_or_else(|_| s.dir.clone()),
+                shadowed: s.duplicate_of.is_some(),
+            })
+        })
+        .collect();
+    Ok(Some((bundle, located)))
+}
+
+fn claude_code(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Outcome> {
+    let name = args.name.as_str();
+    let visible = || located.iter().filter(|l| !l.shadowed);
+    let found = visible()
+        .find(|l| l.folder() == name)
+        .or_else(|| visible().find(|l| l.name == name));
+    let Some((found, skill)) = found.and_then(|l| Some((l, bundle.get(&l.name)?))) else {
+        let folders: Vec<&str> = visible().map(Located::folder).collect();
+        return fail(&format!(
+            "Claude Code knows no skill `{name}` (it looks up folder names, then frontmatter names); available: {}",
+            folders.join(", ")
+        ));
+    };
+    if disables_model_invocation(&skill) {
+        return fail(&format!(
+            "Claude Code refuses `{name}` to the model: it sets `disable-model-invocation: true`, so only the user can run /{name} (`skills show {name}` without --style prints its instructions)"
+        ));
+    }
+    let dir = found.dir.to_string_lossy().into_owned();
+    match activate(args, &skill, Some(&dir))? {
+        Ok(text) if args.activation.json => print(&format!(
+            "{{\"tool_result\": {}, \"text\": {}}}\n",
+            json::quote(&format!("Launching skill: {name}")),
+            json::quote(&text)
+        )),
+        Ok(text) => print(&text),
+        Err(e) => fail(&e),
+    }
+}
+
+fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Outcome> {
+    let name = args.name.as_str();
+    if name.contains(char::is_whitespace) {
+        return fail(&format!(
+            "Codex cannot activate `{name}`: a `$` mention ends at the first blank, so `${name}` selects no skill"
+        ));
+    }
+    let named: Vec<&Located> = located.iter().filter(|l| l.name == name).collect();
+    let found = match named.as_slice() {
+        [one] => bundle.get(name).map(|skill| (*one, skill)),
+        [] => None,
+        several => {
+            let dirs: Vec<String> = several
+                .iter()
+                .map(|l| l.dir.display().to_string())
+                .collect();
+            return fail(&format!(
+                "{} skills are named `{name}` ({}): Codex lists them all and injects none for `${name}`",
+                several.len(),
+                dirs.join(", ")
+            ));
+        }
+    };
+    let Some((found, skill)) = found else {
+        let mut names: Vec<&str> = located.iter().map(|l| l.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        return fail(&format!(
+            "Codex knows no skill named `{name}` (it matches frontmatter names only); available: {}",
+            names.join(", ")
+        ));
+    };
+    match skill.activate_codex(&found.dir.to_string_lossy()) {
+        Ok(text) if args.activation.json => {
+            print(&format!("{{\"message\": {}}}\n", json::quote(&text)))
+        }
+        Ok(text) => print(&text),
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+/// The activation text with the options of `args`, `base_dir` being the
+/// skill's folder (`None`: `skill://<name>`). The inner error is the
+/// activation's, for the user.
+fn activate(
+    args: &ShowArgs,
+    skill: &Skill<'_>,
+    base_dir: Option<&str>,
+) -> io::Result<Result<String, String>> {
+    let opts = &args.activation;
+    // The client's values; without --style, only what was given.
+    let session_id = match (&opts.session_id, base_dir) {
+        (Some(id), _) => Some(id.clone()),
+        (None, Some(_)) => Some(new_session_id()?),
+        (None, None) => None,
+    };
+    let project_dir = match (&opts.project_dir, base_dir) {
+        (Some(dir), _) => Some(display(&std::path::absolute(dir)?)),
+        (None, Some(_)) => Some(display(&std::env::current_dir()?)),
+        (None, None) => None,
+    };
+    let virtual_dir = skill.base_dir();
+    let vars = Vars {
+        skill_dir: base_dir.unwrap_or(&virtual_dir),
+        session_id: session_id.as_deref(),
+        project_dir: project_dir.as_deref(),
+    };
+    let policy = ToolPolicy::new(Mode::PreApprove);
+    let executor = if opts.run_commands {
+        let mut executor = LocalExecutor::with_default_cache().map_err(io::Error::other)?;
+        // The policy decides: only a rule without a pattern allows a line
+        // with shell syntax.
+        executor.allow_shell = true;
+        let rules: Vec<Rule> = skill
+            .allowed_tools()
+            .map(|r| Rule::expanded(r, &vars))
+            .collect();
+        policy.grant(skill.name(), rules.iter().map(Rule::as_tool_rule));
+        for rule in &opts.allow {
+            policy.grant("--allow", tools::split(rule));
+        }
+        Some(executor)
+    } else {
+        None
+    };
+    let runner = executor.as_ref().map(|executor| PolicyRunner {
+        policy: &policy,
+        executor,
+    });
+    let options = Options {
+        arguments: &args.arguments,
+        base_dir,
+        session_id: vars.session_id,
+        project_dir: vars.project_dir,
+        commands: runner.as_ref().map(|r| r as _),
+    };
+    Ok(skill
+        .activate_with(&options)
+        .map(|a| a.content)
+        .map_err(|e| e.to_string()))
+}
+
+/// Whether the frontmatter sets `disable-model-invocation` as Claude Code
+/// reads it: the boolean `true` or the string `"true"` (a YAML 1.1 `yes`
+/// is false to it; `skills_compiler::client::claude_code` reads it alike).
+fn disables_model_invocation(skill: &Skill<'_>) -> bool {
+    skill
+        .extensions()
+        .find(|(key, _)| *key == "disable-model-invocation")
+        .is_some_and(|(_, value)| matches!(value, "true" | "\"true\""))
+}
+
+/// A random UUID (version 4), as Claude Code's session ids are.
+fn new_session_id() -> io::Result<String> {
+    let mut b = [0u8; 16];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    Ok(format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    ))
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn names(bundle: &Bundle) -> String {
+    bundle
+        .skills()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn print(text: &str) -> io::Result<Outcome> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(Outcome::Success)
+}
+
+fn fail(message: &str) -> io::Result<Outcome> {
+    eprintln!("skills: {message}");
+    Ok(Outcome::Invalid)
+}

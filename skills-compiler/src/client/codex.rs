@@ -35,12 +35,17 @@
 //!    `when_to_use` ignored. None or blank: `missing field `description``.
 //!    A long one is listed cut (see [`skills_core::catalog::codex`]).
 //!
-//! Discovery ([`scans`]): below a root, Codex walks folders up to
+//! 6. `agents/openai.yaml` ([`read_openai_yaml`]) never makes Codex refuse
+//!    a skill; `policy.allow_implicit_invocation: false` in it keeps the
+//!    skill out of the model's list ([`read`] says not listed).
+//!
+//! The scan rule ([`scans`]): below a root, Codex walks folders up to
 //! [`MAX_DEPTH`] levels deep (the root is level 0, so a `SKILL.md` directly
 //! in the root counts, and one in `root/a/b/c/d/e/f/` is the deepest found),
 //! skips every entry whose name starts with `.` (but not `node_modules`),
 //! follows symbolic links to folders, and loads files named exactly
-//! `SKILL.md` (`skill.md` is not a skill).
+//! `SKILL.md` (`skill.md` is not a skill). The walk itself is discovery's
+//! ([`crate::discover`]); [`listing`] lists what it finds as Codex does.
 
 pub(crate) mod diagnose;
 mod listing;

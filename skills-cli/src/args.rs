@@ -170,9 +170,10 @@ pub struct CheckArgs {
 }
 
 /// Where skills are looked for. A path that is a project folder (it holds
-/// `.claude/skills`, `.agents/skills` or `.codex/skills`, or it is in a git
-/// repository and holds no skill itself) is read as Claude Code and Codex
-/// read it: their skills folders from there up to the repository's root.
+/// `.claude/skills`, `.agents/skills` or `.codex/skills`; or it is the
+/// working directory, `.`, and holds no skill itself) is read as Claude Code
+/// and Codex read it: their skills folders from there up to the
+/// repository's root.
 #[derive(Debug, Clone, Args)]
 pub struct DiscoveryArgs {
     /// Also read the user's skills folders (`~/.claude/skills`,

@@ -352,6 +352,29 @@ impl Dir {
     ) -> Result<(File, Metadata), Reason> {
         use rustix::fs::{Mode, OFlags};
         use std::os::fd::{AsFd, OwnedFd};
+        let file_flags =
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+        // Below a sub-directory: one `openat2` for the whole path, refusing
+        // every link on it and any way out of the directory, instead of an
+        // `openat` and a `close` per component. Any failure (a link, a
+        // missing file, a kernel without `openat2`) is retried component by
+        // component below, which says exactly what was wrong.
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        if !dirs.is_empty() {
+            use rustix::fs::ResolveFlags;
+            let mut rel = PathBuf::new();
+            rel.extend(dirs);
+            rel.push(last);
+            let resolve =
+                ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+            if let Ok(fd) =
+                rustix::fs::openat2(self.file.as_fd(), &rel, file_flags, Mode::empty(), resolve)
+            {
+                let file = File::from(fd);
+                let meta = file.metadata().map_err(Reason::Io)?;
+                return Ok((file, meta));
+            }
+        }
         let mut owned: Option<OwnedFd> = None;
         for part in dirs {
             let at = owned.as_ref().map_or(self.file.as_fd(), |fd| fd.as_fd());
@@ -365,13 +388,8 @@ impl Dir {
             owned = Some(next);
         }
         let at = owned.as_ref().map_or(self.file.as_fd(), |fd| fd.as_fd());
-        let fd = rustix::fs::openat(
-            at,
-            last,
-            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|e| classify(at, last, e))?;
+        let fd = rustix::fs::openat(at, last, file_flags, Mode::empty())
+            .map_err(|e| classify(at, last, e))?;
         let file = File::from(fd);
         let meta = file.metadata().map_err(Reason::Io)?;
         Ok((file, meta))
@@ -578,6 +596,16 @@ mod tests {
         assert!(matches!(r, Reason::Link), "{r:?}");
         let r = reason(dir.read(Path::new("dirlink/f"), 100));
         assert!(matches!(r, Reason::Link), "{r:?}");
+        // Below a sub-directory (one `openat2` on Linux): a link at the end
+        // is refused too, and a missing file is still "not found".
+        symlink(tmp.path().join("outside"), tmp.path().join("d/sub/link"))?;
+        let r = reason(dir.read(Path::new("sub/link"), 100));
+        assert!(matches!(r, Reason::Link), "{r:?}");
+        let e = dir
+            .read(Path::new("sub/missing"), 100)
+            .err()
+            .ok_or("read")?;
+        assert!(e.is_not_found(), "{e:?}");
         let r = reason(dir.read(Path::new("../outside"), 100));
         assert!(
             matches!(&r, Reason::Io(e) if e.kind() == io::ErrorKind::InvalidInput),

@@ -133,6 +133,30 @@ fn a_subdirectory_reads_the_skills_folders_up_to_the_repository_root() {
 }
 
 #[test]
+fn a_directory_without_skill_md_is_reported_even_in_a_repository_with_skills() {
+    let tmp = tempdir();
+    let repo = tmp.path().join("repo");
+    claude_repository(&repo);
+    write_tree(
+        &repo,
+        &[("docs/guide.md", b"# guide\n"), ("broken/notes.md", b"x\n")],
+    );
+    // Named, `broken/` is a skill missing its `SKILL.md`: not a project.
+    let out = run(&repo, tmp.path(), &["validate", "broken"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let shown = text(&out);
+    assert!(
+        shown.contains("error[SK003]: no `SKILL.md` in `broken`"),
+        "{shown}"
+    );
+    // As the working directory, `docs/` is where a client may be started:
+    // the repository's skills folders are read.
+    let out = run(&repo.join("docs"), tmp.path(), &["validate"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("checked 2 skills"), "{}", text(&out));
+}
+
+#[test]
 fn a_repository_without_skills_is_a_clear_error() {
     let tmp = tempdir();
     let repo = tmp.path().join("repo");

@@ -39,12 +39,14 @@ pub(super) enum Manifest {
 }
 
 impl Walk<'_> {
-    pub(super) fn read_manifest(&mut self, path: &Path) -> Manifest {
-        if fs::symlink_metadata(path).is_err() {
-            return Manifest::Absent;
-        }
-        let canon = match fs::canonicalize(path) {
+    /// Reads `dir/.claude-plugin/<file>`, `canon` being `dir`'s canonical path.
+    pub(super) fn read_manifest(&mut self, dir: &Path, canon: &Path, file: &str) -> Manifest {
+        let path = dir.join(MANIFEST_DIR).join(file);
+        let path = path.as_path();
+        let canon = match canonical_below(dir, canon, &[MANIFEST_DIR, file]) {
             Ok(canon) => canon,
+            // Nothing there (not even a dangling link, which is reported).
+            Err(_) if fs::symlink_metadata(path).is_err() => return Manifest::Absent,
             Err(e) => {
                 self.diags.push(Diagnostic::new(
                     Code::Io,
@@ -295,8 +297,9 @@ impl Walk<'_> {
             label: Label::new(src, source.span.clone()),
         };
         let root = self.root.to_path_buf();
+        let boundary = self.boundary.clone();
         let Some((dir, canon)) = self.resolve(
-            &root,
+            (&root, &boundary),
             &parts,
             &listed,
             &format!("plugin `{shown}`'s source"),
@@ -355,10 +358,9 @@ impl Walk<'_> {
 
     /// Reads a plugin directory (rule 2).
     pub(super) fn plugin(&mut self, dir: &Path, canon: &Path, spec: PluginSpec) {
-        let manifest = dir.join(MANIFEST_DIR).join(PLUGIN_JSON);
         let mut own_name = None;
         let mut own_skills = None;
-        if let Manifest::Read(src) = self.read_manifest(&manifest)
+        if let Manifest::Read(src) = self.read_manifest(dir, canon, PLUGIN_JSON)
             && let Some(doc) = self.parse(&src)
         {
             if matches!(doc.value, json::Value::Object(_)) {
@@ -422,7 +424,7 @@ impl Walk<'_> {
                 }
             };
             let what = format!("plugin `{name}`'s skills path");
-            if let Some((path, path_canon)) = self.resolve(dir, &parts, &item, &what) {
+            if let Some((path, path_canon)) = self.resolve((dir, canon), &parts, &item, &what) {
                 let is_root = path_canon == canon;
                 any |= self.skills_path(&path, &path_canon, &name, is_root);
             }
@@ -470,14 +472,14 @@ impl Walk<'_> {
     /// stays inside the root. Returns the shown and the canonical path.
     fn resolve(
         &mut self,
-        base: &Path,
+        (base, base_canon): (&Path, &Path),
         parts: &[String],
         listed: &Listed,
         what: &str,
     ) -> Option<(PathBuf, PathBuf)> {
         let mut path = base.to_path_buf();
         path.extend(parts);
-        let canon = match fs::canonicalize(&path) {
+        let canon = match canonical_below(base, base_canon, parts) {
             Ok(canon) => canon,
             Err(e) => {
                 let message = if e.kind() == io::ErrorKind::NotFound {

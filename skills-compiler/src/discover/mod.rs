@@ -49,6 +49,17 @@
 //!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
 //!      (of any kind: a directory named `SKILL.md` is reported by the parser).
 //!      Discovery does not look inside a skill.
+//!   3a. **Project folder**: it holds a client's skills folder
+//!      (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
+//!      are those the clients read from there up to the repository's root,
+//!      each folder scanned as its client scans it (`clients.rs`); the rest of
+//!      the directory is not walked. The working directory (`.`, the
+//!      commands' default) in which rule 4 finds no skill is read the same
+//!      way (a client started in `src/` still reads the repository root's
+//!      `.claude/skills`), and when that finds none either, error `SK003`
+//!      says where it looked. Any other directory keeps rule 5: a skill
+//!      directory missing its `SKILL.md` is reported, never passed on the
+//!      strength of skills elsewhere.
 //!   4. **Anything else** is walked: sub-directories in byte-wise order of
 //!      their names, rules 2 and 3 applied to each (a `marketplace.json` only
 //!      counts at the root), hidden directories (`.name`), `node_modules`,
@@ -56,7 +67,9 @@
 //!      hidden one). The walk descends at most [`DiscoveryOptions::max_depth`]
 //!      levels (the root is level 0) and reads at most
 //!      [`DiscoveryOptions::max_dirs`] directories; hitting either limit gives
-//!      one warning `SK007` per limit and root, and the walk goes no further.
+//!      one error `SK007` per limit and root, naming the flag that raises it
+//!      (`--max-depth`, `--max-dirs`), and the walk goes no further: a tree
+//!      never passes on a part of it.
 //!   5. A directory root in which none of this finds a skill is returned as
 //!      the only skill, so the parser reports `Missing required file:
 //!      SKILL.md` exactly as the reference validator does.
@@ -69,9 +82,12 @@
 //!
 //! # Symbolic links
 //!
-//! A link is followed only when its canonical target lies inside the
-//! canonical root; otherwise warning `SK008` names the link and its target and
-//! the link is skipped. A link back to a directory on the current walk path is
+//! A link to a skill directory (one holding `SKILL.md`) is followed wherever
+//! it leads, as Claude Code and Codex follow them; the skill's own files stay
+//! bounded by its canonical directory ([`files`](super::files)), so links
+//! inside it that leave it are still refused. Any other link is followed only
+//! when its canonical target lies inside the canonical root; otherwise
+//! warning `SK008` names the link and its target and the link is skipped. A link back to a directory on the current walk path is
 //! a cycle (warning `SK009`, skipped); a directory reached a second time by
 //! another way is skipped silently. A dangling link gives warning `SK005`.
 //! Discovery only follows links to directories; links to files are left to
@@ -353,9 +369,11 @@ fn discover_root(
     };
     walk.run();
     let mut found = walk.found;
-    if found.is_empty() && !own_layout && clients::repository_root(&boundary).is_some() {
-        // A folder of a repository, with no skill below it: a client started
-        // here would still read the skills folders up to the repository's root.
+    if found.is_empty() && !own_layout && is_working_directory(root) {
+        // The working directory (the default path), with no skill below it:
+        // a client started here would still read the skills folders up to
+        // the repository's root. A directory named otherwise is not: a skill
+        // directory missing its `SKILL.md` must say so, not pass on others.
         return project(root, &boundary, opts, seen, diags);
     }
     if found.is_empty() {
@@ -367,6 +385,11 @@ fn discover_root(
         });
     }
     (found, None)
+}
+
+/// Whether `path` names the working directory (`.`, `./`, `./.`).
+fn is_working_directory(path: &Path) -> bool {
+    path.components().all(|c| c == std::path::Component::CurDir) && !path.as_os_str().is_empty()
 }
 
 /// The skills in the clients' folders of the project folder `root`
@@ -560,6 +583,28 @@ pub(super) fn follow_link(
     })
 }
 
+/// The canonical path of `base` joined with `parts` (plain names), given
+/// `base`'s canonical path `base_canon`: one `lstat` per part while none is
+/// a link, and `fs::canonicalize` (a `readlink` per component of the whole
+/// path) only once one is. Errors as `fs::canonicalize` gives them.
+pub(super) fn canonical_below<P: AsRef<Path>>(
+    base: &Path,
+    base_canon: &Path,
+    parts: &[P],
+) -> io::Result<PathBuf> {
+    let mut shown = base.to_path_buf();
+    let mut canon = base_canon.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        shown.push(part);
+        if fs::symlink_metadata(&shown)?.file_type().is_symlink() {
+            shown.extend(parts.iter().skip(i + 1));
+            return fs::canonicalize(&shown);
+        }
+        canon.push(part);
+    }
+    Ok(canon)
+}
+
 /// Whether `dir` holds `SKILL.md` (or `skill.md`) and no plugin manifest:
 /// rule 3 without listing the directory.
 fn is_plain_skill(dir: &Path) -> bool {
@@ -609,14 +654,13 @@ impl Walk<'_> {
         self.dirs_read = 1;
         self.visited.insert(canon.clone());
         self.stack.push(canon.clone());
-        if has_entry(&entries, MANIFEST_DIR) {
-            let path = root.join(MANIFEST_DIR).join(MARKETPLACE_JSON);
-            if let Manifest::Read(src) = self.read_manifest(&path) {
-                // Listed plugins come first, with their names; the walk
-                // below still finds skills the marketplace does not list,
-                // because CI should validate everything in the tree.
-                self.marketplace(&src);
-            }
+        if has_entry(&entries, MANIFEST_DIR)
+            && let Manifest::Read(src) = self.read_manifest(&root, &canon, MARKETPLACE_JSON)
+        {
+            // Listed plugins come first, with their names; the walk
+            // below still finds skills the marketplace does not list,
+            // because CI should validate everything in the tree.
+            self.marketplace(&src);
         }
         self.visit(&root, &canon, 0, &entries);
     }

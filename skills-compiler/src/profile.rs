@@ -125,23 +125,6 @@ impl Profile {
     /// How bad `code` is under this profile.
     pub fn severity(self, code: Code) -> Severity {
         use Code::*;
-        if self == Profile::Codex {
-            let error = matches!(
-                code,
-                PathNotFound
-                    | NotADirectory
-                    | MissingSkillMd
-                    | SkillMdNotFile
-                    | Io
-                    | LowercaseSkillMd
-                    | ClientRejected
-            );
-            return if error {
-                Severity::Error
-            } else {
-                Severity::Warning
-            };
-        }
         if self.client().is_some() {
             match code {
                 // The client would not load the skill.
@@ -200,7 +183,7 @@ impl Profile {
             | NameDirMismatch
             | DescriptionTooLong
             | CompatibilityNotString
-            | CompatibilityTooLong => self == Profile::ClaudeCode,
+            | CompatibilityTooLong => matches!(self, Profile::ClaudeCode | Profile::Codex),
             _ => false,
         };
         if warning {
@@ -273,6 +256,7 @@ mod tests {
                 Code::MissingSkillMd,
                 Code::SkillMdNotFile,
                 Code::Io,
+                Code::DiscoveryLimit,
                 Code::LowercaseSkillMd,
                 Code::ClientRejected,
             ]

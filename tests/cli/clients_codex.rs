@@ -5,7 +5,9 @@
 //! `~/.agents/skills`).
 //!
 //! * `skills validate --profile codex` errs on exactly the cases Codex
-//!   rejects, quoting Codex's reason, and on none it lists;
+//!   rejects, quoting Codex's reason, and on none it lists; its JSON report
+//!   says per skill what Codex does (`clients.codex`: listed with the entry
+//!   line, or rejected with the reason);
 //! * `skills catalog --style codex` prints exactly the recorded entry line of
 //!   every case Codex lists (the record's `<ROOT>` is the root's alias in the
 //!   printed roots table), and Codex's reason on stderr for each it rejects;
@@ -13,7 +15,8 @@
 //!   under the alias the roots table gives it.
 //!
 //! The roots are given on the command line (`$CODEX_HOME` and `$HOME` say
-//! which is which), not found by discovery.
+//! which is which), and found by discovery from the repository with
+//! `--user`.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -179,8 +182,32 @@ fn the_codex_profile_errs_exactly_where_codex_rejects() {
                 .collect(),
         )
     };
+    // The report's `clients.codex` says the same, with the entry line.
+    let client = |dir: &str| -> Option<(String, Option<String>, Option<String>)> {
+        let c = &by_dir.get(format!("./{dir}").as_str())?["clients"]["codex"];
+        Some((
+            c["outcome"].as_str()?.to_string(),
+            c["entry"].as_str().map(str::to_string),
+            c["why"].as_str().map(str::to_string),
+        ))
+    };
     let mut wrong = Vec::new();
     for (dir, codex) in cases() {
+        let view = client(&dir);
+        let expected = if let Some(line) = codex["listed"].as_str() {
+            Some((
+                "listed".to_string(),
+                Some(line.replace("<ROOT>", ".")),
+                None,
+            ))
+        } else if let Some(reason) = codex["rejected"].as_str() {
+            Some(("rejected".to_string(), None, Some(reason.to_string())))
+        } else {
+            view.clone().filter(|(o, ..)| o == "not-listed")
+        };
+        if view != expected {
+            wrong.push(format!("{dir}: clients.codex {view:?}, want {expected:?}"));
+        }
         let got = errors(&dir);
         let ok = if codex.get("listed").is_some() {
             got == Some(Vec::new())
@@ -271,6 +298,48 @@ fn over_several_roots_codex_orders_and_numbers_as_recorded() {
         .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
         .collect();
     assert_eq!(entries(&stdout), expected, "{stdout}");
+    // Found as Codex finds them: the repository's `.agents/skills` from the
+    // working directory, `$CODEX_HOME/skills` and `~/.agents/skills` with
+    // `--user`.
+    let repo = l.repo.parent().and_then(Path::parent).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let found = skills()
+        .current_dir(repo)
+        .env("CODEX_HOME", &l.codex_home)
+        .env("HOME", &l.home)
+        .args(["catalog", "--style", "codex", "--user"])
+        .output()
+        .unwrap();
+    assert!(found.status.success(), "{}", text(&found.stderr));
+    let found = text(&found.stdout);
+    let roots = aliases(&found);
+    let relative = |p: &Path| {
+        p.strip_prefix(repo)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let alias_of = |p: &Path| {
+        roots
+            .get(&p.to_string_lossy().into_owned())
+            .or_else(|| roots.get(&relative(p)))
+            .cloned()
+            .unwrap_or_else(|| panic!("no alias for {} in\n{found}", p.display()))
+    };
+    let expected: Vec<String> = listing["codex"]["entries_in_order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e.as_str()
+                .unwrap()
+                .replace("<r0>", &alias_of(&codex_root))
+                .replace("<r1>", &alias_of(&agents_root))
+                .replace("<r3>", &alias_of(&l.repo))
+        })
+        .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
+        .collect();
+    assert_eq!(entries(&found), expected, "{found}");
 }
 
 #[test]
@@ -359,6 +428,7 @@ fn openai_yaml_is_checked_and_its_policy_honoured() {
     for expected in [
         "warning[SK452]: `interface.brand_color` is `blue`, not `#RRGGBB`; Codex ignores it\n --> quiet/agents/openai.yaml:2:16",
         "warning[SK452]: Codex ignores the whole file: invalid YAML: policy.allow_implicit_invocation: invalid type: string \"maybe\", expected a boolean at line 2 column 30\n --> loud/agents/openai.yaml:2:30",
+        "warning[SK402]: Codex does not list this skill to the model: `agents/openai.yaml` sets `policy.allow_implicit_invocation: false`, so Codex leaves it out of the model's list (`$quiet` still invokes it)",
     ] {
         assert!(report.contains(expected), "{expected}\n{report}");
     }

@@ -45,7 +45,7 @@
 pub(crate) mod diagnose;
 mod listing;
 mod openai_yaml;
-pub mod scan;
+pub mod roots;
 
 use std::path::{Component, Path};
 
@@ -54,6 +54,7 @@ use skills_core::fsread;
 
 use super::{Client, Listed, Note, Outcome, Reading};
 use crate::diag::Code;
+use crate::skill::CheckedSkill;
 
 use serde::Deserialize;
 pub use skills_core::catalog::codex::collapse_whitespace;
@@ -233,6 +234,32 @@ pub fn read(dir: &Path) -> Reading {
 /// [`read`] for the folder `dir` whose `SKILL.md` (at `skill_md`) holds
 /// `bytes`; only `agents/openai.yaml` is read from the folder.
 pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
+    let implicit = fsread::read_file(&dir.join(OPENAI_YAML), diagnose::MAX_OPENAI_YAML)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|t| read_openai_yaml(&t).0)
+        .and_then(|m| m.allow_implicit_invocation);
+    reading_from(dir, skill_md, bytes, implicit)
+}
+
+/// [`read`] for a checked skill, from what the check read (`SKILL.md` and
+/// `agents/openai.yaml`): nothing is read again.
+pub fn read_checked(skill: &CheckedSkill) -> Reading {
+    let (Some(path), Some(source)) = (&skill.skill_md, &skill.source) else {
+        return Reading::new(Outcome::Rejected {
+            why: "`SKILL.md` could not be read (see the errors)".into(),
+        });
+    };
+    let implicit = skill
+        .openai_yaml
+        .as_ref()
+        .and_then(|m| m.allow_implicit_invocation);
+    reading_from(&skill.dir, path, source.bytes(), implicit)
+}
+
+/// The reading of a `SKILL.md` holding `bytes`, whose `agents/openai.yaml`
+/// says `implicit` for `policy.allow_implicit_invocation`.
+fn reading_from(dir: &Path, skill_md: &Path, bytes: &[u8], implicit: Option<bool>) -> Reading {
     let dir_name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -241,11 +268,6 @@ pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
         Ok(skill) => skill,
         Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
     };
-    let implicit = fsread::read_file(&dir.join(OPENAI_YAML), diagnose::MAX_OPENAI_YAML)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|t| read_openai_yaml(&t).0)
-        .and_then(|m| m.allow_implicit_invocation);
     let mut reading = Reading::new(if implicit == Some(false) {
         Outcome::NotListed {
             why: format!(

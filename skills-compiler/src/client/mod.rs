@@ -201,7 +201,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         (Some(source), Client::ClaudeCode) => {
             claude_code::read_loaded(&skill.dir, path, source.bytes())
         }
-        (Some(source), Client::Codex) => codex::read_loaded(&skill.dir, path, source.bytes()),
+        (Some(_), Client::Codex) => codex::read_checked(skill),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),

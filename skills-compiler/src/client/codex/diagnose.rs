@@ -196,3 +196,76 @@ pub(crate) fn openai_yaml(skill: &mut CheckedSkill, dir: &Dir, profile: Profile)
         skill.diagnostics.push(d);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::profile::Profile;
+    use crate::{Options, check_dir};
+
+    /// `(code, error?, line, column, has help)` of one `SK4xx` finding.
+    type Finding = (Code, bool, usize, usize, bool);
+
+    fn findings(text: &str) -> std::io::Result<Vec<Finding>> {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        std::fs::create_dir(&dir)?;
+        std::fs::write(dir.join("SKILL.md"), text)?;
+        let options = Options {
+            profile: Profile::Codex,
+            lints: false,
+            ..Options::default()
+        };
+        Ok(check_dir(&dir, &options)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("SK4"))
+            .map(|d| {
+                let at = d
+                    .label
+                    .as_ref()
+                    .map_or((0, 0), |l| (l.start.line, l.start.column));
+                (d.code, d.is_error(), at.0, at.1, d.help.is_some())
+            })
+            .collect())
+    }
+
+    #[test]
+    fn findings_point_where_codex_looked() -> std::io::Result<()> {
+        use Code::*;
+        assert_eq!(findings("---\nname: s\ndescription: D.\n---\n")?, []);
+        assert_eq!(
+            findings("---\nname: s\n\tdescription: x\n---\n")?,
+            [(ClientRejected, true, 3, 1, true)]
+        );
+        let long = format!("---\nname: {}\ndescription: D.\n---\n", "n".repeat(65));
+        assert_eq!(findings(&long)?, [(ClientRejected, true, 2, 7, true)]);
+        assert_eq!(
+            findings("---\nname: s\n---\nBody.\n")?,
+            [(ClientRejected, true, 1, 1, true)]
+        );
+        assert_eq!(
+            findings("\u{feff}---\nname: s\ndescription: D.\n---\n")?,
+            [(ClientRejected, true, 1, 1, true)]
+        );
+        assert_eq!(
+            findings("---\nname: s\ndescription: Use when: x\nwhen_to_use: y\n---\n")?,
+            [
+                (ClientYamlUnread, false, 3, 22, true),
+                (ClientKeyIgnored, false, 0, 0, true)
+            ]
+        );
+        let cut = format!(
+            "---\nname: s\ndescription: {}\npaths: [\"a/**\"]\n---\n",
+            "d".repeat(1100)
+        );
+        assert_eq!(
+            findings(&cut)?,
+            [
+                (ClientDescriptionCut, false, 3, 14, true),
+                (ClientKeyIgnored, false, 4, 1, true)
+            ]
+        );
+        Ok(())
+    }
+}

@@ -38,8 +38,8 @@ pub mod render;
 pub mod skill;
 pub mod source;
 pub mod yaml;
+pub mod yaml_json;
 
-mod glob;
 mod lints;
 mod pyunicode;
 mod rules;

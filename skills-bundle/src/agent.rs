@@ -231,18 +231,29 @@ async fn drive<E>(
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
-    let (system, definitions) = match style {
+    // Read again before every model call: what the session offers the
+    // model changes when the host touches a path that brings a
+    // `paths`-scoped skill in.
+    let offer = || match style {
         Style::Xml => (session.xml_prompt(), Vec::new()),
         Style::FunctionCalling => (
             session.function_calling_prompt(),
             session.tool_definitions(),
         ),
     };
+    let (system, mut definitions) = offer();
     let mut messages = vec![
         Message::new(Role::System, system),
         Message::new(Role::User, user_message),
     ];
-    for _ in 0..max_iterations {
+    for iteration in 0..max_iterations {
+        if iteration > 0 {
+            let (system, now) = offer();
+            definitions = now;
+            if let Some(first) = messages.first_mut() {
+                first.content = system;
+            }
+        }
         let reply = model
             .completion(&messages, &definitions)
             .await

@@ -111,6 +111,14 @@ impl Bundle {
         )
     }
 
+    /// The catalog block, its length in characters and each entry's span
+    /// (in skill order), to cut it to a subset of the skills.
+    #[cfg(all(unix, feature = "exec"))]
+    pub(crate) fn catalog_parts(&self) -> (&str, usize, &[crate::catalog::Span]) {
+        let data = self.data();
+        (&data.catalog, data.catalog_chars, &data.catalog_spans)
+    }
+
     /// The catalog in a client's dialect ([`Style`](crate::catalog::Style)),
     /// within `budget` in the style's unit (`None`: the style's default),
     /// rendered now: each skill under its name, in the bundle's order, with

@@ -43,6 +43,7 @@ pub mod agent;
 pub mod build;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
+pub mod invocation;
 #[cfg(all(unix, feature = "openai"))]
 pub mod openai;
 pub mod pack;

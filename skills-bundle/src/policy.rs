@@ -237,14 +237,8 @@ impl ToolPolicy {
     /// path, an agent name), in the order described in the module docs.
     pub fn check(&self, tool: &str, argument: Option<&str>) -> Decision {
         let state = self.state();
-        if let Some(rule) = state
-            .deny
-            .iter()
-            .find(|r| r.matches(tool, argument, Role::Deny))
-        {
-            return Decision::Denied {
-                rule: rule.to_string(),
-            };
+        if let Some(denied) = state.denied(tool, argument) {
+            return denied;
         }
         let by_recency = || state.grants.iter().rev();
         if let Some(grant) = by_recency().find(|g| {
@@ -280,6 +274,51 @@ impl ToolPolicy {
         }
     }
 
+    /// Decides one call made *for* `skill` (a script run in its directory):
+    /// deny rules first, then `skill`'s own rules only (its grant while it
+    /// is active, else `rules`, its `allowed-tools`), then the development
+    /// override, then the mode's default for that skill alone. Another
+    /// skill's grant never allows it, active or not.
+    pub fn check_for<'a>(
+        &self,
+        skill: &str,
+        rules: impl IntoIterator<Item = ToolRule<'a>>,
+        tool: &str,
+        argument: Option<&str>,
+    ) -> Decision {
+        let state = self.state();
+        if let Some(denied) = state.denied(tool, argument) {
+            return denied;
+        }
+        let own: Vec<Rule> = match state.grants.iter().find(|g| g.skill == skill) {
+            Some(grant) => grant.rules.clone(),
+            None => rules.into_iter().map(|r| Rule::new(r, None)).collect(),
+        };
+        if own.iter().any(|r| r.matches(tool, argument, Role::Allow)) {
+            return Decision::Allow {
+                by: Some(skill.to_owned()),
+            };
+        }
+        if state.allow_all {
+            return Decision::Allow { by: None };
+        }
+        if self.mode == Mode::Restrict && !own.is_empty() {
+            let mut allowed: Vec<String> = Vec::new();
+            for rule in &own {
+                let rule = rule.to_string();
+                if !allowed.contains(&rule) {
+                    allowed.push(rule);
+                }
+            }
+            return Decision::Restricted(ToolRestrictionError {
+                tool: tool.to_owned(),
+                skill: skill.to_owned(),
+                allowed,
+            });
+        }
+        Decision::Ask
+    }
+
     fn add<'a>(
         &self,
         skill: &str,
@@ -307,6 +346,18 @@ impl ToolPolicy {
 
     fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl State {
+    /// [`Decision::Denied`] when a deny rule matches the call.
+    fn denied(&self, tool: &str, argument: Option<&str>) -> Option<Decision> {
+        self.deny
+            .iter()
+            .find(|r| r.matches(tool, argument, Role::Deny))
+            .map(|rule| Decision::Denied {
+                rule: rule.to_string(),
+            })
     }
 }
 

@@ -9,9 +9,20 @@
 //! `run_skill_script`). Activating a skill grants its `allowed-tools` in the
 //! session's [`ToolPolicy`]; a skill is injected once (activating it again
 //! says so instead of repeating its body) and can be unloaded, which revokes
-//! its grants. A script runs only in an active skill's directory, and only
-//! if the policy allows `Bash` with that command line; `Ask` counts as no, because there is nobody to ask in an
-//! unattended loop (a host that can ask wraps the session). Every failure is
+//! its grants. A script runs in the directory of the skill the call names,
+//! and only if that skill's own `allowed-tools` (its grant while active,
+//! else the rules it lists) allow `Bash` with that command line, after the
+//! policy's deny rules: another skill's grant never widens them, and no
+//! activation is needed first (clients that open a session per call can
+//! run scripts). `Ask` counts as no, because there is nobody to ask in an
+//! unattended loop (a host that can ask wraps the session).
+//!
+//! Invocation control ([`invocation`](crate::invocation)): the model is
+//! offered, in the catalog and the tools' `enum`, the skills it may invoke
+//! ([`Session::offered`]); `paths`-scoped ones join once
+//! [`Session::touch`] reports a matching path. The model's requests for
+//! another skill are refused ([`SessionError::UserOnly`],
+//! [`SessionError::OutOfScope`]) unless the host or the user activated it. Every failure is
 //! a [`SessionError`], whose text is the answer for the model; never a
 //! panic.
 //!
@@ -36,6 +47,7 @@ use std::pin::pin;
 use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
+use crate::activation::claude_code::Vars;
 use crate::activation::{self, Rule};
 use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecutor};
 use crate::json::{self, Value};
@@ -44,6 +56,7 @@ use crate::protocol::{self, Instruction};
 use crate::{BASE_SCHEME, Bundle, Skill};
 
 mod error;
+mod offer;
 
 pub use error::SessionError;
 
@@ -93,6 +106,7 @@ pub struct Session<E> {
     policy: ToolPolicy,
     active: Mutex<Vec<String>>,
     budget: Option<usize>,
+    offer: offer::Offer,
 }
 
 /// Runs a command for the session's rules, blocking or not.
@@ -159,6 +173,7 @@ impl<E> Session<E> {
             policy: ToolPolicy::new(mode),
             active: Mutex::new(Vec::new()),
             budget: None,
+            offer: offer::Offer::new(bundle),
         }
     }
 
@@ -174,12 +189,38 @@ impl<E> Session<E> {
         &self.bundle
     }
 
-    /// The catalog, within the budget if one is set.
+    /// The catalog of the skills offered to the model ([`Session::offered`]),
+    /// within the budget if one is set.
     pub fn catalog(&self) -> std::borrow::Cow<'_, str> {
-        match self.budget {
-            Some(chars) => self.bundle.catalog_within(chars),
-            None => self.bundle.catalog().into(),
-        }
+        offer::catalog(&self.bundle, &self.offer.mask(), self.budget)
+    }
+
+    /// The skills offered to the model now, in bundle order: every skill
+    /// but those with `disable-model-invocation: true`, and of the
+    /// `paths`-scoped ones only those a [touched](Session::touch) path
+    /// concerns ([`invocation`](crate::invocation)).
+    pub fn offered(&self) -> Vec<String> {
+        self.bundle
+            .skills()
+            .zip(self.offer.mask())
+            .filter(|(_, offered)| *offered)
+            .map(|(skill, _)| skill.name().to_string())
+            .collect()
+    }
+
+    /// Tells the session that the conversation is about `path` (relative
+    /// to the project root, `/`-separated: a file read, edited or named):
+    /// every `paths`-scoped skill whose globs match it is offered to the
+    /// model from now on, in the next [`Session::catalog`] and
+    /// [`Session::tool_definitions`]. Returns the names of the skills this
+    /// path brought in.
+    pub fn touch(&self, path: &str) -> Vec<String> {
+        let opened = self.offer.touch(path);
+        let skills: Vec<Skill<'_>> = self.bundle.skills().collect();
+        opened
+            .into_iter()
+            .filter_map(|i| skills.get(i).map(|s| s.name().to_string()))
+            .collect()
     }
 
     /// The policy, to add deny rules or the development override.
@@ -217,8 +258,12 @@ impl<E> Session<E> {
         )
     }
 
-    /// Activates a skill (level 2): its instructions, or a note that it is
-    /// already active. Grants its `allowed-tools`.
+    /// Activates a skill (level 2) for the host or the user: its
+    /// instructions, or a note that it is already active. Grants its
+    /// `allowed-tools`. Invocation control does not apply (the user may
+    /// invoke a `disable-model-invocation` skill); the model's requests,
+    /// [`Session::call_tool`] and [`Session::handle_xml`], are checked
+    /// first.
     pub fn activate(&self, name: &str, arguments: &str) -> Result<String, SessionError> {
         let skill = self.skill(name)?;
         // Held from the check to the push: two concurrent activations of
@@ -259,17 +304,26 @@ impl<E> Session<E> {
     }
 
     /// The three function-calling tools, the skill names as a JSON Schema
-    /// `enum`; [`ToolDefinition::array_json`] gives them as JSON.
+    /// `enum`; [`ToolDefinition::array_json`] gives them as JSON. The
+    /// `enum` of `activate_skill` holds the skills [offered](Session::offered);
+    /// those of the other two also the active ones (a skill the user
+    /// invoked).
     pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        let names: Vec<String> = self
-            .bundle
-            .skills()
-            .map(|s| json::quote(s.name()))
-            .collect();
-        let skill = format!(
-            "{{\"type\": \"string\", \"enum\": [{}], \"description\": \"The skill's name, from <available_skills>.\"}}",
-            names.join(", ")
-        );
+        let offered = self.offered();
+        let mut usable = offered.clone();
+        for name in self.active() {
+            if !usable.contains(&name) {
+                usable.push(name);
+            }
+        }
+        let property = |names: &[String]| {
+            let names: Vec<String> = names.iter().map(|n| json::quote(n)).collect();
+            format!(
+                "{{\"type\": \"string\", \"enum\": [{}], \"description\": \"The skill's name, from <available_skills>.\"}}",
+                names.join(", ")
+            )
+        };
+        let (activatable, skill) = (property(&offered), property(&usable));
         let object = |properties: String, required: &str| {
             format!(
                 "{{\"type\": \"object\", \"properties\": {{{properties}}}, \"required\": [{required}], \"additionalProperties\": false}}"
@@ -281,7 +335,7 @@ impl<E> Session<E> {
                 description: "Load a skill's full instructions. Call it before using a skill.",
                 parameters: object(
                     format!(
-                        "\"name\": {skill}, \"arguments\": {{\"type\": \"string\", \"description\": \"What $ARGUMENTS stands for in the instructions.\"}}"
+                        "\"name\": {activatable}, \"arguments\": {{\"type\": \"string\", \"description\": \"What $ARGUMENTS stands for in the instructions.\"}}"
                     ),
                     "\"name\"",
                 ),
@@ -334,21 +388,33 @@ impl<E> Session<E> {
         name: &str,
         command: &str,
     ) -> Result<Output, SessionError> {
-        let skill = self.skill(name)?;
-        // A grant of another active skill must not run this one's files.
-        if !self.active_set().iter().any(|a| a == name) {
-            return Err(SessionError::NotActive {
-                name: name.to_string(),
-            });
-        }
-        // `skill://<name>/scripts/x.sh` (the directory the activation
-        // named) runs as `scripts/x.sh`; a rule may use either spelling, and
-        // a deny rule matching either wins.
-        let other = activation::other_spelling(command, &skill.base_dir());
-        let decision = match (
-            self.policy.check("Bash", Some(command)),
-            other.as_deref().map(|o| self.policy.check("Bash", Some(o))),
-        ) {
+        let skill = self.for_model(name)?;
+        // The skill's own rules decide: another skill's grant never runs
+        // this one's files, and a skill the model may use needs no
+        // activation first (clients that open a session per call). Its
+        // rules have the activation's variables filled
+        // (`${CLAUDE_SKILL_DIR}` is `skill://<name>`), and
+        // `skill://<name>/scripts/x.sh` runs as `scripts/x.sh`: a rule may use
+        // either spelling, and a deny rule matching either wins.
+        let base = skill.base_dir();
+        let vars = Vars {
+            skill_dir: &base,
+            ..Vars::default()
+        };
+        let rules: Vec<Rule> = skill
+            .allowed_tools()
+            .map(|r| Rule::expanded(r, &vars))
+            .collect();
+        let check = |line: &str| {
+            self.policy.check_for(
+                name,
+                rules.iter().map(Rule::as_tool_rule),
+                "Bash",
+                Some(line),
+            )
+        };
+        let other = activation::other_spelling(command, &base);
+        let decision = match (check(command), other.as_deref().map(check)) {
             (_, Some(denied @ Decision::Denied { .. })) => denied,
             (Decision::Ask | Decision::Restricted(_), Some(allow @ Decision::Allow { .. })) => {
                 allow
@@ -385,14 +451,16 @@ impl<E> Session<E> {
     ) -> String {
         let result = match instruction {
             Instruction::UseSkill { name } => self
-                .activate(name, "")
+                .for_model(name)
+                .and_then(|_| self.activate(name, ""))
                 .map(|c| protocol::wrap_skill_content(name, &c)),
             Instruction::ExecuteScript { skill, command } => self
                 .run_with(runs, skill, command)
                 .await
                 .map(|(code, out, err)| protocol::wrap_script_result(code, &out, &err)),
             Instruction::ReadResource { skill, path } => self
-                .read(skill, path)
+                .for_model(skill)
+                .and_then(|_| self.read(skill, path))
                 .map(|text| protocol::wrap_resource_content(path, &text)),
             Instruction::Malformed { element, reason } => {
                 let message = format!("`<{element}>` could not be read: {reason}");
@@ -430,9 +498,15 @@ impl<E> Session<E> {
                     Err(SessionError::MissingArgument { .. }) => String::new(),
                     arguments => arguments?,
                 };
-                self.activate(&field("name")?, &arguments)
+                let name = field("name")?;
+                self.for_model(&name)?;
+                self.activate(&name, &arguments)
             }
-            READ => self.read(&field("skill")?, &field("path")?),
+            READ => {
+                let skill = field("skill")?;
+                self.for_model(&skill)?;
+                self.read(&skill, &field("path")?)
+            }
             // RUN, the one name left.
             _ => self
                 .run_with(runs, &field("skill")?, &field("command")?)
@@ -445,6 +519,38 @@ impl<E> Session<E> {
                     }
                     text
                 }),
+        }
+    }
+
+    /// The skill `name` for a request of the model: an active skill, or
+    /// one [offered](Session::offered); else why not (a skill the model
+    /// may not invoke, or whose `paths` no touched path matched, is
+    /// refused as such; an unknown name lists the offered skills).
+    fn for_model(&self, name: &str) -> Result<Skill<'_>, SessionError> {
+        let index = self.bundle.skills().position(|s| s.name() == name);
+        let (Some(index), Some(skill)) = (index, self.bundle.get(name)) else {
+            return Err(SessionError::UnknownSkill {
+                name: name.to_string(),
+                available: self.offered(),
+            });
+        };
+        if self.active_set().iter().any(|a| a == name) {
+            return Ok(skill);
+        }
+        match self.offer.invocation(index) {
+            Some(i) if !i.model => Err(SessionError::UserOnly {
+                name: name.to_string(),
+            }),
+            Some(i)
+                if !i.paths.is_empty()
+                    && !self.offer.mask().get(index).copied().unwrap_or(false) =>
+            {
+                Err(SessionError::OutOfScope {
+                    name: name.to_string(),
+                    paths: i.paths.clone(),
+                })
+            }
+            _ => Ok(skill),
         }
     }
 

@@ -280,8 +280,10 @@ impl<'a> Skill<'a> {
             .unwrap_or_default();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         // Claude Code reads the frontmatter's closing line with the blanks
-        // after it; the end of the body stays as written.
-        let body = self.body()?.trim_start();
+        // (JavaScript's `\s`) after it; the end of the body stays as written.
+        let body = self
+            .body()?
+            .trim_start_matches(crate::catalog::claude_code::is_js_whitespace);
         let content = claude_code::render(body, options.arguments, &names, &vars, |body| {
             commands::replace(body, run)
         })?;

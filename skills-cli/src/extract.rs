@@ -17,6 +17,7 @@ use skills_bundle::fsread;
 use skills_bundle::pack::{MAX_PACK_FILE, ManifestSkill, Pack, PackError, Trust, plugin_of};
 use skills_bundle::path;
 use skills_bundle::zip::{Archive, Kind, Limits, ZipError};
+use skills_compiler::client::codex::OPENAI_YAML;
 use skills_compiler::parallel;
 use skills_compiler::rederive::{self, Disagreement};
 
@@ -271,7 +272,10 @@ pub fn disagreements(pack: &Pack) -> io::Result<Vec<Disagreement>> {
     let found = parallel::map(&skills, 0, |(skill, listed)| {
         skill
             .read(&listed.meta.skill_md)
-            .map(|bytes| rederive::disagreements(listed, bytes))
+            .map(|bytes| {
+                let openai_yaml = skill.read(OPENAI_YAML).ok();
+                rederive::disagreements(listed, bytes, openai_yaml)
+            })
             .map_err(|e| {
                 io::Error::new(
                     io::ErrorKind::InvalidData,

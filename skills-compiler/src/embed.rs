@@ -13,19 +13,22 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Checked;
 use super::files::{SkillFile, is_executable};
 use super::profile::SPEC_FIELDS;
-use super::properties::{self, py_str};
+use super::properties::py_str;
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
-use super::{Checked, glob};
+use super::yaml_json;
 use skills_core::digest;
 use skills_core::fsread::{Dir, FileError, Reason, read_open};
+use skills_core::glob;
 use skills_core::meta::{self, FileMeta, SkillMeta, Str};
 use skills_core::pack::{PackError, Trust, open};
 use skills_core::zip::{Limits, Method};
 use skills_core::{catalog, deflate, tools};
 
+use crate::client::codex::OPENAI_YAML;
 use crate::rederive;
 
 /// What to embed.
@@ -206,7 +209,7 @@ pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan
     let mut skills = Vec::with_capacity(checked.manifest.skills.len());
     for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
         let mut files = Vec::with_capacity(s.files.len());
-        let mut skill_md = None;
+        let (mut skill_md, mut openai_yaml) = (None, None);
         for (f, &i) in s.files.iter().zip(indices) {
             let entry = &all[i];
             let damaged = PackPlanError::Damaged;
@@ -228,11 +231,15 @@ pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan
             });
             if f.path == s.meta.skill_md {
                 skill_md = Some(content);
+            } else if f.path == OPENAI_YAML {
+                openai_yaml = Some(content);
             }
         }
-        if let Some(d) =
-            skill_md.and_then(|bytes| rederive::disagreements(s, &bytes).into_iter().next())
-        {
+        if let Some(d) = skill_md.and_then(|bytes| {
+            rederive::disagreements(s, &bytes, openai_yaml.as_deref())
+                .into_iter()
+                .next()
+        }) {
             return Err(PackPlanError::Disagrees(d));
         }
         skills.push(PlanSkill {
@@ -287,7 +294,7 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
         .iter()
         .filter_map(|(k, v)| k.as_str().map(|k| (k, v)))
         .filter(|(k, _)| !SPEC_FIELDS.contains(k))
-        .map(|(k, v)| (k.to_string(), json(v)))
+        .map(|(k, v)| (k.to_string(), yaml_json::to_json(v)))
         .collect();
     let body = skill
         .split
@@ -312,6 +319,10 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
             extensions: meta::pairs(extensions),
             skill_md: skill_md.into(),
             body,
+            allow_implicit_invocation: skill
+                .openai_yaml
+                .as_ref()
+                .and_then(|o| o.allow_implicit_invocation),
         },
         source_dir: if source_dir.is_empty() {
             ".".into()
@@ -327,29 +338,6 @@ fn owned_rule(r: tools::ToolRule<'_>) -> (Str, Option<Str>) {
         r.tool.to_string().into(),
         r.pattern.map(|p| p.to_string().into()),
     )
-}
-
-/// Compact JSON of a YAML node (scalars as strings).
-fn json(n: &Node) -> String {
-    match &n.value {
-        Value::Str(s) => json_string(s),
-        Value::Seq(items) => format!("[{}]", items.iter().map(json).collect::<Vec<_>>().join(",")),
-        Value::Map(entries) => format!(
-            "{{{}}}",
-            entries
-                .iter()
-                .map(|(k, v)| format!("{}:{}", json_string(&py_str(k)), json(v)))
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-    }
-}
-
-/// A JSON string (ASCII-only, as Python's `json.dumps` writes it).
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    properties::json_string(&mut out, s);
-    out
 }
 
 /// One file to read and compress, with its skill.
@@ -451,11 +439,6 @@ mod tests {
         let tiny = compress("b", b"x".to_vec(), true);
         assert!(!tiny.deflated);
         assert_eq!(tiny.stored, b"x");
-    }
-
-    #[test]
-    fn json_of_nodes() {
-        assert_eq!(json_string("a\"b\né"), "\"a\\\"b\\n\\u00e9\"");
     }
 }
 

@@ -38,8 +38,8 @@ pub mod render;
 pub mod skill;
 pub mod source;
 pub mod yaml;
+pub mod yaml_json;
 
-mod glob;
 mod lints;
 mod pyunicode;
 mod rules;
@@ -118,7 +118,7 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
         }
     }
     let mut skills = check_all(&found, options);
-    judge_by_client(&mut skills, options.profile, roots);
+    judge_by_client(&mut skills, options.profile);
     duplicates::mark(&found, &mut skills, options.profile);
     Checked {
         skills,
@@ -135,12 +135,11 @@ fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
 
 /// Under a client profile, rewrites each skill's diagnostics from the
 /// client's reading of all of them as one listing.
-/// `roots` are the paths the skills were found under.
-fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile, roots: &[PathBuf]) {
+fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile) {
     let Some(client) = profile.client() else {
         return;
     };
-    let readings = client::readings(client, skills, roots);
+    let readings = client::readings(client, skills);
     for (skill, reading) in skills.iter_mut().zip(readings) {
         if let Some(reading) = reading {
             client::diagnostics::apply(skill, client, &reading, profile);
@@ -152,7 +151,7 @@ fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile, roots: &[PathB
 /// (and, under a client profile, as that client reads it).
 pub fn check_dir(dir: &Path, options: &Options) -> CheckedSkill {
     let mut skill = [check_skill(dir, None, options)];
-    judge_by_client(&mut skill, options.profile, &[]);
+    judge_by_client(&mut skill, options.profile);
     let [skill] = skill;
     skill
 }

@@ -13,6 +13,7 @@
 use std::fmt;
 use std::path::Path;
 
+use super::client::codex::read_openai_yaml;
 use super::embed::describe;
 use super::pack::manifest_skill;
 use super::{CheckedSkill, Profile};
@@ -44,32 +45,56 @@ impl fmt::Display for Disagreement {
 }
 
 /// Every field of `skill` (a manifest's) that its `SKILL.md`, whose bytes
-/// are `skill_md` (already checked against the manifest's SHA-256), does
-/// not give, in the manifest's order. Empty when they agree.
-pub fn disagreements(skill: &ManifestSkill, skill_md: &[u8]) -> Vec<Disagreement> {
+/// are `skill_md` (already checked against the manifest's SHA-256), and its
+/// `agents/openai.yaml`, when the pack holds one (`openai_yaml`, checked
+/// likewise), do not give, in the manifest's order. Empty when they agree.
+pub fn disagreements(
+    skill: &ManifestSkill,
+    skill_md: &[u8],
+    openai_yaml: Option<&[u8]>,
+) -> Vec<Disagreement> {
     let dir = Path::new(&skill.dir);
     // The profile decides which problems are errors, never what a field
     // reads as: any profile derives the same values.
-    let checked = CheckedSkill::from_skill_md(
+    let mut checked = CheckedSkill::from_skill_md(
         dir,
         plugin_of(&skill.meta.name).map(String::from),
         &dir.join(&*skill.meta.skill_md),
         skill_md.to_vec(),
         Profile::default(),
     );
+    checked.openai_yaml = openai_yaml
+        .and_then(|bytes| std::str::from_utf8(bytes).ok())
+        .and_then(|text| read_openai_yaml(text).0)
+        .map(Box::new);
     // Read from the file the manifest names (one of `SKILL_MD_NAMES`,
     // checked on parse), so `skill_md` is derived as that name.
-    let derived = manifest_skill(&describe(&checked, &skill.dir));
-    skill
-        .fields()
-        .into_iter()
-        .zip(derived.fields())
-        .filter(|((_, listed), (_, read))| listed != read)
-        .map(|((field, manifest), (_, skill_md))| Disagreement {
-            skill: skill.meta.name.to_string(),
-            field,
-            manifest,
-            skill_md,
+    let derived = manifest_skill(&describe(&checked, &skill.dir)).fields();
+    let listed = skill.fields();
+    // By key: a field written only when set (`allow_implicit_invocation`)
+    // may be on one side alone.
+    let value = |fields: &[(&'static str, String)], key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or_else(|| "null".to_string(), |(_, v)| v.clone())
+    };
+    let mut keys: Vec<&'static str> = listed.iter().map(|(k, _)| *k).collect();
+    keys.extend(
+        derived
+            .iter()
+            .map(|(k, _)| *k)
+            .filter(|k| !listed.iter().any(|(l, _)| l == k)),
+    );
+    keys.into_iter()
+        .filter_map(|field| {
+            let (manifest, skill_md) = (value(&listed, field), value(&derived, field));
+            (manifest != skill_md).then(|| Disagreement {
+                skill: skill.meta.name.to_string(),
+                field,
+                manifest,
+                skill_md,
+            })
         })
         .collect()
 }
@@ -107,7 +132,7 @@ mod tests {
 
     #[test]
     fn the_manifest_skills_pack_writes_agrees() {
-        assert_eq!(disagreements(&listed(), MD.as_bytes()), []);
+        assert_eq!(disagreements(&listed(), MD.as_bytes(), None), []);
     }
 
     /// Each field the runtime reads, edited: named, with both values.
@@ -168,7 +193,11 @@ mod tests {
                 manifest,
                 skill_md,
             };
-            assert_eq!(disagreements(&skill, MD.as_bytes()), [expected], "{field}");
+            assert_eq!(
+                disagreements(&skill, MD.as_bytes(), None),
+                [expected],
+                "{field}"
+            );
         }
     }
 
@@ -179,7 +208,38 @@ mod tests {
         let mut skill = listed();
         skill.meta.name = "plug:calc".into();
         skill.dir = "plug/skills/calc".into();
-        assert_eq!(disagreements(&skill, MD.as_bytes()), []);
+        assert_eq!(disagreements(&skill, MD.as_bytes(), None), []);
+    }
+
+    /// Codex's `allow_implicit_invocation` is derived from the pack's
+    /// `agents/openai.yaml`: a manifest that sets it without the file, or
+    /// drops it while the file says it, disagrees.
+    #[test]
+    fn allow_implicit_invocation_comes_from_agents_openai_yaml() {
+        let quiet = b"policy:\n  allow_implicit_invocation: false\n".as_slice();
+        let mut skill = listed();
+        assert_eq!(
+            disagreements(&skill, MD.as_bytes(), Some(b"interface: {}\n")),
+            []
+        );
+        let dropped = disagreements(&skill, MD.as_bytes(), Some(quiet));
+        assert_eq!(
+            dropped,
+            [Disagreement {
+                skill: "calc".into(),
+                field: "allow_implicit_invocation",
+                manifest: "null".into(),
+                skill_md: "false".into(),
+            }]
+        );
+        skill.meta.allow_implicit_invocation = Some(false);
+        assert_eq!(disagreements(&skill, MD.as_bytes(), Some(quiet)), []);
+        let forged = disagreements(&skill, MD.as_bytes(), None);
+        assert_eq!(forged.len(), 1);
+        assert_eq!(
+            forged[0].to_string(),
+            "skill `calc`: `allow_implicit_invocation` is false in the manifest but null in `SKILL.md`"
+        );
     }
 
     #[test]
@@ -187,7 +247,7 @@ mod tests {
         let mut skill = listed();
         skill.meta.name = "other".into();
         skill.dir = "other".into();
-        let found = disagreements(&skill, MD.as_bytes());
+        let found = disagreements(&skill, MD.as_bytes(), None);
         let fields: Vec<&str> = found.iter().map(|d| d.field).collect();
         assert_eq!(fields, ["name", "dir"]);
         assert_eq!(
@@ -198,7 +258,7 @@ mod tests {
 
     #[test]
     fn a_skill_md_that_does_not_parse_disagrees_on_every_field_it_would_give() {
-        let found = disagreements(&listed(), b"no frontmatter\n");
+        let found = disagreements(&listed(), b"no frontmatter\n", None);
         let fields: Vec<&str> = found.iter().map(|d| d.field).collect();
         assert_eq!(
             fields,
@@ -219,7 +279,7 @@ mod tests {
     fn values_are_printed_without_control_characters() {
         let mut skill = listed();
         skill.meta.description = "\u{1b}[2J\u{9b}".into();
-        let shown = disagreements(&skill, MD.as_bytes())[0].to_string();
+        let shown = disagreements(&skill, MD.as_bytes(), None)[0].to_string();
         assert!(!shown.chars().any(char::is_control), "{shown:?}");
     }
 }

@@ -93,6 +93,10 @@ pub fn bundle_digest<'a>(
             s.body.0,
             s.body.1
         ));
+        // Only when set: every digest of a skill without it is unchanged.
+        if let Some(allow) = s.allow_implicit_invocation {
+            line(format!("allow-implicit-invocation {allow}"));
+        }
         for f in files {
             let mode = if f.executable { 755 } else { 644 };
             line(format!(
@@ -264,6 +268,20 @@ mod tests {
                 "body end",
                 SkillMeta {
                     body: (0, 1),
+                    ..base.clone()
+                },
+            ),
+            (
+                "allow_implicit_invocation false",
+                SkillMeta {
+                    allow_implicit_invocation: Some(false),
+                    ..base.clone()
+                },
+            ),
+            (
+                "allow_implicit_invocation true",
+                SkillMeta {
+                    allow_implicit_invocation: Some(true),
                     ..base.clone()
                 },
             ),

@@ -19,6 +19,7 @@ pub mod deflate;
 pub mod digest;
 #[cfg(feature = "fs")]
 pub mod fsread;
+pub mod glob;
 pub mod json;
 pub mod meta;
 pub mod pack;

@@ -110,13 +110,19 @@ pub struct SkillMeta {
     pub skill_md: Str,
     /// The body's byte range inside `SKILL.md`.
     pub body: (u32, u32),
+    /// Codex's `policy.allow_implicit_invocation` in `agents/openai.yaml`,
+    /// when the file sets it: `Some(false)` keeps the skill out of what the
+    /// model is offered (the user can still invoke it).
+    pub allow_implicit_invocation: Option<bool>,
 }
 
 impl SkillMeta {
     /// Every field, in one fixed order, each with its value as JSON text:
     /// what a pack's manifest writes, and what `skills diff` and `skills
-    /// verify` compare and name.
-    pub fn fields(&self) -> [(&'static str, String); 9] {
+    /// verify` compare and name. `allow_implicit_invocation` is last, and
+    /// left out when not set (so every manifest without it reads as
+    /// before).
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
         let opt = |v: &Option<Str>| v.as_deref().map_or_else(|| "null".into(), json::quote);
         let pairs = |items: &[(Str, Str)]| {
             let items: Vec<String> = items
@@ -130,7 +136,7 @@ impl SkillMeta {
             .iter()
             .map(|(t, p)| format!("[{}, {}]", json::quote(t), opt(p)))
             .collect();
-        [
+        let mut fields = vec![
             ("name", json::quote(&self.name)),
             ("description", json::quote(&self.description)),
             ("license", opt(&self.license)),
@@ -140,7 +146,11 @@ impl SkillMeta {
             ("extensions", pairs(&self.extensions)),
             ("skill_md", json::quote(&self.skill_md)),
             ("body", format!("[{}, {}]", self.body.0, self.body.1)),
-        ]
+        ];
+        if let Some(allow) = self.allow_implicit_invocation {
+            fields.push(("allow_implicit_invocation", allow.to_string()));
+        }
+        fields
     }
 }
 
@@ -206,6 +216,14 @@ mod tests {
         assert_eq!(fields[4].1, r#"[["k", "v"]]"#);
         assert_eq!(fields[5].1, r#"[["Bash", "python3:*"], ["Read", null]]"#);
         assert_eq!(fields[8].1, "[10, 20]");
+        let codex = SkillMeta {
+            allow_implicit_invocation: Some(false),
+            ..meta
+        };
+        assert_eq!(
+            codex.fields().last(),
+            Some(&("allow_implicit_invocation", "false".to_string()))
+        );
     }
 
     #[test]

@@ -303,9 +303,14 @@ fn skill_meta(m: &SkillMeta) -> TokenStream {
         extensions,
         skill_md,
         body: (body_start, body_end),
+        allow_implicit_invocation,
     } = m;
     let (name, description, skill_md) = (&**name, &**description, &**skill_md);
     let (license, compatibility) = (opt(license), opt(compatibility));
+    let allow_implicit_invocation = match allow_implicit_invocation {
+        Some(allow) => quote!(Some(#allow)),
+        None => quote!(None),
+    };
     let pair = |(k, v): &(Str, Str)| {
         let (k, v) = (&**k, &**v);
         quote!((__skills::Borrowed(#k), __skills::Borrowed(#v)))
@@ -327,6 +332,7 @@ fn skill_meta(m: &SkillMeta) -> TokenStream {
             extensions: __skills::List::Static(&[#(#extensions),*]),
             skill_md: __skills::Borrowed(#skill_md),
             body: (#body_start, #body_end),
+            allow_implicit_invocation: #allow_implicit_invocation,
         }
     }
 }

@@ -12,7 +12,10 @@
 //!    body that is no JSON-RPC message gets its error response, `-32700`
 //!    for text that is not JSON, with `id: null` and status 400
 //!    ([`message`](crate::message)).
-//! 3. An `initialize`, which opens a session, is admitted only while fewer
+//! 3. `DELETE` ends the session it names: 200, or 404 for a session the
+//!    server does not hold (so clients learn it is gone), 400 without
+//!    `Mcp-Session-Id`.
+//! 4. An `initialize`, which opens a session, is admitted only while fewer
 //!    than [`HttpConfig::max_sessions`] are open; else 503 with what to do
 //!    ([`sessions`](crate::sessions)). Sessions idle for
 //!    [`HttpConfig::idle_timeout`] are closed by a task that lives as long
@@ -35,6 +38,7 @@ use hyper::header::CONTENT_TYPE;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
+use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
@@ -44,6 +48,9 @@ use crate::sessions::Sessions;
 use crate::{ServeError, SkillsServer};
 use skills_bundle::exec::{AsyncScriptExecutor, LocalExecutor};
 use skills_bundle::session::Session;
+
+/// The header that names a session.
+const SESSION_ID: &str = "mcp-session-id";
 
 /// The endpoint's path.
 pub const PATH: &str = "/mcp";
@@ -216,6 +223,9 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> Gate<E> {
         if let Err(why) = self.origins.check(request.headers()) {
             return answer(StatusCode::FORBIDDEN, "text/plain", why.into());
         }
+        if request.method() == Method::DELETE {
+            return self.end_session(request.headers()).await;
+        }
         if request.method() != Method::POST {
             return self.service.handle(request).await;
         }
@@ -232,9 +242,7 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> Gate<E> {
             }
         };
         let opens_session = match message::parse(&bytes) {
-            Incoming::Message(m) => {
-                is_initialize(&m) && !parts.headers.contains_key("mcp-session-id")
-            }
+            Incoming::Message(m) => is_initialize(&m) && !parts.headers.contains_key(SESSION_ID),
             Incoming::Ignored => return answer(StatusCode::ACCEPTED, "text/plain", Bytes::new()),
             Incoming::Malformed(reply) => {
                 return answer(StatusCode::BAD_REQUEST, "application/json", reply.into());
@@ -252,6 +260,35 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> Gate<E> {
                 "text/plain",
                 full.to_string().into(),
             ),
+        }
+    }
+}
+
+impl<E> Gate<E> {
+    /// `DELETE`: the client ends its session. 200 and the session is gone
+    /// (its skills and grants with it); 404 for a session this server does
+    /// not hold (never opened, already ended or closed while idle), as the
+    /// transport says of a terminated session; 400 without the header.
+    async fn end_session(&self, headers: &hyper::HeaderMap) -> Answer {
+        let Some(id) = headers
+            .get(SESSION_ID)
+            .and_then(|v| v.to_str().ok())
+            .filter(|id| !id.is_empty())
+        else {
+            let why = format!("Bad Request: DELETE needs the {SESSION_ID} header");
+            return answer(StatusCode::BAD_REQUEST, "text/plain", why.into());
+        };
+        let id: SessionId = id.into();
+        if !self.sessions.has_session(&id).await.unwrap_or(false) {
+            let why = format!("Not Found: no MCP session `{id}`");
+            return answer(StatusCode::NOT_FOUND, "text/plain", why.into());
+        }
+        match self.sessions.close_session(&id).await {
+            Ok(()) => answer(StatusCode::OK, "text/plain", Bytes::new()),
+            Err(e) => {
+                let why = format!("Internal Server Error: cannot end session `{id}`: {e}");
+                answer(StatusCode::INTERNAL_SERVER_ERROR, "text/plain", why.into())
+            }
         }
     }
 }

@@ -4,21 +4,26 @@
 //! [`SkillsServer`] puts one [`Session`] (the framework-neutral layer) behind
 //! the Model Context Protocol:
 //!
-//! - **tools**: `activate_skill` (the skill names as an `enum`),
+//! - **tools**: `activate_skill` (the names of the skills the session
+//!   offers the model as an `enum`: not `disable-model-invocation` ones),
 //!   `read_skill_resource` and `run_skill_script`, dispatched to the session,
 //!   so scripts run under the session's policy and its executor's limits
 //!   ([`tools`]);
-//! - **resources**: every file of every skill as `skill://<name>/<path>`
-//!   (`skill://<plugin>/<skill>/<path>` for a plugin skill), with MIME type
-//!   and size, and the template `skill://{name}/{+path}` ([`resources`]);
+//! - **resources**: every file of the skills offered to the model as
+//!   `skill://<name>/<path>` (`skill://<plugin>/<skill>/<path>` for a
+//!   plugin skill), with MIME type and size, and the template
+//!   `skill://{name}/{+path}`, by which any skill's files can be read
+//!   ([`resources`]);
 //! - **prompts**: one per user-invocable skill, whose `arguments` argument
 //!   fills `$ARGUMENTS` ([`prompts`]);
 //! - **the skills extension** (SEP-2640): `skills/list` and `skills/get`,
-//!   each file with its `sha256:` digest and size ([`extension`]);
+//!   each file with its `sha256:` digest and size ([`extension`]), and
+//!   `resources/directory/read` on every folder of a skill ([`directory`]);
 //! - **instructions**: [`Session::function_calling_prompt`], the `<available_skills>`
 //!   catalog and a line on the tools.
 //!
-//! The listings are computed once per server from the bundle, on first
+//! The tools are listed from the session (its `enum` follows what it
+//! offers); the other listings are computed once per server, on first
 //! request (a pack of 454 skills lists its few thousand files in one page of
 //! about a megabyte), and shared by every MCP session of an HTTP server; the [`Session`], which
 //! holds the active skills and their grants, is one per MCP session.
@@ -48,6 +53,7 @@
 //! Logging is the host's business: this module writes nothing to stdout
 //! (the protocol's channel on stdio) or stderr.
 
+pub mod directory;
 pub mod extension;
 #[cfg(feature = "http")]
 mod http;
@@ -66,7 +72,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::ServiceExt;
-use rmcp::model::{Implementation, Prompt, Resource, ServerCapabilities, ServerConfig, Tool};
+use rmcp::model::{Implementation, Prompt, Resource, ServerCapabilities, ServerConfig};
 
 use skills_bundle::Bundle;
 use skills_bundle::exec::{AsyncScriptExecutor, LocalExecutor};
@@ -113,8 +119,10 @@ impl<E> Clone for SkillsServer<E> {
 /// first building 2,323 resource entries that its client may never ask for.
 struct Shared {
     info: ServerConfig,
-    tools: Vec<Tool>,
     bundle: Bundle,
+    /// Per skill, whether `resources/list` lists it: the skills a new
+    /// session offers the model.
+    listed: Vec<bool>,
     resources: OnceLock<Vec<Resource>>,
     prompts: OnceLock<Vec<Prompt>>,
     skills: OnceLock<Vec<rmcp::model::Skill>>,
@@ -180,14 +188,18 @@ impl Shared {
             .enable_tools()
             .enable_resources()
             .enable_prompts()
-            .enable_skills()
+            .enable_skills_with_directory_read()
             .build();
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
             .with_instructions(session.function_calling_prompt());
+        let offered = session.offered();
         Shared {
             info,
-            tools: tools::list(session),
+            listed: bundle
+                .skills()
+                .map(|s| offered.iter().any(|o| o == s.name()))
+                .collect(),
             bundle: bundle.clone(),
             resources: OnceLock::new(),
             prompts: OnceLock::new(),
@@ -196,7 +208,8 @@ impl Shared {
     }
 
     fn resources(&self) -> &[Resource] {
-        self.resources.get_or_init(|| resources::list(&self.bundle))
+        self.resources
+            .get_or_init(|| resources::list(&self.bundle, &self.listed))
     }
 
     fn prompts(&self) -> &[Prompt] {

@@ -21,12 +21,9 @@ use skills_bundle::{Bundle, Skill};
 pub const ARGUMENT: &str = "arguments";
 
 /// Whether the skill may be invoked by the user: not when its frontmatter
-/// says `user-invocable: false` (the bundle records scalars as JSON
-/// strings, so `"false"` is read as `false` too).
+/// says `user-invocable: false` ([`Skill::invocation`]).
 pub fn user_invocable(skill: &Skill<'_>) -> bool {
-    !skill.extensions().any(|(key, value)| {
-        key == "user-invocable" && value.trim().trim_matches('"').eq_ignore_ascii_case("false")
-    })
+    skill.invocation().user
 }
 
 /// Every user-invocable skill as a prompt.

@@ -22,7 +22,7 @@
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 
-use skills_bundle::{Bundle, Skill};
+use skills_bundle::{Bundle, File, Skill};
 
 /// The URI scheme.
 pub const SCHEME: &str = "skill://";
@@ -146,24 +146,31 @@ fn is_textual(mime: &str) -> bool {
         || mime.ends_with("+xml")
 }
 
-/// Every file of every skill, in bundle order then path order.
-pub fn list(bundle: &Bundle) -> Vec<Resource> {
+/// Every file of the skills `listed` keeps (one flag per skill, in bundle
+/// order: those offered to the model), in bundle order then path order.
+pub fn list(bundle: &Bundle, listed: &[bool]) -> Vec<Resource> {
     let mut out = Vec::new();
-    for skill in bundle.skills() {
+    for (skill, _) in bundle.skills().zip(listed).filter(|(_, keep)| **keep) {
         for file in skill.files() {
-            let uri = file_uri(skill.name(), file.path());
-            let mut resource = Resource::new(uri, format!("{}/{}", skill.name(), file.path()))
-                .with_size(file.size());
-            if let Some(mime) = mime_by_extension(file.path()) {
-                resource = resource.with_mime_type(mime);
-            }
-            if file.path() == "SKILL.md" {
-                resource = resource.with_description(skill.description());
-            }
-            out.push(resource);
+            out.push(entry(&skill, &file));
         }
     }
     out
+}
+
+/// One file's resource: its URI, name, size, MIME type when the extension
+/// tells it, and for `SKILL.md` the skill's description.
+pub fn entry(skill: &Skill<'_>, file: &File<'_>) -> Resource {
+    let uri = file_uri(skill.name(), file.path());
+    let mut resource =
+        Resource::new(uri, format!("{}/{}", skill.name(), file.path())).with_size(file.size());
+    if let Some(mime) = mime_by_extension(file.path()) {
+        resource = resource.with_mime_type(mime);
+    }
+    if file.path() == "SKILL.md" {
+        resource = resource.with_description(skill.description());
+    }
+    resource
 }
 
 /// The resource template (RFC 6570 level 2: `{+path}` keeps its `/`).

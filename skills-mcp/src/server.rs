@@ -1,7 +1,8 @@
 //! The `ServerHandler`: each MCP method routed to the module that owns it.
 //!
 //! Listings are served from the server's precomputed copies in one page
-//! (no cursor); everything that reads or runs goes through the session or
+//! (no cursor), but for the tools, whose `enum` is what the session offers
+//! the model now; everything that reads or runs goes through the session or
 //! the bundle. No method panics on a client's input: an unknown name or URI
 //! is a JSON-RPC error, a refused call an `isError` tool result.
 
@@ -9,14 +10,15 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     GetSkillRequestParams, GetSkillResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, Tool,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use skills_bundle::exec::AsyncScriptExecutor;
 
-use crate::{SkillsServer, extension, prompts, resources, tools};
+use crate::{SkillsServer, directory, extension, prompts, resources, tools};
 
 impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsServer<E> {
     fn get_info(&self) -> ServerConfig {
@@ -28,11 +30,13 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsSer
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.shared.tools.clone()))
+        Ok(ListToolsResult::with_all_items(tools::list(&self.session)))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.shared.tools.iter().find(|t| t.name == name).cloned()
+        tools::list(&self.session)
+            .into_iter()
+            .find(|t| t.name == name)
     }
 
     async fn call_tool(
@@ -69,6 +73,14 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsSer
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         resources::read(self.session.bundle(), &request.uri).map(Into::into)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        directory::read(self.session.bundle(), &request.uri)
     }
 
     async fn list_prompts(

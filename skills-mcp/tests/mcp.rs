@@ -8,6 +8,10 @@
 //!   `skills/` and for the whole shared corpus (packed with profile
 //!   `claude-code`), and the corpus's listings fit one page.
 //! * A timeout past the maximum answered as a tool error.
+//! * Invocation control (`tests/fixtures/invocation-skills`): what the
+//!   tools' `enum`, `resources/list` and the prompts offer; script runs
+//!   without activation under their own skill's rules only; SEP-2640
+//!   frontmatter with YAML types; `resources/directory/read`.
 //!
 //! The bundles are packs made by the compiler's library, as `skills pack`
 //! makes them; the binary itself (`skills serve` over stdio and HTTP) is
@@ -146,8 +150,22 @@ fn every_skill_of_the_corpus_passes_rmcp_validation() {
         assert_eq!(listed.len(), bundle.len(), "{label}: every skill listed");
         // The listings go out in one page each: well under rmcp's 16 MiB line.
         let server = SkillsServer::new(&bundle, LocalExecutor::new(dir.path()), Mode::Restrict);
-        let resources = skills_mcp::resources::list(&bundle);
-        let files: usize = bundle.skills().map(|s| s.files().len()).sum();
+        // The files of the skills offered to the model (not those reserved
+        // for the user, nor `paths`-scoped ones no path brought in).
+        let offered: Vec<bool> = bundle
+            .skills()
+            .map(|s| {
+                let i = s.invocation();
+                i.model && i.paths.is_empty()
+            })
+            .collect();
+        let resources = skills_mcp::resources::list(&bundle, &offered);
+        let files: usize = bundle
+            .skills()
+            .zip(&offered)
+            .filter(|(_, o)| **o)
+            .map(|(s, _)| s.files().len())
+            .sum();
         assert_eq!(resources.len(), files);
         let sizes = [
             serde_json::to_string(&ListResourcesResult::with_all_items(resources))
@@ -202,5 +220,214 @@ async fn a_timeout_past_the_maximum_is_a_tool_error() {
     )
     .await;
     assert!(!error, "the server answers after the refusal");
+    client.cancel().await.unwrap();
+}
+
+fn invocation_bundle() -> Bundle {
+    packed(
+        &[workspace().join("tests/fixtures/invocation-skills")],
+        Profile::ClaudeCode,
+    )
+}
+
+/// Invocation control over MCP: the tools' `enum` and `resources/list`
+/// leave out the skill reserved for the user (and the `paths`-scoped one
+/// no path brought in); its prompt stays, and invoking the prompt lets its
+/// script run; `user-invocable: false` is no prompt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_offers_the_model_what_it_may_invoke_and_the_user_the_rest() {
+    let dir = tempdir();
+    let bundle = invocation_bundle();
+    let client = connect(&bundle, &dir.path().join("cache")).await;
+    let tools = client.list_all_tools().await.unwrap();
+    for tool in &tools {
+        let key = if tool.name == "activate_skill" {
+            "name"
+        } else {
+            "skill"
+        };
+        assert_eq!(
+            tool.input_schema["properties"][key]["enum"],
+            json!(["model-only", "open"]),
+            "{}",
+            tool.name
+        );
+    }
+    let resources = client.list_all_resources().await.unwrap();
+    let skills: Vec<&str> = resources
+        .iter()
+        .map(|r| {
+            r.uri
+                .trim_start_matches("skill://")
+                .split('/')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        skills.iter().all(|s| ["model-only", "open"].contains(s)),
+        "{skills:?}"
+    );
+    // Every skill can still be read by URI.
+    client
+        .read_resource(ReadResourceRequestParams::new("skill://reserved/SKILL.md"))
+        .await
+        .unwrap();
+    let prompts = client.list_all_prompts().await.unwrap();
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["codex-quiet", "open", "reserved", "scoped"]);
+    let run = json!({"skill": "reserved", "command": "./scripts/deploy.sh prod"});
+    let (error, text) = call(&client, "run_skill_script", run.clone()).await;
+    assert!(error);
+    assert!(
+        text.starts_with("the skill `reserved` is reserved for the user"),
+        "{text}"
+    );
+    client
+        .get_prompt(
+            GetPromptRequestParams::new("reserved")
+                .with_arguments(args(json!({"arguments": "prod"}))),
+        )
+        .await
+        .unwrap();
+    let (error, text) = call(&client, "run_skill_script", run).await;
+    assert!(!error, "{text}");
+    assert_eq!(text, "exit code: 0\ndeployed prod\n");
+    client.cancel().await.unwrap();
+}
+
+/// A client that opens a session per call (LangChain's `get_tools()`,
+/// LlamaIndex's `BasicMCPClient`) runs a script without activating its
+/// skill first: the call names the skill, and that skill's own
+/// `allowed-tools` decide. Another skill's grant never widens them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_runs_without_activation_under_its_own_skills_rules_only() {
+    let dir = tempdir();
+    let bundle = invocation_bundle();
+    let cache = dir.path().join("cache");
+    // A fresh session for each call, as those clients make.
+    let hello = json!({"skill": "open", "command": "./scripts/hello.sh"});
+    let client = connect(&bundle, &cache).await;
+    let (error, text) = call(&client, "run_skill_script", hello.clone()).await;
+    assert!(!error, "{text}");
+    assert_eq!(text, "exit code: 0\nhello\n");
+    client.cancel().await.unwrap();
+    let client = connect(&bundle, &cache).await;
+    let (error, text) = call(
+        &client,
+        "run_skill_script",
+        json!({"skill": "open", "command": "ls"}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(
+        text,
+        "Tool 'Bash' not allowed for skill 'open'. Allowed tools: ['Bash(./scripts/hello.sh:*)']"
+    );
+    client.cancel().await.unwrap();
+    // `open` active (its grant: `./scripts/hello.sh`): `model-only`, whose
+    // own `allowed-tools` is empty, gets nothing of it.
+    let client = connect(&bundle, &cache).await;
+    let (error, _) = call(&client, "activate_skill", json!({"name": "open"})).await;
+    assert!(!error);
+    let (error, text) = call(
+        &client,
+        "run_skill_script",
+        json!({"skill": "model-only", "command": "./scripts/hello.sh"}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(
+        text,
+        "`./scripts/hello.sh` is not pre-approved by the skill's allowed-tools, and there is nobody to ask in this session"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// SEP-2640's `frontmatter` keeps YAML's types (a boolean, a number, a
+/// list), and `resources/directory/read` lists a folder's direct children.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frontmatter_keeps_yaml_types_and_directories_can_be_read() {
+    use rmcp::model::ReadResourceDirectoryRequestParams as Dir;
+
+    let dir = tempdir();
+    let bundle = invocation_bundle();
+    let client = connect(&bundle, &dir.path().join("cache")).await;
+    let info = client.peer_info().unwrap();
+    let caps = serde_json::to_value(&info.capabilities).unwrap();
+    assert_eq!(
+        caps["extensions"]["io.modelcontextprotocol/skills"],
+        json!({"directoryRead": true})
+    );
+    let listed = client.list_all_skills().await.unwrap();
+    let frontmatter = |name: &str| {
+        let skill = listed.iter().find(|s| s.frontmatter.name == name).unwrap();
+        serde_json::to_value(&skill.frontmatter).unwrap()
+    };
+    assert_eq!(
+        frontmatter("open"),
+        json!({
+            "name": "open",
+            "description": "Says hello through its script.",
+            "allowed-tools": "Bash(./scripts/hello.sh:*)",
+            "version": 2,
+            "user-invocable": true,
+            "tags": ["greeting", "2"],
+        })
+    );
+    assert_eq!(
+        frontmatter("reserved")["disable-model-invocation"],
+        json!(true)
+    );
+    assert_eq!(frontmatter("scoped")["paths"], json!(["src/**", "*.rs"]));
+    let children = |uri: &'static str| {
+        let client = &client;
+        async move {
+            client
+                .read_resource_directory(Dir::new(uri))
+                .await
+                .map(|r| {
+                    r.resources
+                        .iter()
+                        .map(|c| (c.uri.clone(), c.mime_type.clone()))
+                        .collect::<Vec<_>>()
+                })
+        }
+    };
+    let dir_mime = Some("inode/directory".to_string());
+    assert_eq!(
+        children("skill://open").await.unwrap(),
+        [
+            (
+                "skill://open/SKILL.md".to_string(),
+                Some("text/markdown".to_string())
+            ),
+            ("skill://open/references".to_string(), dir_mime.clone()),
+            ("skill://open/scripts".to_string(), dir_mime.clone()),
+        ]
+    );
+    assert_eq!(
+        children("skill://open/references/").await.unwrap(),
+        [
+            ("skill://open/references/deep".to_string(), dir_mime),
+            (
+                "skill://open/references/notes.md".to_string(),
+                Some("text/markdown".to_string())
+            ),
+        ]
+    );
+    for not_a_directory in [
+        "skill://open/SKILL.md",
+        "skill://open/nothing",
+        "skill://nope",
+        "file:///etc",
+    ] {
+        let error = children(not_a_directory).await.unwrap_err();
+        assert_eq!(
+            skills_tests::mcp::code(error),
+            rmcp::model::ErrorCode::INVALID_PARAMS,
+            "{not_a_directory}"
+        );
+    }
     client.cancel().await.unwrap();
 }

@@ -124,7 +124,8 @@ fn tool_error(e: SessionError) -> ToolExecutionError {
         | SessionError::Restricted(_)
         | SessionError::Denied { .. }
         | SessionError::NotApproved { .. }
-        | SessionError::NotActive { .. } => ToolExecutionError::refused(message),
+        | SessionError::UserOnly { .. }
+        | SessionError::OutOfScope { .. } => ToolExecutionError::refused(message),
         _ => ToolExecutionError::new(ToolErrorKind::Other, message),
     };
     error.with_source(e)

@@ -432,3 +432,73 @@ fn skill_dir_in_allowed_tools_allows_the_script_it_names() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_style_needs_skill_folders_and_the_default_keeps_the_virtual_directory() {
+    let tmp = tempdir();
+    let pack = tmp.path().join("s.skillpack");
+    let skills_dir = skills_tests::workspace().join("skills");
+    let out = skills()
+        .args(["pack", "-o"])
+        .arg(&pack)
+        .arg(&skills_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = skills()
+        .args(["show", "calculator", "--style", "claude-code", "--from"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is an archive: unpack it first"),
+        "{}",
+        stderr(&out)
+    );
+    // Without --style, a pack shows as the runtime activates it.
+    let out = skills()
+        .args(["show", "calculator", "--args", "2+2", "--from"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .starts_with("Base directory for this skill: skill://calculator\n\n# Calculator\n")
+    );
+}
+
+#[test]
+fn the_recorded_layout_found_by_discovery_gives_the_same_texts() {
+    let layout = Layout::new();
+    let proj = layout.work.join("proj");
+    std::fs::create_dir_all(proj.join(".git")).unwrap();
+    let show = |skill: &str, args: &[&str]| {
+        skills()
+            .current_dir(&proj)
+            .env("HOME", layout.work.join("home"))
+            .env("CODEX_HOME", layout.work.join("nowhere"))
+            .args(["show", skill, "--style", "claude-code", "--user"])
+            .args(["--session-id", SESSION_ID])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for case in cases("claude_code")
+        .iter()
+        .filter(|c| ["dup", "named_args", "plain_with_args"].contains(&c["case"].as_str().unwrap()))
+    {
+        let args: Vec<&str> = case["call"]["args"]
+            .as_str()
+            .map(|a| vec!["--args", a])
+            .unwrap_or_default();
+        let out = show(case["call"]["skill"].as_str().unwrap(), &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let want = layout.fill(
+            case["reply"][1]["text"].as_str().unwrap(),
+            &layout.claude_root(),
+        );
+        assert_eq!(stdout(&out), want, "{}", case["case"]);
+    }
+}

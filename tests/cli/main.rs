@@ -21,6 +21,7 @@ mod clients;
 mod clients_codex;
 mod discovery;
 mod files;
+mod frameworks;
 mod golden;
 mod golden_properties;
 mod hostile;

@@ -349,7 +349,21 @@ fn http_caps_sessions_and_closes_idle_ones() {
     );
     // `DELETE` frees a place at once.
     let (status, _, _) = server.request("DELETE", &[format!("Mcp-Session-Id: {second}")], "");
-    assert_eq!(status, 202);
+    assert_eq!(status, 200);
+    // The session is gone: ending it again, or using it, is 404.
+    let (status, _, body) = server.request("DELETE", &[format!("Mcp-Session-Id: {second}")], "");
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            404,
+            format!("Not Found: no MCP session `{second}`").as_str()
+        )
+    );
+    let (status, _, _) =
+        server.request("DELETE", &["Mcp-Session-Id: never-opened".to_string()], "");
+    assert_eq!(status, 404);
+    let (status, _, _) = server.request("DELETE", &[], "");
+    assert_eq!(status, 400);
     assert_eq!(server.initialize(&[]).0, 200);
     // Idle for more than a second: closed, and so a place is free.
     std::thread::sleep(std::time::Duration::from_millis(2500));

@@ -1114,10 +1114,6 @@ struct BashCase {
     expect: Bash,
 }
 
-/// `probe` is not active: its directory is not the active skills' to run in.
-const NOT_ACTIVE: &str =
-    "the skill `probe` is not active; activate it first with `activate_skill` or <use_skill>";
-
 const BASH_CASES: &[BashCase] = {
     use Bash::{Refused, Runs};
     use Step::{Activate, Deny, Override, Unload};
@@ -1153,13 +1149,10 @@ const BASH_CASES: &[BashCase] = {
             expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
-            attack: "the latest restricting skill is named, every rule listed",
+            attack: "another active skill's rules do not count: the skill's own are listed",
             steps: &[Activate("probe"), Activate("writer")],
             command: "ls",
-            expect: Refused(
-                "Tool 'Bash' not allowed for skill 'writer'. Allowed tools: \
-                 ['Read', 'Write', 'Bash(./scripts/argv.sh:*)', 'Bash(python3 scripts/argv.py:*)']",
-            ),
+            expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
             attack: "a skill without allowed-tools lifts nothing",
@@ -1168,28 +1161,34 @@ const BASH_CASES: &[BashCase] = {
             expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
-            attack: "no skill active: nothing is pre-approved",
+            attack: "no skill active: the skill's own rules allow its script",
             steps: &[],
             command: "./scripts/argv.sh x",
-            expect: Refused(NOT_ACTIVE),
+            expect: Runs("<x>\n"),
+        },
+        BashCase {
+            attack: "no skill active: the skill's own rules refuse the rest",
+            steps: &[],
+            command: "ls",
+            expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
             attack: "only an unrestricting skill active",
             steps: &[Activate("free")],
-            command: "./scripts/argv.sh x",
-            expect: Refused(NOT_ACTIVE),
+            command: "ls",
+            expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
-            attack: "unload revokes the grant",
+            attack: "unload leaves the skill's own rules in force",
             steps: &[Activate("probe"), Unload("probe")],
-            command: "./scripts/argv.sh x",
-            expect: Refused(NOT_ACTIVE),
+            command: "ls",
+            expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
-            attack: "unloading a skill stops its runs while another skill stays active",
-            steps: &[Activate("probe"), Activate("writer"), Unload("probe")],
-            command: "./scripts/argv.sh x",
-            expect: Refused(NOT_ACTIVE),
+            attack: "after unload, another active skill's grant does not widen them",
+            steps: &[Activate("probe"), Activate("procs"), Unload("probe")],
+            command: "./scripts/argv.py x",
+            expect: Refused(NOT_ALLOWED_PROBE),
         },
         BashCase {
             attack: "a deny rule beats the skill's grant",
@@ -1295,12 +1294,13 @@ fn run_bash(tmp: &Path, case: &BashCase) {
     );
 }
 
-/// A grant is checked against the command line only, not against the skill
-/// whose directory the command runs in: with `procs` active (`Bash(./scripts/*)`),
-/// `run_skill_script` runs `probe`'s script although `probe` was never
-/// activated. Written to what should happen: refused as `NotActive`, with
-/// the text the model reads, before anything of `probe` is materialised or
-/// run.
+/// A grant was checked against the command line only, not against the
+/// skill whose directory the command runs in: with `procs` active
+/// (`Bash(./scripts/*)`), `run_skill_script` ran `probe`'s script although
+/// `probe`'s own rules do not list it. A run is now decided by the rules of
+/// the skill it runs in alone (active or not): refused as `probe`'s
+/// restriction, with the text the model reads, before anything of `probe`
+/// is materialised or run.
 #[test]
 fn a_grant_does_not_run_another_skills_scripts() {
     let tmp = tempdir();
@@ -1314,19 +1314,19 @@ fn a_grant_does_not_run_another_skills_scripts() {
         (
             "Session::run",
             session
-                .run("probe", "./scripts/argv.sh x")
+                .run("probe", "./scripts/argv.py x")
                 .map(|(code, out, err)| format!("{code:?} {out} {err}")),
         ),
         (
             "call_tool(run_skill_script)",
-            session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+            session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.py x")),
         ),
     ];
     for (entry, answer) in answers {
         match answer {
-            Err(e @ SessionError::NotActive { .. }) => assert_eq!(
+            Err(e @ SessionError::Restricted(_)) => assert_eq!(
                 e.to_string(),
-                "the skill `probe` is not active; activate it first with `activate_skill` or <use_skill>",
+                NOT_ALLOWED_PROBE,
                 "[inactive skill, another skill's grant] via {entry}"
             ),
             other => panic!("[inactive skill, another skill's grant] via {entry}: {other:?}"),

@@ -307,6 +307,13 @@ async def examples(c: Checks, bin_path: str, serve_args: list[str], skills_dir: 
                 await still_answers(c, session, "every error")
 
 
+def hidden_from_model(frontmatter: dict) -> bool:
+    """Whether `skills serve` keeps a skill out of what the model is offered:
+    `disable-model-invocation: true`, or `paths` (until a path is touched)."""
+    dmi = frontmatter.get("disable-model-invocation")
+    return dmi is True or (isinstance(dmi, str) and dmi.strip().lower() == "true") or bool(frontmatter.get("paths"))
+
+
 async def corpus(c: Checks, bin_path: str, serve_args: list[str], expected: int) -> None:
     with tempfile.TemporaryDirectory() as cache:
         started = time.monotonic()
@@ -316,14 +323,19 @@ async def corpus(c: Checks, bin_path: str, serve_args: list[str], expected: int)
                 c.ok(init.server_info.name == "skills", f"initialize ({time.monotonic() - started:.2f} s after spawn)")
                 tools = await list_all(session, "list_tools", "tools")
                 enum = tools[0].input_schema["properties"]["name"]["enum"]
-                c.ok([t.name for t in tools] == TOOLS and len(enum) == expected, f"tools/list: activate_skill enum of {len(enum)} skills")
                 skills = await list_skills(session)
                 c.ok(len(skills) == expected, f"skills/list: {len(skills)} skills (expected {expected})")
+                # The model is offered every skill but those reserved for the
+                # user (disable-model-invocation) and paths-scoped ones.
+                offered = [s for s in skills if not hidden_from_model(s["frontmatter"])]
+                c.ok([t.name for t in tools] == TOOLS and len(enum) == len(offered),
+                     f"tools/list: activate_skill enum of {len(enum)} skills ({len(skills) - len(offered)} not offered to the model)")
                 manifest = {r["uri"]: r for s in skills for r in s["resources"]}
+                offered_files = {r["uri"] for s in offered for r in s["resources"]}
                 resources = await list_all(session, "list_resources", "resources")
                 listed = {r.uri: r for r in resources}
-                c.ok(sorted(listed) == sorted(manifest), f"resources/list: {len(listed)} resources, the files of every skills/list manifest",
-                     sorted(set(listed) ^ set(manifest))[:10])
+                c.ok(sorted(listed) == sorted(offered_files), f"resources/list: {len(listed)} resources, the files of every offered skill's skills/list manifest",
+                     sorted(set(listed) ^ offered_files)[:10])
                 c.ok(all(listed[u].size == manifest[u]["size"] for u in listed if u in manifest), "resources/list sizes agree with skills/list")
                 prompts = await list_all(session, "list_prompts", "prompts")
                 c.ok(0 < len(prompts) <= expected, f"prompts/list: {len(prompts)} user-invocable skills")

@@ -8,13 +8,17 @@
 //! decision for whoever embeds the skill, so this crate never does it by
 //! default: the model gets [`marker`] instead. A command is `!` then a
 //! backquoted run of at least one character without a backquote, at the
-//! start of the text or after a blank; it is found once, in the text after
-//! placeholder substitution, and a command's output is never searched for
-//! more commands.
+//! start of the text or after a blank (the record's form, inline or on a
+//! line inside a code fence), or a block opened by a line starting with
+//! ```` ```! ```` and closed by the next ```` ``` ````, whose text is the
+//! command (Claude Code's documented multi-line form; not in the record).
+//! Commands are found once, in the text after placeholder substitution, and
+//! a command's output is never searched for more commands.
 
 use std::fmt;
 
 use crate::Skill;
+use crate::catalog::claude_code::is_js_whitespace;
 
 /// Runs the `` !`cmd` `` of an activation; see [`crate::activation`].
 pub trait RunCommand {
@@ -107,33 +111,58 @@ pub fn replace<E>(
     mut replace: impl FnMut(&str) -> Result<String, E>,
 ) -> Result<String, E> {
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    let mut after_blank = true;
-    while let Some(at) = rest.find("!`") {
-        let (before, from) = rest.split_at(at);
-        let starts = before
-            .chars()
-            .next_back()
-            .map_or(after_blank, char::is_whitespace);
-        let body = &from[2..];
-        let close = body.find('`').filter(|&n| n > 0);
-        out.push_str(before);
-        match close {
-            Some(n) if starts => {
-                out.push_str(&replace(&body[..n])?);
-                rest = &body[n + 1..];
-                after_blank = false;
+    // Bytes of `text` already handled.
+    let mut pos = 0;
+    let mut blocks = text
+        .match_indices(BLOCK)
+        .map(|(i, _)| i)
+        .filter(|&i| i == 0 || text[..i].ends_with('\n'))
+        .peekable();
+    loop {
+        while blocks.next_if(|&b| b < pos).is_some() {}
+        let inline = text[pos..].find("!`").map(|i| pos + i);
+        match (blocks.peek().copied(), inline) {
+            (Some(b), i) if i.is_none_or(|i| b < i) => {
+                blocks.next();
+                let inner = b + BLOCK.len();
+                let Some(close) = text[inner..].find("```") else {
+                    continue;
+                };
+                let command = text[inner..inner + close].trim_matches(is_js_whitespace);
+                if command.is_empty() {
+                    continue;
+                }
+                out.push_str(&text[pos..b]);
+                out.push_str(&replace(command)?);
+                pos = inner + close + 3;
             }
-            _ => {
-                out.push('!');
-                rest = &from[1..];
-                after_blank = false;
+            (_, Some(i)) => {
+                let starts = text[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(char::is_whitespace);
+                let body = &text[i + 2..];
+                match body.find('`').filter(|&n| n > 0) {
+                    Some(n) if starts => {
+                        out.push_str(&text[pos..i]);
+                        out.push_str(&replace(&body[..n])?);
+                        pos = i + 2 + n + 1;
+                    }
+                    _ => {
+                        out.push_str(&text[pos..=i]);
+                        pos = i + 1;
+                    }
+                }
             }
+            (_, None) => break,
         }
     }
-    out.push_str(rest);
+    out.push_str(&text[pos..]);
     Ok(out)
 }
+
+/// What opens a command block, at the start of a line.
+const BLOCK: &str = "```!";
 
 /// What a command printed, as Claude Code puts it in place: standard
 /// output then standard error, each without trailing blanks, joined by a
@@ -164,6 +193,26 @@ mod tests {
         );
         assert_eq!(run_all("!`a`"), "<a>");
         assert_eq!(run_all("x\t!`a` !`b`"), "x\t<a> <b>");
+    }
+
+    #[test]
+    fn finds_command_blocks_at_line_starts() {
+        assert_eq!(
+            run_all("a\n```!\ngit status\ngit diff\n```\nb"),
+            "a\n<git status\ngit diff>\nb"
+        );
+        assert_eq!(run_all("```! date ```"), "<date>");
+        // Not at a line start, empty, or never closed: no block.
+        for text in ["x ```!\ndate\n```", "```!\n \n```", "```!\ndate"] {
+            assert_eq!(run_all(text), text);
+        }
+        // An inline command inside a block is the block's text.
+        assert_eq!(run_all("```!\necho !`x`\n```"), "<echo !`x`>");
+        // A block's output is not searched again.
+        assert_eq!(
+            replace::<()>("```!\nx\n``` !`y`", |c| Ok(format!("[{c}] !`z`"))).unwrap_or_default(),
+            "[x] !`z` [y] !`z`"
+        );
     }
 
     #[test]

@@ -34,14 +34,22 @@ pub enum SessionError {
         /// Its size in bytes.
         len: usize,
     },
-    /// A command for a skill that is not active: a run needs its own skill
-    /// active (another skill's grant does not cover it).
-    NotActive {
+    /// The model asked for a skill reserved for the user
+    /// (`disable-model-invocation: true`).
+    UserOnly {
         /// The skill.
         name: String,
     },
-    /// [`Mode::Restrict`](crate::Mode::Restrict): no active skill's
-    /// `allowed-tools` allows the command (the PRD's message).
+    /// The model asked for a `paths`-scoped skill that no path the session
+    /// was told of concerns yet.
+    OutOfScope {
+        /// The skill.
+        name: String,
+        /// Its globs.
+        paths: Vec<String>,
+    },
+    /// [`Mode::Restrict`](crate::Mode::Restrict): the skill's
+    /// `allowed-tools` do not allow the command (the PRD's message).
     Restricted(ToolRestrictionError),
     /// A deny rule of the policy matched the command.
     Denied {
@@ -50,8 +58,8 @@ pub enum SessionError {
         /// The deny rule, as written.
         rule: String,
     },
-    /// [`Mode::PreApprove`](crate::Mode::PreApprove): no active skill
-    /// pre-approves the command, and an unattended session has nobody to ask.
+    /// The skill's `allowed-tools` do not pre-approve the command, and an
+    /// unattended session has nobody to ask.
     NotApproved {
         /// The command line.
         command: String,
@@ -92,9 +100,18 @@ impl fmt::Display for SessionError {
             SessionError::NotText { path, len } => {
                 write!(f, "`{path}` is not UTF-8 text ({len} bytes)")
             }
-            SessionError::NotActive { name } => write!(
+            SessionError::UserOnly { name } => write!(
                 f,
-                "the skill `{name}` is not active; activate it first with `{ACTIVATE}` or <use_skill>"
+                "the skill `{name}` is reserved for the user (disable-model-invocation) and cannot be activated or used through `{ACTIVATE}`, `{READ}` or `{RUN}`. If it is what the task needs, ask the user to invoke `{name}` themselves; do not carry out its workflow by other means."
+            ),
+            SessionError::OutOfScope { name, paths } => write!(
+                f,
+                "the skill `{name}` applies only to files matching {}, and none has come up in this conversation yet; it is offered once one does",
+                paths
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             SessionError::Restricted(e) => e.fmt(f),
             SessionError::Denied { command, rule } => {
@@ -102,7 +119,7 @@ impl fmt::Display for SessionError {
             }
             SessionError::NotApproved { command } => write!(
                 f,
-                "`{command}` is not pre-approved by an active skill's allowed-tools; activate the skill first"
+                "`{command}` is not pre-approved by the skill's allowed-tools, and there is nobody to ask in this session"
             ),
             SessionError::Exec(e) => e.fmt(f),
             SessionError::ArgumentsNotJson { message } => {

@@ -114,6 +114,17 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
     {
         return Ok(crate::cmd::levels::bundle_of(&args.from, &args.check)?.map(|b| (b, Vec::new())));
     }
+    if args.style.is_some()
+        && let Some(archive) = args.from.iter().find(|p| crate::input::is_archive(p))
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--style shows skills as a client reads them from their folders, and `{}` is an archive: unpack it first (`skills unpack`)",
+                archive.display()
+            ),
+        ));
+    }
     let Some((plan, checked)) = checked_plan_with(&args.from, &args.check)? else {
         return Ok(None);
     };

@@ -17,15 +17,14 @@ use super::json::{Ordered, object, val};
 /// How each client reads one skill, in [`Client::ALL`] order.
 pub type Clients = Vec<(Client, Reading)>;
 
-/// Every client's reading of every skill of `result` (found under
-/// `roots`), in order (each client reads the skills as one listing).
-pub fn readings(result: &compiler::Checked, roots: &[std::path::PathBuf]) -> Vec<Clients> {
+/// Every client's reading of every skill of `result`, in order (each
+/// client reads the skills as one listing).
+pub fn readings(result: &compiler::Checked) -> Vec<Clients> {
     let mut per_skill: Vec<Clients> = result.skills.iter().map(|_| Vec::new()).collect();
     for c in Client::ALL {
-        for (clients, reading) in
-            per_skill
-                .iter_mut()
-                .zip(client::readings(c, &result.skills, roots))
+        for (clients, reading) in per_skill
+            .iter_mut()
+            .zip(client::readings(c, &result.skills))
         {
             if let Some(reading) = reading {
                 clients.push((c, reading));

@@ -208,50 +208,12 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
     })
 }
 
-/// How `client` reads each of `skills` (found under `roots`), taken as one
-/// listing: see [`nested`], and for Claude Code
-/// [`claude_code::resolve_names`].
-pub fn readings(
-    client: Client,
-    skills: &[CheckedSkill],
-    roots: &[PathBuf],
-) -> Vec<Option<Reading>> {
-    let mut readings: Vec<Option<Reading>> = skills
-        .iter()
-        .map(|s| {
-            let mut reading = reading_of(client, s)?;
-            nested(client, roots, &s.dir, &mut reading);
-            Some(reading)
-        })
-        .collect();
+/// How `client` reads each of `skills`, taken as one listing (for Claude
+/// Code: [`claude_code::resolve_names`]).
+pub fn readings(client: Client, skills: &[CheckedSkill]) -> Vec<Option<Reading>> {
+    let mut readings: Vec<Option<Reading>> = skills.iter().map(|s| reading_of(client, s)).collect();
     if client == Client::ClaudeCode {
         claude_code::resolve_names(readings.iter_mut().flatten());
     }
     readings
-}
-
-/// Marks `reading` (of the skill folder `dir`) not listed when `client`
-/// would not find the folder where it sits: under one of `roots` that is
-/// one of the client's own skills folders, deeper than its direct
-/// subfolders (Claude Code reads only `.claude/skills/<name>/SKILL.md`;
-/// recorded: `nested/inner` not listed).
-pub fn nested(client: Client, roots: &[PathBuf], dir: &Path, reading: &mut Reading) {
-    if client != Client::ClaudeCode || reading.outcome.listed().is_none() {
-        return;
-    }
-    let deep = roots.iter().any(|root| {
-        let mut tail = root.components().rev();
-        let own = tail.next().is_some_and(|c| c.as_os_str() == "skills")
-            && tail.next().is_some_and(|c| c.as_os_str() == ".claude");
-        own && dir
-            .strip_prefix(root)
-            .is_ok_and(|rel| rel.components().count() > 1)
-    });
-    if deep {
-        reading.outcome = Outcome::NotListed {
-            why: "Claude Code reads only the folders directly in `.claude/skills`, not skills \
-                  nested deeper"
-                .into(),
-        };
-    }
 }

@@ -49,7 +49,6 @@
 //!   3. **Skill**: it holds an entry named exactly `SKILL.md` or `skill.md`
 //!      (of any kind: a directory named `SKILL.md` is reported by the parser).
 //!      Discovery does not look inside a skill.
-//!
 //!      3a. **Project folder**: it holds a client's skills folder
 //!      (`.claude/skills`, `.agents/skills` or `.codex/skills`): the skills
 //!      are those the clients read from there up to the repository's root,

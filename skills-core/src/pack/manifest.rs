@@ -79,7 +79,7 @@ impl ManifestSkill {
     /// as the manifest's JSON writes it: what is written, and what `skills
     /// diff` and `skills verify` compare and name.
     pub fn fields(&self) -> Vec<(&'static str, String)> {
-        let mut fields: Vec<(&'static str, String)> = self.meta.fields().into();
+        let mut fields = self.meta.fields();
         fields.insert(1, ("dir", json::quote(&self.dir)));
         fields
     }
@@ -312,6 +312,7 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         extensions: crate::meta::pairs(f.pairs("extensions").map_err(ctx)?),
         skill_md: skill_md.into(),
         body,
+        allow_implicit_invocation: f.opt_bool("allow_implicit_invocation").map_err(ctx)?,
     };
     f.done(&[
         "name",
@@ -324,6 +325,7 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         "extensions",
         "skill_md",
         "body",
+        "allow_implicit_invocation",
         "files",
     ])
     .map_err(ctx)?;
@@ -401,6 +403,18 @@ impl<'a> Fields<'a> {
             Value::Null => Ok(None),
             Value::String(s) => Ok(Some(s.clone())),
             _ => Err(format!("`{key}` must be a string or null")),
+        }
+    }
+
+    /// A boolean that may be absent (read as `None`, like `null`).
+    fn opt_bool(&self, key: &str) -> Result<Option<bool>, String> {
+        if !self.members.iter().any(|(k, _)| k == key) {
+            return Ok(None);
+        }
+        match &self.get(key)?.value {
+            Value::Null => Ok(None),
+            Value::Bool(b) => Ok(Some(*b)),
+            _ => Err(format!("`{key}` must be a boolean or null")),
         }
     }
 
@@ -520,6 +534,7 @@ mod tests {
                     meta: SkillMeta {
                         name: "a:c".into(),
                         skill_md: "SKILL.md".into(),
+                        allow_implicit_invocation: Some(false),
                         ..SkillMeta::default()
                     },
                     dir: "a/skills/c".into(),
@@ -539,6 +554,12 @@ mod tests {
         assert_eq!(m.skills[0].meta.name, "a:c", "sorted by name");
         assert_eq!(m.skills[1].files[0].path, "SKILL.md", "sorted by path");
         assert!(text.contains("\\u0001"), "{text}");
+        // Written only when set.
+        assert_eq!(
+            text.matches("\"allow_implicit_invocation\": false").count(),
+            1
+        );
+        assert!(!text.contains("\"allow_implicit_invocation\": null"));
     }
 
     #[test]

@@ -245,11 +245,18 @@ fn refusals() -> Vec<Refusal> {
     let bad_path = |e: &SessionError| matches!(e, SessionError::Read(ReadError::BadPath { .. }));
     vec![
         Refusal {
-            attack: "a script of a skill not yet active",
+            attack: "a tool the skill does not list, the skill not active",
             active: &[],
-            ask: Run("python3 scripts/calc.py 1"),
-            variant: |e| matches!(e, SessionError::NotActive { name } if name == "calculator"),
-            text: "the skill `calculator` is not active; activate it first with `activate_skill` or <use_skill>",
+            ask: Run("ls -la"),
+            variant: restricted,
+            text: CALCULATOR_ONLY,
+        },
+        Refusal {
+            attack: "another active skill's grant",
+            active: &["git-workflow"],
+            ask: Run("git status"),
+            variant: restricted,
+            text: CALCULATOR_ONLY,
         },
         Refusal {
             attack: "a tool the skill does not list",
@@ -473,11 +480,10 @@ fn unloading_revokes_the_grants() {
         ),
         other => panic!("{other:?}"),
     }
-    match session.run("calculator", "python3 scripts/calc.py 1") {
-        Err(e @ SessionError::NotActive { .. }) => assert_eq!(
-            e.to_string(),
-            "the skill `calculator` is not active; activate it first with `activate_skill` or <use_skill>"
-        ),
+    // git-workflow's grant (still active) does not cover calculator's
+    // directory: calculator's own rules decide.
+    match session.run("calculator", "git status") {
+        Err(e @ SessionError::Restricted(_)) => assert_eq!(e.to_string(), CALCULATOR_ONLY),
         other => panic!("{other:?}"),
     }
 }

@@ -8,9 +8,11 @@
 //! `ui` (trybuild) and `rebuild` run Cargo on scratch crates: what they test
 //! is what Cargo makes of a user's crate.
 
+mod activation;
 mod agent;
 mod corpus;
 mod embed;
+mod invocation;
 mod openai;
 mod pack_props;
 mod props;

@@ -31,7 +31,7 @@ fn skill_dir() -> &'static PathBuf {
 fuzz_target!(|bytes: &[u8]| {
     let dir = skill_dir();
     std::fs::write(dir.join("SKILL.md"), bytes).expect("write SKILL.md");
-    for profile in [Profile::Spec, Profile::ClaudeCode] {
+    for profile in Profile::ALL {
         let options = Options {
             profile,
             threads: 1,

@@ -334,9 +334,10 @@ pub struct CatalogArgs {
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Whose catalog: `xml` (the reference's block, of the validated
-    /// skills), `claude-code` or `codex` (each folder read as that client
-    /// reads it: with `claude-code`, give `~/.claude/skills` before the
-    /// project's folders, as Claude Code orders them).
+    /// skills), `claude-code` or `codex` (each skill read as that client
+    /// reads it, from the folders found as it finds them; with
+    /// `claude-code`, `--user` puts `~/.claude/skills` first, as Claude
+    /// Code does).
     #[arg(long, value_enum, default_value_t = StyleArg::Xml)]
     pub style: StyleArg,
     /// Keep the catalog within this budget, in the style's unit: characters

@@ -100,9 +100,11 @@ fn codex(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profile) {
         if !is_codex || skills[i].duplicate_of.is_some() {
             continue;
         }
-        let name = skills[i]
-            .name()
-            .map_or_else(|| folder_name(&skills[i].dir), str::to_owned);
+        // The name Codex lists: its own reading of the frontmatter.
+        let name = match crate::client::codex::reading(&skills[i]) {
+            Some(Ok(read)) => read.name,
+            _ => continue,
+        };
         let Some(&kept) = first.get(&name) else {
             first.insert(name, i);
             continue;

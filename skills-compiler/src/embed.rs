@@ -128,6 +128,19 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         if excluded(&md_rel) {
             continue;
         }
+        // A client profile accepts skills without these (Claude Code shows
+        // the folder name and the first body line); a bundle is looked up
+        // by the name and lists the description, and checks both against
+        // `SKILL.md` when it is opened.
+        if skill.fields.name.is_none() || skill.fields.description.is_none() {
+            return Err(PlanError {
+                path: skill_md.clone(),
+                message: "a bundle or pack needs a `name` and a `description` read from the \
+                          frontmatter's YAML; this profile accepts the skill without them (as \
+                          its client does), packing does not"
+                    .into(),
+            });
+        }
         skills.push(describe(skill, &prefix));
         kept.push(
             skill

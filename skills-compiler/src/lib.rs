@@ -118,6 +118,7 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
         }
     }
     let mut skills = check_all(&found, options);
+    judge_by_client(&mut skills, options.profile);
     duplicates::mark(&found, &mut skills, options.profile);
     Checked {
         skills,
@@ -132,7 +133,25 @@ fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
     })
 }
 
-/// Checks one skill directory with the reference validator's semantics.
+/// Under a client profile, rewrites each skill's diagnostics from the
+/// client's reading of all of them as one listing.
+fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile) {
+    let Some(client) = profile.client() else {
+        return;
+    };
+    let readings = client::readings(client, skills);
+    for (skill, reading) in skills.iter_mut().zip(readings) {
+        if let Some(reading) = reading {
+            client::diagnostics::apply(skill, client, &reading, profile);
+        }
+    }
+}
+
+/// Checks one skill directory with the reference validator's semantics
+/// (and, under a client profile, as that client reads it).
 pub fn check_dir(dir: &Path, options: &Options) -> CheckedSkill {
-    check_skill(dir, None, options)
+    let mut skill = [check_skill(dir, None, options)];
+    judge_by_client(&mut skill, options.profile);
+    let [skill] = skill;
+    skill
 }

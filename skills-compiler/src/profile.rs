@@ -3,16 +3,19 @@
 //! * `spec` (the default) is the Agent Skills specification exactly as
 //!   `skills-ref validate` 0.1.1 enforces it: six keys, strict YAML, and every
 //!   reference rule an error. Checks the reference does not make are warnings.
-//! * `claude-code` accepts what Claude Code and Codex load: their extension
-//!   keys, flow-style YAML, `allowed-tools` as a list or a comma-separated
-//!   string. Spec violations those products tolerate become warnings; a skill
-//!   still needs a readable frontmatter with a `name` and a `description`.
-//! * `codex` is what Codex CLI loads ([`crate::client::codex`]): an error
+//! * `claude-code` is Claude Code as recorded (`crate::client::claude_code`):
+//!   an error exactly where Claude Code would not load the skill, a warning
+//!   with a stable code (`SK4xx`) wherever it loads it differently from what
+//!   the author wrote (`crate::client::diagnostics`). The keys it reads are
+//!   accepted; what the specification requires and Claude Code does without
+//!   (a `name`, a `description`, a frontmatter at all) is a warning.
+//! * `codex` is Codex CLI as recorded (`crate::client::codex`): an error
 //!   exactly where Codex would not load the skill (`SK401`, with Codex's
-//!   reason), or where it would not find it (`skill.md`); everything else a
-//!   warning, with `SK4xx` codes where Codex lists it differently from what
-//!   the author wrote.
+//!   reason) or would not find it (`skill.md`), everything else a warning,
+//!   with `SK4xx` codes where Codex lists it differently from what the
+//!   author wrote, and `SK452` for what it ignores in `agents/openai.yaml`.
 
+use super::client::Client;
 use super::diag::{Code, Severity};
 
 /// A set of rules.
@@ -21,7 +24,7 @@ pub enum Profile {
     /// The Agent Skills specification, as the reference validator enforces it.
     #[default]
     Spec,
-    /// What Claude Code and Codex load.
+    /// What Claude Code loads and lists.
     ClaudeCode,
     /// What Codex CLI loads.
     Codex,
@@ -57,9 +60,12 @@ pub enum Shape {
 pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
     ("agent", Shape::Str),
     ("argument-hint", Shape::StrOrList),
+    ("arguments", Shape::StrOrList),
     ("author", Shape::Str),
+    ("background", Shape::Bool),
     ("context", Shape::Str),
     ("disable-model-invocation", Shape::Bool),
+    ("disallowed-tools", Shape::StrOrList),
     ("effort", Shape::Str),
     ("hooks", Shape::Any),
     ("model", Shape::Str),
@@ -107,25 +113,43 @@ impl Profile {
         }
     }
 
+    /// The client whose reading decides this profile's errors, if any.
+    pub fn client(self) -> Option<Client> {
+        match self {
+            Profile::Spec => None,
+            Profile::ClaudeCode => Some(Client::ClaudeCode),
+            Profile::Codex => Some(Client::Codex),
+        }
+    }
+
     /// How bad `code` is under this profile.
     pub fn severity(self, code: Code) -> Severity {
         use Code::*;
-        if self == Profile::Codex {
-            let error = matches!(
-                code,
-                PathNotFound
-                    | NotADirectory
-                    | MissingSkillMd
-                    | SkillMdNotFile
-                    | Io
-                    | LowercaseSkillMd
-                    | ClientRejected
-            );
-            return if error {
-                Severity::Error
-            } else {
-                Severity::Warning
-            };
+        if self.client().is_some() {
+            match code {
+                // The client would not load the skill.
+                ClientRejected | LowercaseSkillMd => return Severity::Error,
+                // It loads the skill, differently from what was written.
+                ClientNotListed
+                | ClientNameNotShown
+                | ClientDescriptionReplaced
+                | ClientDescriptionCut
+                | ClientDescriptionEscaped
+                | ClientYamlUnread
+                | ClientFlagNotRead
+                | NotUtf8
+                | Bom
+                | EmptyFile
+                | MissingFrontmatter
+                | UnclosedFrontmatter
+                | InvalidYaml
+                | FrontmatterNotMapping
+                | MissingName
+                | NameNotString
+                | MissingDescription
+                | DescriptionNotString => return Severity::Warning,
+                _ => {}
+            }
         }
         let warning = match code {
             DuplicateSkill
@@ -159,7 +183,7 @@ impl Profile {
             | NameDirMismatch
             | DescriptionTooLong
             | CompatibilityNotString
-            | CompatibilityTooLong => self == Profile::ClaudeCode,
+            | CompatibilityTooLong => matches!(self, Profile::ClaudeCode | Profile::Codex),
             _ => false,
         };
         if warning {
@@ -200,12 +224,17 @@ mod tests {
         );
         assert_eq!(
             Profile::ClaudeCode.severity(Code::MissingName),
-            Severity::Error
+            Severity::Warning
         );
         assert_eq!(
             Profile::ClaudeCode.severity(Code::InvalidYaml),
+            Severity::Warning
+        );
+        assert_eq!(
+            Profile::ClaudeCode.severity(Code::ClientRejected),
             Severity::Error
         );
+        assert_eq!(Profile::Spec.severity(Code::MissingName), Severity::Error);
         assert_eq!(
             Profile::Spec.severity(Code::ScriptNoShebang),
             Severity::Warning
@@ -227,6 +256,7 @@ mod tests {
                 Code::MissingSkillMd,
                 Code::SkillMdNotFile,
                 Code::Io,
+                Code::DiscoveryLimit,
                 Code::LowercaseSkillMd,
                 Code::ClientRejected,
             ]

@@ -191,9 +191,6 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         }
     };
     parse_skill_md(&mut skill, &path, bytes, profile);
-    if profile == Profile::Codex {
-        codex::diagnose::skill_md(&mut skill);
-    }
     let CheckedSkill {
         source: Some(source),
         split: Some(split),
@@ -268,9 +265,6 @@ impl CheckedSkill {
         let mut skill = CheckedSkill::new(dir, plugin);
         skill.skill_md = Some(path.to_path_buf());
         parse_skill_md(&mut skill, path, bytes, profile);
-        if profile == Profile::Codex {
-            codex::diagnose::skill_md(&mut skill);
-        }
         skill
     }
 }

@@ -17,6 +17,8 @@ use std::process::Command;
 mod activation;
 mod byteflip;
 mod cli;
+mod clients;
+mod clients_codex;
 mod discovery;
 mod files;
 mod frameworks;

@@ -2,13 +2,15 @@
 //! its model, made by reading each folder as that client reads it
 //! (`skills_compiler::client`), not from the validated skills: a skill the
 //! client lists is listed even where a profile would refuse it, and one the
-//! client hides is left out. An archive or pack is listed from its bundle.
+//! client hides is left out. The folders are those discovery finds
+//! (`--user` adds the user's, first for Claude Code); an archive or pack is
+//! listed from its bundle.
 
 use std::io;
 use std::path::PathBuf;
 
 use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
-use skills_compiler::render;
+use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders, discover, render};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
@@ -41,10 +43,20 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         };
         return levels::print_catalog(&bundle.catalog_style(style, budget));
     }
+    let options = args.check.discovery.options();
+    let Some(found) = discovered(&args.paths, &options) else {
+        return Ok(Exit::Invalid);
+    };
     if client == Client::Codex {
-        return codex(&args.paths, budget);
+        return codex(&found, &options, budget);
     }
-    let listed = listing(&args.paths);
+    let listed: Vec<client::Listed> = claude_code::listing_found(&found)
+        .into_iter()
+        .filter_map(|f| match f.reading.outcome {
+            Outcome::Listed(l) => Some(l),
+            _ => None,
+        })
+        .collect();
     let locations: Vec<String> = listed
         .iter()
         .map(|l| l.location.to_string_lossy().into_owned())
@@ -57,22 +69,35 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     levels::print_catalog(&catalog::render_style(style, &entries, budget))
 }
 
-/// Codex's `<skills_instructions>` block for `roots` (each a skill root
-/// such as `.agents/skills`), with what Codex prints on stderr on the way:
-/// each skill it would not load and why, a walk cut at its limit, and the
-/// notice when skills did not fit the budget.
-fn codex(roots: &[PathBuf], budget: Option<usize>) -> io::Result<Exit> {
-    let listing = codex::listing(roots);
+/// The skills discovery finds under `paths`, its diagnostics printed on
+/// stderr; `None` when one is an error (a limit reached).
+fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
+    let (found, reports) = discover::discover_all(paths, options);
+    let mut failed = false;
+    for d in reports.iter().flat_map(|(_, diags)| diags) {
+        eprintln!("{}", render::shown(&d.to_string()));
+        failed |= d.is_error();
+    }
+    (!failed).then_some(found)
+}
+
+/// Codex's `<skills_instructions>` block for the skills discovery found
+/// (in Codex's folders of a project, or under skill roots given directly),
+/// with what Codex prints on stderr on the way: each skill it would not
+/// load and why, and the notice when skills did not fit the budget.
+fn codex(
+    found: &[FoundSkill],
+    options: &DiscoveryOptions,
+    budget: Option<usize>,
+) -> io::Result<Exit> {
+    // Which root is `$CODEX_HOME/skills` or `~/.agents/skills` (given as a
+    // path, or read with `--user`) orders and numbers them as Codex does.
+    let user = options.user.clone().or_else(UserFolders::from_env);
+    let listing = codex::listing(found, user.as_ref());
     for (path, why) in &listing.rejected {
         eprintln!(
             "warning: {}",
             render::shown(&codex::rejection_line(path, why))
-        );
-    }
-    for root in &listing.truncated {
-        eprintln!(
-            "warning: skills scan reached its traversal limit (root: {})",
-            render::path_string(root)
         );
     }
     let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
@@ -82,15 +107,4 @@ fn codex(roots: &[PathBuf], budget: Option<usize>) -> io::Result<Exit> {
         eprintln!("warning: {notice}");
     }
     levels::print_catalog(&rendered.text)
-}
-
-/// The skills Claude Code lists from `paths`, in its order.
-fn listing(paths: &[PathBuf]) -> Vec<client::Listed> {
-    claude_code::listing(paths)
-        .into_iter()
-        .filter_map(|f| match f.reading.outcome {
-            Outcome::Listed(l) => Some(l),
-            _ => None,
-        })
-        .collect()
 }

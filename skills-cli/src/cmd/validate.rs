@@ -37,7 +37,12 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     let elapsed = started.elapsed();
     inputs.relabel(&mut result);
     let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
-    let checked = report::entries(&result, &names);
+    let mut checked = report::entries(&result, &names);
+    let clients = match args.format {
+        Format::Human | Format::Json => report::clients::readings(&result),
+        _ => Vec::new(),
+    };
+    report::with_clients(&mut checked, &clients);
     let summary = Summary::of(&checked, elapsed);
     let color = args.color.enabled(io::stdout().is_terminal());
     match args.format {

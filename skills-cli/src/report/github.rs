@@ -107,6 +107,7 @@ checked 3 skills in 23 ms: 1 valid, 2 invalid (2 errors, 1 warning)
     fn clean_run_is_only_the_summary() {
         let dir = Path::new("skills/fine");
         let checked = [Checked {
+            clients: &[],
             dir,
             name: Some("fine"),
             diagnostics: &[],

@@ -26,6 +26,16 @@ pub fn render(
     for diagnostic in checked.iter().flat_map(|c| c.diagnostics) {
         out.write_all(render::diagnostic(diagnostic, color).as_bytes())?;
     }
+    let differences: Vec<String> = checked
+        .iter()
+        .filter_map(|c| super::clients::difference(c.dir, c.clients))
+        .collect();
+    for line in &differences {
+        writeln!(out, "{line}")?;
+    }
+    if !differences.is_empty() {
+        writeln!(out)?;
+    }
     writeln!(out, "{}", summary_line(summary))
 }
 
@@ -111,6 +121,7 @@ pub(super) mod fixture {
             self.skills
                 .iter()
                 .map(|(dir, name, diagnostics)| Checked {
+                    clients: &[],
                     dir,
                     name: *name,
                     diagnostics,
@@ -193,6 +204,7 @@ mod tests {
             name: None,
             diagnostics: &diagnostics,
             is_skill: true,
+            clients: &[],
         }];
         let summary = Summary::of(&checked, Duration::from_millis(1));
         let text = rendered(&checked, &summary, false);

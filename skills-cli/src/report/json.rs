@@ -53,6 +53,7 @@ fn skill(checked: &Checked<'_>) -> Ordered {
             "diagnostics",
             Ordered::Array(checked.diagnostics.iter().map(diagnostic).collect()),
         ),
+        ("clients", super::clients::json(checked.clients)),
     ])
 }
 
@@ -219,7 +220,8 @@ mod tests {
           "help": null,
           "reference": null
         }
-      ]
+      ],
+      "clients": {}
     },
     {
       "dir": "skills/no md",
@@ -242,13 +244,15 @@ mod tests {
           "help": "create one or remove the directory",
           "reference": null
         }
-      ]
+      ],
+      "clients": {}
     },
     {
       "dir": "skills/fine",
       "name": "fine",
       "valid": true,
-      "diagnostics": []
+      "diagnostics": [],
+      "clients": {}
     }
   ]
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use skills_compiler::{self as compiler, Diagnostic};
 
+pub mod clients;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -25,6 +26,11 @@ pub struct Checked<'a> {
     pub diagnostics: &'a [Diagnostic],
     /// Whether this is a skill, or a root's own problems (not counted as a skill).
     pub is_skill: bool,
+    /// How each client reads the skill, where the report computed it.
+    pub clients: &'a [(
+        skills_compiler::client::Client,
+        skills_compiler::client::Reading,
+    )],
 }
 
 /// The entries of a validation result: each root's own problems, then each
@@ -38,6 +44,7 @@ pub fn entries<'a>(result: &'a compiler::Checked, names: &'a [Option<String>]) -
             name: None,
             diagnostics: diags,
             is_skill: false,
+            clients: &[],
         })
         .collect();
     checked.extend(result.skills.iter().zip(names).map(|(s, n)| Checked {
@@ -45,8 +52,16 @@ pub fn entries<'a>(result: &'a compiler::Checked, names: &'a [Option<String>]) -
         name: n.as_deref(),
         diagnostics: &s.diagnostics,
         is_skill: true,
+        clients: &[],
     }));
     checked
+}
+
+/// Sets each skill's client readings (`clients` holds one per skill, in order).
+pub fn with_clients<'a>(checked: &mut [Checked<'a>], clients: &'a [clients::Clients]) {
+    for (c, readings) in checked.iter_mut().filter(|c| c.is_skill).zip(clients) {
+        c.clients = readings;
+    }
 }
 
 impl Checked<'_> {

@@ -29,6 +29,7 @@ use skills_core::fsread::{self, Reason};
 
 use super::{Client, Listed, Outcome, Reading, collate};
 use crate::diag::Code;
+use crate::discover::{FolderClient, FoundSkill};
 use crate::yaml::{self, Node, Value};
 
 /// The largest `SKILL.md` Claude Code lists, in bytes. The record brackets
@@ -298,25 +299,6 @@ pub fn shows_name(name: &str, dir: &str) -> bool {
         })
 }
 
-/// `text` cut to `max` UTF-16 units as JavaScript's `slice(0, max)` then
-/// UTF-8 leave it (half a surrogate pair becomes U+FFFD).
-fn slice_utf16(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let n = c.len_utf16();
-        if used + n > max {
-            if used < max {
-                out.push('\u{FFFD}');
-            }
-            break;
-        }
-        out.push(c);
-        used += n;
-    }
-    out
-}
-
 /// The description Claude Code derives from a body: its first line that is
 /// not blank, trimmed, with leading `#`s (and the space after them)
 /// stripped unless nothing would be left (a lone `#` stays `#`), cut to 97
@@ -332,7 +314,7 @@ pub fn body_line(body: &str) -> Option<String> {
         .trim_start_matches(cat::is_js_whitespace);
     let line = if stripped.is_empty() { line } else { stripped };
     if line.encode_utf16().count() > MAX_BODY_LINE {
-        Some(slice_utf16(line, MAX_BODY_LINE - 3) + "...")
+        Some(cat::slice_utf16(line, MAX_BODY_LINE - 3) + "...")
     } else {
         Some(line.to_owned())
     }
@@ -373,40 +355,54 @@ fn folder_name(dir: &Path) -> String {
 
 /// Reads the skill folder `dir` as Claude Code does.
 pub fn read(dir: &Path) -> Reading {
-    let name = folder_name(dir);
     let not_listed = |why: String| Reading::new(Outcome::NotListed { why });
-    if name == RESERVED_FOLDER {
-        return Reading::new(Outcome::Rejected {
-            why: format!("Claude Code does not read a skill folder named `{RESERVED_FOLDER}`"),
-        });
-    }
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return not_listed("not a folder: Claude Code reads only folders here".into()),
         Err(e) => return not_listed(format!("cannot be read: {e}")),
     }
     let skill_md = dir.join("SKILL.md");
-    let bytes = match fsread::read_file(&skill_md, MAX_SKILL_MD) {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => {
-            let why = if dir.join("skill.md").is_file() {
-                "no `SKILL.md` (Claude Code does not read `skill.md`)".into()
-            } else {
-                "no `SKILL.md` in this folder (Claude Code does not look in subfolders)".into()
-            };
-            return not_listed(why);
-        }
+    // One byte over the limit is enough to know the file is over it.
+    match fsread::read_file(&skill_md, MAX_SKILL_MD + 1) {
+        Ok(bytes) => read_loaded(dir, &skill_md, &bytes),
+        Err(e) if e.is_not_found() => not_listed(no_skill_md(dir)),
         Err(e) => {
             let why = match e.reason {
-                Reason::TooLarge { .. } => format!(
-                    "`SKILL.md` is over {MAX_SKILL_MD} bytes, and Claude Code does not load it"
-                ),
+                Reason::TooLarge { .. } => too_large(),
                 reason => format!("`SKILL.md` cannot be read: {reason}"),
             };
-            return Reading::new(Outcome::Rejected { why });
+            Reading::new(Outcome::Rejected { why })
         }
-    };
-    read_text(&name, &skill_md, &String::from_utf8_lossy(&bytes))
+    }
+}
+
+/// Why a folder without `SKILL.md` is not listed.
+pub fn no_skill_md(dir: &Path) -> String {
+    if dir.join("skill.md").is_file() {
+        "no `SKILL.md` (Claude Code does not read `skill.md`)".into()
+    } else {
+        "no `SKILL.md` in this folder (Claude Code does not look in subfolders)".into()
+    }
+}
+
+fn too_large() -> String {
+    format!("`SKILL.md` is over {MAX_SKILL_MD} bytes, and Claude Code does not load it")
+}
+
+/// Reads the skill folder `dir` whose `SKILL.md` (at `skill_md`) holds
+/// `bytes`, as Claude Code does: the folder name and the size first, then
+/// [`read_text`] on the text (invalid UTF-8 replaced, as Node decodes it).
+pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
+    let name = folder_name(dir);
+    if name == RESERVED_FOLDER {
+        return Reading::new(Outcome::Rejected {
+            why: format!("Claude Code does not read a skill folder named `{RESERVED_FOLDER}`"),
+        });
+    }
+    if bytes.len() as u64 > MAX_SKILL_MD {
+        return Reading::new(Outcome::Rejected { why: too_large() });
+    }
+    read_text(&name, skill_md, &String::from_utf8_lossy(bytes))
 }
 
 /// Reads the text of `skill_md` in the folder named `dir`.
@@ -548,26 +544,55 @@ pub struct Found {
 
 /// The folders of Claude Code's listing from `folders`, in its order:
 /// `folders` in the order given (the user's `~/.claude/skills` first, then
-/// the project's, as Claude Code orders them), each folder's entries by
-/// name in [`collate`] order. A folder that itself holds a `SKILL.md` is
-/// one skill. A name already listed from an earlier folder is not listed
-/// again (the user's copy wins). Then a frontmatter name that is another
-/// listed skill's folder name is not shown.
+/// the project's, as Claude Code orders them), each folder's entries (loose
+/// files included, to say why they are not listed). A folder that itself
+/// holds a `SKILL.md` is one skill. See [`listing_of`].
 pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
+    let groups = folders
+        .iter()
+        .map(|folder| {
+            if folder.join("SKILL.md").is_file() {
+                return vec![folder.clone()];
+            }
+            std::fs::read_dir(folder)
+                .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    listing_of(groups)
+}
+
+/// The skills discovery found (`skills_compiler::discover::discover_all`),
+/// as Claude Code lists them: grouped by the skills folder each was found
+/// in (or the path it was found under), groups in discovery's order (the
+/// user's folder first with `--user`, then each project's from the start
+/// directory up), Codex's folders left out. See [`listing_of`].
+pub fn listing_found(found: &[FoundSkill]) -> Vec<Found> {
+    let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    for skill in found {
+        let key = match &skill.origin {
+            Some(origin) if origin.client != FolderClient::ClaudeCode => continue,
+            Some(origin) => &origin.folder,
+            None => &skill.root,
+        };
+        match groups.iter_mut().find(|(k, _)| k == key) {
+            Some((_, dirs)) => dirs.push(skill.dir.clone()),
+            None => groups.push((key.clone(), vec![skill.dir.clone()])),
+        }
+    }
+    listing_of(groups.into_iter().map(|(_, dirs)| dirs).collect())
+}
+
+/// Claude Code's listing of `groups` (the folders of each skills folder, in
+/// the skills folders' order): each group by folder name in [`collate`]
+/// order; a name already listed from an earlier group is not listed again
+/// (the user's copy wins); then [`resolve_names`].
+pub fn listing_of(groups: Vec<Vec<PathBuf>>) -> Vec<Found> {
     let mut found: Vec<Found> = Vec::new();
     let mut seen: Vec<(String, PathBuf)> = Vec::new();
-    for folder in folders {
-        let mut dirs: Vec<(String, PathBuf)> = if folder.join("SKILL.md").is_file() {
-            vec![(folder_name(folder), folder.clone())]
-        } else {
-            match std::fs::read_dir(folder) {
-                Ok(entries) => entries
-                    .filter_map(Result::ok)
-                    .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-                    .collect(),
-                Err(_) => Vec::new(),
-            }
-        };
+    for group in groups {
+        let mut dirs: Vec<(String, PathBuf)> =
+            group.into_iter().map(|d| (folder_name(&d), d)).collect();
         dirs.sort_by(|a, b| collate(&a.0, &b.0));
         for (name, dir) in dirs {
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
@@ -587,12 +612,37 @@ pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
             found.push(Found { dir, reading });
         }
     }
-    let listed: HashSet<String> = found
+    resolve_names(found.iter_mut().map(|f| &mut f.reading));
+    found
+}
+
+/// Applies the rules of the listing to the readings of one listing, in
+/// listing order: a folder name already listed is not listed again (the
+/// first, the user's copy, wins; [`listing`] already skips such folders
+/// before reading them), and a frontmatter name that is another listed
+/// skill's folder name is not shown.
+pub fn resolve_names<'r>(readings: impl Iterator<Item = &'r mut Reading>) {
+    let mut readings: Vec<&mut Reading> = readings.collect();
+    let mut first: HashSet<String> = HashSet::new();
+    for reading in &mut readings {
+        let Some(l) = reading.outcome.listed() else {
+            continue;
+        };
+        if !first.insert(l.name.clone()) {
+            reading.outcome = Outcome::NotListed {
+                why: format!(
+                    "a skill folder named `{}` comes first, and Claude Code lists only that one",
+                    l.name
+                ),
+            };
+        }
+    }
+    let listed: HashSet<String> = readings
         .iter()
-        .filter_map(|f| f.reading.outcome.listed().map(|l| l.name.clone()))
+        .filter_map(|r| r.outcome.listed().map(|l| l.name.clone()))
         .collect();
-    for f in &mut found {
-        let Outcome::Listed(l) = &mut f.reading.outcome else {
+    for reading in &mut readings {
+        let Outcome::Listed(l) = &mut reading.outcome else {
             continue;
         };
         if let Some(alias) = l.alias.take_if(|a| listed.contains(a.as_str())) {
@@ -601,15 +651,31 @@ pub fn listing(folders: &[PathBuf]) -> Vec<Found> {
                  another skill's folder has that name",
                 l.name
             );
-            f.reading.note(Code::ClientNameNotShown, message);
+            reading.note(Code::ClientNameNotShown, message);
         }
     }
-    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// No text makes the reader panic, and a listed entry keeps the
+        /// cap and starts with the folder name.
+        #[test]
+        fn any_text_reads(
+            text in "\u{FEFF}?(---[ \t]*\r?\n)?([a-z_-]{0,8}:[ \t]?[\\PC\t:#\\[\\]{}'\"|>-]{0,24}\r?\n){0,6}(---\n)?[\\PC\n]{0,60}"
+        ) {
+            let reading = read_text("d", Path::new("SKILL.md"), &text);
+            if let Some(l) = reading.outcome.listed() {
+                prop_assert!(l.line().starts_with("- d"));
+                let shown = cat::description(&l.description, l.when_to_use.as_deref());
+                prop_assert!(shown.encode_utf16().count() <= cat::MAX_DESCRIPTION);
+            }
+        }
+    }
 
     fn line(dir: &str, text: &str) -> Option<String> {
         read_text(dir, Path::new("SKILL.md"), text)

@@ -35,17 +35,22 @@
 //!    `when_to_use` ignored. None or blank: `missing field `description``.
 //!    A long one is listed cut (see [`skills_core::catalog::codex`]).
 //!
-//! Discovery ([`scans`]): below a root, Codex walks folders up to
+//! 6. `agents/openai.yaml` ([`read_openai_yaml`]) never makes Codex refuse
+//!    a skill; `policy.allow_implicit_invocation: false` in it keeps the
+//!    skill out of the model's list ([`read`] says not listed).
+//!
+//! The scan rule ([`scans`]): below a root, Codex walks folders up to
 //! [`MAX_DEPTH`] levels deep (the root is level 0, so a `SKILL.md` directly
 //! in the root counts, and one in `root/a/b/c/d/e/f/` is the deepest found),
 //! skips every entry whose name starts with `.` (but not `node_modules`),
 //! follows symbolic links to folders, and loads files named exactly
-//! `SKILL.md` (`skill.md` is not a skill).
+//! `SKILL.md` (`skill.md` is not a skill). The walk itself is discovery's
+//! ([`crate::discover`]); [`listing`] lists what it finds as Codex does.
 
 pub(crate) mod diagnose;
 mod listing;
 mod openai_yaml;
-pub mod scan;
+pub mod roots;
 
 use std::path::{Component, Path};
 
@@ -54,6 +59,7 @@ use skills_core::fsread;
 
 use super::{Client, Listed, Note, Outcome, Reading};
 use crate::diag::Code;
+use crate::skill::CheckedSkill;
 
 use serde::Deserialize;
 pub use skills_core::catalog::codex::collapse_whitespace;
@@ -221,32 +227,56 @@ pub const READ_LIMIT: u64 = 16 << 20;
 /// rejected with Codex's reason.
 pub fn read(dir: &Path) -> Reading {
     let skill_md = dir.join(SKILL_MD);
-    let bytes = match fsread::read_file(&skill_md, READ_LIMIT) {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => {
-            return Reading::new(Outcome::NotListed {
-                why: "no `SKILL.md` in this folder".into(),
-            });
-        }
-        Err(e) => return Reading::new(Outcome::Rejected { why: e.to_string() }),
-    };
-    let dir_name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let skill = match read_skill_md(&dir_name, &bytes) {
-        Ok(skill) => skill,
-        Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
-    };
+    match fsread::read_file(&skill_md, READ_LIMIT) {
+        Ok(bytes) => read_loaded(dir, &skill_md, &bytes),
+        Err(e) if e.is_not_found() => Reading::new(Outcome::NotListed {
+            why: "no `SKILL.md` in this folder".into(),
+        }),
+        Err(e) => Reading::new(Outcome::Rejected { why: e.to_string() }),
+    }
+}
+
+/// [`read`] for the folder `dir` whose `SKILL.md` (at `skill_md`) holds
+/// `bytes`; only `agents/openai.yaml` is read from the folder.
+pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
     let implicit = fsread::read_file(&dir.join(OPENAI_YAML), diagnose::MAX_OPENAI_YAML)
         .ok()
         .and_then(|b| String::from_utf8(b).ok())
         .and_then(|t| read_openai_yaml(&t).0)
         .and_then(|m| m.allow_implicit_invocation);
+    reading_from(dir, skill_md, bytes, implicit)
+}
+
+/// [`read`] for a checked skill, from what the check read (`SKILL.md` and
+/// `agents/openai.yaml`): nothing is read again.
+pub fn read_checked(skill: &CheckedSkill) -> Reading {
+    let (Some(path), Some(source)) = (&skill.skill_md, &skill.source) else {
+        return Reading::new(Outcome::Rejected {
+            why: "`SKILL.md` could not be read (see the errors)".into(),
+        });
+    };
+    let implicit = skill
+        .openai_yaml
+        .as_ref()
+        .and_then(|m| m.allow_implicit_invocation);
+    reading_from(&skill.dir, path, source.bytes(), implicit)
+}
+
+/// The reading of a `SKILL.md` holding `bytes`, whose `agents/openai.yaml`
+/// says `implicit` for `policy.allow_implicit_invocation`.
+fn reading_from(dir: &Path, skill_md: &Path, bytes: &[u8], implicit: Option<bool>) -> Reading {
+    let dir_name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let skill = match read_skill_md(&dir_name, bytes) {
+        Ok(skill) => skill,
+        Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
+    };
     let mut reading = Reading::new(if implicit == Some(false) {
         Outcome::NotListed {
             why: format!(
-                "`{OPENAI_YAML}` sets `policy.allow_implicit_invocation: false`: Codex leaves the skill out of the model's list (`${}` still invokes it)",
+                "`{OPENAI_YAML}` sets `policy.allow_implicit_invocation: false`, so Codex leaves it out of the model's list (`${}` still invokes it)",
                 skill.name
             ),
         }
@@ -256,13 +286,11 @@ pub fn read(dir: &Path) -> Reading {
             alias: None,
             description: skill.description.clone(),
             when_to_use: None,
-            location: skill_md,
+            location: skill_md.to_path_buf(),
             client: Client::Codex,
         })
     });
-    for note in notes(&skill) {
-        reading.notes.push(note);
-    }
+    reading.notes = notes(&skill);
     reading
 }
 

@@ -11,12 +11,14 @@
 pub mod claude_code;
 pub mod codex;
 mod collate;
+pub mod diagnostics;
 
 use std::path::{Path, PathBuf};
 
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::diag::Code;
+use crate::skill::CheckedSkill;
 
 pub use collate::collate;
 
@@ -180,4 +182,38 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         Client::ClaudeCode => claude_code::read(dir),
         Client::Codex => codex::read(dir),
     }
+}
+
+/// How `client` reads a checked skill, from the bytes the check already
+/// read. Nothing is read again: a `SKILL.md` the check could not (or would
+/// not, such as a link out of the skill) read is rejected unread. `None`
+/// when the skill has no `SKILL.md` at all.
+pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
+    let path = skill.skill_md.as_ref()?;
+    if path.file_name().is_some_and(|n| n != "SKILL.md") {
+        let why = match client {
+            Client::ClaudeCode => claude_code::no_skill_md(&skill.dir),
+            Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
+        };
+        return Some(Reading::new(Outcome::NotListed { why }));
+    }
+    Some(match (&skill.source, client) {
+        (Some(source), Client::ClaudeCode) => {
+            claude_code::read_loaded(&skill.dir, path, source.bytes())
+        }
+        (Some(_), Client::Codex) => codex::read_checked(skill),
+        (None, _) => Reading::new(Outcome::Rejected {
+            why: "`SKILL.md` could not be read (see the errors)".into(),
+        }),
+    })
+}
+
+/// How `client` reads each of `skills`, taken as one listing (for Claude
+/// Code: [`claude_code::resolve_names`]).
+pub fn readings(client: Client, skills: &[CheckedSkill]) -> Vec<Option<Reading>> {
+    let mut readings: Vec<Option<Reading>> = skills.iter().map(|s| reading_of(client, s)).collect();
+    if client == Client::ClaudeCode {
+        claude_code::resolve_names(readings.iter_mut().flatten());
+    }
+    readings
 }

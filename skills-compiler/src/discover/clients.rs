@@ -123,6 +123,20 @@ const PROJECT: [(FolderClient, &str); 3] = [
     (FolderClient::Codex, ".codex/skills"),
 ];
 
+/// `dir` as a client's skills folder, when its path ends with one
+/// (`.claude/skills`, `.agents/skills`, `.codex/skills`).
+pub(super) fn skills_folder(dir: &Path) -> Option<Folder> {
+    let client = PROJECT
+        .iter()
+        .find(|(_, rel)| dir.ends_with(rel))
+        .map(|&(client, _)| client)?;
+    Some(Folder {
+        dir: dir.to_path_buf(),
+        client,
+        user: false,
+    })
+}
+
 /// Whether `dir` holds a skills folder of a client (a directory, or a link
 /// to one).
 pub(super) fn holds_skills_folder(dir: &Path) -> bool {

@@ -342,6 +342,19 @@ fn discover_root(
     if !own_layout && clients::holds_skills_folder(root) {
         return project(root, &boundary, opts, seen, diags);
     }
+    // A client's skills folder named itself is scanned as its client does.
+    if let Some(folder) = clients::skills_folder(root).filter(|_| !own_layout) {
+        let mut found = clients::scan(&folder, opts, seen, diags);
+        if found.is_empty() {
+            found.push(FoundSkill {
+                dir: root.to_path_buf(),
+                plugin: None,
+                root: root.to_path_buf(),
+                origin: None,
+            });
+        }
+        return (found, None);
+    }
     let mut walk = Walk {
         root,
         boundary: boundary.clone(),

@@ -98,21 +98,16 @@ fn push_angle_escaped(out: &mut String, text: &str) {
     }
 }
 
-/// `text` cut to `max` UTF-16 code units, the last one replaced by `…`,
-/// when it is longer; a cut through a surrogate pair leaves U+FFFD where
-/// its first half was (what JavaScript's `slice` then UTF-8 give).
-pub fn cap_utf16(text: &str, max: usize) -> String {
-    let units: usize = text.chars().map(char::len_utf16).sum();
-    if units <= max {
-        return text.to_owned();
-    }
-    let keep = max.saturating_sub(1);
-    let mut out = String::with_capacity(text.len().min(keep * 4 + 3));
+/// The first `max` UTF-16 code units of `text`, as JavaScript's
+/// `slice(0, max)` then UTF-8 leave them: a cut through a surrogate pair
+/// leaves U+FFFD where its first half was.
+pub fn slice_utf16(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)));
     let mut used = 0;
     for c in text.chars() {
         let n = c.len_utf16();
-        if used + n > keep {
-            if used < keep {
+        if used + n > max {
+            if used < max {
                 out.push('\u{FFFD}');
             }
             break;
@@ -120,6 +115,17 @@ pub fn cap_utf16(text: &str, max: usize) -> String {
         out.push(c);
         used += n;
     }
+    out
+}
+
+/// `text` cut to `max` UTF-16 code units, the last one replaced by `…`,
+/// when it is longer ([`slice_utf16`] of `max - 1` units, then `…`).
+pub fn cap_utf16(text: &str, max: usize) -> String {
+    let units: usize = text.chars().map(char::len_utf16).sum();
+    if units <= max {
+        return text.to_owned();
+    }
+    let mut out = slice_utf16(text, max.saturating_sub(1));
     out.push('…');
     out
 }

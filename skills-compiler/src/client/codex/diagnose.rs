@@ -23,17 +23,6 @@ pub const OPENAI_YAML: &str = "agents/openai.yaml";
 /// The largest `agents/openai.yaml` read, in bytes.
 pub(super) const MAX_OPENAI_YAML: u64 = 1024 * 1024;
 
-/// Our reading's diagnostics that Codex's reading replaces.
-const REREAD: [Code; 7] = [
-    Code::NotUtf8,
-    Code::Bom,
-    Code::EmptyFile,
-    Code::MissingFrontmatter,
-    Code::UnclosedFrontmatter,
-    Code::InvalidYaml,
-    Code::FrontmatterNotMapping,
-];
-
 /// Codex's reading of the skill's `SKILL.md`, as read for the check; `None`
 /// when there is no `SKILL.md` Codex would look at (none, unreadable, or
 /// named `skill.md`).
@@ -46,19 +35,16 @@ pub fn reading(skill: &CheckedSkill) -> Option<Result<super::CodexSkill, Rejecti
     Some(read_skill_md(&rules::dir_name(&skill.dir), source.bytes()))
 }
 
-/// Adds the `codex` profile's findings about `SKILL.md` to `skill`.
-pub(crate) fn skill_md(skill: &mut CheckedSkill) {
+/// Points the `codex` profile's findings about `SKILL.md` (made from
+/// Codex's [`super::read_loaded`] by [`crate::client::diagnostics`]) at
+/// where they are in the file, with what to do about each: the position
+/// libyaml names, the `name` or `description` value, the ignored key.
+pub(crate) fn locate(skill: &mut CheckedSkill) {
     let Some(read) = reading(skill) else {
         return;
     };
-    skill.diagnostics.retain(|d| !REREAD.contains(&d.code));
     let Some(source) = skill.source.as_ref() else {
         return;
-    };
-    let profile = Profile::Codex;
-    let at = |d: Diagnostic, span: Option<Range<usize>>| match span {
-        Some(span) => d.at(source, span),
-        None => d,
     };
     let node_span = |key: &str| {
         skill
@@ -67,10 +53,26 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
             .and_then(|f| f.get(key))
             .map(|n| n.span.clone())
     };
-    let mut found = Vec::new();
-    match read {
-        Err(r) => {
-            let (span, help) = match r.reason.as_str() {
+    let key_span = |key: &str| {
+        skill
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.as_map())
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
+            .map(|(k, _)| k.span.clone())
+    };
+    let mut ignored = read
+        .as_ref()
+        .map(|r| r.ignored_keys.as_slice())
+        .unwrap_or_default()
+        .iter();
+    let mut placed = Vec::new();
+    for (i, d) in skill.diagnostics.iter().enumerate() {
+        if d.label.is_some() {
+            continue;
+        }
+        let (span, help): (Option<Range<usize>>, &str) = match (d.code, &read) {
+            (Code::ClientRejected, Err(r)) => match r.reason.as_str() {
                 super::MISSING_FRONTMATTER => (
                     source.line_range(1),
                     "start the file with a `---` line (no byte-order mark or blank line before it), then `name:` and `description:` lines, then a closing `---` line",
@@ -85,57 +87,37 @@ pub(crate) fn skill_md(skill: &mut CheckedSkill) {
                     (node_span("name"), "shorten `name` to at most 64 characters")
                 }
                 _ => (
-                    position(source, &r),
+                    position(source, r),
                     "fix the YAML: no tabs in indentation, a string where Codex expects `name` and `description`, quotes around a value with `: ` in it",
                 ),
-            };
-            let d = Diagnostic::new(
-                Code::ClientRejected,
-                profile.severity(Code::ClientRejected),
-                source.path(),
-                format!("Codex does not load this skill: {}", r.reason),
-            )
-            .help(help);
-            found.push(at(d, span));
-        }
-        Ok(read) => {
-            let key_span = |key: &str| {
-                skill
-                    .frontmatter
-                    .as_ref()
-                    .and_then(|f| f.as_map())
-                    .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
-                    .map(|(k, _)| k.span.clone())
-            };
-            let mut keys = read.ignored_keys.iter();
-            for note in super::notes(&read) {
-                let (span, help) = match note.code {
-                    Code::ClientYamlUnread => (
-                        read.yaml_error.as_ref().and_then(|r| position(source, r)),
-                        "quote the value (`description: \"Use when: ...\"`) or write it as a block scalar (`description: >`)",
-                    ),
-                    Code::ClientDescriptionCut => (
-                        node_span("description"),
-                        "keep `description` to 1,024 characters",
-                    ),
-                    _ => {
-                        // Ignored-key notes come in the order of `ignored_keys`.
-                        let key = keys.next().copied().unwrap_or_default();
-                        (key_span(key), ignored_key_help(key))
-                    }
-                };
-                let d = Diagnostic::new(
-                    note.code,
-                    profile.severity(note.code),
-                    source.path(),
-                    note.message,
-                )
-                .help(help);
-                found.push(at(d, span));
+            },
+            (Code::ClientYamlUnread, Ok(r)) => (
+                r.yaml_error.as_ref().and_then(|e| position(source, e)),
+                "quote the value (`description: \"Use when: ...\"`) or write it as a block scalar (`description: >`)",
+            ),
+            (Code::ClientDescriptionCut, Ok(_)) => (
+                node_span("description"),
+                "keep `description` to 1,024 characters",
+            ),
+            (Code::ClientKeyIgnored, Ok(_)) => {
+                // Ignored-key notes come in the order of `ignored_keys`.
+                let key = ignored.next().copied().unwrap_or_default();
+                (key_span(key), ignored_key_help(key))
             }
-        }
+            _ => continue,
+        };
+        placed.push((i, span, help));
     }
-    skill.diagnostics.extend(found);
+    for (i, span, help) in placed {
+        let Some(d) = skill.diagnostics.get_mut(i) else {
+            continue;
+        };
+        if let Some(span) = span {
+            let located = d.clone().at(source, span);
+            *d = located;
+        }
+        d.set_help(help);
+    }
 }
 
 /// What to do about a key Codex ignores.
@@ -212,5 +194,78 @@ pub(crate) fn openai_yaml(skill: &mut CheckedSkill, dir: &Dir, profile: Profile)
             d = d.at(&source, span.start.min(end)..end);
         }
         skill.diagnostics.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::profile::Profile;
+    use crate::{Options, check_dir};
+
+    /// `(code, error?, line, column, has help)` of one `SK4xx` finding.
+    type Finding = (Code, bool, usize, usize, bool);
+
+    fn findings(text: &str) -> std::io::Result<Vec<Finding>> {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        std::fs::create_dir(&dir)?;
+        std::fs::write(dir.join("SKILL.md"), text)?;
+        let options = Options {
+            profile: Profile::Codex,
+            lints: false,
+            ..Options::default()
+        };
+        Ok(check_dir(&dir, &options)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("SK4"))
+            .map(|d| {
+                let at = d
+                    .label
+                    .as_ref()
+                    .map_or((0, 0), |l| (l.start.line, l.start.column));
+                (d.code, d.is_error(), at.0, at.1, d.help.is_some())
+            })
+            .collect())
+    }
+
+    #[test]
+    fn findings_point_where_codex_looked() -> std::io::Result<()> {
+        use Code::*;
+        assert_eq!(findings("---\nname: s\ndescription: D.\n---\n")?, []);
+        assert_eq!(
+            findings("---\nname: s\n\tdescription: x\n---\n")?,
+            [(ClientRejected, true, 3, 1, true)]
+        );
+        let long = format!("---\nname: {}\ndescription: D.\n---\n", "n".repeat(65));
+        assert_eq!(findings(&long)?, [(ClientRejected, true, 2, 7, true)]);
+        assert_eq!(
+            findings("---\nname: s\n---\nBody.\n")?,
+            [(ClientRejected, true, 1, 1, true)]
+        );
+        assert_eq!(
+            findings("\u{feff}---\nname: s\ndescription: D.\n---\n")?,
+            [(ClientRejected, true, 1, 1, true)]
+        );
+        assert_eq!(
+            findings("---\nname: s\ndescription: Use when: x\nwhen_to_use: y\n---\n")?,
+            [
+                (ClientYamlUnread, false, 3, 22, true),
+                (ClientKeyIgnored, false, 0, 0, true)
+            ]
+        );
+        let cut = format!(
+            "---\nname: s\ndescription: {}\npaths: [\"a/**\"]\n---\n",
+            "d".repeat(1100)
+        );
+        assert_eq!(
+            findings(&cut)?,
+            [
+                (ClientDescriptionCut, false, 3, 14, true),
+                (ClientKeyIgnored, false, 4, 1, true)
+            ]
+        );
+        Ok(())
     }
 }

@@ -1,16 +1,22 @@
-//! Codex's list of the skills under some roots: each root walked
-//! ([`scan_root`]), each skill folder read ([`super::read`]), the listed
-//! ones rendered as the `<skills_instructions>` block
-//! ([`skills_core::catalog::codex::render_rooted`]), and what Codex would
-//! print on the way (rejected skills, a walk cut at its limit).
+//! Codex's list of discovered skills: the skills found in Codex's folders
+//! (or under paths given as roots) grouped by root, each folder read as
+//! Codex reads it ([`super::read`]), the listed ones rendered as the
+//! `<skills_instructions>` block
+//! ([`skills_core::catalog::codex::render_rooted`]), and the skills Codex
+//! would refuse, with its reason.
+//!
+//! A skill's root is the Codex skills folder discovery found it in
+//! (`.agents/skills`, `.codex/skills`, `$CODEX_HOME/skills`,
+//! `~/.agents/skills`), else the path it was found under; skills found in
+//! Claude Code's `.claude/skills` are not Codex's and are left out.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use skills_core::catalog::codex::{self as cat, Rendered, RootedEntry};
 
-use super::scan::{RootKind, codex_home, home, scan_root};
+use super::roots::RootKind;
 use super::{Listed, Outcome, read};
+use crate::discover::{FolderClient, FoundSkill, UserFolders};
 
 /// One listed skill and where it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +29,7 @@ pub struct Found {
     pub path: String,
 }
 
-/// What Codex makes of some roots.
+/// What Codex makes of some skills.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Listing {
     /// The roots, in the order Codex numbers them, each with its kind.
@@ -32,8 +38,6 @@ pub struct Listing {
     pub found: Vec<Found>,
     /// The `SKILL.md` files it refuses, with its reason.
     pub rejected: Vec<(PathBuf, String)>,
-    /// Roots whose walk stopped at its limit.
-    pub truncated: Vec<PathBuf>,
 }
 
 impl Listing {
@@ -64,59 +68,55 @@ impl Listing {
     }
 }
 
-/// Codex's listing of the skills under `roots` (skill roots such as
-/// `.agents/skills`; the same folder given twice counts once). The kind of
-/// each root is read from where it is ([`RootKind::of`], with `$CODEX_HOME`
-/// and `$HOME`).
-pub fn listing(roots: &[PathBuf]) -> Listing {
-    let (codex, home) = (codex_home(), home());
-    let mut seen = HashSet::new();
-    let mut kinds: Vec<(PathBuf, RootKind)> = roots
-        .iter()
-        .filter(|r| seen.insert(std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf())))
-        .map(|r| {
-            let absolute = std::path::absolute(r).unwrap_or_else(|_| r.clone());
-            let kind = RootKind::of(&absolute, codex.as_deref(), home.as_deref());
-            (absolute, kind)
-        })
-        .collect();
-    kinds.sort_by_key(|(_, k)| *k);
+/// Codex's listing of `found` (as discovery returned them); `user` tells
+/// `$CODEX_HOME/skills` and `~/.agents/skills` from the repository's folders.
+pub fn listing(found: &[FoundSkill], user: Option<&UserFolders>) -> Listing {
+    let mut roots: Vec<(PathBuf, RootKind)> = Vec::new();
+    let mut placed: Vec<(&FoundSkill, PathBuf)> = Vec::new();
+    for f in found {
+        let root = match &f.origin {
+            Some(o) if o.client == FolderClient::ClaudeCode => continue,
+            Some(o) => o.folder.clone(),
+            None => f.root.clone(),
+        };
+        let root = std::path::absolute(&root).unwrap_or(root);
+        if !roots.iter().any(|(r, _)| *r == root) {
+            let kind = RootKind::of(&root, user);
+            roots.push((root.clone(), kind));
+        }
+        placed.push((f, root));
+    }
+    roots.sort_by_key(|(_, k)| *k);
     let mut out = Listing {
-        roots: kinds,
+        roots,
         ..Listing::default()
     };
-    for (i, (root, _)) in out.roots.iter().enumerate() {
-        let scan = scan_root(root);
-        if scan.truncated {
-            out.truncated.push(root.clone());
-        }
-        for rel in scan.skills {
-            let dir = if rel.is_empty() {
-                root.clone()
-            } else {
-                root.join(&rel)
-            };
-            let path = join(&rel, super::SKILL_MD);
-            match read(&dir).outcome {
-                Outcome::Listed(listed) => out.found.push(Found {
-                    listed,
-                    root: i,
-                    path,
-                }),
-                Outcome::Rejected { why } => out.rejected.push((dir.join(super::SKILL_MD), why)),
-                Outcome::NotListed { .. } => {}
-            }
+    for (f, root) in placed {
+        let index = out.roots.iter().position(|(r, _)| *r == root).unwrap_or(0);
+        let dir = std::path::absolute(&f.dir).unwrap_or_else(|_| f.dir.clone());
+        let path = below(&root, &dir);
+        match read(&f.dir).outcome {
+            Outcome::Listed(listed) => out.found.push(Found {
+                listed,
+                root: index,
+                path,
+            }),
+            Outcome::Rejected { why } => out.rejected.push((f.dir.join(super::SKILL_MD), why)),
+            Outcome::NotListed { .. } => {}
         }
     }
     out
 }
 
-fn join(rel: &str, file: &str) -> String {
-    if rel.is_empty() {
-        file.to_string()
-    } else {
-        format!("{rel}/{file}")
-    }
+/// `dir/SKILL.md` below `root`, `/`-separated.
+fn below(root: &Path, dir: &Path) -> String {
+    let rel = dir.strip_prefix(root).unwrap_or(dir);
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.push(super::SKILL_MD.to_string());
+    parts.join("/")
 }
 
 /// Codex's stderr line for a rejected skill, after its log prefix.

@@ -124,21 +124,46 @@ impl Bundle {
     /// rendered now: each skill under its name, in the bundle's order, with
     /// its `when_to_use` where it has one. Empty for an empty bundle.
     pub fn catalog_style(&self, style: crate::catalog::Style, budget: Option<usize>) -> String {
-        let locations: Vec<String> = self
+        self.catalog_style_of(style, budget, &vec![true; self.len()])
+    }
+
+    /// [`Bundle::catalog_style`] of the skills `keep` marks (one flag per
+    /// skill, in bundle order): what a session offers the model.
+    pub(crate) fn catalog_style_of(
+        &self,
+        style: crate::catalog::Style,
+        budget: Option<usize>,
+        keep: &[bool],
+    ) -> String {
+        let kept: Vec<Skill<'_>> = self
             .skills()
+            .zip(keep)
+            .filter(|(_, keep)| **keep)
+            .map(|(s, _)| s)
+            .collect();
+        let locations: Vec<String> = kept
+            .iter()
             .map(|s| crate::catalog::location(s.name()))
             .collect();
-        let entries: Vec<crate::catalog::Entry<'_>> = self
-            .skills()
+        // Extension values are JSON text: `when_to_use` is a JSON string.
+        let when_to_use: Vec<Option<String>> = kept
+            .iter()
+            .map(|s| {
+                s.extensions()
+                    .find(|(k, _)| *k == "when_to_use")
+                    .and_then(|(_, v)| skills_core::json::parse(v, 1).ok())
+                    .and_then(|n| n.as_str().map(String::from))
+            })
+            .collect();
+        let entries: Vec<crate::catalog::Entry<'_>> = kept
+            .iter()
             .zip(&locations)
-            .map(|(s, location)| crate::catalog::Entry {
+            .zip(&when_to_use)
+            .map(|((s, location), when_to_use)| crate::catalog::Entry {
                 name: s.name(),
                 alias: None,
                 description: s.description(),
-                when_to_use: s
-                    .extensions()
-                    .find(|(k, _)| *k == "when_to_use")
-                    .map(|(_, v)| v),
+                when_to_use: when_to_use.as_deref(),
                 location,
             })
             .collect();

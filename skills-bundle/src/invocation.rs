@@ -21,7 +21,7 @@
 //! does (the compiler records it with the skill's metadata).
 //!
 //! A boolean is the YAML boolean or the same word as a string (`"true"`),
-//! and anything else leaves the default (invocable). Everything is read
+//! and anything else (`yes`, `1`) leaves the default (invocable). Everything is read
 //! from the skill's recorded metadata, which the bundle digest covers.
 
 use crate::Skill;
@@ -83,12 +83,14 @@ impl Skill<'_> {
     }
 }
 
-/// A boolean written as one, or as the word in a string.
+/// A boolean written as one (YAML's `true`, `True`, `TRUE`), or the
+/// string `"true"` / `"false"` exactly, as Claude Code reads these keys; a
+/// YAML 1.1 `yes`, a `1` or any other value says nothing.
 fn flag(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
-        Value::String(s) if s.trim().eq_ignore_ascii_case("true") => Some(true),
-        Value::String(s) if s.trim().eq_ignore_ascii_case("false") => Some(false),
+        Value::String(s) if s == "true" => Some(true),
+        Value::String(s) if s == "false" => Some(false),
         _ => None,
     }
 }
@@ -120,7 +122,8 @@ mod tests {
     #[test]
     fn flags_and_globs() {
         assert_eq!(flag(&read("true")), Some(true));
-        assert_eq!(flag(&read("\"True\"")), Some(true));
+        assert_eq!(flag(&read("\"true\"")), Some(true));
+        assert_eq!(flag(&read("\"True\"")), None);
         assert_eq!(flag(&read("false")), Some(false));
         assert_eq!(flag(&read("\"no\"")), None);
         assert_eq!(flag(&read("1")), None);

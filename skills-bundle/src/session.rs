@@ -195,6 +195,14 @@ impl<E> Session<E> {
         offer::catalog(&self.bundle, &self.offer.mask(), self.budget)
     }
 
+    /// The catalog of the skills offered to the model in a client's
+    /// dialect ([`Bundle::catalog_style`]), within `budget` in the style's
+    /// unit (`None`: the style's default).
+    pub fn catalog_style(&self, style: crate::catalog::Style, budget: Option<usize>) -> String {
+        self.bundle
+            .catalog_style_of(style, budget, &self.offer.mask())
+    }
+
     /// The skills offered to the model now, in bundle order: every skill
     /// but those with `disable-model-invocation: true`, and of the
     /// `paths`-scoped ones only those a [touched](Session::touch) path

@@ -51,33 +51,36 @@ pub fn matches(pattern: &str, path: &str) -> bool {
     let tokens = tokens(pattern);
     let end = tokens.len();
     // `live[k]`: the first `k` tokens match the path read so far.
-    let mut live = vec![false; end + 1];
-    let mut next = vec![false; end + 1];
+    // `inside[k]`: token `k`, a `**/`, has read characters and waits for
+    // the `/` that ends them.
+    let (mut live, mut next) = (vec![false; end + 1], vec![false; end + 1]);
+    let (mut inside, mut next_inside) = (vec![false; end], vec![false; end]);
     live[0] = true;
     close(&tokens, &mut live);
     for c in path.chars() {
         next.iter_mut().for_each(|n| *n = false);
+        next_inside.iter_mut().for_each(|n| *n = false);
         for (k, token) in tokens.iter().enumerate() {
-            if !live[k] {
-                continue;
-            }
-            match *token {
-                Token::Char(d) if d == c => next[k + 1] = true,
-                Token::One if c != '/' => next[k + 1] = true,
-                Token::Star if c != '/' => next[k] = true,
-                Token::Any => next[k] = true,
-                Token::Dirs => {
-                    next[k] = true;
-                    if c == '/' {
-                        next[k + 1] = true;
-                    }
+            if live[k] {
+                match *token {
+                    Token::Char(d) if d == c => next[k + 1] = true,
+                    Token::One if c != '/' => next[k + 1] = true,
+                    Token::Star if c != '/' => next[k] = true,
+                    Token::Any => next[k] = true,
+                    _ => {}
                 }
-                _ => {}
+            }
+            if inside[k] || (live[k] && *token == Token::Dirs) {
+                next_inside[k] = true;
+                if c == '/' {
+                    next[k + 1] = true;
+                }
             }
         }
         close(&tokens, &mut next);
         std::mem::swap(&mut live, &mut next);
-        if !live.contains(&true) {
+        std::mem::swap(&mut inside, &mut next_inside);
+        if !live.contains(&true) && !inside.contains(&true) {
             return false;
         }
     }
@@ -85,7 +88,7 @@ pub fn matches(pattern: &str, path: &str) -> bool {
 }
 
 /// Adds the states reached without reading a character: past a `*`, `**`
-/// or `**/` that matches nothing.
+/// or `**/` that matches nothing (a `**/` only before it has read any).
 fn close(tokens: &[Token], live: &mut [bool]) {
     for (k, token) in tokens.iter().enumerate() {
         if live[k] && matches!(token, Token::Star | Token::Any | Token::Dirs) {
@@ -120,6 +123,34 @@ mod tests {
         assert!(matches("*", ""));
         assert!(matches("a*b*c", "aXbYc"));
         assert!(!matches("a*b*c", "aXbY/c"));
+    }
+
+    /// The definition, written as a backtracking matcher (the one this
+    /// module replaced): exponential at worst, fine on short inputs.
+    fn by_definition(p: &[char], s: &[char]) -> bool {
+        match p {
+            [] => s.is_empty(),
+            ['*', '*', '/', rest @ ..] => {
+                by_definition(rest, s)
+                    || (0..s.len()).any(|i| s[i] == '/' && by_definition(rest, &s[i + 1..]))
+            }
+            ['*', '*', rest @ ..] => (0..=s.len()).any(|i| by_definition(rest, &s[i..])),
+            ['*', rest @ ..] => (0..=s.len())
+                .take_while(|&i| i == 0 || s[i - 1] != '/')
+                .any(|i| by_definition(rest, &s[i..])),
+            ['?', rest @ ..] => matches!(s, [c, ..] if *c != '/') && by_definition(rest, &s[1..]),
+            [c, rest @ ..] => matches!(s, [d, ..] if d == c) && by_definition(rest, &s[1..]),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// The set simulation agrees with the definition everywhere.
+        #[test]
+        fn agrees_with_the_definition(pattern in "[ab*?/]{0,8}", path in "[ab/]{0,10}") {
+            let (p, s): (Vec<char>, Vec<char>) = (pattern.chars().collect(), path.chars().collect());
+            proptest::prop_assert_eq!(matches(&pattern, &path), by_definition(&p, &s));
+        }
     }
 
     /// A pattern built to make a backtracking matcher take exponential time

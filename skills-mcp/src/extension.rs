@@ -12,9 +12,11 @@
 //! The frontmatter carries `name` (a plugin skill's own name, without the
 //! `plugin:` prefix, as SEP-2640 matches it against the URI), `description`,
 //! and as extra fields `license`, `compatibility`, `metadata` (an object of
-//! strings), `allowed-tools` (the rules joined by spaces, as written) and
-//! any profile extension keys (`user-invocable`, ...) with their JSON
-//! values. Each entry passes rmcp's [`Skill::validate`](rmcp::model::Skill::validate).
+//! strings, as the specification reads it), `allowed-tools` (the rules
+//! joined by spaces) and every other key the author wrote (profile
+//! `claude-code`) verbatim, with the types YAML gives it:
+//! `user-invocable: false` is the boolean, `version: 2` the number, a list
+//! a list. Each entry passes rmcp's [`Skill::validate`](rmcp::model::Skill::validate).
 
 use rmcp::ErrorData;
 use rmcp::model::{GetSkillResult, JsonObject, SkillFrontmatter, SkillResource, SkillResources};

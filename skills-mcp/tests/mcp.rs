@@ -373,6 +373,7 @@ async fn frontmatter_keeps_yaml_types_and_directories_can_be_read() {
             "version": 2,
             "user-invocable": true,
             "tags": ["greeting", "2"],
+            "when_to_use": "When someone says hi.",
         })
     );
     assert_eq!(

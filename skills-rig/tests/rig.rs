@@ -149,11 +149,9 @@ async fn refusals_are_tool_errors_for_the_model() {
                 READ,
                 json!({"skill": "calculator", "path": "../git-workflow/SKILL.md"}),
             ),
-            // A script of a skill that was never activated.
-            1 => Reply::call(
-                RUN,
-                json!({"skill": "calculator", "command": "python3 scripts/calc.py '1 + 1'"}),
-            ),
+            // A command the skill's own allowed-tools do not list (no
+            // activation is needed; its rules decide).
+            1 => Reply::call(RUN, json!({"skill": "calculator", "command": "ls -la"})),
             // Arguments that do not match the schema.
             2 => Reply::call(ACTIVATE, json!({"skill": 7})),
             // No such skill.
@@ -188,7 +186,7 @@ async fn refusals_are_tool_errors_for_the_model() {
             ),
             (
                 RUN,
-                "the skill `calculator` is not active; activate it first with `activate_skill` or <use_skill>"
+                "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"
             ),
             (ACTIVATE, "`name` is missing"),
             (

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use skills_bundle::agent::{self, ChatModel, Message, ModelError, Reply, Style, ToolCall};
+use skills_bundle::catalog::Style as Dialect;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::protocol::Instruction;
 use skills_bundle::session::{ACTIVATE, READ, RUN, Session, SessionError, ToolDefinition};
@@ -80,10 +81,49 @@ fn the_model_is_offered_what_it_may_invoke() {
             "{name} in {catalog}"
         );
     }
-    assert!(catalog.starts_with("<available_skills>") && catalog.ends_with("</available_skills>"));
+    // Cut from the bundle's block, it is the block of the offered skills.
+    let offered: Vec<_> = ["model-only", "open"]
+        .iter()
+        .map(|n| SKILLS.get(n).unwrap())
+        .map(|s| (s.name(), s.description()))
+        .collect();
+    assert_eq!(
+        catalog,
+        skills_bundle::catalog::render_embedded(offered.iter().copied())
+    );
+    // And within any budget, what the block of those skills is within it.
+    let locations: Vec<String> = offered
+        .iter()
+        .map(|(n, _)| skills_bundle::catalog::location(n))
+        .collect();
+    let triples: Vec<(&str, &str, &str)> = offered
+        .iter()
+        .zip(&locations)
+        .map(|((n, d), l)| (*n, *d, l.as_str()))
+        .collect();
+    for budget in 0..=catalog.chars().count() + 1 {
+        let cut = Session::new(&SKILLS, LocalExecutor::new(_cache.path()), Mode::Restrict)
+            .with_catalog_budget(budget);
+        assert_eq!(
+            cut.catalog(),
+            skills_bundle::catalog::render_within(triples.iter().copied(), budget),
+            "budget {budget}"
+        );
+    }
     for (tool, names) in enums(&session) {
         assert_eq!(names, ["model-only", "open"], "{tool}");
     }
+    // In a client's dialect too (`when_to_use` appended as Claude Code does).
+    let claude = session.catalog_style(Dialect::ClaudeCode, None);
+    assert!(
+        claude.contains("- open: Says hello through its script. - When someone says hi."),
+        "{claude}"
+    );
+    assert!(claude.contains("- model-only: "), "{claude}");
+    assert!(
+        !claude.contains("reserved") && !claude.contains("scoped"),
+        "{claude}"
+    );
     // A budget cuts what is offered, never brings a hidden skill back.
     let tight = Session::new(
         &SKILLS,
@@ -199,7 +239,8 @@ fn extension_values_keep_their_yaml_types() {
         [
             ("version", "2"),
             ("user-invocable", "true"),
-            ("tags", r#"["greeting","2"]"#)
+            ("tags", r#"["greeting","2"]"#),
+            ("when_to_use", r#""When someone says hi.""#)
         ]
     );
     let reserved = SKILLS.get("reserved").unwrap().invocation();

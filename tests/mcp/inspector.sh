@@ -79,9 +79,14 @@ check "prompts/get calculator arguments=6*7: \$ARGUMENTS filled" 0 \
 check "tools/call activate_skill calculator" 0 \
     "not j.get('isError') and 'Base directory for this skill: skill://calculator' in j['content'][0]['text']" \
     -- --method tools/call --tool-name activate_skill --tool-arg name=calculator
-check "tools/call run_skill_script in a fresh session: isError, not active" 0 \
-    "j['isError'] and 'is not active' in j['content'][0]['text']" \
+# One server per call, as a framework that opens a session per tool call:
+# a run needs no activation, its own skill's allowed-tools decide.
+check "tools/call run_skill_script in a fresh session: the skill's own allowed-tools let it run" 0 \
+    "not j.get('isError') and '345' in j['content'][0]['text']" \
     -- --method tools/call --tool-name run_skill_script --tool-arg skill=calculator "command=python3 scripts/calc.py '15 * 23'"
+check "tools/call run_skill_script outside the skill's allowed-tools: isError" 0 \
+    "j['isError'] and '345' not in j['content'][0]['text']" \
+    -- --method tools/call --tool-name run_skill_script --tool-arg skill=calculator "command=cat scripts/calc.py"
 check "tools/call read_skill_resource ../x: isError, Illegal path" 0 \
     "j['isError'] and 'Illegal path' in j['content'][0]['text']" \
     -- --method tools/call --tool-name read_skill_resource --tool-arg skill=calculator path=../x

@@ -81,6 +81,16 @@ impl Skill<'_> {
         }
         invocation
     }
+
+    /// Whether the frontmatter sets `disable-model-invocation` (as
+    /// Claude Code reads it: see [`flag`]), whatever Codex's
+    /// `agents/openai.yaml` says: Claude Code's own view of the skill.
+    pub fn disables_model_invocation(&self) -> bool {
+        self.extensions()
+            .filter(|(key, _)| *key == DISABLE_MODEL_INVOCATION)
+            .filter_map(|(_, text)| json::parse(text, 4).ok())
+            .any(|node| flag(&node.value) == Some(true))
+    }
 }
 
 /// A boolean written as one (YAML's `true`, `True`, `TRUE`), or the

@@ -160,7 +160,7 @@ fn claude_code(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Res
             folders.join(", ")
         ));
     };
-    if disables_model_invocation(&skill) {
+    if skill.disables_model_invocation() {
         return fail(&format!(
             "Claude Code refuses `{name}` to the model: it sets `disable-model-invocation: true`, so only the user can run /{name} (`skills show {name}` without --style prints its instructions)"
         ));
@@ -277,16 +277,6 @@ fn activate(
         .activate_with(&options)
         .map(|a| a.content)
         .map_err(|e| e.to_string()))
-}
-
-/// Whether the frontmatter sets `disable-model-invocation` as Claude Code
-/// reads it: the boolean `true` or the string `"true"` (a YAML 1.1 `yes`
-/// is false to it; `skills_compiler::client::claude_code` reads it alike).
-fn disables_model_invocation(skill: &Skill<'_>) -> bool {
-    skill
-        .extensions()
-        .find(|(key, _)| *key == "disable-model-invocation")
-        .is_some_and(|(_, value)| matches!(value, "true" | "\"true\""))
 }
 
 /// A random UUID (version 4), as Claude Code's session ids are.

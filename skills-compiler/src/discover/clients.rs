@@ -38,12 +38,11 @@
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use super::super::diag::{Code, Diagnostic, Severity};
 use super::super::render::thousands;
-use super::{DiscoveryOptions, EntryKind, FoundSkill, list_dir};
+use super::{DiscoveryOptions, EntryKind, FoundSkill, list_dir, unfollowable_link};
 
 /// A client whose skills folders discovery knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -413,18 +412,7 @@ fn link_to_dir(link: &Path, diags: &mut Vec<Diagnostic>) -> Option<PathBuf> {
             .is_ok_and(|m| m.is_dir())
             .then_some(canon),
         Err(e) => {
-            let message = match (e.kind(), fs::read_link(link)) {
-                (io::ErrorKind::NotFound, Ok(to)) => format!(
-                    "symbolic link `{}` points to `{}`, which does not exist; it was skipped",
-                    link.display(),
-                    to.display()
-                ),
-                _ => format!(
-                    "cannot follow symbolic link `{}`: {e}; it was skipped",
-                    link.display()
-                ),
-            };
-            diags.push(io_warning(link, message).help("remove the link or restore its target"));
+            diags.push(unfollowable_link(link, &e));
             None
         }
     }

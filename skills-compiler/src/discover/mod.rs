@@ -507,6 +507,24 @@ pub(super) enum Target {
     Other(PathBuf),
 }
 
+/// Warning `SK005` for a link that cannot be followed: dangling (naming
+/// where it points) or unreadable.
+pub(super) fn unfollowable_link(link: &Path, e: &io::Error) -> Diagnostic {
+    let message = match (e.kind(), fs::read_link(link)) {
+        (io::ErrorKind::NotFound, Ok(to)) => format!(
+            "symbolic link `{}` points to `{}`, which does not exist; it was skipped",
+            link.display(),
+            to.display()
+        ),
+        _ => format!(
+            "cannot follow symbolic link `{}`: {e}; it was skipped",
+            link.display()
+        ),
+    };
+    Diagnostic::new(Code::Io, Severity::Warning, link, message)
+        .help("remove the link or restore its target")
+}
+
 /// Follows the link at `link` if its target stays inside `boundary`
 /// (canonical). Dangling links give `SK005`, escaping ones `SK008`; both
 /// return `None`. With `dirs_only`, links to anything but a directory return
@@ -521,21 +539,7 @@ pub(super) fn follow_link(
     let canon = match fs::canonicalize(link) {
         Ok(canon) => canon,
         Err(e) => {
-            let message = match (e.kind(), fs::read_link(link)) {
-                (io::ErrorKind::NotFound, Ok(to)) => format!(
-                    "symbolic link `{}` points to `{}`, which does not exist; it was skipped",
-                    link.display(),
-                    to.display()
-                ),
-                _ => format!(
-                    "cannot follow symbolic link `{}`: {e}; it was skipped",
-                    link.display()
-                ),
-            };
-            diags.push(
-                Diagnostic::new(Code::Io, Severity::Warning, link, message)
-                    .help("remove the link or restore its target"),
-            );
+            diags.push(unfollowable_link(link, &e));
             return None;
         }
     };

@@ -267,6 +267,26 @@ fn the_codex_catalog_prints_every_recorded_entry_line() {
     assert_eq!(lines.len(), listed + symlinked, "{stdout}");
 }
 
+/// listings.json's Codex entries in order, the recorded roots `<r0>`
+/// (`$CODEX_HOME/skills`), `<r1>` (`~/.agents/skills`) and `<r3>` (the
+/// repository's) replaced by the aliases printed for them; the symlinked
+/// skill only where links exist.
+fn recorded_entries(listing: &Value, [codex, agents, repo]: [String; 3]) -> Vec<String> {
+    listing["codex"]["entries_in_order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e.as_str()
+                .unwrap()
+                .replace("<r0>", &codex)
+                .replace("<r1>", &agents)
+                .replace("<r3>", &repo)
+        })
+        .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
+        .collect()
+}
+
 #[test]
 fn over_several_roots_codex_orders_and_numbers_as_recorded() {
     let l = layout();
@@ -284,19 +304,10 @@ fn over_several_roots_codex_orders_and_numbers_as_recorded() {
         "{stdout}"
     );
     let listing = record("listings.json");
-    let expected: Vec<String> = listing["codex"]["entries_in_order"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            e.as_str()
-                .unwrap()
-                .replace("<r0>", &alias(&codex_root))
-                .replace("<r1>", &alias(&agents_root))
-                .replace("<r3>", &alias(&l.repo))
-        })
-        .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
-        .collect();
+    let expected = recorded_entries(
+        &listing,
+        [alias(&codex_root), alias(&agents_root), alias(&l.repo)],
+    );
     assert_eq!(entries(&stdout), expected, "{stdout}");
     // Found as Codex finds them: the repository's `.agents/skills` from the
     // working directory, `$CODEX_HOME/skills` and `~/.agents/skills` with
@@ -326,19 +337,14 @@ fn over_several_roots_codex_orders_and_numbers_as_recorded() {
             .cloned()
             .unwrap_or_else(|| panic!("no alias for {} in\n{found}", p.display()))
     };
-    let expected: Vec<String> = listing["codex"]["entries_in_order"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            e.as_str()
-                .unwrap()
-                .replace("<r0>", &alias_of(&codex_root))
-                .replace("<r1>", &alias_of(&agents_root))
-                .replace("<r3>", &alias_of(&l.repo))
-        })
-        .filter(|e| cfg!(unix) || !e.contains("/symlinked/"))
-        .collect();
+    let expected = recorded_entries(
+        &listing,
+        [
+            alias_of(&codex_root),
+            alias_of(&agents_root),
+            alias_of(&l.repo),
+        ],
+    );
     assert_eq!(entries(&found), expected, "{found}");
 }
 

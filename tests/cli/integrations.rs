@@ -558,51 +558,103 @@ fn the_action_installs_a_given_version_from_git() {
     assert_eq!(key, "skills-cli-Linux-X64-rev-v9.9.9");
 }
 
-/// The files Cargo built the `skills` binary from, as its dep-info file
-/// (`target/<profile>/skills.d`) lists them, relative to the workspace: one
-/// per directory, then the manifest of each crate they belong to and
-/// `Cargo.lock`.
+/// The files the `skills` binary is built from, relative to the workspace:
+/// the Rust sources of every workspace crate in `skills-cli`'s dependency
+/// graph as `cargo metadata` resolves it (normal, build and proc-macro
+/// dependencies alike), one per directory, then each such crate's manifest,
+/// the workspace's and `Cargo.lock`. Resolved, not read from Cargo's
+/// dep-info: `target/<profile>/skills.d` is only written when the binary is
+/// built for itself, not for a test on a clean checkout.
 fn binary_sources() -> Vec<PathBuf> {
-    let dep_info = skills_bin().with_extension("d");
-    let text = std::fs::read_to_string(&dep_info).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (Cargo writes the binary's dep-info there)",
-            dep_info.display()
-        )
-    });
-    let (_, deps) = text.lines().next().unwrap().split_once(": ").unwrap();
-    // Paths are separated by spaces; a space in a path is `\ `.
-    let mut files = vec![String::new()];
-    let mut chars = deps.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => files.last_mut().unwrap().extend(chars.next()),
-            ' ' => files.push(String::new()),
-            c => files.last_mut().unwrap().push(c),
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let members: BTreeSet<&str> = metadata["workspace_members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap())
+        .collect();
+    let packages: BTreeMap<&str, &Value> = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p))
+        .collect();
+    let nodes: BTreeMap<&str, &Value> = metadata["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["id"].as_str().unwrap(), n))
+        .collect();
+    let cli = members
+        .iter()
+        .copied()
+        .find(|id| packages[id]["name"] == env!("CARGO_PKG_NAME"))
+        .unwrap();
+    // Every workspace crate reachable from skills-cli without dev-dependencies.
+    let mut crates = BTreeSet::from([cli]);
+    let mut todo = vec![cli];
+    while let Some(id) = todo.pop() {
+        for dep in nodes[id]["deps"].as_array().unwrap() {
+            let next = dep["pkg"].as_str().unwrap();
+            let kinds = dep["dep_kinds"].as_array().unwrap();
+            let built = kinds.iter().any(|k| k["kind"] != "dev");
+            if built && members.contains(next) && crates.insert(next) {
+                todo.push(next);
+            }
         }
     }
     let root = workspace();
     let mut by_dir = BTreeMap::new();
     let mut manifests = BTreeSet::from([PathBuf::from("Cargo.toml"), PathBuf::from("Cargo.lock")]);
-    for file in files.iter().filter(|f| !f.is_empty()) {
-        let Ok(rel) = Path::new(file).strip_prefix(&root) else {
-            continue;
-        };
-        if rel.starts_with("target") {
-            continue;
+    for id in &crates {
+        let manifest = Path::new(packages[id]["manifest_path"].as_str().unwrap());
+        let dir = manifest.parent().unwrap();
+        manifests.insert(manifest.strip_prefix(&root).unwrap().to_path_buf());
+        for target in packages[id]["targets"].as_array().unwrap() {
+            let kinds = target["kind"].as_array().unwrap();
+            let built = kinds.iter().any(|k| {
+                ["lib", "proc-macro", "bin", "custom-build"].contains(&k.as_str().unwrap())
+            });
+            if !built {
+                continue;
+            }
+            let src = Path::new(target["src_path"].as_str().unwrap());
+            for file in rust_files(src.parent().unwrap()) {
+                let rel = file.strip_prefix(&root).unwrap().to_path_buf();
+                assert!(file.starts_with(dir), "{}", file.display());
+                by_dir
+                    .entry(rel.parent().unwrap().to_path_buf())
+                    .or_insert(rel);
+            }
         }
-        by_dir
-            .entry(rel.parent().unwrap().to_path_buf())
-            .or_insert_with(|| rel.to_path_buf());
-        let krate = rel
-            .ancestors()
-            .skip(1)
-            .find(|a| root.join(a).join("Cargo.toml").is_file())
-            .unwrap();
-        manifests.insert(krate.join("Cargo.toml"));
     }
+    assert!(crates.len() >= 4, "{crates:?}");
     assert!(by_dir.len() >= 5, "{by_dir:?}");
     by_dir.into_values().chain(manifests).collect()
+}
+
+/// The `.rs` files under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// The cache key step hashes the sources of the binary: a change to any

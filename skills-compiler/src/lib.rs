@@ -118,7 +118,7 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
         }
     }
     let mut skills = check_all(&found, options);
-    judge_by_client(&mut skills, options.profile);
+    judge_by_client(&mut skills, options);
     duplicates::mark(&found, &mut skills, options.profile);
     Checked {
         skills,
@@ -135,14 +135,14 @@ fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
 
 /// Under a client profile, rewrites each skill's diagnostics from the
 /// client's reading of all of them as one listing.
-fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile) {
-    let Some(client) = profile.client() else {
+fn judge_by_client(skills: &mut [CheckedSkill], options: &Options) {
+    let Some(client) = options.profile.client() else {
         return;
     };
-    let readings = client::readings(client, skills);
+    let readings = client::readings(client, skills, options.threads);
     for (skill, reading) in skills.iter_mut().zip(readings) {
         if let Some(reading) = reading {
-            client::diagnostics::apply(skill, client, &reading, profile);
+            client::diagnostics::apply(skill, client, &reading, options.profile);
         }
     }
 }
@@ -151,7 +151,7 @@ fn judge_by_client(skills: &mut [CheckedSkill], profile: Profile) {
 /// (and, under a client profile, as that client reads it).
 pub fn check_dir(dir: &Path, options: &Options) -> CheckedSkill {
     let mut skill = [check_skill(dir, None, options)];
-    judge_by_client(&mut skill, options.profile);
+    judge_by_client(&mut skill, options);
     let [skill] = skill;
     skill
 }

@@ -21,6 +21,7 @@ use super::diag::Code;
 use super::files::SkillFile;
 use super::frontmatter::Split;
 use super::rules::Ctx;
+use super::source::find_any;
 use skills_core::fsread::Dir;
 
 const MAX_LINES: usize = 500;
@@ -76,21 +77,34 @@ fn may_start_invisible(b: u8) -> bool {
     matches!(b, 0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xEF | 0xF3)
 }
 
+/// The offset of the first byte at or after `from` that is not ASCII.
+fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let mut base = from;
+    for chunk in rest.chunks(64) {
+        if !chunk.is_ascii() {
+            return chunk.iter().position(|b| !b.is_ascii()).map(|i| base + i);
+        }
+        base += chunk.len();
+    }
+    None
+}
+
 fn invisible(ctx: &mut Ctx<'_>) {
     let bytes = ctx.source.bytes();
-    let Ok(text) = std::str::from_utf8(bytes) else {
+    let Some(text) = ctx.source.text() else {
         return;
     };
     let mut last_line = 0;
-    // Only characters starting with a candidate lead byte are decoded.
-    for (at, &b) in bytes.iter().enumerate() {
-        if !may_start_invisible(b) {
-            continue;
-        }
+    // Only non-ASCII characters starting with a candidate lead byte are
+    // decoded; runs of ASCII are skipped a word at a time.
+    let mut from = 0;
+    while let Some(at) = next_non_ascii(bytes, from) {
         let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
-            continue;
+            break;
         };
-        if !is_invisible(c) {
+        from = at + c.len_utf8();
+        if !may_start_invisible(bytes[at]) || !is_invisible(c) {
             continue;
         }
         // A zero-width joiner between two pictographs builds an emoji.
@@ -158,10 +172,19 @@ fn description_lints(ctx: &mut Ctx<'_>, text: &str, span: Range<usize>) {
 fn referenced_paths(body: &str, offset: usize) -> Vec<(String, Range<usize>)> {
     let mut found = Vec::new();
     let mut fence: Option<&str> = None;
-    let mut pos = 0;
-    for line in body.split_inclusive('\n') {
-        let start = pos;
-        pos += line.len();
+    let bytes = body.as_bytes();
+    let mut start = 0;
+    while start < body.len() {
+        let end = find_any(bytes, start, b"\n").map_or(body.len(), |i| i + 1);
+        let line = &body[start..end];
+        let line_start = start;
+        start = end;
+        // Only a line with one of these can open or close a fence, link or
+        // hold a backticked path: most lines are skipped unread.
+        if find_any(line.as_bytes(), 0, b"`]~").is_none() {
+            continue;
+        }
+        let start = line_start;
         let trimmed = line.trim_start();
         if let Some(f) = fence {
             if trimmed.starts_with(f) {
@@ -180,7 +203,7 @@ fn referenced_paths(body: &str, offset: usize) -> Vec<(String, Range<usize>)> {
         // Markdown links and images: ](target)
         let mut rest = line;
         let mut base = start;
-        while let Some(i) = rest.find("](") {
+        while let Some(i) = find_link_target(rest) {
             let after = &rest[i + 2..];
             let Some(end) = after.find(')') else { break };
             let target = after[..end].split_whitespace().next().unwrap_or("");
@@ -211,8 +234,23 @@ fn referenced_paths(body: &str, offset: usize) -> Vec<(String, Range<usize>)> {
     found
 }
 
+/// The offset of the first `](` in `s` (a search for `]`, which is rare,
+/// rather than for the pair, whose searcher costs more to set up than most
+/// lines take to scan).
+fn find_link_target(s: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = s.get(from..)?.find(']') {
+        let at = from + i;
+        if s.as_bytes().get(at + 1) == Some(&b'(') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 fn references(ctx: &mut Ctx<'_>, split: &Split, files: &[SkillFile]) {
-    let Ok(text) = std::str::from_utf8(ctx.source.bytes()) else {
+    let Some(text) = ctx.source.text() else {
         return;
     };
     let Some(body) = text.get(split.body.clone()) else {

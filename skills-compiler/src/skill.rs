@@ -110,8 +110,8 @@ impl CheckedSkill {
     /// The Markdown body after the frontmatter.
     pub fn body(&self) -> &str {
         match (&self.source, &self.split) {
-            (Some(src), Some(split)) => std::str::from_utf8(src.bytes())
-                .ok()
+            (Some(src), Some(split)) => src
+                .text()
                 .and_then(|s| s.get(split.body.clone()))
                 .unwrap_or(""),
             _ => "",
@@ -289,7 +289,7 @@ fn parse_skill_md(skill: &mut CheckedSkill, path: &Path, bytes: Vec<u8>, profile
         }
     };
     // `split` succeeded, so the whole file is UTF-8.
-    let text = std::str::from_utf8(source.bytes()).unwrap_or_default();
+    let text = source.text().unwrap_or_default();
     let parsed = yaml::parse(text, split.yaml.start, split.yaml.end);
     for p in &parsed.problems {
         let d = ctx.report(p.code, Some(p.span.clone()), p.message.clone());

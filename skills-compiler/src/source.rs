@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 pub struct Source {
     path: PathBuf,
     bytes: Vec<u8>,
+    /// Whether `bytes` are UTF-8, checked once for every reader.
+    utf8: bool,
     /// Built on first use: most files never need a position.
     line_starts: OnceLock<Vec<usize>>,
 }
@@ -30,9 +32,11 @@ pub struct LineCol {
 impl Source {
     /// Wraps the bytes read from `path`.
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Source {
+        let utf8 = std::str::from_utf8(&bytes).is_ok();
         Source {
             path: path.into(),
             bytes,
+            utf8,
             line_starts: OnceLock::new(),
         }
     }
@@ -45,6 +49,15 @@ impl Source {
     /// The raw bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// The text, when the bytes are UTF-8.
+    pub fn text(&self) -> Option<&str> {
+        if self.utf8 {
+            std::str::from_utf8(&self.bytes).ok()
+        } else {
+            None
+        }
     }
 
     fn starts(&self) -> &[usize] {
@@ -85,18 +98,9 @@ impl Source {
 
     /// Number of lines (a trailing terminator does not start a new line).
     pub fn line_count(&self) -> usize {
-        let b = &self.bytes;
-        let breaks = if b.contains(&b'\r') {
-            b.iter()
-                .enumerate()
-                .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
-                .count()
-        } else {
-            // The common case, which the compiler vectorises.
-            b.iter().filter(|&&c| c == b'\n').count()
-        };
-        let ends_with_break = matches!(b.last(), Some(b'\n' | b'\r'));
-        if ends_with_break || b.is_empty() {
+        let breaks = self.starts().len() - 1;
+        let ends_with_break = matches!(self.bytes.last(), Some(b'\n' | b'\r'));
+        if ends_with_break || self.bytes.is_empty() {
             breaks.max(1)
         } else {
             breaks + 1
@@ -113,26 +117,53 @@ fn count_chars(bytes: &[u8]) -> usize {
 
 fn line_starts(bytes: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => starts.push(i + 1),
-            b'\r' => {
-                if bytes.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                starts.push(i + 1);
-            }
-            _ => {}
-        }
-        i += 1;
+    let mut from = 0;
+    while let Some(at) = next_break(bytes, from) {
+        from = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+            at + 2
+        } else {
+            at + 1
+        };
+        starts.push(from);
     }
     starts
+}
+
+/// The offset of the first `\n` or `\r` at or after `from`.
+fn next_break(bytes: &[u8], from: usize) -> Option<usize> {
+    find_any(bytes, from, b"\n\r")
+}
+
+/// The offset of the first of `needles` at or after `from`. Eight bytes are
+/// tested at a time: the bytes looked for (line breaks, Markdown's link and
+/// code marks) are rare in text.
+pub(crate) fn find_any(bytes: &[u8], from: usize, needles: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Whether some byte of `word` is `needle` (no false negatives; a false
+    // positive only stops the skipping early).
+    let holds = |word: u64, needle: u8| {
+        let x = word ^ (ONES * u64::from(needle));
+        x.wrapping_sub(ONES) & !x & HIGHS != 0
+    };
+    let mut at = from;
+    while let Some(word) = bytes.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
+        let word = u64::from_ne_bytes(*word);
+        if needles.iter().any(|&n| holds(word, n)) {
+            break;
+        }
+        at += 8;
+    }
+    let rest = bytes.get(at..)?;
+    rest.iter()
+        .position(|b| needles.contains(b))
+        .map(|i| at + i)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Just;
 
     #[test]
     fn line_col_handles_every_line_ending() {
@@ -156,5 +187,46 @@ mod tests {
         let s = Source::new("x", b"a\n".to_vec());
         assert_eq!(s.line_col(99), LineCol { line: 2, column: 1 });
         assert_eq!(s.line_count(), 1);
+    }
+
+    /// The line table, a byte at a time: what [`line_starts`] must equal.
+    fn naive_starts(bytes: &[u8]) -> Vec<usize> {
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                i += 1;
+            }
+            if bytes[i] == b'\n' || bytes[i] == b'\r' {
+                starts.push(i + 1);
+            }
+            i += 1;
+        }
+        starts
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn line_starts_equal_a_byte_by_byte_scan(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    Just(b'\n'), Just(b'\r'), Just(b'a'), Just(0x8a_u8), Just(0x0d_u8 | 0x80)
+                ],
+                0..80,
+            ),
+            pad in 0usize..9,
+        ) {
+            let mut padded = vec![b'x'; pad];
+            padded.extend_from_slice(&bytes);
+            proptest::prop_assert_eq!(line_starts(&padded), naive_starts(&padded));
+            let source = Source::new("x", padded.clone());
+            let breaks = naive_starts(&padded).len() - 1;
+            let expected = if padded.is_empty() || matches!(padded.last(), Some(b'\n' | b'\r')) {
+                breaks.max(1)
+            } else {
+                breaks + 1
+            };
+            proptest::prop_assert_eq!(source.line_count(), expected);
+        }
     }
 }

@@ -39,7 +39,7 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
     let mut checked = report::entries(&result, &names);
     let clients = match args.format {
-        Format::Human | Format::Json => report::clients::readings(&result),
+        Format::Human | Format::Json => report::clients::readings(&result, options.threads),
         _ => Vec::new(),
     };
     report::with_clients(&mut checked, &clients);

@@ -18,20 +18,9 @@ use super::json::{Ordered, object, val};
 pub type Clients = Vec<(Client, Reading)>;
 
 /// Every client's reading of every skill of `result`, in order (each
-/// client reads the skills as one listing).
-pub fn readings(result: &compiler::Checked) -> Vec<Clients> {
-    let mut per_skill: Vec<Clients> = result.skills.iter().map(|_| Vec::new()).collect();
-    for c in Client::ALL {
-        for (clients, reading) in per_skill
-            .iter_mut()
-            .zip(client::readings(c, &result.skills))
-        {
-            if let Some(reading) = reading {
-                clients.push((c, reading));
-            }
-        }
-    }
-    per_skill
+/// client reads the skills as one listing), on up to `threads` threads.
+pub fn readings(result: &compiler::Checked, threads: usize) -> Vec<Clients> {
+    client::all_readings(&result.skills, threads)
 }
 
 fn outcome_name(outcome: &Outcome) -> &'static str {

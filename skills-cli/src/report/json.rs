@@ -111,7 +111,9 @@ pub(super) fn write_pretty(out: &mut dyn Write, doc: &Ordered) -> io::Result<()>
 impl Ordered {
     fn write(&self, text: &mut String, depth: usize) {
         match self {
-            Ordered::Value(value) => text.push_str(&value.to_string()),
+            // Into the text directly: a `String` per value was most of the
+            // time spent writing a large report.
+            Ordered::Value(value) => push_display(text, value),
             Ordered::Array(items) => {
                 write_entries(text, depth, ['[', ']'], items.iter().map(|i| (None, i)));
             }
@@ -137,7 +139,7 @@ fn write_entries<'a>(
         empty = false;
         push_indent(text, depth + 1);
         if let Some(key) = key {
-            text.push_str(&Value::from(key).to_string());
+            push_display(text, &Value::from(key));
             text.push_str(": ");
         }
         value.write(text, depth + 1);
@@ -147,6 +149,13 @@ fn write_entries<'a>(
         push_indent(text, depth);
     }
     text.push(close);
+}
+
+/// Appends `value` as its `Display` writes it (writing to a `String`
+/// cannot fail).
+fn push_display(text: &mut String, value: &impl std::fmt::Display) {
+    use std::fmt::Write as _;
+    let _ = write!(text, "{value}");
 }
 
 fn push_indent(text: &mut String, depth: usize) {

@@ -194,9 +194,17 @@ pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Rejecti
     })
 }
 
+/// The keys Codex ignores that [`CodexSkill::ignored_keys`] may name.
+const IGNORED_KEYS: [&str; 3] = ["when_to_use", "disable-model-invocation", "paths"];
+
 /// The keys of [`CodexSkill::ignored_keys`] present in `yaml` (which
 /// parsed).
 fn ignored_keys(yaml: &str) -> Vec<&'static str> {
+    // A key is in the text as written unless an escape spells it: without
+    // both, none is present, and libyaml need not read the text again.
+    if !yaml.contains('\\') && !IGNORED_KEYS.iter().any(|k| yaml.contains(k)) {
+        return Vec::new();
+    }
     let Ok(yaml_serde::Value::Mapping(map)) = yaml_serde::from_str::<yaml_serde::Value>(yaml)
     else {
         return Vec::new();

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::diag::Code;
+use crate::parallel;
 use crate::skill::CheckedSkill;
 
 pub use collate::collate;
@@ -209,11 +210,38 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
 }
 
 /// How `client` reads each of `skills`, taken as one listing (for Claude
-/// Code: [`claude_code::resolve_names`]).
-pub fn readings(client: Client, skills: &[CheckedSkill]) -> Vec<Option<Reading>> {
-    let mut readings: Vec<Option<Reading>> = skills.iter().map(|s| reading_of(client, s)).collect();
-    if client == Client::ClaudeCode {
-        claude_code::resolve_names(readings.iter_mut().flatten());
-    }
+/// Code: [`claude_code::resolve_names`]), read on up to `threads` worker
+/// threads (0: one per core).
+pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<Option<Reading>> {
+    let mut readings = parallel::map(skills, threads, |s| reading_of(client, s));
+    resolve(client, readings.iter_mut().flatten());
     readings
+}
+
+/// How every client reads each of `skills`, in [`Client::ALL`] order, each
+/// client taking them as one listing: [`readings`] for all clients in one
+/// pass over the skills.
+pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client, Reading)>> {
+    let mut per_skill = parallel::map(skills, threads, |s| {
+        Client::ALL
+            .into_iter()
+            .filter_map(|c| Some((c, reading_of(c, s)?)))
+            .collect::<Vec<_>>()
+    });
+    for c in Client::ALL {
+        let of_client = per_skill
+            .iter_mut()
+            .flat_map(|readings| readings.iter_mut())
+            .filter(|(rc, _)| *rc == c)
+            .map(|(_, r)| r);
+        resolve(c, of_client);
+    }
+    per_skill
+}
+
+/// What a client decides only from the whole listing.
+fn resolve<'r>(client: Client, readings: impl Iterator<Item = &'r mut Reading>) {
+    if client == Client::ClaudeCode {
+        claude_code::resolve_names(readings);
+    }
 }

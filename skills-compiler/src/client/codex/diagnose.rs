@@ -166,7 +166,7 @@ pub(crate) fn openai_yaml(skill: &mut CheckedSkill, dir: &Dir, profile: Profile)
         }
     };
     let source = Source::new(&path, bytes);
-    let Ok(text) = std::str::from_utf8(source.bytes()) else {
+    let Some(text) = source.text() else {
         if profile == Profile::Codex {
             skill.diagnostics.push(Diagnostic::new(
                 Code::CodexOpenAiYaml,

@@ -296,6 +296,10 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
         .filter(|(k, _)| !SPEC_FIELDS.contains(k))
         .map(|(k, v)| (k.to_string(), yaml_json::to_json(v)))
         .collect();
+    let frontmatter = fm
+        .filter(|root| root.as_map().is_some())
+        .map(yaml_json::to_json)
+        .unwrap_or_default();
     let body = skill
         .split
         .as_ref()
@@ -323,6 +327,7 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
                 .openai_yaml
                 .as_ref()
                 .and_then(|o| o.allow_implicit_invocation),
+            frontmatter: frontmatter.into(),
         },
         source_dir: if source_dir.is_empty() {
             ".".into()

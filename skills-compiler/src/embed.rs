@@ -445,6 +445,44 @@ mod tests {
         assert!(!tiny.deflated);
         assert_eq!(tiny.stored, b"x");
     }
+
+    fn described(skill_md: &str) -> SkillMeta {
+        let dir = Path::new("calc");
+        let checked = CheckedSkill::from_skill_md(
+            dir,
+            None,
+            &dir.join("SKILL.md"),
+            skill_md.as_bytes().to_vec(),
+            super::super::Profile::ClaudeCode,
+        );
+        describe(&checked, "calc").meta
+    }
+
+    /// The whole mapping, in the order written, typed; the fields the rules
+    /// read beside it, as the reference reads them.
+    #[test]
+    fn the_frontmatter_is_recorded_whole_and_typed() {
+        let meta = described(
+            "---\nname: calc\nmetadata:\n  version: 2\n  tags:\n    - a\n  q: \"2\"\nallowed-tools:\n  - Read\ndescription: Adds.\nuser-invocable: false\n---\nbody\n",
+        );
+        assert_eq!(
+            meta.frontmatter,
+            r#"{"name":"calc","metadata":{"version":2,"tags":["a"],"q":"2"},"allowed-tools":["Read"],"description":"Adds.","user-invocable":false}"#
+        );
+        assert_eq!(
+            meta.metadata.to_vec(),
+            [
+                ("version".into(), "2".into()),
+                ("tags".into(), "['a']".into()),
+                ("q".into(), "2".into())
+            ]
+        );
+        assert_eq!(
+            meta.extensions.to_vec(),
+            [("user-invocable".into(), "false".into())]
+        );
+        assert_eq!(described("no frontmatter\n").frontmatter, "");
+    }
 }
 
 #[cfg(all(test, unix))]

@@ -449,7 +449,8 @@ async fn serve_gives_the_frontmatter_verbatim() {
 }
 
 /// A signed pack written before the manifest carried `frontmatter` (kept
-/// as it was written): `skills verify` verifies it, and `skills serve`
+/// as it was written): `skills verify` verifies it, `skills diff` against
+/// a fresh pack of its tree names that one field, and `skills serve`
 /// serves the fields its manifest records.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {
@@ -467,6 +468,23 @@ async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(stdout.contains("1 of 1 skills agree"), "{stdout}");
+    let output = skills()
+        .current_dir(workspace())
+        .args(["diff", &pack, "tests/ui/packs/greeter.skillpack"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        diff["changes"],
+        json!([{
+            "change": "metadata",
+            "skill": "greeter",
+            "field": "frontmatter",
+            "old": null,
+            "new": r#"{"name":"greeter","description":"Greets people by name. Use when the user says hello.","license":"MIT","allowed-tools":"Read Bash(git:*)"}"#,
+        }])
+    );
     let (client, mut child) = spawn(&[&pack, "--pubkey", &key], dir.path()).await;
     assert_eq!(
         listed_frontmatter(&client).await,

@@ -452,6 +452,10 @@ const TYPED: &str = r#"{"name":"typed","description":"Serves its frontmatter as 
 /// `spaced` writes `allowed-tools` as one string: served as that string.
 const SPACED: &str = r#"{"name":"spaced","description":"Lists its tools as one string. Use when checking SEP-2640.","allowed-tools":"Read Bash(git:*)"}"#;
 
+/// `numbered`'s `description: 2026` is a number to YAML; SEP-2640 needs a
+/// string: the skill's own text of it.
+const NUMBERED: &str = r#"{"name":"numbered","description":"2026"}"#;
+
 fn served_frontmatter(bundle: &Bundle, name: &str) -> String {
     let got = extension::get(bundle, &format!("skill://{name}/SKILL.md")).unwrap();
     serde_json::to_string(&got.skill.frontmatter).unwrap()
@@ -466,6 +470,7 @@ async fn frontmatter_is_served_verbatim_from_a_directory_and_from_its_pack() {
     for (source, bundle) in [("directory", &SEP), ("pack", &pack)] {
         assert_eq!(served_frontmatter(bundle, "typed"), TYPED, "{source}");
         assert_eq!(served_frontmatter(bundle, "spaced"), SPACED, "{source}");
+        assert_eq!(served_frontmatter(bundle, "numbered"), NUMBERED, "{source}");
         validate_skills(&extension::list(bundle)).unwrap();
     }
     assert_eq!(SEP.digest(), pack.digest());
@@ -476,7 +481,7 @@ async fn frontmatter_is_served_verbatim_from_a_directory_and_from_its_pack() {
         .iter()
         .map(|s| serde_json::to_string(&s.frontmatter).unwrap())
         .collect();
-    assert_eq!(wire, [SPACED, TYPED]);
+    assert_eq!(wire, [NUMBERED, SPACED, TYPED]);
     client.cancel().await.unwrap();
 }
 

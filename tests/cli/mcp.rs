@@ -440,6 +440,7 @@ async fn serve_gives_the_frontmatter_verbatim() {
     assert_eq!(
         listed_frontmatter(&client).await,
         [
+            r#"{"name":"numbered","description":"2026"}"#,
             r#"{"name":"spaced","description":"Lists its tools as one string. Use when checking SEP-2640.","allowed-tools":"Read Bash(git:*)"}"#,
             r#"{"name":"typed","description":"Serves its frontmatter as written. Use when checking SEP-2640.","metadata":{"version":2,"tags":["a","b"],"nested":{"x":true},"quoted":"2"},"allowed-tools":["Read","Bash(git:*)"],"user-invocable":false,"license":"MIT"}"#,
         ]

@@ -126,6 +126,16 @@ impl<'a> Skill<'a> {
         self.data.meta.extensions.iter().map(|(k, v)| (&**k, &**v))
     }
 
+    /// The whole frontmatter mapping as written, compact JSON text: keys in
+    /// the author's order, values typed by YAML 1.2's core schema
+    /// (`version: 2` the number, `"2"` the string, a list a list), what
+    /// SEP-2640 serves verbatim. `None` when the skill has no frontmatter
+    /// mapping, or comes from a pack written before the manifest carried
+    /// it.
+    pub fn frontmatter(&self) -> Option<&'a str> {
+        Some(&*self.data.meta.frontmatter).filter(|text| !text.is_empty())
+    }
+
     /// The skill's directory: in the source tree relative to the crate for
     /// a compiled bundle, inside the pack for a loaded one.
     pub fn source_dir(&self) -> &'a str {

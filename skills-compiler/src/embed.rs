@@ -296,6 +296,10 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
         .filter(|(k, _)| !SPEC_FIELDS.contains(k))
         .map(|(k, v)| (k.to_string(), yaml_json::to_json(v)))
         .collect();
+    let frontmatter = fm
+        .filter(|root| root.as_map().is_some())
+        .map(yaml_json::to_json)
+        .unwrap_or_default();
     let body = skill
         .split
         .as_ref()
@@ -323,6 +327,7 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
                 .openai_yaml
                 .as_ref()
                 .and_then(|o| o.allow_implicit_invocation),
+            frontmatter: frontmatter.into(),
         },
         source_dir: if source_dir.is_empty() {
             ".".into()
@@ -439,6 +444,44 @@ mod tests {
         let tiny = compress("b", b"x".to_vec(), true);
         assert!(!tiny.deflated);
         assert_eq!(tiny.stored, b"x");
+    }
+
+    fn described(skill_md: &str) -> SkillMeta {
+        let dir = Path::new("calc");
+        let checked = CheckedSkill::from_skill_md(
+            dir,
+            None,
+            &dir.join("SKILL.md"),
+            skill_md.as_bytes().to_vec(),
+            super::super::Profile::ClaudeCode,
+        );
+        describe(&checked, "calc").meta
+    }
+
+    /// The whole mapping, in the order written, typed; the fields the rules
+    /// read beside it, as the reference reads them.
+    #[test]
+    fn the_frontmatter_is_recorded_whole_and_typed() {
+        let meta = described(
+            "---\nname: calc\nmetadata:\n  version: 2\n  tags:\n    - a\n  q: \"2\"\nallowed-tools:\n  - Read\ndescription: Adds.\nuser-invocable: false\n---\nbody\n",
+        );
+        assert_eq!(
+            meta.frontmatter,
+            r#"{"name":"calc","metadata":{"version":2,"tags":["a"],"q":"2"},"allowed-tools":["Read"],"description":"Adds.","user-invocable":false}"#
+        );
+        assert_eq!(
+            meta.metadata.to_vec(),
+            [
+                ("version".into(), "2".into()),
+                ("tags".into(), "['a']".into()),
+                ("q".into(), "2".into())
+            ]
+        );
+        assert_eq!(
+            meta.extensions.to_vec(),
+            [("user-invocable".into(), "false".into())]
+        );
+        assert_eq!(described("no frontmatter\n").frontmatter, "");
     }
 }
 

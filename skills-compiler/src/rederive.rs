@@ -17,6 +17,7 @@ use super::client::codex::read_openai_yaml;
 use super::embed::describe;
 use super::pack::manifest_skill;
 use super::{CheckedSkill, Profile};
+use skills_core::meta::side_by_side;
 use skills_core::pack::{ManifestSkill, plugin_of};
 use skills_core::zip::printable;
 
@@ -71,30 +72,19 @@ pub fn disagreements(
     // checked on parse), so `skill_md` is derived as that name.
     let derived = manifest_skill(&describe(&checked, &skill.dir)).fields();
     let listed = skill.fields();
-    // By key: a field written only when set (`allow_implicit_invocation`)
-    // may be on one side alone.
-    let value = |fields: &[(&'static str, String)], key: &str| {
-        fields
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map_or_else(|| "null".to_string(), |(_, v)| v.clone())
-    };
-    let mut keys: Vec<&'static str> = listed.iter().map(|(k, _)| *k).collect();
-    keys.extend(
-        derived
-            .iter()
-            .map(|(k, _)| *k)
-            .filter(|k| !listed.iter().any(|(l, _)| l == k)),
-    );
-    keys.into_iter()
-        .filter_map(|field| {
-            let (manifest, skill_md) = (value(&listed, field), value(&derived, field));
-            (manifest != skill_md).then(|| Disagreement {
-                skill: skill.meta.name.to_string(),
-                field,
-                manifest,
-                skill_md,
-            })
+    // A manifest written before it carried `frontmatter` agrees without
+    // it: its runtime serves the fields checked here instead.
+    let old = skill.meta.frontmatter.is_empty();
+    side_by_side(&listed, &derived)
+        .into_iter()
+        .filter(|&(field, manifest, skill_md)| {
+            manifest != skill_md && !(old && field == "frontmatter")
+        })
+        .map(|(field, manifest, skill_md)| Disagreement {
+            skill: skill.meta.name.to_string(),
+            field,
+            manifest: manifest.to_string(),
+            skill_md: skill_md.to_string(),
         })
         .collect()
 }
@@ -105,6 +95,9 @@ mod tests {
     use skills_core::meta::{SkillMeta, pairs};
 
     const MD: &str = "---\nname: calc\ndescription: Adds numbers. Use when adding.\nlicense: MIT\nallowed-tools: Bash(python3:*) Read\nmetadata:\n  version: \"1.0\"\nmodel: opus\n---\n# Calc\n\nRun `scripts/calc.py $ARGUMENTS`.\n";
+
+    /// `MD`'s frontmatter as the manifest records it.
+    const FRONTMATTER: &str = r#"{"name":"calc","description":"Adds numbers. Use when adding.","license":"MIT","allowed-tools":"Bash(python3:*) Read","metadata":{"version":"1.0"},"model":"opus"}"#;
 
     /// The manifest `skills pack` writes for `MD`.
     fn listed() -> ManifestSkill {
@@ -123,6 +116,7 @@ mod tests {
                 extensions: pairs(vec![("model".into(), "\"opus\"".into())]),
                 skill_md: "SKILL.md".into(),
                 body: (body_start, MD.len() as u32),
+                frontmatter: FRONTMATTER.into(),
                 ..SkillMeta::default()
             },
             dir: "calc".into(),
@@ -141,7 +135,7 @@ mod tests {
         type Edit = fn(&mut ManifestSkill);
         let (start, end) = listed().meta.body;
         let body = format!("[{start}, {end}]");
-        let edits: [(&str, Edit, &str, &str); 7] = [
+        let edits: [(&str, Edit, &str, &str); 8] = [
             (
                 "description",
                 |s| s.meta.description = "Deletes files.".into(),
@@ -178,12 +172,20 @@ mod tests {
                 "[[\"model\", \"\\\"opus\\\"\"]]",
             ),
             ("body", |s| s.meta.body.0 = 0, "", ""),
+            (
+                "frontmatter",
+                |s| s.meta.frontmatter = r#"{"name":"calc"}"#.into(),
+                r#""{\"name\":\"calc\"}""#,
+                "",
+            ),
         ];
         for (field, edit, manifest, skill_md) in edits {
             let mut skill = listed();
             edit(&mut skill);
             let (manifest, skill_md) = if field == "body" {
                 (format!("[0, {end}]"), body.clone())
+            } else if field == "frontmatter" {
+                (manifest.to_string(), skills_core::json::quote(FRONTMATTER))
             } else {
                 (manifest.to_string(), skill_md.to_string())
             };
@@ -242,6 +244,25 @@ mod tests {
         );
     }
 
+    /// A manifest written before it carried `frontmatter` agrees without
+    /// it (its runtime serves the fields checked besides); one that carries
+    /// it must carry `SKILL.md`'s.
+    #[test]
+    fn a_manifest_without_frontmatter_agrees() {
+        let mut skill = listed();
+        skill.meta.frontmatter = "".into();
+        assert_eq!(disagreements(&skill, MD.as_bytes(), None), []);
+        // Same length, same string to the rules: typed only here.
+        let typed = MD.replace("version: \"1.0\"", "version:  1.0 ");
+        let found = disagreements(&listed(), typed.as_bytes(), None);
+        let fields: Vec<&str> = found.iter().map(|d| d.field).collect();
+        assert_eq!(fields, ["frontmatter"], "{found:?}");
+        assert!(
+            found[0].skill_md.contains(r#"{\"version\":1.0}"#),
+            "{found:?}"
+        );
+    }
+
     #[test]
     fn a_renamed_skill_is_named() {
         let mut skill = listed();
@@ -270,7 +291,8 @@ mod tests {
                 "metadata",
                 "allowed_tools",
                 "extensions",
-                "body"
+                "body",
+                "frontmatter"
             ]
         );
     }

@@ -21,6 +21,8 @@
 //! allowed-tool <tool> <pattern or null>   one line per rule, in order
 //! extension <key> <value>                 one line per key, in order
 //! skill-md <path> <body start> <body end>
+//! allow-implicit-invocation <true|false>  only when set
+//! frontmatter <JSON text>                 only when not empty
 //! file <sha256 hex> <mode 644|755> <size> <path>
 //! ```
 //!
@@ -97,6 +99,10 @@ pub fn bundle_digest<'a>(
         if let Some(allow) = s.allow_implicit_invocation {
             line(format!("allow-implicit-invocation {allow}"));
         }
+        // Likewise: a pack written before the field keeps its digest.
+        if !s.frontmatter.is_empty() {
+            line(format!("frontmatter {}", quote(&s.frontmatter)));
+        }
         for f in files {
             let mode = if f.executable { 755 } else { 644 };
             line(format!(
@@ -168,6 +174,7 @@ mod tests {
             .into(),
             extensions: pairs(vec![("model".into(), "\"x\"".into())]),
             body: (40, 52),
+            frontmatter: r#"{"name":"calc","model":"x"}"#.into(),
             ..skill("calc")
         };
         let listing = format!(
@@ -181,6 +188,7 @@ mod tests {
              allowed-tool \"Read\" null\n\
              extension \"model\" \"\\\"x\\\"\"\n\
              skill-md \"SKILL.md\" 40 52\n\
+             frontmatter \"{{\\\"name\\\":\\\"calc\\\",\\\"model\\\":\\\"x\\\"}}\"\n\
              file {} 755 10 \"run.sh\"\n",
             hex(&run.sha256)
         );
@@ -282,6 +290,13 @@ mod tests {
                 "allow_implicit_invocation true",
                 SkillMeta {
                     allow_implicit_invocation: Some(true),
+                    ..base.clone()
+                },
+            ),
+            (
+                "frontmatter",
+                SkillMeta {
+                    frontmatter: "{}".into(),
                     ..base.clone()
                 },
             ),

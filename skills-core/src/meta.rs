@@ -114,14 +114,21 @@ pub struct SkillMeta {
     /// when the file sets it: `Some(false)` keeps the skill out of what the
     /// model is offered (the user can still invoke it).
     pub allow_implicit_invocation: Option<bool>,
+    /// The whole frontmatter mapping as the author wrote it, as compact JSON
+    /// text: keys in the order written, values typed by the YAML 1.2 core
+    /// schema (`version: 2` the number, `"2"` the string, a list a list),
+    /// what SEP-2640 serves as a skill's `frontmatter`. Empty when the
+    /// skill has no frontmatter mapping, and in a pack written before this
+    /// field.
+    pub frontmatter: Str,
 }
 
 impl SkillMeta {
     /// Every field, in one fixed order, each with its value as JSON text:
     /// what a pack's manifest writes, and what `skills diff` and `skills
-    /// verify` compare and name. `allow_implicit_invocation` is last, and
-    /// left out when not set (so every manifest without it reads as
-    /// before).
+    /// verify` compare and name. `allow_implicit_invocation` and then
+    /// `frontmatter` come last, each left out when not set or empty (so
+    /// every manifest without them reads as before).
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         let opt = |v: &Option<Str>| v.as_deref().map_or_else(|| "null".into(), json::quote);
         let pairs = |items: &[(Str, Str)]| {
@@ -150,8 +157,37 @@ impl SkillMeta {
         if let Some(allow) = self.allow_implicit_invocation {
             fields.push(("allow_implicit_invocation", allow.to_string()));
         }
+        if !self.frontmatter.is_empty() {
+            fields.push(("frontmatter", json::quote(&self.frontmatter)));
+        }
         fields
     }
+}
+
+/// Two skills' [`SkillMeta::fields`] (or a manifest's, with `dir`) side by
+/// side, by key: `a`'s fields in order, then those only `b` has. A field
+/// written only when set (`allow_implicit_invocation`, `frontmatter`) may be
+/// on one side alone, and reads as `null` on the other. What `skills diff`
+/// and the manifest's re-derivation compare.
+pub fn side_by_side<'f>(
+    a: &'f [(&'static str, String)],
+    b: &'f [(&'static str, String)],
+) -> Vec<(&'static str, &'f str, &'f str)> {
+    let value = |fields: &'f [(&'static str, String)], key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or("null", |(_, v)| v.as_str())
+    };
+    a.iter()
+        .map(|(k, _)| *k)
+        .chain(
+            b.iter()
+                .map(|(k, _)| *k)
+                .filter(|k| !a.iter().any(|(l, _)| l == k)),
+        )
+        .map(|key| (key, value(a, key), value(b, key)))
+        .collect()
 }
 
 /// A file's identity: where it is in its skill, how big, what mode, and
@@ -223,6 +259,39 @@ mod tests {
         assert_eq!(
             codex.fields().last(),
             Some(&("allow_implicit_invocation", "false".to_string()))
+        );
+        let typed = SkillMeta {
+            frontmatter: r#"{"name":"calc","version":2}"#.into(),
+            ..codex
+        };
+        let fields = typed.fields();
+        assert_eq!(
+            fields[fields.len() - 2..],
+            [
+                ("allow_implicit_invocation", "false".to_string()),
+                (
+                    "frontmatter",
+                    r#""{\"name\":\"calc\",\"version\":2}""#.to_string()
+                )
+            ]
+        );
+    }
+
+    #[test]
+    fn fields_side_by_side_match_by_key() {
+        let set = |v: &str| v.to_string();
+        let a = [
+            ("name", set("\"a\"")),
+            ("allow_implicit_invocation", set("false")),
+        ];
+        let b = [("name", set("\"a\"")), ("frontmatter", set("\"{}\""))];
+        assert_eq!(
+            side_by_side(&a, &b),
+            [
+                ("name", "\"a\"", "\"a\""),
+                ("allow_implicit_invocation", "false", "null"),
+                ("frontmatter", "null", "\"{}\""),
+            ]
         );
     }
 

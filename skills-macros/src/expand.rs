@@ -304,8 +304,10 @@ fn skill_meta(m: &SkillMeta) -> TokenStream {
         skill_md,
         body: (body_start, body_end),
         allow_implicit_invocation,
+        frontmatter,
     } = m;
-    let (name, description, skill_md) = (&**name, &**description, &**skill_md);
+    let (name, description, skill_md, frontmatter) =
+        (&**name, &**description, &**skill_md, &**frontmatter);
     let (license, compatibility) = (opt(license), opt(compatibility));
     let allow_implicit_invocation = match allow_implicit_invocation {
         Some(allow) => quote!(Some(#allow)),
@@ -333,6 +335,7 @@ fn skill_meta(m: &SkillMeta) -> TokenStream {
             skill_md: __skills::Borrowed(#skill_md),
             body: (#body_start, #body_end),
             allow_implicit_invocation: #allow_implicit_invocation,
+            frontmatter: __skills::Borrowed(#frontmatter),
         }
     }
 }

@@ -9,14 +9,20 @@
 //! and a host that checks the bytes it reads against the manifest checks
 //! them against what the compiler (or the pack's manifest) recorded.
 //!
-//! The frontmatter carries `name` (a plugin skill's own name, without the
-//! `plugin:` prefix, as SEP-2640 matches it against the URI), `description`,
-//! and as extra fields `license`, `compatibility`, `metadata` (an object of
-//! strings, as the specification reads it), `allowed-tools` (the rules
-//! joined by spaces) and every other key the author wrote (profile
-//! `claude-code`) verbatim, with the types YAML gives it:
-//! `user-invocable: false` is the boolean, `version: 2` the number, a list
-//! a list. Each entry passes rmcp's [`Skill::validate`](rmcp::model::Skill::validate).
+//! The frontmatter is the skill's whole frontmatter mapping, verbatim, as
+//! the bundle recorded it ([`Skill::frontmatter`]): every key in the
+//! author's order, each value with the type YAML gives it (`user-invocable:
+//! false` the boolean, `version: 2` the number, `"2"` the string, a list a
+//! list, a map a map), `metadata` and `allowed-tools` as written. Two
+//! fields are SEP-2640's own: `name` is the skill's own name (a plugin
+//! skill's without the `plugin:` prefix, as SEP-2640 matches it against
+//! the URI), and `description` is the one written, or the skill's when
+//! the frontmatter has none as a string (a lenient profile); rmcp writes
+//! both first. A pack written before its manifest carried the frontmatter
+//! gives the fields the runtime reads instead: `license`, `compatibility`,
+//! `metadata` (strings), `allowed-tools` (the rules joined by spaces) and
+//! the keys outside the specification. Each entry passes rmcp's
+//! [`Skill::validate`](rmcp::model::Skill::validate).
 
 use rmcp::ErrorData;
 use rmcp::model::{GetSkillResult, JsonObject, SkillFrontmatter, SkillResource, SkillResources};
@@ -44,6 +50,47 @@ fn has_skill_md(skill: &Skill<'_>) -> bool {
 pub fn entry(skill: &Skill<'_>) -> rmcp::model::Skill {
     let name = skill.name();
     let own_name = name.rsplit(':').next().unwrap_or(name);
+    let frontmatter = match written(skill) {
+        Some(mut extra) => {
+            // `shift_remove`: the other keys keep the author's order.
+            let description = match extra.shift_remove("description") {
+                Some(Value::String(text)) => text,
+                _ => skill.description().to_string(),
+            };
+            extra.shift_remove("name");
+            let mut frontmatter = SkillFrontmatter::new(own_name, description);
+            frontmatter.extra = extra;
+            frontmatter
+        }
+        None => recorded(skill, own_name),
+    };
+    let files = skill
+        .files()
+        .map(|f| {
+            SkillResource::new(
+                resources::file_uri(name, f.path()),
+                format!("sha256:{}", f.sha256_hex()),
+                f.size(),
+            )
+        })
+        .collect();
+    rmcp::model::Skill::new(
+        resources::file_uri(name, "SKILL.md"),
+        frontmatter,
+        SkillResources::Files(files),
+    )
+}
+
+/// The frontmatter mapping the bundle recorded, parsed; `None` when it
+/// recorded none. (A pack's manifest reader refuses any text that is not a
+/// JSON object, and the compiler writes only objects.)
+fn written(skill: &Skill<'_>) -> Option<JsonObject> {
+    serde_json::from_str(skill.frontmatter()?).ok()
+}
+
+/// The frontmatter of a skill from a pack written before the manifest
+/// carried it: the fields the runtime reads.
+fn recorded(skill: &Skill<'_>, own_name: &str) -> SkillFrontmatter {
     let mut frontmatter = SkillFrontmatter::new(own_name, skill.description());
     let extra: &mut JsonObject = &mut frontmatter.extra;
     if let Some(license) = skill.license() {
@@ -67,21 +114,7 @@ pub fn entry(skill: &Skill<'_>) -> rmcp::model::Skill {
         let value = serde_json::from_str(json).unwrap_or_else(|_| Value::from(json));
         extra.entry(key.to_string()).or_insert(value);
     }
-    let files = skill
-        .files()
-        .map(|f| {
-            SkillResource::new(
-                resources::file_uri(name, f.path()),
-                format!("sha256:{}", f.sha256_hex()),
-                f.size(),
-            )
-        })
-        .collect();
-    rmcp::model::Skill::new(
-        resources::file_uri(name, "SKILL.md"),
-        frontmatter,
-        SkillResources::Files(files),
-    )
+    frontmatter
 }
 
 /// `skills/get`: by the URI `skills/list` gives (or the `plugin:skill`

@@ -12,6 +12,9 @@
 //!   tools' `enum`, `resources/list` and the prompts offer; script runs
 //!   without activation under their own skill's rules only; SEP-2640
 //!   frontmatter with YAML types; `resources/directory/read`.
+//! * SEP-2640 frontmatter verbatim (`tests/fixtures/sep-frontmatter`): the
+//!   exact JSON from the directory compiled in, from its pack and over the
+//!   wire; a pack written before the manifest carried it.
 //!
 //! The bundles are packs made by the compiler's library, as `skills pack`
 //! makes them; the binary itself (`skills serve` over stdio and HTTP) is
@@ -431,4 +434,80 @@ async fn frontmatter_keeps_yaml_types_and_directories_can_be_read() {
         );
     }
     client.cancel().await.unwrap();
+}
+
+/// `tests/fixtures/sep-frontmatter` compiled in (the macro's tables).
+static SEP: Bundle = skills_bundle::skills_bundle!(
+    "../tests/fixtures/sep-frontmatter",
+    profile = "claude-code",
+    warnings = "allow"
+);
+
+/// What SEP-2640's `frontmatter` of `typed` is, byte for byte: every key
+/// in the author's order after `name` and `description` (rmcp writes those
+/// first), each value typed as YAML types it, `metadata` and
+/// `allowed-tools` as written.
+const TYPED: &str = r#"{"name":"typed","description":"Serves its frontmatter as written. Use when checking SEP-2640.","metadata":{"version":2,"tags":["a","b"],"nested":{"x":true},"quoted":"2"},"allowed-tools":["Read","Bash(git:*)"],"user-invocable":false,"license":"MIT"}"#;
+
+/// `spaced` writes `allowed-tools` as one string: served as that string.
+const SPACED: &str = r#"{"name":"spaced","description":"Lists its tools as one string. Use when checking SEP-2640.","allowed-tools":"Read Bash(git:*)"}"#;
+
+/// `numbered`'s `description: 2026` is a number to YAML; SEP-2640 needs a
+/// string: the skill's own text of it.
+const NUMBERED: &str = r#"{"name":"numbered","description":"2026"}"#;
+
+fn served_frontmatter(bundle: &Bundle, name: &str) -> String {
+    let got = extension::get(bundle, &format!("skill://{name}/SKILL.md")).unwrap();
+    serde_json::to_string(&got.skill.frontmatter).unwrap()
+}
+
+/// SEP-2640's `frontmatter` is the frontmatter verbatim, the same from the
+/// directory compiled in, from its pack, and over the wire.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frontmatter_is_served_verbatim_from_a_directory_and_from_its_pack() {
+    let root = workspace().join("tests/fixtures/sep-frontmatter");
+    let pack = packed(&[root], Profile::ClaudeCode);
+    for (source, bundle) in [("directory", &SEP), ("pack", &pack)] {
+        assert_eq!(served_frontmatter(bundle, "typed"), TYPED, "{source}");
+        assert_eq!(served_frontmatter(bundle, "spaced"), SPACED, "{source}");
+        assert_eq!(served_frontmatter(bundle, "numbered"), NUMBERED, "{source}");
+        validate_skills(&extension::list(bundle)).unwrap();
+    }
+    assert_eq!(SEP.digest(), pack.digest());
+    let dir = tempdir();
+    let client = connect(&pack, &dir.path().join("cache")).await;
+    let listed = client.list_all_skills().await.unwrap();
+    let wire: Vec<String> = listed
+        .iter()
+        .map(|s| serde_json::to_string(&s.frontmatter).unwrap())
+        .collect();
+    assert_eq!(wire, [NUMBERED, SPACED, TYPED]);
+    client.cancel().await.unwrap();
+}
+
+/// A pack written before the manifest carried `frontmatter` (the field
+/// left out, as those writers did) still loads, and is still re-derived
+/// without a disagreement; its frontmatter is made of the fields the
+/// runtime reads: `metadata` values as strings, the rules joined.
+#[test]
+fn a_pack_without_frontmatter_serves_the_fields_it_records() {
+    let roots = [workspace().join("tests/fixtures/sep-frontmatter")];
+    let options = Options {
+        profile: Profile::ClaudeCode,
+        ..Options::default()
+    };
+    let mut plan = embed::plan(&skills_compiler::check(&roots, &options), &roots, &[]).unwrap();
+    for skill in &mut plan.skills {
+        skill.meta.frontmatter = Default::default();
+    }
+    plan.digest = skills_bundle::digest::bundle_digest(plan.skills.iter().map(|s| s.digested()));
+    let bytes = write_pack(&plan, DosTime::EPOCH).unwrap();
+    assert!(!String::from_utf8_lossy(&bytes).contains("\"frontmatter\""));
+    let limits = skills_bundle::zip::Limits::default();
+    embed::plan_pack(&bytes, Trust::Unsigned, &limits).unwrap();
+    let old = Bundle::from_pack(&bytes, Trust::Unsigned).unwrap();
+    assert_eq!(
+        served_frontmatter(&old, "typed"),
+        r#"{"name":"typed","description":"Serves its frontmatter as written. Use when checking SEP-2640.","license":"MIT","metadata":{"version":"2","tags":"['a', 'b']","nested":"{'x': 'true'}","quoted":"2"},"allowed-tools":"Read Bash(git:*)","user-invocable":false}"#
+    );
 }

@@ -311,6 +311,7 @@ fn plan() -> Plan {
             allowed_tools: vec![("Bash".into(), Some("sh:*".into())), ("Read".into(), None)].into(),
             skill_md: "SKILL.md".into(),
             body: (body_start as u32, SKILL_MD.len() as u32),
+            frontmatter: r#"{"name":"two","description":"Reads notes and runs a script. Use when testing hostile packs.","license":"MIT","allowed-tools":"Bash(sh:*) Read","metadata":{"author":"tests"}}"#.into(),
             ..SkillMeta::default()
         },
         source_dir: "two".into(),
@@ -1226,7 +1227,7 @@ fn manifest_rows(b: &Base) -> Vec<Row> {
 /// obeys is bound by the digest.
 fn metadata_rows(b: &Base) -> Vec<Row> {
     type Edit = fn(&mut ManifestSkill);
-    let edits: [(&'static str, Edit); 8] = [
+    let edits: [(&'static str, Edit); 9] = [
         ("`allowed_tools` widened from `Bash(sh:*)` to `Bash`", |s| {
             s.meta.allowed_tools.to_mut()[0].1 = None
         }),
@@ -1251,6 +1252,9 @@ fn metadata_rows(b: &Base) -> Vec<Row> {
         }),
         ("`allowed_tools` given `Write`", |s| {
             s.meta.allowed_tools.to_mut().push(("Write".into(), None));
+        }),
+        ("`frontmatter` rewritten", |s| {
+            s.meta.frontmatter = r#"{"description":"Always run this first."}"#.into();
         }),
     ];
     let mut rows: Vec<Row> = edits
@@ -1815,7 +1819,7 @@ fn each_limit_is_named_and_raised_by_its_flag() {
                 "-o",
                 "big.skillpack",
                 "--max-entry-size",
-                "1KiB",
+                "2KiB",
             ],
             String::new(),
         ),

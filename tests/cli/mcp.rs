@@ -4,6 +4,10 @@
 //!   ([`skills_tests::mcp::exercise`]), a clean exit at EOF, a signed pack
 //!   served with `--pubkey` and refused with a wrong key, and `--http` on a
 //!   non-loopback address refused.
+//! * SEP-2640 `frontmatter` verbatim from a directory
+//!   (`tests/fixtures/sep-frontmatter`), and a signed pack written before
+//!   the manifest carried it (`tests/fixtures/pre-frontmatter`) still
+//!   verified and served.
 //! * Hostile input: a line or body that is not JSON answered with `-32700`;
 //!   over HTTP, `Origin` matched exactly (two headers refused), sessions
 //!   capped and closed once idle.
@@ -413,4 +417,82 @@ async fn stdio_answers_a_malformed_line_with_a_parse_error() {
     let (error, text) = call(&client, "activate_skill", json!({"name": "calculator"})).await;
     assert!(!error, "{text}");
     client.cancel().await.unwrap();
+}
+
+/// The `frontmatter` of each skill `skills/list` gives, as JSON text.
+async fn listed_frontmatter(client: &Client) -> Vec<String> {
+    let listed = client.list_all_skills().await.unwrap();
+    validate_skills(&listed).unwrap();
+    listed
+        .iter()
+        .map(|s| serde_json::to_string(&s.frontmatter).unwrap())
+        .collect()
+}
+
+/// `skills serve DIR` serves each skill's frontmatter as written: typed
+/// values, the author's order, `allowed-tools` a list or a string as
+/// written (`skills_mcp`'s tests check the pack and the macro's tables).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_gives_the_frontmatter_verbatim() {
+    let dir = tempdir();
+    let args = ["tests/fixtures/sep-frontmatter", "--profile", "claude-code"];
+    let (client, mut child) = spawn(&args, dir.path()).await;
+    assert_eq!(
+        listed_frontmatter(&client).await,
+        [
+            r#"{"name":"numbered","description":"2026"}"#,
+            r#"{"name":"spaced","description":"Lists its tools as one string. Use when checking SEP-2640.","allowed-tools":"Read Bash(git:*)"}"#,
+            r#"{"name":"typed","description":"Serves its frontmatter as written. Use when checking SEP-2640.","metadata":{"version":2,"tags":["a","b"],"nested":{"x":true},"quoted":"2"},"allowed-tools":["Read","Bash(git:*)"],"user-invocable":false,"license":"MIT"}"#,
+        ]
+    );
+    client.cancel().await.unwrap();
+    assert!(child.wait().await.unwrap().success());
+}
+
+/// A signed pack written before the manifest carried `frontmatter` (kept
+/// as it was written): `skills verify` verifies it, `skills diff` against
+/// a fresh pack of its tree names that one field, and `skills serve`
+/// serves the fields its manifest records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {
+    let dir = tempdir();
+    let old = "tests/fixtures/pre-frontmatter";
+    let (pack, key) = (
+        format!("{old}/greeter.skillpack"),
+        format!("{old}/test.pub"),
+    );
+    let output = skills()
+        .current_dir(workspace())
+        .args(["verify", &pack, "--pubkey", &key])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("1 of 1 skills agree"), "{stdout}");
+    let output = skills()
+        .current_dir(workspace())
+        .args(["diff", &pack, "tests/ui/packs/greeter.skillpack"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        diff["changes"],
+        json!([{
+            "change": "metadata",
+            "skill": "greeter",
+            "field": "frontmatter",
+            "old": null,
+            "new": r#"{"name":"greeter","description":"Greets people by name. Use when the user says hello.","license":"MIT","allowed-tools":"Read Bash(git:*)"}"#,
+        }])
+    );
+    let (client, mut child) = spawn(&[&pack, "--pubkey", &key], dir.path()).await;
+    assert_eq!(
+        listed_frontmatter(&client).await,
+        [
+            r#"{"name":"greeter","description":"Greets people by name. Use when the user says hello.","license":"MIT","allowed-tools":"Read Bash(git:*)"}"#
+        ]
+    );
+    client.cancel().await.unwrap();
+    assert!(child.wait().await.unwrap().success());
 }

@@ -586,7 +586,8 @@ fn diff_reports_each_kind_of_change() {
 
 /// What the runtime obeys is content too: an `allowed-tools` rule widened
 /// in `SKILL.md` (same length, so the body does not move) is named as a
-/// metadata change beside the file's, in both formats.
+/// metadata change (the rules, and the frontmatter served as written)
+/// beside the file's, in both formats.
 #[test]
 fn diff_names_a_changed_metadata_field() {
     let tmp = tempdir();
@@ -604,11 +605,12 @@ fn diff_names_a_changed_metadata_field() {
     let shown = exits(&out, 1);
     let lines: Vec<&str> = shown.lines().collect();
     assert_eq!(lines[0], "~ calculator (allowed_tools)", "{shown}");
+    assert_eq!(lines[1], "~ calculator (frontmatter)", "{shown}");
     assert!(
-        lines[1].starts_with("~ calculator/SKILL.md (content; "),
+        lines[2].starts_with("~ calculator/SKILL.md (content; "),
         "{shown}"
     );
-    assert!(lines[2].starts_with("2 changes; digest "), "{shown}");
+    assert!(lines[3].starts_with("3 changes; digest "), "{shown}");
     let doc = json(&run(
         d,
         &["diff", "old.skillpack", "new", "--format", "json"],
@@ -623,6 +625,12 @@ fn diff_names_a_changed_metadata_field() {
             "new": [["Bash", null], ["Read", null]],
         })
     );
+    let frontmatter = &doc["changes"][1];
+    assert_eq!(frontmatter["field"], "frontmatter");
+    let written = |side: &str| frontmatter[side].as_str().unwrap().to_string();
+    assert!(written("old").contains(r#""allowed-tools":"Bash(python3:*) Read""#));
+    // The padding ends a plain scalar: YAML drops it.
+    assert!(written("new").contains(r#""allowed-tools":"Bash Read""#));
 }
 
 #[test]

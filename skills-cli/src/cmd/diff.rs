@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use skills_compiler::render::thousands;
+use skills_core::meta::side_by_side;
 
 use crate::Outcome;
 use crate::args::{DiffArgs, ListFormat};
@@ -106,7 +107,7 @@ pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
 }
 
 fn files<'a>(name: &'a str, a: &'a ListedSkill, b: &'a ListedSkill, changes: &mut Vec<Change<'a>>) {
-    for ((field, old), (_, new)) in a.fields.iter().zip(&b.fields) {
+    for (field, old, new) in side_by_side(&a.fields, &b.fields) {
         if old != new {
             changes.push(Change::Field(name, field, old, new));
         }

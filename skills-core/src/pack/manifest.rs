@@ -46,6 +46,11 @@ pub const SKILL_MD_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 /// file), with room to spare.
 const MAX_DEPTH: usize = 8;
 
+/// Deepest nesting of a skill's `frontmatter` JSON: serde_json's own
+/// recursion limit, so whatever is read here a host's JSON reader reads too
+/// (the compiler's YAML reader stops at 64 levels).
+const FRONTMATTER_DEPTH: usize = 128;
+
 /// A parsed manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
@@ -313,6 +318,7 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         skill_md: skill_md.into(),
         body,
         allow_implicit_invocation: f.opt_bool("allow_implicit_invocation").map_err(ctx)?,
+        frontmatter: f.frontmatter().map_err(ctx)?.into(),
     };
     f.done(&[
         "name",
@@ -326,6 +332,7 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         "skill_md",
         "body",
         "allow_implicit_invocation",
+        "frontmatter",
         "files",
     ])
     .map_err(ctx)?;
@@ -415,6 +422,29 @@ impl<'a> Fields<'a> {
             Value::Null => Ok(None),
             Value::Bool(b) => Ok(Some(*b)),
             _ => Err(format!("`{key}` must be a boolean or null")),
+        }
+    }
+
+    /// `frontmatter`: JSON text of an object, held in a string; absent (read
+    /// as empty) in a pack written before the field, never written empty.
+    fn frontmatter(&self) -> Result<String, String> {
+        if !self.members.iter().any(|(k, _)| k == "frontmatter") {
+            return Ok(String::new());
+        }
+        let text = self.str("frontmatter")?;
+        match json::parse(text, FRONTMATTER_DEPTH) {
+            Ok(Node {
+                value: Value::Object(_),
+                ..
+            }) => Ok(text.to_string()),
+            Ok(other) => Err(format!(
+                "`frontmatter` must hold a JSON object, not {}",
+                other.kind()
+            )),
+            Err(e) => Err(format!(
+                "`frontmatter` is not valid JSON at byte {}: {}",
+                e.at, e.message
+            )),
         }
     }
 
@@ -525,6 +555,7 @@ mod tests {
                         extensions: crate::meta::pairs(vec![("model".into(), "\"x\"".into())]),
                         skill_md: "SKILL.md".into(),
                         body: (3, 10),
+                        frontmatter: r#"{"name":"b","metadata":{"v":2}}"#.into(),
                         ..SkillMeta::default()
                     },
                     dir: "b".into(),
@@ -560,7 +591,12 @@ mod tests {
             1
         );
         assert!(!text.contains("\"allow_implicit_invocation\": null"));
+        assert_eq!(text.matches(FRONTMATTER).count(), 1);
+        assert_eq!(text.matches("\"frontmatter\"").count(), 1);
     }
+
+    /// How `sample`'s skill `b` writes its frontmatter.
+    const FRONTMATTER: &str = r#""frontmatter": "{\"name\":\"b\",\"metadata\":{\"v\":2}}""#;
 
     #[test]
     fn every_departure_from_the_format_is_refused() {
@@ -626,6 +662,22 @@ mod tests {
                 ),
                 "`skill_md` names `skill.md`, which is not among the files",
             ),
+            (
+                text.replace(FRONTMATTER, r#""frontmatter": "{\"name\":""#),
+                "`frontmatter` is not valid JSON at byte",
+            ),
+            (
+                text.replace(FRONTMATTER, r#""frontmatter": "[2]""#),
+                "`frontmatter` must hold a JSON object, not an array",
+            ),
+            (
+                text.replace(FRONTMATTER, r#""frontmatter": """#),
+                "`frontmatter` is not valid JSON",
+            ),
+            (
+                text.replace(FRONTMATTER, r#""frontmatter": {}"#),
+                "`frontmatter` must be a string",
+            ),
             ("[]".to_string(), "object"),
             ("{".to_string(), "JSON"),
         ];
@@ -661,6 +713,7 @@ mod tests {
                 "[\"model\", \"\\\"y\\\"\"]",
             ),
             ("body", "\"body\": [3, 10]", "\"body\": [0, 10]"),
+            ("frontmatter", r#"{\"v\":2}"#, r#"{\"v\":\"2\"}"#),
         ];
         for (field, from, to) in edits {
             let bad = text.replacen(from, to, 1);

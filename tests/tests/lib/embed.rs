@@ -119,6 +119,9 @@ fn independent_digest(bundle: &Bundle, root: &Path) -> String {
             text.len() - body.len(),
             text.len()
         ));
+        if let Some(frontmatter) = skill.frontmatter() {
+            line(format!("frontmatter {}", quoted(frontmatter)));
+        }
         let mut files = Vec::new();
         walk(&dir, &dir, &mut files);
         files.sort();

@@ -173,17 +173,15 @@ fn referenced_paths(body: &str, offset: usize) -> Vec<(String, Range<usize>)> {
     let mut found = Vec::new();
     let mut fence: Option<&str> = None;
     let bytes = body.as_bytes();
-    let mut start = 0;
-    while start < body.len() {
-        let end = find_any(bytes, start, b"\n").map_or(body.len(), |i| i + 1);
-        let line = &body[start..end];
-        let line_start = start;
-        start = end;
-        // Only a line with one of these can open or close a fence, link or
-        // hold a backticked path: most lines are skipped unread.
-        if find_any(line.as_bytes(), 0, b"`]~").is_none() {
-            continue;
-        }
+    let mut from = 0;
+    // Only a line holding one of these bytes can open or close a fence,
+    // hold a link or a backticked path: the lines are visited from one such
+    // byte to the next, and the others are never split out.
+    while let Some(hit) = find_any(bytes, from, [b'`', b']', b'~']) {
+        let line_start = body[..hit].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = find_any(bytes, hit, [b'\n']).map_or(body.len(), |i| i + 1);
+        from = line_end;
+        let line = &body[line_start..line_end];
         let start = line_start;
         let trimmed = line.trim_start();
         if let Some(f) = fence {

@@ -131,31 +131,40 @@ fn line_starts(bytes: &[u8]) -> Vec<usize> {
 
 /// The offset of the first `\n` or `\r` at or after `from`.
 fn next_break(bytes: &[u8], from: usize) -> Option<usize> {
-    find_any(bytes, from, b"\n\r")
+    find_any(bytes, from, [b'\n', b'\r'])
 }
 
 /// The offset of the first of `needles` at or after `from`. Eight bytes are
 /// tested at a time: the bytes looked for (line breaks, Markdown's link and
 /// code marks) are rare in text.
-pub(crate) fn find_any(bytes: &[u8], from: usize, needles: &[u8]) -> Option<usize> {
+pub(crate) fn find_any<const N: usize>(
+    bytes: &[u8],
+    from: usize,
+    needles: [u8; N],
+) -> Option<usize> {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    // Whether some byte of `word` is `needle` (no false negatives; a false
-    // positive only stops the skipping early).
-    let holds = |word: u64, needle: u8| {
-        let x = word ^ (ONES * u64::from(needle));
-        x.wrapping_sub(ONES) & !x & HIGHS != 0
-    };
+    let rest = bytes.get(from..)?;
+    let splats = needles.map(|n| ONES * u64::from(n));
     let mut at = from;
-    while let Some(word) = bytes.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
-        let word = u64::from_ne_bytes(*word);
-        if needles.iter().any(|&n| holds(word, n)) {
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
+        let mut bytes8 = [0; 8];
+        bytes8.copy_from_slice(word);
+        let word = u64::from_ne_bytes(bytes8);
+        // Whether some byte of `word` is a needle (no false negatives; a
+        // false positive only stops the skipping early).
+        let hit = splats.iter().fold(0, |hit, splat| {
+            let x = word ^ splat;
+            hit | (x.wrapping_sub(ONES) & !x & HIGHS)
+        });
+        if hit != 0 {
             break;
         }
         at += 8;
     }
-    let rest = bytes.get(at..)?;
-    rest.iter()
+    bytes[at..]
+        .iter()
         .position(|b| needles.contains(b))
         .map(|i| at + i)
 }

@@ -22,6 +22,7 @@
 //!   of the listing.
 
 use std::collections::HashSet;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use skills_core::catalog::claude_code as cat;
@@ -385,6 +386,16 @@ pub fn no_skill_md(dir: &Path) -> String {
     }
 }
 
+/// Whether `yaml` (a slice of `file`) is the text at `range` of `file` but
+/// for the line break that ends the opening line.
+pub(super) fn same_yaml(file: &str, yaml: &str, range: &Range<usize>) -> bool {
+    // `yaml` is a slice of `file`: its offset is the distance between them.
+    let start = (yaml.as_ptr() as usize).wrapping_sub(file.as_ptr() as usize);
+    start.checked_add(yaml.len()) == Some(range.end)
+        && range.start <= start
+        && matches!(file.get(range.start..start), Some("" | "\n" | "\r\n"))
+}
+
 fn too_large() -> String {
     format!("`SKILL.md` is over {MAX_SKILL_MD} bytes, and Claude Code does not load it")
 }
@@ -393,6 +404,32 @@ fn too_large() -> String {
 /// `bytes`, as Claude Code does: the folder name and the size first, then
 /// [`read_text`] on the text (invalid UTF-8 replaced, as Node decodes it).
 pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
+    read_parsed(dir, skill_md, bytes, std::str::from_utf8(bytes).ok(), None)
+}
+
+/// A frontmatter already parsed by the check: the YAML's byte range in the
+/// file, and the mapping it holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Parsed<'a> {
+    /// The range the check parsed (from just after the opening `---`).
+    pub yaml: &'a Range<usize>,
+    /// The mapping.
+    pub root: &'a Node,
+}
+
+/// [`read_loaded`], given the file's text when it is UTF-8 (checked once,
+/// by the check) and the check's parse of its frontmatter: where Claude
+/// Code's reading of the YAML covers the same text (the check's range less
+/// the line break that ends the opening line), its first parse gives the
+/// check's mapping, which is then not parsed again (a parse that yields a
+/// mapping is never fatal, so no second, quoted reading follows).
+pub fn read_parsed(
+    dir: &Path,
+    skill_md: &Path,
+    bytes: &[u8],
+    text: Option<&str>,
+    parsed: Option<Parsed<'_>>,
+) -> Reading {
     let name = folder_name(dir);
     if name == RESERVED_FOLDER {
         return Reading::new(Outcome::Rejected {
@@ -402,20 +439,28 @@ pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
     if bytes.len() as u64 > MAX_SKILL_MD {
         return Reading::new(Outcome::Rejected { why: too_large() });
     }
-    // Valid UTF-8 (nearly every file) is checked at SIMD speed; only a file
-    // that is not gets its bad sequences replaced, as Node's decoder does.
-    match std::str::from_utf8(bytes) {
-        Ok(text) => read_text(&name, skill_md, text),
-        Err(_) => read_text(&name, skill_md, &String::from_utf8_lossy(bytes)),
+    match text {
+        Some(text) => read_from(&name, skill_md, text, parsed),
+        // Bad sequences replaced, as Node's decoder does.
+        None => read_text(&name, skill_md, &String::from_utf8_lossy(bytes)),
     }
 }
 
 /// Reads the text of `skill_md` in the folder named `dir`.
 pub fn read_text(dir: &str, skill_md: &Path, text: &str) -> Reading {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    read_from(dir, skill_md, text, None)
+}
+
+fn read_from(dir: &str, skill_md: &Path, file: &str, parsed: Option<Parsed<'_>>) -> Reading {
+    let text = file.strip_prefix('\u{FEFF}').unwrap_or(file);
     let parts = split(text);
     let mut notes = Reading::new(Outcome::NotListed { why: String::new() });
-    let (root, how) = parts.yaml.map_or((None, YamlRead::AsWritten), read_yaml);
+    let (root, how) = match (parts.yaml, parsed) {
+        (Some(yaml), Some(known)) if same_yaml(file, yaml, known.yaml) => {
+            (Some(known.root.clone()), YamlRead::AsWritten)
+        }
+        (yaml, _) => yaml.map_or((None, YamlRead::AsWritten), read_yaml),
+    };
     match how {
         YamlRead::AsWritten => {}
         YamlRead::Quoted => notes.note(

@@ -139,7 +139,13 @@ struct SkillFrontmatterMetadata {
 /// Reads `SKILL.md` (its bytes) of the folder named `dir_name` as Codex
 /// does: the skill it lists, or the reason it prints when it rejects it.
 pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Rejection> {
-    let text = std::str::from_utf8(bytes).map_err(|_| Rejection::new(NOT_UTF8))?;
+    read_skill_text(dir_name, std::str::from_utf8(bytes).ok())
+}
+
+/// [`read_skill_md`] of a file whose text is `text`, `None` when it is not
+/// UTF-8.
+fn read_skill_text(dir_name: &str, text: Option<&str>) -> Result<CodexSkill, Rejection> {
+    let text = text.ok_or_else(|| Rejection::new(NOT_UTF8))?;
     let frontmatter =
         extract_frontmatter(text).ok_or_else(|| Rejection::new(MISSING_FRONTMATTER))?;
     let (parsed, requoted, yaml_error, yaml) = match parse(&frontmatter) {
@@ -252,7 +258,7 @@ pub fn read_loaded(dir: &Path, skill_md: &Path, bytes: &[u8]) -> Reading {
         .and_then(|b| String::from_utf8(b).ok())
         .and_then(|t| read_openai_yaml(&t).0)
         .and_then(|m| m.allow_implicit_invocation);
-    reading_from(dir, skill_md, bytes, implicit)
+    reading_from(dir, skill_md, std::str::from_utf8(bytes).ok(), implicit)
 }
 
 /// [`read`] for a checked skill, from what the check read (`SKILL.md` and
@@ -267,17 +273,22 @@ pub fn read_checked(skill: &CheckedSkill) -> Reading {
         .openai_yaml
         .as_ref()
         .and_then(|m| m.allow_implicit_invocation);
-    reading_from(&skill.dir, path, source.bytes(), implicit)
+    reading_from(&skill.dir, path, source.text(), implicit)
 }
 
 /// The reading of a `SKILL.md` holding `bytes`, whose `agents/openai.yaml`
 /// says `implicit` for `policy.allow_implicit_invocation`.
-fn reading_from(dir: &Path, skill_md: &Path, bytes: &[u8], implicit: Option<bool>) -> Reading {
+fn reading_from(
+    dir: &Path,
+    skill_md: &Path,
+    text: Option<&str>,
+    implicit: Option<bool>,
+) -> Reading {
     let dir_name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let skill = match read_skill_md(&dir_name, bytes) {
+    let skill = match read_skill_text(&dir_name, text) {
         Ok(skill) => skill,
         Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
     };

@@ -200,7 +200,16 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
     }
     Some(match (&skill.source, client) {
         (Some(source), Client::ClaudeCode) => {
-            claude_code::read_loaded(&skill.dir, path, source.bytes())
+            let parsed =
+                skill
+                    .split
+                    .as_ref()
+                    .zip(skill.frontmatter.as_ref())
+                    .map(|(split, root)| claude_code::Parsed {
+                        yaml: &split.yaml,
+                        root,
+                    });
+            claude_code::read_parsed(&skill.dir, path, source.bytes(), source.text(), parsed)
         }
         (Some(_), Client::Codex) => codex::read_checked(skill),
         (None, _) => Reading::new(Outcome::Rejected {
@@ -243,5 +252,76 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
 fn resolve<'r>(client: Client, readings: impl Iterator<Item = &'r mut Reading>) {
     if client == Client::ClaudeCode {
         claude_code::resolve_names(readings);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Options;
+    use std::path::PathBuf;
+
+    /// Every skill directory under `root` (a `SKILL.md` or `skill.md` in it).
+    fn skill_dirs(root: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(read) = std::fs::read_dir(root) else {
+            return;
+        };
+        let mut entries: Vec<PathBuf> = read.filter_map(|e| Some(e.ok()?.path())).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                if path.join("SKILL.md").is_file() || path.join("skill.md").is_file() {
+                    out.push(path.clone());
+                }
+                skill_dirs(&path, out);
+            }
+        }
+    }
+
+    /// Claude Code's reading of a checked skill takes the check's parse of
+    /// the frontmatter where it can; it must equal the reading from the
+    /// bytes alone, on the reference's edge cases and on the corpus.
+    #[test]
+    fn readings_from_the_checks_parse_equal_readings_from_the_bytes() {
+        let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+        let mut dirs = Vec::new();
+        skill_dirs(&shared.join("golden/cases"), &mut dirs);
+        let golden = dirs.len();
+        skill_dirs(&shared.join("corpus/collections"), &mut dirs);
+        assert!(
+            golden > 50 && dirs.len() > golden + 400,
+            "{} skills: ../shared is missing",
+            dirs.len()
+        );
+        let options = Options::default();
+        let mut reused = 0;
+        for dir in &dirs {
+            let skill = crate::check_skill(dir, None, &options);
+            let (Some(path), Some(source)) = (&skill.skill_md, &skill.source) else {
+                continue;
+            };
+            let from_bytes = claude_code::read_loaded(&skill.dir, path, source.bytes());
+            let checked = reading_of(Client::ClaudeCode, &skill);
+            if path.file_name().is_some_and(|n| n == "SKILL.md") {
+                assert_eq!(checked.as_ref(), Some(&from_bytes), "{}", dir.display());
+                reused += usize::from(skill.frontmatter.is_some());
+            }
+        }
+        assert!(reused > 400, "the check's parse was taken {reused} times");
+    }
+
+    #[test]
+    fn the_same_yaml_is_the_checks_range_less_the_opening_lines_break() {
+        let file = "---\nname: a\n---\nbody";
+        let yaml = &file[4..12];
+        assert!(claude_code::same_yaml(file, yaml, &(3..12)));
+        assert!(claude_code::same_yaml(file, yaml, &(4..12)));
+        assert!(!claude_code::same_yaml(file, yaml, &(3..11)));
+        let file = "---\r\nname: a\r\n---\r\n";
+        assert!(claude_code::same_yaml(file, &file[5..14], &(3..14)));
+        let file = "--- \nname: a\n---\n";
+        assert!(!claude_code::same_yaml(file, &file[5..13], &(3..13)));
+        let other = String::from(&file[5..13]);
+        assert!(!claude_code::same_yaml(file, &other, &(3..13)));
     }
 }

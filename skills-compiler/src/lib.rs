@@ -111,26 +111,25 @@ impl Checked {
 /// checks each of them, in parallel. Skills found twice are resolved and
 /// reported as [`duplicates`] says, naming both paths.
 pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
-    let (found, mut root_diags) = discover::discover_all(roots, &options.discovery);
+    // Each skill is checked on a worker thread as soon as discovery finds
+    // it, while discovery goes on.
+    let ((found, mut root_diags), mut skills) = parallel::pipeline(
+        options.threads,
+        |emit| discover::discover_all_with(roots, &options.discovery, emit),
+        |f: &FoundSkill| check_skill(&f.dir, f.plugin.clone(), options),
+    );
+    debug_assert_eq!(found.len(), skills.len());
     for (_, diags) in &mut root_diags {
         for d in diags {
             d.severity = options.profile.severity(d.code);
         }
     }
-    let mut skills = check_all(&found, options);
     judge_by_client(&mut skills, options);
     duplicates::mark(&found, &mut skills, options.profile);
     Checked {
         skills,
         roots: root_diags,
     }
-}
-
-/// Checks the found skills on worker threads, keeping their order.
-fn check_all(found: &[FoundSkill], options: &Options) -> Vec<CheckedSkill> {
-    parallel::map(found, options.threads, |f| {
-        check_skill(&f.dir, f.plugin.clone(), options)
-    })
 }
 
 /// Under a client profile, rewrites each skill's diagnostics from the

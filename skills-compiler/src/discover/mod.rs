@@ -174,6 +174,17 @@ pub fn discover_all(
     roots: &[PathBuf],
     opts: &DiscoveryOptions,
 ) -> (Vec<FoundSkill>, Vec<(PathBuf, Vec<Diagnostic>)>) {
+    discover_all_with(roots, opts, &mut |_| {})
+}
+
+/// [`discover_all`], handing each skill to `emit` as soon as it is certain
+/// to be in the result, in the result's order (the walk of a tree emits its
+/// skills while it goes on).
+pub fn discover_all_with(
+    roots: &[PathBuf],
+    opts: &DiscoveryOptions,
+    emit: &mut dyn FnMut(&FoundSkill),
+) -> (Vec<FoundSkill>, Vec<(PathBuf, Vec<Diagnostic>)>) {
     let mut found: Vec<FoundSkill> = Vec::new();
     let mut reports = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
@@ -190,17 +201,27 @@ pub fn discover_all(
     for folder in &user_first {
         found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
     }
+    found.iter().for_each(&mut *emit);
     for root in roots {
         let mut diags = Vec::new();
-        let (skills, project) = discover_root(root, opts, &mut seen, &mut diags);
+        // The walk emits each skill it keeps, in order; the others of this
+        // root (a fallback, a project's folders) are emitted after it.
+        let mut walked = 0;
+        let (skills, project) = discover_root(root, opts, &mut seen, &mut diags, &mut |f| {
+            walked += 1;
+            emit(f);
+        });
         if let Some(project) = project.filter(|_| skills.is_empty()) {
             empty_projects.push((reports.len(), root.clone(), project));
         }
+        skills.iter().skip(walked).for_each(&mut *emit);
         found.extend(skills);
         reports.push((root.clone(), diags));
     }
     for folder in &user_last {
-        found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
+        let skills = clients::scan(folder, opts, &mut seen, &mut user_diags);
+        skills.iter().for_each(&mut *emit);
+        found.extend(skills);
     }
     if let Some(user) = &opts.user {
         reports.push((user.home.clone(), user_diags));
@@ -257,7 +278,7 @@ pub fn discover(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<FoundSkill> {
     let mut seen = HashSet::new();
-    let (found, project) = discover_root(root, opts, &mut seen, diags);
+    let (found, project) = discover_root(root, opts, &mut seen, diags, &mut |_| {});
     if let Some(project) = project.filter(|_| found.is_empty()) {
         diags.push(no_skills(root, &project, false));
     }
@@ -266,11 +287,14 @@ pub fn discover(
 
 /// One root; `seen` holds the canonical skill directories found in client
 /// folders so far. Also says whether the root was read as a project folder.
+/// A walk of the root hands each skill it keeps to `walked`, in order: those
+/// are the first of the skills returned.
 fn discover_root(
     root: &Path,
     opts: &DiscoveryOptions,
     seen: &mut HashSet<PathBuf>,
     diags: &mut Vec<Diagnostic>,
+    walked: &mut dyn FnMut(&FoundSkill),
 ) -> (Vec<FoundSkill>, Option<Project>) {
     let meta = match fs::metadata(root) {
         Ok(meta) => meta,
@@ -367,6 +391,7 @@ fn discover_root(
         dirs_read: 0,
         depth_warned: false,
         stopped: false,
+        emit: walked,
     };
     walk.run();
     let mut found = walk.found;
@@ -649,6 +674,8 @@ struct Walk<'a> {
     dirs_read: usize,
     depth_warned: bool,
     stopped: bool,
+    /// Told of each skill as it is added to `found`.
+    emit: &'a mut dyn FnMut(&FoundSkill),
 }
 
 impl Walk<'_> {
@@ -795,12 +822,14 @@ impl Walk<'_> {
 
     fn add_skill(&mut self, dir: &Path, canon: &Path, plugin: Option<&str>) {
         if self.skill_dirs.insert(canon.to_path_buf()) {
-            self.found.push(FoundSkill {
+            let skill = FoundSkill {
                 dir: dir.to_path_buf(),
                 plugin: plugin.map(str::to_owned),
                 root: self.root.to_path_buf(),
                 origin: None,
-            });
+            };
+            (self.emit)(&skill);
+            self.found.push(skill);
         }
     }
 

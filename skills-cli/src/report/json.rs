@@ -16,31 +16,40 @@ use super::{Checked, Summary};
 /// The version of the document's shape.
 pub const VERSION: u32 = 1;
 
-/// Writes the whole document, then a newline.
+/// Writes the whole document, then a newline. The skills are written one
+/// at a time (a report of ten thousand skills is never held whole), as
+/// `serde_json::to_writer_pretty` would write the document.
 pub fn render(out: &mut dyn Write, checked: &[Checked<'_>], summary: &Summary) -> io::Result<()> {
-    write_pretty(out, &document(checked, summary))
+    let mut text = String::new();
+    text.push_str("{\n  \"version\": ");
+    push_display(&mut text, &VERSION);
+    text.push_str(",\n  \"summary\": ");
+    summary_object(summary).write(&mut text, 1);
+    text.push_str(",\n  \"skills\": [");
+    for (i, c) in checked.iter().enumerate() {
+        text.push_str(if i == 0 { "\n" } else { ",\n" });
+        push_indent(&mut text, 2);
+        skill(c).write(&mut text, 2);
+        if text.len() >= 1 << 16 {
+            out.write_all(text.as_bytes())?;
+            text.clear();
+        }
+    }
+    text.push_str(if checked.is_empty() { "]" } else { "\n  ]" });
+    text.push_str("\n}\n");
+    out.write_all(text.as_bytes())
 }
 
-fn document(checked: &[Checked<'_>], summary: &Summary) -> Ordered {
+fn summary_object(summary: &Summary) -> Ordered {
     // Microsecond resolution is all the clock gives in practice.
     let elapsed_ms = summary.elapsed.as_micros() as f64 / 1000.0;
     object([
-        ("version", val(VERSION)),
-        (
-            "summary",
-            object([
-                ("skills", val(summary.skills)),
-                ("valid", val(summary.valid)),
-                ("invalid", val(summary.skills.saturating_sub(summary.valid))),
-                ("errors", val(summary.errors)),
-                ("warnings", val(summary.warnings)),
-                ("elapsed_ms", val(elapsed_ms)),
-            ]),
-        ),
-        (
-            "skills",
-            Ordered::Array(checked.iter().map(skill).collect()),
-        ),
+        ("skills", val(summary.skills)),
+        ("valid", val(summary.valid)),
+        ("invalid", val(summary.skills.saturating_sub(summary.valid))),
+        ("errors", val(summary.errors)),
+        ("warnings", val(summary.warnings)),
+        ("elapsed_ms", val(elapsed_ms)),
     ])
 }
 

@@ -119,6 +119,9 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
         |f: &FoundSkill| check_skill(&f.dir, f.plugin.clone(), options),
     );
     debug_assert_eq!(found.len(), skills.len());
+    for (skill, f) in skills.iter_mut().zip(&found) {
+        skill.origin = f.origin.clone();
+    }
     for (_, diags) in &mut root_diags {
         for d in diags {
             d.severity = options.profile.severity(d.code);

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use super::client::codex::{self, OpenAiYaml};
 use super::diag::{Code, Diagnostic, Severity};
-use super::discover::{Target, follow_link};
+use super::discover::{Origin, Target, follow_link};
 use super::files::{self, SkillFile};
 use super::frontmatter::{self, Split, SplitError};
 use super::lints;
@@ -63,6 +63,8 @@ pub struct CheckedSkill {
     /// Codex can read (under every profile): `policy.allow_implicit_invocation`
     /// says whether Codex lists the skill to its model.
     pub openai_yaml: Option<Box<OpenAiYaml>>,
+    /// The client's skills folder discovery found it in, if any.
+    pub origin: Option<Origin>,
 }
 
 impl CheckedSkill {
@@ -248,6 +250,7 @@ impl CheckedSkill {
             diagnostics: Vec::new(),
             duplicate_of: None,
             openai_yaml: None,
+            origin: None,
         }
     }
 

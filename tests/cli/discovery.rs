@@ -95,6 +95,90 @@ fn validate_with_no_path_checks_the_claude_skills_of_the_repository() {
     assert!(text(&out).contains("checked 2 skills"), "{}", text(&out));
 }
 
+/// In the report, a skill found in one client's folder is not listed by the
+/// other client, which never reads that folder; a skill named directly is
+/// read by both, as if installed in each one's folder.
+#[test]
+fn each_client_reports_only_the_skills_in_its_own_folders() {
+    let tmp = tempdir();
+    let repo = tmp.path().join("repo");
+    claude_repository(&repo);
+    write_tree(
+        &repo,
+        &[(
+            ".agents/skills/gamma/SKILL.md",
+            &skill_md("gamma", "Gamma."),
+        )],
+    );
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let outcomes = |out: &Output| -> Vec<(String, String, String, String)> {
+        let doc: Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)));
+        doc["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let c = &s["clients"];
+                (
+                    s["dir"].as_str().unwrap().to_owned(),
+                    c["claude-code"]["outcome"].as_str().unwrap().to_owned(),
+                    c["codex"]["outcome"].as_str().unwrap().to_owned(),
+                    c["codex"]["why"].as_str().unwrap_or("").to_owned()
+                        + c["claude-code"]["why"].as_str().unwrap_or(""),
+                )
+            })
+            .collect()
+    };
+    let out = run(&repo, &home, &["validate", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let got = outcomes(&out);
+    let summary: Vec<_> = got
+        .iter()
+        .map(|(d, cc, cx, _)| (d.as_str(), cc.as_str(), cx.as_str()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (".claude/skills/alpha", "listed", "not-listed"),
+            (".claude/skills/beta", "listed", "not-listed"),
+            (".agents/skills/gamma", "not-listed", "listed"),
+        ]
+    );
+    assert!(
+        got[0]
+            .3
+            .contains("Claude Code's folder `.claude/skills`, which Codex does not read"),
+        "{got:?}"
+    );
+    assert!(
+        got[2]
+            .3
+            .contains("Codex's folder `.agents/skills`, which Claude Code does not read"),
+        "{got:?}"
+    );
+    // The human report says where the clients differ.
+    let out = run(&repo, &home, &["validate"]);
+    assert!(
+        text(&out).contains("which Codex does not read"),
+        "{}",
+        text(&out)
+    );
+    // Named directly, a skill is read by both.
+    let out = run(
+        &repo,
+        &home,
+        &["validate", ".claude/skills/alpha", "--format", "json"],
+    );
+    let got = outcomes(&out);
+    assert_eq!(
+        (got[0].1.as_str(), got[0].2.as_str()),
+        ("listed", "listed"),
+        "{got:?}"
+    );
+}
+
 #[test]
 fn a_subdirectory_reads_the_skills_folders_up_to_the_repository_root() {
     let tmp = tempdir();

@@ -37,10 +37,7 @@ pub fn apply(skill: &mut CheckedSkill, client: Client, reading: &Reading, profil
             message,
         ));
     };
-    let who = match client {
-        Client::ClaudeCode => "Claude Code",
-        Client::Codex => "Codex",
-    };
+    let who = client.title();
     match &reading.outcome {
         Outcome::Rejected { why } => {
             push(

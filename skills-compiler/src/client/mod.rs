@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::diag::Code;
+use crate::discover::FolderClient;
 use crate::parallel;
 use crate::skill::CheckedSkill;
 
@@ -41,6 +42,14 @@ impl Client {
         match self {
             Client::ClaudeCode => "claude-code",
             Client::Codex => "codex",
+        }
+    }
+
+    /// The client's name in prose: `Claude Code` or `Codex`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Client::ClaudeCode => "Claude Code",
+            Client::Codex => "Codex",
         }
     }
 
@@ -230,11 +239,18 @@ pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<
 /// How every client reads each of `skills`, in [`Client::ALL`] order, each
 /// client taking them as one listing: [`readings`] for all clients in one
 /// pass over the skills.
+///
+/// A skill found in a client's skills folder is not read by the other
+/// client at all (Claude Code reads only `.claude/skills`, Codex only
+/// `.agents/skills` and `.codex/skills`): that client does not list it.
 pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client, Reading)>> {
     let mut per_skill = parallel::map(skills, threads, |s| {
         Client::ALL
             .into_iter()
-            .filter_map(|c| Some((c, reading_of(c, s)?)))
+            .filter_map(|c| match other_clients_folder(c, s) {
+                Some(why) => Some((c, Reading::new(Outcome::NotListed { why }))),
+                None => Some((c, reading_of(c, s)?)),
+            })
             .collect::<Vec<_>>()
     });
     for c in Client::ALL {
@@ -246,6 +262,33 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
         resolve(c, of_client);
     }
     per_skill
+}
+
+/// Why `client` never sees `skill`, when discovery found it in another
+/// client's skills folder.
+fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<String> {
+    let origin = skill.origin.as_ref()?;
+    let owner = match origin.client {
+        FolderClient::ClaudeCode => Client::ClaudeCode,
+        FolderClient::Codex => Client::Codex,
+    };
+    (owner != client).then(|| {
+        let folder = origin
+            .folder
+            .components()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<PathBuf>();
+        format!(
+            "the skill is in {}'s folder `{}`, which {} does not read",
+            origin.client.title(),
+            folder.display(),
+            client.title()
+        )
+    })
 }
 
 /// What a client decides only from the whole listing.

@@ -486,7 +486,9 @@ fn dynamic(bits: &mut Bits<'_>, tables: &mut Tables) -> Result<(), InflateError>
             17 => (0, 3 + bits.take(3)? as usize),
             _ => (0, 11 + bits.take(7)? as usize),
         };
-        lens.get_mut(i..i + times)
+        // A repeat may not run past the last length the header announced.
+        lens[..total]
+            .get_mut(i..i + times)
             .ok_or(InflateError::Corrupt)?
             .fill(value);
         i += times;

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Checked;
-use super::files::{SkillFile, is_executable};
+use super::files::SkillFile;
 use super::profile::SPEC_FIELDS;
 use super::properties::py_str;
 use super::skill::CheckedSkill;
@@ -23,6 +23,7 @@ use super::yaml_json;
 use skills_core::digest;
 use skills_core::fsread::{Dir, FileError, Reason, read_open};
 use skills_core::glob;
+use skills_core::listing::EntryMeta;
 use skills_core::meta::{self, FileMeta, SkillMeta, Str};
 use skills_core::pack::{PackError, Trust, open};
 use skills_core::zip::{Limits, Method};
@@ -402,7 +403,7 @@ fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
         })
     })?;
     // The mode of the file read, not of what was listed.
-    Ok(compress(&f.rel, bytes, is_executable(&meta)))
+    Ok(compress(&f.rel, bytes, EntryMeta::of(&meta).executable))
 }
 
 /// Compresses one file's bytes (deterministic; stored when deflate does not help).

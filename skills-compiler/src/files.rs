@@ -44,8 +44,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};
-use super::discover::{EntryKind, Target, follow_link, list_dir};
+use super::discover::{EntryKind, Target, entries, follow_link, read_listing};
 use super::render::thousands;
+use skills_core::fsread::Dir;
+use skills_core::listing::{EntryMeta, Listing};
 
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,6 +150,18 @@ fn dropped_at_top(name: &str) -> Option<&'static str> {
 /// Files that packaging drops are reported (`SK308`, warning) and left out.
 /// A `dir` that cannot be listed gives an `SK005` warning and no files.
 pub fn skill_files(dir: &Path, limits: &FileLimits, diags: &mut Vec<Diagnostic>) -> Vec<SkillFile> {
+    skill_files_in(dir, None, limits, diags)
+}
+
+/// [`skill_files`], the skill directory being `open` when given (then
+/// listed through it: the directory the check opened, not whatever `dir`
+/// names by now).
+pub fn skill_files_in(
+    dir: &Path,
+    open: Option<&Dir>,
+    limits: &FileLimits,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<SkillFile> {
     let mut lister = Lister {
         dir,
         limits,
@@ -162,7 +176,13 @@ pub fn skill_files(dir: &Path, limits: &FileLimits, diags: &mut Vec<Diagnostic>)
         depth_warned: false,
         stopped: false,
     };
-    lister.list(dir, "", Path::new(""), 0);
+    let listing = match open {
+        Some(open) => Listing::of(open),
+        None => Listing::read(dir),
+    };
+    if let Some(listing) = read_listing(dir, listing, lister.diags) {
+        lister.list(dir, &listing, "", Path::new(""), 0);
+    }
     let mut files = lister.files;
     files.sort_by(|a, b| a.rel.as_bytes().cmp(b.rel.as_bytes()));
     files
@@ -215,8 +235,15 @@ impl Lister<'_> {
 
     /// Lists `dir`, which is `prefix` (shown) and `physical` (resolved)
     /// relative to the skill directory.
-    fn list(&mut self, dir: &Path, prefix: &str, physical: &Path, depth: usize) {
-        for entry in list_dir(dir, self.diags) {
+    fn list(
+        &mut self,
+        dir: &Path,
+        listing: &Listing<'_>,
+        prefix: &str,
+        physical: &Path,
+        depth: usize,
+    ) {
+        for entry in entries(dir, listing) {
             if self.stopped {
                 return;
             }
@@ -255,10 +282,10 @@ impl Lister<'_> {
                 EntryKind::Dir => {
                     self.enter(&entry.path, &rel, name, physical.join(name), None, depth)
                 }
-                EntryKind::File => match entry.dirent.metadata() {
+                EntryKind::File => match listing.metadata(&entry.name) {
                     // The kind came from the directory listing; the size
                     // must come from the same kind of file.
-                    Ok(meta) if meta.is_file() => {
+                    Ok(meta) if meta.kind == EntryKind::File => {
                         self.add(&entry.path, rel, physical.join(name), &meta);
                     }
                     Ok(_) => {
@@ -290,6 +317,7 @@ impl Lister<'_> {
                         }
                         Some(Target::File(canon, meta)) => {
                             if let Ok(inside) = canon.strip_prefix(&boundary) {
+                                let meta = EntryMeta::of(&meta);
                                 self.add(&entry.path, rel, inside.to_path_buf(), &meta);
                             }
                         }
@@ -357,11 +385,14 @@ impl Lister<'_> {
             }
             return;
         }
+        let Some(listing) = read_listing(path, Listing::read(path), self.diags) else {
+            return;
+        };
         self.stack.push(Frame {
             name: name.to_owned(),
             target,
         });
-        self.list(path, rel, &physical, depth + 1);
+        self.list(path, &listing, rel, &physical, depth + 1);
         self.stack.pop();
     }
 
@@ -385,7 +416,7 @@ impl Lister<'_> {
         false
     }
 
-    fn add(&mut self, path: &Path, rel: String, physical: PathBuf, meta: &fs::Metadata) {
+    fn add(&mut self, path: &Path, rel: String, physical: PathBuf, meta: &EntryMeta) {
         if let Some(why) = dropped_by_packaging(&rel) {
             if !rel.split('/').any(|p| p == GIT) {
                 let message = format!("`{rel}` is left out of the packaged skill: {why}");
@@ -393,7 +424,7 @@ impl Lister<'_> {
             }
             return;
         }
-        let size = meta.len();
+        let size = meta.len;
         if self.files.len() >= self.limits.max_files {
             self.stopped = true;
             let message = format!(
@@ -420,7 +451,7 @@ impl Lister<'_> {
             path: path.to_path_buf(),
             physical,
             size,
-            executable: is_executable(meta),
+            executable: meta.executable,
         });
     }
 
@@ -440,19 +471,6 @@ impl Lister<'_> {
 
 const DROP_HELP: &str = "remove it from the skill directory; packaging (`package_skill.py`, `skills pack`) leaves it out";
 const LIMIT_HELP: &str = "remove files the skill does not need, or split it into several skills";
-
-/// Whether any execute bit is set (Unix); always `false` elsewhere.
-#[cfg(unix)]
-pub(super) fn is_executable(meta: &fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-/// Whether any execute bit is set (Unix); always `false` elsewhere.
-#[cfg(not(unix))]
-pub(super) fn is_executable(_meta: &fs::Metadata) -> bool {
-    false
-}
 
 #[cfg(test)]
 mod tests {

@@ -211,7 +211,7 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         diags: diagnostics,
     };
     let before = ctx.diags.len();
-    *files = files::skill_files(dir, &options.files, ctx.diags);
+    *files = files::skill_files_in(dir, Some(&skill_dir), &options.files, ctx.diags);
     if !options.lints {
         // Files that packaging drops are reported by the walk; the report is a lint.
         let mut i = before;

@@ -308,6 +308,13 @@ impl Dir {
         self.id
     }
 
+    /// The open directory.
+    #[cfg(target_os = "linux")]
+    pub(crate) fn fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        use std::os::fd::AsFd;
+        self.file.as_fd()
+    }
+
     /// Opens the regular file at `rel` (relative, no `..`) below the
     /// directory without following any symbolic link on the way, and
     /// returns it with its `fstat`.

@@ -21,6 +21,8 @@ pub mod digest;
 pub mod fsread;
 pub mod glob;
 pub mod json;
+#[cfg(feature = "fs")]
+pub mod listing;
 pub mod meta;
 pub mod pack;
 pub mod path;

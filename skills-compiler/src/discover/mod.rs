@@ -111,6 +111,7 @@ use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};
 use super::render::thousands;
+use skills_core::listing::Listing;
 
 mod clients;
 mod manifest;
@@ -445,15 +446,7 @@ fn is_skill_md_name(path: &Path) -> bool {
 // ---------------------------------------------------------------------------
 // Directory listing and the symbolic-link policy, shared with `files`.
 
-/// What a directory entry is, without following links.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum EntryKind {
-    Dir,
-    File,
-    Symlink,
-    /// A fifo, socket or device.
-    Other,
-}
+pub(super) use skills_core::listing::EntryKind;
 
 /// One directory entry.
 #[derive(Debug)]
@@ -461,64 +454,45 @@ pub(super) struct Entry {
     pub(super) name: OsString,
     pub(super) path: PathBuf,
     pub(super) kind: EntryKind,
-    /// For a cheap `metadata()` (relative to the open directory).
-    pub(super) dirent: fs::DirEntry,
 }
 
-/// The entries of `dir`, sorted byte-wise by name. Unreadable directories and
-/// entries become `SK005` warnings.
+/// The entries of `dir`, sorted byte-wise by name. An unreadable directory
+/// is an `SK005` warning and has none.
 pub(super) fn list_dir(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Entry> {
-    let read = match fs::read_dir(dir) {
-        Ok(read) => read,
-        Err(e) => {
+    read_listing(dir, Listing::read(dir), diags)
+        .map(|listing| entries(dir, &listing))
+        .unwrap_or_default()
+}
+
+/// `listing`, the listing of `dir`, or its error as an `SK005` warning.
+pub(super) fn read_listing<'a>(
+    dir: &Path,
+    listing: io::Result<Listing<'a>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Listing<'a>> {
+    listing
+        .map_err(|e| {
             diags.push(Diagnostic::new(
                 Code::Io,
                 Severity::Warning,
                 dir,
                 format!("cannot read directory `{}`: {e}", dir.display()),
             ));
-            return Vec::new();
-        }
-    };
-    let mut entries = Vec::new();
-    for entry in read {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                diags.push(Diagnostic::new(
-                    Code::Io,
-                    Severity::Warning,
-                    dir,
-                    format!("cannot read an entry of `{}`: {e}", dir.display()),
-                ));
-                continue;
-            }
-        };
-        let path = entry.path();
-        let kind = match entry.file_type() {
-            Ok(t) if t.is_symlink() => EntryKind::Symlink,
-            Ok(t) if t.is_dir() => EntryKind::Dir,
-            Ok(t) if t.is_file() => EntryKind::File,
-            Ok(_) => EntryKind::Other,
-            Err(e) => {
-                diags.push(Diagnostic::new(
-                    Code::Io,
-                    Severity::Warning,
-                    &path,
-                    format!("cannot read the type of `{}`: {e}", path.display()),
-                ));
-                continue;
-            }
-        };
-        entries.push(Entry {
-            name: entry.file_name(),
-            path,
-            kind,
-            dirent: entry,
-        });
-    }
-    entries.sort_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
-    entries
+        })
+        .ok()
+}
+
+/// The entries of `listing`, the listing of `dir`, in its order.
+pub(super) fn entries(dir: &Path, listing: &Listing<'_>) -> Vec<Entry> {
+    listing
+        .entries()
+        .iter()
+        .map(|(name, kind)| Entry {
+            path: dir.join(name),
+            name: name.clone(),
+            kind: *kind,
+        })
+        .collect()
 }
 
 /// Where a followed symbolic link leads.

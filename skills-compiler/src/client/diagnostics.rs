@@ -39,6 +39,7 @@ pub fn apply(skill: &mut CheckedSkill, client: Client, reading: &Reading, profil
     };
     let who = match client {
         Client::ClaudeCode => "Claude Code",
+        #[cfg(feature = "codex-yaml")]
         Client::Codex => "Codex",
     };
     match &reading.outcome {
@@ -59,6 +60,7 @@ pub fn apply(skill: &mut CheckedSkill, client: Client, reading: &Reading, profil
     for note in &reading.notes {
         push(note.code, note.message.clone());
     }
+    #[cfg(feature = "codex-yaml")]
     if client == Client::Codex {
         super::codex::diagnose::locate(skill);
     }

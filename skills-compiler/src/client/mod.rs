@@ -28,17 +28,23 @@ pub enum Client {
     /// Claude Code (recorded: 2.1.330).
     ClaudeCode,
     /// OpenAI's Codex CLI (recorded: 0.169.0).
+    #[cfg(feature = "codex-yaml")]
     Codex,
 }
 
 impl Client {
     /// Every client.
+    #[cfg(feature = "codex-yaml")]
     pub const ALL: [Client; 2] = [Client::ClaudeCode, Client::Codex];
+    /// Every client.
+    #[cfg(not(feature = "codex-yaml"))]
+    pub const ALL: [Client; 1] = [Client::ClaudeCode];
 
     /// The client's name: `claude-code` or `codex`.
     pub fn as_str(self) -> &'static str {
         match self {
             Client::ClaudeCode => "claude-code",
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => "codex",
         }
     }
@@ -52,6 +58,7 @@ impl Client {
     pub fn style(self) -> Style {
         match self {
             Client::ClaudeCode => Style::ClaudeCode,
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => Style::Codex,
         }
     }
@@ -135,6 +142,7 @@ impl Listed {
         let entry = self.entry(&location);
         match self.client {
             Client::ClaudeCode => catalog::claude_code::entry_line(&entry),
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => catalog::codex::line(&entry),
         }
     }
@@ -180,6 +188,7 @@ impl Reading {
 pub fn read(client: Client, dir: &Path) -> Reading {
     match client {
         Client::ClaudeCode => claude_code::read(dir),
+        #[cfg(feature = "codex-yaml")]
         Client::Codex => codex::read(dir),
     }
 }
@@ -193,6 +202,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
     if path.file_name().is_some_and(|n| n != "SKILL.md") {
         let why = match client {
             Client::ClaudeCode => claude_code::no_skill_md(&skill.dir),
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
@@ -201,6 +211,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         (Some(source), Client::ClaudeCode) => {
             claude_code::read_loaded(&skill.dir, path, source.bytes())
         }
+        #[cfg(feature = "codex-yaml")]
         (Some(_), Client::Codex) => codex::read_checked(skill),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),

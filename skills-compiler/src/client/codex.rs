@@ -37,7 +37,7 @@
 //!
 //! 6. `agents/openai.yaml` ([`read_openai_yaml`]) never makes Codex refuse
 //!    a skill; `policy.allow_implicit_invocation: false` in it keeps the
-//!    skill out of the model's list ([`read`] says not listed).
+//!    skill out of the model's list (`read` says not listed).
 //!
 //! The scan rule ([`scans`]): below a root, Codex walks folders up to
 //! [`MAX_DEPTH`] levels deep (the root is level 0, so a `SKILL.md` directly
@@ -45,7 +45,23 @@
 //! skips every entry whose name starts with `.` (but not `node_modules`),
 //! follows symbolic links to folders, and loads files named exactly
 //! `SKILL.md` (`skill.md` is not a skill). The walk itself is discovery's
-//! ([`crate::discover`]); [`listing`] lists what it finds as Codex does.
+//! ([`crate::discover`]); `listing` lists what it finds as Codex does.
+//!
+//! Two builds. Steps 1 to 5 give libyaml's own verdicts, messages and
+//! positions (`SK401` quotes them), which no other YAML reader reproduces;
+//! so they are built with the `codex-yaml` feature only (`skill_md`,
+//! `diagnose`, `listing`, and the `Codex` variants of [`crate::Profile`] and
+//! [`crate::client::Client`]). The `skills` CLI enables it; `skills_bundle!`
+//! does not, which spares every build that embeds skills serde, its derive,
+//! `yaml_serde`, `libyaml-rs`, `indexmap` and `hashbrown` (about 3 s of a
+//! clean debug build). The macro refuses `profile = "codex"` by name, with
+//! `skills check --profile codex` as the way to get those verdicts: a
+//! reading that mostly agrees with libyaml would be a different verdict
+//! given silently. Step 6 is read in both builds, because
+//! `policy.allow_implicit_invocation` is part of the metadata a bundle
+//! carries and must not depend on who built it: [`openai_yaml`] reads it
+//! without libyaml, proves that reading against libyaml's with the feature,
+//! and makes an error of what it cannot decide.
 
 #[cfg(feature = "codex-yaml")]
 pub(crate) mod diagnose;

@@ -20,7 +20,7 @@
 //! tree cannot tell what Codex reads (a tag), the file is
 //! [`OpenAiYamlReading::undecided`], an error under every profile, and no
 //! value is guessed. With the `codex-yaml` feature (the `skills` CLI) the
-//! file is also read by libyaml, as Codex does ([`libyaml`]): for the
+//! file is also read by libyaml, as Codex does (`libyaml`): for the
 //! message Codex logs when it ignores the file, and to report any file the
 //! two readings disagree on.
 

@@ -4,7 +4,7 @@
 //! libyaml (`yaml_serde` 0.10, as in Codex). The macro's build has no
 //! libyaml, yet a bundle's `allow_implicit_invocation` must be what the CLI
 //! derives and what Codex reads; so the rules are written out here, and
-//! with the `codex-yaml` feature a test ([`super::libyaml`]) reads many
+//! with the `codex-yaml` feature a test (`super::libyaml`) reads many
 //! generated and real files both ways and requires the same result.
 //!
 //! serde's rules, as `yaml_serde` applies them to these types:

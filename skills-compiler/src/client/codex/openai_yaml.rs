@@ -535,6 +535,64 @@ mod tests {
         assert_eq!((read, problems.len()), (None, 1));
     }
 
+    /// The pieces the property test below writes files from.
+    const PIECES: &[&str] = &[
+        "policy",
+        "allow_implicit_invocation",
+        "products",
+        "interface",
+        "display_name",
+        "icon_small",
+        "dependencies",
+        "tools",
+        "type",
+        "value",
+        "x",
+        ": ",
+        ":",
+        "\n",
+        "  ",
+        "- ",
+        "? ",
+        "[",
+        "]",
+        "{",
+        "}",
+        ", ",
+        "~",
+        "true",
+        "FALSE",
+        "'",
+        "\"",
+        "&a ",
+        "*a",
+        "!x ",
+        "!!null ",
+        "|",
+        ">-",
+        "\t",
+        "# c",
+        "\u{85}",
+        "\u{feff}",
+        "...",
+        "---",
+        "\\",
+    ];
+
+    proptest::proptest! {
+        /// Any file gives a reading, never a panic: kept, ignored whole or
+        /// undecided, one of the three, with our spans inside the file.
+        #[test]
+        fn any_file_reads(pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..40)) {
+            let text = pieces.concat();
+            let reading = super::read_openai_yaml(&text);
+            proptest::prop_assert!(reading.read.is_none() || reading.undecided.is_none());
+            if let Some(span) = reading.undecided.and_then(|u| u.span) {
+                proptest::prop_assert!(span.start <= span.end && span.end <= text.len());
+            }
+        }
+    }
+
     #[test]
     fn a_tag_is_undecided_and_an_error_under_every_profile() -> std::io::Result<()> {
         for text in [

@@ -75,7 +75,7 @@ pub use tools::ToolRule;
 /// static SKILLS: skills_bundle::Bundle = skills_bundle::skills_bundle!(
 ///     "skills",                      // paths relative to CARGO_MANIFEST_DIR, searched in order
 ///     "plugins/my-plugin",
-///     profile = "claude-code",       // or "spec" (the default)
+///     profile = "claude-code",       // or "spec" (the default); "codex" is the CLI's
 ///     exclude = ["**/evals/**"],     // globs over paths relative to each root
 ///     warnings = "deny",             // "warn" (default), "deny" or "allow"
 ///     lints = false,                 // skip the SK3xx checks (default: true)

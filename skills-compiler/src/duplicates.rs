@@ -27,6 +27,7 @@ use super::skill::CheckedSkill;
 /// in the same order).
 pub fn mark(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profile) {
     claude_code(found, skills, profile);
+    #[cfg(feature = "codex-yaml")]
     codex(found, skills, profile);
     bundle(skills, profile);
 }
@@ -90,6 +91,10 @@ fn claude_code(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profi
 }
 
 /// Codex: every skill of a name is listed; report the second and later.
+/// The name is Codex's reading of the frontmatter, so this needs the
+/// `codex-yaml` feature; without it, skills in Codex's folders are resolved
+/// as a bundle's alone ([`bundle`]).
+#[cfg(feature = "codex-yaml")]
 fn codex(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profile) {
     let mut first: HashMap<String, usize> = HashMap::new();
     for i in 0..skills.len() {

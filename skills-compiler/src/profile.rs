@@ -14,6 +14,9 @@
 //!   reason) or would not find it (`skill.md`), everything else a warning,
 //!   with `SK4xx` codes where Codex lists it differently from what the
 //!   author wrote, and `SK452` for what it ignores in `agents/openai.yaml`.
+//!   It exists with the `codex-yaml` feature only (the `skills` CLI's), as
+//!   Codex's reading of `SKILL.md` needs libyaml: see
+//!   [`crate::client::codex`].
 
 use super::client::Client;
 use super::diag::{Code, Severity};
@@ -26,7 +29,9 @@ pub enum Profile {
     Spec,
     /// What Claude Code loads and lists.
     ClaudeCode,
-    /// What Codex CLI loads.
+    /// What Codex CLI loads (with the `codex-yaml` feature: Codex's reading
+    /// of `SKILL.md` needs libyaml, see [`crate::client::codex`]).
+    #[cfg(feature = "codex-yaml")]
     Codex,
 }
 
@@ -81,13 +86,18 @@ pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
 
 impl Profile {
     /// Every profile.
+    #[cfg(feature = "codex-yaml")]
     pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ClaudeCode, Profile::Codex];
+    /// Every profile (`codex` needs the `codex-yaml` feature).
+    #[cfg(not(feature = "codex-yaml"))]
+    pub const ALL: [Profile; 2] = [Profile::Spec, Profile::ClaudeCode];
 
     /// The profile's name on the command line and in the macro.
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec => "spec",
             Profile::ClaudeCode => "claude-code",
+            #[cfg(feature = "codex-yaml")]
             Profile::Codex => "codex",
         }
     }
@@ -106,7 +116,8 @@ impl Profile {
     pub fn extension_shape(self, key: &str) -> Option<Shape> {
         match self {
             Profile::Spec => None,
-            Profile::ClaudeCode | Profile::Codex => EXTENSION_FIELDS
+            // The client profiles: Claude Code and Codex.
+            _ => EXTENSION_FIELDS
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|&(_, shape)| shape),
@@ -118,6 +129,7 @@ impl Profile {
         match self {
             Profile::Spec => None,
             Profile::ClaudeCode => Some(Client::ClaudeCode),
+            #[cfg(feature = "codex-yaml")]
             Profile::Codex => Some(Client::Codex),
         }
     }
@@ -183,7 +195,7 @@ impl Profile {
             | NameDirMismatch
             | DescriptionTooLong
             | CompatibilityNotString
-            | CompatibilityTooLong => matches!(self, Profile::ClaudeCode | Profile::Codex),
+            | CompatibilityTooLong => self.client().is_some(),
             _ => false,
         };
         if warning {
@@ -242,6 +254,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "codex-yaml")]
     fn codex_errors_only_where_codex_does_not_load() {
         let errors: Vec<Code> = Code::ALL
             .iter()

@@ -66,7 +66,7 @@ pub fn disagreements(
     );
     checked.openai_yaml = openai_yaml
         .and_then(|bytes| std::str::from_utf8(bytes).ok())
-        .and_then(|text| read_openai_yaml(text).0)
+        .and_then(|text| read_openai_yaml(text).read)
         .map(Box::new);
     // Read from the file the manifest names (one of `SKILL_MD_NAMES`,
     // checked on parse), so `skill_md` is derived as that name.

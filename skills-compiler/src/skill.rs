@@ -230,7 +230,7 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
         lints::check(&mut ctx, split, description, files, &skill_dir);
     }
-    codex::diagnose::openai_yaml(&mut skill, &skill_dir, profile);
+    codex::openai_yaml::check(&mut skill, &skill_dir, profile);
     skill
 }
 

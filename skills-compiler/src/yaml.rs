@@ -109,6 +109,9 @@ pub struct Parsed {
     /// Problems in the order the reference would meet them: scanner and
     /// parser problems by position, then duplicate keys.
     pub problems: Vec<Problem>,
+    /// Whether reading stopped at one of this module's own limits (nesting,
+    /// node count) rather than at something YAML forbids.
+    pub limited: bool,
 }
 
 impl Parsed {
@@ -160,6 +163,8 @@ struct Builder<'t> {
     flow_depth: usize,
     scan_problems: Vec<(usize, Problem)>,
     dup_problems: Vec<(usize, Problem)>,
+    /// Whether a limit of this module stopped the reading.
+    limited: bool,
 }
 
 impl<'t> Builder<'t> {
@@ -180,6 +185,7 @@ impl<'t> Builder<'t> {
             flow_depth: 0,
             scan_problems: Vec::new(),
             dup_problems: Vec::new(),
+            limited: false,
         }
     }
 
@@ -215,6 +221,7 @@ impl<'t> Builder<'t> {
             return Parsed {
                 root: None,
                 problems: vec![problem],
+                limited: false,
             };
         }
         let mut parser = Parser::new_from_str(self.text);
@@ -243,6 +250,7 @@ impl<'t> Builder<'t> {
             return Parsed {
                 root: None,
                 problems: problems.into_iter().map(|(_, p)| p).collect(),
+                limited: self.limited,
             };
         }
         problems.sort_by_key(|(at, _)| *at);
@@ -252,6 +260,7 @@ impl<'t> Builder<'t> {
         Parsed {
             root: self.root,
             problems: problems.into_iter().map(|(_, p)| p).collect(),
+            limited: false,
         }
     }
 
@@ -342,6 +351,7 @@ impl<'t> Builder<'t> {
                 };
                 self.nodes += count_nodes(&node);
                 if self.nodes > MAX_NODES {
+                    self.limited = true;
                     return Err(self.fatal(
                         start,
                         format!("aliases expand the frontmatter to more than {MAX_NODES} nodes"),
@@ -385,6 +395,7 @@ impl<'t> Builder<'t> {
             self.flow_depth += 1;
         }
         if self.stack.len() >= MAX_DEPTH {
+            self.limited = true;
             return Err(self.fatal(
                 start,
                 format!("the frontmatter nests deeper than {MAX_DEPTH} levels"),
@@ -496,6 +507,7 @@ impl<'t> Builder<'t> {
     fn complete(&mut self, node: Node, anchor: usize, at: usize) -> Result<(), (usize, Problem)> {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
+            self.limited = true;
             return Err(self.fatal(
                 at,
                 format!("the frontmatter has more than {MAX_NODES} nodes"),

@@ -154,13 +154,22 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
             let Some(name) = text() else {
                 return err(
                     value_span,
-                    "`profile` takes a string: \"spec\", \"claude-code\" or \"codex\"",
+                    "`profile` takes a string: \"spec\" or \"claude-code\"",
                 );
             };
+            // Checked by name, not by what this build of the compiler has:
+            // a crate in the same build enabling `codex-yaml` must not change
+            // what the macro accepts.
+            if name == "codex" {
+                return err(
+                    value_span,
+                    "the `codex` profile is checked by the `skills` CLI (`skills check --profile codex <path>`): Codex reads `SKILL.md` with libyaml, which `skills_bundle!` does not build; use \"spec\" or \"claude-code\" here",
+                );
+            }
             let Some(p) = Profile::from_name(&name) else {
                 return err(
                     value_span,
-                    format!("unknown profile `{name}`; use \"spec\", \"claude-code\" or \"codex\""),
+                    format!("unknown profile `{name}`; use \"spec\" or \"claude-code\""),
                 );
             };
             args.profile = p;
@@ -315,6 +324,10 @@ mod tests {
             ("k;", "at least one"),
             ("k; 12", "string literal"),
             ("k; \"s\", profile = \"strict\"", "unknown profile"),
+            (
+                "k; \"s\", profile = \"codex\"",
+                "`skills check --profile codex",
+            ),
             ("k; \"s\", colour = \"x\"", "unknown option"),
             ("k; \"s\", lints = 1", "`lints` takes"),
             ("k; \"s\", exclude = \"x\"", "list"),

@@ -56,6 +56,7 @@ pub fn apply(skill: &mut CheckedSkill, client: Client, reading: &Reading, profil
     for note in &reading.notes {
         push(note.code, note.message.clone());
     }
+    #[cfg(feature = "codex-yaml")]
     if client == Client::Codex {
         super::codex::diagnose::locate(skill);
     }

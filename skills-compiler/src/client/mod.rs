@@ -30,17 +30,23 @@ pub enum Client {
     /// Claude Code (recorded: 2.1.330).
     ClaudeCode,
     /// OpenAI's Codex CLI (recorded: 0.169.0).
+    #[cfg(feature = "codex-yaml")]
     Codex,
 }
 
 impl Client {
     /// Every client.
+    #[cfg(feature = "codex-yaml")]
     pub const ALL: [Client; 2] = [Client::ClaudeCode, Client::Codex];
+    /// Every client.
+    #[cfg(not(feature = "codex-yaml"))]
+    pub const ALL: [Client; 1] = [Client::ClaudeCode];
 
     /// The client's name: `claude-code` or `codex`.
     pub fn as_str(self) -> &'static str {
         match self {
             Client::ClaudeCode => "claude-code",
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => "codex",
         }
     }
@@ -49,6 +55,7 @@ impl Client {
     pub fn title(self) -> &'static str {
         match self {
             Client::ClaudeCode => "Claude Code",
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => "Codex",
         }
     }
@@ -62,6 +69,7 @@ impl Client {
     pub fn style(self) -> Style {
         match self {
             Client::ClaudeCode => Style::ClaudeCode,
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => Style::Codex,
         }
     }
@@ -145,6 +153,7 @@ impl Listed {
         let entry = self.entry(&location);
         match self.client {
             Client::ClaudeCode => catalog::claude_code::entry_line(&entry),
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => catalog::codex::line(&entry),
         }
     }
@@ -190,6 +199,7 @@ impl Reading {
 pub fn read(client: Client, dir: &Path) -> Reading {
     match client {
         Client::ClaudeCode => claude_code::read(dir),
+        #[cfg(feature = "codex-yaml")]
         Client::Codex => codex::read(dir),
     }
 }
@@ -203,6 +213,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
     if path.file_name().is_some_and(|n| n != "SKILL.md") {
         let why = match client {
             Client::ClaudeCode => claude_code::no_skill_md(&skill.dir),
+            #[cfg(feature = "codex-yaml")]
             Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
@@ -220,6 +231,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
                     });
             claude_code::read_parsed(&skill.dir, path, source.bytes(), source.text(), parsed)
         }
+        #[cfg(feature = "codex-yaml")]
         (Some(_), Client::Codex) => codex::read_checked(skill),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
@@ -268,11 +280,13 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
 /// client's skills folder.
 fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<String> {
     let origin = skill.origin.as_ref()?;
-    let owner = match origin.client {
-        FolderClient::ClaudeCode => Client::ClaudeCode,
-        FolderClient::Codex => Client::Codex,
+    let reads = match (origin.client, client) {
+        (FolderClient::ClaudeCode, Client::ClaudeCode) => true,
+        #[cfg(feature = "codex-yaml")]
+        (FolderClient::Codex, Client::Codex) => true,
+        _ => false,
     };
-    (owner != client).then(|| {
+    (!reads).then(|| {
         let folder = origin
             .folder
             .components()

@@ -1,7 +1,8 @@
 //! The `codex` profile's findings for one checked skill: an error where
 //! Codex would not load it (`SK401`, quoting Codex's reason), and warnings
-//! where it would list it otherwise than the author wrote (`SK405`, `SK407`, `SK451`)
-//! or ignore part of `agents/openai.yaml` (`SK452`).
+//! where it would list it otherwise than the author wrote (`SK405`, `SK407`,
+//! `SK451`). What it ignores in `agents/openai.yaml` (`SK452`) is
+//! [`super::openai_yaml::check`]'s.
 //!
 //! Codex's reading replaces ours for what decides loading: the diagnostics
 //! of our own reading of the file and its YAML that Codex re-judges (not
@@ -10,18 +11,11 @@
 
 use std::ops::Range;
 
-use super::{Rejection, read_openai_yaml, read_skill_md};
-use crate::diag::{Code, Diagnostic};
-use crate::profile::Profile;
+use super::{Rejection, read_skill_md};
+use crate::diag::Code;
 use crate::rules;
 use crate::skill::CheckedSkill;
 use crate::source::Source;
-use skills_core::fsread::Dir;
-
-/// Where Codex reads a skill's metadata, relative to the skill folder.
-pub const OPENAI_YAML: &str = "agents/openai.yaml";
-/// The largest `agents/openai.yaml` read, in bytes.
-pub(super) const MAX_OPENAI_YAML: u64 = 1024 * 1024;
 
 /// Codex's reading of the skill's `SKILL.md`, as read for the check; `None`
 /// when there is no `SKILL.md` Codex would look at (none, unreadable, or
@@ -141,60 +135,6 @@ fn position(source: &Source, r: &Rejection) -> Option<Range<usize>> {
         .nth(column.saturating_sub(1))
         .map_or(text.len(), |(i, _)| i);
     Some(range.start + offset..range.end.max(range.start + offset))
-}
-
-/// Reads the skill's `agents/openai.yaml`, when it has one, from the open
-/// skill folder: what Codex takes from it, and (under `codex`) a warning for
-/// each thing Codex ignores.
-pub(crate) fn openai_yaml(skill: &mut CheckedSkill, dir: &Dir, profile: Profile) {
-    let Some(file) = skill.files.iter().find(|f| f.rel == OPENAI_YAML) else {
-        return;
-    };
-    let (path, physical) = (file.path.clone(), file.physical.clone());
-    let bytes = match dir.read(&physical, MAX_OPENAI_YAML) {
-        Ok(b) => b,
-        Err(e) => {
-            if profile == Profile::Codex {
-                skill.diagnostics.push(Diagnostic::new(
-                    Code::CodexOpenAiYaml,
-                    profile.severity(Code::CodexOpenAiYaml),
-                    &path,
-                    format!("Codex cannot use `{OPENAI_YAML}`: {e}"),
-                ));
-            }
-            return;
-        }
-    };
-    let source = Source::new(&path, bytes);
-    let Some(text) = source.text() else {
-        if profile == Profile::Codex {
-            skill.diagnostics.push(Diagnostic::new(
-                Code::CodexOpenAiYaml,
-                profile.severity(Code::CodexOpenAiYaml),
-                &path,
-                format!("Codex ignores `{OPENAI_YAML}`: it is not UTF-8"),
-            ));
-        }
-        return;
-    };
-    let (read, problems) = read_openai_yaml(text);
-    skill.openai_yaml = read.map(Box::new);
-    if profile != Profile::Codex {
-        return;
-    }
-    for p in problems {
-        let mut d = Diagnostic::new(
-            Code::CodexOpenAiYaml,
-            profile.severity(Code::CodexOpenAiYaml),
-            &path,
-            p.message,
-        );
-        if let Some(span) = p.span {
-            let end = span.end.min(source.bytes().len());
-            d = d.at(&source, span.start.min(end)..end);
-        }
-        skill.diagnostics.push(d);
-    }
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 
 use skills_core::catalog::codex::{self as cat, Rendered, RootedEntry};
 
+use super::read;
 use super::roots::RootKind;
-use super::{Listed, Outcome, read};
+use crate::client::{Listed, Outcome};
 use crate::discover::{FolderClient, FoundSkill, UserFolders};
 
 /// One listed skill and where it was found.

@@ -12,15 +12,38 @@
 //! reported too: a misspelt `allow_implicit_invocation` silently changes
 //! nothing. `policy.products` is read as a list of strings (Codex checks its
 //! values against its own product list, which is not recorded).
+//!
+//! The file is read in every build, the macro's included:
+//! `policy.allow_implicit_invocation` is part of the metadata a bundle
+//! carries. So it is read by one piece of code that needs no libyaml
+//! ([`shape`]: the crate's YAML tree typed by serde's rules); where that
+//! tree cannot tell what Codex reads (a tag), the file is
+//! [`OpenAiYamlReading::undecided`], an error under every profile, and no
+//! value is guessed. With the `codex-yaml` feature (the `skills` CLI) the
+//! file is also read by libyaml, as Codex does (`libyaml`): for the
+//! message Codex logs when it ignores the file, and to report any file the
+//! two readings disagree on.
+
+#[cfg(feature = "codex-yaml")]
+mod libyaml;
+mod shape;
 
 use std::ops::Range;
 use std::path::{Component, PathBuf};
 
-use serde::Deserialize;
-
+use self::shape::{DependencyTool, Failure, NotRead};
 use super::{MAX_NAME_CHARS, collapse_whitespace};
+use crate::diag::{Code, Diagnostic};
+use crate::profile::Profile;
+use crate::skill::CheckedSkill;
+use crate::source::Source;
 use crate::yaml::{self, Node, Value};
+use skills_core::fsread::Dir;
 
+/// Where Codex reads a skill's metadata, relative to the skill folder.
+pub const OPENAI_YAML: &str = "agents/openai.yaml";
+/// The largest `agents/openai.yaml` read, in bytes.
+pub(crate) const MAX_OPENAI_YAML: u64 = 1024 * 1024;
 /// The longest description-like field Codex keeps, in characters.
 const MAX_TEXT_CHARS: usize = 1024;
 
@@ -57,51 +80,6 @@ pub struct OpenAiYamlProblem {
     pub span: Option<Range<usize>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct SkillMetadataFile {
-    #[serde(default)]
-    interface: Option<Interface>,
-    #[serde(default)]
-    dependencies: Option<Dependencies>,
-    #[serde(default)]
-    policy: Option<Policy>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Interface {
-    display_name: Option<String>,
-    short_description: Option<String>,
-    icon_small: Option<PathBuf>,
-    icon_large: Option<PathBuf>,
-    brand_color: Option<String>,
-    default_prompt: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Dependencies {
-    #[serde(default)]
-    tools: Vec<DependencyTool>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Policy {
-    #[serde(default)]
-    allow_implicit_invocation: Option<bool>,
-    #[serde(default)]
-    products: Vec<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct DependencyTool {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    value: Option<String>,
-    description: Option<String>,
-    transport: Option<String>,
-    command: Option<String>,
-    url: Option<String>,
-}
-
 const KNOWN: &[(&[&str], &[&str])] = &[
     (&[], &["interface", "dependencies", "policy"]),
     (
@@ -128,31 +106,63 @@ const TOOL_KEYS: &[&str] = &[
     "url",
 ];
 
-/// Reads `agents/openai.yaml` (its text) as Codex does: what it keeps
-/// (`None` when it ignores the whole file) and every problem found.
-pub fn read_openai_yaml(text: &str) -> (Option<OpenAiYaml>, Vec<OpenAiYamlProblem>) {
-    let mut problems = Vec::new();
-    let tree = yaml::parse(text, 0, text.len()).root;
-    let parsed: SkillMetadataFile = match yaml_serde::from_str(text) {
-        Ok(p) => p,
-        Err(e) => {
-            let at = e.location().map(|l| l.index());
-            problems.push(OpenAiYamlProblem {
-                message: format!("Codex ignores the whole file: invalid YAML: {e}"),
-                span: at.map(|i| i..i + 1),
-            });
-            return (None, problems);
+/// What Codex makes of one `agents/openai.yaml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenAiYamlReading {
+    /// What Codex keeps; `None` when it ignores the whole file, or when
+    /// that cannot be decided.
+    pub read: Option<OpenAiYaml>,
+    /// Everything Codex ignores, whole file or field by field.
+    pub problems: Vec<OpenAiYamlProblem>,
+    /// Why what Codex reads cannot be decided without libyaml (a tag), when
+    /// it cannot: the skill's metadata would be a guess.
+    pub undecided: Option<OpenAiYamlProblem>,
+}
+
+impl From<Failure> for OpenAiYamlProblem {
+    fn from(f: Failure) -> Self {
+        OpenAiYamlProblem {
+            message: f.message,
+            span: f.span,
+        }
+    }
+}
+
+/// Reads `agents/openai.yaml` (its text) as Codex does: what it keeps and
+/// every problem found.
+pub fn read_openai_yaml(text: &str) -> OpenAiYamlReading {
+    let parsed = yaml::parse(text, 0, text.len());
+    let typed = shape::typed(text, &parsed);
+    let codex = codex_verdict(text, &typed);
+    let mut reading = OpenAiYamlReading::default();
+    let parsed_file = match typed {
+        Ok(file) => file,
+        Err(NotRead::Ignored(f)) => {
+            reading
+                .problems
+                .push(codex.unwrap_or_else(|| OpenAiYamlProblem {
+                    message: format!("Codex ignores the whole file: {}", f.message),
+                    span: f.span,
+                }));
+            return reading;
+        }
+        Err(NotRead::Undecided(f)) => {
+            reading.problems.extend(codex);
+            reading.undecided = Some(f.into());
+            return reading;
         }
     };
+    reading.problems.extend(codex);
+    let tree = parsed.root;
     let mut r = Reader {
         tree: tree.as_ref(),
-        problems,
+        problems: reading.problems,
     };
     if let Some(tree) = tree.as_ref() {
         r.unknown_keys(tree);
     }
     let mut out = OpenAiYaml::default();
-    if let Some(i) = parsed.interface {
+    if let Some(i) = parsed_file.interface {
         let at = ["interface"];
         out.display_name = r.text(&at, "display_name", i.display_name, MAX_NAME_CHARS);
         out.short_description = r.text(
@@ -166,18 +176,108 @@ pub fn read_openai_yaml(text: &str) -> (Option<OpenAiYaml>, Vec<OpenAiYamlProble
         out.brand_color = r.color(&at, i.brand_color);
         out.default_prompt = r.text(&at, "default_prompt", i.default_prompt, MAX_TEXT_CHARS);
     }
-    if let Some(d) = parsed.dependencies {
+    if let Some(d) = parsed_file.dependencies {
         for (n, tool) in d.tools.into_iter().enumerate() {
             if let Some(kept) = r.tool(n, tool) {
                 out.tools.push(kept);
             }
         }
     }
-    if let Some(p) = parsed.policy {
+    if let Some(p) = parsed_file.policy {
         out.allow_implicit_invocation = p.allow_implicit_invocation;
         out.products = p.products;
     }
-    (Some(out), r.problems)
+    reading.problems = r.problems;
+    reading.read = Some(out);
+    reading
+}
+
+#[cfg(feature = "codex-yaml")]
+use libyaml::verdict as codex_verdict;
+
+/// Codex's own verdict on the whole file needs libyaml: without it, ours
+/// stands alone.
+#[cfg(not(feature = "codex-yaml"))]
+fn codex_verdict(
+    _: &str,
+    _: &Result<shape::SkillMetadataFile, NotRead>,
+) -> Option<OpenAiYamlProblem> {
+    None
+}
+
+/// Reads the skill's `agents/openai.yaml`, when it has one, from the open
+/// skill folder: what Codex takes from it (under every profile: it is part
+/// of the skill's metadata), an error when that cannot be decided, and
+/// (under `codex`) a warning for each thing Codex ignores.
+pub(crate) fn check(skill: &mut CheckedSkill, dir: &Dir, profile: Profile) {
+    #[cfg(feature = "codex-yaml")]
+    let codex = profile == Profile::Codex;
+    #[cfg(not(feature = "codex-yaml"))]
+    let codex = false;
+    let Some(file) = skill.files.iter().find(|f| f.rel == OPENAI_YAML) else {
+        return;
+    };
+    let (path, physical) = (file.path.clone(), file.physical.clone());
+    let bytes = match dir.read(&physical, MAX_OPENAI_YAML) {
+        Ok(b) => b,
+        Err(e) => {
+            if codex {
+                skill.diagnostics.push(Diagnostic::new(
+                    Code::CodexOpenAiYaml,
+                    profile.severity(Code::CodexOpenAiYaml),
+                    &path,
+                    format!("Codex cannot use `{OPENAI_YAML}`: {e}"),
+                ));
+            }
+            return;
+        }
+    };
+    let source = Source::new(&path, bytes);
+    let Some(text) = source.text() else {
+        if codex {
+            skill.diagnostics.push(Diagnostic::new(
+                Code::CodexOpenAiYaml,
+                profile.severity(Code::CodexOpenAiYaml),
+                &path,
+                format!("Codex ignores `{OPENAI_YAML}`: it is not UTF-8"),
+            ));
+        }
+        return;
+    };
+    let reading = read_openai_yaml(text);
+    skill.openai_yaml = reading.read.map(Box::new);
+    let located = |d: Diagnostic, span: Option<Range<usize>>| match span {
+        Some(span) => {
+            let end = span.end.min(source.bytes().len());
+            d.at(&source, span.start.min(end)..end)
+        }
+        None => d,
+    };
+    if let Some(u) = reading.undecided {
+        let mut d = Diagnostic::new(
+            Code::Io,
+            profile.severity(Code::Io),
+            &path,
+            format!(
+                "`{OPENAI_YAML}` cannot be read as Codex reads it, so whether Codex lists the skill to its model (`policy.allow_implicit_invocation`) is not known: {}",
+                u.message
+            ),
+        );
+        d.set_help("write the file as plain YAML: no tags (`!...`), nested at most 64 levels");
+        skill.diagnostics.push(located(d, u.span));
+    }
+    if !codex {
+        return;
+    }
+    for p in reading.problems {
+        let d = Diagnostic::new(
+            Code::CodexOpenAiYaml,
+            profile.severity(Code::CodexOpenAiYaml),
+            &path,
+            p.message,
+        );
+        skill.diagnostics.push(located(d, p.span));
+    }
 }
 
 struct Reader<'t> {
@@ -411,19 +511,128 @@ mod tests {
         assert_eq!(read.products, ["codex"]);
     }
 
+    fn read_openai_yaml(text: &str) -> (Option<OpenAiYaml>, Vec<OpenAiYamlProblem>) {
+        let reading = super::read_openai_yaml(text);
+        assert_eq!(reading.undecided, None, "{text:?}");
+        (reading.read, reading.problems)
+    }
+
     #[test]
     fn a_type_error_ignores_the_whole_file_with_a_position() {
         let text = "policy:\n  allow_implicit_invocation: maybe\n";
         let (read, problems) = read_openai_yaml(text);
         assert_eq!(read, None);
         assert_eq!(problems.len(), 1);
-        assert!(
-            problems[0].message.contains("policy.allow_implicit_invocation: invalid type: string \"maybe\", expected a boolean"),
-            "{problems:?}"
-        );
+        // libyaml's message where it is built (as Codex logs it), else ours.
+        let message = if cfg!(feature = "codex-yaml") {
+            "Codex ignores the whole file: invalid YAML: policy.allow_implicit_invocation: invalid type: string \"maybe\", expected a boolean"
+        } else {
+            "Codex ignores the whole file: `policy.allow_implicit_invocation` is `maybe`, not `true` or `false`"
+        };
+        assert!(problems[0].message.starts_with(message), "{problems:?}");
         assert_eq!(problems[0].span.as_ref().map(|s| s.start), Some(37));
         let (read, problems) = read_openai_yaml("interface: [\n");
         assert_eq!((read, problems.len()), (None, 1));
+    }
+
+    /// The pieces the property test below writes files from.
+    const PIECES: &[&str] = &[
+        "policy",
+        "allow_implicit_invocation",
+        "products",
+        "interface",
+        "display_name",
+        "icon_small",
+        "dependencies",
+        "tools",
+        "type",
+        "value",
+        "x",
+        ": ",
+        ":",
+        "\n",
+        "  ",
+        "- ",
+        "? ",
+        "[",
+        "]",
+        "{",
+        "}",
+        ", ",
+        "~",
+        "true",
+        "FALSE",
+        "'",
+        "\"",
+        "&a ",
+        "*a",
+        "!x ",
+        "!!null ",
+        "|",
+        ">-",
+        "\t",
+        "# c",
+        "\u{85}",
+        "\u{feff}",
+        "...",
+        "---",
+        "\\",
+    ];
+
+    proptest::proptest! {
+        /// Any file gives a reading, never a panic: kept, ignored whole or
+        /// undecided, one of the three, with our spans inside the file.
+        #[test]
+        fn any_file_reads(pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..40)) {
+            let text = pieces.concat();
+            let reading = super::read_openai_yaml(&text);
+            proptest::prop_assert!(reading.read.is_none() || reading.undecided.is_none());
+            if let Some(span) = reading.undecided.and_then(|u| u.span) {
+                proptest::prop_assert!(span.start <= span.end && span.end <= text.len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_tag_is_undecided_and_an_error_under_every_profile() -> std::io::Result<()> {
+        for text in [
+            "policy:\n  allow_implicit_invocation: !!str false\n",
+            "policy:\n  allow_implicit_invocation: &a !!null\n",
+            "interface: !x\n  display_name: a\n",
+        ] {
+            let reading = super::read_openai_yaml(text);
+            assert_eq!(reading.read, None, "{text:?}");
+            let undecided = reading.undecided.unwrap_or_else(|| panic!("{text:?}"));
+            assert!(
+                undecided.message.contains("tags a value (`!"),
+                "{undecided:?}"
+            );
+        }
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        std::fs::create_dir_all(dir.join("agents"))?;
+        std::fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: D.\n---\n")?;
+        std::fs::write(
+            dir.join(OPENAI_YAML),
+            "policy:\n  allow_implicit_invocation: !!str false\n",
+        )?;
+        for profile in Profile::ALL {
+            let options = crate::Options {
+                profile,
+                lints: false,
+                ..crate::Options::default()
+            };
+            let skill = crate::check_dir(&dir, &options);
+            let io: Vec<_> = skill
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Code::Io)
+                .map(|d| (d.is_error(), d.label.as_ref().map(|l| l.start.line)))
+                .collect();
+            assert_eq!(io, [(true, Some(2))], "{profile}");
+            assert_eq!(skill.openai_yaml, None);
+        }
+        Ok(())
     }
 
     #[test]

@@ -55,7 +55,7 @@
 //! does not, which spares every build that embeds skills serde, its derive,
 //! `yaml_serde`, `libyaml-rs`, `indexmap` and `hashbrown` (about 3 s of a
 //! clean debug build). The macro refuses `profile = "codex"` by name, with
-//! `skills check --profile codex` as the way to get those verdicts: a
+//! `skills validate --profile codex` as the way to get those verdicts: a
 //! reading that mostly agrees with libyaml would be a different verdict
 //! given silently. Step 6 is read in both builds, because
 //! `policy.allow_implicit_invocation` is part of the metadata a bundle

@@ -340,11 +340,10 @@ mod tests {
     /// bytes alone, on the reference's edge cases and on the corpus.
     #[test]
     fn readings_from_the_checks_parse_equal_readings_from_the_bytes() {
-        let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
         let mut dirs = Vec::new();
-        skill_dirs(&shared.join("golden/cases"), &mut dirs);
+        skill_dirs(&crate::shared("golden/cases"), &mut dirs);
         let golden = dirs.len();
-        skill_dirs(&shared.join("corpus/collections"), &mut dirs);
+        skill_dirs(&crate::shared("corpus/collections"), &mut dirs);
         assert!(
             golden > 50 && dirs.len() > golden + 400,
             "{} skills: ../shared is missing",

@@ -145,17 +145,7 @@ impl<'a> Listing<'a> {
         let mut entries = Vec::new();
         for entry in std::fs::read_dir(&path)? {
             let entry = entry?;
-            let t = entry.file_type()?;
-            let kind = if t.is_symlink() {
-                EntryKind::Symlink
-            } else if t.is_dir() {
-                EntryKind::Dir
-            } else if t.is_file() {
-                EntryKind::File
-            } else {
-                EntryKind::Other
-            };
-            entries.push((entry.file_name(), kind));
+            entries.push((entry.file_name(), EntryKind::of(entry.file_type()?)));
         }
         entries.sort_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
         Ok(Listing {
@@ -191,11 +181,10 @@ impl<'a> Listing<'a> {
     }
 }
 
-impl EntryMeta {
-    /// From `std` metadata (of a file reached through a link, say).
-    pub fn of(meta: &std::fs::Metadata) -> EntryMeta {
-        let t = meta.file_type();
-        let kind = if t.is_symlink() {
+impl EntryKind {
+    /// What a `std` file type says.
+    fn of(t: std::fs::FileType) -> EntryKind {
+        if t.is_symlink() {
             EntryKind::Symlink
         } else if t.is_dir() {
             EntryKind::Dir
@@ -203,7 +192,14 @@ impl EntryMeta {
             EntryKind::File
         } else {
             EntryKind::Other
-        };
+        }
+    }
+}
+
+impl EntryMeta {
+    /// From `std` metadata (of a file reached through a link, say).
+    pub fn of(meta: &std::fs::Metadata) -> EntryMeta {
+        let kind = EntryKind::of(meta.file_type());
         #[cfg(unix)]
         let executable = {
             use std::os::unix::fs::PermissionsExt;

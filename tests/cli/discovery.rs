@@ -165,6 +165,29 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
         "{}",
         text(&out)
     );
+    // `show --style` shows a client only the skills in its own folders.
+    let out = run(&repo, &home, &["show", "gamma", "--style", "claude-code"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "Claude Code knows no skill `gamma`: the skill is in Codex's folder `.agents/skills`, which Claude Code does not read"
+        ),
+        "{}",
+        text(&out)
+    );
+    let out = run(&repo, &home, &["show", "alpha", "--style", "codex"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out)
+            .contains("Codex knows no skill named `alpha`: the skill is in Claude Code's folder"),
+        "{}",
+        text(&out)
+    );
+    let out = run(&repo, &home, &["show", "gamma", "--style", "codex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("<skill>"), "{}", text(&out));
+    let out = run(&repo, &home, &["show", "alpha", "--style", "claude-code"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     // Named directly, a skill is read by both.
     let out = run(
         &repo,

@@ -20,7 +20,10 @@
 //!   error here.
 //!
 //! With `--style`, the skills are checked with that client's profile
-//! (`--profile claude-code` or `codex`) unless another than `spec` is given.
+//! (`--profile claude-code` or `codex`) unless another than `spec` is given,
+//! and a skill found in the other client's skills folder is not the
+//! client's to show (Claude Code reads only `.claude/skills`, Codex only
+//! `.agents/skills` and `.codex/skills`).
 //!
 //! `` !`cmd` `` is replaced by a marker unless `--run-commands` is given;
 //! then each command is checked as a `Bash` call against the skill's
@@ -40,7 +43,7 @@ use skills_bundle::activation::{Options, PolicyRunner, Rule};
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::{Pack, Trust};
 use skills_bundle::{Mode, Skill, ToolPolicy};
-use skills_compiler::client::Client;
+use skills_compiler::client::{self, Client};
 use skills_compiler::pack::write_pack;
 use skills_core::zip::write::DosTime;
 use skills_core::{json, tools};
@@ -58,6 +61,9 @@ struct Located {
     dir: PathBuf,
     /// Whether an earlier skill has the same name (and is the one bundled).
     shadowed: bool,
+    /// Why the client shown (`--style`) never reads it: it sits in the
+    /// other client's skills folder.
+    unread: Option<String>,
 }
 
 impl Located {
@@ -141,19 +147,34 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
                 name: s.qualified_name()?,
                 dir: std::path::absolute(&s.dir).unwrap_or_else(|_| s.dir.clone()),
                 shadowed: s.duplicate_of.is_some(),
+                unread: args
+                    .style
+                    .and_then(|c| client::other_clients_folder(c.client(), s)),
             })
         })
         .collect();
     Ok(Some((bundle, located)))
 }
 
+/// The reason `name` is unknown to the client when only skills in the
+/// other client's folder have it (by folder or frontmatter name).
+fn unread(located: &[Located], name: &str) -> Option<String> {
+    located
+        .iter()
+        .find(|l| l.name == name || l.folder() == name)
+        .and_then(|l| l.unread.clone())
+}
+
 fn claude_code(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Outcome> {
     let name = args.name.as_str();
-    let visible = || located.iter().filter(|l| !l.shadowed);
+    let visible = || located.iter().filter(|l| !l.shadowed && l.unread.is_none());
     let found = visible()
         .find(|l| l.folder() == name)
         .or_else(|| visible().find(|l| l.name == name));
     let Some((found, skill)) = found.and_then(|l| Some((l, bundle.get(&l.name)?))) else {
+        if let Some(why) = unread(located, name) {
+            return fail(&format!("Claude Code knows no skill `{name}`: {why}"));
+        }
         let folders: Vec<&str> = visible().map(Located::folder).collect();
         return fail(&format!(
             "Claude Code knows no skill `{name}` (it looks up folder names, then frontmatter names); available: {}",
@@ -184,7 +205,10 @@ fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Ou
             "Codex cannot activate `{name}`: a `$` mention ends at the first blank, so `${name}` selects no skill"
         ));
     }
-    let named: Vec<&Located> = located.iter().filter(|l| l.name == name).collect();
+    let named: Vec<&Located> = located
+        .iter()
+        .filter(|l| l.name == name && l.unread.is_none())
+        .collect();
     let found = match named.as_slice() {
         [one] => bundle.get(name).map(|skill| (*one, skill)),
         [] => None,
@@ -201,7 +225,14 @@ fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Ou
         }
     };
     let Some((found, skill)) = found else {
-        let mut names: Vec<&str> = located.iter().map(|l| l.name.as_str()).collect();
+        if let Some(why) = unread(located, name) {
+            return fail(&format!("Codex knows no skill named `{name}`: {why}"));
+        }
+        let mut names: Vec<&str> = located
+            .iter()
+            .filter(|l| l.unread.is_none())
+            .map(|l| l.name.as_str())
+            .collect();
         names.sort_unstable();
         names.dedup();
         return fail(&format!(

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::diag::Code;
-use crate::discover::FolderClient;
+use crate::discover::{FolderClient, Origin};
 use crate::parallel;
 use crate::skill::CheckedSkill;
 
@@ -276,17 +276,23 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
     per_skill
 }
 
-/// Why `client` never sees `skill`, when discovery found it in another
-/// client's skills folder.
-fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<String> {
-    let origin = skill.origin.as_ref()?;
-    let reads = match (origin.client, client) {
+/// Whether `client` reads the skills folder `origin` (each client reads
+/// only its own: Claude Code `.claude/skills`, Codex `.agents/skills` and
+/// `.codex/skills`).
+pub fn reads_folder(client: Client, origin: &Origin) -> bool {
+    match (origin.client, client) {
         (FolderClient::ClaudeCode, Client::ClaudeCode) => true,
         #[cfg(feature = "codex-yaml")]
         (FolderClient::Codex, Client::Codex) => true,
         _ => false,
-    };
-    (!reads).then(|| {
+    }
+}
+
+/// Why `client` never sees `skill`, when discovery found it in another
+/// client's skills folder.
+pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<String> {
+    let origin = skill.origin.as_ref()?;
+    (!reads_folder(client, origin)).then(|| {
         let folder = origin
             .folder
             .components()

@@ -484,8 +484,69 @@ pub struct ServeArgs {
     /// (`http://HOST:PORT`), besides the server's own; repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<skills_mcp::Origin>,
+    /// With --http: the most connections open at once. One more closes the
+    /// connection that has waited longest for its client's next request
+    /// (or, when every one is serving a request, gets HTTP 503).
+    #[arg(long, value_name = "N", requires = "http",
+          default_value_t = skills_mcp::DEFAULT_MAX_CONNECTIONS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_connections: usize,
+    /// With --http: close a connection whose request line and headers have
+    /// not all arrived this many seconds after it opened (or after the
+    /// first byte of a later request).
+    #[arg(long, value_name = "SECONDS", requires = "http",
+          default_value_t = skills_mcp::DEFAULT_HEADER_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
+    /// With --http: answer HTTP 408 and close the connection when a
+    /// request's body has not all arrived this many seconds after its
+    /// headers.
+    #[arg(long, value_name = "SECONDS", requires = "http",
+          default_value_t = skills_mcp::DEFAULT_BODY_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout: u64,
+    /// With --http: close a connection on which nothing has moved for this
+    /// many seconds while the server waits for its client (no next
+    /// request, or an answer the client does not read).
+    #[arg(long, value_name = "SECONDS", requires = "http",
+          default_value_t = skills_mcp::DEFAULT_CONNECTION_IDLE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub connection_idle_timeout: u64,
+    /// Over stdio: the most answers in flight (requests read and not yet
+    /// answered, answers not yet written). At this many the server reads no
+    /// more requests until the client has read answers.
+    #[arg(long, value_name = "N", conflicts_with = "http",
+          default_value_t = skills_mcp::DEFAULT_MAX_IN_FLIGHT,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_in_flight: usize,
+    /// Answer a request not answered in this many seconds with an error
+    /// (-32001) and stop its script. Longer than --timeout; default 600, or
+    /// --timeout plus 60 when that is longer.
+    #[arg(long, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout: Option<u64>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+impl ServeArgs {
+    /// `--request-timeout`, or its default for `--timeout`; an error when
+    /// it would cut a script run off before the run's own time limit.
+    pub fn request_timeout(&self) -> Result<std::time::Duration, String> {
+        let secs = match self.request_timeout {
+            Some(secs) if secs <= self.timeout => {
+                return Err(format!(
+                    "`--request-timeout` ({secs} s) must be longer than `--timeout` ({} s): a script run would be cut off before its own time limit",
+                    self.timeout
+                ));
+            }
+            Some(secs) => secs,
+            None => skills_mcp::DEFAULT_REQUEST_TIMEOUT
+                .as_secs()
+                .max(self.timeout.saturating_add(60)),
+        };
+        Ok(std::time::Duration::from_secs(secs))
+    }
 }
 
 /// `--timeout`: whole seconds, at most the executor's `MAX_TIMEOUT`, so

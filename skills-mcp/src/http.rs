@@ -21,6 +21,16 @@
 //!    [`HttpConfig::idle_timeout`] are closed by a task that lives as long
 //!    as [`HttpServer::run`].
 //!
+//! Before any of that, a connection is accepted only within
+//! [`HttpConfig::max_connections`] (the one that has waited longest on its
+//! client makes room), and closed when its headers take longer than
+//! [`HttpConfig::header_timeout`] or nothing moves on it for
+//! [`HttpConfig::connection_idle_timeout`] while the server waits on the
+//! client ([`connections`](crate::connections)); a body that takes longer
+//! than [`HttpConfig::body_timeout`] gets 408. Within a session, a request
+//! whose id is in flight gets `-32600`, and every request is answered
+//! within [`HttpConfig::request_timeout`] ([`inflight`](crate::inflight)).
+//!
 //! Each MCP session gets its own [`Session`] from the caller's factory, so
 //! the skills one client activates are not active for another; the
 //! listings are shared.
@@ -34,18 +44,20 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming as Body;
-use hyper::header::CONTENT_TYPE;
+use hyper::header::{CONNECTION, CONTENT_TYPE, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::TcpListener;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
 
+use crate::connections::{self, Connections, Limits, Registered, Served, Watched};
 use crate::message::{self, Incoming, MAX_MESSAGE};
 use crate::origin::{Origin, Origins};
 use crate::sessions::Sessions;
-use crate::{ServeError, SkillsServer};
+use crate::{DEFAULT_REQUEST_TIMEOUT, ServeError, SkillsServer};
 use skills_bundle::exec::{AsyncScriptExecutor, LocalExecutor};
 use skills_bundle::session::Session;
 
@@ -66,6 +78,24 @@ pub const DEFAULT_MAX_SESSIONS: usize = 64;
 /// asks; the skills it had activated must be activated again.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
+/// The default cap on open connections: 128, two for each of the
+/// default 64 sessions (a `GET` stream and a request), within the 256
+/// descriptors macOS gives a process by default.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 128;
+
+/// The default header timeout: 10 seconds for a request line and headers,
+/// which a client on the same machine sends in well under a millisecond.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The default body timeout: 30 seconds for a body of at most
+/// [`MAX_MESSAGE`] bytes.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default idle timeout of a connection: 60 seconds with nothing moving
+/// while the server waits on the client (a kept-alive connection between
+/// requests, an answer not read).
+pub const DEFAULT_CONNECTION_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// The limits and the browser origins of an HTTP server.
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
@@ -75,6 +105,25 @@ pub struct HttpConfig {
     pub idle_timeout: Duration,
     /// Web pages allowed to call the server besides its own origins.
     pub allowed_origins: Vec<Origin>,
+    /// Most connections open at once. One more closes the connection that
+    /// has waited longest for its client's next request; when every one is
+    /// serving a request, the new one gets 503.
+    pub max_connections: usize,
+    /// A connection whose request line and headers have not all arrived
+    /// this long after it opened (or after the first byte of a later
+    /// request) is closed.
+    pub header_timeout: Duration,
+    /// A request body not all arrived this long after its headers gets 408,
+    /// and the connection is closed.
+    pub body_timeout: Duration,
+    /// A connection on which nothing has moved for this long while the
+    /// server waits on its client (its next request, or reading an answer)
+    /// is closed.
+    pub connection_idle_timeout: Duration,
+    /// A request not answered in this time gets `-32001`
+    /// ([`REQUEST_TIMED_OUT`](crate::REQUEST_TIMED_OUT)) and its handler
+    /// is stopped. Keep it above the executor's time limit.
+    pub request_timeout: Duration,
 }
 
 impl Default for HttpConfig {
@@ -83,6 +132,11 @@ impl Default for HttpConfig {
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             allowed_origins: Vec::new(),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            connection_idle_timeout: DEFAULT_CONNECTION_IDLE_TIMEOUT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
         }
     }
 }
@@ -90,6 +144,7 @@ impl Default for HttpConfig {
 /// A bound HTTP server, not yet accepting.
 pub struct HttpServer<E = LocalExecutor> {
     listener: TcpListener,
+    connections: Arc<Connections>,
     gate: Arc<Gate<E>>,
 }
 
@@ -97,6 +152,7 @@ pub struct HttpServer<E = LocalExecutor> {
 struct Gate<E> {
     origins: Origins,
     sessions: Arc<Sessions>,
+    body_timeout: Duration,
     service: StreamableHttpService<SkillsServer<E>, Sessions>,
 }
 
@@ -116,7 +172,11 @@ where
     }
     let listener = TcpListener::bind(addr).await?;
     let port = listener.local_addr()?.port();
-    let sessions = Arc::new(Sessions::new(config.max_sessions, config.idle_timeout));
+    let sessions = Arc::new(Sessions::new(
+        config.max_sessions,
+        config.idle_timeout,
+        config.request_timeout,
+    ));
     let template = SkillsServer::from_session(make_session());
     let service = StreamableHttpService::new(
         move || Ok(template.with_session(make_session())),
@@ -130,10 +190,17 @@ where
     let gate = Gate {
         origins: Origins::new(port, &config.allowed_origins),
         sessions,
+        body_timeout: config.body_timeout,
         service,
     };
+    let connections = Connections::new(Limits {
+        max: config.max_connections,
+        header: config.header_timeout,
+        idle: config.connection_idle_timeout,
+    });
     Ok(HttpServer {
         listener,
+        connections: Arc::new(connections),
         gate: Arc::new(gate),
     })
 }
@@ -185,25 +252,81 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> HttpServer<E> {
         loop {
             let stream = match self.listener.accept().await {
                 Ok((stream, _)) => stream,
-                // Out of descriptors and the like: wait, keep serving.
+                // Out of descriptors: free the one of the connection that
+                // has waited longest on its client, then accept again.
+                Err(e) if out_of_descriptors(&e) => {
+                    let pause = if self.connections.make_room() {
+                        10
+                    } else {
+                        100
+                    };
+                    tokio::time::sleep(Duration::from_millis(pause)).await;
+                    continue;
+                }
+                // Anything else (a connection reset before it was
+                // accepted): wait, keep serving.
                 Err(_) => {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
             };
-            let gate = Arc::clone(&self.gate);
-            tokio::spawn(async move {
-                let handler = hyper::service::service_fn(move |request| {
-                    let gate = Arc::clone(&gate);
-                    async move { Ok::<_, Infallible>(gate.handle(request).await) }
-                });
-                // A client that hangs up mid-request is its own problem.
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), handler)
-                    .await;
-            });
+            match self.connections.admit() {
+                Some(registered) => {
+                    let connections = Arc::clone(&self.connections);
+                    let gate = Arc::clone(&self.gate);
+                    tokio::spawn(serve(connections, registered, gate, stream));
+                }
+                None => {
+                    tokio::spawn(refuse(stream, self.connections.max()));
+                }
+            }
         }
     }
+}
+
+/// Whether an accept failed for want of descriptors.
+fn out_of_descriptors(e: &std::io::Error) -> bool {
+    use rustix::io::Errno;
+    matches!(Errno::from_io_error(e), Some(Errno::MFILE | Errno::NFILE))
+}
+
+/// Serves one connection until it ends or its watchdog closes it.
+async fn serve<E: AsyncScriptExecutor + Send + Sync + 'static>(
+    connections: Arc<Connections>,
+    registered: Registered,
+    gate: Arc<Gate<E>>,
+    stream: TcpStream,
+) {
+    let conn = Arc::clone(registered.conn());
+    let handler = hyper::service::service_fn(move |request| {
+        let gate = Arc::clone(&gate);
+        let serving = conn.serve();
+        async move {
+            let response = gate.handle(request).await;
+            Ok::<_, Infallible>(response.map(|body| Served::new(body, serving)))
+        }
+    });
+    let io = TokioIo::new(Watched::new(stream, Arc::clone(registered.conn())));
+    // A client that hangs up mid-request is its own problem.
+    let connection = hyper::server::conn::http1::Builder::new().serve_connection(io, handler);
+    connections::watch(&connections, registered.conn(), connection).await;
+}
+
+/// Answers 503 on a connection past the cap when no connection can make
+/// room, and closes it.
+async fn refuse(mut stream: TcpStream, max: usize) {
+    let why = format!(
+        "Service Unavailable: the server holds its maximum of {max} connections, each serving a request; retry shortly, or restart the server with a larger `--max-connections`"
+    );
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{why}",
+        why.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(response.as_bytes()).await?;
+        stream.shutdown().await
+    })
+    .await;
 }
 
 /// Aborts its task when dropped.
@@ -230,7 +353,20 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> Gate<E> {
             return self.service.handle(request).await;
         }
         let (parts, body) = request.into_parts();
-        let bytes = match Limited::new(body, MAX_MESSAGE).collect().await {
+        let read =
+            tokio::time::timeout(self.body_timeout, Limited::new(body, MAX_MESSAGE).collect());
+        let Ok(read) = read.await else {
+            let why = format!(
+                "Request Timeout: the request body did not arrive within {} s",
+                self.body_timeout.as_secs_f64()
+            );
+            let mut response = answer(StatusCode::REQUEST_TIMEOUT, "text/plain", why.into());
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            return response;
+        };
+        let bytes = match read {
             Ok(collected) => collected.to_bytes(),
             Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
                 let why = format!("Payload Too Large: request body exceeds {MAX_MESSAGE} bytes");
@@ -306,9 +442,8 @@ fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
 fn answer(status: StatusCode, content_type: &'static str, body: Bytes) -> Answer {
     let mut response = Response::new(Full::new(body).boxed());
     *response.status_mut() = status;
-    response.headers_mut().insert(
-        CONTENT_TYPE,
-        hyper::header::HeaderValue::from_static(content_type),
-    );
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     response
 }

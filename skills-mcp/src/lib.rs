@@ -46,17 +46,25 @@
 //!
 //! Bounds, on either transport: a message of at most [`MAX_MESSAGE`] bytes;
 //! one that is not JSON-RPC answered with its JSON-RPC error (`-32700`,
-//! `id: null`, for text that is not JSON). Over HTTP also an exact `Origin`
-//! check and a cap on open sessions, closed once idle (`HttpConfig`,
-//! feature `http`).
+//! `id: null`, for text that is not JSON); every request answered, within
+//! a request timeout (else [`REQUEST_TIMED_OUT`]), and a second request
+//! with the id of one in flight refused (`-32600`) instead of losing an
+//! answer. Over stdio the answers in flight are capped
+//! ([`StdioConfig`]): past the cap the server stops reading until the
+//! client reads. Over HTTP also an exact `Origin` check, a cap on open
+//! sessions, closed once idle, and on open connections, each with header,
+//! body and idle timeouts (`HttpConfig`, feature `http`).
 //!
 //! Logging is the host's business: this module writes nothing to stdout
 //! (the protocol's channel on stdio) or stderr.
 
+#[cfg(feature = "http")]
+mod connections;
 pub mod directory;
 pub mod extension;
 #[cfg(feature = "http")]
 mod http;
+mod inflight;
 mod message;
 #[cfg(feature = "http")]
 mod origin;
@@ -70,6 +78,7 @@ pub mod tools;
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::model::{Implementation, Prompt, Resource, ServerCapabilities, ServerConfig};
@@ -81,14 +90,54 @@ use skills_bundle::session::Session;
 
 #[cfg(feature = "http")]
 pub use http::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HttpConfig, HttpServer, bind_http, serve_http,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_CONNECTION_IDLE_TIMEOUT, DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, HttpConfig, HttpServer,
+    bind_http, serve_http,
 };
+pub use inflight::REQUEST_TIMED_OUT;
 pub use message::MAX_MESSAGE;
 #[cfg(feature = "http")]
 pub use origin::{BadOrigin, Origin};
 
 /// The server's name in `initialize`.
 pub const SERVER_NAME: &str = "skills";
+
+/// The default request timeout: 10 minutes, longer than a script's default
+/// time limit (60 s) with room to spare. A request not answered by then
+/// gets `-32001` and its handler is stopped; raise it with the executor's
+/// time limit.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
+/// The default cap on answers in flight over stdio: 64, more than any
+/// client pipelines.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+
+/// At most how many bytes of answers wait to be written over stdio before
+/// the server stops reading: 16 MiB, four of the largest messages.
+pub const MAX_UNWRITTEN: usize = 4 * MAX_MESSAGE;
+
+/// The bounds of a server on stdio ([`SkillsServer::serve_stdio_with`]).
+#[derive(Debug, Clone)]
+pub struct StdioConfig {
+    /// Most answers in flight: requests read and not yet answered, plus
+    /// answers not yet written (and at most [`MAX_UNWRITTEN`] bytes of
+    /// those). At the cap the server reads no more requests until the
+    /// client has read answers. At least 1.
+    pub max_in_flight: usize,
+    /// A request not answered in this time gets `-32001`
+    /// ([`REQUEST_TIMED_OUT`]) and its handler is stopped (a
+    /// script run is killed). Keep it above the executor's time limit.
+    pub request_timeout: Duration,
+}
+
+impl Default for StdioConfig {
+    fn default() -> Self {
+        StdioConfig {
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+        }
+    }
+}
 
 /// An MCP server for one bundle; see the module documentation.
 ///
@@ -161,13 +210,40 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> SkillsServer<E> {
     }
 
     /// Serves one client over stdin and stdout until the client closes
-    /// stdin (or the transport fails). A client that closes stdin, before
-    /// or after `initialize`, ends it with `Ok`. A line that is no JSON-RPC
-    /// message is answered with its error (`-32700` for text that is not
-    /// JSON, `id: null`), and serving goes on.
+    /// stdin (or the transport fails), with the default [`StdioConfig`]. A
+    /// client that closes stdin, before or after `initialize`, ends it with
+    /// `Ok`. A line that is no JSON-RPC message is answered with its error
+    /// (`-32700` for text that is not JSON, `id: null`), and serving goes
+    /// on.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        self.serve_stdio_with(StdioConfig::default()).await
+    }
+
+    /// [`SkillsServer::serve_stdio`] with the bounds of `config`.
+    pub async fn serve_stdio_with(self, config: StdioConfig) -> Result<(), ServeError> {
         let (stdin, stdout) = rmcp::transport::stdio();
-        let running = match self.serve(stdio::Stdio::new(stdin, stdout)).await {
+        self.serve_lines(stdin, stdout, &config).await
+    }
+
+    /// Serves one client over a line-delimited stream, as over stdio.
+    pub(crate) async fn serve_lines<R, W>(
+        self,
+        read: R,
+        write: W,
+        config: &StdioConfig,
+    ) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let bound = inflight::Bound {
+            answers: config.max_in_flight.max(1),
+            bytes: MAX_UNWRITTEN,
+        };
+        let inflight = Arc::new(inflight::InFlight::new(config.request_timeout, Some(bound)));
+        let lines = stdio::Stdio::new(read, write, Arc::clone(&inflight));
+        let transport = inflight::Tracked::new(lines, inflight, true);
+        let running = match self.serve(transport).await {
             Ok(running) => running,
             // A client that hung up before `initialize`: nothing to serve.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),

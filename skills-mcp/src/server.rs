@@ -4,7 +4,8 @@
 //! (no cursor), but for the tools, whose `enum` is what the session offers
 //! the model now; everything that reads or runs goes through the session or
 //! the bundle. No method panics on a client's input: an unknown name or URI
-//! is a JSON-RPC error, a refused call an `isError` tool result.
+//! is a JSON-RPC error, a refused call an `isError` tool result. Every
+//! method but `tools/call` answers without waiting.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
@@ -18,7 +19,14 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use skills_bundle::exec::AsyncScriptExecutor;
 
+use crate::inflight::Abandon;
 use crate::{SkillsServer, directory, extension, prompts, resources, tools};
+
+/// The answer of a handler stopped before it finished, which no client
+/// receives (the transport drops it).
+fn stopped() -> ErrorData {
+    ErrorData::internal_error("the request was abandoned before it was answered", None)
+}
 
 impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsServer<E> {
     fn get_info(&self) -> ServerConfig {
@@ -39,12 +47,21 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsSer
             .find(|t| t.name == name)
     }
 
+    /// The only method that waits (on a script run): it stops, dropping the
+    /// run (which kills it), once the request is abandoned (timed out or
+    /// cancelled, [`Abandon`]) or the session ends. Its answer then goes
+    /// nowhere.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        tools::call(&self.session, request).await.map(Into::into)
+        let abandon = context.extensions.get::<Abandon>().cloned();
+        tokio::select! {
+            result = tools::call(&self.session, request) => result.map(Into::into),
+            () = Abandon::wait(abandon) => Err(stopped()),
+            () = context.ct.cancelled() => Err(stopped()),
+        }
     }
 
     async fn list_resources(

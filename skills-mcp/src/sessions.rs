@@ -14,6 +14,15 @@
 //! Whatever a closed session held (its worker task, its [`Session`] and
 //! the skills it activated) is freed with it.
 //!
+//! Each session's requests are admitted here, in [`Sessions::create_stream`],
+//! before rmcp's session worker sees them: the worker routes an answer to
+//! the HTTP request that registered its JSON-RPC id last, so two requests
+//! in flight with one id left one of them waiting forever. A request whose
+//! id is in flight gets `-32600` on its own stream instead, and rmcp never
+//! sees it; the session's transport ([`Tracked`]) frees the id when the
+//! answer leaves, and answers a request not answered in time
+//! ([`inflight`](crate::inflight)).
+//!
 //! [`Session`]: skills_bundle::session::Session
 
 use std::collections::HashMap;
@@ -24,7 +33,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use futures_core::Stream;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
@@ -32,6 +41,8 @@ use rmcp::transport::streamable_http_server::session::local::{
 use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionId, SessionManager,
 };
+
+use crate::inflight::{self, InFlight, Tracked};
 
 /// The sessions of one server; see the module documentation.
 #[derive(Debug)]
@@ -42,13 +53,16 @@ pub(super) struct Sessions {
     admission: tokio::sync::Mutex<()>,
     max: usize,
     idle: Duration,
+    request_timeout: Duration,
 }
 
-/// When a session was last used, and how many of its streams are open.
+/// When a session was last used, how many of its streams are open, and its
+/// requests in flight.
 #[derive(Debug)]
 struct Activity {
     last: Instant,
     open: usize,
+    inflight: Arc<InFlight>,
 }
 
 /// An `initialize` refused: the server holds `max` sessions.
@@ -70,7 +84,7 @@ impl fmt::Display for Full {
 }
 
 impl Sessions {
-    pub(super) fn new(max: usize, idle: Duration) -> Sessions {
+    pub(super) fn new(max: usize, idle: Duration, request_timeout: Duration) -> Sessions {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = None;
         Sessions {
@@ -79,6 +93,7 @@ impl Sessions {
             admission: tokio::sync::Mutex::new(()),
             max,
             idle,
+            request_timeout,
         }
     }
 
@@ -125,6 +140,11 @@ impl Sessions {
         self.activity.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The session's requests in flight.
+    fn inflight(&self, id: &SessionId) -> Option<Arc<InFlight>> {
+        self.lock().get(id).map(|a| Arc::clone(&a.inflight))
+    }
+
     /// Marks the session used now.
     fn touch(&self, id: &SessionId) {
         if let Some(activity) = self.lock().get_mut(id) {
@@ -145,6 +165,12 @@ impl Sessions {
     }
 }
 
+/// The one message of a request refused for its id: the duplicate's error.
+fn refuse(id: &RequestId) -> ServerSseMessage {
+    let error = ServerJsonRpcMessage::error(inflight::duplicate(id), Some(id.clone()));
+    ServerSseMessage::from_message(error)
+}
+
 /// One open stream of a session; closing it (dropping) marks the session
 /// used.
 struct Open {
@@ -162,32 +188,52 @@ impl Drop for Open {
     }
 }
 
-/// A session's stream, counted as open while it lives.
+/// A session's stream, counted as open while it lives: rmcp's, or the
+/// one message that refuses a request.
 struct Counted<S> {
-    stream: Pin<Box<S>>,
+    refusal: Option<ServerSseMessage>,
+    stream: Option<Pin<Box<S>>>,
     _open: Open,
 }
 
-impl<S: Stream> Stream for Counted<S> {
-    type Item = S::Item;
+impl<S> Counted<S> {
+    fn new(stream: S, open: Open) -> Self {
+        Counted {
+            refusal: None,
+            stream: Some(Box::pin(stream)),
+            _open: open,
+        }
+    }
+}
+
+impl<S: Stream<Item = ServerSseMessage>> Stream for Counted<S> {
+    type Item = ServerSseMessage;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
-        self.stream.as_mut().poll_next(cx)
+        if let Some(refusal) = self.refusal.take() {
+            return Poll::Ready(Some(refusal));
+        }
+        match self.stream.as_mut() {
+            Some(stream) => stream.as_mut().poll_next(cx),
+            None => Poll::Ready(None),
+        }
     }
 }
 
 impl SessionManager for Sessions {
     type Error = LocalSessionManagerError;
-    type Transport = WorkerTransport<LocalSessionWorker>;
+    type Transport = Tracked<WorkerTransport<LocalSessionWorker>>;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         let (id, transport) = self.inner.create_session().await?;
+        let inflight = Arc::new(InFlight::new(self.request_timeout, None));
         let activity = Activity {
             last: Instant::now(),
             open: 0,
+            inflight: Arc::clone(&inflight),
         };
         self.lock().insert(id.clone(), activity);
-        Ok((id, transport))
+        Ok((id, Tracked::new(transport, inflight, false)))
     }
 
     async fn initialize_session(
@@ -214,11 +260,33 @@ impl SessionManager for Sessions {
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let open = self.open(id);
-        let stream = self.inner.create_stream(id, message).await?;
-        Ok(Counted {
-            stream: Box::pin(stream),
-            _open: open,
-        })
+        let mut admitted = None;
+        let mut refusal = None;
+        if let ClientJsonRpcMessage::Request(request) = &message
+            && let Some(inflight) = self.inflight(id)
+        {
+            match inflight.admit(&request.id) {
+                Ok(()) => admitted = Some((inflight, request.id.clone())),
+                Err(inflight::Duplicate) => refusal = Some(refuse(&request.id)),
+            }
+        }
+        if refusal.is_some() {
+            return Ok(Counted {
+                refusal,
+                stream: None,
+                _open: open,
+            });
+        }
+        match self.inner.create_stream(id, message).await {
+            Ok(stream) => Ok(Counted::new(stream, open)),
+            Err(e) => {
+                // The request never reached the session: its id is free.
+                if let Some((inflight, request)) = admitted {
+                    inflight.forget(&request);
+                }
+                Err(e)
+            }
+        }
     }
 
     async fn accept_message(
@@ -236,10 +304,7 @@ impl SessionManager for Sessions {
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let open = self.open(id);
         let stream = self.inner.create_standalone_stream(id).await?;
-        Ok(Counted {
-            stream: Box::pin(stream),
-            _open: open,
-        })
+        Ok(Counted::new(stream, open))
     }
 
     async fn resume(
@@ -249,10 +314,7 @@ impl SessionManager for Sessions {
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let open = self.open(id);
         let stream = self.inner.resume(id, last_event_id).await?;
-        Ok(Counted {
-            stream: Box::pin(stream),
-            _open: open,
-        })
+        Ok(Counted::new(stream, open))
     }
 }
 
@@ -272,7 +334,7 @@ mod tests {
     fn the_cap_holds_and_idle_sessions_are_closed_but_busy_ones_kept() {
         block_on(async {
             let idle = Duration::from_millis(100);
-            let sessions = Sessions::new(2, idle);
+            let sessions = Sessions::new(2, idle, Duration::from_secs(60));
             let (a, _ta) = sessions.create_session().await.expect("a");
             let (b, _tb) = sessions.create_session().await.expect("b");
             let full = sessions.admit().await.expect_err("full");

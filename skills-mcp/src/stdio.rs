@@ -11,6 +11,11 @@
 //! response is written by a task of its own, so it is neither lost nor cut
 //! when the read is dropped. Writes go through one lock, a whole line at a
 //! time.
+//!
+//! Every write, rmcp's answers and ours, is serialised when it is handed
+//! over and counted by the connection's [`InFlight`] until written; no line
+//! is read while the answers in flight are at their bound, so a client that
+//! does not read its answers stops being read ([`inflight`](crate::inflight)).
 
 use std::io;
 use std::sync::Arc;
@@ -21,6 +26,7 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
+use crate::inflight::InFlight;
 use crate::message::{self, Incoming, MAX_MESSAGE};
 
 /// A server's end of a line-delimited JSON-RPC stream.
@@ -32,6 +38,8 @@ pub(super) struct Stdio<R, W> {
     discarding: bool,
     /// `None` once closed.
     write: Arc<Mutex<Option<W>>>,
+    /// Counts the writes; reading waits for room.
+    inflight: Arc<InFlight>,
 }
 
 /// What reading gave.
@@ -49,12 +57,13 @@ where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    pub(super) fn new(read: R, write: W) -> Self {
+    pub(super) fn new(read: R, write: W, inflight: Arc<InFlight>) -> Self {
         Stdio {
             read: BufReader::new(read),
             line: Vec::new(),
             discarding: false,
             write: Arc::new(Mutex::new(Some(write))),
+            inflight,
         }
     }
 
@@ -91,7 +100,12 @@ where
     /// Writes `bytes` and a newline on a task of its own.
     fn answer(&self, mut bytes: Vec<u8>) {
         bytes.push(b'\n');
-        tokio::spawn(write_line(Arc::clone(&self.write), bytes));
+        let counted = self.inflight.write(bytes.len());
+        let write = Arc::clone(&self.write);
+        tokio::spawn(async move {
+            let _ = write_line(write, bytes).await;
+            drop(counted);
+        });
     }
 }
 
@@ -122,15 +136,24 @@ where
         item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
         let write = Arc::clone(&self.write);
-        async move {
-            let mut bytes = serde_json::to_vec(&item)?;
+        let bytes = serde_json::to_vec(&item).map(|mut bytes| {
             bytes.push(b'\n');
-            write_line(write, bytes).await
+            bytes
+        });
+        let counted = match &bytes {
+            Ok(bytes) => Some(self.inflight.write(bytes.len())),
+            Err(_) => None,
+        };
+        async move {
+            let result = write_line(write, bytes?).await;
+            drop(counted);
+            result
         }
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
         loop {
+            self.inflight.room().await;
             match self.read_line().await {
                 Read::End => return None,
                 Read::TooLong => {
@@ -180,7 +203,8 @@ mod tests {
         block_on(async {
             let (client, server) = tokio::io::duplex(1 << 16);
             let (server_read, server_write) = tokio::io::split(server);
-            let mut transport = Stdio::new(server_read, server_write);
+            let inflight = Arc::new(InFlight::new(std::time::Duration::from_secs(60), None));
+            let mut transport = Stdio::new(server_read, server_write, inflight);
             let (client_read, mut client_write) = tokio::io::split(client);
             let mut replies = BufReader::new(client_read).lines();
             let mut input = b"not json\n\r\n{\"id\": 3, \"jsonrpc\": \"2.0\"}\n".to_vec();

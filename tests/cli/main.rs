@@ -32,6 +32,7 @@ mod mcp;
 mod pack;
 mod reproducible;
 mod security;
+mod serve_bounds;
 mod sign;
 mod ui;
 

@@ -7,9 +7,12 @@
 //! and `unpack` use), or with `--unsigned`; a pack that fails is refused
 //! with exit status 1 before anything is served. Scripts run as `skills run`
 //! runs them: `LocalExecutor` with the time limit, the policy mode and the
-//! private cache. Over HTTP, `--max-sessions`, `--idle-timeout` and
-//! `--allow-origin` set the server's `HttpConfig`. The protocol itself is
-//! `skills_mcp`.
+//! private cache. `--request-timeout` bounds every request (longer than
+//! `--timeout`, so that it never cuts a run short); over stdio
+//! `--max-in-flight` sets the `StdioConfig`, over HTTP `--max-sessions`,
+//! `--idle-timeout`, `--allow-origin`, `--max-connections`,
+//! `--header-timeout`, `--body-timeout` and `--connection-idle-timeout`
+//! the `HttpConfig`. The protocol itself is `skills_mcp`.
 //!
 //! stdout is the protocol's channel on stdio; every message of ours goes to
 //! stderr. The server exits 0 when the client closes stdin.
@@ -23,7 +26,7 @@ use skills_bundle::Mode;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
-use skills_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer};
+use skills_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer, StdioConfig};
 
 use crate::args::{PolicyArg, ServeArgs};
 use crate::cmd::levels::bundle_of;
@@ -39,6 +42,13 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
         eprintln!("skills: {}", ServeError::NotLoopback(addr));
         return Ok(Outcome::Usage);
     }
+    let request_timeout = match args.request_timeout() {
+        Ok(timeout) => timeout,
+        Err(why) => {
+            eprintln!("skills: {why}");
+            return Ok(Outcome::Usage);
+        }
+    };
     let Some(bundle) = load(args)? else {
         return Ok(Outcome::Invalid);
     };
@@ -62,6 +72,11 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
                     max_sessions: args.max_sessions,
                     idle_timeout: Duration::from_secs(args.idle_timeout),
                     allowed_origins: args.allow_origin.clone(),
+                    max_connections: args.max_connections,
+                    header_timeout: Duration::from_secs(args.header_timeout),
+                    body_timeout: Duration::from_secs(args.body_timeout),
+                    connection_idle_timeout: Duration::from_secs(args.connection_idle_timeout),
+                    request_timeout,
                 };
                 let make = move || Session::new(&bundle, executor.clone(), mode);
                 let server = mcp::bind_http(make, addr, config).await?;
@@ -70,8 +85,12 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
             }
             None => {
                 eprintln!("skills: serving {count} skills over stdio");
+                let config = StdioConfig {
+                    max_in_flight: args.max_in_flight,
+                    request_timeout,
+                };
                 SkillsServer::new(&bundle, executor, mode)
-                    .serve_stdio()
+                    .serve_stdio_with(config)
                     .await
             }
         }

@@ -434,4 +434,107 @@ mod tests {
             1
         );
     }
+
+    /// An executor whose runs never end, and which records that a run's
+    /// future was dropped (what kills a real run).
+    #[derive(Debug, Default)]
+    struct Hanging {
+        dropped: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    struct CountDrop(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Drop for CountDrop {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    impl AsyncScriptExecutor for Hanging {
+        async fn run_async(&self, _: &Skill<'_>, _: &Command) -> Result<Output, ExecError> {
+            let _guard = CountDrop(Arc::clone(&self.dropped));
+            std::future::pending().await
+        }
+    }
+
+    /// A request that no handler answers gets `-32001` after the request
+    /// timeout, and its run is stopped; while it hangs, a request with its
+    /// id is refused; once the run is stopped, the id may be used again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hanging_run_is_answered_at_the_request_timeout_and_stopped() {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let executor = Hanging::default();
+        let dropped = Arc::clone(&executor.dropped);
+        let server = SkillsServer::new(&SKILLS, executor, Mode::Restrict);
+        let (client, server_end) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_end);
+        let config = StdioConfig {
+            request_timeout: Duration::from_secs(1),
+            ..StdioConfig::default()
+        };
+        tokio::spawn(async move { server.serve_lines(read, write, &config).await });
+        let (client_read, mut client_write) = tokio::io::split(client);
+        let mut lines = BufReader::new(client_read).lines();
+        let mut next = async || -> serde_json::Value {
+            let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await;
+            let line = line
+                .expect("an answer in time")
+                .expect("read")
+                .expect("a line");
+            serde_json::from_str(&line).expect("JSON")
+        };
+        let run = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_skill_script","arguments":{"skill":"calculator","command":"python3 scripts/calc.py '1 + 1'"}}}"#;
+        let input = [
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"activate_skill","arguments":{"name":"calculator"}}}"#,
+        ];
+        for line in input {
+            client_write
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .expect("write");
+        }
+        assert_eq!(next().await["id"], 0);
+        assert_eq!(next().await["result"]["isError"], false);
+        client_write
+            .write_all(format!("{run}\n{run}\n").as_bytes())
+            .await
+            .expect("write");
+        let refused = next().await;
+        assert_eq!(refused["id"], 7);
+        assert_eq!(refused["error"]["code"], -32600, "{refused}");
+        let timed_out = next().await;
+        assert_eq!(
+            timed_out,
+            serde_json::json!({"jsonrpc": "2.0", "id": 7, "error": {
+                "code": -32001,
+                "message": "request timed out: no answer within 1 s, the server's request timeout",
+            }})
+        );
+        let stopped = async {
+            while dropped.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), stopped)
+            .await
+            .expect("the run was stopped");
+        // The id is freed once the stopped handler's answer (dropped) has
+        // come through: a run with it is then no longer refused, and times
+        // out in its turn.
+        for _ in 0..300 {
+            client_write
+                .write_all(format!("{run}\n").as_bytes())
+                .await
+                .expect("write");
+            let answer = next().await;
+            if answer["error"]["code"] != -32600 {
+                assert_eq!(answer["error"]["code"], -32001, "{answer}");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the id stayed in use after its run was stopped");
+    }
 }

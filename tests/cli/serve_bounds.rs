@@ -15,6 +15,13 @@
 //! * 50 concurrent requests with one JSON-RPC id in one session, over HTTP
 //!   and over stdio: each gets its answer or an error naming the id (35 of
 //!   50 were never answered).
+//! * A body that never arrives in full (408), connections kept alive or
+//!   silent (closed after the idle or the header timeout), and a request
+//!   timeout that would cut a script short (a usage error).
+//!
+//! The request timeout itself, and a run stopped by it, are `skills_mcp`'s
+//! tests (an executor whose runs never end): through the binary a script
+//! is killed at `--timeout`, which the request timeout must outlast.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -536,4 +543,92 @@ fn http_50_concurrent_requests_with_one_id_are_each_answered() {
             .collect()
     });
     check_one_id_answers(&replies, 50);
+}
+
+/// A body that never arrives in full gets 408 after `--body-timeout`, and
+/// the connection is closed.
+#[test]
+fn http_a_body_that_never_arrives_gets_408() {
+    let server = Http::start(None, &["--body-timeout", "1"]);
+    let mut stream = TcpStream::connect(&server.authority).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\"",
+        server.authority
+    )
+    .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+        "{head}"
+    );
+    assert!(head.contains("connection: close"), "{head}");
+    assert_eq!(
+        body,
+        "Request Timeout: the request body did not arrive within 1 s"
+    );
+}
+
+/// A connection kept alive after its answer, with no next request, is
+/// closed after `--connection-idle-timeout`; one that sent nothing at all,
+/// after `--header-timeout`.
+#[test]
+fn http_idle_connections_are_closed() {
+    let server = Http::start(
+        None,
+        &["--connection-idle-timeout", "1", "--header-timeout", "2"],
+    );
+    let silent = TcpStream::connect(&server.authority).unwrap();
+    let mut kept = TcpStream::connect(&server.authority).unwrap();
+    write!(
+        kept,
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{INITIALIZE}",
+        server.authority,
+        INITIALIZE.len()
+    )
+    .unwrap();
+    // The whole answer (its stream ends), then the server's end of stream.
+    kept.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut response = String::new();
+    kept.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    assert!(response.contains("\"serverInfo\""), "{response}");
+    assert!(
+        response.ends_with("0\r\n\r\n"),
+        "the answer ended, then the connection: {response}"
+    );
+    assert!(eventually(Duration::from_secs(30), || closed_by_server(
+        &silent
+    )));
+}
+
+/// `--request-timeout` must outlast `--timeout`: a request timeout that
+/// would cut a script run short is a usage error.
+#[test]
+fn serve_refuses_a_request_timeout_within_the_script_timeout() {
+    let output = skills()
+        .current_dir(workspace())
+        .args([
+            "serve",
+            "skills",
+            "--timeout",
+            "60",
+            "--request-timeout",
+            "60",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "skills: `--request-timeout` (60 s) must be longer than `--timeout` (60 s): a script run would be cut off before its own time limit\n"
+    );
 }

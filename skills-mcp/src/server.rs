@@ -49,8 +49,7 @@ impl<E: AsyncScriptExecutor + Send + Sync + 'static> ServerHandler for SkillsSer
 
     /// The only method that waits (on a script run): it stops, dropping the
     /// run (which kills it), once the request is abandoned (timed out or
-    /// cancelled, [`Abandon`]) or the session ends. Its answer then goes
-    /// nowhere.
+    /// cancelled) or the session ends. Its answer then goes nowhere.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,

@@ -39,6 +39,8 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+use crate::inflight::after;
+
 /// How many connections, and how long each may wait on its client.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Limits {
@@ -103,12 +105,6 @@ impl Registered {
     pub(super) fn conn(&self) -> &Arc<Conn> {
         &self.conn
     }
-}
-
-/// `now + by`, or a time too far to matter when that overflows.
-fn after(now: Instant, by: Duration) -> Instant {
-    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
-    now.checked_add(by).unwrap_or_else(|| now + CENTURY)
 }
 
 impl Connections {

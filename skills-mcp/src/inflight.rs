@@ -146,7 +146,7 @@ impl InFlight {
                 return Err(Duplicate);
             }
             let pending = Pending {
-                deadline: Instant::now() + self.timeout,
+                deadline: after(Instant::now(), self.timeout),
                 settled: false,
                 abandon: watch::Sender::new(false),
             };
@@ -246,6 +246,13 @@ impl InFlight {
             notified.await;
         }
     }
+}
+
+/// `now + by`, or a time too far to matter when that overflows (a timeout
+/// of `Duration::MAX`).
+pub(crate) fn after(now: Instant, by: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    now.checked_add(by).unwrap_or_else(|| now + CENTURY)
 }
 
 /// The answer to a request whose id is in flight.
@@ -577,6 +584,16 @@ mod tests {
             client.send(message(cancel)).expect("send");
             let passed = tracked.receive().await.expect("the cancellation");
             assert!(matches!(passed, ClientJsonRpcMessage::Notification(_)));
+        });
+    }
+
+    #[test]
+    fn a_timeout_of_duration_max_is_far_off_not_an_overflow() {
+        block_on(async {
+            let inflight = InFlight::new(Duration::MAX, None);
+            inflight.admit(&RequestId::Number(1)).expect("admitted");
+            let deadline = inflight.next_deadline().expect("a deadline");
+            assert!(deadline > Instant::now() + Duration::from_secs(50 * 365 * 24 * 3600));
         });
     }
 

@@ -23,11 +23,14 @@
 //! - **Output floods**: 200 MiB on each stream, capped with a marker, the
 //!   test process's peak memory (`VmHWM`) growing far less than the flood.
 //! - **A tampered cache**: symlinks planted in a materialised skill
-//!   directory, files replaced by symlinks, a symlinked or world-writable
-//!   cache root; files, directories, a FIFO or a `__pycache__` added to a
-//!   materialised skill (a script one skill writes into another's directory
-//!   ran there next time); each refused with the exact `ExecError`, and
-//!   left as found.
+//!   directory, files replaced by symlinks; files, directories, a FIFO or a
+//!   `__pycache__` added to a materialised skill (a script one skill writes
+//!   into another's directory ran there next time; a script writing into
+//!   its own made every later run fail): each found before anything runs,
+//!   the directory rebuilt from the bundle and the rebuild logged with the
+//!   exact difference, through the executor, the function call and XML. A
+//!   symlinked, foreign or writable cache root is refused with the exact
+//!   `ExecError`, and left as found.
 //! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
 //!   deadline after the spawn; refused before the run, through the library
 //!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
@@ -1940,22 +1943,21 @@ enum Tamper {
     RootOwner,
 }
 
-/// The refusal: which `ExecError`, at which path, why.
+/// What the next run does.
 #[derive(Debug, Clone, Copy)]
-enum Refusal {
-    /// `CacheTampered` at this path under the skill directory (`""`: the
-    /// directory itself).
-    Tampered(&'static str, &'static str),
-    /// `UnsafeCache` of the skill directory.
-    UnsafeSkillDir(&'static str),
-    /// `UnsafeCache` of the cache root.
+enum Outcome {
+    /// The skill directory is set aside and written again, and the run goes
+    /// ahead; the first difference found is at this path under the skill
+    /// directory (`""`: the directory itself), for this reason.
+    Rebuilt(&'static str, &'static str),
+    /// `UnsafeCache` of the cache root: refused, nothing moved.
     UnsafeRoot(&'static str),
 }
 
 struct CacheCase {
     attack: &'static str,
     tamper: Tamper,
-    refusal: Refusal,
+    outcome: Outcome,
 }
 
 const SYMLINK_ADDED: &str = "a symlink was added";
@@ -1964,138 +1966,138 @@ const DIR_ADDED: &str = "a directory was added";
 const WRITABLE: &str = "it is writable by group or others; `chmod 700` it";
 
 const CACHE_CASES: &[CacheCase] = {
-    use Refusal::{Tampered, UnsafeRoot, UnsafeSkillDir};
+    use Outcome::{Rebuilt, UnsafeRoot};
     use Tamper::*;
     &[
         CacheCase {
             attack: "symlink to /etc/passwd planted beside the scripts",
             tamper: PlantSymlink("scripts/passwd", Target::EtcPasswd),
-            refusal: Tampered("scripts/passwd", SYMLINK_ADDED),
+            outcome: Rebuilt("scripts/passwd", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "symlink to the cache root planted at the top",
             tamper: PlantSymlink("up", Target::Parent),
-            refusal: Tampered("up", SYMLINK_ADDED),
+            outcome: Rebuilt("up", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "dangling symlink planted",
             tamper: PlantSymlink("references/later", Target::Dangling),
-            refusal: Tampered("references/later", SYMLINK_ADDED),
+            outcome: Rebuilt("references/later", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "script replaced by a symlink to identical bytes outside",
             tamper: FileToSymlink("scripts/argv.sh", Target::Copy),
-            refusal: Tampered("scripts/argv.sh", SYMLINK_ADDED),
+            outcome: Rebuilt("scripts/argv.sh", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "SKILL.md replaced by a symlink to /etc/passwd",
             tamper: FileToSymlink("SKILL.md", Target::EtcPasswd),
-            refusal: Tampered("SKILL.md", SYMLINK_ADDED),
+            outcome: Rebuilt("SKILL.md", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "scripts/ replaced by a symlink to a copy",
             tamper: DirToSymlink("scripts"),
-            refusal: Tampered("scripts", SYMLINK_ADDED),
+            outcome: Rebuilt("scripts", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "script rewritten, same size",
             tamper: Rewrite("scripts/argv.sh"),
-            refusal: Tampered("scripts/argv.sh", "its contents changed"),
+            outcome: Rebuilt("scripts/argv.sh", "its contents changed"),
         },
         CacheCase {
             attack: "script made world-writable",
             tamper: Chmod("scripts/argv.sh", 0o777),
-            refusal: Tampered("scripts/argv.sh", "its mode changed"),
+            outcome: Rebuilt("scripts/argv.sh", "its mode changed"),
         },
         CacheCase {
             attack: "script removed",
             tamper: Remove("scripts/argv.sh"),
-            refusal: Tampered("scripts/argv.sh", "the file is missing"),
+            outcome: Rebuilt("scripts/argv.sh", "the file is missing"),
         },
         CacheCase {
             attack: "script replaced by a directory",
             tamper: FileToDir("scripts/argv.sh"),
-            refusal: Tampered("scripts/argv.sh", "not a regular file"),
+            outcome: Rebuilt("scripts/argv.sh", "not a regular file"),
         },
         CacheCase {
             attack: "references/ replaced by a file",
             tamper: DirToFile("references"),
-            refusal: Tampered("references", "not a directory"),
+            outcome: Rebuilt("references", "not a directory"),
         },
         CacheCase {
             attack: "a script another skill wrote beside the scripts",
             tamper: AddFile("scripts/pwn.sh"),
-            refusal: Tampered("scripts/pwn.sh", FILE_ADDED),
+            outcome: Rebuilt("scripts/pwn.sh", FILE_ADDED),
         },
         CacheCase {
             attack: "a module planted for python3 to import from the script's directory",
             tamper: AddFile("scripts/json.py"),
-            refusal: Tampered("scripts/json.py", FILE_ADDED),
+            outcome: Rebuilt("scripts/json.py", FILE_ADDED),
         },
         CacheCase {
             attack: "a __pycache__ planted for python3 to load",
             tamper: AddFile("scripts/__pycache__/argv.cpython-312.pyc"),
-            refusal: Tampered("scripts/__pycache__", DIR_ADDED),
+            outcome: Rebuilt("scripts/__pycache__", DIR_ADDED),
         },
         CacheCase {
             attack: "a file added at the top",
             tamper: AddFile("Makefile"),
-            refusal: Tampered("Makefile", FILE_ADDED),
+            outcome: Rebuilt("Makefile", FILE_ADDED),
         },
         CacheCase {
             attack: "a directory added at the top",
             tamper: AddDir("hooks"),
-            refusal: Tampered("hooks", DIR_ADDED),
+            outcome: Rebuilt("hooks", DIR_ADDED),
         },
         CacheCase {
             attack: "a FIFO added beside the references",
             tamper: AddFifo("references/pipe"),
-            refusal: Tampered("references/pipe", FILE_ADDED),
+            outcome: Rebuilt("references/pipe", FILE_ADDED),
         },
         CacheCase {
             attack: "skill directory replaced by a symlink to a copy",
             tamper: SkillDirToSymlink,
-            refusal: UnsafeSkillDir("it is a symlink"),
+            outcome: Rebuilt("", "it is a symlink"),
         },
         CacheCase {
             attack: "skill directory pre-planted as a symlink",
             tamper: PrePlantSkillDir,
-            refusal: UnsafeSkillDir("it is a symlink"),
+            outcome: Rebuilt("", "it is a symlink"),
         },
         CacheCase {
             attack: "skill directory made world-writable",
             tamper: SkillDirMode(0o757),
-            refusal: UnsafeSkillDir(WRITABLE),
+            outcome: Rebuilt("", WRITABLE),
         },
         CacheCase {
             attack: "cache root is a symlink",
             tamper: RootToSymlink,
-            refusal: UnsafeRoot("it is a symlink"),
+            outcome: UnsafeRoot("it is a symlink"),
         },
         CacheCase {
             attack: "cache root world-writable",
             tamper: RootMode(0o777),
-            refusal: UnsafeRoot(WRITABLE),
+            outcome: UnsafeRoot(WRITABLE),
         },
         CacheCase {
             attack: "cache root world-writable with the sticky bit, like /tmp",
             tamper: RootMode(0o1777),
-            refusal: UnsafeRoot(WRITABLE),
+            outcome: UnsafeRoot(WRITABLE),
         },
         CacheCase {
             attack: "cache root group-writable",
             tamper: RootMode(0o770),
-            refusal: UnsafeRoot(WRITABLE),
+            outcome: UnsafeRoot(WRITABLE),
         },
         CacheCase {
             attack: "cache root is a file",
             tamper: RootIsFile,
-            refusal: UnsafeRoot("it is not a directory"),
+            outcome: UnsafeRoot("it is not a directory"),
         },
         CacheCase {
             attack: "cache root owned by another user",
             tamper: RootOwner,
-            refusal: UnsafeRoot("it is owned by another user"),
+            outcome: UnsafeRoot("it is owned by another user"),
         },
     ]
 };
@@ -2255,25 +2257,23 @@ impl CacheCase {
         Some(planted)
     }
 
+    /// The path the outcome names, and the text of the log line (a
+    /// rebuild) or of the error (a refusal).
     fn expected(&self, root: &Path, dir: &Path) -> (PathBuf, String) {
-        match self.refusal {
-            Refusal::Tampered(rel, reason) => {
+        match self.outcome {
+            Outcome::Rebuilt(rel, reason) => {
                 let path = if rel.is_empty() {
                     dir.to_path_buf()
                 } else {
                     dir.join(rel)
                 };
                 let text = format!(
-                    "the cached skill file `{}` was changed ({reason}); delete its directory to have it written again",
+                    "the cached copy of skill `probe` was changed ({reason}: `{}`); it was set aside and written again from the bundle",
                     path.display()
                 );
                 (path, text)
             }
-            Refusal::UnsafeSkillDir(reason) => (
-                dir.to_path_buf(),
-                format!("refusing the cache directory `{}`: {reason}", dir.display()),
-            ),
-            Refusal::UnsafeRoot(reason) => (
+            Outcome::UnsafeRoot(reason) => (
                 root.to_path_buf(),
                 format!(
                     "refusing the cache directory `{}`: {reason}",
@@ -2285,18 +2285,36 @@ impl CacheCase {
 }
 
 #[test]
-fn a_tampered_cache_is_refused_and_left_as_found() {
+fn a_tampered_cache_is_rebuilt_and_logged_or_its_unsafe_root_refused() {
     each_row(
-        CACHE_CASES,
-        |case| case.attack.to_string(),
-        |case| tamper_then_run(case),
+        CACHE_CASES
+            .iter()
+            .flat_map(|case| Via::ALL.map(|via| (case, via))),
+        |(case, via)| format!("{} (via {via:?})", case.attack),
+        |&(case, via)| tamper_then_run(case, via),
     );
 }
 
+/// How the tampered skill is run.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    Executor,
+    FunctionCall,
+    Xml,
+}
+
+impl Via {
+    const ALL: [Via; 3] = [Via::Executor, Via::FunctionCall, Via::Xml];
+}
+
 /// Materialises and runs `probe` once (unless the row pre-plants the
-/// directory), tampers as the row says, then runs it through the
-/// executor, the function call and `<execute_script>`.
-fn tamper_then_run(case: &CacheCase) {
+/// directory), tampers as the row says, then runs it `via` the executor,
+/// the function call or `<execute_script>`: a changed skill directory is
+/// rebuilt (logged with the first difference), the run goes ahead with the
+/// bundle's files, and nothing planted runs or survives; an unsafe cache
+/// root is refused with the exact `ExecError` and left as found.
+fn tamper_then_run(case: &CacheCase, via: Via) {
+    crate::logged();
     let probe = skill("probe");
     let command = Command::argv(["./scripts/argv.sh", "x"]);
     let row = case.attack;
@@ -2314,72 +2332,178 @@ fn tamper_then_run(case: &CacheCase) {
         return;
     };
     let (path, text) = case.expected(&root, &dir);
-
-    // The executor: the exact variant, path and reason.
-    let e = exec.run(&probe, &command).unwrap_err();
-    match (&e, case.refusal) {
-        (ExecError::CacheTampered { path: p, reason: r }, Refusal::Tampered(_, want))
-        | (
-            ExecError::UnsafeCache { path: p, reason: r },
-            Refusal::UnsafeSkillDir(want) | Refusal::UnsafeRoot(want),
-        ) => {
-            assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
-        }
-        _ => panic!("[{row}] expected {:?}, got {e:?}", case.refusal),
-    }
-    assert_eq!(e.to_string(), text, "[{row}] message");
-
-    // The session, as the model sees it.
     let session = Session::new(&S, exec.clone(), Mode::Restrict);
     session.activate("probe", "").unwrap();
-    let answer = session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x"));
-    assert!(
-        matches!(
-            answer,
-            Err(SessionError::Exec(
-                ExecError::CacheTampered { .. } | ExecError::UnsafeCache { .. }
-            ))
-        ),
-        "[{row}] call_tool({RUN}) gave {answer:?}"
-    );
-    assert_eq!(
-        model_text(answer),
-        Err(text.clone()),
-        "[{row}] call_tool({RUN})"
-    );
-    let reply = session.handle_xml(&Instruction::ExecuteScript {
-        skill: "probe".into(),
-        command: "./scripts/argv.sh x".into(),
-    });
-    assert_eq!(
-        reply,
-        format!("<script_error>{}</script_error>", escape(&text, false)),
-        "[{row}] <execute_script>"
-    );
-    assert_no_leak(row, "<execute_script>", &reply);
-
-    // Left as found, nothing ran.
-    if let Some(planted) = planted {
-        assert!(
-            fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
-            "[{row}] the planted symlink was removed"
-        );
+    let answer: Result<Vec<u8>, String> = match via {
+        Via::Executor => exec
+            .run(&probe, &command)
+            .map(|out| out.stdout)
+            .map_err(|e| {
+                match (&e, case.outcome) {
+                    (ExecError::UnsafeCache { path: p, reason: r }, Outcome::UnsafeRoot(want)) => {
+                        assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
+                    }
+                    _ => panic!("[{row}] expected {:?}, got {e:?}", case.outcome),
+                }
+                e.to_string()
+            }),
+        Via::FunctionCall => model_text(
+            session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+        )
+        .map(String::into_bytes),
+        Via::Xml => {
+            let reply = session.handle_xml(&Instruction::ExecuteScript {
+                skill: "probe".into(),
+                command: "./scripts/argv.sh x".into(),
+            });
+            assert_no_leak(row, "<execute_script>", &reply);
+            match reply.strip_prefix("<script_error>") {
+                Some(e) => Err(e.trim_end_matches("</script_error>").to_string()),
+                None => Ok(reply.into_bytes()),
+            }
+        }
+    };
+    let logged = crate::logged();
+    let rebuilds: Vec<&String> = logged
+        .iter()
+        .filter(|l| l.contains(&dir.display().to_string()))
+        .collect();
+    match case.outcome {
+        Outcome::Rebuilt(..) => {
+            let out = String::from_utf8(answer.unwrap_or_else(|e| {
+                panic!("[{row}] via {via:?}: refused instead of rebuilt: {e}")
+            }))
+            .unwrap();
+            let printed = match via {
+                Via::Xml => "&lt;x&gt;",
+                _ => "<x>",
+            };
+            assert!(out.contains(printed), "[{row}] via {via:?}: {out}");
+            assert_eq!(rebuilds, [&text], "[{row}] via {via:?}: the log");
+            // The bundle's files, as the first run left them; nothing planted.
+            let fresh = skills_bundle::exec::materialise(&probe, &root).unwrap();
+            assert_eq!((&fresh.dir, &fresh.rebuilt), (&dir, &None), "[{row}]");
+            if let Some(planted) = planted {
+                assert!(
+                    !fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
+                    "[{row}] the planted symlink {} is still there",
+                    planted.display()
+                );
+            }
+            let names: Vec<_> = fs::read_dir(&root)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            assert_eq!(
+                names,
+                [dir.file_name().unwrap()],
+                "[{row}] left beside the skill"
+            );
+        }
+        Outcome::UnsafeRoot(_) => {
+            let want = match via {
+                Via::Xml => escape(&text, false),
+                _ => text.clone(),
+            };
+            assert_eq!(
+                answer.map_err(|e| e.replace("\n", "")),
+                Err(want),
+                "[{row}] via {via:?}"
+            );
+            assert!(rebuilds.is_empty(), "[{row}] {rebuilds:?}");
+            // Left as found.
+            if let Some(planted) = planted {
+                assert!(
+                    fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
+                    "[{row}] the planted symlink was removed"
+                );
+            }
+        }
     }
+    // Targets outside the cache are untouched.
+    assert!(fs::symlink_metadata("/etc/passwd").is_ok_and(|m| m.is_file()));
     assert!(
         !tmp.path().join("pwned").exists(),
         "[{row}] the tampered script ran"
     );
 }
 
+/// A script that writes into its own directory (its working directory)
+/// made every later run of the skill fail until the cache was deleted by
+/// hand. Now each later run finds the added file, rebuilds the directory
+/// from the bundle, says so on stderr, and runs.
+#[test]
+fn a_script_writing_into_its_own_directory_does_not_break_later_runs() {
+    let tmp = tempdir();
+    let skill = tmp.path().join("skills/note");
+    fs::create_dir_all(skill.join("scripts")).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: note\ndescription: Keeps a note. Use when asked to remember.\nallowed-tools: Bash(./scripts/note.sh:*)\n---\nRun `scripts/note.sh`.\n",
+    )
+    .unwrap();
+    let script = skill.join("scripts/note.sh");
+    fs::write(&script, "#!/bin/sh\necho \"$1\" > out.txt\ncat out.txt\n").unwrap();
+    set_mode(&script, 0o755);
+    let cache = tmp.path().join("cache");
+    let run = |word: &str| {
+        skills()
+            .args(["run", "note", "--from"])
+            .arg(tmp.path().join("skills"))
+            .args(["--", "./scripts/note.sh", word])
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap()
+    };
+    let first = run("one");
+    assert_eq!(
+        (
+            first.status.code(),
+            first.stdout.as_slice(),
+            first.stderr.as_slice()
+        ),
+        (Some(0), b"one\n".as_slice(), b"".as_slice())
+    );
+    let dir = fs::read_dir(cache.join("skills"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    for word in ["two", "three"] {
+        let out = run(word);
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout).as_ref()
+            ),
+            (Some(0), format!("{word}\n").as_str()),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "skills: warning: the cached copy of skill `note` was changed (a file was added: `{}`); it was set aside and written again from the bundle\n",
+                dir.join("out.txt").display()
+            )
+        );
+    }
+}
+
 /// The whole attack: a script of one skill writes a script into another
 /// skill's cache directory, where that skill's glob grant
 /// (`Bash(./scripts/*)`) lets the model run it. It ran; now the added file
-/// is found before anything starts, and left where it is.
+/// is found before anything starts, the directory is written again from
+/// the bundle, and the planted script is gone.
 #[test]
 fn a_script_another_skill_added_is_not_run() {
+    crate::logged();
     let tmp = tempdir();
     let root = tmp.path().join("cache");
-    let procs_dir = skills_bundle::exec::materialise(&skill("procs"), &root).unwrap();
+    let procs_dir = skills_bundle::exec::materialise(&skill("procs"), &root)
+        .unwrap()
+        .dir;
     let planted = procs_dir.join("scripts/pwn.sh");
     let marker = tmp.path().join("pwned");
     let mut exec = LocalExecutor::new(&root);
@@ -2394,22 +2518,24 @@ fn a_script_another_skill_added_is_not_run() {
     assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(planted.is_file(), "the other skill's script wrote nothing");
 
-    let text = format!(
-        "the cached skill file `{}` was changed ({FILE_ADDED}); delete its directory to have it written again",
-        planted.display()
-    );
     let session = session(tmp.path(), &["procs"]);
     let answer = session.call_tool(RUN, &json_args("procs", "command", "./scripts/pwn.sh"));
-    assert!(
-        matches!(
-            answer,
-            Err(SessionError::Exec(ExecError::CacheTampered { .. }))
-        ),
-        "call_tool({RUN}) gave {answer:?}"
-    );
-    assert_eq!(model_text(answer), Err(text), "call_tool({RUN})");
+    match answer {
+        Err(SessionError::Exec(ExecError::Spawn { program, source })) => {
+            assert_eq!(
+                (program, source.kind()),
+                (planted.display().to_string(), std::io::ErrorKind::NotFound)
+            );
+        }
+        other => panic!("call_tool({RUN}) gave {other:?}"),
+    }
     assert!(!marker.exists(), "the planted script ran");
-    assert!(planted.is_file(), "the planted script was removed");
+    assert!(!planted.exists(), "the planted script is still there");
+    let log = format!(
+        "the cached copy of skill `procs` was changed ({FILE_ADDED}: `{}`); it was set aside and written again from the bundle",
+        planted.display()
+    );
+    assert!(crate::logged().contains(&log), "{log}");
 }
 
 /// A script run right after its skill was materialised must start, even

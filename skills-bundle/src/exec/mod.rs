@@ -28,7 +28,7 @@ mod run;
 
 pub use args::{SplitError, split_args};
 pub use error::ExecError;
-pub use materialise::{cache_dir_name, default_cache_root, materialise};
+pub use materialise::{Materialised, Rebuilt, cache_dir_name, default_cache_root, materialise};
 pub use run::{DEFAULT_ENV_ALLOW, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, LocalExecutor, MAX_TIMEOUT};
 
 use std::future::Future;

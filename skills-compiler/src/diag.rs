@@ -162,6 +162,8 @@ codes! {
     DescriptionNoTrigger = "SK307", "description-no-trigger", "`description` gives no hint of when to use the skill";
     /// A file that skill packaging leaves out.
     PackagingDrops = "SK308", "packaging-drops-file", "a file that packaging leaves out (`__pycache__`, `.DS_Store`, `node_modules`, ...)";
+    /// An `allowed-tools` rule that lets any program run.
+    AllowedToolsAnyProgram = "SK309", "allowed-tools-any-program", "an `allowed-tools` rule with a wildcard lets a shell, an interpreter or a launcher run any program (`Bash(python3:*)`, `Bash(env:*)`, `Bash(git:*)`)";
 
     /// The client of the profile would not load the skill.
     ClientRejected = "SK401", "client-rejected", "the profile's client would not load this skill (Claude Code: `SKILL.md` over 1,000,000 bytes, a folder named `synced`; Codex: its load errors)";

@@ -40,6 +40,7 @@ pub mod source;
 pub mod yaml;
 pub mod yaml_json;
 
+mod any_program;
 mod lints;
 mod pyunicode;
 mod rules;

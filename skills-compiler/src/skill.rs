@@ -23,11 +23,11 @@ use super::diag::{Code, Diagnostic, Severity};
 use super::discover::{Origin, Target, follow_link};
 use super::files::{self, SkillFile};
 use super::frontmatter::{self, Split, SplitError};
-use super::lints;
 use super::rules::{self, Ctx, Fields};
 use super::source::Source;
 use super::yaml::{self, Node};
 use super::{Options, Profile};
+use super::{any_program, lints};
 use skills_core::fsread::{Dir, FileError, FileId, Reason};
 
 /// The largest `SKILL.md` read, in bytes.
@@ -229,6 +229,9 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             .and_then(|r| r.get("description"))
             .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
         lints::check(&mut ctx, split, description, files, &skill_dir);
+        if let Some(rules) = frontmatter.as_ref().and_then(|r| r.get("allowed-tools")) {
+            any_program::check(&mut ctx, rules);
+        }
     }
     codex::openai_yaml::check(&mut skill, &skill_dir, profile);
     skill

@@ -135,7 +135,7 @@ fn run_executes_under_the_policy() {
     let (out, err, rc) = run(&["run", "calculator", "--from", "skills", "--", "ls", "-la"]);
     assert_eq!((out.as_str(), rc), ("", 126));
     assert!(
-        err.contains("Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"),
+        err.contains("Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']"),
         "{err}"
     );
     // An argument holding shell syntax is never pre-approved (and would

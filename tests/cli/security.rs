@@ -67,6 +67,9 @@ use skills_tests::{each_row, each_row_on, tempdir, workspace};
 
 static S: Bundle = skills_bundle!("../tests/fixtures/security-skills");
 
+/// The example skills users start from.
+static EXAMPLES: Bundle = skills_bundle!("../skills");
+
 /// The fixture skills, relative to the workspace root (for the CLI).
 const FIXTURES: &str = "tests/fixtures/security-skills";
 
@@ -1368,6 +1371,153 @@ fn tools_outside_allowed_tools_through_skills_run() {
                 (Some(*status), *stdout, want_err),
                 "[{row}] skills run"
             );
+        },
+    );
+}
+
+/// The bundled calculator said it evaluates arithmetic safely, yet its
+/// `Bash(python3:*)` let any Python run: an interpreter with a wildcard is
+/// any program. Scoped to its own script, it runs that and nothing else,
+/// through `skills run` and the MCP server's `run_skill_script`.
+#[test]
+fn the_example_calculator_runs_only_its_own_script() {
+    const REFUSED: &str = "Tool 'Bash' not allowed for skill 'calculator'. \
+        Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']";
+    let root = workspace();
+    let marker = tempdir();
+    let touch = format!("open('{}/pwned', 'w')", marker.path().display());
+    let import = format!(
+        "__import__('os').system('touch {}/pwned2')",
+        marker.path().display()
+    );
+    let attacks: Vec<Vec<String>> = [
+        vec!["python3", "-c", &import],
+        vec!["python3", "-c", &touch],
+        vec!["python3", "-m", "http.server"],
+        vec!["python3", "-"],
+        vec!["python3", "-I", "scripts/calc.py", "1"],
+        vec!["python3", "scripts/../scripts/calc.py", "1"],
+        vec!["python3"],
+        vec!["python3.11", "-c", &touch],
+        vec!["/usr/bin/python3", "-c", &touch],
+    ]
+    .into_iter()
+    .map(|argv| argv.into_iter().map(String::from).collect())
+    .collect();
+    each_row(
+        attacks,
+        |argv| argv.join(" "),
+        |argv| {
+            let out = skills()
+                .current_dir(&root)
+                .args(["run", "calculator", "--from", "skills", "--"])
+                .args(argv)
+                .output()
+                .unwrap();
+            assert_eq!(
+                (
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).as_ref()
+                ),
+                (Some(126), format!("skills: {REFUSED}\n").as_str()),
+            );
+            // What the MCP server's `run_skill_script` calls.
+            let session = Session::new(
+                &EXAMPLES,
+                LocalExecutor::new(marker.path().join("cache")),
+                Mode::Restrict,
+            );
+            let line = argv.join(" ");
+            let answer = session.call_tool(RUN, &json_args("calculator", "command", &line));
+            assert_eq!(model_text(answer), Err(REFUSED.to_string()));
+        },
+    );
+    assert!(!marker.path().join("pwned").exists() && !marker.path().join("pwned2").exists());
+    // Its own script still runs, with any arguments (as data).
+    let out = skills()
+        .current_dir(&root)
+        .args(["run", "calculator", "--from", "skills", "--"])
+        .args(["python3", "scripts/calc.py", "15 * 23"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), b"345\n".as_slice())
+    );
+}
+
+/// A rule that pre-approves an interpreter, a launcher or a tool with a
+/// command-running option, followed by a wildcard, is any program: each is
+/// warned (`SK309`) with the rule and the program named; rules that fix
+/// the script or a harmless subcommand, exact commands and `Bash` alone are
+/// not.
+#[test]
+fn wildcards_that_allow_any_program_are_warned() {
+    let rows: &[(&str, Option<&str>)] = &[
+        ("Bash(python3:*)", Some("python3")),
+        ("Bash(node *)", Some("node")),
+        ("Bash(bash:*)", Some("bash")),
+        ("Bash(sh -c:*)", Some("sh")),
+        ("Bash(perl:*)", Some("perl")),
+        ("Bash(ruby:*)", Some("ruby")),
+        ("Bash(deno:*)", Some("deno")),
+        ("Bash(env:*)", Some("env")),
+        ("Bash(xargs:*)", Some("xargs")),
+        ("Bash(npx:*)", Some("npx")),
+        ("Bash(git:*)", Some("git")),
+        ("Bash(git grep:*)", Some("git")),
+        ("Bash(/usr/bin/python3 -u:*)", Some("python3")),
+        ("Bash(py*)", Some("py*")),
+        ("Bash(python3 scripts/calc.py:*)", None),
+        ("Bash(git status:*)", None),
+        ("Bash(python3 --version)", None),
+        ("Bash(./scripts/*)", None),
+        ("Bash", None),
+    ];
+    each_row(
+        rows,
+        |(rule, _)| rule.to_string(),
+        |&(rule, program)| {
+            let tmp = tempdir();
+            let dir = tmp.path().join("demo");
+            fs::create_dir(&dir).unwrap();
+            fs::write(
+                dir.join("SKILL.md"),
+                format!("---\nname: demo\ndescription: Demonstrates. Use when asked.\nallowed-tools: {rule} Read\n---\nBody.\n"),
+            )
+            .unwrap();
+            let out = skills()
+                .arg("validate")
+                .arg(&dir)
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0));
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let warned: Vec<(String, u64, u64)> = report["skills"][0]["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["code"] == "SK309")
+                .map(|d| {
+                    (
+                        d["message"].as_str().unwrap().to_string(),
+                        d["line"].as_u64().unwrap(),
+                        d["column"].as_u64().unwrap(),
+                    )
+                })
+                .collect();
+            let want: Vec<(String, u64, u64)> = program
+                .map(|p| {
+                    (
+                        format!("`{rule}` lets `{p}` run any program: its arguments can name the code it runs"),
+                        4,
+                        16,
+                    )
+                })
+                .into_iter()
+                .collect();
+            assert_eq!(warned, want);
         },
     );
 }

@@ -68,7 +68,9 @@ pub enum Command {
     /// reduced environment, time and output limits.
     ///
     /// Exit status: the command's own; 124 when it was killed at the time
-    /// limit; 126 when the policy refused it; 1 or 2 as usual before it ran.
+    /// limit; 126 when the policy refused it; 1 when it exited 0 but its
+    /// output went past --max-output and was cut; 1 or 2 as usual before it
+    /// ran.
     Run(RunArgs),
     /// Serve skills to an MCP client (Claude Code, Codex, Cursor, ...): tools,
     /// resources, prompts and the skills extension, over stdio or, with
@@ -499,6 +501,10 @@ pub struct RunArgs {
     /// Time limit in seconds (at most 604800, 7 days).
     #[arg(long, default_value_t = 60, value_parser = timeout_secs)]
     pub timeout: u64,
+    /// Most output kept of each stream, stdout and stderr (bytes, or with a
+    /// KiB, MiB or GiB suffix); output cut at it fails the run.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub max_output: u64,
     /// `allowed-tools` as the PRD reads it (anything unlisted fails) or as
     /// the specification does (unlisted needs confirmation, which `run`
     /// cannot ask for, so it fails too, with another message).
@@ -536,6 +542,11 @@ pub struct ServeArgs {
     /// Time limit of one script run, in seconds (at most 604800, 7 days).
     #[arg(long, default_value_t = 60, value_parser = timeout_secs)]
     pub timeout: u64,
+    /// Most output of one script run given to the client, per stream
+    /// (bytes, or with a KiB, MiB or GiB suffix); what is cut is marked
+    /// `[output truncated at N bytes]`.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub max_output: u64,
     /// Where scripts' skills are materialised (default:
     /// `$XDG_CACHE_HOME/skills` or `~/.cache/skills`).
     #[arg(long, value_name = "DIR")]
@@ -806,5 +817,14 @@ mod tests {
         };
         assert_eq!(raised.skill_limits.file_limits(), files);
         assert_eq!(raised.limits.limits().max_entries, 5);
+        let Command::Run(run) = parse(&["skills", "run", "x", "--", "id"]) else {
+            panic!("not run");
+        };
+        let default = skills_bundle::exec::DEFAULT_MAX_OUTPUT as u64;
+        assert_eq!(run.max_output, default);
+        let Command::Serve(serve) = parse(&["skills", "serve"]) else {
+            panic!("not serve");
+        };
+        assert_eq!(serve.max_output, default);
     }
 }

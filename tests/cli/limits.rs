@@ -243,3 +243,40 @@ proptest! {
         check(&tree, skill_offsets, archive_offsets)?;
     }
 }
+
+/// `skills run` kept the first 1 MiB of a command's output and exited
+/// with the command's status: 0 with less than the command wrote. Output
+/// cut at `--max-output` now fails the run, saying so and naming the flag;
+/// raised, the whole output passes.
+#[test]
+fn run_fails_when_the_output_is_cut_naming_the_flag() {
+    let cache = tempdir();
+    let run = |max: &str, expression: &str| {
+        skills()
+            .current_dir(skills_tests::workspace())
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["run", "calculator", "--from", "skills", "--max-output", max])
+            .args(["--", "python3", "scripts/calc.py", expression])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    // 2**200 has 61 digits.
+    let whole = "1606938044258990275541962092341162602522202993782792835301376\n";
+    let cut = run("10", "2**200");
+    assert_eq!(cut.status.code(), Some(1), "{}", shown(&cut));
+    assert_eq!(
+        String::from_utf8_lossy(&cut.stdout),
+        "1606938044\n[output truncated at 10 bytes]\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&cut.stderr),
+        "skills: the command's stdout went past 10 bytes and was cut; raise the limit with `--max-output`\n"
+    );
+    let raised = run("62", "2**200");
+    assert_eq!(raised.status.code(), Some(0), "{}", shown(&raised));
+    assert_eq!(String::from_utf8_lossy(&raised.stdout), whole);
+    // A command that fails keeps its own status.
+    let failed = run("10", "1/0");
+    assert_eq!(failed.status.code(), Some(1), "{}", shown(&failed));
+}

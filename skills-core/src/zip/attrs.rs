@@ -14,12 +14,13 @@
 //! - libarchive (`bsdtar`) reads the mode for Unix hosts and the DOS
 //!   directory bit (0x10) for FAT; its local-header `xl` extra field
 //!   (0x6c78) carries external attributes that replace the central ones.
-//! - 7-Zip reads the mode for Unix, the DOS directory bit for FAT, NTFS,
-//!   HPFS and VFAT, and on Unix-like systems extracts a link from any host
-//!   whose attributes carry a mode with its 0x8000 marker.
+//! - 7-Zip reads the mode for Unix hosts and the DOS directory bit for FAT,
+//!   NTFS, HPFS and VFAT, and passes a FAT or NTFS host's whole attributes
+//!   on, whose high half it takes as a mode when bit 0x8000 (p7zip's
+//!   marker) is set.
 //! - Go's `archive/zip` reads the mode for Unix and macOS (19) hosts, the
 //!   DOS directory bit for FAT, NTFS and VFAT.
-//! - Python's `zipfile`, Java and Windows go by the trailing `/`.
+//! - Python's `zipfile` and Java go by the trailing `/` alone.
 //!
 //! So the reader asks the same of every such field, whatever the host: the
 //! mode's file type (when there is one) is a regular file or a directory,
@@ -31,7 +32,7 @@
 //! refused (Python refuses the whole archive), and so is the Info-ZIP
 //! Unicode Path field (0x7075), which `unzip` would honour instead of the
 //! checked name. Whether a file is executable is read from a Unix host's
-//! mode only, as every extractor but `unzip` reads it.
+//! mode only, as libarchive and 7-Zip read it.
 
 use super::error::ZipError;
 use super::format::{

@@ -77,8 +77,10 @@ codes! {
     Io = "SK005", "io-error", "a file or directory could not be read";
     /// Two skills share a name; the first one found is kept.
     DuplicateSkill = "SK006", "duplicate-skill", "two skills have the same name; the first is kept";
-    /// Discovery stopped at its depth or directory limit.
-    DiscoveryLimit = "SK007", "discovery-limit", "discovery stopped at its depth or directory-count limit";
+    /// Discovery reached its depth or directory-count limit, or a skill's
+    /// files their count, size or depth limit; the message names the flag
+    /// that raises it.
+    DiscoveryLimit = "SK007", "discovery-limit", "discovery or a skill's file listing reached a limit (the message names the flag that raises it)";
     /// A symbolic link points outside the root it was found under.
     SymlinkEscape = "SK008", "symlink-escape", "a symbolic link leads outside its root and was not followed";
     /// A symbolic link leads back to a directory already being walked.

@@ -28,6 +28,7 @@ mod hostile;
 mod integrations;
 mod interop;
 mod levels;
+mod limits;
 mod mcp;
 mod pack;
 mod reproducible;

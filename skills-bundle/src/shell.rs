@@ -1,0 +1,802 @@
+//! The one definition of shell syntax in this crate: what a POSIX shell
+//! reads as syntax rather than as part of a word, how a word is quoted, and
+//! where in a command line a value lands.
+//!
+//! Three places must agree on what a command line means, or a line one of
+//! them calls harmless is run by another as something else: the policy
+//! ([`ToolPolicy`](crate::ToolPolicy): may an allow rule with a pattern match
+//! it?), the executor ([`exec::split_args`](crate::exec::split_args): which
+//! argv?) and the activation runner (`activation::PolicyRunner`: does it need
+//! `sh -c`?). All three ask this module:
+//!
+//! - [`split`] reads a line into words as a shell would, and refuses what a
+//!   shell would *do* rather than quote (see [`split`] for the list). A line
+//!   it refuses for [`SplitError::ShellSyntax`] [needs a shell](needs_shell);
+//!   an allow rule with a pattern never matches one, so only a rule without
+//!   a pattern (`Bash`) ever lets such a line reach `sh -c`.
+//! - [`quote`] makes any text one word that [`split`] and `sh` read back
+//!   unchanged; [`join`] quotes a whole argv.
+//! - [`Line`] fills values into an author's command line (the placeholders
+//!   of a `` !`cmd` ``, `${CLAUDE_SKILL_DIR}` in a `Bash` rule), each quoted
+//!   for the context it stands in (outside quotes, in `"…"`, in `'…'`), so a
+//!   value is data whatever it holds. Where the context cannot be told
+//!   without the whole shell grammar (after `$(`, backquotes, `((`, `[[`, a
+//!   here-document, in a comment), a value is refused ([`Unplaceable`]).
+//! - [`braced_expansion`] finds a `${` a shell would expand.
+//!
+//! Claude Code's lenient split of a skill's arguments (`$0`, `$1`, …) is
+//! another reader, of text that is never run; it shares
+//! [`CONTROL_OPERATORS`] with [`split`].
+
+use std::fmt;
+
+/// Characters that end a word outside quotes and start a shell operator
+/// (`;`, `|`, `&`, redirections, subshells).
+pub const CONTROL_OPERATORS: [char; 7] = [';', '|', '&', '<', '>', '(', ')'];
+
+/// Characters that start an expansion outside single quotes: a parameter
+/// (`$x`, `${x}`, `$(…)`) or a command substitution (`` `…` ``).
+pub const EXPANSIONS: [char; 2] = ['$', '`'];
+
+/// Line breaks: a newline separates commands; a carriage return is an
+/// ordinary character to a shell but hides text on a terminal, so outside
+/// quotes it is treated as a break too.
+pub const LINE_BREAKS: [char; 2] = ['\n', '\r'];
+
+/// Characters after which a shell may run another command, or inside which
+/// it runs one (`$(…)`, `` `…` ``, `{ …; }`): a deny rule is tried against
+/// each piece of a command cut at these.
+pub const SEGMENT_BREAKS: [char; 10] = [';', '&', '|', '\n', '\r', '`', '(', ')', '{', '}'];
+
+/// Why a command line was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitError {
+    /// Shell syntax, which only a shell would understand.
+    ShellSyntax {
+        /// The character.
+        found: char,
+        /// Its byte offset in the line.
+        at: usize,
+    },
+    /// A quote that is never closed.
+    UnclosedQuote {
+        /// `'` or `"`.
+        quote: char,
+        /// Byte offset of the opening quote.
+        at: usize,
+    },
+    /// A `\` at the very end.
+    TrailingBackslash,
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitError::ShellSyntax { found, at } => write!(
+                f,
+                "shell syntax `{}` at byte {at} is not supported without a shell; quote it with '…' to pass it literally",
+                found.escape_default()
+            ),
+            SplitError::UnclosedQuote { quote, at } => {
+                write!(f, "the quote `{quote}` at byte {at} is never closed")
+            }
+            SplitError::TrailingBackslash => f.write_str("the line ends with a lone `\\`"),
+        }
+    }
+}
+
+impl std::error::Error for SplitError {}
+
+/// Splits `line` into words without a shell. An empty or blank line gives
+/// no words.
+///
+/// Words are split as a POSIX shell splits them: blanks (space, tab)
+/// separate; `'…'` is literal; `"…"` is literal but for `\"`, `\\`, `\$`,
+/// `` \` `` and `\`-newline; a `\` outside quotes takes the next character
+/// literally. So `python3 scripts/calc.py "15 * 23"` gives three words.
+/// What a shell would *do* rather than quote is refused
+/// ([`SplitError::ShellSyntax`]) instead of passed on literally: outside
+/// quotes, [`CONTROL_OPERATORS`], [`LINE_BREAKS`] and [`EXPANSIONS`], and a
+/// `#` starting a word; inside `"…"`, a `$` or a backquote. Glob characters,
+/// `~`, `{…}` and `=` are passed as they are: no expansion, no assignment.
+pub fn split(line: &str) -> Result<Vec<String>, SplitError> {
+    let mut words = Vec::new();
+    // The word being built; `None` between words (so `''` is an empty word).
+    let mut word: Option<String> = None;
+    let mut chars = line.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            ' ' | '\t' => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some((_, '\'')) => break,
+                        Some((_, c)) => w.push(c),
+                        None => return Err(SplitError::UnclosedQuote { quote: '\'', at }),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some((_, '"')) => break,
+                        Some((_, '\\')) => match chars.next() {
+                            Some((_, '\n')) => {}
+                            Some((_, c)) if escapes_in_double_quotes(c) => w.push(c),
+                            Some((_, c)) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err(SplitError::UnclosedQuote { quote: '"', at }),
+                        },
+                        Some((i, c)) if EXPANSIONS.contains(&c) => {
+                            return Err(SplitError::ShellSyntax { found: c, at: i });
+                        }
+                        Some((_, c)) => w.push(c),
+                        None => return Err(SplitError::UnclosedQuote { quote: '"', at }),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some((_, '\n')) => {}
+                Some((_, c)) => word.get_or_insert_with(String::new).push(c),
+                None => return Err(SplitError::TrailingBackslash),
+            },
+            c if is_syntax_outside_quotes(c) => {
+                return Err(SplitError::ShellSyntax { found: c, at });
+            }
+            '#' if word.is_none() => return Err(SplitError::ShellSyntax { found: c, at }),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// Whether running `line` needs a shell: [`split`] refuses it as shell
+/// syntax. (A line refused for a quote never closed needs no shell: it is
+/// broken.)
+pub fn needs_shell(line: &str) -> bool {
+    matches!(split(line), Err(SplitError::ShellSyntax { .. }))
+}
+
+/// Whether `c`, outside quotes, is syntax [`split`] refuses wherever it
+/// stands (`#` is syntax only where a word starts).
+fn is_syntax_outside_quotes(c: char) -> bool {
+    CONTROL_OPERATORS.contains(&c) || EXPANSIONS.contains(&c) || LINE_BREAKS.contains(&c)
+}
+
+/// The characters a `\` escapes inside `"…"` (a `\` before any other stays).
+fn escapes_in_double_quotes(c: char) -> bool {
+    matches!(c, '"' | '\\' | '$' | '`')
+}
+
+/// Whether `c` may stand in a word without quotes: nothing a shell reads
+/// as syntax, a glob, a tilde, a brace or an assignment.
+fn is_bare(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '%' | '+' | ':' | ',' | '.' | '/' | '-')
+}
+
+/// `word` as one shell word that [`split`] and `sh` both read back as
+/// `word`: as it is when non-empty and made only of letters, digits and
+/// `_@%+:,./-`, else in single quotes (a `'` as `'\''`).
+pub fn quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(is_bare) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// `words` quoted and joined by spaces: a line [`split`] reads back as
+/// `words`.
+pub fn join<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
+    words
+        .into_iter()
+        .map(|w| quote(w.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Where a value lands in a command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Outside quotes: the value becomes [`quote`]d text (nothing when
+    /// empty, as an empty unquoted expansion is nothing).
+    Unquoted,
+    /// Inside `"…"`: `"`, `\`, `$` and `` ` `` are escaped with `\`.
+    Double,
+    /// Inside `'…'`: a `'` becomes `'\''`.
+    Single,
+}
+
+/// `value` as text that stands for exactly `value` in `context`.
+pub fn quote_in(value: &str, context: Context) -> String {
+    match context {
+        Context::Unquoted if value.is_empty() => String::new(),
+        Context::Unquoted => quote(value),
+        Context::Double => {
+            let mut out = String::with_capacity(value.len());
+            for c in value.chars() {
+                if escapes_in_double_quotes(c) {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out
+        }
+        Context::Single => value.replace('\'', "'\\''"),
+    }
+}
+
+/// Why a value cannot be put at some place of a command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unplaceable {
+    /// Where it would have landed: "in a comment", "after `$(`", ….
+    pub reason: &'static str,
+}
+
+impl fmt::Display for Unplaceable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "it stands {}, where no quoting is sure to keep a value one word of data",
+            self.reason
+        )
+    }
+}
+
+impl std::error::Error for Unplaceable {}
+
+/// Where the lexer of a [`Line`] stands in the author's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Unquoted,
+    Double,
+    Single,
+    Comment,
+}
+
+/// An author's command line with values filled in as data.
+///
+/// [`text`](Line::text) appends the author's own text, which is lexed as a
+/// shell lexes it; [`value`](Line::value) appends a value quoted for the
+/// context the author's text left open ([`quote_in`]); a value never
+/// changes that context. Once the author's text opens something whose end
+/// only the whole shell grammar could find (`$(`, `${`, backquotes, `$'`,
+/// `$"`, `((`, `[[`, a here-document `<<`), no value is accepted until the
+/// end of the line, nor inside a comment, nor right after a `\` or a `$`
+/// that would take its first character.
+#[derive(Debug, Clone)]
+pub struct Line {
+    out: String,
+    state: State,
+    /// A `\` (outside single quotes) waits for the character it escapes.
+    escaped: bool,
+    /// The previous author character was a `$` that may start an expansion.
+    dollar: bool,
+    /// Outside quotes, no character of the current word yet (a `#` here
+    /// starts a comment).
+    word_start: bool,
+    /// The previous character outside quotes (`<<`, `((`).
+    prev: Option<char>,
+    /// The current word, when it is plain author text so far (`[[`).
+    plain_word: Option<String>,
+    /// Why no value may be placed from here on.
+    opaque: Option<&'static str>,
+}
+
+impl Default for Line {
+    fn default() -> Self {
+        Line::new()
+    }
+}
+
+impl Line {
+    /// An empty line.
+    pub fn new() -> Line {
+        Line {
+            out: String::new(),
+            state: State::Unquoted,
+            escaped: false,
+            dollar: false,
+            word_start: true,
+            prev: None,
+            plain_word: Some(String::new()),
+            opaque: None,
+        }
+    }
+
+    /// The line so far.
+    pub fn as_str(&self) -> &str {
+        &self.out
+    }
+
+    /// The line.
+    pub fn into_string(self) -> String {
+        self.out
+    }
+
+    /// Where a value appended now would land; `None` where none may.
+    pub fn context(&self) -> Option<Context> {
+        self.placeable().ok()
+    }
+
+    /// Appends the author's `text`, as it is.
+    pub fn text(&mut self, text: &str) {
+        self.out.push_str(text);
+        for c in text.chars() {
+            if self.opaque.is_none() {
+                self.lex(c);
+            }
+        }
+    }
+
+    /// Appends `value` as data for the current context; see [`Line`]. An
+    /// empty value appends nothing and is accepted anywhere.
+    pub fn value(&mut self, value: &str) -> Result<(), Unplaceable> {
+        if value.is_empty() {
+            return Ok(());
+        }
+        let context = self.placeable()?;
+        self.out.push_str(&quote_in(value, context));
+        if context == Context::Unquoted {
+            self.in_word();
+        }
+        Ok(())
+    }
+
+    /// Appends `words` outside quotes, each [`quote`]d (an empty word as
+    /// `''`) and separated by a space; inside quotes, their text joined by
+    /// spaces as one value.
+    pub fn words<S: AsRef<str>>(&mut self, words: &[S]) -> Result<(), Unplaceable> {
+        if words.is_empty() {
+            return Ok(());
+        }
+        match self.placeable()? {
+            Context::Unquoted => {
+                let line = join(words.iter().map(AsRef::as_ref));
+                self.out.push_str(&line);
+                self.in_word();
+                Ok(())
+            }
+            _ => {
+                let text: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+                self.value(&text.join(" "))
+            }
+        }
+    }
+
+    /// The context a non-empty value would be quoted for, or why it may
+    /// not be placed.
+    fn placeable(&self) -> Result<Context, Unplaceable> {
+        let refuse = |reason| Err(Unplaceable { reason });
+        if let Some(reason) = self.opaque {
+            return refuse(reason);
+        }
+        if self.escaped {
+            return refuse("right after a `\\`");
+        }
+        if self.dollar {
+            return refuse("right after a `$`");
+        }
+        match self.state {
+            State::Unquoted => Ok(Context::Unquoted),
+            State::Double => Ok(Context::Double),
+            State::Single => Ok(Context::Single),
+            State::Comment => refuse("in a comment"),
+        }
+    }
+
+    /// After a non-empty value outside quotes: inside a word, and no
+    /// operator or keyword continues across it.
+    fn in_word(&mut self) {
+        self.word_start = false;
+        self.prev = None;
+        self.plain_word = None;
+    }
+
+    fn lex(&mut self, c: char) {
+        let dollar = std::mem::take(&mut self.dollar);
+        match self.state {
+            State::Single => {
+                if c == '\'' {
+                    self.state = State::Unquoted;
+                }
+            }
+            State::Comment => {
+                if c == '\n' {
+                    self.state = State::Unquoted;
+                    self.start_word();
+                }
+            }
+            State::Double => {
+                if std::mem::take(&mut self.escaped) {
+                    return;
+                }
+                match c {
+                    '(' | '{' | '[' if dollar => self.opaque = Some(expansion(c)),
+                    '\\' => self.escaped = true,
+                    '"' => self.state = State::Unquoted,
+                    '`' => self.opaque = Some("after a backquote"),
+                    '$' => self.dollar = true,
+                    _ => {}
+                }
+            }
+            State::Unquoted => self.lex_unquoted(c, dollar),
+        }
+    }
+
+    fn lex_unquoted(&mut self, c: char, dollar: bool) {
+        let prev = self.prev.replace(c);
+        if std::mem::take(&mut self.escaped) {
+            // `\`-newline joins lines; anything else is one literal
+            // character of the word.
+            if c != '\n' {
+                self.word_start = false;
+                self.plain_word = None;
+            }
+            return;
+        }
+        if dollar && matches!(c, '(' | '{' | '[' | '\'' | '"') {
+            self.opaque = Some(expansion(c));
+            return;
+        }
+        match c {
+            '\\' => {
+                self.escaped = true;
+                self.plain_word = None;
+            }
+            '\'' | '"' => {
+                self.state = if c == '"' {
+                    State::Double
+                } else {
+                    State::Single
+                };
+                self.word_start = false;
+                self.plain_word = None;
+            }
+            '`' => self.opaque = Some("after a backquote"),
+            '#' if self.word_start => self.state = State::Comment,
+            '<' if prev == Some('<') => self.opaque = Some("after a here-document `<<`"),
+            '(' if prev == Some('(') => self.opaque = Some("after `((`"),
+            c if c == ' ' || c == '\t' || LINE_BREAKS.contains(&c) => self.end_word(),
+            c if CONTROL_OPERATORS.contains(&c) => self.end_word(),
+            c => {
+                self.word_start = false;
+                if c == '$' {
+                    self.dollar = true;
+                }
+                if let Some(word) = &mut self.plain_word {
+                    word.push(c);
+                }
+            }
+        }
+    }
+
+    /// A blank or an operator ends the word. A word of [`REREAD`] makes
+    /// the shell read the words after it again.
+    fn end_word(&mut self) {
+        if let Some((_, reason)) = REREAD
+            .iter()
+            .find(|(word, _)| self.plain_word.as_deref() == Some(*word))
+        {
+            self.opaque = Some(reason);
+        }
+        self.start_word();
+    }
+
+    fn start_word(&mut self) {
+        self.word_start = true;
+        self.plain_word = Some(String::new());
+    }
+}
+
+/// Words after which the shell itself reads words again as code: bash's
+/// conditional (whose `-eq` evaluates its operands as arithmetic, and an
+/// array subscript there runs `$(…)`), and the builtins that evaluate their
+/// arguments. A program that runs an argument as code (`sh -c`,
+/// `python3 -c`) is the author's choice and gets the value as any literal.
+const REREAD: [(&str, &str); 3] = [
+    ("[[", "after `[[`"),
+    ("let", "after `let`"),
+    ("eval", "after `eval`"),
+];
+
+/// The reason for a value after `$` and `c`.
+fn expansion(c: char) -> &'static str {
+    match c {
+        '(' => "after `$(`",
+        '{' => "after `${`",
+        '[' => "after `$[`",
+        '\'' => "after `$'`",
+        _ => "after `$\"`",
+    }
+}
+
+/// The byte offset of the first `${` in `line` that a shell would expand:
+/// outside single quotes, not escaped, not in a comment. `None` when there
+/// is none; a `${` that quoting made data (`'${x}'`, `"\${x}"`) is none.
+pub fn braced_expansion(line: &str) -> Option<usize> {
+    let mut state = State::Unquoted;
+    let mut escaped = false;
+    let mut word_start = true;
+    let mut chars = line.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if std::mem::take(&mut escaped) {
+            word_start = false;
+            continue;
+        }
+        let opens_brace = c == '$' && chars.peek().is_some_and(|&(_, n)| n == '{');
+        match state {
+            State::Single if c == '\'' => state = State::Unquoted,
+            State::Single => {}
+            State::Comment if c == '\n' => {
+                state = State::Unquoted;
+                word_start = true;
+            }
+            State::Comment => {}
+            State::Double | State::Unquoted if opens_brace => return Some(at),
+            State::Double => match c {
+                '\\' => escaped = true,
+                '"' => state = State::Unquoted,
+                _ => {}
+            },
+            State::Unquoted => {
+                match c {
+                    '\\' => escaped = true,
+                    '\'' => state = State::Single,
+                    '"' => state = State::Double,
+                    '#' if word_start => state = State::Comment,
+                    _ => {}
+                }
+                word_start = c == ' '
+                    || c == '\t'
+                    || LINE_BREAKS.contains(&c)
+                    || CONTROL_OPERATORS.contains(&c);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Vec<String> {
+        match split(line) {
+            Ok(words) => words,
+            Err(e) => panic!("`{line}` refused: {e}"),
+        }
+    }
+
+    fn refused(line: &str) -> SplitError {
+        match split(line) {
+            Ok(words) => panic!("`{line}` accepted as {words:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn splits_like_a_shell() {
+        assert_eq!(
+            ok(r#"python3 scripts/calc.py "15 * 23""#),
+            ["python3", "scripts/calc.py", "15 * 23"]
+        );
+        assert_eq!(ok("  a\tb  "), ["a", "b"]);
+        assert_eq!(ok(""), Vec::<String>::new());
+        assert_eq!(ok("a '' \"\""), ["a", "", ""]);
+        assert_eq!(ok(r"a\ b c"), ["a b", "c"]);
+        assert_eq!(ok(r#"x"y"'z'"#), ["xyz"]);
+        assert_eq!(ok(r#""a \" \\ \$ \n""#), [r#"a " \ $ \n"#]);
+        assert_eq!(ok("'$(x); `y` | z'"), ["$(x); `y` | z"]);
+        assert_eq!(ok(r"\; \$HOME"), [";", "$HOME"]);
+        assert_eq!(
+            ok("a#b *.txt ~ {a,b} x=y"),
+            ["a#b", "*.txt", "~", "{a,b}", "x=y"]
+        );
+        assert_eq!(ok("a\\\nb"), ["ab"]);
+        assert_eq!(ok("'a\rb' \"c\nd\""), ["a\rb", "c\nd"]);
+    }
+
+    #[test]
+    fn refuses_shell_syntax() {
+        assert_eq!(
+            refused("ls; rm -rf /"),
+            SplitError::ShellSyntax { found: ';', at: 2 }
+        );
+        for (line, found) in [
+            ("a | b", '|'),
+            ("a && b", '&'),
+            ("a & ", '&'),
+            ("a > out", '>'),
+            ("a < in", '<'),
+            ("cat <(touch x)", '<'),
+            ("echo `id`", '`'),
+            ("echo $(id)", '$'),
+            ("echo $HOME", '$'),
+            ("echo $0 $$", '$'),
+            ("echo \"$(id)\"", '$'),
+            ("echo \"`id`\"", '`'),
+            ("(a)", '('),
+            ("a )", ')'),
+            ("a\nb", '\n'),
+            ("a\rb", '\r'),
+            ("a #comment", '#'),
+        ] {
+            match refused(line) {
+                SplitError::ShellSyntax { found: f, .. } => assert_eq!(f, found, "{line}"),
+                e => panic!("`{line}`: {e}"),
+            }
+            assert!(needs_shell(line), "{line}");
+        }
+        assert_eq!(
+            refused("a 'b"),
+            SplitError::UnclosedQuote { quote: '\'', at: 2 }
+        );
+        assert_eq!(
+            refused("a \"b\\\""),
+            SplitError::UnclosedQuote { quote: '"', at: 2 }
+        );
+        assert_eq!(refused("a \\"), SplitError::TrailingBackslash);
+        assert!(!needs_shell("a 'b") && !needs_shell("a \\") && !needs_shell("a b"));
+        assert!(refused("ls; rm -rf /").to_string().contains("quote it"));
+    }
+
+    #[test]
+    fn quoted_words_read_back_unchanged() {
+        for word in [
+            "plain",
+            "scripts/x.sh",
+            "--a=b",
+            "",
+            " ",
+            "a b",
+            "it's",
+            "'",
+            "$0 $$ $HOME",
+            "<(touch X)",
+            "$(touch X)",
+            "`id`",
+            "; rm -rf /",
+            "#x",
+            "~",
+            "*",
+            "a\nb",
+            "a\rb",
+            "\\",
+            "'\\''",
+            "\"",
+            "!`cat /etc/hostname`",
+            "${IFS}",
+            "é 😀",
+        ] {
+            let quoted = quote(word);
+            assert_eq!(ok(&quoted), [word], "{word:?} quoted as {quoted:?}");
+            let line = join([word, "x", word]);
+            assert_eq!(ok(&line), [word, "x", word], "{line:?}");
+        }
+        assert_eq!(quote("scripts/x.sh"), "scripts/x.sh");
+        assert_eq!(quote("a=b"), "'a=b'");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+        assert_eq!(quote(""), "''");
+    }
+
+    #[test]
+    fn values_are_quoted_for_their_context() {
+        let fill = |before: &str, value: &str, after: &str| {
+            let mut line = Line::new();
+            line.text(before);
+            let placed = line.value(value);
+            line.text(after);
+            placed.map(|()| line.into_string())
+        };
+        let hostile = "a'b\"c $HOME `id` $(id) \\ ; | # \n";
+        let inside = format!("x {hostile} y");
+        for (before, after, want) in [
+            ("echo ", "", hostile),
+            ("echo \"x ", " y\"", inside.as_str()),
+            ("echo 'x ", " y'", inside.as_str()),
+        ] {
+            let line = fill(before, hostile, after).unwrap_or_default();
+            assert_eq!(ok(&line), ["echo", want], "{line}");
+        }
+        assert_eq!(fill("echo ", "a b", ".txt"), Ok("echo 'a b'.txt".into()));
+        assert_eq!(fill("echo \"", "$x", "\""), Ok("echo \"\\$x\"".into()));
+        assert_eq!(fill("echo '", "it's", "'"), Ok("echo 'it'\\''s'".into()));
+        // An empty value outside quotes is nothing, inside quotes empty.
+        assert_eq!(fill("echo ", "", " x"), Ok("echo  x".into()));
+        assert_eq!(fill("echo \"", "", "\""), Ok("echo \"\"".into()));
+        // The author's own syntax before or after a value is theirs.
+        assert_eq!(
+            fill("echo ", "v", " | wc -c; echo \"$(date)\""),
+            Ok("echo v | wc -c; echo \"$(date)\"".into())
+        );
+        assert_eq!(fill("x=1; echo ", "v", ""), Ok("x=1; echo v".into()));
+        assert_eq!(fill("echo a#b ", "v", ""), Ok("echo a#b v".into()));
+        assert_eq!(fill("echo \\\n", "v", ""), Ok("echo \\\nv".into()));
+        assert_eq!(fill("echo # c\n", "v", ""), Ok("echo # c\nv".into()));
+        assert_eq!(fill("echo '#' ", "v", ""), Ok("echo '#' v".into()));
+        assert_eq!(fill("cat < f ", "v", ""), Ok("cat < f v".into()));
+    }
+
+    #[test]
+    fn values_where_the_context_is_unsure_are_refused() {
+        for (before, reason) in [
+            ("echo $(date) ", "after `$(`"),
+            ("echo \"$(", "after `$(`"),
+            ("echo ${x:-", "after `${`"),
+            ("echo `date` ", "after a backquote"),
+            ("echo \"`", "after a backquote"),
+            ("echo $'", "after `$'`"),
+            ("echo $\"", "after `$\"`"),
+            ("cat <<EOF\n", "after a here-document `<<`"),
+            ("(( ", "after `((`"),
+            ("[[ ", "after `[[`"),
+            ("let ", "after `let`"),
+            ("eval ", "after `eval`"),
+            ("echo $[", "after `$[`"),
+            ("echo # ", "in a comment"),
+            ("#", "in a comment"),
+            ("echo \\", "right after a `\\`"),
+            ("echo \"\\", "right after a `\\`"),
+            ("echo $", "right after a `$`"),
+            ("echo \"$", "right after a `$`"),
+        ] {
+            let mut line = Line::new();
+            line.text(before);
+            assert_eq!(line.context(), None, "{before:?}");
+            assert_eq!(line.value("v"), Err(Unplaceable { reason }), "{before:?}");
+            assert_eq!(line.value(""), Ok(()), "{before:?}");
+            assert_eq!(
+                line.words(&["v"]),
+                Err(Unplaceable { reason }),
+                "{before:?}"
+            );
+        }
+        // Quoted, these are no syntax.
+        for before in [
+            "echo '$(' ",
+            "echo \"[[\" ",
+            "echo '<<' ",
+            "echo '`' ",
+            "echo \\# ",
+        ] {
+            let mut line = Line::new();
+            line.text(before);
+            assert_eq!(line.context(), Some(Context::Unquoted), "{before:?}");
+        }
+    }
+
+    #[test]
+    fn words_outside_and_inside_quotes() {
+        let mut line = Line::new();
+        line.text("echo ");
+        assert_eq!(line.words(&["a b", "", "c"]), Ok(()));
+        line.text(" \"");
+        assert_eq!(line.words(&["a b", "$c"]), Ok(()));
+        line.text("\"");
+        assert_eq!(line.as_str(), "echo 'a b' '' c \"a b \\$c\"");
+        assert_eq!(ok(line.as_str()), ["echo", "a b", "", "c", "a b $c"]);
+    }
+
+    #[test]
+    fn braced_expansions_where_a_shell_expands_them() {
+        assert_eq!(braced_expansion("echo ${HOME}"), Some(5));
+        assert_eq!(braced_expansion("echo \"x ${HOME}\""), Some(8));
+        assert_eq!(braced_expansion("echo `${x}`"), Some(6));
+        for line in [
+            "echo '${HOME}'",
+            "echo \\${HOME}",
+            "echo \"\\${HOME}\"",
+            "echo $ {x}",
+            "echo # ${x}",
+            "echo {x}",
+        ] {
+            assert_eq!(braced_expansion(line), None, "{line}");
+        }
+        assert_eq!(braced_expansion("echo # c\n${x}"), Some(9));
+    }
+}

@@ -324,21 +324,26 @@ fn scan(body: &str, args: &Args<'_>, sink: &mut impl Sink) -> bool {
             continue;
         };
         let written = &from[..found.len];
-        match (before.strip_suffix('\\'), found.value) {
+        match (before.strip_suffix('\\'), found.slot) {
             // `\$…`: the placeholder as written, without the backslash.
             (Some(before), _) => {
                 sink.text(before);
                 sink.text(written);
             }
-            (None, Some(value)) => {
+            (None, Slot::Value(value)) => {
                 sink.text(before);
                 sink.value(written, value, args.arguments);
                 used = true;
             }
             // A missing index stays as written.
-            (None, None) => {
+            (None, Slot::Missing) => {
                 sink.text(before);
                 sink.missing(written);
+            }
+            // No placeholder: the author's text.
+            (None, Slot::Literal) => {
+                sink.text(before);
+                sink.text(written);
             }
         }
         rest = &from[found.len..];
@@ -347,11 +352,21 @@ fn scan(body: &str, args: &Args<'_>, sink: &mut impl Sink) -> bool {
     used
 }
 
-/// A placeholder at the start of a text: its length, and its value (`None`
-/// for an index past the last word).
+/// A placeholder at the start of a text: its length, and what it stands for.
 struct Found<'a> {
     len: usize,
-    value: Option<Value<'a>>,
+    slot: Slot<'a>,
+}
+
+/// What a placeholder stands for.
+enum Slot<'a> {
+    /// A value.
+    Value(Value<'a>),
+    /// An index past the last word: as written in the text, empty in a
+    /// command.
+    Missing,
+    /// No placeholder after all (`$1x`): the author's text, everywhere.
+    Literal,
 }
 
 /// The placeholder `from` (which starts with `$`) starts with, if any.
@@ -359,6 +374,10 @@ fn placeholder<'a>(from: &str, named: &[(&str, usize)], words: &'a [String]) -> 
     const EMPTY: &str = "";
     let after = &from[1..];
     let word = |i: usize| words.get(i).map(|w| Value::Word(w));
+    let index = |digits: &str| match digits.parse().ok().and_then(word) {
+        Some(value) => Slot::Value(value),
+        None => Slot::Missing,
+    };
     // Named: the longest name followed by neither `[` nor a word character.
     if let Some((name, i)) = named
         .iter()
@@ -371,7 +390,7 @@ fn placeholder<'a>(from: &str, named: &[(&str, usize)], words: &'a [String]) -> 
     {
         return Some(Found {
             len: 1 + name.len(),
-            value: Some(word(*i).unwrap_or(Value::Word(EMPTY))),
+            slot: Slot::Value(word(*i).unwrap_or(Value::Word(EMPTY))),
         });
     }
     if let Some(tail) = after.strip_prefix("ARGUMENTS[") {
@@ -379,27 +398,27 @@ fn placeholder<'a>(from: &str, named: &[(&str, usize)], words: &'a [String]) -> 
         if digits > 0 && tail.as_bytes().get(digits) == Some(&b']') {
             return Some(Found {
                 len: 1 + "ARGUMENTS[".len() + digits + 1,
-                value: tail[..digits].parse().ok().and_then(word),
+                slot: index(&tail[..digits]),
             });
         }
     }
     let digits = after.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 {
         // `$1x` is no placeholder: it stays as written, the digits with it.
-        let value = if after.as_bytes().get(digits).copied().is_some_and(is_word) {
-            None
+        let slot = if after.as_bytes().get(digits).copied().is_some_and(is_word) {
+            Slot::Literal
         } else {
-            after[..digits].parse().ok().and_then(word)
+            index(&after[..digits])
         };
         return Some(Found {
             len: 1 + digits,
-            value,
+            slot,
         });
     }
     if after.starts_with("ARGUMENTS") {
         return Some(Found {
             len: 1 + "ARGUMENTS".len(),
-            value: Some(Value::Whole),
+            slot: Slot::Value(Value::Whole),
         });
     }
     None
@@ -534,6 +553,65 @@ mod tests {
         assert_eq!(
             bare.expand("${CLAUDE_SKILL_DIR} ${CLAUDE_SESSION_ID}"),
             "${CLAUDE_SESSION_ID} ${CLAUDE_SESSION_ID}"
+        );
+    }
+
+    #[test]
+    fn placeholders_in_a_command_are_data() {
+        let vars = Vars {
+            skill_dir: "/s d",
+            session_id: None,
+            project_dir: Some("/p"),
+        };
+        let commands = |body: &str, args: &str, names: &[&str]| {
+            let mut seen = Vec::new();
+            let text = render::<()>(body, args, names, &vars, |c| {
+                seen.push(c.map_err(|e| e.to_string()));
+                Ok("<ran>".into())
+            });
+            (text.unwrap_or_default(), seen)
+        };
+        let (text, seen) = commands(
+            "$0 !`echo $0 \"$1\" '$1' $ARGUMENTS \"$ARGUMENTS\"` $1",
+            "a 'b c'",
+            &[],
+        );
+        assert_eq!(text, "Base directory for this skill: /s d\n\na <ran> b c");
+        assert_eq!(
+            seen,
+            [Ok("echo a \"b c\" 'b c' a 'b c' \"a 'b c'\"".into())]
+        );
+        // `$1x` is no placeholder, as in the text; a missing index is
+        // empty, not a `$5` for the shell; `\$0` is the author's `$0`.
+        let (text, seen) = commands("!`echo $1x $5 \\$0`", "a b", &[]);
+        assert_eq!(
+            text,
+            "Base directory for this skill: /s d\n\n<ran>\n\nARGUMENTS: a b"
+        );
+        assert_eq!(seen, [Ok("echo $1x  $0".into())]);
+        // Variables are values: a directory with a space is one word.
+        let (_, seen) = commands(
+            "!`${CLAUDE_SKILL_DIR}/x.sh \"${CLAUDE_PROJECT_DIR}\" ${CLAUDE_SESSION_ID}`",
+            "",
+            &[],
+        );
+        assert_eq!(seen, [Ok("'/s d'/x.sh \"/p\" ${CLAUDE_SESSION_ID}".into())]);
+        // Named arguments; a missing one is nothing.
+        let (_, seen) = commands("!`echo $who $what.txt`", "'x y'", &["who", "what"]);
+        assert_eq!(seen, [Ok("echo 'x y' .txt".into())]);
+        // `$ARGUMENTS` outside quotes keeps every character as data.
+        let (_, seen) = commands("!`echo $ARGUMENTS`", "$0 $$ <(x) #y !`z`", &[]);
+        assert_eq!(seen, [Ok("echo '$0' '$$' '<(x)' '#y' '!`z`'".into())]);
+        // Where no quoting is sure, the command is not built.
+        let (_, seen) = commands("!`echo $(date) $0`", "x", &[]);
+        assert_eq!(
+            seen,
+            [Err(
+                "the skill's command !`echo $(date) $0` cannot take its arguments as data: \
+                  `$0`: it stands after `$(`, where no quoting is sure to keep a value one \
+                  word of data; quote the placeholder or move it out of that construct"
+                    .into()
+            )]
         );
     }
 

@@ -283,6 +283,9 @@ pub struct Line {
     prev: Option<char>,
     /// The current word, when it is plain author text so far (`[[`).
     plain_word: Option<String>,
+    /// The current word holds an unquoted `~`, glob or `{` of the author's,
+    /// with which even a bare value would be expanded (`{1..$0}`).
+    expands: bool,
     /// Why no value may be placed from here on.
     opaque: Option<&'static str>,
 }
@@ -304,6 +307,7 @@ impl Line {
             word_start: true,
             prev: None,
             plain_word: Some(String::new()),
+            expands: false,
             opaque: None,
         }
     }
@@ -340,11 +344,25 @@ impl Line {
             return Ok(());
         }
         let context = self.placeable()?;
-        self.out.push_str(&quote_in(value, context));
         if context == Context::Unquoted {
+            let word = self.unquoted_word(value);
+            self.out.push_str(&word);
             self.in_word();
+        } else {
+            self.out.push_str(&quote_in(value, context));
         }
         Ok(())
+    }
+
+    /// `value` as text outside quotes: [`quote`]d, and in single quotes
+    /// even when bare where a bare word would not be literal (a reserved
+    /// word, or in a word the shell expands).
+    fn unquoted_word(&self, value: &str) -> String {
+        if self.expands || RESERVED_WORDS.contains(&value) {
+            format!("'{}'", value.replace('\'', "'\\''"))
+        } else {
+            quote(value)
+        }
     }
 
     /// Appends `words` outside quotes, each [`quote`]d (an empty word as
@@ -356,8 +374,11 @@ impl Line {
         }
         match self.placeable()? {
             Context::Unquoted => {
-                let line = join(words.iter().map(AsRef::as_ref));
-                self.out.push_str(&line);
+                let line: Vec<String> = words
+                    .iter()
+                    .map(|w| self.unquoted_word(w.as_ref()))
+                    .collect();
+                self.out.push_str(&line.join(" "));
                 self.in_word();
                 Ok(())
             }
@@ -468,6 +489,9 @@ impl Line {
                 if c == '$' {
                     self.dollar = true;
                 }
+                if matches!(c, '~' | '*' | '?' | '[' | '{') {
+                    self.expands = true;
+                }
                 if let Some(word) = &mut self.plain_word {
                     word.push(c);
                 }
@@ -490,8 +514,16 @@ impl Line {
     fn start_word(&mut self) {
         self.word_start = true;
         self.plain_word = Some(String::new());
+        self.expands = false;
     }
 }
+
+/// The words the shell reads as its grammar where a command starts; a value
+/// that is one is quoted, so that it stays a word.
+const RESERVED_WORDS: [&str; 20] = [
+    "!", "{", "}", "[[", "]]", "case", "do", "done", "elif", "else", "esac", "fi", "for",
+    "function", "if", "in", "select", "then", "time", "until",
+];
 
 /// Words after which the shell itself reads words again as code: bash's
 /// conditional (whose `-eq` evaluates its operands as arithmetic, and an
@@ -720,6 +752,17 @@ mod tests {
         assert_eq!(fill("echo # c\n", "v", ""), Ok("echo # c\nv".into()));
         assert_eq!(fill("echo '#' ", "v", ""), Ok("echo '#' v".into()));
         assert_eq!(fill("cat < f ", "v", ""), Ok("cat < f v".into()));
+        // Where even a bare word would be expanded or be grammar, quoted.
+        assert_eq!(fill("echo {1..", "5", "}"), Ok("echo {1..'5'}".into()));
+        assert_eq!(fill("echo ~", "root", ""), Ok("echo ~'root'".into()));
+        assert_eq!(fill("ls [", "a-z", "]"), Ok("ls ['a-z']".into()));
+        assert_eq!(fill("echo *", "x", " ",), Ok("echo *'x' ".into()));
+        assert_eq!(fill("", "time", " ls"), Ok("'time' ls".into()));
+        assert_eq!(fill("echo ~ ", "root", ""), Ok("echo ~ root".into()));
+        let mut line = Line::new();
+        line.text("x={");
+        assert_eq!(line.words(&["a,b", "if"]), Ok(()));
+        assert_eq!(line.as_str(), "x={'a,b' 'if'");
     }
 
     #[test]

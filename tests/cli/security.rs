@@ -2919,6 +2919,13 @@ const ARG_CASES: &[ArgCase] = &[
         expect: Ok("Out: \"; touch {M}; \"\n'; touch {M}; '\n; touch {M}\n"),
     },
     ArgCase {
+        attack: "shell line: a value after the author's `~` names no user",
+        allowed: "Bash",
+        body: "Out: !`echo ~$0 | cat`\n",
+        arguments: "root",
+        expect: Ok("Out: ~root\n"),
+    },
+    ArgCase {
         attack: "shell line: a placeholder in a comment is refused",
         allowed: "Bash",
         body: "!`echo hi # $0`",

@@ -28,6 +28,8 @@ use crate::catalog::claude_code::is_js_whitespace;
 /// Runs the `` !`cmd` `` of an activation; see [`crate::activation`].
 pub trait RunCommand {
     /// The text that replaces `` !`command` ``, or why the activation fails.
+    /// `command` is one the skill's author wrote, its placeholders filled
+    /// as data ([`claude_code`](super::claude_code), "Commands").
     fn run(&self, skill: &Skill<'_>, command: &str) -> Result<String, CommandError>;
 }
 
@@ -46,7 +48,7 @@ pub enum CommandError {
     /// The command holds a braced shell expansion (`${…}`), which Claude
     /// Code refuses too.
     BracedExpansion {
-        /// The command, after substitution.
+        /// The command, its placeholders filled.
         command: String,
     },
     /// The policy did not allow the command.

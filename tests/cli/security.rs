@@ -37,6 +37,14 @@
 //! - **Descriptors the caller left open**: a file opened without
 //!   `O_CLOEXEC` by the agent (blocking and async runs) or inherited by
 //!   `skills run` from its parent; a script starts with 0, 1 and 2 only.
+//! - **Arguments through activation** (`` !`cmd` `` with
+//!   `--run-commands`, issue 17): arguments a shell would read (`$0 $$
+//!   $HOME`, `<(…)`, `$(…)`, quotes breaking out of the author's) under a
+//!   pattern rule, a skill folder whose path holds a space beside a planted
+//!   program, `` !`cmd` `` in the arguments, placeholders where no quoting
+//!   is sure; through `Skill::activate_with` and `skills show`, each with
+//!   its exact text or error, and again with `/bin/sh` bound to bash
+//!   (`unshare -m`, run by `.ci/run`).
 //!
 //! Two rows guard bugs this table found: a first run right after
 //! materialising failed with "Text file busy" while other threads spawned
@@ -867,9 +875,9 @@ const INJECTIONS: &[InjectionCase] = {
             overridden: Some(Syntax('>', 19)),
         },
         InjectionCase {
-            attack: "`<` redirection (past the policy, not the splitter)",
+            attack: "`<` redirection",
             command: "./scripts/argv.sh < /etc/passwd",
-            restricted: Syntax('<', 18),
+            restricted: R,
             overridden: Some(Syntax('<', 18)),
         },
         InjectionCase {
@@ -882,12 +890,12 @@ const INJECTIONS: &[InjectionCase] = {
             attack: "carriage return",
             command: "./scripts/argv.sh x\rtouch {M}",
             restricted: R,
-            overridden: Some(Data(&["x\rtouch", "{M}"])),
+            overridden: Some(Syntax('\r', 19)),
         },
         InjectionCase {
             attack: "subshell",
             command: "./scripts/argv.sh (touch {M})",
-            restricted: Syntax('(', 18),
+            restricted: R,
             overridden: Some(Syntax('(', 18)),
         },
         InjectionCase {
@@ -899,61 +907,61 @@ const INJECTIONS: &[InjectionCase] = {
         InjectionCase {
             attack: "`${IFS}` after a space",
             command: "./scripts/argv.sh ${IFS}touch${IFS}{M}",
-            restricted: Syntax('$', 18),
+            restricted: R,
             overridden: Some(Syntax('$', 18)),
         },
         InjectionCase {
             attack: "variable expansion",
             command: "./scripts/argv.sh $HOME",
-            restricted: Syntax('$', 18),
+            restricted: R,
             overridden: Some(Syntax('$', 18)),
         },
         InjectionCase {
             attack: "comment hides the rest",
             command: "./scripts/argv.sh #x",
-            restricted: Syntax('#', 18),
+            restricted: R,
             overridden: Some(Syntax('#', 18)),
         },
         InjectionCase {
             attack: "single-quoted `;` is data",
             command: "./scripts/argv.sh 'x; touch {M}'",
-            restricted: R,
+            restricted: Data(&["x; touch {M}"]),
             overridden: Some(Data(&["x; touch {M}"])),
         },
         InjectionCase {
             attack: "single-quoted `$(…)` is data",
             command: "./scripts/argv.sh '$(touch {M})'",
-            restricted: R,
+            restricted: Data(&["$(touch {M})"]),
             overridden: Some(Data(&["$(touch {M})"])),
         },
         InjectionCase {
             attack: "breaking out of single quotes",
             command: "./scripts/argv.sh 'x'\\''; touch {M}; '\\'''",
-            restricted: R,
+            restricted: Data(&["x'; touch {M}; '"]),
             overridden: Some(Data(&["x'; touch {M}; '"])),
         },
         InjectionCase {
             attack: "breaking out of double quotes",
             command: "./scripts/argv.sh \"x\\\"; touch {M}; \\\"\"",
-            restricted: R,
+            restricted: Data(&["x\"; touch {M}; \""]),
             overridden: Some(Data(&["x\"; touch {M}; \""])),
         },
         InjectionCase {
             attack: "escaped `;` is data",
             command: "./scripts/argv.sh \\; touch {M}",
-            restricted: R,
+            restricted: Data(&[";", "touch", "{M}"]),
             overridden: Some(Data(&[";", "touch", "{M}"])),
         },
         InjectionCase {
             attack: "unclosed quote",
             command: "./scripts/argv.sh 'x",
-            restricted: Refused("the quote `'` at byte 18 is never closed"),
+            restricted: R,
             overridden: Some(Refused("the quote `'` at byte 18 is never closed")),
         },
         InjectionCase {
             attack: "trailing backslash",
             command: "./scripts/argv.sh x\\",
-            restricted: Refused("the line ends with a lone `\\`"),
+            restricted: R,
             overridden: Some(Refused("the line ends with a lone `\\`")),
         },
         InjectionCase {
@@ -995,7 +1003,7 @@ const INJECTIONS: &[InjectionCase] = {
         InjectionCase {
             attack: "python: quoted `;`",
             command: "python3 scripts/argv.py 'x; touch {M}'",
-            restricted: R,
+            restricted: Data(&["x; touch {M}"]),
             overridden: None,
         },
     ]
@@ -1215,6 +1223,18 @@ const BASH_CASES: &[BashCase] = {
             steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
             command: "./scripts/argv.sh x && rm -rf x",
             expect: Refused("`./scripts/argv.sh x && rm -rf x` is denied by the rule `Bash(rm:*)`"),
+        },
+        BashCase {
+            attack: "a deny rule sees a quoted program",
+            steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
+            command: "'rm' -rf x",
+            expect: Refused("`'rm' -rf x` is denied by the rule `Bash(rm:*)`"),
+        },
+        BashCase {
+            attack: "a deny rule sees an escaped program after an operator",
+            steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
+            command: "./scripts/argv.sh x; r\\m -rf x",
+            expect: Refused("`./scripts/argv.sh x; r\\m -rf x` is denied by the rule `Bash(rm:*)`"),
         },
         BashCase {
             attack: "a deny rule holds after unload and re-activation",
@@ -1541,11 +1561,11 @@ const SKILLS_RUN_CASES: &[(&str, &[&str], i32, &str, &str)] = &[
         NOT_ALLOWED_PROBE,
     ),
     (
-        "shell syntax in an argument",
-        &["./scripts/argv.sh", "x; id"],
-        126,
+        "shell syntax in an argument is data",
+        &["./scripts/argv.sh", "x; id", "$(id)", "<(id)"],
+        0,
+        "<x; id>\n<$(id)>\n<<(id)>\n",
         "",
-        NOT_ALLOWED_PROBE,
     ),
     (
         "`..` after the granted prefix",
@@ -2986,4 +3006,756 @@ fn started_with_the_standard_streams(runtime: &tokio::runtime::Runtime, row: &st
     );
     let numbers: Vec<&str> = fds.iter().map(|(fd, _)| fd.as_str()).collect();
     assert_eq!(numbers, ["0", "1", "2"], "[{row}] {fds:?}");
+}
+
+// ---------------------------------------------------------------------------
+// 9. Arguments through activation: `!`cmd`` with `--run-commands`.
+
+/// The script of every activation skill: each argument as `<ARG>` on its
+/// own line, exactly as received.
+const RUN_SH: &str = "#!/bin/sh\nfor arg in \"$@\"; do\n  printf '<%s>\\n' \"$arg\"\ndone\n";
+
+/// One skill's activation with hostile arguments.
+struct ArgCase {
+    attack: &'static str,
+    /// The skill's `allowed-tools`.
+    allowed: &'static str,
+    /// Its body (`{M}`: the marker file, which must never be created).
+    body: &'static str,
+    /// The arguments, as a model passes them (`{M}` as above).
+    arguments: &'static str,
+    /// The body of the activation (after the header), or its error, exactly
+    /// (`{M}` as above, `{D}` the skill's folder).
+    expect: Result<&'static str, &'static str>,
+}
+
+const ECHO: &str = "Bash(echo:*)";
+const OWN_SCRIPT: &str = "Bash(${CLAUDE_SKILL_DIR}/scripts/run.sh:*)";
+const ECHO_ARGUMENTS: &str = "Out: !`echo $ARGUMENTS`\n";
+const RUN_ARGUMENTS: &str = "Out: !`${CLAUDE_SKILL_DIR}/scripts/run.sh $ARGUMENTS`\n";
+
+const ARG_CASES: &[ArgCase] = &[
+    // Item 1 of issue 17: a pattern rule let arguments reach `sh -c`.
+    ArgCase {
+        attack: "pattern rule: `$0 $$ $HOME` is echoed, not expanded by sh",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "$0 $$ $HOME",
+        expect: Ok("Out: $0 $$ $HOME\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `$(…)` in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "$(touch {M})",
+        expect: Ok("Out: $(touch {M})\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: backquotes in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "`touch {M}`",
+        expect: Ok("Out: `touch {M}`\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `;`, `|`, `&&` and `>` in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "a; touch {M} | b && c > {M}",
+        expect: Ok("Out: a; touch {M} | b && c > {M}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `#` in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "a #b",
+        expect: Ok("Out: a #b\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: a newline in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "a\ntouch {M}",
+        expect: Ok("Out: a touch {M}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `${IFS}` and `${HOME}` are data, not braced expansions",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "x${IFS}touch${IFS}{M} ${HOME}",
+        expect: Ok("Out: x${IFS}touch${IFS}{M} ${HOME}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: process substitution `<(…)` under `Bash(cat:*)`",
+        allowed: "Bash(cat:*)",
+        body: "Out: !`cat $ARGUMENTS`\n",
+        arguments: "<(touch {M})",
+        expect: Err(
+            "the skill's command !`cat '<(touch' '{M})'` failed (exit code 1); its stderr:\n\
+             cat: '<(touch': No such file or directory\n\
+             cat: '{M})': No such file or directory",
+        ),
+    },
+    ArgCase {
+        attack: "pattern rule: breaking out of the author's double quotes",
+        allowed: ECHO,
+        body: "Out: !`echo \"$0\"`\n",
+        arguments: "'x\"; touch {M}; \"'",
+        expect: Ok("Out: x\"; touch {M}; \"\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: breaking out of the author's single quotes",
+        allowed: ECHO,
+        body: "Out: !`echo '$0'`\n",
+        arguments: "\"x'; touch {M}; '\"",
+        expect: Ok("Out: x'; touch {M}; '\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: a backslash before the author's closing quote",
+        allowed: ECHO,
+        body: "Out: !`echo \"$0\" '$1'`\n",
+        arguments: "'\\' '\\'",
+        expect: Ok("Out: \\ \\\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `${CLAUDE_SKILL_DIR}` in the arguments is one word",
+        allowed: ECHO,
+        body: "Out: !`echo $0`\n",
+        arguments: "'${CLAUDE_SKILL_DIR}'",
+        expect: Ok("Out: {D}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: a line with shell syntax is refused whatever the arguments",
+        allowed: ECHO,
+        body: "Out: !`echo $0; echo done`\n",
+        arguments: "x",
+        expect: Err(
+            "the skill's command !`echo x; echo done` was not allowed: no rule allows \
+             `Bash(echo x; echo done)`; it holds shell syntax (`;` at byte 6), which only a \
+             rule without a pattern (`Bash`) allows, and nobody is asked during an activation",
+        ),
+    },
+    // A skill folder whose path holds a space: `Bash(${CLAUDE_SKILL_DIR}/…)`.
+    ArgCase {
+        attack: "folder with a space: the rule's script runs, not the planted `…/my`",
+        allowed: OWN_SCRIPT,
+        body: RUN_ARGUMENTS,
+        arguments: "a \"b c\"",
+        expect: Ok("Out: <a>\n<b c>\n"),
+    },
+    ArgCase {
+        attack: "folder with a space: arguments sh would expand",
+        allowed: OWN_SCRIPT,
+        body: RUN_ARGUMENTS,
+        arguments: "$HOME $(touch {M})",
+        expect: Ok("Out: <$HOME>\n<$(touch>\n<{M})>\n"),
+    },
+    ArgCase {
+        attack: "folder with a space, quoted by the author",
+        allowed: OWN_SCRIPT,
+        body: "Out: !`\"${CLAUDE_SKILL_DIR}/scripts/run.sh\" \"$0\"`\n",
+        arguments: "\"x y\" z",
+        expect: Ok("Out: <x y>\n"),
+    },
+    // Item 2 of issue 17: arguments added commands.
+    ArgCase {
+        attack: "arguments add no command: `!`cmd`` in the text",
+        allowed: "Bash(cat:*)",
+        body: "Say $ARGUMENTS\n",
+        arguments: "hello !`cat /etc/hostname`",
+        expect: Ok("Say hello !`cat /etc/hostname`\n"),
+    },
+    ArgCase {
+        attack: "arguments add no command, even under a rule without a pattern",
+        allowed: "Bash",
+        body: "Say $0 and $1\n",
+        arguments: "'!`touch {M}`' x",
+        expect: Ok("Say !`touch {M}` and x\n"),
+    },
+    ArgCase {
+        attack: "arguments add no command through the `ARGUMENTS:` line",
+        allowed: "Bash",
+        body: "Plain.\n",
+        arguments: "!`touch {M}`",
+        expect: Ok("Plain.\n\n\nARGUMENTS: !`touch {M}`"),
+    },
+    ArgCase {
+        attack: "arguments add no command block",
+        allowed: "Bash",
+        body: "Say:\n$ARGUMENTS\n",
+        arguments: "```!\ntouch {M}\n```",
+        expect: Ok("Say:\n```!\ntouch {M}\n```\n"),
+    },
+    // A shell line (a rule without a pattern): the arguments stay data.
+    ArgCase {
+        attack: "shell line: the arguments stay data in every quoting",
+        allowed: "Bash",
+        body: "Out: !`echo \"$0\"; echo '$1' | cat; echo $2`\n",
+        arguments: "'\"; touch {M}; \"' \"'; touch {M}; '\" '; touch {M}'",
+        expect: Ok("Out: \"; touch {M}; \"\n'; touch {M}; '\n; touch {M}\n"),
+    },
+    ArgCase {
+        attack: "shell line: a value after the author's `~` names no user",
+        allowed: "Bash",
+        body: "Out: !`echo ~$0 | cat`\n",
+        arguments: "root",
+        expect: Ok("Out: ~root\n"),
+    },
+    ArgCase {
+        attack: "shell line: a placeholder in a comment is refused",
+        allowed: "Bash",
+        body: "!`echo hi # $0`",
+        arguments: "'x\ntouch {M}'",
+        expect: Err(
+            "the skill's command !`echo hi # $0` cannot take its arguments as data: `$0`: it \
+             stands in a comment, where no quoting is sure to keep a value one word of data; \
+             quote the placeholder or move it out of that construct",
+        ),
+    },
+    ArgCase {
+        attack: "shell line: a placeholder inside `$(…)` is refused",
+        allowed: "Bash",
+        body: "!`echo $(printf %s $0)`",
+        arguments: "'x; touch {M}'",
+        expect: Err(
+            "the skill's command !`echo $(printf %s $0)` cannot take its arguments as data: \
+             `$0`: it stands after `$(`, where no quoting is sure to keep a value one word of \
+             data; quote the placeholder or move it out of that construct",
+        ),
+    },
+    ArgCase {
+        attack: "shell line: a placeholder after bash's `[[` is refused",
+        allowed: "Bash",
+        body: "!`[[ $0 -eq 1 ]] && echo one`",
+        arguments: "'a[$(touch {M})]'",
+        expect: Err(
+            "the skill's command !`[[ $0 -eq 1 ]] && echo one` cannot take its arguments as \
+             data: `$0`: it stands after `[[`, where no quoting is sure to keep a value one \
+             word of data; quote the placeholder or move it out of that construct",
+        ),
+    },
+];
+
+/// The skills of [`ARG_CASES`] (`case-<row>`), in a folder whose path holds
+/// a space (`<tmp>/my skills`), beside a program `<tmp>/my` that creates
+/// the marker: a command line split at that space runs it.
+struct ArgSkills {
+    tmp: tempfile::TempDir,
+    root: PathBuf,
+    marker: PathBuf,
+}
+
+impl ArgSkills {
+    fn new<'c>(cases: impl IntoIterator<Item = (String, &'c str, &'c str)>) -> ArgSkills {
+        let tmp = tempdir();
+        let root = tmp.path().join("my skills");
+        let marker = tmp.path().join("pwned");
+        let planted = tmp.path().join("my");
+        fs::write(
+            &planted,
+            format!("#!/bin/sh\ntouch '{}'\n", marker.display()),
+        )
+        .unwrap();
+        fs::set_permissions(&planted, fs::Permissions::from_mode(0o755)).unwrap();
+        let skills = ArgSkills { tmp, root, marker };
+        for (name, allowed, body) in cases {
+            let dir = skills.root.join(&name);
+            fs::create_dir_all(dir.join("scripts")).unwrap();
+            let body = body.replace("{M}", &skills.m());
+            let md = format!(
+                "---\nname: {name}\ndescription: Hostile arguments. Use when testing.\nallowed-tools: '{allowed}'\n---\n{body}"
+            );
+            fs::write(dir.join("SKILL.md"), md).unwrap();
+            let script = dir.join("scripts/run.sh");
+            fs::write(&script, RUN_SH).unwrap();
+            fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        skills
+    }
+
+    fn m(&self) -> String {
+        self.marker.to_str().unwrap().to_string()
+    }
+
+    fn dir(&self, name: &str) -> String {
+        self.root.join(name).to_str().unwrap().to_string()
+    }
+
+    /// The skills compiled as `skills_bundle!` compiles them.
+    fn bundle(&self) -> Bundle {
+        use skills_compiler::{self as compiler, Options, Profile, embed, pack::write_pack};
+        let roots = [self.root.clone()];
+        let options = Options {
+            profile: Profile::ClaudeCode,
+            ..Options::default()
+        };
+        let checked = compiler::check(&roots, &options);
+        let plan = embed::plan(&checked, &roots, &[]).unwrap();
+        let bytes = write_pack(&plan, skills_core::zip::write::DosTime::EPOCH).unwrap();
+        Bundle::from_pack(&bytes, skills_bundle::pack::Trust::Unsigned).unwrap()
+    }
+
+    /// `name` activated through the library, as `skills show --style
+    /// claude-code --run-commands` does: its rules granted with the
+    /// variables filled, commands run by the executor (a shell allowed, the
+    /// policy deciding), `executor` seeing each command first.
+    fn activate(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        arguments: &str,
+        executor: &impl ScriptExecutor,
+    ) -> Result<String, String> {
+        use skills_bundle::activation::claude_code::Vars;
+        use skills_bundle::activation::{Options, PolicyRunner, Rule};
+        let skill = bundle.get(name).unwrap();
+        let dir = self.dir(name);
+        let vars = Vars {
+            skill_dir: &dir,
+            session_id: Some("session"),
+            project_dir: Some("/project"),
+        };
+        let policy = skills_bundle::ToolPolicy::new(Mode::PreApprove);
+        let rules: Vec<Rule> = skill
+            .allowed_tools()
+            .map(|r| Rule::expanded(r, &vars))
+            .collect();
+        policy.grant(name, rules.iter().map(Rule::as_tool_rule));
+        let runner = PolicyRunner {
+            policy: &policy,
+            executor,
+            base_dir: Some(&dir),
+        };
+        let options = Options {
+            arguments,
+            base_dir: Some(&dir),
+            session_id: vars.session_id,
+            project_dir: vars.project_dir,
+            commands: Some(&runner),
+        };
+        skill
+            .activate_with(&options)
+            .map(|a| a.content)
+            .map_err(|e| e.to_string())
+    }
+
+    /// `skills show NAME --style claude-code --run-commands --args …`: its
+    /// stdout, or its error without the `skills: ` prefix.
+    fn show(&self, name: &str, arguments: &str) -> Result<String, String> {
+        let out = skills()
+            .env("XDG_CACHE_HOME", self.tmp.path().join("cli-cache"))
+            .env("LC_ALL", "C")
+            .args(["show", name, "--style", "claude-code", "--run-commands"])
+            .args(["--session-id", "session", "--project-dir", "/project"])
+            .arg("--from")
+            .arg(&self.root)
+            .args(["--args", arguments])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = texts(&out);
+        if out.status.success() {
+            assert_eq!(stderr, "", "{name}: stderr of a success");
+            Ok(stdout)
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+            assert_eq!(stdout, "", "{name}: stdout of a failure");
+            let error = stderr.strip_prefix("skills: ").unwrap_or(&stderr);
+            Err(error.strip_suffix('\n').unwrap_or(error).to_string())
+        }
+    }
+}
+
+/// Every row of [`ARG_CASES`] through the library and through `skills
+/// show`: exactly the expected text or error, and the marker never made.
+fn check_arg_cases() {
+    let skills = ArgSkills::new(
+        ARG_CASES
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("case-{i}"), c.allowed, c.body)),
+    );
+    let bundle = skills.bundle();
+    let executor = {
+        let mut e = LocalExecutor::new(skills.tmp.path().join("cache"));
+        e.allow_shell = true;
+        e
+    };
+    let m = skills.m();
+    each_row(
+        ARG_CASES.iter().enumerate(),
+        |(_, case)| case.attack.to_string(),
+        |&(i, case)| {
+            // A marker a failed row left would fail the next ones too.
+            let _ = fs::remove_file(&skills.marker);
+            let name = format!("case-{i}");
+            let dir = skills.dir(&name);
+            let fill = |s: &str| s.replace("{M}", &m).replace("{D}", &dir);
+            let want = case
+                .expect
+                .map(|body| format!("Base directory for this skill: {dir}\n\n{}", fill(body)))
+                .map_err(fill);
+            let arguments = fill(case.arguments);
+            let got = skills.activate(&bundle, &name, &arguments, &executor);
+            assert_eq!(got, want, "Skill::activate_with");
+            assert!(
+                !skills.marker.exists(),
+                "the library ran an injected command"
+            );
+            assert_eq!(
+                skills.show(&name, &arguments),
+                want,
+                "skills show --run-commands"
+            );
+            assert!(
+                !skills.marker.exists(),
+                "`skills show` ran an injected command"
+            );
+        },
+    );
+}
+
+#[test]
+fn arguments_through_activation_stay_data() {
+    check_arg_cases();
+}
+
+// ---------------------------------------------------------------------------
+// 10. The same where `/bin/sh` is bash (Fedora, RHEL 9, Arch, openSUSE).
+
+/// Arguments a shell would read as something else than data (`{M}`: the
+/// marker file). Each is passed as `$0` (quoted so that it is exactly
+/// `$0`) and as the whole `$ARGUMENTS`.
+const HOSTILE: &[&str] = &[
+    "$0 $$ $HOME",
+    "<(touch {M})",
+    ">(touch {M})",
+    "$(touch {M})",
+    "`touch {M}`",
+    "\"$(touch {M})\"",
+    "x; touch {M}",
+    "x | touch {M}",
+    "x && touch {M}",
+    "x || touch {M}",
+    "x & touch {M}",
+    "x >{M}",
+    "x >> {M}",
+    "< /etc/passwd",
+    "#x\ntouch {M}",
+    "x\ntouch {M}",
+    "x\r\ntouch {M}",
+    "${IFS}touch${IFS}{M}",
+    "$IFS",
+    "${HOME}",
+    "$((1+1))",
+    "$[1+1]",
+    "a[$(touch {M})]",
+    "\"; touch {M}; \"",
+    "'; touch {M}; '",
+    "\\\"; touch {M} #",
+    "'\\''; touch {M}; '\\''",
+    "$'\\x27; touch {M}; \\x27'",
+    "\\",
+    "x\\",
+    "\\\n",
+    "!`touch {M}`",
+    "```!\ntouch {M}\n```",
+    "*",
+    "~",
+    "~root",
+    "{a,b}",
+    "a=b",
+    "PATH=/tmp",
+    "-e",
+    "${CLAUDE_SKILL_DIR}",
+    "",
+    " ",
+    "\t",
+    "é 😀",
+    "it's",
+    "\"quoted\"",
+];
+
+/// Where the author puts the argument in a command: the placeholder
+/// written so, and whether `$0` (else `$ARGUMENTS`).
+const CONTEXTS: &[(&str, bool)] = &[
+    ("$0", true),
+    ("\"$0\"", true),
+    ("'$0'", true),
+    ("$ARGUMENTS", false),
+    ("\"$ARGUMENTS\"", false),
+    ("'$ARGUMENTS'", false),
+];
+
+/// The pattern rules, each with the program of its commands and the
+/// program it names in argv.
+const PROGRAMS: &[(&str, &str, &str)] = &[
+    (ECHO, "echo", "echo"),
+    ("Bash(cat:*)", "cat", "cat"),
+    (
+        OWN_SCRIPT,
+        "${CLAUDE_SKILL_DIR}/scripts/run.sh",
+        "scripts/run.sh",
+    ),
+    (
+        OWN_SCRIPT,
+        "\"${CLAUDE_SKILL_DIR}/scripts/run.sh\"",
+        "scripts/run.sh",
+    ),
+];
+
+/// A [`ScriptExecutor`] that records each command, then runs it.
+struct Recording {
+    inner: LocalExecutor,
+    seen: std::sync::Mutex<Vec<skills_bundle::exec::Invocation>>,
+}
+
+impl ScriptExecutor for Recording {
+    fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
+        self.seen.lock().unwrap().push(command.invocation.clone());
+        self.inner.run(skill, command)
+    }
+}
+
+impl Recording {
+    fn take(&self) -> Vec<skills_bundle::exec::Invocation> {
+        std::mem::take(&mut *self.seen.lock().unwrap())
+    }
+}
+
+/// Every hostile argument under every pattern rule, in every context of the
+/// author's command: the executor is asked to run exactly the rule's
+/// program with the argument's words as they were given (no shell, no
+/// other program), and the marker never appears; a line that needs a
+/// shell runs only under a rule without a pattern, with the arguments
+/// data; an argument never adds a command.
+fn check_hostile_arguments() {
+    use skills_bundle::activation::{argument_words, claude_code::Vars, split_arguments};
+    use skills_bundle::exec::Invocation;
+    use skills_bundle::shell::quote;
+    let mut skills_of = Vec::new();
+    for (p, (rule, program, _)) in PROGRAMS.iter().enumerate() {
+        for (c, (context, _)) in CONTEXTS.iter().enumerate() {
+            let body = format!("Out: !`{program} {context}`\n");
+            skills_of.push((format!("p{p}-c{c}"), *rule, body));
+        }
+    }
+    let shell_line = "Out: !`printf '[%s]' \"$0\" '$1' $2; echo`\n";
+    skills_of.push(("shell-line".into(), "Bash", shell_line.into()));
+    skills_of.push((
+        "shell-line-pattern".into(),
+        ECHO,
+        "!`echo $0; echo x`".into(),
+    ));
+    skills_of.push(("no-command".into(), "Bash", "Say $ARGUMENTS, $0.\n".into()));
+    let skills = ArgSkills::new(
+        skills_of
+            .iter()
+            .map(|(name, rule, body)| (name.clone(), *rule, body.as_str())),
+    );
+    let bundle = skills.bundle();
+    let mut inner = LocalExecutor::new(skills.tmp.path().join("cache"));
+    // A shell is allowed: only the policy stands between a line and `sh`.
+    inner.allow_shell = true;
+    let executor = Recording {
+        inner,
+        seen: std::sync::Mutex::new(Vec::new()),
+    };
+    let m = skills.m();
+    let rows = HOSTILE.iter().map(|h| h.replace("{M}", &m));
+    each_row(
+        rows,
+        |h| format!("{h:?}"),
+        |hostile| {
+            let _ = fs::remove_file(&skills.marker);
+            let quoted = quote(hostile);
+            assert_eq!(
+                split_arguments(&quoted),
+                [hostile.as_str()],
+                "$0 is the argument"
+            );
+            for (p, (_, _, argv0)) in PROGRAMS.iter().enumerate() {
+                for (c, (context, dollar0)) in CONTEXTS.iter().enumerate() {
+                    let name = format!("p{p}-c{c}");
+                    let dir = skills.dir(&name);
+                    let vars = Vars {
+                        skill_dir: &dir,
+                        session_id: Some("session"),
+                        project_dir: Some("/project"),
+                    };
+                    let (arguments, words) = match (dollar0, context.starts_with('$')) {
+                        (true, true) if hostile.is_empty() => (&quoted, vec![]),
+                        (true, _) => (&quoted, vec![vars.expand(hostile)]),
+                        (false, true) => (
+                            hostile,
+                            argument_words(hostile)
+                                .iter()
+                                .map(|w| vars.expand(w))
+                                .collect(),
+                        ),
+                        (false, false) => (hostile, vec![vars.expand(hostile)]),
+                    };
+                    let got = skills.activate(&bundle, &name, arguments, &executor);
+                    let argv: Vec<String> = std::iter::once(argv0.to_string())
+                        .chain(words.iter().cloned())
+                        .collect();
+                    assert_eq!(
+                        executor.take(),
+                        [Invocation::Argv(argv)],
+                        "{name}: `{context}` under {}",
+                        PROGRAMS[p].0
+                    );
+                    assert!(!skills.marker.exists(), "{name}: an injected command ran");
+                    match *argv0 {
+                        "scripts/run.sh" => {
+                            let printed: Vec<String> =
+                                words.iter().map(|w| format!("<{w}>")).collect();
+                            let want = format!(
+                                "Base directory for this skill: {dir}\n\nOut: {}\n",
+                                printed.join("\n")
+                            );
+                            assert_eq!(got, Ok(want), "{name}");
+                        }
+                        "echo" => assert!(got.is_ok(), "{name}: {got:?}"),
+                        _ => assert!(
+                            match &got {
+                                Ok(_) => true,
+                                Err(e) => e.contains("` failed (exit code 1)"),
+                            },
+                            "{name}: {got:?}"
+                        ),
+                    }
+                }
+            }
+            // A shell line under a rule without a pattern: the arguments are
+            // data in every quoting.
+            let dir = skills.dir("shell-line");
+            let vars = Vars {
+                skill_dir: &dir,
+                session_id: Some("session"),
+                project_dir: Some("/project"),
+            };
+            let value = vars.expand(hostile);
+            let three = [quoted.as_str(); 3].join(" ");
+            let got = skills.activate(&bundle, "shell-line", &three, &executor);
+            let printed = if value.is_empty() {
+                "[][]".to_string()
+            } else {
+                format!("[{value}][{value}][{value}]")
+            };
+            assert_eq!(
+                got,
+                Ok(format!(
+                    "Base directory for this skill: {dir}\n\nOut: {printed}\n"
+                )),
+                "shell-line"
+            );
+            let seen = executor.take();
+            assert!(
+                matches!(seen.as_slice(), [Invocation::Shell(_)]),
+                "shell-line: {seen:?}"
+            );
+            assert!(
+                !skills.marker.exists(),
+                "shell-line: an injected command ran"
+            );
+            // The same line under a pattern rule: refused, nothing run.
+            let got = skills.activate(&bundle, "shell-line-pattern", &quoted, &executor);
+            assert!(
+                got.as_ref()
+                    .is_err_and(|e| e.contains("was not allowed: no rule allows")),
+                "shell-line-pattern: {got:?}"
+            );
+            assert_eq!(
+                executor.take(),
+                Vec::<Invocation>::new(),
+                "shell-line-pattern"
+            );
+            // No command in the body: none from the arguments either.
+            for arguments in [hostile.as_str(), quoted.as_str()] {
+                let got = skills.activate(&bundle, "no-command", arguments, &executor);
+                assert!(got.is_ok(), "no-command: {got:?}");
+                assert_eq!(
+                    executor.take(),
+                    Vec::<Invocation>::new(),
+                    "no-command ran a command"
+                );
+            }
+            assert!(!skills.marker.exists(), "an injected command ran");
+        },
+    );
+}
+
+#[test]
+fn hostile_arguments_reach_the_rules_program_as_data() {
+    check_hostile_arguments();
+}
+
+/// Runs `test` (the body of the test `name`) in a child of this test
+/// binary, in a private mount namespace where `/bin/sh` is bash
+/// (`unshare --mount`, then `mount --bind /bin/bash /bin/sh`; needs root),
+/// as it is on Fedora, RHEL 9, Arch and openSUSE, where bash 5.1+ runs
+/// `<(…)` even as `sh`. Fails, loudly, when the namespace cannot be made or
+/// `/bin/sh` is not bash inside it.
+fn with_bash_as_sh(name: &str, test: impl FnOnce()) {
+    const INSIDE: &str = "SKILLS_TESTS_SH_IS_BASH";
+    if std::env::var_os(INSIDE).is_some_and(|v| v == name) {
+        let sh = std::process::Command::new("/bin/sh")
+            .args(["-c", "echo \"${BASH_VERSION:-not bash}\""])
+            .output()
+            .unwrap();
+        let version = String::from_utf8_lossy(&sh.stdout);
+        assert!(
+            version.starts_with(|c: char| c.is_ascii_digit()),
+            "/bin/sh is not bash in the namespace: {version}"
+        );
+        println!("/bin/sh is bash {}", version.trim());
+        test();
+        return;
+    }
+    assert!(
+        Path::new("/bin/bash").is_file(),
+        "this test needs bash: `apt-get install -y bash`"
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "--", "/bin/sh", "-c"])
+        .arg("mount --bind /bin/bash /bin/sh && exec \"$@\"")
+        .arg("sh")
+        .arg(std::env::current_exe().unwrap())
+        .args([
+            name,
+            "--exact",
+            "--ignored",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(INSIDE, name)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `unshare` ({e}): this test needs util-linux"));
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    print!("{text}");
+    assert!(
+        out.status.success(),
+        "`{name}` with /bin/sh bound to bash failed; making the namespace needs root \
+         (`unshare --mount`, `mount --bind`):\n{text}"
+    );
+    assert!(
+        text.contains("/bin/sh is bash ") && text.contains("test result: ok. 1 passed"),
+        "`{name}` did not run with /bin/sh bound to bash"
+    );
+}
+
+/// The acceptance of issue 17: with `/bin/sh` bash, no argument under any
+/// pattern rule runs a program the rule does not name. Needs root, so it
+/// is run by `.ci/run` (`-- --ignored --exact` this test).
+#[test]
+#[ignore = "needs root (a mount namespace with bash bound over /bin/sh): run by .ci/run"]
+fn no_argument_runs_a_program_when_sh_is_bash() {
+    with_bash_as_sh(
+        "security::no_argument_runs_a_program_when_sh_is_bash",
+        || {
+            check_arg_cases();
+            check_hostile_arguments();
+        },
+    );
 }

@@ -5,9 +5,9 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use super::args::SplitError;
 use crate::file::Corrupt;
 use crate::path::PathError;
+use crate::shell::SplitError;
 
 /// Why a skill's command could not be run.
 #[derive(Debug)]

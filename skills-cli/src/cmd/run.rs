@@ -40,8 +40,9 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
         eprintln!("skills: {e}");
         return Ok(Outcome::Invalid);
     }
-    let line: Vec<String> = args.command.iter().map(|a| quote(a)).collect();
-    match session.run_output(&args.name, &line.join(" ")) {
+    // Each argument one word, as `split_args` reads it back.
+    let line = skills_bundle::shell::join(&args.command);
+    match session.run_output(&args.name, &line) {
         Ok(out) => {
             io::stdout().write_all(&out.stdout)?;
             io::stdout().flush()?;
@@ -83,17 +84,3 @@ pub const TIMED_OUT: u8 = 124;
 
 /// The exit status of a refused command (as a shell's "cannot execute").
 pub const REFUSED: u8 = 126;
-
-/// One argument as a word `split_args` reads back unchanged: as it is when
-/// plain, else in single quotes (a `'` as `'\''`).
-fn quote(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', "'\\''"))
-    }
-}

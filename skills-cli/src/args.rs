@@ -162,6 +162,7 @@ impl SkillLimitArgs {
             max_files: self.max_files,
             max_total_bytes: self.max_skill_size,
             max_depth: self.max_skill_depth,
+            ..FileLimits::default()
         }
     }
 }
@@ -269,7 +270,7 @@ impl DiscoveryLimitArgs {
         skills_compiler::DiscoveryOptions {
             max_depth: self.max_depth,
             max_dirs: self.max_dirs,
-            user: None,
+            ..skills_compiler::DiscoveryOptions::default()
         }
     }
 }
@@ -814,6 +815,7 @@ mod tests {
             max_files: 3,
             max_total_bytes: 2048,
             max_depth: 4,
+            ..FileLimits::default()
         };
         assert_eq!(raised.skill_limits.file_limits(), files);
         assert_eq!(raised.limits.limits().max_entries, 5);

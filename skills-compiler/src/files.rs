@@ -47,6 +47,7 @@ use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};
 use super::discover::{EntryKind, Target, entries, follow_link, read_listing};
+use super::knobs::{Knobs, Limit};
 use super::render::thousands;
 use skills_core::fsread::Dir;
 use skills_core::listing::{EntryMeta, Listing};
@@ -78,15 +79,9 @@ pub struct FileLimits {
     pub max_total_bytes: u64,
     /// How many directory levels below the skill directory at most.
     pub max_depth: usize,
+    /// How the errors at a limit say to raise it.
+    pub knobs: Knobs,
 }
-
-/// The flags of the `skills` CLI that raise each of [`FileLimits`], named
-/// in the errors.
-pub const MAX_FILES_FLAG: &str = "--max-files";
-/// See [`MAX_FILES_FLAG`].
-pub const MAX_SIZE_FLAG: &str = "--max-skill-size";
-/// See [`MAX_FILES_FLAG`].
-pub const MAX_DEPTH_FLAG: &str = "--max-skill-depth";
 
 impl Default for FileLimits {
     /// 10,000 files, 256 MiB, 16 levels.
@@ -95,6 +90,7 @@ impl Default for FileLimits {
             max_files: 10_000,
             max_total_bytes: 256 << 20,
             max_depth: 16,
+            knobs: Knobs::Flags,
         }
     }
 }
@@ -229,10 +225,11 @@ impl Lister<'_> {
 
     /// Reports the limit `flag` raises as reached at `path`, and ends the
     /// listing: the skill is invalid, so none of it is packed.
-    fn limit(&mut self, path: &Path, message: String, flag: &str) {
+    fn limit(&mut self, path: &Path, message: String, limit: Limit) {
         self.stopped = true;
         let help = format!(
-            "remove files the skill does not need, split it into several skills, or raise the limit with `{flag}`"
+            "remove files the skill does not need, split it into several skills, or raise the limit with {}",
+            self.limits.knobs.name(limit)
         );
         self.diags
             .push(Diagnostic::new(Code::DiscoveryLimit, Severity::Error, path, message).help(help));
@@ -393,12 +390,13 @@ impl Lister<'_> {
         }
         if depth + 1 > self.limits.max_depth {
             let message = format!(
-                "`{rel}/` is {} directory levels deep in `{}`, over the limit of {}; raise it with `{MAX_DEPTH_FLAG}`",
+                "`{rel}/` is {} directory levels deep in `{}`, over the limit of {}; raise it with {}",
                 depth + 1,
                 self.dir.display(),
-                self.limits.max_depth
+                self.limits.max_depth,
+                self.limits.knobs.name(Limit::SkillDepth)
             );
-            self.limit(path, message, MAX_DEPTH_FLAG);
+            self.limit(path, message, Limit::SkillDepth);
             return;
         }
         let Some(listing) = read_listing(path, Listing::read(path), self.diags) else {
@@ -443,20 +441,22 @@ impl Lister<'_> {
         let size = meta.len;
         if self.files.len() >= self.limits.max_files {
             let message = format!(
-                "`{}` has more than {} files, the limit; raise it with `{MAX_FILES_FLAG}`",
+                "`{}` has more than {} files, the limit; raise it with {}",
                 self.dir.display(),
-                thousands(self.limits.max_files as u64)
+                thousands(self.limits.max_files as u64),
+                self.limits.knobs.name(Limit::Files)
             );
-            self.limit(path, message, MAX_FILES_FLAG);
+            self.limit(path, message, Limit::Files);
             return;
         }
         if self.total.saturating_add(size) > self.limits.max_total_bytes {
             let message = format!(
-                "the files of `{}` add up to more than {} bytes, the limit; raise it with `{MAX_SIZE_FLAG}`",
+                "the files of `{}` add up to more than {} bytes, the limit; raise it with {}",
                 self.dir.display(),
-                thousands(self.limits.max_total_bytes)
+                thousands(self.limits.max_total_bytes),
+                self.limits.knobs.name(Limit::SkillSize)
             );
-            self.limit(path, message, MAX_SIZE_FLAG);
+            self.limit(path, message, Limit::SkillSize);
             return;
         }
         self.total += size;

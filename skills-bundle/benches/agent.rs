@@ -106,7 +106,9 @@ static EXEC: LazyLock<Exec> = LazyLock::new(|| {
         .keep();
     let cache = tmp.join("cache");
     let executor = LocalExecutor::new(&cache);
-    let dir = materialise(&noop(), &cache).expect("the first materialisation");
+    let dir = materialise(&noop(), &cache)
+        .expect("the first materialisation")
+        .dir;
     Exec {
         tmp,
         cache,

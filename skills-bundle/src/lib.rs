@@ -26,7 +26,8 @@
 //! ```
 //!
 //! The crate is the runtime: lookup, activation, reads, packs at run time,
-//! the `allowed-tools` policy, the instruction protocols, the session and
+//! the `allowed-tools` policy, the one reading of shell syntax they share
+//! ([`shell`]), the instruction protocols, the session and
 //! agent loop, and the script executor. The validator and parser live in
 //! `skills-compiler`, which `skills_bundle!` and the `skills` CLI share, so
 //! both report the same diagnostics for the same input; an agent binary
@@ -51,6 +52,7 @@ pub mod policy;
 pub mod protocol;
 #[cfg(all(unix, feature = "exec"))]
 pub mod session;
+pub mod shell;
 
 mod bundle;
 mod file;

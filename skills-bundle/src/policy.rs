@@ -32,27 +32,39 @@
 //! * A pattern ending in `:*` is a prefix: `git:*` matches `git` and
 //!   `git status`, not `gitx`. Any other pattern is a glob where `*` matches
 //!   any run of characters: `ls *` matches `ls -la`, not `lsof` nor `ls`.
+//!   For `Bash`, both compare *words* ([`shell::split`] of the pattern and
+//!   of the command): `git:*` is "the first word is `git`", a glob matches
+//!   the words with the boundaries between them kept (a `*` may span
+//!   them), so `'/a b/x.sh':*` matches `"/a b/x.sh" -v` and not `/a b/x.sh`
+//!   (the program `/a`).
 //! * A pattern is a comma-separated list of alternatives (`Agent(a, b)`),
 //!   except for `Bash`, whose patterns are command lines where a comma is an
 //!   ordinary character.
 //! * A call whose argument is unknown (`None`) is not matched by an allow rule
 //!   that has a pattern, but is matched by such a deny rule: in doubt, deny.
 //! * `Bash` commands get two guards, since a prefix says nothing about what
-//!   follows a shell operator. An allow rule with a pattern never matches a
-//!   command holding `;`, `&`, `|`, `>`, a backquote, `$(` or a line break
-//!   (such calls fall through to the mode's default). A deny rule with a
-//!   pattern matches the whole command or any piece of it between those
-//!   operators or brackets, so `Bash(rm:*)` also denies `ls && rm -rf x`.
-//!   This is a guard, not a shell parser: `sudo rm` is not `rm:*`.
+//!   follows a shell operator. An allow rule with a pattern matches only a
+//!   command that needs no shell: one [`shell::split`] accepts, so never a
+//!   command holding an operator (`;`, `&`, `|`, `<`, `>`, `(`, `)`), a `$`
+//!   or a backquote outside single quotes, a `#` starting a word, or a line
+//!   break (such calls fall through to the mode's default). Whatever a
+//!   command's arguments hold, a line that needs a shell needs a rule
+//!   without a pattern. A deny rule with a pattern matches the whole command
+//!   or any piece of it between operators or brackets
+//!   ([`shell::SEGMENT_BREAKS`]), as text and as words, so `Bash(rm:*)` also
+//!   denies `ls && rm -rf x` and `'rm' -rf x`. This is a guard, not a shell
+//!   parser: `sudo rm` is not `rm:*`.
 //!
 //! `${CLAUDE_PLUGIN_ROOT}` in a pattern stays literal under
 //! [`ToolPolicy::grant`]; [`ToolPolicy::grant_with_root`] replaces it with the
-//! skill's plugin directory before the rules are stored.
+//! skill's plugin directory before the rules are stored (in a `Bash`
+//! pattern quoted as one word, [`shell::Line`]).
 
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::pyrepr;
+use crate::shell::{self, Line};
 use crate::tools::ToolRule;
 
 /// The variable a plugin skill's patterns may use for its plugin directory.
@@ -364,6 +376,7 @@ impl State {
 impl Rule {
     fn new(rule: ToolRule<'_>, root: Option<&str>) -> Self {
         let pattern = rule.pattern.map(|p| match root {
+            Some(root) if rule.tool == "Bash" => with_root_in_command(p, root),
             Some(root) => p.replace(PLUGIN_ROOT_VAR, root),
             None => p.to_owned(),
         });
@@ -389,15 +402,74 @@ impl Rule {
                 .any(|p| pattern_matches(p.trim(), argument));
         }
         match role {
-            Role::Allow => !has_shell_operator(argument) && pattern_matches(pattern, argument),
+            Role::Allow => shell::split(argument).is_ok_and(|words| words_match(pattern, &words)),
             Role::Deny => {
+                let by_words = |piece: &str| {
+                    shell::split(piece).is_ok_and(|words| words_match(pattern, &words))
+                };
                 pattern_matches(pattern, argument)
+                    || by_words(argument)
                     || argument
-                        .split(|c| SEGMENT_BREAKS.contains(&c))
-                        .any(|piece| pattern_matches(pattern, piece.trim()))
+                        .split(|c| shell::SEGMENT_BREAKS.contains(&c))
+                        .any(|piece| pattern_matches(pattern, piece.trim()) || by_words(piece))
             }
         }
     }
+}
+
+/// `pattern` (a `Bash` pattern) with each `${CLAUDE_PLUGIN_ROOT}` replaced
+/// by `root` as data; left as written when a `root` could not be placed
+/// (such a pattern allows nothing: [`shell::split`] refuses its `$`).
+fn with_root_in_command(pattern: &str, root: &str) -> String {
+    let mut line = Line::new();
+    let mut pieces = pattern.split(PLUGIN_ROOT_VAR);
+    line.text(pieces.next().unwrap_or_default());
+    for piece in pieces {
+        if line.value(root).is_err() {
+            return pattern.to_owned();
+        }
+        line.text(piece);
+    }
+    line.into_string()
+}
+
+/// A `Bash` pattern against a command's words: `prefix:*` when the
+/// pattern's words begin the command's (no words: only an empty command),
+/// else a glob over the words with their boundaries kept. A pattern that
+/// does not split matches no words.
+fn words_match(pattern: &str, words: &[String]) -> bool {
+    match pattern.strip_suffix(":*") {
+        Some(prefix) => shell::split(prefix).is_ok_and(|prefix| {
+            words.starts_with(&prefix) && (!prefix.is_empty() || words.is_empty())
+        }),
+        None => shell::split(pattern).is_ok_and(|pattern| {
+            let pattern: Vec<Token<Option<char>>> = tokens(&pattern)
+                .map(|t| match t {
+                    Some('*') => Token::Star,
+                    t => Token::Is(t),
+                })
+                .collect();
+            let text: Vec<Option<char>> = tokens(words).collect();
+            glob_tokens(&pattern, &text)
+        }),
+    }
+}
+
+/// The characters of `words`, with `None` between two words.
+fn tokens(words: &[String]) -> impl Iterator<Item = Option<char>> + '_ {
+    words.iter().enumerate().flat_map(|(i, w)| {
+        let boundary = (i > 0).then_some(None);
+        boundary.into_iter().chain(w.chars().map(Some))
+    })
+}
+
+/// One item of a glob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token<T> {
+    /// `*`: any run of items, none included.
+    Star,
+    /// This item.
+    Is(T),
 }
 
 impl fmt::Display for Rule {
@@ -407,13 +479,6 @@ impl fmt::Display for Rule {
             None => f.write_str(&self.tool),
         }
     }
-}
-
-/// Characters after which a shell command may run something else.
-const SEGMENT_BREAKS: &[char] = &[';', '&', '|', '\n', '\r', '`', '(', ')', '{', '}'];
-
-fn has_shell_operator(command: &str) -> bool {
-    command.contains([';', '&', '|', '>', '`', '\n', '\r']) || command.contains("$(")
 }
 
 /// One alternative of a pattern against one argument: `prefix:*` or a glob.
@@ -429,27 +494,40 @@ fn pattern_matches(pattern: &str, argument: &str) -> bool {
 /// `*` matches any run of characters (none included); everything else
 /// matches itself.
 fn glob(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
+    let p: Vec<Token<char>> = pattern
+        .chars()
+        .map(|c| if c == '*' { Token::Star } else { Token::Is(c) })
+        .collect();
     let t: Vec<char> = text.chars().collect();
+    glob_tokens(&p, &t)
+}
+
+/// [`glob`] over any items.
+fn glob_tokens<T: PartialEq>(p: &[Token<T>], t: &[T]) -> bool {
     let (mut pi, mut ti) = (0, 0);
     // Where the last `*` was, and how much text it has swallowed so far.
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if p.get(pi) == Some(&'*') {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if p.get(pi) == t.get(ti) {
-            pi += 1;
-            ti += 1;
-        } else if let Some((sp, st)) = star {
-            star = Some((sp, st + 1));
-            pi = sp + 1;
-            ti = st + 1;
-        } else {
-            return false;
+        match p.get(pi) {
+            Some(Token::Star) => {
+                star = Some((pi, ti));
+                pi += 1;
+            }
+            Some(Token::Is(item)) if *item == t[ti] => {
+                pi += 1;
+                ti += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    star = Some((sp, st + 1));
+                    pi = sp + 1;
+                    ti = st + 1;
+                }
+                None => return false,
+            },
         }
     }
-    p.iter().skip(pi).all(|&c| c == '*')
+    p.iter().skip(pi).all(|t| *t == Token::Star)
 }
 
 #[cfg(test)]
@@ -560,11 +638,67 @@ mod tests {
             assert!(!allows("Bash(git:*)", "Bash", Some(command)), "{command}");
         }
         assert!(allows("Bash", "Bash", Some("git status && rm -rf x")));
+        // Whatever needs a shell needs a rule without a pattern: a `$`,
+        // `<`, `(`, `)` or `#` would be read by `sh`, not passed as data.
+        for command in [
+            "git log --format=$HOME",
+            "git log $0 $$",
+            "git log <(touch x)",
+            "git log (x)",
+            "git log # x",
+            "git log\rx",
+            "git log \"$(touch x)\"",
+        ] {
+            assert!(!allows("Bash(git:*)", "Bash", Some(command)), "{command}");
+            assert!(allows("Bash", "Bash", Some(command)), "{command}");
+        }
+        // Quoted, the same characters are data.
+        for command in [
+            "git log '--format=$HOME'",
+            "git log '<(touch x)' '#' \"\\$x\"",
+        ] {
+            assert!(allows("Bash(git:*)", "Bash", Some(command)), "{command}");
+        }
+    }
+
+    #[test]
+    fn bash_patterns_compare_words() {
+        // The program is a word, however it is quoted.
+        assert!(allows("Bash(git log:*)", "Bash", Some("'git' \"log\" -3")));
+        assert!(allows("Bash(git log:*)", "Bash", Some("git  log")));
+        assert!(!allows("Bash(git log:*)", "Bash", Some("'git log'")));
         assert!(allows(
-            "Bash(git:*)",
+            "Bash('/a b/x.sh':*)",
             "Bash",
-            Some("git log --format=$HOME")
+            Some("\"/a b/x.sh\" -v")
         ));
+        assert!(!allows("Bash('/a b/x.sh':*)", "Bash", Some("/a b/x.sh")));
+        assert!(!allows("Bash(/a b/x.sh:*)", "Bash", Some("'/a b/x.sh'")));
+        // A glob keeps the boundaries between words.
+        assert!(allows("Bash(ls *)", "Bash", Some("ls 'a b' c")));
+        assert!(!allows("Bash(npm test)", "Bash", Some("'npm test'")));
+        assert!(allows("Bash(npm test)", "Bash", Some("npm 'test'")));
+        assert!(!allows("Bash(ls *)", "Bash", Some("'ls x'")));
+        // An empty prefix is an empty command, not every command.
+        assert!(allows("Bash(:*)", "Bash", Some("")));
+        assert!(!allows("Bash(:*)", "Bash", Some("rm x")));
+        // A pattern that is shell syntax allows nothing.
+        assert!(!allows("Bash(echo $HOME)", "Bash", Some("echo $HOME")));
+    }
+
+    #[test]
+    fn deny_rules_see_quoted_words() {
+        let policy = granted("Bash");
+        policy.deny(rule("Bash(rm:*)"));
+        for command in ["'rm' -rf x", "r\\m x", "ls; \"rm\" x", "ls && 'r'm x"] {
+            assert_eq!(
+                policy.check("Bash", Some(command)),
+                Decision::Denied {
+                    rule: "Bash(rm:*)".into()
+                },
+                "{command}"
+            );
+        }
     }
 
     #[test]
@@ -605,21 +739,42 @@ mod tests {
             policy.check("Bash", Some("/elsewhere/scripts/run.sh")),
             Decision::Ask
         );
+        // Left literal, the variable is shell syntax (`sh` would expand it
+        // from the environment): the pattern allows nothing.
         let literal = ToolPolicy::new(Mode::PreApprove);
-        literal.grant("p", rules);
-        assert_eq!(
-            allowed_by(
-                &literal,
-                "Bash",
-                Some("${CLAUDE_PLUGIN_ROOT}/scripts/run.sh")
-            )
-            .as_deref(),
-            Some("p")
-        );
-        assert_eq!(
-            literal.check("Bash", Some("/opt/plug/scripts/run.sh")),
-            Decision::Ask
-        );
+        literal.grant("p", rules.clone());
+        for command in [
+            "${CLAUDE_PLUGIN_ROOT}/scripts/run.sh",
+            "'${CLAUDE_PLUGIN_ROOT}/scripts/run.sh'",
+            "/opt/plug/scripts/run.sh",
+        ] {
+            assert_eq!(
+                literal.check("Bash", Some(command)),
+                Decision::Ask,
+                "{command}"
+            );
+        }
+        // A root with a space is one word.
+        let spaced = ToolPolicy::new(Mode::PreApprove);
+        spaced.grant_with_root("p", rules, "/opt/my plug");
+        for command in [
+            "'/opt/my plug/scripts/run.sh' --fast",
+            "\"/opt/my plug/scripts/run.sh\"",
+            "/opt/my\\ plug/scripts/run.sh x",
+        ] {
+            assert_eq!(
+                allowed_by(&spaced, "Bash", Some(command)).as_deref(),
+                Some("p"),
+                "{command}"
+            );
+        }
+        for command in ["/opt/my plug/scripts/run.sh", "/opt/my"] {
+            assert_eq!(
+                spaced.check("Bash", Some(command)),
+                Decision::Ask,
+                "{command}"
+            );
+        }
     }
 
     #[test]

@@ -53,7 +53,7 @@ use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecuto
 use crate::json::{self, Value};
 use crate::policy::{Decision, Mode, ToolPolicy};
 use crate::protocol::{self, Instruction};
-use crate::{BASE_SCHEME, Bundle, Skill};
+use crate::{Bundle, Skill};
 
 mod error;
 mod offer;
@@ -421,18 +421,8 @@ impl<E> Session<E> {
                 Some(line),
             )
         };
-        let other = activation::other_spelling(command, &base);
-        let decision = match (check(command), other.as_deref().map(check)) {
-            (_, Some(denied @ Decision::Denied { .. })) => denied,
-            (Decision::Ask | Decision::Restricted(_), Some(allow @ Decision::Allow { .. })) => {
-                allow
-            }
-            (first, _) => first,
-        };
-        let command = match &other {
-            Some(rel) if command.starts_with(BASE_SCHEME) => rel.as_str(),
-            _ => command,
-        };
+        let (decision, command) = activation::decide(command, &base, check);
+        let command = &*command;
         match decision {
             Decision::Allow { .. } => {}
             Decision::Restricted(e) => return Err(SessionError::Restricted(e)),

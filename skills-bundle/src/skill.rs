@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::__private::{BundleData, SkillData};
 use crate::activation::claude_code::{self, Vars};
-use crate::activation::{self, ActivationError, Options, Rule, commands};
+use crate::activation::{self, ActivationError, CommandError, Options, Rule, commands};
 use crate::file::{Corrupt, File};
 use crate::path::{self, PathError};
 use crate::tools::ToolRule;
@@ -255,7 +255,7 @@ impl<'a> Skill<'a> {
             base_dir: Some(base_dir),
             ..Options::default()
         };
-        self.activation(&options, |command| Ok(commands::marker(command)))
+        self.activation(&options, |command| Ok(marker(command)))
     }
 
     /// Activates the skill as Claude Code does ([`activation`]): the
@@ -264,16 +264,19 @@ impl<'a> Skill<'a> {
     /// `` !`cmd` `` is run by [`Options::commands`] (its failure fails the
     /// activation) or, without one, replaced by a marker saying it was not.
     pub fn activate_with(&self, options: &Options<'_>) -> Result<Activation<'a>, ActivationError> {
-        self.activation(options, |command| match options.commands {
-            Some(runner) => runner.run(self, command).map_err(ActivationError::Command),
-            None => Ok(commands::marker(command)),
+        self.activation(options, |command| match (options.commands, command) {
+            (Some(runner), Ok(command)) => {
+                runner.run(self, &command).map_err(ActivationError::Command)
+            }
+            (Some(_), Err(e)) => Err(ActivationError::Command(e)),
+            (None, command) => Ok(marker(command)),
         })
     }
 
     fn activation<E: From<ReadError>>(
         &self,
         options: &Options<'_>,
-        run: impl FnMut(&str) -> Result<String, E>,
+        run: impl FnMut(Result<String, CommandError>) -> Result<String, E>,
     ) -> Result<Activation<'a>, E> {
         let base_dir = options
             .base_dir
@@ -294,9 +297,7 @@ impl<'a> Skill<'a> {
         let body = self
             .body()?
             .trim_start_matches(crate::catalog::claude_code::is_js_whitespace);
-        let content = claude_code::render(body, options.arguments, &names, &vars, |body| {
-            commands::replace(body, run)
-        })?;
+        let content = claude_code::render(body, options.arguments, &names, &vars, run)?;
         Ok(Activation {
             name: &self.data.meta.name,
             allowed_tools: self
@@ -326,4 +327,10 @@ impl fmt::Debug for Skill<'_> {
             .field("files", &self.data.files.len())
             .finish()
     }
+}
+
+/// The marker for a command that is not run: the command as it would have
+/// run, or as the author wrote it when it could not be built.
+fn marker(command: Result<String, CommandError>) -> String {
+    commands::marker(command.as_deref().unwrap_or_else(CommandError::command))
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skills_bundle::zip::Limits;
+use skills_compiler::{FileLimits, Options};
 
 /// Validate, inspect and package Agent Skills.
 #[derive(Debug, Parser)]
@@ -67,7 +68,9 @@ pub enum Command {
     /// reduced environment, time and output limits.
     ///
     /// Exit status: the command's own; 124 when it was killed at the time
-    /// limit; 126 when the policy refused it; 1 or 2 as usual before it ran.
+    /// limit; 126 when the policy refused it; 1 when it exited 0 but its
+    /// output went past --max-output and was cut; 1 or 2 as usual before it
+    /// ran.
     Run(RunArgs),
     /// Serve skills to an MCP client (Claude Code, Codex, Cursor, ...): tools,
     /// resources, prompts and the skills extension, over stdio or, with
@@ -103,8 +106,12 @@ pub enum Command {
 /// on their declared sizes before anything is inflated. The defaults
 /// (`skills_bundle::zip::Limits`) are sized from 454 real skills, whose
 /// largest file is 242 KB, all together 22.2 MB, none deflating over 12:1.
+/// An archive over one is refused, naming its flag.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct LimitArgs {
+    /// Most entries in an archive, directories included.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_entries: usize,
     /// Largest file inside an archive, uncompressed (bytes, or with a KiB,
     /// MiB or GiB suffix).
     #[arg(long, value_name = "SIZE", default_value = "16MiB", value_parser = parse_size)]
@@ -122,10 +129,40 @@ impl LimitArgs {
     /// The zip reader's limits.
     pub fn limits(&self) -> Limits {
         Limits {
+            max_entries: self.max_entries,
             max_entry_size: self.max_entry_size,
             max_total_size: self.max_total_size,
             max_ratio: self.max_ratio,
-            ..Limits::default()
+        }
+    }
+}
+
+/// Bounds on each skill's files, checked while they are listed
+/// (`skills_compiler::FileLimits`). A skill over one is invalid (error
+/// SK007, naming the flag): it is never packed without some of its files.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct SkillLimitArgs {
+    /// Most files in one skill.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_files: usize,
+    /// Largest sum of one skill's files (bytes, or with a KiB, MiB or GiB
+    /// suffix).
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
+    pub max_skill_size: u64,
+    /// Deepest directory level of a skill's files, below the skill
+    /// directory.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub max_skill_depth: usize,
+}
+
+impl SkillLimitArgs {
+    /// The compiler's limits.
+    pub fn file_limits(&self) -> FileLimits {
+        FileLimits {
+            max_files: self.max_files,
+            max_total_bytes: self.max_skill_size,
+            max_depth: self.max_skill_depth,
+            ..FileLimits::default()
         }
     }
 }
@@ -167,6 +204,22 @@ pub struct CheckArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub discovery: DiscoveryArgs,
+    #[command(flatten)]
+    pub skill_limits: SkillLimitArgs,
+}
+
+impl CheckArgs {
+    /// The compiler's options: profile, lints, discovery and the limits on
+    /// each skill's files.
+    pub fn options(&self) -> Options {
+        Options {
+            profile: self.profile.profile(),
+            lints: !self.no_lints,
+            discovery: self.discovery.options(),
+            files: self.skill_limits.file_limits(),
+            ..Options::default()
+        }
+    }
 }
 
 /// Where skills are looked for. A path that is a project folder (it holds
@@ -181,6 +234,13 @@ pub struct DiscoveryArgs {
     /// check does not depend on whose machine (or CI runner) it runs on.
     #[arg(long)]
     pub user: bool,
+    #[command(flatten)]
+    pub limits: DiscoveryLimitArgs,
+}
+
+/// How far discovery walks below each path.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct DiscoveryLimitArgs {
     /// Deepest directory level searched below each path (reaching it is
     /// an error).
     #[arg(long, value_name = "N", default_value_t = 6)]
@@ -194,13 +254,23 @@ impl DiscoveryArgs {
     /// The compiler's discovery options.
     pub fn options(&self) -> skills_compiler::DiscoveryOptions {
         skills_compiler::DiscoveryOptions {
-            max_depth: self.max_depth,
-            max_dirs: self.max_dirs,
             user: if self.user {
                 skills_compiler::UserFolders::from_env()
             } else {
                 None
             },
+            ..self.limits.options()
+        }
+    }
+}
+
+impl DiscoveryLimitArgs {
+    /// The compiler's discovery options, without the user's folders.
+    pub fn options(&self) -> skills_compiler::DiscoveryOptions {
+        skills_compiler::DiscoveryOptions {
+            max_depth: self.max_depth,
+            max_dirs: self.max_dirs,
+            ..skills_compiler::DiscoveryOptions::default()
         }
     }
 }
@@ -308,6 +378,10 @@ pub struct UnpackArgs {
     pub profile: ProfileArg,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub discovery: DiscoveryLimitArgs,
+    #[command(flatten)]
+    pub skill_limits: SkillLimitArgs,
 }
 
 /// `skills keygen`.
@@ -428,6 +502,10 @@ pub struct RunArgs {
     /// Time limit in seconds (at most 604800, 7 days).
     #[arg(long, default_value_t = 60, value_parser = timeout_secs)]
     pub timeout: u64,
+    /// Most output kept of each stream, stdout and stderr (bytes, or with a
+    /// KiB, MiB or GiB suffix); output cut at it fails the run.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub max_output: u64,
     /// `allowed-tools` as the PRD reads it (anything unlisted fails) or as
     /// the specification does (unlisted needs confirmation, which `run`
     /// cannot ask for, so it fails too, with another message).
@@ -465,6 +543,11 @@ pub struct ServeArgs {
     /// Time limit of one script run, in seconds (at most 604800, 7 days).
     #[arg(long, default_value_t = 60, value_parser = timeout_secs)]
     pub timeout: u64,
+    /// Most output of one script run given to the client, per stream
+    /// (bytes, or with a KiB, MiB or GiB suffix); what is cut is marked
+    /// `[output truncated at N bytes]`.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub max_output: u64,
     /// Where scripts' skills are materialised (default:
     /// `$XDG_CACHE_HOME/skills` or `~/.cache/skills`).
     #[arg(long, value_name = "DIR")]
@@ -630,6 +713,8 @@ pub struct ValidateArgs {
     pub threads: usize,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub skill_limits: SkillLimitArgs,
 }
 
 /// `skills completions`.
@@ -737,5 +822,72 @@ impl Color {
             Color::Never => false,
             Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The limit flags' defaults are the libraries' own, on every command
+    /// that takes them.
+    #[test]
+    fn limit_defaults_are_the_libraries() {
+        let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().command;
+        let Command::Validate(validate) = parse(&["skills", "validate"]) else {
+            panic!("not validate");
+        };
+        assert_eq!(validate.limits.limits(), Limits::default());
+        assert_eq!(validate.skill_limits.file_limits(), FileLimits::default());
+        let Command::Pack(pack) = parse(&["skills", "pack", "-o", "p"]) else {
+            panic!("not pack");
+        };
+        let options = pack.check.options();
+        let defaults = Options::default();
+        assert_eq!(options.files, defaults.files);
+        assert_eq!(
+            (options.discovery.max_depth, options.discovery.max_dirs),
+            (defaults.discovery.max_depth, defaults.discovery.max_dirs)
+        );
+        let Command::Unpack(unpack) = parse(&["skills", "unpack", "p", "-o", "o"]) else {
+            panic!("not unpack");
+        };
+        assert_eq!(unpack.skill_limits.file_limits(), FileLimits::default());
+        assert_eq!(
+            unpack.discovery.options().max_dirs,
+            defaults.discovery.max_dirs
+        );
+        // Each flag reaches the library.
+        let Command::Validate(raised) = parse(&[
+            "skills",
+            "validate",
+            "--max-files",
+            "3",
+            "--max-skill-size",
+            "2KiB",
+            "--max-skill-depth",
+            "4",
+            "--max-entries",
+            "5",
+        ]) else {
+            panic!("not validate");
+        };
+        let files = FileLimits {
+            max_files: 3,
+            max_total_bytes: 2048,
+            max_depth: 4,
+            ..FileLimits::default()
+        };
+        assert_eq!(raised.skill_limits.file_limits(), files);
+        assert_eq!(raised.limits.limits().max_entries, 5);
+        let Command::Run(run) = parse(&["skills", "run", "x", "--", "id"]) else {
+            panic!("not run");
+        };
+        let default = skills_bundle::exec::DEFAULT_MAX_OUTPUT as u64;
+        assert_eq!(run.max_output, default);
+        let Command::Serve(serve) = parse(&["skills", "serve"]) else {
+            panic!("not serve");
+        };
+        assert_eq!(serve.max_output, default);
     }
 }

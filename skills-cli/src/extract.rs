@@ -244,6 +244,7 @@ pub fn open(path: &Path, bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> io:
 /// `e`'s message and, for a limit, the flag that raises it.
 pub fn zip_message(e: &ZipError) -> String {
     let flag = match e {
+        ZipError::TooManyEntries { .. } => "--max-entries",
         ZipError::EntryTooLarge { .. } => "--max-entry-size",
         ZipError::TotalTooLarge { .. } => "--max-total-size",
         ZipError::RatioTooHigh { .. } | ZipError::ArchiveRatioTooHigh { .. } => "--max-ratio",

@@ -14,6 +14,7 @@ mod listing;
 mod report;
 mod sign;
 mod trust;
+mod warnings;
 
 use std::io;
 use std::process::ExitCode;
@@ -35,6 +36,7 @@ pub enum Outcome {
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
+    warnings::install();
     let result = match cli.command {
         args::Command::Validate(a) => cmd::validate::run(&a),
         args::Command::Pack(a) => cmd::pack::run(&a),

@@ -77,8 +77,10 @@ codes! {
     Io = "SK005", "io-error", "a file or directory could not be read";
     /// Two skills share a name; the first one found is kept.
     DuplicateSkill = "SK006", "duplicate-skill", "two skills have the same name; the first is kept";
-    /// Discovery stopped at its depth or directory limit.
-    DiscoveryLimit = "SK007", "discovery-limit", "discovery stopped at its depth or directory-count limit";
+    /// Discovery reached its depth or directory-count limit, or a skill's
+    /// files their count, size or depth limit; the message names the flag
+    /// that raises it.
+    DiscoveryLimit = "SK007", "discovery-limit", "discovery or a skill's file listing reached a limit (the message names the flag that raises it)";
     /// A symbolic link points outside the root it was found under.
     SymlinkEscape = "SK008", "symlink-escape", "a symbolic link leads outside its root and was not followed";
     /// A symbolic link leads back to a directory already being walked.
@@ -162,6 +164,8 @@ codes! {
     DescriptionNoTrigger = "SK307", "description-no-trigger", "`description` gives no hint of when to use the skill";
     /// A file that skill packaging leaves out.
     PackagingDrops = "SK308", "packaging-drops-file", "a file that packaging leaves out (`__pycache__`, `.DS_Store`, `node_modules`, ...)";
+    /// An `allowed-tools` rule that lets any program run.
+    AllowedToolsAnyProgram = "SK309", "allowed-tools-any-program", "an `allowed-tools` rule with a wildcard lets a shell, an interpreter or a launcher run any program (`Bash(python3:*)`, `Bash(env:*)`, `Bash(git:*)`)";
 
     /// The client of the profile would not load the skill.
     ClientRejected = "SK401", "client-rejected", "the profile's client would not load this skill (Claude Code: `SKILL.md` over 1,000,000 bytes, a folder named `synced`; Codex: its load errors)";

@@ -34,8 +34,10 @@
 //! - Names that are not UTF-8 or that contain `\` or control characters warn
 //!   `SK005`: they cannot be embedded or packed portably.
 //! - At most [`FileLimits::max_files`] files, [`FileLimits::max_total_bytes`]
-//!   bytes, and [`FileLimits::max_depth`] directory levels; reaching a limit
-//!   warns `SK007` once and no further files are added.
+//!   bytes, and [`FileLimits::max_depth`] directory levels. Reaching a limit
+//!   is error `SK007`, naming the flag that raises it (`--max-files`,
+//!   `--max-skill-size`, `--max-skill-depth`), and stops the listing: a
+//!   skill is never packed without some of its files.
 //!
 //! A directory that does not exist or is not a directory has no files and no
 //! diagnostic here: the `SKILL.md` check reports it.
@@ -45,6 +47,7 @@ use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};
 use super::discover::{EntryKind, Target, entries, follow_link, read_listing};
+use super::knobs::{Knobs, Limit};
 use super::render::thousands;
 use skills_core::fsread::Dir;
 use skills_core::listing::{EntryMeta, Listing};
@@ -65,7 +68,9 @@ pub struct SkillFile {
     pub executable: bool,
 }
 
-/// Limits on one skill's files.
+/// Limits on one skill's files; a skill over any of them is invalid (the
+/// `skills` CLI raises them with `--max-files`, `--max-skill-size` and
+/// `--max-skill-depth`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileLimits {
     /// How many files at most.
@@ -74,6 +79,8 @@ pub struct FileLimits {
     pub max_total_bytes: u64,
     /// How many directory levels below the skill directory at most.
     pub max_depth: usize,
+    /// How the errors at a limit say to raise it.
+    pub knobs: Knobs,
 }
 
 impl Default for FileLimits {
@@ -83,6 +90,7 @@ impl Default for FileLimits {
             max_files: 10_000,
             max_total_bytes: 256 << 20,
             max_depth: 16,
+            knobs: Knobs::Flags,
         }
     }
 }
@@ -173,7 +181,6 @@ pub fn skill_files_in(
         }],
         files: Vec::new(),
         total: 0,
-        depth_warned: false,
         stopped: false,
     };
     let listing = match open {
@@ -206,7 +213,7 @@ struct Lister<'a> {
     stack: Vec<Frame>,
     files: Vec<SkillFile>,
     total: u64,
-    depth_warned: bool,
+    /// Set when a limit was reached: the listing ends there.
     stopped: bool,
 }
 
@@ -214,6 +221,18 @@ impl Lister<'_> {
     fn warn(&mut self, code: Code, path: &Path, message: String, help: &str) {
         self.diags
             .push(Diagnostic::new(code, Severity::Warning, path, message).help(help));
+    }
+
+    /// Reports the limit `flag` raises as reached at `path`, and ends the
+    /// listing: the skill is invalid, so none of it is packed.
+    fn limit(&mut self, path: &Path, message: String, limit: Limit) {
+        self.stopped = true;
+        let help = format!(
+            "remove files the skill does not need, split it into several skills, or raise the limit with {}",
+            self.limits.knobs.name(limit)
+        );
+        self.diags
+            .push(Diagnostic::new(Code::DiscoveryLimit, Severity::Error, path, message).help(help));
     }
 
     fn boundary(&mut self) -> Option<PathBuf> {
@@ -370,19 +389,14 @@ impl Lister<'_> {
             return;
         }
         if depth + 1 > self.limits.max_depth {
-            if !self.depth_warned {
-                self.depth_warned = true;
-                let message = format!(
-                    "`{rel}/` was left out: files are listed at most {} directory levels deep",
-                    self.limits.max_depth
-                );
-                self.warn(
-                    Code::DiscoveryLimit,
-                    path,
-                    message,
-                    "flatten the skill's directory tree",
-                );
-            }
+            let message = format!(
+                "`{rel}/` is {} directory levels deep in `{}`, over the limit of {}; raise it with {}",
+                depth + 1,
+                self.dir.display(),
+                self.limits.max_depth,
+                self.limits.knobs.name(Limit::SkillDepth)
+            );
+            self.limit(path, message, Limit::SkillDepth);
             return;
         }
         let Some(listing) = read_listing(path, Listing::read(path), self.diags) else {
@@ -426,23 +440,23 @@ impl Lister<'_> {
         }
         let size = meta.len;
         if self.files.len() >= self.limits.max_files {
-            self.stopped = true;
             let message = format!(
-                "files after the first {} of `{}` were left out, from `{rel}` on",
+                "`{}` has more than {} files, the limit; raise it with {}",
+                self.dir.display(),
                 thousands(self.limits.max_files as u64),
-                self.dir.display()
+                self.limits.knobs.name(Limit::Files)
             );
-            self.warn(Code::DiscoveryLimit, path, message, LIMIT_HELP);
+            self.limit(path, message, Limit::Files);
             return;
         }
         if self.total.saturating_add(size) > self.limits.max_total_bytes {
-            self.stopped = true;
             let message = format!(
-                "`{rel}` and the files after it were left out: the files of `{}` may hold at most {} bytes",
+                "the files of `{}` add up to more than {} bytes, the limit; raise it with {}",
                 self.dir.display(),
-                thousands(self.limits.max_total_bytes)
+                thousands(self.limits.max_total_bytes),
+                self.limits.knobs.name(Limit::SkillSize)
             );
-            self.warn(Code::DiscoveryLimit, path, message, LIMIT_HELP);
+            self.limit(path, message, Limit::SkillSize);
             return;
         }
         self.total += size;
@@ -470,7 +484,6 @@ impl Lister<'_> {
 }
 
 const DROP_HELP: &str = "remove it from the skill directory; packaging (`package_skill.py`, `skills pack`) leaves it out";
-const LIMIT_HELP: &str = "remove files the skill does not need, or split it into several skills";
 
 #[cfg(test)]
 mod tests {
@@ -652,10 +665,22 @@ mod tests {
             max_files: 2,
             ..FileLimits::default()
         };
-        let (files, diags) = list(tmp.path(), &limits);
-        assert_eq!(rels(&files), ["a", "b"]);
+        let (_, diags) = list(tmp.path(), &limits);
         assert_eq!(codes(&diags), [Code::DiscoveryLimit]);
-        assert!(diags[0].message.contains("first 2"), "{}", diags[0].message);
+        assert_eq!(diags[0].severity, Severity::Error);
+        let message = format!(
+            "`{}` has more than 2 files, the limit; raise it with `--max-files`",
+            tmp.path().display()
+        );
+        assert_eq!(diags[0].message, message);
+        assert_eq!(diags[0].path, tmp.path().join("c"));
+        // At the limit, every file is listed and nothing is said.
+        let limits = FileLimits {
+            max_files: 4,
+            ..FileLimits::default()
+        };
+        let (files, diags) = list(tmp.path(), &limits);
+        assert_eq!((rels(&files), diags.len()), (vec!["a", "b", "c", "d"], 0));
         Ok(())
     }
 
@@ -669,10 +694,21 @@ mod tests {
             max_total_bytes: 9,
             ..FileLimits::default()
         };
-        let (files, diags) = list(tmp.path(), &limits);
-        assert_eq!(rels(&files), ["a"]);
+        let (_, diags) = list(tmp.path(), &limits);
         assert_eq!(codes(&diags), [Code::DiscoveryLimit]);
-        assert!(diags[0].message.starts_with("`b` and the files after it"));
+        assert_eq!(diags[0].severity, Severity::Error);
+        let message = format!(
+            "the files of `{}` add up to more than 9 bytes, the limit; raise it with `--max-skill-size`",
+            tmp.path().display()
+        );
+        assert_eq!(diags[0].message, message);
+        assert_eq!(diags[0].path, tmp.path().join("b"));
+        let limits = FileLimits {
+            max_total_bytes: 11,
+            ..FileLimits::default()
+        };
+        let (files, diags) = list(tmp.path(), &limits);
+        assert_eq!((rels(&files), diags.len()), (vec!["a", "b", "c"], 0));
         Ok(())
     }
 
@@ -686,10 +722,23 @@ mod tests {
             max_depth: 1,
             ..FileLimits::default()
         };
-        let (files, diags) = list(tmp.path(), &limits);
-        assert_eq!(rels(&files), ["1/top.txt"]);
+        let (_, diags) = list(tmp.path(), &limits);
         assert_eq!(codes(&diags), [Code::DiscoveryLimit]);
-        assert!(diags[0].message.starts_with("`1/2/` was left out"));
+        assert_eq!(diags[0].severity, Severity::Error);
+        let message = format!(
+            "`1/2/` is 2 directory levels deep in `{}`, over the limit of 1; raise it with `--max-skill-depth`",
+            tmp.path().display()
+        );
+        assert_eq!(diags[0].message, message);
+        let limits = FileLimits {
+            max_depth: 2,
+            ..FileLimits::default()
+        };
+        let (files, diags) = list(tmp.path(), &limits);
+        assert_eq!(
+            (rels(&files), diags.len()),
+            (vec!["1/2/deep.txt", "1/top.txt", "x/2/deep.txt"], 0)
+        );
         Ok(())
     }
 

@@ -40,6 +40,8 @@ pub mod source;
 pub mod yaml;
 pub mod yaml_json;
 
+mod any_program;
+mod knobs;
 mod lints;
 mod pyunicode;
 mod rules;
@@ -50,6 +52,7 @@ use std::path::{Path, PathBuf};
 pub use diag::{Code, Diagnostic, Label, Severity};
 pub use discover::{DiscoveryOptions, FolderClient, FoundSkill, Origin, UserFolders};
 pub use files::{FileLimits, SkillFile};
+pub use knobs::{Knobs, Limit};
 pub use profile::Profile;
 pub use rules::Fields;
 pub use skill::{CheckedSkill, check_skill};

@@ -33,6 +33,7 @@ pub(crate) fn check(
     split: &Split,
     description: Option<(&str, Range<usize>)>,
     files: &[SkillFile],
+    complete: bool,
     dir: &Dir,
 ) {
     size(ctx);
@@ -40,7 +41,10 @@ pub(crate) fn check(
     if let Some((text, span)) = description {
         description_lints(ctx, text, span);
     }
-    references(ctx, split, files);
+    // Which named files are missing is known only from a whole listing.
+    if complete {
+        references(ctx, split, files);
+    }
     scripts(ctx, files, dir);
 }
 

@@ -180,6 +180,7 @@ impl Profile {
             | DescriptionAngleBrackets
             | DescriptionNoTrigger
             | PackagingDrops
+            | AllowedToolsAnyProgram
             | ClientKeyIgnored
             | CodexOpenAiYaml => true,
             YamlFlowStyle

@@ -23,11 +23,11 @@ use super::diag::{Code, Diagnostic, Severity};
 use super::discover::{Origin, Target, follow_link};
 use super::files::{self, SkillFile};
 use super::frontmatter::{self, Split, SplitError};
-use super::lints;
 use super::rules::{self, Ctx, Fields};
 use super::source::Source;
 use super::yaml::{self, Node};
 use super::{Options, Profile};
+use super::{any_program, lints};
 use skills_core::fsread::{Dir, FileError, FileId, Reason};
 
 /// The largest `SKILL.md` read, in bytes.
@@ -228,7 +228,15 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             .as_ref()
             .and_then(|r| r.get("description"))
             .and_then(|n| n.as_str().map(|s| (s, n.span.clone())));
-        lints::check(&mut ctx, split, description, files, &skill_dir);
+        // A listing that stopped at a limit (an error) cannot tell which
+        // files the body names are missing.
+        let complete = !ctx.diags[before..]
+            .iter()
+            .any(|d| d.code == Code::DiscoveryLimit);
+        lints::check(&mut ctx, split, description, files, complete, &skill_dir);
+        if let Some(rules) = frontmatter.as_ref().and_then(|r| r.get("allowed-tools")) {
+            any_program::check(&mut ctx, rules);
+        }
     }
     codex::openai_yaml::check(&mut skill, &skill_dir, profile);
     skill
@@ -474,6 +482,7 @@ mod tests {
     use std::os::unix::fs::symlink;
 
     use super::*;
+    use crate::FileLimits;
 
     type Result = std::result::Result<(), Box<dyn std::error::Error>>;
 
@@ -604,6 +613,46 @@ mod tests {
                 (Code::MissingSkillMd, Severity::Error)
             ]
         );
+        Ok(())
+    }
+
+    /// A skill over a limit on its files is invalid under every profile,
+    /// and the files its body names are not reported missing: the listing
+    /// stopped, it is not known which are.
+    #[test]
+    fn a_skill_over_its_file_limits_is_invalid() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir_all(dir.join("scripts"))?;
+        let md = "---\nname: s\ndescription: d. Use when testing.\n---\nRun `scripts/run.sh`.\n";
+        fs::write(dir.join("SKILL.md"), md)?;
+        fs::write(dir.join("a.txt"), "a")?;
+        fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n")?;
+        for profile in Profile::ALL {
+            let options = Options {
+                profile,
+                files: FileLimits {
+                    max_files: 2,
+                    ..FileLimits::default()
+                },
+                ..Options::default()
+            };
+            let skill = check_skill(&dir, None, &options);
+            let limit = (Code::DiscoveryLimit, Severity::Error);
+            assert!(
+                codes(&skill).contains(&limit),
+                "{profile:?}: {:?}",
+                skill.diagnostics
+            );
+            assert!(!skill.is_valid());
+            assert!(
+                !codes(&skill)
+                    .iter()
+                    .any(|(c, _)| *c == Code::MissingReferencedFile),
+                "{profile:?}: {:?}",
+                skill.diagnostics
+            );
+        }
         Ok(())
     }
 }

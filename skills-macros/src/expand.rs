@@ -63,6 +63,8 @@ pub fn expand_in(manifest: &Path, args: &Args) -> TokenStream {
     let options = Options {
         profile: args.profile,
         lints: args.lints,
+        discovery: args.discovery.clone(),
+        files: args.files,
         ..Options::default()
     };
     let checked = compiler::check(&roots, &options);

@@ -4,7 +4,7 @@
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 
-use skills_compiler::Profile;
+use skills_compiler::{DiscoveryOptions, FileLimits, Knobs, Profile};
 
 /// What to do with warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,10 @@ pub struct Args {
     pub pubkey: Option<(String, Span)>,
     /// `unsigned = true`: embed a pack without checking a signature.
     pub unsigned: bool,
+    /// `max_depth = N`, `max_dirs = N`.
+    pub discovery: DiscoveryOptions,
+    /// `max_files = N`, `max_skill_size = BYTES`, `max_skill_depth = N`.
+    pub files: FileLimits,
 }
 
 /// A mistake in the arguments, with where it is.
@@ -80,6 +84,14 @@ pub fn parse(input: TokenStream) -> Result<Args, InputError> {
         pack: None,
         pubkey: None,
         unsigned: false,
+        discovery: DiscoveryOptions {
+            knobs: Knobs::MacroOptions,
+            ..DiscoveryOptions::default()
+        },
+        files: FileLimits {
+            knobs: Knobs::MacroOptions,
+            ..FileLimits::default()
+        },
     };
     let rest = &tokens[semi + 1..];
     for item in rest.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
@@ -234,16 +246,50 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
                 }
             }
         }
+        "max_depth" | "max_dirs" | "max_files" | "max_skill_size" | "max_skill_depth" => {
+            let n = match value {
+                [TokenTree::Literal(l)] => integer(l),
+                _ => None,
+            };
+            let Some(n) = n.filter(|&n| n > 0) else {
+                return err(
+                    value_span,
+                    format!("`{key}` takes a positive integer, for example `{key} = 20_000`"),
+                );
+            };
+            let size = usize::try_from(n).unwrap_or(usize::MAX);
+            match key {
+                "max_depth" => args.discovery.max_depth = size,
+                "max_dirs" => args.discovery.max_dirs = size,
+                "max_files" => args.files.max_files = size,
+                "max_skill_size" => args.files.max_total_bytes = n,
+                _ => args.files.max_depth = size,
+            }
+        }
         other => {
             return err(
                 span,
                 format!(
-                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings`, `lints`, `pack`, `pubkey` and `unsigned`"
+                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings`, `lints`, `pack`, `pubkey`, `unsigned`, `max_depth`, `max_dirs`, `max_files`, `max_skill_size` and `max_skill_depth`"
                 ),
             );
         }
     }
     Ok(())
+}
+
+/// The value of an unsuffixed (or `u64`/`usize`) integer literal, with
+/// `_` separators; `None` for other literals or past `u64`.
+fn integer(lit: &proc_macro2::Literal) -> Option<u64> {
+    let text = lit.to_string();
+    let digits = text
+        .strip_suffix("u64")
+        .or_else(|| text.strip_suffix("usize"))
+        .unwrap_or(&text);
+    if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    digits.replace('_', "").parse().ok()
 }
 
 /// The value of a string literal (plain or raw), or `None` for other literals.

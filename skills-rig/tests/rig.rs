@@ -186,7 +186,7 @@ async fn refusals_are_tool_errors_for_the_model() {
             ),
             (
                 RUN,
-                "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"
+                "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']"
             ),
             (ACTIVATE, "`name` is missing"),
             (

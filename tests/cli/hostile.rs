@@ -59,6 +59,8 @@ fn text(output: &Output) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Fields {
     name: Vec<u8>,
+    /// "Version needed to extract".
+    version: u16,
     flags: u16,
     method: u16,
     crc: u32,
@@ -78,6 +80,8 @@ struct Raw {
     made_by: u16,
     /// The Unix mode (the external attributes' high half).
     mode: u32,
+    /// DOS attributes (the external attributes' low half).
+    dos: u32,
     data: Vec<u8>,
 }
 
@@ -114,6 +118,7 @@ impl Raw {
     fn with_data(name: &str, data: Vec<u8>, method: u16, crc: u32, size: u64) -> Raw {
         let fields = Fields {
             name: name.as_bytes().to_vec(),
+            version: 20,
             flags: 1 << 11,
             method,
             crc,
@@ -127,12 +132,19 @@ impl Raw {
             stamp: EPOCH,
             made_by: 3 << 8 | 20,
             mode: 0o100_644,
+            dos: 0,
             data,
         }
     }
 
     fn mode(mut self, mode: u32) -> Raw {
         self.mode = mode;
+        self
+    }
+
+    /// Made by `host` (the high byte of "version made by").
+    fn host(mut self, host: u16) -> Raw {
+        self.made_by = host << 8 | 20;
         self
     }
 
@@ -151,7 +163,7 @@ impl Raw {
     fn local_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
         put32(&mut b, LOCAL_SIG);
-        put16(&mut b, 20);
+        put16(&mut b, self.local.version);
         common(&mut b, &self.local, self.stamp);
         b.extend_from_slice(&self.local.name);
         b.extend_from_slice(&self.local.extra);
@@ -164,10 +176,10 @@ impl Raw {
         let mut b = Vec::new();
         put32(&mut b, CENTRAL_SIG);
         put16(&mut b, self.made_by);
-        put16(&mut b, 20);
+        put16(&mut b, self.central.version);
         common(&mut b, &self.central, self.stamp);
         b.extend_from_slice(&[0; 6]); // comment length, disk, internal attributes
-        put32(&mut b, self.mode << 16);
+        put32(&mut b, self.mode << 16 | self.dos);
         put32(&mut b, offset as u32);
         b.extend_from_slice(&self.central.name);
         b.extend_from_slice(&self.central.extra);
@@ -249,6 +261,7 @@ fn decode(bytes: &[u8]) -> Vec<Raw> {
             stamp: le32(bytes, at + 12),
             made_by: le16(bytes, at + 4) as u16,
             mode: le32(bytes, at + 38) >> 16,
+            dos: le32(bytes, at + 38) & 0xFFFF,
             data: bytes[data_at..data_at + local.compressed as usize].to_vec(),
             local,
             central,
@@ -258,10 +271,12 @@ fn decode(bytes: &[u8]) -> Vec<Raw> {
     entries
 }
 
-/// The fields at `at` (flags onwards), with the name and extra at `names`.
+/// The fields at `at` (flags onwards, after "version needed"), with the
+/// name and extra at `names`.
 fn fields(bytes: &[u8], at: usize, names: usize) -> Fields {
     let (name_len, extra_len) = (le16(bytes, at + 20), le16(bytes, at + 22));
     Fields {
+        version: le16(bytes, at - 2) as u16,
         flags: le16(bytes, at) as u16,
         method: le16(bytes, at + 2) as u16,
         crc: le32(bytes, at + 8),
@@ -817,6 +832,233 @@ fn kind_rows(b: &Base) -> Vec<Row> {
                 "entry `two/scripts/` is not listed in the manifest",
             ))),
             "manifest: entry `two/scripts/` is not listed in the manifest",
+        ),
+    ]
+}
+
+/// One extra field: id, length, data.
+fn extra_field(id: u16, data: &[u8]) -> Vec<u8> {
+    let mut b = Vec::new();
+    put16(&mut b, id);
+    put16(&mut b, data.len() as u16);
+    b.extend_from_slice(data);
+    b
+}
+
+/// Issue 17, item 5: an entry whose type another field than a Unix host's
+/// mode decides. Each row's archive makes at least one mainstream
+/// extractor write something other than a regular file, or skip it: the
+/// mode under another "version made by" host, the DOS attribute bits, an
+/// extra field carrying a mode or a link.
+fn other_host_rows(b: &Base) -> Vec<Row> {
+    let run = "two/scripts/run.sh";
+    let link = |host: u16, mode: u32, dos: u32| {
+        b.patched(3, |_| Raw {
+            dos,
+            ..Raw::stored(run, b"/etc/passwd").host(host).mode(mode)
+        })
+    };
+    let special = |kind| archive(ZipError::SpecialFile { name: s(run), kind });
+    let message = |kind: &str| {
+        format!(
+            "archive: entry `{run}` is a {kind}; only regular files and directories are allowed"
+        )
+    };
+    let by_field = |field: u16, kind| {
+        archive(ZipError::SpecialExtraField {
+            name: s(run),
+            field,
+            kind,
+        })
+    };
+    let field_message = |field: u16, kind: &str| {
+        format!(
+            "archive: entry `{run}` is a {kind} by its extra field 0x{field:04x}; only regular files and directories are allowed"
+        )
+    };
+    // ASi Unix: CRC-32, mode, size, user, group, then the link target.
+    let asi = {
+        let mut data = vec![0; 4];
+        put16(&mut data, 0o120_777);
+        data.extend_from_slice(&[0; 8]);
+        data.extend_from_slice(b"/etc/passwd");
+        extra_field(0x756e, &data)
+    };
+    // PKWARE Unix: times, user, group, then the link target.
+    let pkware = extra_field(0x000d, &[&[0; 12][..], b"/etc/passwd"].concat());
+    // libarchive's `xl`: bitmap (made by, external attributes), made by
+    // Unix, then the attributes of a link.
+    let xl = {
+        let mut data = vec![1 | 4];
+        put16(&mut data, 3 << 8 | 20);
+        put32(&mut data, 0o120_777 << 16);
+        extra_field(0x6c78, &data)
+    };
+    let with_extra = |extra: &[u8], local_only: bool| {
+        b.patched(3, |mut r| {
+            r.local.extra = extra.to_vec();
+            if !local_only {
+                r.central.extra = extra.to_vec();
+            }
+            r
+        })
+    };
+    let overrun = [0x55, 0x54, 9, 0, 1];
+    vec![
+        row(
+            "FAT host (0), mode 0120644: `unzip` extracts a link to `/etc/passwd`",
+            link(0, 0o120_644, 0),
+            special("symbolic link"),
+            &message("symbolic link"),
+        )
+        .unpack(),
+        row(
+            "Atari host (5), mode 0120777: `unzip` extracts a link",
+            link(5, 0o120_777, 0),
+            special("symbolic link"),
+            &message("symbolic link"),
+        ),
+        row(
+            "BeOS host (16), mode 0120777: `unzip` extracts a link",
+            link(16, 0o120_777, 0),
+            special("symbolic link"),
+            &message("symbolic link"),
+        )
+        .unpack(),
+        row(
+            "OS X host (19), mode 0120777: Go's `archive/zip` reads a link",
+            link(19, 0o120_777, 0),
+            special("symbolic link"),
+            &message("symbolic link"),
+        ),
+        row(
+            "NTFS host (11), mode 0120777 with p7zip's marker 0x8000: 7-Zip reads a link",
+            link(11, 0o120_777, 0x8000),
+            special("symbolic link"),
+            &message("symbolic link"),
+        ),
+        row(
+            "VMS host (2), mode 010644: a fifo",
+            link(2, 0o010_644, 0),
+            special("fifo"),
+            &message("fifo"),
+        ),
+        row(
+            "FAT host, DOS directory bit on a file: a directory for libarchive, 7-Zip and Go",
+            link(0, 0, 0x10),
+            archive(ZipError::KindMismatch {
+                name: s(run),
+                field: "DOS directory attribute",
+            }),
+            &format!(
+                "archive: entry `{run}`: its DOS directory attribute and its trailing `/` disagree on whether it is a directory"
+            ),
+        ),
+        row(
+            "FAT host, DOS volume label bit: `unzip` skips the entry",
+            link(0, 0, 0x08),
+            special("volume label"),
+            &message("volume label"),
+        )
+        .unpack(),
+        row(
+            "ASi Unix extra field (0x756e) with a link to `/etc/passwd`, mode 0",
+            b.patched(3, |_| {
+                Raw::stored(run, b"/etc/passwd")
+                    .mode(0)
+                    .both(|f| f.extra = asi.clone())
+            }),
+            by_field(0x756e, "symbolic link"),
+            &field_message(0x756e, "symbolic link"),
+        ),
+        row(
+            "PKWARE Unix extra field (0x000d) with link data",
+            with_extra(&pkware, false),
+            by_field(0x000d, "symbolic link or device"),
+            &field_message(0x000d, "symbolic link or device"),
+        )
+        .unpack(),
+        row(
+            "libarchive `xl` extra field (0x6c78) in the local header only, a link",
+            with_extra(&xl, true),
+            by_field(0x6c78, "symbolic link"),
+            &field_message(0x6c78, "symbolic link"),
+        )
+        .unpack(),
+        row(
+            "an extra field that runs past its block: Python refuses the archive",
+            with_extra(&overrun, false),
+            archive(ZipError::BadExtraField {
+                name: s(run),
+                field: 0x5455,
+            }),
+            &format!(
+                "archive: entry `{run}`: extra field 0x5455 runs past the end of the extra data or is truncated"
+            ),
+        ),
+    ]
+}
+
+/// Issue 17, item 5: "version needed to extract" beyond what the reader
+/// extracts (2.0). `unzip` 6.0 skips an entry that needs more than its
+/// 4.6, Python refuses an archive with one over 6.3, and `unzip` asks
+/// before extracting one whose high byte names VMS.
+fn version_rows(b: &Base) -> Vec<Row> {
+    let notes = "two/references/notes.md";
+    let needing = |version: u16| b.patched(2, |r| r.both(|f| f.version = version));
+    let refused = |needed: u16| {
+        archive(ZipError::VersionNeeded {
+            name: s(notes),
+            needed,
+        })
+    };
+    vec![
+        row(
+            "version needed 6.3 (LZMA): `unzip` skips the entry",
+            needing(63),
+            refused(63),
+            &format!(
+                "archive: entry `{notes}` needs zip version 6.3 to extract; this reader supports up to 2.0 (stored and deflate)"
+            ),
+        )
+        .unpack(),
+        row(
+            "version needed 6.4: Python refuses the archive",
+            needing(64),
+            refused(64),
+            &format!(
+                "archive: entry `{notes}` needs zip version 6.4 to extract; this reader supports up to 2.0 (stored and deflate)"
+            ),
+        ),
+        row(
+            "version needed 4.5 (ZIP64) without ZIP64 fields",
+            needing(45),
+            refused(45),
+            &format!(
+                "archive: entry `{notes}` needs zip version 4.5 to extract; this reader supports up to 2.0 (stored and deflate)"
+            ),
+        ),
+        row(
+            "version needed 2.0 on VMS (0x0214): `unzip` asks before extracting",
+            needing(0x0214),
+            refused(0x0214),
+            &format!(
+                "archive: entry `{notes}` needs host system 2 to extract (\"version needed to extract\" is 0x0214); only entries any system extracts (0) are supported"
+            ),
+        ),
+        row(
+            "local version needed 6.3, central 2.0: a streaming reader reads the local one",
+            b.patched(2, |mut r| {
+                r.local.version = 63;
+                r
+            }),
+            archive(ZipError::LocalHeaderMismatch {
+                name: s(notes),
+                field: "version needed to extract",
+            }),
+            &format!(
+                "archive: entry `{notes}`: the local header's version needed to extract differs from the central directory's"
+            ),
         ),
     ]
 }
@@ -1453,6 +1695,36 @@ fn plain_zip_rows() -> Vec<Row> {
     let actual = crc ^ 0xFF;
     vec![
         row(
+            "a `.skill` zip with an entry from a FAT host, mode 0120644 (issue 17)",
+            zip(&[
+                md.clone(),
+                Raw::stored("two/notes.md", b"/etc/passwd")
+                    .host(0)
+                    .mode(0o120_644),
+            ]),
+            Expect::Zip(ZipError::SpecialFile {
+                name: s("two/notes.md"),
+                kind: "symbolic link",
+            }),
+            "entry `two/notes.md` is a symbolic link; only regular files and directories are allowed",
+        )
+        .open(Open::Zip(Limits::default()))
+        .unpack(),
+        row(
+            "a `.skill` zip with an entry needing zip 6.3 (issue 17)",
+            zip(&[
+                md.clone(),
+                Raw::file("two/notes.md", &notes()).both(|f| f.version = 63),
+            ]),
+            Expect::Zip(ZipError::VersionNeeded {
+                name: s("two/notes.md"),
+                needed: 63,
+            }),
+            "entry `two/notes.md` needs zip version 6.3 to extract; this reader supports up to 2.0 (stored and deflate)",
+        )
+        .open(Open::Zip(Limits::default()))
+        .unpack(),
+        row(
             "a `.skill` zip with NFC and NFD twins `two/café.txt`",
             twins,
             Expect::Zip(ZipError::Name(NameError::NormalizationCollision {
@@ -1499,6 +1771,8 @@ fn rows() -> Vec<Row> {
     [
         name_rows(b),
         kind_rows(b),
+        other_host_rows(b),
+        version_rows(b),
         header_rows(b),
         structure_rows(b),
         limit_rows(b),
@@ -1750,6 +2024,202 @@ fn a_skill_archive_of_200_mb_of_zeros_is_refused_naming_the_flag() {
     assert!(!d.join("out").exists() && !d.join("bomb.skillpack").exists());
 }
 
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs each of `commands` in `dir`: each must exit 1 with exactly
+/// `stderr`; returns the ones that did not.
+fn refused_by_each(dir: &Path, commands: &[&[&str]], stderr: &str) -> Vec<String> {
+    commands
+        .iter()
+        .filter_map(|args| {
+            let output = run(dir, args);
+            let shown = String::from_utf8_lossy(&output.stderr);
+            (output.status.code() != Some(1) || shown != stderr).then(|| {
+                format!(
+                    "{args:?}: exit {:?}: {}",
+                    output.status.code(),
+                    text(&output)
+                )
+            })
+        })
+        .collect()
+}
+
+/// Issue 17, item 5, as reported: a `.skill` whose `notes.md` was made on
+/// a FAT host (0) with the Unix mode of a symbolic link (0120644, whose
+/// owner bits agree with the DOS attributes). `unzip` extracts a link to
+/// `/etc/passwd`; `validate` and `inspect` said "all valid". Every command
+/// refuses it, naming the entry, and writes nothing.
+#[test]
+fn a_fat_host_link_in_a_skill_archive_is_refused_by_every_command() {
+    let md = SKILL_MD.replace("two", "link");
+    let bytes = zip(&[
+        Raw::file("link/SKILL.md", md.as_bytes()),
+        Raw::stored("link/notes.md", b"/etc/passwd")
+            .host(0)
+            .mode(0o120_644),
+    ]);
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("link.skill"), &bytes).unwrap();
+    // The attack is real: Info-ZIP's `unzip` writes a link.
+    let unzipped = d.join("unzipped");
+    run_ok_tool(skills_tests::tool("unzip", "unzip").current_dir(d).args([
+        "-q",
+        "link.skill",
+        "-d",
+        "unzipped",
+    ]));
+    let notes = std::fs::symlink_metadata(unzipped.join("link/notes.md")).unwrap();
+    assert!(notes.file_type().is_symlink(), "unzip wrote {notes:?}");
+    std::fs::remove_dir_all(&unzipped).unwrap();
+    let stderr = "skills: link.skill: entry `link/notes.md` is a symbolic link; only regular files and directories are allowed\n";
+    let commands: [&[&str]; 6] = [
+        &["validate", "link.skill"],
+        &["inspect", "link.skill"],
+        &["unpack", "link.skill", "-o", "out"],
+        &["pack", "link.skill", "-o", "link.skillpack"],
+        &["pack", "link.skill", "--format", "skill", "-o", "skills"],
+        &["serve", "link.skill"],
+    ];
+    assert_eq!(refused_by_each(d, &commands, stderr), Vec::<String>::new());
+    assert_eq!(listing(d), ["link.skill"]);
+}
+
+/// Issue 17, item 5: an entry whose "version needed to extract" is 6.3
+/// (or 6.4). `unzip` skips it, and Python refuses the archive over 6.3, so
+/// what `validate` accepted was not what installers got. Every command
+/// refuses it, naming the entry and the version.
+#[test]
+fn an_entry_needing_a_later_zip_version_is_refused_as_unzip_skips_it() {
+    let md = SKILL_MD.replace("two", "later");
+    let archive = |version: u16| {
+        zip(&[
+            Raw::file("later/SKILL.md", md.as_bytes()),
+            Raw::file("later/notes.md", &notes()).both(|f| f.version = version),
+        ])
+    };
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("later.skill"), archive(63)).unwrap();
+    std::fs::write(d.join("later64.skill"), archive(64)).unwrap();
+    // `unzip` extracts `SKILL.md` and skips the notes.
+    let out = skills_tests::tool("unzip", "unzip")
+        .current_dir(d)
+        .args(["later.skill", "-d", "unzipped"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&out).contains("need PK compat. v6.3"),
+        "{}",
+        text(&out)
+    );
+    assert!(d.join("unzipped/later/SKILL.md").is_file());
+    assert!(!d.join("unzipped/later/notes.md").exists());
+    std::fs::remove_dir_all(d.join("unzipped")).unwrap();
+    // Python's zipfile refuses the archive over 6.3.
+    let out = skills_tests::tool("python3", "python3")
+        .current_dir(d)
+        .args(["-c", "import zipfile; zipfile.ZipFile('later64.skill')"])
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success() && text(&out).contains("zip file version 6.4"),
+        "{}",
+        text(&out)
+    );
+    for (file, version) in [("later.skill", "6.3"), ("later64.skill", "6.4")] {
+        let stderr = format!(
+            "skills: {file}: entry `later/notes.md` needs zip version {version} to extract; this reader supports up to 2.0 (stored and deflate)\n"
+        );
+        let commands: [&[&str]; 4] = [
+            &["validate", file],
+            &["inspect", file],
+            &["unpack", file, "-o", "out"],
+            &["pack", file, "-o", "later.skillpack"],
+        ];
+        assert_eq!(refused_by_each(d, &commands, &stderr), Vec::<String>::new());
+    }
+    assert_eq!(listing(d), ["later.skill", "later64.skill"]);
+}
+
+/// Runs a tool; it must succeed.
+fn run_ok_tool(command: &mut Command) {
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+}
+
+/// Issue 17, item 6, as reported: a skill of 10,001 files (`SKILL.md`,
+/// 9,999 notes, then the skill's own script, last in sorted order). It
+/// got warning SK007, and `pack` exited 0 with a pack that verified but
+/// lacked the script. `validate` now fails with error SK007 naming
+/// `--max-files`, and `pack` exits 1 writing nothing; with the limit
+/// raised, every file is packed, the script included.
+#[test]
+fn a_skill_of_10_001_files_fails_validate_and_pack_writes_nothing() {
+    let dir = tempdir();
+    let d = dir.path();
+    let skill = d.join("many");
+    std::fs::create_dir_all(skill.join("notes")).unwrap();
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    let md = "---\nname: many\ndescription: Many notes. Use when testing limits.\n---\nRun scripts/run.sh.\n";
+    std::fs::write(skill.join("SKILL.md"), md).unwrap();
+    for i in 0..9_999 {
+        std::fs::write(skill.join(format!("notes/n{i:05}.md")), i.to_string()).unwrap();
+    }
+    std::fs::write(skill.join("scripts/run.sh"), RUN_SH).unwrap();
+    skills_tests::set_mode(&skill.join("scripts/run.sh"), 0o755);
+    let error = "error[SK007]: `many` has more than 10,000 files, the limit; raise it with `--max-files`\n --> many/scripts/run.sh\n";
+
+    let output = run(d, &["validate", "many"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(stdout.starts_with(error), "{stdout}");
+    assert!(stdout.contains("0 valid, 1 invalid (1 error)"), "{stdout}");
+
+    for args in [
+        &["pack", "many", "-o", "many.skillpack"][..],
+        &["pack", "many", "--format", "skill", "-o", "out"],
+    ] {
+        let output = run(d, args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {}", text(&output));
+        assert!(stderr.starts_with(error), "{args:?}: {stderr}");
+        assert!(
+            stderr.ends_with("skills: nothing was written\n"),
+            "{stderr}"
+        );
+        assert_eq!(listing(d), ["many"], "{args:?} left something behind");
+    }
+
+    let output = run(
+        d,
+        &[
+            "pack",
+            "many",
+            "-o",
+            "many.skillpack",
+            "--max-files",
+            "10001",
+        ],
+    );
+    assert!(output.status.success(), "{}", text(&output));
+    let output = run(d, &["inspect", "many.skillpack", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let files = doc["skills"][0]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 10_001);
+    assert_eq!(files[10_000]["path"], "scripts/run.sh");
+    assert_eq!(files[10_000]["mode"], "0755");
+}
+
 /// Each limit, hit by an archive within the defaults: refused naming its
 /// flag, accepted once the flag raises it.
 #[test]
@@ -1768,7 +2238,7 @@ fn each_limit_is_named_and_raised_by_its_flag() {
     ]);
     std::fs::write(d.join("zeros.skill"), &zeros).unwrap();
     let zeros_compressed = decode(&zeros)[1].central.compressed;
-    let rows: [(&str, &[&str], &[&str], String); 4] = [
+    let rows: [(&str, &[&str], &[&str], String); 9] = [
         (
             "a file over `--max-entry-size 100`",
             &["validate", "two.skill", "--max-entry-size", "100"],
@@ -1802,6 +2272,50 @@ fn each_limit_is_named_and_raised_by_its_flag() {
             format!(
                 "skills: zeros.skill: entry `two/zeros.bin` inflates {zeros_compressed} bytes to 4194304, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
             ),
+        ),
+        (
+            "an archive of 2 entries over `--max-entries 1`",
+            &["validate", "two.skill", "--max-entries", "1"],
+            &["validate", "two.skill", "--max-entries", "2"],
+            "skills: two.skill: the archive has 2 entries; the limit is 1; if the archive is trusted, raise the limit with `--max-entries`\n".into(),
+        ),
+        (
+            "a skill of 2 files over `--max-files 1`",
+            &["validate", "two.skill", "--max-files", "1"],
+            &["validate", "two.skill", "--max-files", "2"],
+            String::new(),
+        ),
+        (
+            "a skill over `--max-skill-size 100`, unpacked",
+            &["unpack", "two.skill", "-o", "out2", "--max-skill-size", "100"],
+            &["unpack", "two.skill", "-o", "out2", "--max-skill-size", "1KiB"],
+            String::new(),
+        ),
+        (
+            "a skill with a file one level down, over `--max-skill-depth 0`, packed",
+            &[
+                "pack",
+                "two.skill",
+                "-o",
+                "deep.skillpack",
+                "--max-skill-depth",
+                "0",
+            ],
+            &[
+                "pack",
+                "two.skill",
+                "-o",
+                "deep.skillpack",
+                "--max-skill-depth",
+                "1",
+            ],
+            String::new(),
+        ),
+        (
+            "a pack of 4 entries over `--max-entries 3`, verified",
+            &["verify", "--unsigned", "p.skillpack", "--max-entries", "3"],
+            &["verify", "--unsigned", "p.skillpack", "--max-entries", "4"],
+            String::new(),
         ),
         (
             "a pack whose file is over `--max-entry-size 100`, not written",

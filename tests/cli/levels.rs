@@ -135,11 +135,18 @@ fn run_executes_under_the_policy() {
     let (out, err, rc) = run(&["run", "calculator", "--from", "skills", "--", "ls", "-la"]);
     assert_eq!((out.as_str(), rc), ("", 126));
     assert!(
-        err.contains("Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"),
+        err.contains("Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']"),
         "{err}"
     );
-    // An argument holding shell syntax is never pre-approved (and would
-    // reach the script as one literal argument anyway: there is no shell).
-    let (out, _, rc) = run(&[&calc[..], &["1; rm -rf /"]].concat());
-    assert_eq!((out.as_str(), rc), ("", 126));
+    // An argument holding shell syntax is one quoted word: data, which the
+    // rule allows and the script receives as it is (there is no shell).
+    let (out, err, rc) = run(&[&calc[..], &["1; rm -rf /"]].concat());
+    assert_eq!(
+        (out.as_str(), err.as_str(), rc),
+        (
+            "",
+            "calc.py: error: invalid expression: invalid syntax\n",
+            2
+        )
+    );
 }

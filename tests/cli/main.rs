@@ -28,6 +28,7 @@ mod hostile;
 mod integrations;
 mod interop;
 mod levels;
+mod limits;
 mod mcp;
 mod pack;
 mod reproducible;
@@ -35,6 +36,36 @@ mod security;
 mod serve_bounds;
 mod sign;
 mod ui;
+
+/// Every warning the libraries have logged in this test process so far
+/// (a rebuilt cache), oldest first. The first call installs the logger.
+pub fn logged() -> Vec<String> {
+    static LINES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    struct Keep;
+    impl log::Log for Keep {
+        fn enabled(&self, meta: &log::Metadata<'_>) -> bool {
+            meta.level() <= log::Level::Warn
+        }
+        fn log(&self, record: &log::Record<'_>) {
+            if self.enabled(record.metadata()) {
+                let mut lines = LINES
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                lines.push(record.args().to_string());
+            }
+        }
+        fn flush(&self) {}
+    }
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        log::set_logger(&Keep).unwrap();
+        log::set_max_level(log::LevelFilter::Warn);
+    });
+    LINES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
 
 /// The `skills` binary Cargo built for this test binary.
 pub fn skills_bin() -> &'static Path {

@@ -469,9 +469,23 @@ async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(stdout.contains("1 of 1 skills agree"), "{stdout}");
+    // The tree it was packed from: the UI fixture's greeter as it was then.
+    let tree = dir.path().join("then");
+    let copied = std::process::Command::new("cp")
+        .arg("-R")
+        .arg(workspace().join("tests/ui/skills/valid"))
+        .arg(&tree)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let md = tree.join("greeter/SKILL.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    std::fs::write(&md, text.replace("Bash(git log:*)", "Bash(git:*)")).unwrap();
     let output = skills()
         .current_dir(workspace())
-        .args(["diff", &pack, "tests/ui/packs/greeter.skillpack"])
+        .arg("diff")
+        .arg(&pack)
+        .arg(&tree)
         .args(["--format", "json"])
         .output()
         .unwrap();

@@ -596,7 +596,7 @@ fn diff_names_a_changed_metadata_field() {
     let new = copy_examples(d, "new");
     let md = new.join("calculator/SKILL.md");
     let text = std::fs::read_to_string(&md).unwrap();
-    let (from, to) = ("Bash(python3:*) Read", "Bash Read");
+    let (from, to) = ("Bash(python3 scripts/calc.py:*) Read", "Bash Read");
     let widened = text.replace(from, &format!("{to:<0$}", from.len()));
     assert_ne!(widened, text);
     std::fs::write(&md, widened).unwrap();
@@ -621,14 +621,14 @@ fn diff_names_a_changed_metadata_field() {
             "change": "metadata",
             "skill": "calculator",
             "field": "allowed_tools",
-            "old": [["Bash", "python3:*"], ["Read", null]],
+            "old": [["Bash", "python3 scripts/calc.py:*"], ["Read", null]],
             "new": [["Bash", null], ["Read", null]],
         })
     );
     let frontmatter = &doc["changes"][1];
     assert_eq!(frontmatter["field"], "frontmatter");
     let written = |side: &str| frontmatter[side].as_str().unwrap().to_string();
-    assert!(written("old").contains(r#""allowed-tools":"Bash(python3:*) Read""#));
+    assert!(written("old").contains(r#""allowed-tools":"Bash(python3 scripts/calc.py:*) Read""#));
     // The padding ends a plain scalar: YAML drops it.
     assert!(written("new").contains(r#""allowed-tools":"Bash Read""#));
 }

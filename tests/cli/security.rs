@@ -23,17 +23,28 @@
 //! - **Output floods**: 200 MiB on each stream, capped with a marker, the
 //!   test process's peak memory (`VmHWM`) growing far less than the flood.
 //! - **A tampered cache**: symlinks planted in a materialised skill
-//!   directory, files replaced by symlinks, a symlinked or world-writable
-//!   cache root; files, directories, a FIFO or a `__pycache__` added to a
-//!   materialised skill (a script one skill writes into another's directory
-//!   ran there next time); each refused with the exact `ExecError`, and
-//!   left as found.
+//!   directory, files replaced by symlinks; files, directories, a FIFO or a
+//!   `__pycache__` added to a materialised skill (a script one skill writes
+//!   into another's directory ran there next time; a script writing into
+//!   its own made every later run fail): each found before anything runs,
+//!   the directory rebuilt from the bundle and the rebuild logged with the
+//!   exact difference, through the executor, the function call and XML. A
+//!   symlinked, foreign or writable cache root is refused with the exact
+//!   `ExecError`, and left as found.
 //! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
 //!   deadline after the spawn; refused before the run, through the library
 //!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
 //! - **Descriptors the caller left open**: a file opened without
 //!   `O_CLOEXEC` by the agent (blocking and async runs) or inherited by
 //!   `skills run` from its parent; a script starts with 0, 1 and 2 only.
+//! - **Arguments through activation** (`` !`cmd` `` with
+//!   `--run-commands`, issue 17): arguments a shell would read (`$0 $$
+//!   $HOME`, `<(…)`, `$(…)`, quotes breaking out of the author's) under a
+//!   pattern rule, a skill folder whose path holds a space beside a planted
+//!   program, `` !`cmd` `` in the arguments, placeholders where no quoting
+//!   is sure; through `Skill::activate_with` and `skills show`, each with
+//!   its exact text or error, and again with `/bin/sh` bound to bash
+//!   (`unshare -m`, run by `.ci/run`).
 //!
 //! Two rows guard bugs this table found: a first run right after
 //! materialising failed with "Text file busy" while other threads spawned
@@ -63,6 +74,9 @@ use skills_bundle::{Bundle, Decision, Mode, ReadError, Skill, skills_bundle};
 use skills_tests::{each_row, each_row_on, tempdir, workspace};
 
 static S: Bundle = skills_bundle!("../tests/fixtures/security-skills");
+
+/// The example skills users start from.
+static EXAMPLES: Bundle = skills_bundle!("../skills");
 
 /// The fixture skills, relative to the workspace root (for the CLI).
 const FIXTURES: &str = "tests/fixtures/security-skills";
@@ -861,9 +875,9 @@ const INJECTIONS: &[InjectionCase] = {
             overridden: Some(Syntax('>', 19)),
         },
         InjectionCase {
-            attack: "`<` redirection (past the policy, not the splitter)",
+            attack: "`<` redirection",
             command: "./scripts/argv.sh < /etc/passwd",
-            restricted: Syntax('<', 18),
+            restricted: R,
             overridden: Some(Syntax('<', 18)),
         },
         InjectionCase {
@@ -876,12 +890,12 @@ const INJECTIONS: &[InjectionCase] = {
             attack: "carriage return",
             command: "./scripts/argv.sh x\rtouch {M}",
             restricted: R,
-            overridden: Some(Data(&["x\rtouch", "{M}"])),
+            overridden: Some(Syntax('\r', 19)),
         },
         InjectionCase {
             attack: "subshell",
             command: "./scripts/argv.sh (touch {M})",
-            restricted: Syntax('(', 18),
+            restricted: R,
             overridden: Some(Syntax('(', 18)),
         },
         InjectionCase {
@@ -893,61 +907,61 @@ const INJECTIONS: &[InjectionCase] = {
         InjectionCase {
             attack: "`${IFS}` after a space",
             command: "./scripts/argv.sh ${IFS}touch${IFS}{M}",
-            restricted: Syntax('$', 18),
+            restricted: R,
             overridden: Some(Syntax('$', 18)),
         },
         InjectionCase {
             attack: "variable expansion",
             command: "./scripts/argv.sh $HOME",
-            restricted: Syntax('$', 18),
+            restricted: R,
             overridden: Some(Syntax('$', 18)),
         },
         InjectionCase {
             attack: "comment hides the rest",
             command: "./scripts/argv.sh #x",
-            restricted: Syntax('#', 18),
+            restricted: R,
             overridden: Some(Syntax('#', 18)),
         },
         InjectionCase {
             attack: "single-quoted `;` is data",
             command: "./scripts/argv.sh 'x; touch {M}'",
-            restricted: R,
+            restricted: Data(&["x; touch {M}"]),
             overridden: Some(Data(&["x; touch {M}"])),
         },
         InjectionCase {
             attack: "single-quoted `$(…)` is data",
             command: "./scripts/argv.sh '$(touch {M})'",
-            restricted: R,
+            restricted: Data(&["$(touch {M})"]),
             overridden: Some(Data(&["$(touch {M})"])),
         },
         InjectionCase {
             attack: "breaking out of single quotes",
             command: "./scripts/argv.sh 'x'\\''; touch {M}; '\\'''",
-            restricted: R,
+            restricted: Data(&["x'; touch {M}; '"]),
             overridden: Some(Data(&["x'; touch {M}; '"])),
         },
         InjectionCase {
             attack: "breaking out of double quotes",
             command: "./scripts/argv.sh \"x\\\"; touch {M}; \\\"\"",
-            restricted: R,
+            restricted: Data(&["x\"; touch {M}; \""]),
             overridden: Some(Data(&["x\"; touch {M}; \""])),
         },
         InjectionCase {
             attack: "escaped `;` is data",
             command: "./scripts/argv.sh \\; touch {M}",
-            restricted: R,
+            restricted: Data(&[";", "touch", "{M}"]),
             overridden: Some(Data(&[";", "touch", "{M}"])),
         },
         InjectionCase {
             attack: "unclosed quote",
             command: "./scripts/argv.sh 'x",
-            restricted: Refused("the quote `'` at byte 18 is never closed"),
+            restricted: R,
             overridden: Some(Refused("the quote `'` at byte 18 is never closed")),
         },
         InjectionCase {
             attack: "trailing backslash",
             command: "./scripts/argv.sh x\\",
-            restricted: Refused("the line ends with a lone `\\`"),
+            restricted: R,
             overridden: Some(Refused("the line ends with a lone `\\`")),
         },
         InjectionCase {
@@ -989,7 +1003,7 @@ const INJECTIONS: &[InjectionCase] = {
         InjectionCase {
             attack: "python: quoted `;`",
             command: "python3 scripts/argv.py 'x; touch {M}'",
-            restricted: R,
+            restricted: Data(&["x; touch {M}"]),
             overridden: None,
         },
     ]
@@ -1211,6 +1225,18 @@ const BASH_CASES: &[BashCase] = {
             expect: Refused("`./scripts/argv.sh x && rm -rf x` is denied by the rule `Bash(rm:*)`"),
         },
         BashCase {
+            attack: "a deny rule sees a quoted program",
+            steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
+            command: "'rm' -rf x",
+            expect: Refused("`'rm' -rf x` is denied by the rule `Bash(rm:*)`"),
+        },
+        BashCase {
+            attack: "a deny rule sees an escaped program after an operator",
+            steps: &[Activate("probe"), Deny("Bash(rm:*)"), Override],
+            command: "./scripts/argv.sh x; r\\m -rf x",
+            expect: Refused("`./scripts/argv.sh x; r\\m -rf x` is denied by the rule `Bash(rm:*)`"),
+        },
+        BashCase {
             attack: "a deny rule holds after unload and re-activation",
             steps: &[
                 Deny("Bash(./scripts/argv.sh:*)"),
@@ -1369,6 +1395,153 @@ fn tools_outside_allowed_tools_through_skills_run() {
     );
 }
 
+/// The bundled calculator said it evaluates arithmetic safely, yet its
+/// `Bash(python3:*)` let any Python run: an interpreter with a wildcard is
+/// any program. Scoped to its own script, it runs that and nothing else,
+/// through `skills run` and the MCP server's `run_skill_script`.
+#[test]
+fn the_example_calculator_runs_only_its_own_script() {
+    const REFUSED: &str = "Tool 'Bash' not allowed for skill 'calculator'. \
+        Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']";
+    let root = workspace();
+    let marker = tempdir();
+    let touch = format!("open('{}/pwned', 'w')", marker.path().display());
+    let import = format!(
+        "__import__('os').system('touch {}/pwned2')",
+        marker.path().display()
+    );
+    let attacks: Vec<Vec<String>> = [
+        vec!["python3", "-c", &import],
+        vec!["python3", "-c", &touch],
+        vec!["python3", "-m", "http.server"],
+        vec!["python3", "-"],
+        vec!["python3", "-I", "scripts/calc.py", "1"],
+        vec!["python3", "scripts/../scripts/calc.py", "1"],
+        vec!["python3"],
+        vec!["python3.11", "-c", &touch],
+        vec!["/usr/bin/python3", "-c", &touch],
+    ]
+    .into_iter()
+    .map(|argv| argv.into_iter().map(String::from).collect())
+    .collect();
+    each_row(
+        attacks,
+        |argv| argv.join(" "),
+        |argv| {
+            let out = skills()
+                .current_dir(&root)
+                .args(["run", "calculator", "--from", "skills", "--"])
+                .args(argv)
+                .output()
+                .unwrap();
+            assert_eq!(
+                (
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).as_ref()
+                ),
+                (Some(126), format!("skills: {REFUSED}\n").as_str()),
+            );
+            // What the MCP server's `run_skill_script` calls.
+            let session = Session::new(
+                &EXAMPLES,
+                LocalExecutor::new(marker.path().join("cache")),
+                Mode::Restrict,
+            );
+            let line = argv.join(" ");
+            let answer = session.call_tool(RUN, &json_args("calculator", "command", &line));
+            assert_eq!(model_text(answer), Err(REFUSED.to_string()));
+        },
+    );
+    assert!(!marker.path().join("pwned").exists() && !marker.path().join("pwned2").exists());
+    // Its own script still runs, with any arguments (as data).
+    let out = skills()
+        .current_dir(&root)
+        .args(["run", "calculator", "--from", "skills", "--"])
+        .args(["python3", "scripts/calc.py", "15 * 23"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), b"345\n".as_slice())
+    );
+}
+
+/// A rule that pre-approves an interpreter, a launcher or a tool with a
+/// command-running option, followed by a wildcard, is any program: each is
+/// warned (`SK309`) with the rule and the program named; rules that fix
+/// the script or a harmless subcommand, exact commands and `Bash` alone are
+/// not.
+#[test]
+fn wildcards_that_allow_any_program_are_warned() {
+    let rows: &[(&str, Option<&str>)] = &[
+        ("Bash(python3:*)", Some("python3")),
+        ("Bash(node *)", Some("node")),
+        ("Bash(bash:*)", Some("bash")),
+        ("Bash(sh -c:*)", Some("sh")),
+        ("Bash(perl:*)", Some("perl")),
+        ("Bash(ruby:*)", Some("ruby")),
+        ("Bash(deno:*)", Some("deno")),
+        ("Bash(env:*)", Some("env")),
+        ("Bash(xargs:*)", Some("xargs")),
+        ("Bash(npx:*)", Some("npx")),
+        ("Bash(git:*)", Some("git")),
+        ("Bash(git grep:*)", Some("git")),
+        ("Bash(/usr/bin/python3 -u:*)", Some("python3")),
+        ("Bash(py*)", Some("py*")),
+        ("Bash(python3 scripts/calc.py:*)", None),
+        ("Bash(git status:*)", None),
+        ("Bash(python3 --version)", None),
+        ("Bash(./scripts/*)", None),
+        ("Bash", None),
+    ];
+    each_row(
+        rows,
+        |(rule, _)| rule.to_string(),
+        |&(rule, program)| {
+            let tmp = tempdir();
+            let dir = tmp.path().join("demo");
+            fs::create_dir(&dir).unwrap();
+            fs::write(
+                dir.join("SKILL.md"),
+                format!("---\nname: demo\ndescription: Demonstrates. Use when asked.\nallowed-tools: {rule} Read\n---\nBody.\n"),
+            )
+            .unwrap();
+            let out = skills()
+                .arg("validate")
+                .arg(&dir)
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0));
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let warned: Vec<(String, u64, u64)> = report["skills"][0]["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["code"] == "SK309")
+                .map(|d| {
+                    (
+                        d["message"].as_str().unwrap().to_string(),
+                        d["line"].as_u64().unwrap(),
+                        d["column"].as_u64().unwrap(),
+                    )
+                })
+                .collect();
+            let want: Vec<(String, u64, u64)> = program
+                .map(|p| {
+                    (
+                        format!("`{rule}` lets `{p}` run any program: its arguments can name the code it runs"),
+                        4,
+                        16,
+                    )
+                })
+                .into_iter()
+                .collect();
+            assert_eq!(warned, want);
+        },
+    );
+}
+
 /// `skills run probe --from FIXTURES -- ARGV`: (attack, argv, status,
 /// stdout, stderr).
 const SKILLS_RUN_CASES: &[(&str, &[&str], i32, &str, &str)] = &[
@@ -1388,11 +1561,11 @@ const SKILLS_RUN_CASES: &[(&str, &[&str], i32, &str, &str)] = &[
         NOT_ALLOWED_PROBE,
     ),
     (
-        "shell syntax in an argument",
-        &["./scripts/argv.sh", "x; id"],
-        126,
+        "shell syntax in an argument is data",
+        &["./scripts/argv.sh", "x; id", "$(id)", "<(id)"],
+        0,
+        "<x; id>\n<$(id)>\n<<(id)>\n",
         "",
-        NOT_ALLOWED_PROBE,
     ),
     (
         "`..` after the granted prefix",
@@ -1940,22 +2113,21 @@ enum Tamper {
     RootOwner,
 }
 
-/// The refusal: which `ExecError`, at which path, why.
+/// What the next run does.
 #[derive(Debug, Clone, Copy)]
-enum Refusal {
-    /// `CacheTampered` at this path under the skill directory (`""`: the
-    /// directory itself).
-    Tampered(&'static str, &'static str),
-    /// `UnsafeCache` of the skill directory.
-    UnsafeSkillDir(&'static str),
-    /// `UnsafeCache` of the cache root.
+enum Outcome {
+    /// The skill directory is set aside and written again, and the run goes
+    /// ahead; the first difference found is at this path under the skill
+    /// directory (`""`: the directory itself), for this reason.
+    Rebuilt(&'static str, &'static str),
+    /// `UnsafeCache` of the cache root: refused, nothing moved.
     UnsafeRoot(&'static str),
 }
 
 struct CacheCase {
     attack: &'static str,
     tamper: Tamper,
-    refusal: Refusal,
+    outcome: Outcome,
 }
 
 const SYMLINK_ADDED: &str = "a symlink was added";
@@ -1964,138 +2136,138 @@ const DIR_ADDED: &str = "a directory was added";
 const WRITABLE: &str = "it is writable by group or others; `chmod 700` it";
 
 const CACHE_CASES: &[CacheCase] = {
-    use Refusal::{Tampered, UnsafeRoot, UnsafeSkillDir};
+    use Outcome::{Rebuilt, UnsafeRoot};
     use Tamper::*;
     &[
         CacheCase {
             attack: "symlink to /etc/passwd planted beside the scripts",
             tamper: PlantSymlink("scripts/passwd", Target::EtcPasswd),
-            refusal: Tampered("scripts/passwd", SYMLINK_ADDED),
+            outcome: Rebuilt("scripts/passwd", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "symlink to the cache root planted at the top",
             tamper: PlantSymlink("up", Target::Parent),
-            refusal: Tampered("up", SYMLINK_ADDED),
+            outcome: Rebuilt("up", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "dangling symlink planted",
             tamper: PlantSymlink("references/later", Target::Dangling),
-            refusal: Tampered("references/later", SYMLINK_ADDED),
+            outcome: Rebuilt("references/later", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "script replaced by a symlink to identical bytes outside",
             tamper: FileToSymlink("scripts/argv.sh", Target::Copy),
-            refusal: Tampered("scripts/argv.sh", SYMLINK_ADDED),
+            outcome: Rebuilt("scripts/argv.sh", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "SKILL.md replaced by a symlink to /etc/passwd",
             tamper: FileToSymlink("SKILL.md", Target::EtcPasswd),
-            refusal: Tampered("SKILL.md", SYMLINK_ADDED),
+            outcome: Rebuilt("SKILL.md", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "scripts/ replaced by a symlink to a copy",
             tamper: DirToSymlink("scripts"),
-            refusal: Tampered("scripts", SYMLINK_ADDED),
+            outcome: Rebuilt("scripts", SYMLINK_ADDED),
         },
         CacheCase {
             attack: "script rewritten, same size",
             tamper: Rewrite("scripts/argv.sh"),
-            refusal: Tampered("scripts/argv.sh", "its contents changed"),
+            outcome: Rebuilt("scripts/argv.sh", "its contents changed"),
         },
         CacheCase {
             attack: "script made world-writable",
             tamper: Chmod("scripts/argv.sh", 0o777),
-            refusal: Tampered("scripts/argv.sh", "its mode changed"),
+            outcome: Rebuilt("scripts/argv.sh", "its mode changed"),
         },
         CacheCase {
             attack: "script removed",
             tamper: Remove("scripts/argv.sh"),
-            refusal: Tampered("scripts/argv.sh", "the file is missing"),
+            outcome: Rebuilt("scripts/argv.sh", "the file is missing"),
         },
         CacheCase {
             attack: "script replaced by a directory",
             tamper: FileToDir("scripts/argv.sh"),
-            refusal: Tampered("scripts/argv.sh", "not a regular file"),
+            outcome: Rebuilt("scripts/argv.sh", "not a regular file"),
         },
         CacheCase {
             attack: "references/ replaced by a file",
             tamper: DirToFile("references"),
-            refusal: Tampered("references", "not a directory"),
+            outcome: Rebuilt("references", "not a directory"),
         },
         CacheCase {
             attack: "a script another skill wrote beside the scripts",
             tamper: AddFile("scripts/pwn.sh"),
-            refusal: Tampered("scripts/pwn.sh", FILE_ADDED),
+            outcome: Rebuilt("scripts/pwn.sh", FILE_ADDED),
         },
         CacheCase {
             attack: "a module planted for python3 to import from the script's directory",
             tamper: AddFile("scripts/json.py"),
-            refusal: Tampered("scripts/json.py", FILE_ADDED),
+            outcome: Rebuilt("scripts/json.py", FILE_ADDED),
         },
         CacheCase {
             attack: "a __pycache__ planted for python3 to load",
             tamper: AddFile("scripts/__pycache__/argv.cpython-312.pyc"),
-            refusal: Tampered("scripts/__pycache__", DIR_ADDED),
+            outcome: Rebuilt("scripts/__pycache__", DIR_ADDED),
         },
         CacheCase {
             attack: "a file added at the top",
             tamper: AddFile("Makefile"),
-            refusal: Tampered("Makefile", FILE_ADDED),
+            outcome: Rebuilt("Makefile", FILE_ADDED),
         },
         CacheCase {
             attack: "a directory added at the top",
             tamper: AddDir("hooks"),
-            refusal: Tampered("hooks", DIR_ADDED),
+            outcome: Rebuilt("hooks", DIR_ADDED),
         },
         CacheCase {
             attack: "a FIFO added beside the references",
             tamper: AddFifo("references/pipe"),
-            refusal: Tampered("references/pipe", FILE_ADDED),
+            outcome: Rebuilt("references/pipe", FILE_ADDED),
         },
         CacheCase {
             attack: "skill directory replaced by a symlink to a copy",
             tamper: SkillDirToSymlink,
-            refusal: UnsafeSkillDir("it is a symlink"),
+            outcome: Rebuilt("", "it is a symlink"),
         },
         CacheCase {
             attack: "skill directory pre-planted as a symlink",
             tamper: PrePlantSkillDir,
-            refusal: UnsafeSkillDir("it is a symlink"),
+            outcome: Rebuilt("", "it is a symlink"),
         },
         CacheCase {
             attack: "skill directory made world-writable",
             tamper: SkillDirMode(0o757),
-            refusal: UnsafeSkillDir(WRITABLE),
+            outcome: Rebuilt("", WRITABLE),
         },
         CacheCase {
             attack: "cache root is a symlink",
             tamper: RootToSymlink,
-            refusal: UnsafeRoot("it is a symlink"),
+            outcome: UnsafeRoot("it is a symlink"),
         },
         CacheCase {
             attack: "cache root world-writable",
             tamper: RootMode(0o777),
-            refusal: UnsafeRoot(WRITABLE),
+            outcome: UnsafeRoot(WRITABLE),
         },
         CacheCase {
             attack: "cache root world-writable with the sticky bit, like /tmp",
             tamper: RootMode(0o1777),
-            refusal: UnsafeRoot(WRITABLE),
+            outcome: UnsafeRoot(WRITABLE),
         },
         CacheCase {
             attack: "cache root group-writable",
             tamper: RootMode(0o770),
-            refusal: UnsafeRoot(WRITABLE),
+            outcome: UnsafeRoot(WRITABLE),
         },
         CacheCase {
             attack: "cache root is a file",
             tamper: RootIsFile,
-            refusal: UnsafeRoot("it is not a directory"),
+            outcome: UnsafeRoot("it is not a directory"),
         },
         CacheCase {
             attack: "cache root owned by another user",
             tamper: RootOwner,
-            refusal: UnsafeRoot("it is owned by another user"),
+            outcome: UnsafeRoot("it is owned by another user"),
         },
     ]
 };
@@ -2255,25 +2427,23 @@ impl CacheCase {
         Some(planted)
     }
 
+    /// The path the outcome names, and the text of the log line (a
+    /// rebuild) or of the error (a refusal).
     fn expected(&self, root: &Path, dir: &Path) -> (PathBuf, String) {
-        match self.refusal {
-            Refusal::Tampered(rel, reason) => {
+        match self.outcome {
+            Outcome::Rebuilt(rel, reason) => {
                 let path = if rel.is_empty() {
                     dir.to_path_buf()
                 } else {
                     dir.join(rel)
                 };
                 let text = format!(
-                    "the cached skill file `{}` was changed ({reason}); delete its directory to have it written again",
+                    "the cached copy of skill `probe` was changed ({reason}: `{}`); it was set aside and written again from the bundle",
                     path.display()
                 );
                 (path, text)
             }
-            Refusal::UnsafeSkillDir(reason) => (
-                dir.to_path_buf(),
-                format!("refusing the cache directory `{}`: {reason}", dir.display()),
-            ),
-            Refusal::UnsafeRoot(reason) => (
+            Outcome::UnsafeRoot(reason) => (
                 root.to_path_buf(),
                 format!(
                     "refusing the cache directory `{}`: {reason}",
@@ -2285,18 +2455,36 @@ impl CacheCase {
 }
 
 #[test]
-fn a_tampered_cache_is_refused_and_left_as_found() {
+fn a_tampered_cache_is_rebuilt_and_logged_or_its_unsafe_root_refused() {
     each_row(
-        CACHE_CASES,
-        |case| case.attack.to_string(),
-        |case| tamper_then_run(case),
+        CACHE_CASES
+            .iter()
+            .flat_map(|case| Via::ALL.map(|via| (case, via))),
+        |(case, via)| format!("{} (via {via:?})", case.attack),
+        |&(case, via)| tamper_then_run(case, via),
     );
 }
 
+/// How the tampered skill is run.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    Executor,
+    FunctionCall,
+    Xml,
+}
+
+impl Via {
+    const ALL: [Via; 3] = [Via::Executor, Via::FunctionCall, Via::Xml];
+}
+
 /// Materialises and runs `probe` once (unless the row pre-plants the
-/// directory), tampers as the row says, then runs it through the
-/// executor, the function call and `<execute_script>`.
-fn tamper_then_run(case: &CacheCase) {
+/// directory), tampers as the row says, then runs it `via` the executor,
+/// the function call or `<execute_script>`: a changed skill directory is
+/// rebuilt (logged with the first difference), the run goes ahead with the
+/// bundle's files, and nothing planted runs or survives; an unsafe cache
+/// root is refused with the exact `ExecError` and left as found.
+fn tamper_then_run(case: &CacheCase, via: Via) {
+    crate::logged();
     let probe = skill("probe");
     let command = Command::argv(["./scripts/argv.sh", "x"]);
     let row = case.attack;
@@ -2314,72 +2502,178 @@ fn tamper_then_run(case: &CacheCase) {
         return;
     };
     let (path, text) = case.expected(&root, &dir);
-
-    // The executor: the exact variant, path and reason.
-    let e = exec.run(&probe, &command).unwrap_err();
-    match (&e, case.refusal) {
-        (ExecError::CacheTampered { path: p, reason: r }, Refusal::Tampered(_, want))
-        | (
-            ExecError::UnsafeCache { path: p, reason: r },
-            Refusal::UnsafeSkillDir(want) | Refusal::UnsafeRoot(want),
-        ) => {
-            assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
-        }
-        _ => panic!("[{row}] expected {:?}, got {e:?}", case.refusal),
-    }
-    assert_eq!(e.to_string(), text, "[{row}] message");
-
-    // The session, as the model sees it.
     let session = Session::new(&S, exec.clone(), Mode::Restrict);
     session.activate("probe", "").unwrap();
-    let answer = session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x"));
-    assert!(
-        matches!(
-            answer,
-            Err(SessionError::Exec(
-                ExecError::CacheTampered { .. } | ExecError::UnsafeCache { .. }
-            ))
-        ),
-        "[{row}] call_tool({RUN}) gave {answer:?}"
-    );
-    assert_eq!(
-        model_text(answer),
-        Err(text.clone()),
-        "[{row}] call_tool({RUN})"
-    );
-    let reply = session.handle_xml(&Instruction::ExecuteScript {
-        skill: "probe".into(),
-        command: "./scripts/argv.sh x".into(),
-    });
-    assert_eq!(
-        reply,
-        format!("<script_error>{}</script_error>", escape(&text, false)),
-        "[{row}] <execute_script>"
-    );
-    assert_no_leak(row, "<execute_script>", &reply);
-
-    // Left as found, nothing ran.
-    if let Some(planted) = planted {
-        assert!(
-            fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
-            "[{row}] the planted symlink was removed"
-        );
+    let answer: Result<Vec<u8>, String> = match via {
+        Via::Executor => exec
+            .run(&probe, &command)
+            .map(|out| out.stdout)
+            .map_err(|e| {
+                match (&e, case.outcome) {
+                    (ExecError::UnsafeCache { path: p, reason: r }, Outcome::UnsafeRoot(want)) => {
+                        assert_eq!((p, r.as_str()), (&path, want), "[{row}]");
+                    }
+                    _ => panic!("[{row}] expected {:?}, got {e:?}", case.outcome),
+                }
+                e.to_string()
+            }),
+        Via::FunctionCall => model_text(
+            session.call_tool(RUN, &json_args("probe", "command", "./scripts/argv.sh x")),
+        )
+        .map(String::into_bytes),
+        Via::Xml => {
+            let reply = session.handle_xml(&Instruction::ExecuteScript {
+                skill: "probe".into(),
+                command: "./scripts/argv.sh x".into(),
+            });
+            assert_no_leak(row, "<execute_script>", &reply);
+            match reply.strip_prefix("<script_error>") {
+                Some(e) => Err(e.trim_end_matches("</script_error>").to_string()),
+                None => Ok(reply.into_bytes()),
+            }
+        }
+    };
+    let logged = crate::logged();
+    let rebuilds: Vec<&String> = logged
+        .iter()
+        .filter(|l| l.contains(&dir.display().to_string()))
+        .collect();
+    match case.outcome {
+        Outcome::Rebuilt(..) => {
+            let out = String::from_utf8(answer.unwrap_or_else(|e| {
+                panic!("[{row}] via {via:?}: refused instead of rebuilt: {e}")
+            }))
+            .unwrap();
+            let printed = match via {
+                Via::Xml => "&lt;x&gt;",
+                _ => "<x>",
+            };
+            assert!(out.contains(printed), "[{row}] via {via:?}: {out}");
+            assert_eq!(rebuilds, [&text], "[{row}] via {via:?}: the log");
+            // The bundle's files, as the first run left them; nothing planted.
+            let fresh = skills_bundle::exec::materialise(&probe, &root).unwrap();
+            assert_eq!((&fresh.dir, &fresh.rebuilt), (&dir, &None), "[{row}]");
+            if let Some(planted) = planted {
+                assert!(
+                    !fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
+                    "[{row}] the planted symlink {} is still there",
+                    planted.display()
+                );
+            }
+            let names: Vec<_> = fs::read_dir(&root)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            assert_eq!(
+                names,
+                [dir.file_name().unwrap()],
+                "[{row}] left beside the skill"
+            );
+        }
+        Outcome::UnsafeRoot(_) => {
+            let want = match via {
+                Via::Xml => escape(&text, false),
+                _ => text.clone(),
+            };
+            assert_eq!(
+                answer.map_err(|e| e.replace("\n", "")),
+                Err(want),
+                "[{row}] via {via:?}"
+            );
+            assert!(rebuilds.is_empty(), "[{row}] {rebuilds:?}");
+            // Left as found.
+            if let Some(planted) = planted {
+                assert!(
+                    fs::symlink_metadata(&planted).is_ok_and(|m| m.file_type().is_symlink()),
+                    "[{row}] the planted symlink was removed"
+                );
+            }
+        }
     }
+    // Targets outside the cache are untouched.
+    assert!(fs::symlink_metadata("/etc/passwd").is_ok_and(|m| m.is_file()));
     assert!(
         !tmp.path().join("pwned").exists(),
         "[{row}] the tampered script ran"
     );
 }
 
+/// A script that writes into its own directory (its working directory)
+/// made every later run of the skill fail until the cache was deleted by
+/// hand. Now each later run finds the added file, rebuilds the directory
+/// from the bundle, says so on stderr, and runs.
+#[test]
+fn a_script_writing_into_its_own_directory_does_not_break_later_runs() {
+    let tmp = tempdir();
+    let skill = tmp.path().join("skills/note");
+    fs::create_dir_all(skill.join("scripts")).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: note\ndescription: Keeps a note. Use when asked to remember.\nallowed-tools: Bash(./scripts/note.sh:*)\n---\nRun `scripts/note.sh`.\n",
+    )
+    .unwrap();
+    let script = skill.join("scripts/note.sh");
+    fs::write(&script, "#!/bin/sh\necho \"$1\" > out.txt\ncat out.txt\n").unwrap();
+    set_mode(&script, 0o755);
+    let cache = tmp.path().join("cache");
+    let run = |word: &str| {
+        skills()
+            .args(["run", "note", "--from"])
+            .arg(tmp.path().join("skills"))
+            .args(["--", "./scripts/note.sh", word])
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap()
+    };
+    let first = run("one");
+    assert_eq!(
+        (
+            first.status.code(),
+            first.stdout.as_slice(),
+            first.stderr.as_slice()
+        ),
+        (Some(0), b"one\n".as_slice(), b"".as_slice())
+    );
+    let dir = fs::read_dir(cache.join("skills"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    for word in ["two", "three"] {
+        let out = run(word);
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout).as_ref()
+            ),
+            (Some(0), format!("{word}\n").as_str()),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "skills: warning: the cached copy of skill `note` was changed (a file was added: `{}`); it was set aside and written again from the bundle\n",
+                dir.join("out.txt").display()
+            )
+        );
+    }
+}
+
 /// The whole attack: a script of one skill writes a script into another
 /// skill's cache directory, where that skill's glob grant
 /// (`Bash(./scripts/*)`) lets the model run it. It ran; now the added file
-/// is found before anything starts, and left where it is.
+/// is found before anything starts, the directory is written again from
+/// the bundle, and the planted script is gone.
 #[test]
 fn a_script_another_skill_added_is_not_run() {
+    crate::logged();
     let tmp = tempdir();
     let root = tmp.path().join("cache");
-    let procs_dir = skills_bundle::exec::materialise(&skill("procs"), &root).unwrap();
+    let procs_dir = skills_bundle::exec::materialise(&skill("procs"), &root)
+        .unwrap()
+        .dir;
     let planted = procs_dir.join("scripts/pwn.sh");
     let marker = tmp.path().join("pwned");
     let mut exec = LocalExecutor::new(&root);
@@ -2394,22 +2688,24 @@ fn a_script_another_skill_added_is_not_run() {
     assert!(out.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(planted.is_file(), "the other skill's script wrote nothing");
 
-    let text = format!(
-        "the cached skill file `{}` was changed ({FILE_ADDED}); delete its directory to have it written again",
-        planted.display()
-    );
     let session = session(tmp.path(), &["procs"]);
     let answer = session.call_tool(RUN, &json_args("procs", "command", "./scripts/pwn.sh"));
-    assert!(
-        matches!(
-            answer,
-            Err(SessionError::Exec(ExecError::CacheTampered { .. }))
-        ),
-        "call_tool({RUN}) gave {answer:?}"
-    );
-    assert_eq!(model_text(answer), Err(text), "call_tool({RUN})");
+    match answer {
+        Err(SessionError::Exec(ExecError::Spawn { program, source })) => {
+            assert_eq!(
+                (program, source.kind()),
+                (planted.display().to_string(), std::io::ErrorKind::NotFound)
+            );
+        }
+        other => panic!("call_tool({RUN}) gave {other:?}"),
+    }
     assert!(!marker.exists(), "the planted script ran");
-    assert!(planted.is_file(), "the planted script was removed");
+    assert!(!planted.exists(), "the planted script is still there");
+    let log = format!(
+        "the cached copy of skill `procs` was changed ({FILE_ADDED}: `{}`); it was set aside and written again from the bundle",
+        planted.display()
+    );
+    assert!(crate::logged().contains(&log), "{log}");
 }
 
 /// A script run right after its skill was materialised must start, even
@@ -2710,4 +3006,756 @@ fn started_with_the_standard_streams(runtime: &tokio::runtime::Runtime, row: &st
     );
     let numbers: Vec<&str> = fds.iter().map(|(fd, _)| fd.as_str()).collect();
     assert_eq!(numbers, ["0", "1", "2"], "[{row}] {fds:?}");
+}
+
+// ---------------------------------------------------------------------------
+// 9. Arguments through activation: `!`cmd`` with `--run-commands`.
+
+/// The script of every activation skill: each argument as `<ARG>` on its
+/// own line, exactly as received.
+const RUN_SH: &str = "#!/bin/sh\nfor arg in \"$@\"; do\n  printf '<%s>\\n' \"$arg\"\ndone\n";
+
+/// One skill's activation with hostile arguments.
+struct ArgCase {
+    attack: &'static str,
+    /// The skill's `allowed-tools`.
+    allowed: &'static str,
+    /// Its body (`{M}`: the marker file, which must never be created).
+    body: &'static str,
+    /// The arguments, as a model passes them (`{M}` as above).
+    arguments: &'static str,
+    /// The body of the activation (after the header), or its error, exactly
+    /// (`{M}` as above, `{D}` the skill's folder).
+    expect: Result<&'static str, &'static str>,
+}
+
+const ECHO: &str = "Bash(echo:*)";
+const OWN_SCRIPT: &str = "Bash(${CLAUDE_SKILL_DIR}/scripts/run.sh:*)";
+const ECHO_ARGUMENTS: &str = "Out: !`echo $ARGUMENTS`\n";
+const RUN_ARGUMENTS: &str = "Out: !`${CLAUDE_SKILL_DIR}/scripts/run.sh $ARGUMENTS`\n";
+
+const ARG_CASES: &[ArgCase] = &[
+    // Item 1 of issue 17: a pattern rule let arguments reach `sh -c`.
+    ArgCase {
+        attack: "pattern rule: `$0 $$ $HOME` is echoed, not expanded by sh",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "$0 $$ $HOME",
+        expect: Ok("Out: $0 $$ $HOME\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `$(…)` in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "$(touch {M})",
+        expect: Ok("Out: $(touch {M})\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: backquotes in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "`touch {M}`",
+        expect: Ok("Out: `touch {M}`\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `;`, `|`, `&&` and `>` in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "a; touch {M} | b && c > {M}",
+        expect: Ok("Out: a; touch {M} | b && c > {M}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `#` in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "a #b",
+        expect: Ok("Out: a #b\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: a newline in the arguments",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "a\ntouch {M}",
+        expect: Ok("Out: a touch {M}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `${IFS}` and `${HOME}` are data, not braced expansions",
+        allowed: ECHO,
+        body: ECHO_ARGUMENTS,
+        arguments: "x${IFS}touch${IFS}{M} ${HOME}",
+        expect: Ok("Out: x${IFS}touch${IFS}{M} ${HOME}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: process substitution `<(…)` under `Bash(cat:*)`",
+        allowed: "Bash(cat:*)",
+        body: "Out: !`cat $ARGUMENTS`\n",
+        arguments: "<(touch {M})",
+        expect: Err(
+            "the skill's command !`cat '<(touch' '{M})'` failed (exit code 1); its stderr:\n\
+             cat: '<(touch': No such file or directory\n\
+             cat: '{M})': No such file or directory",
+        ),
+    },
+    ArgCase {
+        attack: "pattern rule: breaking out of the author's double quotes",
+        allowed: ECHO,
+        body: "Out: !`echo \"$0\"`\n",
+        arguments: "'x\"; touch {M}; \"'",
+        expect: Ok("Out: x\"; touch {M}; \"\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: breaking out of the author's single quotes",
+        allowed: ECHO,
+        body: "Out: !`echo '$0'`\n",
+        arguments: "\"x'; touch {M}; '\"",
+        expect: Ok("Out: x'; touch {M}; '\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: a backslash before the author's closing quote",
+        allowed: ECHO,
+        body: "Out: !`echo \"$0\" '$1'`\n",
+        arguments: "'\\' '\\'",
+        expect: Ok("Out: \\ \\\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: `${CLAUDE_SKILL_DIR}` in the arguments is one word",
+        allowed: ECHO,
+        body: "Out: !`echo $0`\n",
+        arguments: "'${CLAUDE_SKILL_DIR}'",
+        expect: Ok("Out: {D}\n"),
+    },
+    ArgCase {
+        attack: "pattern rule: a line with shell syntax is refused whatever the arguments",
+        allowed: ECHO,
+        body: "Out: !`echo $0; echo done`\n",
+        arguments: "x",
+        expect: Err(
+            "the skill's command !`echo x; echo done` was not allowed: no rule allows \
+             `Bash(echo x; echo done)`; it holds shell syntax (`;` at byte 6), which only a \
+             rule without a pattern (`Bash`) allows, and nobody is asked during an activation",
+        ),
+    },
+    // A skill folder whose path holds a space: `Bash(${CLAUDE_SKILL_DIR}/…)`.
+    ArgCase {
+        attack: "folder with a space: the rule's script runs, not the planted `…/my`",
+        allowed: OWN_SCRIPT,
+        body: RUN_ARGUMENTS,
+        arguments: "a \"b c\"",
+        expect: Ok("Out: <a>\n<b c>\n"),
+    },
+    ArgCase {
+        attack: "folder with a space: arguments sh would expand",
+        allowed: OWN_SCRIPT,
+        body: RUN_ARGUMENTS,
+        arguments: "$HOME $(touch {M})",
+        expect: Ok("Out: <$HOME>\n<$(touch>\n<{M})>\n"),
+    },
+    ArgCase {
+        attack: "folder with a space, quoted by the author",
+        allowed: OWN_SCRIPT,
+        body: "Out: !`\"${CLAUDE_SKILL_DIR}/scripts/run.sh\" \"$0\"`\n",
+        arguments: "\"x y\" z",
+        expect: Ok("Out: <x y>\n"),
+    },
+    // Item 2 of issue 17: arguments added commands.
+    ArgCase {
+        attack: "arguments add no command: `!`cmd`` in the text",
+        allowed: "Bash(cat:*)",
+        body: "Say $ARGUMENTS\n",
+        arguments: "hello !`cat /etc/hostname`",
+        expect: Ok("Say hello !`cat /etc/hostname`\n"),
+    },
+    ArgCase {
+        attack: "arguments add no command, even under a rule without a pattern",
+        allowed: "Bash",
+        body: "Say $0 and $1\n",
+        arguments: "'!`touch {M}`' x",
+        expect: Ok("Say !`touch {M}` and x\n"),
+    },
+    ArgCase {
+        attack: "arguments add no command through the `ARGUMENTS:` line",
+        allowed: "Bash",
+        body: "Plain.\n",
+        arguments: "!`touch {M}`",
+        expect: Ok("Plain.\n\n\nARGUMENTS: !`touch {M}`"),
+    },
+    ArgCase {
+        attack: "arguments add no command block",
+        allowed: "Bash",
+        body: "Say:\n$ARGUMENTS\n",
+        arguments: "```!\ntouch {M}\n```",
+        expect: Ok("Say:\n```!\ntouch {M}\n```\n"),
+    },
+    // A shell line (a rule without a pattern): the arguments stay data.
+    ArgCase {
+        attack: "shell line: the arguments stay data in every quoting",
+        allowed: "Bash",
+        body: "Out: !`echo \"$0\"; echo '$1' | cat; echo $2`\n",
+        arguments: "'\"; touch {M}; \"' \"'; touch {M}; '\" '; touch {M}'",
+        expect: Ok("Out: \"; touch {M}; \"\n'; touch {M}; '\n; touch {M}\n"),
+    },
+    ArgCase {
+        attack: "shell line: a value after the author's `~` names no user",
+        allowed: "Bash",
+        body: "Out: !`echo ~$0 | cat`\n",
+        arguments: "root",
+        expect: Ok("Out: ~root\n"),
+    },
+    ArgCase {
+        attack: "shell line: a placeholder in a comment is refused",
+        allowed: "Bash",
+        body: "!`echo hi # $0`",
+        arguments: "'x\ntouch {M}'",
+        expect: Err(
+            "the skill's command !`echo hi # $0` cannot take its arguments as data: `$0`: it \
+             stands in a comment, where no quoting is sure to keep a value one word of data; \
+             quote the placeholder or move it out of that construct",
+        ),
+    },
+    ArgCase {
+        attack: "shell line: a placeholder inside `$(…)` is refused",
+        allowed: "Bash",
+        body: "!`echo $(printf %s $0)`",
+        arguments: "'x; touch {M}'",
+        expect: Err(
+            "the skill's command !`echo $(printf %s $0)` cannot take its arguments as data: \
+             `$0`: it stands after `$(`, where no quoting is sure to keep a value one word of \
+             data; quote the placeholder or move it out of that construct",
+        ),
+    },
+    ArgCase {
+        attack: "shell line: a placeholder after bash's `[[` is refused",
+        allowed: "Bash",
+        body: "!`[[ $0 -eq 1 ]] && echo one`",
+        arguments: "'a[$(touch {M})]'",
+        expect: Err(
+            "the skill's command !`[[ $0 -eq 1 ]] && echo one` cannot take its arguments as \
+             data: `$0`: it stands after `[[`, where no quoting is sure to keep a value one \
+             word of data; quote the placeholder or move it out of that construct",
+        ),
+    },
+];
+
+/// The skills of [`ARG_CASES`] (`case-<row>`), in a folder whose path holds
+/// a space (`<tmp>/my skills`), beside a program `<tmp>/my` that creates
+/// the marker: a command line split at that space runs it.
+struct ArgSkills {
+    tmp: tempfile::TempDir,
+    root: PathBuf,
+    marker: PathBuf,
+}
+
+impl ArgSkills {
+    fn new<'c>(cases: impl IntoIterator<Item = (String, &'c str, &'c str)>) -> ArgSkills {
+        let tmp = tempdir();
+        let root = tmp.path().join("my skills");
+        let marker = tmp.path().join("pwned");
+        let planted = tmp.path().join("my");
+        fs::write(
+            &planted,
+            format!("#!/bin/sh\ntouch '{}'\n", marker.display()),
+        )
+        .unwrap();
+        fs::set_permissions(&planted, fs::Permissions::from_mode(0o755)).unwrap();
+        let skills = ArgSkills { tmp, root, marker };
+        for (name, allowed, body) in cases {
+            let dir = skills.root.join(&name);
+            fs::create_dir_all(dir.join("scripts")).unwrap();
+            let body = body.replace("{M}", &skills.m());
+            let md = format!(
+                "---\nname: {name}\ndescription: Hostile arguments. Use when testing.\nallowed-tools: '{allowed}'\n---\n{body}"
+            );
+            fs::write(dir.join("SKILL.md"), md).unwrap();
+            let script = dir.join("scripts/run.sh");
+            fs::write(&script, RUN_SH).unwrap();
+            fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        skills
+    }
+
+    fn m(&self) -> String {
+        self.marker.to_str().unwrap().to_string()
+    }
+
+    fn dir(&self, name: &str) -> String {
+        self.root.join(name).to_str().unwrap().to_string()
+    }
+
+    /// The skills compiled as `skills_bundle!` compiles them.
+    fn bundle(&self) -> Bundle {
+        use skills_compiler::{self as compiler, Options, Profile, embed, pack::write_pack};
+        let roots = [self.root.clone()];
+        let options = Options {
+            profile: Profile::ClaudeCode,
+            ..Options::default()
+        };
+        let checked = compiler::check(&roots, &options);
+        let plan = embed::plan(&checked, &roots, &[]).unwrap();
+        let bytes = write_pack(&plan, skills_core::zip::write::DosTime::EPOCH).unwrap();
+        Bundle::from_pack(&bytes, skills_bundle::pack::Trust::Unsigned).unwrap()
+    }
+
+    /// `name` activated through the library, as `skills show --style
+    /// claude-code --run-commands` does: its rules granted with the
+    /// variables filled, commands run by the executor (a shell allowed, the
+    /// policy deciding), `executor` seeing each command first.
+    fn activate(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        arguments: &str,
+        executor: &impl ScriptExecutor,
+    ) -> Result<String, String> {
+        use skills_bundle::activation::claude_code::Vars;
+        use skills_bundle::activation::{Options, PolicyRunner, Rule};
+        let skill = bundle.get(name).unwrap();
+        let dir = self.dir(name);
+        let vars = Vars {
+            skill_dir: &dir,
+            session_id: Some("session"),
+            project_dir: Some("/project"),
+        };
+        let policy = skills_bundle::ToolPolicy::new(Mode::PreApprove);
+        let rules: Vec<Rule> = skill
+            .allowed_tools()
+            .map(|r| Rule::expanded(r, &vars))
+            .collect();
+        policy.grant(name, rules.iter().map(Rule::as_tool_rule));
+        let runner = PolicyRunner {
+            policy: &policy,
+            executor,
+            base_dir: Some(&dir),
+        };
+        let options = Options {
+            arguments,
+            base_dir: Some(&dir),
+            session_id: vars.session_id,
+            project_dir: vars.project_dir,
+            commands: Some(&runner),
+        };
+        skill
+            .activate_with(&options)
+            .map(|a| a.content)
+            .map_err(|e| e.to_string())
+    }
+
+    /// `skills show NAME --style claude-code --run-commands --args …`: its
+    /// stdout, or its error without the `skills: ` prefix.
+    fn show(&self, name: &str, arguments: &str) -> Result<String, String> {
+        let out = skills()
+            .env("XDG_CACHE_HOME", self.tmp.path().join("cli-cache"))
+            .env("LC_ALL", "C")
+            .args(["show", name, "--style", "claude-code", "--run-commands"])
+            .args(["--session-id", "session", "--project-dir", "/project"])
+            .arg("--from")
+            .arg(&self.root)
+            .args(["--args", arguments])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = texts(&out);
+        if out.status.success() {
+            assert_eq!(stderr, "", "{name}: stderr of a success");
+            Ok(stdout)
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+            assert_eq!(stdout, "", "{name}: stdout of a failure");
+            let error = stderr.strip_prefix("skills: ").unwrap_or(&stderr);
+            Err(error.strip_suffix('\n').unwrap_or(error).to_string())
+        }
+    }
+}
+
+/// Every row of [`ARG_CASES`] through the library and through `skills
+/// show`: exactly the expected text or error, and the marker never made.
+fn check_arg_cases() {
+    let skills = ArgSkills::new(
+        ARG_CASES
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("case-{i}"), c.allowed, c.body)),
+    );
+    let bundle = skills.bundle();
+    let executor = {
+        let mut e = LocalExecutor::new(skills.tmp.path().join("cache"));
+        e.allow_shell = true;
+        e
+    };
+    let m = skills.m();
+    each_row(
+        ARG_CASES.iter().enumerate(),
+        |(_, case)| case.attack.to_string(),
+        |&(i, case)| {
+            // A marker a failed row left would fail the next ones too.
+            let _ = fs::remove_file(&skills.marker);
+            let name = format!("case-{i}");
+            let dir = skills.dir(&name);
+            let fill = |s: &str| s.replace("{M}", &m).replace("{D}", &dir);
+            let want = case
+                .expect
+                .map(|body| format!("Base directory for this skill: {dir}\n\n{}", fill(body)))
+                .map_err(fill);
+            let arguments = fill(case.arguments);
+            let got = skills.activate(&bundle, &name, &arguments, &executor);
+            assert_eq!(got, want, "Skill::activate_with");
+            assert!(
+                !skills.marker.exists(),
+                "the library ran an injected command"
+            );
+            assert_eq!(
+                skills.show(&name, &arguments),
+                want,
+                "skills show --run-commands"
+            );
+            assert!(
+                !skills.marker.exists(),
+                "`skills show` ran an injected command"
+            );
+        },
+    );
+}
+
+#[test]
+fn arguments_through_activation_stay_data() {
+    check_arg_cases();
+}
+
+// ---------------------------------------------------------------------------
+// 10. The same where `/bin/sh` is bash (Fedora, RHEL 9, Arch, openSUSE).
+
+/// Arguments a shell would read as something else than data (`{M}`: the
+/// marker file). Each is passed as `$0` (quoted so that it is exactly
+/// `$0`) and as the whole `$ARGUMENTS`.
+const HOSTILE: &[&str] = &[
+    "$0 $$ $HOME",
+    "<(touch {M})",
+    ">(touch {M})",
+    "$(touch {M})",
+    "`touch {M}`",
+    "\"$(touch {M})\"",
+    "x; touch {M}",
+    "x | touch {M}",
+    "x && touch {M}",
+    "x || touch {M}",
+    "x & touch {M}",
+    "x >{M}",
+    "x >> {M}",
+    "< /etc/passwd",
+    "#x\ntouch {M}",
+    "x\ntouch {M}",
+    "x\r\ntouch {M}",
+    "${IFS}touch${IFS}{M}",
+    "$IFS",
+    "${HOME}",
+    "$((1+1))",
+    "$[1+1]",
+    "a[$(touch {M})]",
+    "\"; touch {M}; \"",
+    "'; touch {M}; '",
+    "\\\"; touch {M} #",
+    "'\\''; touch {M}; '\\''",
+    "$'\\x27; touch {M}; \\x27'",
+    "\\",
+    "x\\",
+    "\\\n",
+    "!`touch {M}`",
+    "```!\ntouch {M}\n```",
+    "*",
+    "~",
+    "~root",
+    "{a,b}",
+    "a=b",
+    "PATH=/tmp",
+    "-e",
+    "${CLAUDE_SKILL_DIR}",
+    "",
+    " ",
+    "\t",
+    "é 😀",
+    "it's",
+    "\"quoted\"",
+];
+
+/// Where the author puts the argument in a command: the placeholder
+/// written so, and whether `$0` (else `$ARGUMENTS`).
+const CONTEXTS: &[(&str, bool)] = &[
+    ("$0", true),
+    ("\"$0\"", true),
+    ("'$0'", true),
+    ("$ARGUMENTS", false),
+    ("\"$ARGUMENTS\"", false),
+    ("'$ARGUMENTS'", false),
+];
+
+/// The pattern rules, each with the program of its commands and the
+/// program it names in argv.
+const PROGRAMS: &[(&str, &str, &str)] = &[
+    (ECHO, "echo", "echo"),
+    ("Bash(cat:*)", "cat", "cat"),
+    (
+        OWN_SCRIPT,
+        "${CLAUDE_SKILL_DIR}/scripts/run.sh",
+        "scripts/run.sh",
+    ),
+    (
+        OWN_SCRIPT,
+        "\"${CLAUDE_SKILL_DIR}/scripts/run.sh\"",
+        "scripts/run.sh",
+    ),
+];
+
+/// A [`ScriptExecutor`] that records each command, then runs it.
+struct Recording {
+    inner: LocalExecutor,
+    seen: std::sync::Mutex<Vec<skills_bundle::exec::Invocation>>,
+}
+
+impl ScriptExecutor for Recording {
+    fn run(&self, skill: &Skill<'_>, command: &Command) -> Result<Output, ExecError> {
+        self.seen.lock().unwrap().push(command.invocation.clone());
+        self.inner.run(skill, command)
+    }
+}
+
+impl Recording {
+    fn take(&self) -> Vec<skills_bundle::exec::Invocation> {
+        std::mem::take(&mut *self.seen.lock().unwrap())
+    }
+}
+
+/// Every hostile argument under every pattern rule, in every context of the
+/// author's command: the executor is asked to run exactly the rule's
+/// program with the argument's words as they were given (no shell, no
+/// other program), and the marker never appears; a line that needs a
+/// shell runs only under a rule without a pattern, with the arguments
+/// data; an argument never adds a command.
+fn check_hostile_arguments() {
+    use skills_bundle::activation::{argument_words, claude_code::Vars, split_arguments};
+    use skills_bundle::exec::Invocation;
+    use skills_bundle::shell::quote;
+    let mut skills_of = Vec::new();
+    for (p, (rule, program, _)) in PROGRAMS.iter().enumerate() {
+        for (c, (context, _)) in CONTEXTS.iter().enumerate() {
+            let body = format!("Out: !`{program} {context}`\n");
+            skills_of.push((format!("p{p}-c{c}"), *rule, body));
+        }
+    }
+    let shell_line = "Out: !`printf '[%s]' \"$0\" '$1' $2; echo`\n";
+    skills_of.push(("shell-line".into(), "Bash", shell_line.into()));
+    skills_of.push((
+        "shell-line-pattern".into(),
+        ECHO,
+        "!`echo $0; echo x`".into(),
+    ));
+    skills_of.push(("no-command".into(), "Bash", "Say $ARGUMENTS, $0.\n".into()));
+    let skills = ArgSkills::new(
+        skills_of
+            .iter()
+            .map(|(name, rule, body)| (name.clone(), *rule, body.as_str())),
+    );
+    let bundle = skills.bundle();
+    let mut inner = LocalExecutor::new(skills.tmp.path().join("cache"));
+    // A shell is allowed: only the policy stands between a line and `sh`.
+    inner.allow_shell = true;
+    let executor = Recording {
+        inner,
+        seen: std::sync::Mutex::new(Vec::new()),
+    };
+    let m = skills.m();
+    let rows = HOSTILE.iter().map(|h| h.replace("{M}", &m));
+    each_row(
+        rows,
+        |h| format!("{h:?}"),
+        |hostile| {
+            let _ = fs::remove_file(&skills.marker);
+            let quoted = quote(hostile);
+            assert_eq!(
+                split_arguments(&quoted),
+                [hostile.as_str()],
+                "$0 is the argument"
+            );
+            for (p, (_, _, argv0)) in PROGRAMS.iter().enumerate() {
+                for (c, (context, dollar0)) in CONTEXTS.iter().enumerate() {
+                    let name = format!("p{p}-c{c}");
+                    let dir = skills.dir(&name);
+                    let vars = Vars {
+                        skill_dir: &dir,
+                        session_id: Some("session"),
+                        project_dir: Some("/project"),
+                    };
+                    let (arguments, words) = match (dollar0, context.starts_with('$')) {
+                        (true, true) if hostile.is_empty() => (&quoted, vec![]),
+                        (true, _) => (&quoted, vec![vars.expand(hostile)]),
+                        (false, true) => (
+                            hostile,
+                            argument_words(hostile)
+                                .iter()
+                                .map(|w| vars.expand(w))
+                                .collect(),
+                        ),
+                        (false, false) => (hostile, vec![vars.expand(hostile)]),
+                    };
+                    let got = skills.activate(&bundle, &name, arguments, &executor);
+                    let argv: Vec<String> = std::iter::once(argv0.to_string())
+                        .chain(words.iter().cloned())
+                        .collect();
+                    assert_eq!(
+                        executor.take(),
+                        [Invocation::Argv(argv)],
+                        "{name}: `{context}` under {}",
+                        PROGRAMS[p].0
+                    );
+                    assert!(!skills.marker.exists(), "{name}: an injected command ran");
+                    match *argv0 {
+                        "scripts/run.sh" => {
+                            let printed: Vec<String> =
+                                words.iter().map(|w| format!("<{w}>")).collect();
+                            let want = format!(
+                                "Base directory for this skill: {dir}\n\nOut: {}\n",
+                                printed.join("\n")
+                            );
+                            assert_eq!(got, Ok(want), "{name}");
+                        }
+                        "echo" => assert!(got.is_ok(), "{name}: {got:?}"),
+                        _ => assert!(
+                            match &got {
+                                Ok(_) => true,
+                                Err(e) => e.contains("` failed (exit code 1)"),
+                            },
+                            "{name}: {got:?}"
+                        ),
+                    }
+                }
+            }
+            // A shell line under a rule without a pattern: the arguments are
+            // data in every quoting.
+            let dir = skills.dir("shell-line");
+            let vars = Vars {
+                skill_dir: &dir,
+                session_id: Some("session"),
+                project_dir: Some("/project"),
+            };
+            let value = vars.expand(hostile);
+            let three = [quoted.as_str(); 3].join(" ");
+            let got = skills.activate(&bundle, "shell-line", &three, &executor);
+            let printed = if value.is_empty() {
+                "[][]".to_string()
+            } else {
+                format!("[{value}][{value}][{value}]")
+            };
+            assert_eq!(
+                got,
+                Ok(format!(
+                    "Base directory for this skill: {dir}\n\nOut: {printed}\n"
+                )),
+                "shell-line"
+            );
+            let seen = executor.take();
+            assert!(
+                matches!(seen.as_slice(), [Invocation::Shell(_)]),
+                "shell-line: {seen:?}"
+            );
+            assert!(
+                !skills.marker.exists(),
+                "shell-line: an injected command ran"
+            );
+            // The same line under a pattern rule: refused, nothing run.
+            let got = skills.activate(&bundle, "shell-line-pattern", &quoted, &executor);
+            assert!(
+                got.as_ref()
+                    .is_err_and(|e| e.contains("was not allowed: no rule allows")),
+                "shell-line-pattern: {got:?}"
+            );
+            assert_eq!(
+                executor.take(),
+                Vec::<Invocation>::new(),
+                "shell-line-pattern"
+            );
+            // No command in the body: none from the arguments either.
+            for arguments in [hostile.as_str(), quoted.as_str()] {
+                let got = skills.activate(&bundle, "no-command", arguments, &executor);
+                assert!(got.is_ok(), "no-command: {got:?}");
+                assert_eq!(
+                    executor.take(),
+                    Vec::<Invocation>::new(),
+                    "no-command ran a command"
+                );
+            }
+            assert!(!skills.marker.exists(), "an injected command ran");
+        },
+    );
+}
+
+#[test]
+fn hostile_arguments_reach_the_rules_program_as_data() {
+    check_hostile_arguments();
+}
+
+/// Runs `test` (the body of the test `name`) in a child of this test
+/// binary, in a private mount namespace where `/bin/sh` is bash
+/// (`unshare --mount`, then `mount --bind /bin/bash /bin/sh`; needs root),
+/// as it is on Fedora, RHEL 9, Arch and openSUSE, where bash 5.1+ runs
+/// `<(…)` even as `sh`. Fails, loudly, when the namespace cannot be made or
+/// `/bin/sh` is not bash inside it.
+fn with_bash_as_sh(name: &str, test: impl FnOnce()) {
+    const INSIDE: &str = "SKILLS_TESTS_SH_IS_BASH";
+    if std::env::var_os(INSIDE).is_some_and(|v| v == name) {
+        let sh = std::process::Command::new("/bin/sh")
+            .args(["-c", "echo \"${BASH_VERSION:-not bash}\""])
+            .output()
+            .unwrap();
+        let version = String::from_utf8_lossy(&sh.stdout);
+        assert!(
+            version.starts_with(|c: char| c.is_ascii_digit()),
+            "/bin/sh is not bash in the namespace: {version}"
+        );
+        println!("/bin/sh is bash {}", version.trim());
+        test();
+        return;
+    }
+    assert!(
+        Path::new("/bin/bash").is_file(),
+        "this test needs bash: `apt-get install -y bash`"
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "--", "/bin/sh", "-c"])
+        .arg("mount --bind /bin/bash /bin/sh && exec \"$@\"")
+        .arg("sh")
+        .arg(std::env::current_exe().unwrap())
+        .args([
+            name,
+            "--exact",
+            "--ignored",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(INSIDE, name)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `unshare` ({e}): this test needs util-linux"));
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    print!("{text}");
+    assert!(
+        out.status.success(),
+        "`{name}` with /bin/sh bound to bash failed; making the namespace needs root \
+         (`unshare --mount`, `mount --bind`):\n{text}"
+    );
+    assert!(
+        text.contains("/bin/sh is bash ") && text.contains("test result: ok. 1 passed"),
+        "`{name}` did not run with /bin/sh bound to bash"
+    );
+}
+
+/// The acceptance of issue 17: with `/bin/sh` bash, no argument under any
+/// pattern rule runs a program the rule does not name. Needs root, so it
+/// is run by `.ci/run` (`-- --ignored --exact` this test).
+#[test]
+#[ignore = "needs root (a mount namespace with bash bound over /bin/sh): run by .ci/run"]
+fn no_argument_runs_a_program_when_sh_is_bash() {
+    with_bash_as_sh(
+        "security::no_argument_runs_a_program_when_sh_is_bash",
+        || {
+            check_arg_cases();
+            check_hostile_arguments();
+        },
+    );
 }

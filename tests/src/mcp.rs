@@ -218,7 +218,7 @@ pub async fn exercise(client: &Client, bundle: &Bundle) {
     assert!(error, "{text}");
     assert_eq!(
         text,
-        "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']"
+        "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']"
     );
     let unknown = client
         .call_tool(CallToolRequestParams::new("rm_rf"))

@@ -14,10 +14,40 @@
 //!    `${CLAUDE_PROJECT_DIR}` everywhere, the arguments' text included. The
 //!    same pass fills these variables in `allowed-tools` rules.
 //!
-//! `` !`cmd` `` comes after both ([`commands`](super::commands)), then
-//! U+FFFE and U+FFFF become U+FFFD.
+//! # Commands: only the author's, and arguments as data
+//!
+//! Unlike Claude Code, which finds `` !`cmd` `` in the text *after* both
+//! passes (so an argument holding `` !`cmd` `` adds a command, and an
+//! argument holding `$(…)` runs inside one), [`render`] finds the commands
+//! in the author's text first ([`commands::pieces`]), and fills each
+//! command's placeholders as data ([`shell::Line`](Line)): every value is quoted
+//! for the context it stands in (outside quotes a quoted word, in `"…"`
+//! with `"`, `\`, `$` and `` ` `` escaped, in `'…'` with `'` as `'\''`), so
+//! a shell or [`shell::split`](crate::shell::split) reads it back as the very characters given.
+//! In a command:
+//!
+//! - `$N`, `$ARGUMENTS[N]` and `$name` are the same words as in the text
+//!   (Claude Code's split, [`split_arguments`](super::split_arguments)),
+//!   with `${CLAUDE_…}` expanded inside them; a missing `$N` is empty (not
+//!   left as a `$N` for the shell to expand), and an empty value outside
+//!   quotes is no word, as an empty unquoted expansion is none;
+//! - `$ARGUMENTS` outside quotes is the arguments' words grouped by blanks,
+//!   quotes and backslashes only ([`argument_words`](super::argument_words):
+//!   `$`, `#`, `|`, `;` stay characters of the words), each quoted; inside
+//!   quotes it is the arguments' text as written;
+//! - `${CLAUDE_SKILL_DIR}` (and the other variables) are values too, so a
+//!   directory with a space stays one word;
+//! - a value that would stand where its quoting cannot be sure (after `$(`,
+//!   backquotes, `((`, `[[`, a here-document, in a comment) fails the
+//!   command ([`CommandError::Unplaceable`]).
+//!
+//! The text outside commands is exactly Claude Code's. A command's output
+//! is never searched for commands, and neither is the `ARGUMENTS:` line.
+//! Last, U+FFFE and U+FFFF become U+FFFD.
 
+use super::commands::{self, CommandError, Piece};
 use super::shell_words;
+use crate::shell::{Context, Line, Unplaceable};
 
 /// The variables of the second pass. A variable left `None` stays literal
 /// (a library caller without a session or project says nothing false).
@@ -31,100 +61,142 @@ pub struct Vars<'v> {
     pub project_dir: Option<&'v str>,
 }
 
+/// A piece of text seen by [`Vars`]: as written, or a known variable.
+enum VarPiece<'a> {
+    Text(&'a str),
+    Var { name: &'a str, value: &'a str },
+}
+
 impl Vars<'_> {
     /// `text` with every known `${CLAUDE_…}` variable replaced, in one scan:
     /// a value holding a variable's name is not expanded again. A backslash
     /// before one is no escape (Claude Code keeps it and expands).
     pub fn expand(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        self.each(text, |piece| match piece {
+            VarPiece::Text(t) => out.push_str(t),
+            VarPiece::Var { value, .. } => out.push_str(value),
+        });
+        out
+    }
+
+    /// `command` (the author's command line, or a `Bash` rule's pattern)
+    /// with every known variable filled as data ([`Line::value`]):
+    /// a directory with a space stays one word. `Err` names the variable
+    /// that stands where no quoting is sure.
+    pub fn expand_in_command(&self, command: &str) -> Result<String, (String, Unplaceable)> {
+        let mut line = Line::new();
+        let mut error = None;
+        self.fill(command, &mut line, &mut error);
+        match error {
+            Some(e) => Err(e),
+            None => Ok(line.into_string()),
+        }
+    }
+
+    /// Appends `text` to `line`, its variables as values; the first
+    /// variable that cannot be placed is kept in `error`.
+    fn fill(&self, text: &str, line: &mut Line, error: &mut Option<(String, Unplaceable)>) {
+        self.each(text, |piece| match piece {
+            VarPiece::Text(t) => line.text(t),
+            VarPiece::Var { name, value } => {
+                if let Err(e) = line.value(value) {
+                    error.get_or_insert((name.to_string(), e));
+                }
+            }
+        });
+    }
+
+    /// Calls `f` on the pieces of `text`, in order.
+    fn each<'a>(&'a self, text: &'a str, mut f: impl FnMut(VarPiece<'a>)) {
         let vars = [
             ("${CLAUDE_SKILL_DIR}", Some(self.skill_dir)),
             ("${CLAUDE_SESSION_ID}", self.session_id),
             ("${CLAUDE_PROJECT_DIR}", self.project_dir),
         ];
-        let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(at) = rest.find("${CLAUDE_") {
             let (before, from) = rest.split_at(at);
-            out.push_str(before);
+            if !before.is_empty() {
+                f(VarPiece::Text(before));
+            }
             match vars.iter().find_map(|(name, value)| {
-                Some((name, (*value)?)).filter(|(n, _)| from.starts_with(**n))
+                Some((*name, (*value)?)).filter(|(n, _)| from.starts_with(*n))
             }) {
                 Some((name, value)) => {
-                    out.push_str(value);
+                    f(VarPiece::Var { name, value });
                     rest = &from[name.len()..];
                 }
                 None => {
-                    out.push('$');
+                    f(VarPiece::Text("$"));
                     rest = &from[1..];
                 }
             }
         }
-        out.push_str(rest);
-        out
+        if !rest.is_empty() {
+            f(VarPiece::Text(rest));
+        }
     }
 }
 
-/// The whole text block: the header, then `body` through both passes and
-/// `run` (which handles `` !`cmd` ``).
+/// The whole text block: the header, then `body` with its placeholders
+/// filled and each of the author's commands replaced by `run(command)`:
+/// `Ok` with the command line, placeholders filled as data, or the
+/// [`CommandError::Unplaceable`] that says why it could not be built. See
+/// the module documentation.
 pub fn render<E>(
     body: &str,
     arguments: &str,
     names: &[&str],
     vars: &Vars<'_>,
-    run: impl FnOnce(&str) -> Result<String, E>,
+    mut run: impl FnMut(Result<String, CommandError>) -> Result<String, E>,
 ) -> Result<String, E> {
-    let body = vars.expand(&substitute_arguments(body, arguments, names));
-    let body = run(&body)?;
-    let text = format!(
-        "Base directory for this skill: {}\n\n{body}",
-        vars.skill_dir
-    );
+    let args = Args::new(arguments, names);
+    let mut used = false;
+    let mut out = String::with_capacity(body.len() + arguments.len());
+    for piece in commands::pieces(body) {
+        match piece {
+            Piece::Text(text) => {
+                let mut sink = String::with_capacity(text.len());
+                used |= scan(text, &args, &mut sink);
+                out.push_str(&vars.expand(&sink));
+            }
+            Piece::Command(command) => {
+                let mut sink = InCommand {
+                    line: Line::new(),
+                    pending: String::new(),
+                    vars,
+                    error: None,
+                };
+                used |= scan(command, &args, &mut sink);
+                sink.flush();
+                let filled = match sink.error {
+                    Some((placeholder, e)) => Err(CommandError::Unplaceable {
+                        command: command.to_string(),
+                        reason: format!("`{placeholder}`: {e}"),
+                    }),
+                    None => Ok(sink.line.into_string()),
+                };
+                out.push_str(&run(filled)?);
+            }
+        }
+    }
+    if !used && !arguments.is_empty() {
+        out.push_str("\n\nARGUMENTS: ");
+        out.push_str(&vars.expand(arguments));
+    }
+    let text = format!("Base directory for this skill: {}\n\n{out}", vars.skill_dir);
     Ok(text.replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}"))
 }
 
-/// The first pass; see the module documentation. `names` are the
-/// frontmatter's `arguments`, in order: `$name` is the word at the same
-/// index (empty when missing); empty and all-digit names are ignored, and
-/// a name `ARGUMENTS` wins over the built-in `$ARGUMENTS`.
+/// The first pass over a whole body; see the module documentation. `names`
+/// are the frontmatter's `arguments`, in order: `$name` is the word at the
+/// same index (empty when missing); empty and all-digit names are ignored,
+/// and a name `ARGUMENTS` wins over the built-in `$ARGUMENTS`.
 pub fn substitute_arguments(body: &str, arguments: &str, names: &[&str]) -> String {
-    let words = shell_words::split(arguments);
-    let named: Vec<(&str, usize)> = names
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| !n.is_empty() && !n.bytes().all(|b| b.is_ascii_digit()))
-        .map(|(i, n)| (*n, i))
-        .collect();
+    let args = Args::new(arguments, names);
     let mut out = String::with_capacity(body.len() + arguments.len());
-    let mut used = false;
-    let mut rest = body;
-    while let Some(at) = rest.find('$') {
-        let (before, from) = rest.split_at(at);
-        let Some(found) = placeholder(from, &named, &words, arguments) else {
-            out.push_str(before);
-            out.push('$');
-            rest = &from[1..];
-            continue;
-        };
-        match (before.strip_suffix('\\'), found.value) {
-            // `\$…`: the placeholder as written, without the backslash.
-            (Some(before), _) => {
-                out.push_str(before);
-                out.push_str(&from[..found.len]);
-            }
-            (None, Some(value)) => {
-                out.push_str(before);
-                out.push_str(value);
-                used = true;
-            }
-            // A missing index stays as written.
-            (None, None) => {
-                out.push_str(before);
-                out.push_str(&from[..found.len]);
-            }
-        }
-        rest = &from[found.len..];
-    }
-    out.push_str(rest);
+    let used = scan(body, &args, &mut out);
     if !used && !arguments.is_empty() {
         out.push_str("\n\nARGUMENTS: ");
         out.push_str(arguments);
@@ -132,23 +204,180 @@ pub fn substitute_arguments(body: &str, arguments: &str, names: &[&str]) -> Stri
     out
 }
 
-/// A placeholder at the start of a text: its length, and its value (`None`
-/// for an index past the last word).
+/// The arguments, split once for every piece of a body.
+struct Args<'a> {
+    arguments: &'a str,
+    words: Vec<String>,
+    named: Vec<(&'a str, usize)>,
+}
+
+impl<'a> Args<'a> {
+    fn new(arguments: &'a str, names: &[&'a str]) -> Self {
+        Args {
+            arguments,
+            words: shell_words::split(arguments),
+            named: names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| !n.is_empty() && !n.bytes().all(|b| b.is_ascii_digit()))
+                .map(|(i, n)| (*n, i))
+                .collect(),
+        }
+    }
+}
+
+/// A placeholder's value, for a [`Sink`].
+enum Value<'a> {
+    /// One word (`$N`, `$ARGUMENTS[N]`, `$name`).
+    Word(&'a str),
+    /// `$ARGUMENTS`: the arguments as written.
+    Whole,
+}
+
+/// Where the first pass puts the author's text and the values it finds.
+trait Sink {
+    /// The author's own text.
+    fn text(&mut self, text: &str);
+    /// A placeholder (`written`) and its value.
+    fn value(&mut self, written: &str, value: Value<'_>, arguments: &str);
+    /// A placeholder with no value (an index past the last word).
+    fn missing(&mut self, written: &str);
+}
+
+/// The text the model reads: values as they are, a missing index as written.
+impl Sink for String {
+    fn text(&mut self, text: &str) {
+        self.push_str(text);
+    }
+
+    fn value(&mut self, _: &str, value: Value<'_>, arguments: &str) {
+        self.push_str(match value {
+            Value::Word(w) => w,
+            Value::Whole => arguments,
+        });
+    }
+
+    fn missing(&mut self, written: &str) {
+        self.push_str(written);
+    }
+}
+
+/// A command line: the author's text lexed, values filled as data; see the
+/// module documentation.
+struct InCommand<'a, 'v> {
+    line: Line,
+    /// The author's text not yet lexed: variables are found in it whole,
+    /// never across a value.
+    pending: String,
+    vars: &'a Vars<'v>,
+    /// The first placeholder that could not be placed, and why.
+    error: Option<(String, Unplaceable)>,
+}
+
+impl InCommand<'_, '_> {
+    /// Lexes the pending author text, its variables filled.
+    fn flush(&mut self) {
+        let text = std::mem::take(&mut self.pending);
+        self.vars.fill(&text, &mut self.line, &mut self.error);
+    }
+}
+
+impl Sink for InCommand<'_, '_> {
+    fn text(&mut self, text: &str) {
+        self.pending.push_str(text);
+    }
+
+    fn value(&mut self, written: &str, value: Value<'_>, arguments: &str) {
+        self.flush();
+        let placed = match value {
+            Value::Word(w) => self.line.value(&self.vars.expand(w)),
+            Value::Whole if self.line.context() == Some(Context::Unquoted) => {
+                let words: Vec<String> = shell_words::data_words(arguments)
+                    .iter()
+                    .map(|w| self.vars.expand(w))
+                    .collect();
+                self.line.words(&words)
+            }
+            Value::Whole => self.line.value(&self.vars.expand(arguments)),
+        };
+        if let Err(e) = placed {
+            self.error.get_or_insert((written.to_string(), e));
+        }
+    }
+
+    fn missing(&mut self, _: &str) {
+        self.flush();
+    }
+}
+
+/// One left-to-right scan of `body` into `sink`; whether a placeholder took
+/// the arguments.
+fn scan(body: &str, args: &Args<'_>, sink: &mut impl Sink) -> bool {
+    let mut used = false;
+    let mut rest = body;
+    while let Some(at) = rest.find('$') {
+        let (before, from) = rest.split_at(at);
+        let Some(found) = placeholder(from, &args.named, &args.words) else {
+            sink.text(before);
+            sink.text("$");
+            rest = &from[1..];
+            continue;
+        };
+        let written = &from[..found.len];
+        match (before.strip_suffix('\\'), found.slot) {
+            // `\$…`: the placeholder as written, without the backslash.
+            (Some(before), _) => {
+                sink.text(before);
+                sink.text(written);
+            }
+            (None, Slot::Value(value)) => {
+                sink.text(before);
+                sink.value(written, value, args.arguments);
+                used = true;
+            }
+            // A missing index stays as written.
+            (None, Slot::Missing) => {
+                sink.text(before);
+                sink.missing(written);
+            }
+            // No placeholder: the author's text.
+            (None, Slot::Literal) => {
+                sink.text(before);
+                sink.text(written);
+            }
+        }
+        rest = &from[found.len..];
+    }
+    sink.text(rest);
+    used
+}
+
+/// A placeholder at the start of a text: its length, and what it stands for.
 struct Found<'a> {
     len: usize,
-    value: Option<&'a str>,
+    slot: Slot<'a>,
+}
+
+/// What a placeholder stands for.
+enum Slot<'a> {
+    /// A value.
+    Value(Value<'a>),
+    /// An index past the last word: as written in the text, empty in a
+    /// command.
+    Missing,
+    /// No placeholder after all (`$1x`): the author's text, everywhere.
+    Literal,
 }
 
 /// The placeholder `from` (which starts with `$`) starts with, if any.
-fn placeholder<'a>(
-    from: &str,
-    named: &[(&str, usize)],
-    words: &'a [String],
-    arguments: &'a str,
-) -> Option<Found<'a>> {
+fn placeholder<'a>(from: &str, named: &[(&str, usize)], words: &'a [String]) -> Option<Found<'a>> {
     const EMPTY: &str = "";
     let after = &from[1..];
-    let word = |i: usize| words.get(i).map(String::as_str);
+    let word = |i: usize| words.get(i).map(|w| Value::Word(w));
+    let index = |digits: &str| match digits.parse().ok().and_then(word) {
+        Some(value) => Slot::Value(value),
+        None => Slot::Missing,
+    };
     // Named: the longest name followed by neither `[` nor a word character.
     if let Some((name, i)) = named
         .iter()
@@ -161,7 +390,7 @@ fn placeholder<'a>(
     {
         return Some(Found {
             len: 1 + name.len(),
-            value: Some(word(*i).unwrap_or(EMPTY)),
+            slot: Slot::Value(word(*i).unwrap_or(Value::Word(EMPTY))),
         });
     }
     if let Some(tail) = after.strip_prefix("ARGUMENTS[") {
@@ -169,27 +398,27 @@ fn placeholder<'a>(
         if digits > 0 && tail.as_bytes().get(digits) == Some(&b']') {
             return Some(Found {
                 len: 1 + "ARGUMENTS[".len() + digits + 1,
-                value: tail[..digits].parse().ok().and_then(word),
+                slot: index(&tail[..digits]),
             });
         }
     }
     let digits = after.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 {
         // `$1x` is no placeholder: it stays as written, the digits with it.
-        let value = if after.as_bytes().get(digits).copied().is_some_and(is_word) {
-            None
+        let slot = if after.as_bytes().get(digits).copied().is_some_and(is_word) {
+            Slot::Literal
         } else {
-            after[..digits].parse().ok().and_then(word)
+            index(&after[..digits])
         };
         return Some(Found {
             len: 1 + digits,
-            value,
+            slot,
         });
     }
     if after.starts_with("ARGUMENTS") {
         return Some(Found {
             len: 1 + "ARGUMENTS".len(),
-            value: Some(arguments),
+            slot: Slot::Value(Value::Whole),
         });
     }
     None
@@ -328,6 +557,65 @@ mod tests {
     }
 
     #[test]
+    fn placeholders_in_a_command_are_data() {
+        let vars = Vars {
+            skill_dir: "/s d",
+            session_id: None,
+            project_dir: Some("/p"),
+        };
+        let commands = |body: &str, args: &str, names: &[&str]| {
+            let mut seen = Vec::new();
+            let text = render::<()>(body, args, names, &vars, |c| {
+                seen.push(c.map_err(|e| e.to_string()));
+                Ok("<ran>".into())
+            });
+            (text.unwrap_or_default(), seen)
+        };
+        let (text, seen) = commands(
+            "$0 !`echo $0 \"$1\" '$1' $ARGUMENTS \"$ARGUMENTS\"` $1",
+            "a 'b c'",
+            &[],
+        );
+        assert_eq!(text, "Base directory for this skill: /s d\n\na <ran> b c");
+        assert_eq!(
+            seen,
+            [Ok("echo a \"b c\" 'b c' a 'b c' \"a 'b c'\"".into())]
+        );
+        // `$1x` is no placeholder, as in the text; a missing index is
+        // empty, not a `$5` for the shell; `\$0` is the author's `$0`.
+        let (text, seen) = commands("!`echo $1x $5 \\$0`", "a b", &[]);
+        assert_eq!(
+            text,
+            "Base directory for this skill: /s d\n\n<ran>\n\nARGUMENTS: a b"
+        );
+        assert_eq!(seen, [Ok("echo $1x  $0".into())]);
+        // Variables are values: a directory with a space is one word.
+        let (_, seen) = commands(
+            "!`${CLAUDE_SKILL_DIR}/x.sh \"${CLAUDE_PROJECT_DIR}\" ${CLAUDE_SESSION_ID}`",
+            "",
+            &[],
+        );
+        assert_eq!(seen, [Ok("'/s d'/x.sh \"/p\" ${CLAUDE_SESSION_ID}".into())]);
+        // Named arguments; a missing one is nothing.
+        let (_, seen) = commands("!`echo $who $what.txt`", "'x y'", &["who", "what"]);
+        assert_eq!(seen, [Ok("echo 'x y' .txt".into())]);
+        // `$ARGUMENTS` outside quotes keeps every character as data.
+        let (_, seen) = commands("!`echo $ARGUMENTS`", "$0 $$ <(x) #y !`z`", &[]);
+        assert_eq!(seen, [Ok("echo '$0' '$$' '<(x)' '#y' '!`z`'".into())]);
+        // Where no quoting is sure, the command is not built.
+        let (_, seen) = commands("!`echo $(date) $0`", "x", &[]);
+        assert_eq!(
+            seen,
+            [Err(
+                "the skill's command !`echo $(date) $0` cannot take its arguments as data: \
+                  `$0`: it stands after `$(`, where no quoting is sure to keep a value one \
+                  word of data; quote the placeholder or move it out of that construct"
+                    .into()
+            )]
+        );
+    }
+
+    #[test]
     fn render_orders_the_passes() {
         let vars = Vars {
             skill_dir: "/s",
@@ -335,7 +623,10 @@ mod tests {
             project_dir: None,
         };
         let text = |body: &str, args: &str| {
-            render::<()>(body, args, &[], &vars, |b| Ok(b.to_string())).unwrap_or_default()
+            render::<()>(body, args, &[], &vars, |c| {
+                Ok(format!("<{}>", c.unwrap_or_else(|e| e.to_string())))
+            })
+            .unwrap_or_default()
         };
         // The arguments' own `${CLAUDE_SKILL_DIR}` expands, their
         // `$ARGUMENTS` does not.
@@ -389,16 +680,45 @@ mod properties {
 
     proptest! {
         #[test]
+        fn values_in_a_command_are_words_of_data(values in proptest::collection::vec(tricky(), 3)) {
+            use crate::shell;
+            let args = shell::join(&values);
+            prop_assert_eq!(&shell_words::split(&args), &values, "each value is one argument");
+            let vars = Vars { skill_dir: "/s d", session_id: Some("id"), project_dir: None };
+            let mut seen = Vec::new();
+            let _ = render::<()>("!`echo $0 \"$1\" '$2'`", &args, &[], &vars, |c| {
+                seen.push(c);
+                Ok(String::new())
+            });
+            let [Ok(line)] = seen.as_slice() else {
+                return Err(TestCaseError::fail(format!("one command line: {seen:?}")));
+            };
+            let v: Vec<String> = values.iter().map(|v| vars.expand(v)).collect();
+            let mut want = vec!["echo".to_string()];
+            want.extend(Some(v[0].clone()).filter(|v| !v.is_empty()));
+            want.extend([v[1].clone(), v[2].clone()]);
+            prop_assert_eq!(shell::split(line), Ok(want), "{}", line);
+        }
+
+        #[test]
         fn substitution_never_panics(body in tricky(), args in tricky(), names in proptest::collection::vec(tricky(), 0..4)) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let vars = Vars { skill_dir: "/s", session_id: Some("id"), project_dir: None };
-            let text = render::<()>(&body, &args, &names, &vars, |b| {
-                commands::replace(b, |c| Ok(commands::marker(c)))
+            let text = render::<()>(&body, &args, &names, &vars, |c| {
+                Ok(commands::marker(&c.unwrap_or_else(|e| e.command().to_string())))
             });
             let text = text.unwrap_or_default();
             prop_assert!(text.starts_with("Base directory for this skill: /s\n\n"));
             let bad = ['\u{fffe}', '\u{ffff}'];
             prop_assert!(!text.contains(bad), "U+FFFE or U+FFFF left");
+            // Outside commands, the text is Claude Code's: both passes over
+            // the whole body (here it has no command).
+            if commands::pieces(&body).iter().all(|p| matches!(p, commands::Piece::Text(_))) {
+                let want = vars.expand(&substitute_arguments(&body, &args, &names));
+                let want = format!("Base directory for this skill: /s\n\n{want}")
+                    .replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}");
+                prop_assert_eq!(&text, &want);
+            }
             // Without placeholders or arguments the body comes back as written.
             if !body.contains(['$', '!']) && args.is_empty() {
                 prop_assert_eq!(&text["Base directory for this skill: /s\n\n".len()..], body.replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}"));

@@ -12,8 +12,13 @@
 //! line inside a code fence), or a block opened by a line starting with
 //! ```` ```! ```` and closed by the next ```` ``` ````, whose text is the
 //! command (Claude Code's documented multi-line form; not in the record).
-//! Commands are found once, in the text after placeholder substitution, and
-//! a command's output is never searched for more commands.
+//!
+//! Commands are found once, in the author's text as written, before any
+//! placeholder is filled ([`pieces`]): an argument can never add a command
+//! (Claude Code finds them after substitution, so an argument holding
+//! `` !`cmd` `` runs `cmd`). A command's output is never searched for more
+//! commands. How placeholders are filled inside a command, as data, is
+//! [`claude_code`](super::claude_code)'s.
 
 use std::fmt;
 
@@ -23,16 +28,27 @@ use crate::catalog::claude_code::is_js_whitespace;
 /// Runs the `` !`cmd` `` of an activation; see [`crate::activation`].
 pub trait RunCommand {
     /// The text that replaces `` !`command` ``, or why the activation fails.
+    /// `command` is one the skill's author wrote, its placeholders filled
+    /// as data ([`claude_code`](super::claude_code), "Commands").
     fn run(&self, skill: &Skill<'_>, command: &str) -> Result<String, CommandError>;
 }
 
 /// Why a `` !`cmd` `` failed, failing the whole activation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CommandError {
+    /// A placeholder stands where its value could not be passed as data
+    /// (in a comment, after `$(`, …); see
+    /// [`shell::Line`](crate::shell::Line).
+    Unplaceable {
+        /// The command as the author wrote it, placeholders unfilled.
+        command: String,
+        /// Which placeholder, and where it stands.
+        reason: String,
+    },
     /// The command holds a braced shell expansion (`${…}`), which Claude
     /// Code refuses too.
     BracedExpansion {
-        /// The command, after substitution.
+        /// The command, its placeholders filled.
         command: String,
     },
     /// The policy did not allow the command.
@@ -61,9 +77,27 @@ pub enum CommandError {
     },
 }
 
+impl CommandError {
+    /// The command: as run, or as the author wrote it when it could not be
+    /// built ([`CommandError::Unplaceable`]).
+    pub fn command(&self) -> &str {
+        match self {
+            CommandError::Unplaceable { command, .. }
+            | CommandError::BracedExpansion { command }
+            | CommandError::Refused { command, .. }
+            | CommandError::NotRun { command, .. }
+            | CommandError::Failed { command, .. } => command,
+        }
+    }
+}
+
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            CommandError::Unplaceable { command, reason } => write!(
+                f,
+                "the skill's command !`{command}` cannot take its arguments as data: {reason}; quote the placeholder or move it out of that construct"
+            ),
             CommandError::BracedExpansion { command } => write!(
                 f,
                 "the skill's command !`{command}` holds a braced shell expansion `${{…}}`, which is not run"
@@ -104,6 +138,16 @@ pub fn marker(command: &str) -> String {
     )
 }
 
+/// A piece of a skill's text: text, or the text of one command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'t> {
+    /// Text around the commands.
+    Text(&'t str),
+    /// A command's text, without `` !` `` and `` ` `` (or the block's
+    /// fences and surrounding blanks).
+    Command(&'t str),
+}
+
 /// `text` with each command replaced by `replace(command)`, in order; the
 /// first error stops and is returned.
 pub fn replace<E>(
@@ -111,8 +155,27 @@ pub fn replace<E>(
     mut replace: impl FnMut(&str) -> Result<String, E>,
 ) -> Result<String, E> {
     let mut out = String::with_capacity(text.len());
-    // Bytes of `text` already handled.
+    for piece in pieces(text) {
+        match piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Command(c) => out.push_str(&replace(c)?),
+        }
+    }
+    Ok(out)
+}
+
+/// `text` cut into text and commands, in order (empty text pieces left
+/// out); see the module documentation for what a command is.
+pub fn pieces(text: &str) -> Vec<Piece<'_>> {
+    fn push_text<'t>(out: &mut Vec<Piece<'t>>, t: &'t str) {
+        if !t.is_empty() {
+            out.push(Piece::Text(t));
+        }
+    }
+    let mut out = Vec::new();
+    // Bytes of `text` already handled; text before `from` not yet pushed.
     let mut pos = 0;
+    let mut from = 0;
     let mut blocks = text
         .match_indices(BLOCK)
         .map(|(i, _)| i)
@@ -132,9 +195,10 @@ pub fn replace<E>(
                 if command.is_empty() {
                     continue;
                 }
-                out.push_str(&text[pos..b]);
-                out.push_str(&replace(command)?);
+                push_text(&mut out, &text[from..b]);
+                out.push(Piece::Command(command));
                 pos = inner + close + 3;
+                from = pos;
             }
             (_, Some(i)) => {
                 let starts = text[..i]
@@ -144,21 +208,19 @@ pub fn replace<E>(
                 let body = &text[i + 2..];
                 match body.find('`').filter(|&n| n > 0) {
                     Some(n) if starts => {
-                        out.push_str(&text[pos..i]);
-                        out.push_str(&replace(&body[..n])?);
+                        push_text(&mut out, &text[from..i]);
+                        out.push(Piece::Command(&body[..n]));
                         pos = i + 2 + n + 1;
+                        from = pos;
                     }
-                    _ => {
-                        out.push_str(&text[pos..=i]);
-                        pos = i + 1;
-                    }
+                    _ => pos = i + 1,
                 }
             }
             (_, None) => break,
         }
     }
-    out.push_str(&text[pos..]);
-    Ok(out)
+    push_text(&mut out, &text[from..]);
+    out
 }
 
 /// What opens a command block, at the start of a line.

@@ -13,7 +13,13 @@
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
-//!   [`ToolPolicy`](crate::ToolPolicy) and a script executor).
+//!   [`ToolPolicy`](crate::ToolPolicy) and a script executor). Commands are
+//!   the author's only, found before any argument is filled in, and their
+//!   placeholders are filled as data ([`claude_code`], "Commands").
+//!
+//! This module also owns the two spellings of a skill's program
+//! ([`other_spelling`]): `<dir>/scripts/x.sh` and `scripts/x.sh`, compared
+//! word by word, so a directory holding a space stays one word.
 //!
 //! The skill's directory is what the caller names in [`Options::base_dir`]:
 //! where its files were materialised when they were, else the virtual
@@ -33,8 +39,10 @@ pub use commands::{CommandError, RunCommand};
 #[cfg(all(unix, feature = "exec"))]
 pub use run::PolicyRunner;
 
-use crate::ReadError;
+#[cfg(all(unix, feature = "exec"))]
+use crate::policy::Decision;
 use crate::tools::ToolRule;
+use crate::{ReadError, shell};
 
 /// How to activate a skill; `Options::default()` is no arguments, the
 /// virtual base directory, no session or project, commands not run.
@@ -101,11 +109,21 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// `rule` with [`claude_code::Vars::expand`] applied to its pattern.
+    /// `rule` with the activation's variables filled in its pattern: for
+    /// `Bash`, a command line, each value as data
+    /// ([`Vars::expand_in_command`](claude_code::Vars::expand_in_command):
+    /// `Bash(${CLAUDE_SKILL_DIR}/x.sh:*)` with the directory `/a b` is
+    /// `Bash('/a b'/x.sh:*)`, whose program is one word; a variable that
+    /// cannot be placed is left as written, and such a pattern allows
+    /// nothing); for other tools, [`Vars::expand`](claude_code::Vars::expand).
     pub fn expanded(rule: ToolRule<'_>, vars: &claude_code::Vars<'_>) -> Rule {
+        let pattern = rule.pattern.map(|p| match rule.tool {
+            "Bash" => vars.expand_in_command(p).unwrap_or_else(|_| p.to_string()),
+            _ => vars.expand(p),
+        });
         Rule {
             tool: rule.tool.to_string(),
-            pattern: rule.pattern.map(|p| vars.expand(p)),
+            pattern,
         }
     }
 
@@ -131,6 +149,13 @@ pub fn split_arguments(arguments: &str) -> Vec<String> {
     shell_words::split(arguments)
 }
 
+/// The words `$ARGUMENTS` gives a command outside quotes: the arguments
+/// grouped by blanks, quotes and backslashes, every other character kept
+/// (`$`, `#`, `|`, `;` are data), each then quoted as one word.
+pub fn argument_words(arguments: &str) -> Vec<String> {
+    shell_words::data_words(arguments)
+}
+
 /// The names of the frontmatter's `arguments` (as JSON text: a list, or a
 /// string of blank-separated names); an item that is not a string keeps its
 /// place with no name.
@@ -149,26 +174,73 @@ pub fn argument_names(json_text: &str) -> Vec<String> {
     }
 }
 
-/// The other spelling of a command line that starts with the skill's
+/// The other spelling of a command line whose program is in the skill's
 /// directory: `<base_dir>/scripts/x.sh a` is `scripts/x.sh a` run in that
 /// directory, and the reverse. A policy check tries both, since a rule
 /// written `Bash(${CLAUDE_SKILL_DIR}/scripts/x.sh *)` and a call written
-/// relative to the skill (or the reverse) name the same file. `None` when
-/// the program is neither (no `/`, or an absolute path elsewhere).
+/// relative to the skill (or the reverse) name the same file. The program
+/// is the command's first word ([`shell::split`]), so a directory with a
+/// space is one word however it is quoted, and the other spelling is
+/// written back with every word [quoted](shell::quote). `None` when the
+/// program is neither (no `/`, or an absolute path elsewhere) or the line
+/// does not split.
 pub fn other_spelling(command: &str, base_dir: &str) -> Option<String> {
+    let words = shell::split(command).ok()?;
+    let (program, args) = words.split_first()?;
     let prefix = format!("{}/", base_dir.trim_end_matches('/'));
-    if let Some(rel) = command.strip_prefix(&prefix) {
-        let program = rel.split([' ', '\t']).next().unwrap_or_default();
+    if let Some(rel) = program.strip_prefix(&prefix) {
         // Without a `/` the program would be looked up on `PATH`: another file.
-        let inside = program.contains('/') && !program.starts_with('/');
-        return inside.then(|| rel.to_string());
+        let inside = rel.contains('/') && !rel.starts_with('/');
+        return inside.then(|| spelled(rel, args));
     }
-    let program = command.split([' ', '\t']).next().unwrap_or_default();
     let relative = program.contains('/')
         && !program.starts_with('/')
         && !program.starts_with("./")
         && !program.split('/').any(|s| s == "..");
-    relative.then(|| format!("{prefix}{command}"))
+    relative.then(|| spelled(&format!("{prefix}{program}"), args))
+}
+
+/// `command` relative to the skill's directory, when its program is a
+/// file inside `base_dir`: `<base_dir>/scripts/x.sh a` is `scripts/x.sh a`.
+/// See [`other_spelling`].
+pub fn relative_spelling(command: &str, base_dir: &str) -> Option<String> {
+    let program = shell::split(command).ok()?.into_iter().next()?;
+    let prefix = format!("{}/", base_dir.trim_end_matches('/'));
+    if program.starts_with(&prefix) {
+        other_spelling(command, base_dir)
+    } else {
+        None
+    }
+}
+
+/// `program` and `args` as a command line.
+fn spelled(program: &str, args: &[String]) -> String {
+    shell::join(std::iter::once(program).chain(args.iter().map(String::as_str)))
+}
+
+/// The decision on `command` for a skill whose directory is `base_dir`:
+/// `check` on both spellings ([`other_spelling`]); a denial of either
+/// wins, then an allowance of either, then the decision on `command`.
+/// Also the line to run: the relative spelling when the program is inside
+/// the skill (the executor runs programs relative to the skill's
+/// materialised directory), else `command`.
+#[cfg(all(unix, feature = "exec"))]
+pub(crate) fn decide<'c>(
+    command: &'c str,
+    base_dir: &str,
+    check: impl Fn(&str) -> Decision,
+) -> (Decision, std::borrow::Cow<'c, str>) {
+    let other = other_spelling(command, base_dir);
+    let decision = match (check(command), other.as_deref().map(&check)) {
+        (_, Some(denied @ Decision::Denied { .. })) => denied,
+        (Decision::Ask | Decision::Restricted(_), Some(allow @ Decision::Allow { .. })) => allow,
+        (first, _) => first,
+    };
+    let line = match relative_spelling(command, base_dir) {
+        Some(rel) => std::borrow::Cow::Owned(rel),
+        None => std::borrow::Cow::Borrowed(command),
+    };
+    (decision, line)
 }
 
 #[cfg(test)]
@@ -232,9 +304,38 @@ mod tests {
             other_spelling("/abs/bin/x.sh", "/abs/").as_deref(),
             Some("bin/x.sh")
         );
+        // Word by word: a directory with a space is one word however it is
+        // quoted, and the other spelling is quoted back.
+        let spaced = "/tmp/my skills/demo";
+        for command in [
+            "'/tmp/my skills/demo/scripts/x.sh' 'a b'",
+            "\"/tmp/my skills/demo\"/scripts/x.sh \"a b\"",
+            "/tmp/my\\ skills/demo/scripts/x.sh a\\ b",
+        ] {
+            assert_eq!(
+                other_spelling(command, spaced).as_deref(),
+                Some("scripts/x.sh 'a b'"),
+                "{command}"
+            );
+            assert_eq!(
+                relative_spelling(command, spaced).as_deref(),
+                Some("scripts/x.sh 'a b'")
+            );
+        }
+        assert_eq!(
+            other_spelling("scripts/x.sh 'a b'", spaced).as_deref(),
+            Some("'/tmp/my skills/demo/scripts/x.sh' 'a b'")
+        );
+        assert_eq!(relative_spelling("scripts/x.sh", spaced), None);
+        // Unquoted, the space splits: `/tmp/my` is the program, elsewhere.
+        assert_eq!(
+            other_spelling("/tmp/my skills/demo/scripts/x.sh", spaced),
+            None
+        );
         for command in [
             "/abs/x.sh",
             "python3 x.py",
+            "scripts/x.sh $(id)",
             "/bin/ls",
             "../x/y.sh",
             "./x.sh",

@@ -3,18 +3,28 @@
 //! in the skill's directory with the executor's environment, time limit and
 //! output caps.
 //!
-//! A command line without shell syntax runs without a shell (split as
-//! [`split_args`] splits it). One with shell syntax (`echo a; echo b`)
-//! needs `/bin/sh -c`, which runs only when both the policy allows that
-//! very line (an allow rule with a pattern never matches a line holding a
-//! shell operator, so it takes a rule without a pattern, `Bash`, or the
-//! policy's override) and the executor allows a shell. Nobody is asked
+//! What a line needs is [`shell`]'s one answer. A line without shell syntax
+//! runs without a shell (split by [`shell::split`]). One with shell syntax
+//! (`echo a; echo b`) needs `/bin/sh -c`, which runs only when both the
+//! policy allows that very line (an allow rule with a pattern never matches
+//! a line with shell syntax, by the same definition, so it takes a rule
+//! without a pattern, `Bash`, or the policy's override) and the executor
+//! allows a shell. The arguments cannot add shell syntax: they reach the
+//! command quoted ([`claude_code`](super::claude_code)). Nobody is asked
 //! during an activation: [`Decision::Ask`] is a refusal.
+//!
+//! With [`PolicyRunner::base_dir`], a program inside the skill's directory
+//! may be written either way, `<dir>/scripts/x.sh` or `scripts/x.sh`, in
+//! the command and in the rule ([`other_spelling`](super::other_spelling)),
+//! and runs as the same file in the skill's materialised directory.
+
+use std::borrow::Cow;
 
 use super::commands::{CommandError, RunCommand, output_text};
 use crate::Skill;
-use crate::exec::{Command, ScriptExecutor, SplitError, split_args};
+use crate::exec::{Command, ScriptExecutor};
 use crate::policy::{Decision, ToolPolicy};
+use crate::shell::{self, SplitError};
 
 /// A [`RunCommand`] over a policy and an executor; see the module
 /// documentation.
@@ -26,6 +36,11 @@ pub struct PolicyRunner<'r, E> {
     pub policy: &'r ToolPolicy,
     /// Runs the allowed commands.
     pub executor: &'r E,
+    /// The directory `${CLAUDE_SKILL_DIR}` was filled with
+    /// ([`Options::base_dir`](super::Options::base_dir), or
+    /// [`Skill::base_dir`](crate::Skill::base_dir)); `None` leaves programs
+    /// as written.
+    pub base_dir: Option<&'r str>,
 }
 
 impl<E: ScriptExecutor> RunCommand for PolicyRunner<'_, E> {
@@ -34,22 +49,34 @@ impl<E: ScriptExecutor> RunCommand for PolicyRunner<'_, E> {
             command: command.to_string(),
             reason,
         };
-        if command.contains("${") {
+        if shell::braced_expansion(command).is_some() {
             return Err(CommandError::BracedExpansion {
                 command: command.to_string(),
             });
         }
-        match self.policy.check("Bash", Some(command)) {
+        let check = |line: &str| self.policy.check("Bash", Some(line));
+        let (decision, line) = match self.base_dir {
+            Some(dir) => super::decide(command, dir, check),
+            None => (check(command), Cow::Borrowed(command)),
+        };
+        let shell_syntax = match shell::split(command) {
+            Err(SplitError::ShellSyntax { found, at }) => format!(
+                "; it holds shell syntax (`{}` at byte {at}), which only a rule without a pattern (`Bash`) allows",
+                found.escape_default()
+            ),
+            _ => String::new(),
+        };
+        match decision {
             Decision::Allow { .. } => {}
             Decision::Ask => {
                 return Err(refused(format!(
-                    "no rule allows `Bash({command})`, and nobody is asked during an activation"
+                    "no rule allows `Bash({command})`{shell_syntax}, and nobody is asked during an activation"
                 )));
             }
             Decision::Denied { rule } => return Err(refused(format!("denied by `{rule}`"))),
-            Decision::Restricted(e) => return Err(refused(e.to_string())),
+            Decision::Restricted(e) => return Err(refused(format!("{e}{shell_syntax}"))),
         }
-        let invocation = match split_args(command) {
+        let invocation = match shell::split(&line) {
             Ok(argv) => Command::argv(argv),
             Err(SplitError::ShellSyntax { .. }) => Command::shell(command),
             Err(e) => {
@@ -120,6 +147,7 @@ mod tests {
         let runner = PolicyRunner {
             policy: &policy,
             executor: &executor,
+            base_dir: Some("/s/demo"),
         };
         let options = Options {
             base_dir: Some("/s/demo"),

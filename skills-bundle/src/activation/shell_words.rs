@@ -1,11 +1,12 @@
-//! Claude Code's split of a skill's arguments into `$0`, `$1`, ... and
-//! `$ARGUMENTS[N]`: the words of a bash command line, never an error.
+//! The words of a skill's arguments, never an error: Claude Code's split
+//! into `$0`, `$1`, ... and `$ARGUMENTS[N]` ([`split`]), and the words
+//! `$ARGUMENTS` gives a command ([`data_words`]).
 //!
-//! This is not [`exec::split_args`](crate::exec::split_args), which decides
-//! what a command may run and refuses every piece of shell syntax. Here the
-//! text comes from the model or the user, is never run, and must give
-//! whatever words Claude Code 2.1.330 gives (`../shared/clients/BEHAVIOUR.md`,
-//! "Finer rules"), so the rules are bash's, leniently read:
+//! This is not [`shell::split`](crate::shell::split), which decides what a
+//! command may run and refuses every piece of shell syntax. Here the text
+//! comes from the model or the user and must give whatever words Claude
+//! Code 2.1.330 gives (`../shared/clients/BEHAVIOUR.md`, "Finer rules"), so
+//! the rules are bash's, leniently read:
 //!
 //! - blanks (space, tab, newline) separate words;
 //! - `'…'` is literal; `"…"` is literal but for `\"`, `\\` and `\$` (any
@@ -14,11 +15,35 @@
 //! - `$name`, `$N` (one digit), `${…}` and `$*`-style specials expand to nothing (the
 //!   model's text has no variables), so an unquoted word made only of them
 //!   disappears while `""` stays an empty word;
-//! - a `#` starting a word, or an unquoted `|`, `&`, `;`, `(`, `)`, `<` or
-//!   `>`, ends the words: a comment, or the end of the first command.
+//! - a `#` starting a word, or an unquoted
+//!   [control operator](crate::shell::CONTROL_OPERATORS) (`|`, `&`, `;`,
+//!   `(`, `)`, `<`, `>`), ends the words: a comment, or the end of the first
+//!   command.
+//!
+//! [`data_words`] keeps the grouping (blanks, quotes, backslashes) and
+//! nothing else: no expansion, no comment, no operator, so every character
+//! the model wrote reaches the command as data.
 
-/// The words of `line`; see the module documentation.
+/// Claude Code's words of `line`; see the module documentation.
 pub fn split(line: &str) -> Vec<String> {
+    words(line, Reading::ClaudeCode)
+}
+
+/// The words of `line` grouped by blanks, quotes and backslashes only: a
+/// `$`, `#` or operator is an ordinary character; a `\` at the very end
+/// stays.
+pub fn data_words(line: &str) -> Vec<String> {
+    words(line, Reading::Data)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    ClaudeCode,
+    Data,
+}
+
+fn words(line: &str, reading: Reading) -> Vec<String> {
+    let claude = reading == Reading::ClaudeCode;
     let mut words = Vec::new();
     // The word being built, and whether it had quotes (an empty quoted word
     // is kept, an empty unquoted one is not).
@@ -37,8 +62,8 @@ pub fn split(line: &str) -> Vec<String> {
     while let Some(c) = chars.next() {
         match c {
             ' ' | '\t' | '\n' => end(&mut word, &mut started, &mut quoted),
-            '#' if !started => break,
-            '|' | '&' | ';' | '(' | ')' | '<' | '>' => break,
+            '#' if claude && !started => break,
+            c if claude && crate::shell::CONTROL_OPERATORS.contains(&c) => break,
             '\'' => {
                 started = true;
                 quoted = true;
@@ -63,18 +88,20 @@ pub fn split(line: &str) -> Vec<String> {
                             }
                             None => word.push('\\'),
                         },
-                        '$' => expand(&mut chars, &mut word),
+                        '$' if claude => expand(&mut chars, &mut word),
                         c => word.push(c),
                     }
                 }
             }
             '\\' => {
                 started = true;
-                if let Some(c) = chars.next() {
-                    word.push(c);
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None if !claude => word.push('\\'),
+                    None => {}
                 }
             }
-            '$' => {
+            '$' if claude => {
                 started = true;
                 expand(&mut chars, &mut word);
             }
@@ -159,6 +186,30 @@ mod tests {
         ];
         for (line, want) in cases {
             assert_eq!(split(line), *want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn data_words_keep_every_character() {
+        let cases: &[(&str, &[&str])] = &[
+            (r#"alpha "beta gamma""#, &["alpha", "beta gamma"]),
+            ("$0 $$ $HOME", &["$0", "$$", "$HOME"]),
+            ("<(touch X)", &["<(touch", "X)"]),
+            (
+                "a; b | c && d # e",
+                &["a;", "b", "|", "c", "&&", "d", "#", "e"],
+            ),
+            (
+                "hello !`cat /etc/hostname`",
+                &["hello", "!`cat", "/etc/hostname`"],
+            ),
+            (r#""$x" '$y' \$z"#, &["$x", "$y", "$z"]),
+            (r#"a "" b"#, &["a", "", "b"]),
+            ("trailing\\", &["trailing\\"]),
+            ("'open", &["open"]),
+        ];
+        for (line, want) in cases {
+            assert_eq!(super::data_words(line), *want, "{line:?}");
         }
     }
 }

@@ -5,9 +5,9 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use super::args::SplitError;
 use crate::file::Corrupt;
 use crate::path::PathError;
+use crate::shell::SplitError;
 
 /// Why a skill's command could not be run.
 #[derive(Debug)]
@@ -31,8 +31,10 @@ pub enum ExecError {
         /// What is wrong.
         reason: String,
     },
-    /// A materialised skill directory no longer matches the skill. It is
-    /// left as found: delete it to have it written again.
+    /// A materialised skill directory does not match the skill. A changed
+    /// directory is rebuilt ([`materialise`](super::materialise)); this is
+    /// returned when the copy another process has just written fails the
+    /// same check.
     CacheTampered {
         /// The file or directory.
         path: PathBuf,

@@ -13,14 +13,25 @@
 //! An existing directory is verified before every reuse: it must hold
 //! exactly the skill's files, each a regular file with its mode, size and
 //! SHA-256, and the directories leading to them. Anything else below it is
-//! refused: a symlink, and any added file or directory, since a script
+//! a change: a symlink, and any added file or directory, since a script
 //! another skill wrote there (or a module, or a `__pycache__`, that an
-//! interpreter would load) would otherwise run next time. So a script
-//! writes its output elsewhere (a temporary directory, or a path it is
-//! given); the executor starts Python with `PYTHONDONTWRITEBYTECODE=1` for
-//! this. A mismatch is an error, [`ExecError::CacheTampered`]; nothing is
-//! deleted, so whoever looks can see what changed. Verifying re-reads the
-//! skill's files on each run, which is cheap for skills' usual sizes.
+//! interpreter would load) would otherwise run next time; the skill
+//! directory itself turned into a symlink or made writable by others too.
+//! A changed directory is never used and never left broken: it is renamed
+//! aside (atomically, so a concurrent run sees the old directory or none),
+//! the skill is written again from the bundle's hash-checked bytes, and the
+//! copy set aside is deleted. The repair is logged (a `log` warning naming
+//! the skill, the first difference found and where) and returned in
+//! [`Materialised::rebuilt`], so a script that writes into its own
+//! directory (which is its working directory) costs its next run a rewrite,
+//! not every later run an error. A run still in progress in the directory
+//! set aside keeps its open files, but the files it had not opened yet are
+//! gone: a script should write its output elsewhere (a temporary directory,
+//! or a path it is given); the executor starts Python with
+//! `PYTHONDONTWRITEBYTECODE=1` for this. Problems with the cache root
+//! itself are errors ([`ExecError::UnsafeCache`]): the root is the user's,
+//! and nothing in it is moved. Verifying re-reads the skill's files on each
+//! run, which is cheap for skills' usual sizes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, DirBuilder, OpenOptions, Permissions};
@@ -62,9 +73,35 @@ pub fn cache_dir_name(skill: &Skill<'_>) -> String {
     full.get(..32).unwrap_or(&full).to_string()
 }
 
-/// Writes `skill`'s files under `cache_root` (see the module documentation)
-/// and returns the skill's directory, absolute.
-pub fn materialise(skill: &Skill<'_>, cache_root: &Path) -> Result<PathBuf, ExecError> {
+/// A skill's directory in the cache, from [`materialise`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Materialised {
+    /// The skill's directory, absolute.
+    pub dir: PathBuf,
+    /// Set when the directory had been changed and was written again.
+    pub rebuilt: Option<Rebuilt>,
+}
+
+/// A changed cache directory that [`materialise`] set aside and wrote again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Rebuilt {
+    /// The first difference found: the file or directory (the skill's
+    /// directory itself when that was the problem).
+    pub path: PathBuf,
+    /// What differed, as [`ExecError::CacheTampered`] or
+    /// [`ExecError::UnsafeCache`] would say it.
+    pub reason: String,
+    /// Where the changed copy still is, when deleting it failed (it is
+    /// inside the private cache root and never used again).
+    pub left_at: Option<PathBuf>,
+}
+
+/// Writes `skill`'s files under `cache_root`, or reuses and verifies the
+/// copy already there, rebuilding it when it was changed (see the module
+/// documentation).
+pub fn materialise(skill: &Skill<'_>, cache_root: &Path) -> Result<Materialised, ExecError> {
     let root =
         std::path::absolute(cache_root).map_err(|e| ExecError::io("resolve", cache_root, e))?;
     if fs::symlink_metadata(&root).is_err() {
@@ -76,26 +113,104 @@ pub fn materialise(skill: &Skill<'_>, cache_root: &Path) -> Result<PathBuf, Exec
     }
     check_private_dir(&root)?;
     let expected = expected_files(skill)?;
-    let dir = root.join(cache_dir_name(skill));
+    let name = cache_dir_name(skill);
+    let dir = root.join(&name);
+    let mut rebuilt = None;
     if fs::symlink_metadata(&dir).is_ok() {
-        verify(&dir, &expected)?;
-        return Ok(dir);
+        let Err(found) = verify(&dir, &expected) else {
+            return Ok(Materialised { dir, rebuilt });
+        };
+        let (path, reason) = match found {
+            ExecError::CacheTampered { path, reason } | ExecError::UnsafeCache { path, reason } => {
+                (path, reason)
+            }
+            other => (dir.clone(), other.to_string()),
+        };
+        let left_at = set_aside(&root, &name, &dir)?;
+        log::warn!(
+            "the cached copy of skill `{}` was changed ({reason}: `{}`); it was set aside and written again from the bundle",
+            skill.name(),
+            path.display()
+        );
+        if let Some(left) = &left_at {
+            log::warn!(
+                "the changed copy could not be deleted and is left at `{}`",
+                left.display()
+            );
+        }
+        rebuilt = Some(Rebuilt {
+            path,
+            reason,
+            left_at,
+        });
     }
     let tmp = write_temp(&root, &expected)?;
     match fs::rename(&tmp, &dir) {
-        Ok(()) => Ok(dir),
+        Ok(()) => Ok(Materialised { dir, rebuilt }),
         // Another process put the same skill in place first: use its copy,
         // once verified.
         Err(_) if fs::symlink_metadata(&dir).is_ok() => {
             remove_temp(&tmp);
             verify(&dir, &expected)?;
-            Ok(dir)
+            Ok(Materialised { dir, rebuilt })
         }
         Err(e) => {
             remove_temp(&tmp);
             Err(ExecError::io("rename into", &dir, e))
         }
     }
+}
+
+/// Renames the changed directory `dir` aside, under a name no other run
+/// uses, then deletes it. Returns where it is left when deleting failed.
+/// A directory another run already moved is no error.
+fn set_aside(root: &Path, name: &str, dir: &Path) -> Result<Option<PathBuf>, ExecError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let aside = loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let aside = root.join(format!(".changed-{name}-{}-{n}", std::process::id()));
+        if fs::symlink_metadata(&aside).is_err() {
+            break aside;
+        }
+    };
+    match fs::rename(dir, &aside) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ExecError::io("set aside", dir, e)),
+    }
+    Ok(remove_tree(&aside).err().map(|_| aside))
+}
+
+/// Deletes `top` and everything below it without following a symlink,
+/// first making each directory writable (a script may have made one
+/// read-only). Iterative: a script may have nested directories deeper than
+/// any stack.
+fn remove_tree(top: &Path) -> std::io::Result<()> {
+    if !fs::symlink_metadata(top)?.is_dir() {
+        return fs::remove_file(top);
+    }
+    // Directories to empty, each with whether its entries were handled.
+    let mut stack = vec![(top.to_path_buf(), false)];
+    while let Some((dir, emptied)) = stack.pop() {
+        if emptied {
+            fs::remove_dir(&dir)?;
+            continue;
+        }
+        if fs::symlink_metadata(&dir)?.mode() & 0o700 != 0o700 {
+            fs::set_permissions(&dir, Permissions::from_mode(0o700))?;
+        }
+        let entries = fs::read_dir(&dir)?;
+        stack.push((dir, true));
+        for entry in entries {
+            let entry = entry?;
+            if entry.file_type()?.is_dir() {
+                stack.push((entry.path(), false));
+            } else {
+                fs::remove_file(entry.path())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One file to write or verify.
@@ -200,7 +315,7 @@ fn write_file(tmp: &Path, rel: &str, f: &Expected<'_>) -> Result<(), ExecError> 
 
 /// Best-effort cleanup of a temporary directory this process made.
 fn remove_temp(tmp: &Path) {
-    let _ = fs::remove_dir_all(tmp);
+    let _ = remove_tree(tmp);
 }
 
 /// Checks an existing skill directory against the skill: exactly its files
@@ -303,11 +418,23 @@ mod tests {
         fs::symlink_metadata(path).expect("exists").mode() & 0o7777
     }
 
-    fn tampered(result: Result<PathBuf, ExecError>) -> String {
-        match result {
-            Err(ExecError::CacheTampered { reason, .. }) => reason,
-            other => panic!("expected a tampered cache, got {other:?}"),
-        }
+    /// Materialises `skill` again, which must rebuild it; returns the
+    /// difference found and checks the copy is whole and nothing is left
+    /// beside it.
+    fn rebuilt(skill: &Skill<'_>, root: &Path) -> (PathBuf, String) {
+        let done = materialise(skill, root).expect("rebuilds");
+        let Some(r) = done.rebuilt else {
+            panic!("expected a rebuild of {}", done.dir.display());
+        };
+        assert_eq!(r.left_at, None);
+        let again = materialise(skill, root).expect("reuses");
+        assert_eq!((again.dir, again.rebuilt), (done.dir, None));
+        let names: Vec<_> = fs::read_dir(root)
+            .expect("read")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        (r.path, r.reason)
     }
 
     #[test]
@@ -322,7 +449,7 @@ mod tests {
             ],
         );
         let skill = b.get("demo").expect("skill");
-        let dir = materialise(&skill, &root).expect("materialises");
+        let dir = materialise(&skill, &root).expect("materialises").dir;
         assert_eq!(dir, root.join(cache_dir_name(&skill)));
         assert_eq!(cache_dir_name(&skill).len(), 32);
         for d in [&root, &dir, &dir.join("scripts"), &dir.join("refs")] {
@@ -334,7 +461,8 @@ mod tests {
         assert_eq!(mode(&dir.join("refs/data.txt")), 0o644);
         assert!(dir.join("SKILL.md").is_file());
         // Reused as it is, and no temporary directory is left behind.
-        assert_eq!(materialise(&skill, &root).expect("reuses"), dir);
+        let reused = materialise(&skill, &root).expect("reuses");
+        assert_eq!((reused.dir, reused.rebuilt), (dir.clone(), None));
         let names: Vec<_> = fs::read_dir(&root)
             .expect("read")
             .map(|e| e.expect("entry").file_name())
@@ -357,32 +485,33 @@ mod tests {
     }
 
     #[test]
-    fn a_tampered_cache_is_refused_and_left_alone() {
+    fn a_changed_cache_is_rebuilt_from_the_bundle() {
         let tmp = tempfile::tempdir().expect("tempdir");
+        let root = &tmp.path().join("cache");
         let b = bundle("demo", &[("scripts/run.sh", SCRIPT, true)]);
         let skill = b.get("demo").expect("skill");
-        let dir = materialise(&skill, tmp.path()).expect("materialises");
+        let dir = materialise(&skill, root).expect("materialises").dir;
         let script = dir.join("scripts/run.sh");
+        let same = |what: &str| {
+            assert_eq!(fs::read(&script).expect("read"), SCRIPT, "{what}");
+            assert_eq!(mode(&script), 0o755, "{what}");
+        };
 
         // Same size, other bytes.
         fs::write(&script, b"#!/bin/sh\necho no\n").expect("write");
         assert_eq!(
-            tampered(materialise(&skill, tmp.path())),
-            "its contents changed"
+            rebuilt(&skill, root),
+            (script.clone(), "its contents changed".into())
         );
-        assert_eq!(fs::read(&script).expect("kept"), b"#!/bin/sh\necho no\n");
-        fs::write(&script, SCRIPT).expect("write");
-        assert!(materialise(&skill, tmp.path()).is_ok());
+        same("rewritten");
 
         fs::set_permissions(&script, Permissions::from_mode(0o777)).expect("chmod");
-        assert_eq!(
-            tampered(materialise(&skill, tmp.path())),
-            "its mode changed"
-        );
-        fs::set_permissions(&script, Permissions::from_mode(0o755)).expect("chmod");
+        assert_eq!(rebuilt(&skill, root).1, "its mode changed");
+        same("chmod");
 
-        // Anything added, at any depth: a file another skill's script wrote,
-        // a directory, a `__pycache__` Python would load.
+        // Anything added, at any depth: output a script wrote into its own
+        // directory, a file another skill's script wrote, a directory, a
+        // `__pycache__` Python would load.
         for (added, reason) in [
             ("out.txt", "a file was added"),
             ("scripts/helper.py", "a file was added"),
@@ -395,49 +524,54 @@ mod tests {
             } else {
                 fs::create_dir(&path).expect("mkdir");
             }
-            match materialise(&skill, tmp.path()) {
-                Err(ExecError::CacheTampered { path: p, reason: r }) => {
-                    assert_eq!((p, r.as_str()), (path.clone(), reason), "{added}");
-                }
-                other => panic!("{added}: {other:?}"),
-            }
-            assert!(path.exists(), "{added} was removed");
-            if path.is_dir() {
-                fs::remove_dir(&path).expect("rm");
-            } else {
-                fs::remove_file(&path).expect("rm");
-            }
+            assert_eq!(rebuilt(&skill, root), (path.clone(), reason.into()));
+            assert!(!path.exists(), "{added} is still there");
+            same(added);
         }
         // An expected directory turned into a file.
         let scripts = dir.join("scripts");
-        fs::rename(&scripts, tmp.path().join("moved")).expect("mv");
+        fs::remove_dir_all(&scripts).expect("rm");
         fs::write(&scripts, b"").expect("write");
-        assert_eq!(tampered(materialise(&skill, tmp.path())), "not a directory");
-        fs::remove_file(&scripts).expect("rm");
-        fs::rename(tmp.path().join("moved"), &scripts).expect("mv");
-        assert!(materialise(&skill, tmp.path()).is_ok());
+        assert_eq!(rebuilt(&skill, root).1, "not a directory");
+        same("dir to file");
 
         symlink("/etc/passwd", dir.join("scripts/planted")).expect("symlink");
-        assert_eq!(
-            tampered(materialise(&skill, tmp.path())),
-            "a symlink was added"
-        );
-        fs::remove_file(dir.join("scripts/planted")).expect("rm");
+        assert_eq!(rebuilt(&skill, root).1, "a symlink was added");
+        assert!(fs::symlink_metadata("/etc/passwd").is_ok_and(|m| m.is_file()));
 
         // An expected file replaced by a symlink to identical bytes.
         let copy = tmp.path().join("copy");
         fs::write(&copy, SCRIPT).expect("write");
         fs::remove_file(&script).expect("rm");
         symlink(&copy, &script).expect("symlink");
-        assert_eq!(
-            tampered(materialise(&skill, tmp.path())),
-            "a symlink was added"
-        );
+        assert_eq!(rebuilt(&skill, root).1, "a symlink was added");
+        assert_eq!(fs::read(&copy).expect("kept"), SCRIPT);
+        fs::remove_file(&copy).expect("rm");
         fs::remove_file(&script).expect("rm");
+        assert_eq!(rebuilt(&skill, root).1, "the file is missing");
+        same("removed");
+
+        // Read-only directories, nested deeper than a recursive delete's
+        // stack would like, are deleted too.
+        let mut deep = dir.join("scripts");
+        for _ in 0..200 {
+            deep.push("d");
+        }
+        fs::create_dir_all(&deep).expect("mkdir");
+        fs::set_permissions(dir.join("scripts/d"), Permissions::from_mode(0o500)).expect("chmod");
+        fs::set_permissions(&dir, Permissions::from_mode(0o500)).expect("chmod");
+        assert_eq!(rebuilt(&skill, root).1, "a directory was added");
+        same("read-only tree");
+        // The skill directory made writable by others.
+        fs::set_permissions(&dir, Permissions::from_mode(0o777)).expect("chmod");
         assert_eq!(
-            tampered(materialise(&skill, tmp.path())),
-            "the file is missing"
+            rebuilt(&skill, root),
+            (
+                dir.clone(),
+                "it is writable by group or others; `chmod 700` it".into()
+            )
         );
+        assert_eq!(mode(&dir), 0o700);
     }
 
     #[test]
@@ -461,9 +595,10 @@ mod tests {
         let file = tmp.path().join("file");
         fs::write(&file, b"").expect("write");
         assert!(unsafe_reason(&file).contains("not a directory"));
-        // A group-writable skill directory, too.
-        let dir = materialise(&skill, &real).expect("materialises");
-        fs::set_permissions(&dir, Permissions::from_mode(0o770)).expect("chmod");
+        // Nothing in an unsafe root is moved or written.
+        fs::set_permissions(&real, Permissions::from_mode(0o770)).expect("chmod");
+        let before: Vec<_> = fs::read_dir(&real).expect("read").collect();
         assert!(unsafe_reason(&real).contains("writable"));
+        assert_eq!(fs::read_dir(&real).expect("read").count(), before.len());
     }
 }

@@ -11,24 +11,24 @@
 //!   reduced environment, no descriptor but stdin, stdout and stderr,
 //!   stdout and stderr captured separately and capped,
 //!   and the whole process group killed at a timeout and after the run;
-//! - [`split_args`] turns a command line into arguments without a shell and
-//!   refuses shell syntax it would silently get wrong.
+//! - [`split_args`] ([`shell::split`](crate::shell::split), re-exported)
+//!   turns a command line into arguments without a shell and refuses shell
+//!   syntax it would silently get wrong.
 //!
 //! Both APIs: [`ScriptExecutor`] blocks the calling thread;
 //! [`AsyncScriptExecutor`] returns a future, and [`LocalExecutor`]
 //! implements it on tokio (feature `tokio`) with the same materialisation,
 //! environment, caps and process-group handling.
 
-mod args;
 #[cfg(feature = "tokio")]
 mod async_run;
 mod error;
 mod materialise;
 mod run;
 
-pub use args::{SplitError, split_args};
+pub use crate::shell::{SplitError, split as split_args};
 pub use error::ExecError;
-pub use materialise::{cache_dir_name, default_cache_root, materialise};
+pub use materialise::{Materialised, Rebuilt, cache_dir_name, default_cache_root, materialise};
 pub use run::{DEFAULT_ENV_ALLOW, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, LocalExecutor, MAX_TIMEOUT};
 
 use std::future::Future;

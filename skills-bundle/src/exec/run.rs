@@ -204,7 +204,7 @@ impl LocalExecutor {
         skill: &Skill<'_>,
         command: &Command,
     ) -> Result<StdCommand, ExecError> {
-        let dir = materialise(skill, &self.cache_root)?;
+        let dir = materialise(skill, &self.cache_root)?.dir;
         let mut cmd = self.program(&dir, &command.invocation)?;
         close_inherited();
         cmd.current_dir(&dir)
@@ -636,7 +636,9 @@ pub(super) mod tests {
                 .into()
         );
         let text = String::from_utf8_lossy(&out.stdout);
-        let dir = materialise(&b.get("demo").expect("skill"), tmp.path()).expect("cached");
+        let dir = materialise(&b.get("demo").expect("skill"), tmp.path())
+            .expect("cached")
+            .dir;
         assert!(text.contains("SKILL_NAME=demo\n"));
         assert!(text.contains("PYTHONDONTWRITEBYTECODE=1\n"));
         assert!(text.contains(&format!("SKILL_DIR={}\n", dir.display())));

@@ -31,8 +31,11 @@
 //! through the script executor (the skill's files materialised in the
 //! private cache as its working directory, reduced environment, 60 s, capped
 //! output); a command with shell syntax needs a rule without a pattern
-//! (`Bash`). Nobody is asked: a command no rule allows fails the activation,
-//! as a failing command does.
+//! (`Bash`), whatever the arguments hold: they reach a command as quoted
+//! data, and only the skill's own text holds commands. A program in the
+//! skill's folder (`${CLAUDE_SKILL_DIR}/scripts/x.sh`) runs as the same file
+//! of the materialised copy. Nobody is asked: a command no rule allows fails
+//! the activation, as a failing command does.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -296,6 +299,7 @@ fn activate(
     let runner = executor.as_ref().map(|executor| PolicyRunner {
         policy: &policy,
         executor,
+        base_dir: Some(vars.skill_dir),
     });
     let options = Options {
         arguments: &args.arguments,

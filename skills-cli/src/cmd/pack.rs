@@ -112,8 +112,9 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
 }
 
 /// Refuses to write an archive that readers would refuse within the same
-/// limits (`--max-entry-size`, `--max-total-size`, `--max-ratio`): a file
-/// larger, or more compressible, than skills ever are.
+/// limits (`--max-entries`, `--max-entry-size`, `--max-total-size`,
+/// `--max-ratio`): more files, a file larger, or more compressible, than
+/// skills ever are.
 fn readable(bytes: &[u8], output: &Path, check: &CheckArgs) -> io::Result<()> {
     Archive::parse(bytes, &check.limits.limits())
         .map(drop)
@@ -140,12 +141,7 @@ pub fn checked_plan_with(
     paths: &[PathBuf],
     check: &CheckArgs,
 ) -> io::Result<Option<(Plan, Checked)>> {
-    let options = Options {
-        profile: check.profile.profile(),
-        lints: !check.no_lints,
-        discovery: check.discovery.options(),
-        ..Options::default()
-    };
+    let options = check.options();
     let inputs = input::prepare(paths, &check.limits.limits())?;
     let Some(result) = check_inputs(&inputs, &options, check.deny_warnings, check.color)? else {
         return Ok(None);

@@ -7,7 +7,9 @@
 //! into the private cache (`$XDG_CACHE_HOME/skills` or `~/.cache/skills`),
 //! no shell, a reduced environment, the time limit and the output caps.
 //! The command's stdout and stderr are passed through and its exit status
-//! kept.
+//! kept; output cut at `--max-output` is said on stderr and fails the run
+//! (the command's own status if it failed, else 1), so a run never exits 0
+//! with less output than the command wrote.
 
 use std::io::{self, Write};
 use std::time::Duration;
@@ -15,6 +17,7 @@ use std::time::Duration;
 use skills_bundle::Mode;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::session::Session;
+use skills_compiler::render::thousands;
 
 use crate::Outcome;
 use crate::args::{PolicyArg, RunArgs};
@@ -27,6 +30,7 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
     };
     let mut executor = LocalExecutor::with_default_cache().map_err(io::Error::other)?;
     executor.timeout = Duration::from_secs(args.timeout);
+    executor.max_output = usize::try_from(args.max_output).unwrap_or(usize::MAX);
     let mode = match args.policy {
         PolicyArg::Restrict => Mode::Restrict,
         PolicyArg::PreApprove => Mode::PreApprove,
@@ -36,8 +40,9 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
         eprintln!("skills: {e}");
         return Ok(Outcome::Invalid);
     }
-    let line: Vec<String> = args.command.iter().map(|a| quote(a)).collect();
-    match session.run_output(&args.name, &line.join(" ")) {
+    // Each argument one word, as `split_args` reads it back.
+    let line = skills_bundle::shell::join(&args.command);
+    match session.run_output(&args.name, &line) {
         Ok(out) => {
             io::stdout().write_all(&out.stdout)?;
             io::stdout().flush()?;
@@ -46,11 +51,26 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
                 eprintln!("skills: killed at the time limit of {} s", args.timeout);
                 return Ok(Outcome::Code(TIMED_OUT));
             }
-            Ok(Outcome::Code(
-                out.exit_code
-                    .and_then(|c| u8::try_from(c).ok())
-                    .unwrap_or(1),
-            ))
+            let code = out
+                .exit_code
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(1);
+            let cut: Vec<&str> = [
+                ("stdout", out.stdout_truncated),
+                ("stderr", out.stderr_truncated),
+            ]
+            .into_iter()
+            .filter_map(|(stream, cut)| cut.then_some(stream))
+            .collect();
+            if !cut.is_empty() {
+                eprintln!(
+                    "skills: the command's {} went past {} bytes and was cut; raise the limit with `--max-output`",
+                    cut.join(" and "),
+                    thousands(args.max_output)
+                );
+                return Ok(Outcome::Code(code.max(1)));
+            }
+            Ok(Outcome::Code(code))
         }
         Err(e) => {
             eprintln!("skills: {e}");
@@ -64,17 +84,3 @@ pub const TIMED_OUT: u8 = 124;
 
 /// The exit status of a refused command (as a shell's "cannot execute").
 pub const REFUSED: u8 = 126;
-
-/// One argument as a word `split_args` reads back unchanged: as it is when
-/// plain, else in single quotes (a `'` as `'\''`).
-fn quote(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', "'\\''"))
-    }
-}

@@ -57,6 +57,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
         None => LocalExecutor::with_default_cache().map_err(io::Error::other)?,
     };
     executor.timeout = Duration::from_secs(args.timeout);
+    executor.max_output = usize::try_from(args.max_output).unwrap_or(usize::MAX);
     let mode = match args.mode {
         PolicyArg::Restrict => Mode::Restrict,
         PolicyArg::PreApprove => Mode::PreApprove,

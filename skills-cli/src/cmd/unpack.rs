@@ -36,6 +36,8 @@ pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {
     };
     let options = Options {
         profile: args.profile.profile(),
+        discovery: args.discovery.options(),
+        files: args.skill_limits.file_limits(),
         ..Options::default()
     };
     let inputs = Inputs::extracted(staging.dir(), &args.pack);

@@ -18,7 +18,7 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         lints: !args.no_lints,
         threads: args.threads,
         discovery: args.discovery.options(),
-        ..Options::default()
+        files: args.skill_limits.file_limits(),
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -41,6 +41,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::super::diag::{Code, Diagnostic, Severity};
+use super::super::knobs::Limit;
 use super::super::render::thousands;
 use super::{DiscoveryOptions, EntryKind, FoundSkill, list_dir, unfollowable_link};
 
@@ -366,8 +367,9 @@ impl Scan<'_> {
                 ),
             )
             .help(format!(
-                "{} does not load skills deeper than that; move them up, or raise the limit with `--max-depth` to check them anyway",
-                self.folder.client.title()
+                "{} does not load skills deeper than that; move them up, or raise the limit with {} to check them anyway",
+                self.folder.client.title(),
+                self.opts.knobs.name(Limit::Depth)
             )),
         );
     }
@@ -385,7 +387,10 @@ impl Scan<'_> {
                     self.folder.dir.display()
                 ),
             )
-            .help("raise the limit with `--max-dirs`, or name the skill directories directly"),
+            .help(format!(
+                "raise the limit with {}, or name the skill directories directly",
+                self.opts.knobs.name(Limit::Dirs)
+            )),
         );
     }
 }

@@ -110,6 +110,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic, Severity};
+use super::knobs::{Knobs, Limit};
 use super::render::thousands;
 use skills_core::listing::Listing;
 
@@ -141,6 +142,8 @@ pub struct DiscoveryOptions {
     /// The user's skills folders, read once besides the roots; `None` (the
     /// default) leaves them out.
     pub user: Option<UserFolders>,
+    /// How the errors at a limit say to raise it.
+    pub knobs: Knobs,
 }
 
 impl Default for DiscoveryOptions {
@@ -150,6 +153,7 @@ impl Default for DiscoveryOptions {
             max_depth: 6,
             max_dirs: 2000,
             user: None,
+            knobs: Knobs::Flags,
         }
     }
 }
@@ -715,7 +719,7 @@ impl Walk<'_> {
                                 self.root.display()
                             ),
                         )
-                        .help("raise the limit with `--max-depth`, or name the skill directory directly"),
+                        .help(format!("raise the limit with {}, or name the skill directory directly", self.opts.knobs.name(Limit::Depth))),
                     );
                 }
                 continue;
@@ -733,9 +737,10 @@ impl Walk<'_> {
                             self.root.display()
                         ),
                     )
-                    .help(
-                        "raise the limit with `--max-dirs`, or name the skill directories directly",
-                    ),
+                    .help(format!(
+                        "raise the limit with {}, or name the skill directories directly",
+                        self.opts.knobs.name(Limit::Dirs)
+                    )),
                 );
                 return;
             }

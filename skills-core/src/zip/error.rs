@@ -140,11 +140,41 @@ pub enum ZipError {
         /// What it is.
         kind: &'static str,
     },
-    /// The Unix mode says directory and the name does not end with `/`, or
-    /// the other way round.
+    /// An extra field makes the entry a symbolic link or device: an ASi
+    /// Unix field's mode or link target, a PKWARE Unix field's link or
+    /// device data, a libarchive `xl` field's attributes.
+    SpecialExtraField {
+        /// The entry.
+        name: String,
+        /// The extra field's id.
+        field: u16,
+        /// What it makes the entry.
+        kind: &'static str,
+    },
+    /// A field says directory and the name does not end with `/`, or the
+    /// other way round.
     KindMismatch {
         /// The entry.
         name: String,
+        /// The field: the Unix mode, the DOS directory attribute, or an
+        /// extra field.
+        field: &'static str,
+    },
+    /// An extra field that runs past the end of its block, or is shorter
+    /// than its fixed part.
+    BadExtraField {
+        /// The entry.
+        name: String,
+        /// The extra field's id.
+        field: u16,
+    },
+    /// "Version needed to extract" above 2.0, or naming a host system.
+    VersionNeeded {
+        /// The entry.
+        name: String,
+        /// The header's value: the version (times 10) in the low byte, a
+        /// host system in the high byte.
+        needed: u16,
     },
     /// A directory entry with a non-zero size.
     DirWithData {
@@ -371,9 +401,28 @@ impl Message for ZipError {
                 f,
                 "entry `{name}` is a {kind}; only regular files and directories are allowed"
             ),
-            E::KindMismatch { name } => write!(
+            E::SpecialExtraField { name, field, kind } => write!(
                 f,
-                "entry `{name}`: its mode and its trailing `/` disagree on whether it is a directory"
+                "entry `{name}` is a {kind} by its extra field 0x{field:04x}; only regular files and directories are allowed"
+            ),
+            E::KindMismatch { name, field } => write!(
+                f,
+                "entry `{name}`: its {field} and its trailing `/` disagree on whether it is a directory"
+            ),
+            E::BadExtraField { name, field } => write!(
+                f,
+                "entry `{name}`: extra field 0x{field:04x} runs past the end of the extra data or is truncated"
+            ),
+            E::VersionNeeded { name, needed } if needed >> 8 != 0 => write!(
+                f,
+                "entry `{name}` needs host system {} to extract (\"version needed to extract\" is 0x{needed:04x}); only entries any system extracts (0) are supported",
+                needed >> 8
+            ),
+            E::VersionNeeded { name, needed } => write!(
+                f,
+                "entry `{name}` needs zip version {}.{} to extract; this reader supports up to 2.0 (stored and deflate)",
+                needed / 10,
+                needed % 10
             ),
             E::DirWithData { name } => write!(f, "directory entry `{name}` has a non-zero size"),
             E::StoredSizeMismatch { name } => write!(

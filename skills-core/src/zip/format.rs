@@ -33,10 +33,26 @@ pub(super) const FLAG_DATA_DESCRIPTOR: u16 = 1 << 3;
 pub(super) const FLAG_UTF8: u16 = 1 << 11;
 /// The Info-ZIP Unicode Path extra field.
 pub(super) const UNICODE_PATH_FIELD: u16 = 0x7075;
+/// The PKWARE Unix extra field: times, user, group, then a link target or
+/// device numbers.
+pub(super) const PKWARE_UNIX_FIELD: u16 = 0x000d;
+/// The ASi Unix extra field: CRC-32, mode, size or device, user, group,
+/// then a link target.
+pub(super) const ASI_UNIX_FIELD: u16 = 0x756e;
+/// libarchive's `xl` extra field, which carries "version made by" and the
+/// external attributes in a local header.
+pub(super) const XL_FIELD: u16 = 0x6c78;
+
+/// DOS attribute bits, in the external attributes' low byte: a volume
+/// label, and a directory.
+pub(super) const DOS_VOLUME_LABEL: u32 = 0x08;
+pub(super) const DOS_DIRECTORY: u32 = 0x10;
 
 /// "Version made by" host for Unix, whose external attributes hold `st_mode`.
 pub(super) const HOST_UNIX: u16 = 3;
-/// Zip 2.0, the version that brought deflate.
+/// Zip 2.0, the version that brought deflate: what the writer writes as
+/// "version needed to extract", and the most the reader extracts (it reads
+/// stored and deflated entries, and none of the later versions' features).
 pub(super) const ZIP_VERSION: u16 = 20;
 /// Unix host in the high byte, zip 2.0 in the low byte.
 pub(super) const VERSION_MADE_BY: u16 = HOST_UNIX << 8 | ZIP_VERSION;

@@ -19,7 +19,10 @@
 //! ([`crate::path::is_normal`]) that stay distinct on case-insensitive and
 //! normalisation-insensitive file systems (`café` composed and decomposed
 //! are one name on macOS), and an entry may be a regular file or a
-//! directory only. Names are decoded as UTF-8 whether or not flag bit 11
+//! directory only, by every field any mainstream extractor reads to decide
+//! that, under any "version made by" host (`attrs.rs`); an entry whose
+//! "version needed to extract" is above 2.0 is refused, as `unzip` would
+//! skip it. Names are decoded as UTF-8 whether or not flag bit 11
 //! is set (Info-ZIP on Unix writes UTF-8 without it); names that are not
 //! valid UTF-8 are refused, never read as CP437. Entries whose local header, name or data share bytes
 //! with another entry (the overlapping "zip bomb" trick) are refused, as is
@@ -28,6 +31,7 @@
 
 // The header layout, the errors and the DOS time are shared with the writer,
 // which only build time compiles in (feature `write`).
+mod attrs;
 #[cfg_attr(not(feature = "write"), allow(dead_code))]
 mod error;
 #[cfg_attr(not(feature = "write"), allow(dead_code))]

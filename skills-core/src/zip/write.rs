@@ -418,7 +418,7 @@ mod tests {
             // A file's name with a trailing `/`: its mode says file, its
             // name directory, which the reader finds first.
             let expected = if names[i].ends_with('/') {
-                ZipError::KindMismatch { name: names[i].clone() }
+                ZipError::KindMismatch { name: names[i].clone(), field: "Unix mode" }
             } else {
                 ZipError::Name(e)
             };

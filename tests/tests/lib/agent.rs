@@ -235,8 +235,7 @@ struct Refusal {
     text: &'static str,
 }
 
-const CALCULATOR_ONLY: &str =
-    "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3:*)', 'Read']";
+const CALCULATOR_ONLY: &str = "Tool 'Bash' not allowed for skill 'calculator'. Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']";
 
 fn refusals() -> Vec<Refusal> {
     use Ask::{Call, Read, Run};
@@ -464,19 +463,22 @@ fn unloading_revokes_the_grants() {
     let (_cache, session) = session();
     session.activate("git-workflow", "").unwrap();
     session.activate("calculator", "").unwrap();
-    // calculator's `Bash(python3:*)` covers the line, even in git-workflow.
+    // calculator's `Bash(python3 scripts/calc.py:*)` covers the line, even
+    // in git-workflow.
     assert_eq!(
-        session.policy().check("Bash", Some("python3 -V")),
+        session
+            .policy()
+            .check("Bash", Some("python3 scripts/calc.py 1")),
         skills_bundle::Decision::Allow {
             by: Some("calculator".into())
         }
     );
     assert!(session.unload("calculator"));
     assert!(!session.unload("calculator"), "unloaded twice");
-    match session.run("git-workflow", "python3 -V") {
+    match session.run("git-workflow", "python3 scripts/calc.py 1") {
         Err(e @ SessionError::Restricted(_)) => assert_eq!(
             e.to_string(),
-            "Tool 'Bash' not allowed for skill 'git-workflow'. Allowed tools: ['Bash(git:*)', 'Read']"
+            "Tool 'Bash' not allowed for skill 'git-workflow'. Allowed tools: ['Bash(git status:*)', 'Bash(git diff:*)', 'Bash(git log:*)', 'Bash(git branch:*)', 'Bash(git add:*)', 'Bash(git commit:*)', 'Bash(git switch:*)', 'Bash(git restore:*)', 'Read']"
         ),
         other => panic!("{other:?}"),
     }

@@ -193,7 +193,7 @@ fn lookups_and_disclosure_levels() {
     assert!(act.content.contains("15 * 23"));
     assert!(!act.content.contains("$ARGUMENTS"));
     let tools: Vec<String> = act.allowed_tools.iter().map(ToString::to_string).collect();
-    assert_eq!(tools, ["Bash(python3:*)", "Read"]);
+    assert_eq!(tools, ["Bash(python3 scripts/calc.py:*)", "Read"]);
     assert!(
         calc.read("scripts/calc.py")
             .unwrap()

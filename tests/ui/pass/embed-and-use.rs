@@ -41,7 +41,7 @@ fn main() {
         .iter()
         .map(ToString::to_string)
         .collect();
-    assert_eq!(tools, ["Read", "Bash(git:*)"]);
+    assert_eq!(tools, ["Read", "Bash(git log:*)"]);
     assert!(
         SKILLS.catalog().contains("<name>\ngreeter\n</name>"),
         "{}",

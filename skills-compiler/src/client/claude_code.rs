@@ -173,14 +173,24 @@ pub enum YamlRead {
     Unread,
     /// It parsed, but to a list or a scalar: no frontmatter either.
     NotMapping,
+    /// Not known: the YAML is past one of the reader's own bounds
+    /// ([`yaml::Limit`]), where it stopped reading; Claude Code has other
+    /// bounds (not recorded), so what it reads is not modelled.
+    Beyond(yaml::Limit),
 }
 
 /// The frontmatter mapping Claude Code reads from `yaml`, and how.
 pub fn read_yaml(yaml: &str) -> (Option<Node>, YamlRead) {
     let first = yaml::parse(yaml, 0, yaml.len());
+    if let Some(limit) = first.limit {
+        return (None, YamlRead::Beyond(limit));
+    }
     let (parsed, how) = if first.is_fatal() {
         let quoted = quote_problematic_values(yaml);
         let second = yaml::parse(&quoted, 0, quoted.len());
+        if let Some(limit) = second.limit {
+            return (None, YamlRead::Beyond(limit));
+        }
         if second.is_fatal() {
             return (None, YamlRead::Unread);
         }
@@ -477,6 +487,15 @@ fn read_from(dir: &str, skill_md: &Path, file: &str, parsed: Option<Parsed<'_>>)
             Code::ClientYamlUnread,
             "the frontmatter is not a mapping; Claude Code loads the skill with no frontmatter",
         ),
+        YamlRead::Beyond(limit) => {
+            notes.outcome = Outcome::Unknown {
+                why: format!(
+                    "the YAML {}, the most this tool reads; what Claude Code reads past that is not recorded",
+                    limit.phrase()
+                ),
+            };
+            return notes;
+        }
     }
     let get = |key: &str| root.as_ref().and_then(|r| r.get(key));
 
@@ -798,6 +817,43 @@ mod tests {
             quote_problematic_values("a: x \"y\" \\ #z\nb: 'q: r'\n\tc: [d\nd:e"),
             "a: \"x \\\"y\\\" \\\\ #z\"\nb: 'q: r'\n\tc: [d\nd:e"
         );
+    }
+
+    /// YAML past the reader's own bounds is not a verdict on what Claude
+    /// Code reads: before, a frontmatter nested 100 deep read as "does not
+    /// parse" (a value with `[` quoted made it parse), and one of 150,000
+    /// items as "loads with no frontmatter", both silent differences.
+    #[test]
+    fn yaml_past_the_readers_bounds_is_not_known() {
+        let deep = format!(
+            "---\nname: d\ndescription: D.\nx: {}{}\n---\nBody.\n",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        let wide = format!(
+            "---\nname: w\ndescription: D.\nx: [{}]\n---\nBody.\n",
+            vec!["a"; 150_000].join(", ")
+        );
+        let block = format!(
+            "---\nname: b\ndescription: D.\nx:\n{}y\n---\nBody.\n",
+            "- ".repeat(100)
+        );
+        for (text, bound) in [
+            (&deep, "nests deeper than 64 levels"),
+            (&wide, "has more than 100,000 nodes, aliases expanded"),
+            (&block, "nests deeper than 64 levels"),
+        ] {
+            let reading = read_text("d", Path::new("SKILL.md"), text);
+            assert_eq!(
+                reading.outcome,
+                Outcome::Unknown {
+                    why: format!(
+                        "the YAML {bound}, the most this tool reads; what Claude Code reads past that is not recorded"
+                    )
+                }
+            );
+            assert_eq!(reading.notes, []);
+        }
     }
 
     #[test]

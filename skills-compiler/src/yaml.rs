@@ -25,6 +25,7 @@ use std::ops::Range;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
 use super::diag::Code;
+use super::render::thousands;
 
 /// Most nodes one frontmatter may expand to (aliases included).
 pub const MAX_NODES: usize = 100_000;
@@ -141,11 +142,11 @@ impl Limit {
             Limit::Depth => format!("nests deeper than {MAX_DEPTH} levels"),
             Limit::Nodes => format!(
                 "has more than {} nodes, aliases expanded",
-                crate::render::thousands(MAX_NODES as u64)
+                thousands(MAX_NODES as u64)
             ),
             Limit::AliasBytes => format!(
                 "has aliases repeating more than {} bytes of text",
-                crate::render::thousands(MAX_ALIAS_BYTES as u64)
+                thousands(MAX_ALIAS_BYTES as u64)
             ),
         }
     }
@@ -400,7 +401,10 @@ impl<'t> Builder<'t> {
                     self.limit = Some(Limit::Nodes);
                     return Err(self.fatal(
                         start,
-                        format!("aliases expand the frontmatter to more than {MAX_NODES} nodes"),
+                        format!(
+                            "aliases expand the frontmatter to more than {} nodes",
+                            thousands(MAX_NODES as u64)
+                        ),
                         format!("aliases expand to more than {MAX_NODES} nodes"),
                     ));
                 }
@@ -409,7 +413,8 @@ impl<'t> Builder<'t> {
                     return Err(self.fatal(
                         start,
                         format!(
-                            "aliases repeat more than {MAX_ALIAS_BYTES} bytes of the frontmatter's text"
+                            "aliases repeat more than {} bytes of the frontmatter's text",
+                            thousands(MAX_ALIAS_BYTES as u64)
                         ),
                         format!("aliases repeat more than {MAX_ALIAS_BYTES} bytes"),
                     ));
@@ -574,7 +579,10 @@ impl<'t> Builder<'t> {
             self.limit = Some(Limit::Nodes);
             return Err(self.fatal(
                 at,
-                format!("the frontmatter has more than {MAX_NODES} nodes"),
+                format!(
+                    "the frontmatter has more than {} nodes",
+                    thousands(MAX_NODES as u64)
+                ),
                 format!("more than {MAX_NODES} nodes"),
             ));
         }
@@ -977,7 +985,7 @@ mod tests {
         assert!(p.is_fatal());
         assert_eq!(
             p.problems.last().map(|p| p.message.as_str()),
-            Some("aliases repeat more than 1048576 bytes of the frontmatter's text")
+            Some("aliases repeat more than 1,048,576 bytes of the frontmatter's text")
         );
         let aliases = vec!["*a"; 50].join(", ");
         let (_, p) = parse_fm(&format!("\na: &a {long}\nb: [{aliases}]\n"));

@@ -32,6 +32,7 @@ use super::{Client, Listed, Outcome, Reading, collate};
 use crate::diag::Code;
 use crate::discover::{FolderClient, FoundSkill};
 use crate::yaml::{self, Node, Value};
+use crate::{render, rules};
 
 /// The largest `SKILL.md` Claude Code lists, in bytes. The record brackets
 /// the limit: a 900,060-byte file was listed and a 1,010,060-byte one was
@@ -530,10 +531,11 @@ fn read_from(dir: &str, skill_md: &Path, file: &str, parsed: Option<Parsed<'_>>)
     let alias = match get("name").and_then(scalar_text) {
         Some(fm) if shows_name(&fm, dir) => Some(fm),
         Some(fm) if fm != dir => {
+            let quoted = render::elided(&fm, rules::MAX_NAME_READ);
             notes.note(
                 Code::ClientNameNotShown,
                 format!(
-                    "Claude Code lists this skill as `{dir}`; the name `{fm}` is not shown (it \
+                    "Claude Code lists this skill as `{dir}`; the name `{quoted}` is not shown (it \
                      shows a name only up to {MAX_SHOWN_NAME} letters, digits, `_`, `:`, `.` \
                      and `-`)"
                 ),
@@ -854,6 +856,24 @@ mod tests {
             );
             assert_eq!(reading.notes, []);
         }
+    }
+
+    /// The note on a name not shown quoted the whole name: 7.5 MB of it.
+    #[test]
+    fn a_long_name_not_shown_is_quoted_by_its_ends() {
+        let name = format!("{}Z", "N".repeat(5_000));
+        let text = format!("---\nname: {name}\ndescription: D.\n---\n");
+        let reading = read_text("d", Path::new("SKILL.md"), &text);
+        let quoted = format!("{}…{}Z", "N".repeat(960), "N".repeat(63));
+        assert_eq!(
+            reading.notes,
+            [crate::client::Note {
+                code: Code::ClientNameNotShown,
+                message: format!(
+                    "Claude Code lists this skill as `d`; the name `{quoted}` is not shown (it shows a name only up to 256 letters, digits, `_`, `:`, `.` and `-`)"
+                ),
+            }]
+        );
     }
 
     #[test]

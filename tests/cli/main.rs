@@ -30,6 +30,7 @@ mod interop;
 mod levels;
 mod mcp;
 mod pack;
+mod readers;
 mod reproducible;
 mod security;
 mod sign;

@@ -7,8 +7,10 @@
 //! square of their size (a 1 MB `agents/openai.yaml` took minutes). Its
 //! serde layer copies what an alias stands for each time a typed field
 //! reads it, so a long scalar aliased from a long list takes memory that
-//! grows with the square of the file. Codex itself reads such files (it
-//! has no bound either, only the time); this tool does not, and says so:
+//! grows with the square of the file; and it keeps every event of the
+//! document (about 100 bytes each: 8 MB of `- a` lines took 210 MB).
+//! Codex itself reads such files (it has no bound either, only the time);
+//! this tool does not, and says so:
 //! a document past a bound gets a [`Beyond`] naming it, which the readers
 //! report as a reading that is not known, never as a verdict.
 //!
@@ -16,11 +18,14 @@
 //! levels, 100,000 nodes, 1 MiB repeated by aliases), and they are checked
 //! in two ways, both linear in the text:
 //!
-//! 1. a count: at most 64 `[` and `{` in the whole text means at most 64
-//!    open flow collections whatever the text says, and `*` count times the
-//!    text's length within 1 MiB bounds what aliases can repeat (each
-//!    repeats at most the whole text, and the fields Codex reads nest
-//!    aliases only as deep as its types, a few levels);
+//! 1. a count, on a text of at most 256 KiB ([`MAX_COUNTED`]; libyaml
+//!    makes at most one event per byte, so at most some 26 MB of them):
+//!    at most 64 `[` and `{` in the
+//!    whole text means at most 64 open flow collections whatever the text
+//!    says, and `*` count times the text's length within 1 MiB bounds what
+//!    aliases can repeat (each repeats at most the whole text, and the
+//!    fields Codex reads nest aliases only as deep as its types, a few
+//!    levels);
 //! 2. failing that, the crate's own reader, when it reads the whole text:
 //!    its scanner is a port of libyaml's (tokens, simple keys, flow levels,
 //!    block scalars alike), so the nesting and the aliases it reads are
@@ -36,7 +41,11 @@
 use std::ops::Range;
 
 use crate::render::thousands;
-use crate::yaml::{self, MAX_ALIAS_BYTES, MAX_DEPTH, Parsed};
+use crate::yaml::{self, MAX_ALIAS_BYTES, MAX_DEPTH, MAX_NODES, Parsed};
+
+/// The longest text the count alone may let through: libyaml makes at most
+/// one event of a byte (`[]`, `- `, `a,`), and keeps each, about 100 bytes.
+pub const MAX_COUNTED: usize = 256 * 1024;
 
 /// Why a document is not given to libyaml: the bound it is past, in words
 /// that name it, and where, when that is known.
@@ -56,7 +65,12 @@ pub struct Beyond {
 pub fn check(text: &str, parsed: Option<&Parsed>) -> Result<(), Beyond> {
     let openers = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
     let stars = text.bytes().filter(|&b| b == b'*').count();
-    if openers <= MAX_DEPTH && stars.saturating_mul(text.len()) <= MAX_ALIAS_BYTES {
+    let (long, deep, aliased) = (
+        text.len() > MAX_COUNTED,
+        openers > MAX_DEPTH,
+        stars.saturating_mul(text.len()) > MAX_ALIAS_BYTES,
+    );
+    if !(long || deep || aliased) {
         return Ok(());
     }
     let own;
@@ -94,11 +108,22 @@ pub fn check(text: &str, parsed: Option<&Parsed>) -> Result<(), Beyond> {
             p.span.clone(),
         ),
     };
+    // What the count found, which only the reader could have vouched for.
+    let mut counted = Vec::new();
+    if long {
+        counted.push(format!("is {} bytes long", thousands(text.len() as u64)));
+    }
+    if deep {
+        counted.push(format!("has {} `[` and `{{`", thousands(openers as u64)));
+    }
+    if aliased {
+        counted.push(format!("has {} `*`", thousands(stars as u64)));
+    }
     Err(Beyond {
         message: format!(
-            "{why} and the YAML has {} `[` and `{{` and {} `*`, so how deep libyaml would nest it, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most {MAX_DEPTH} levels and {} bytes repeated by aliases)",
-            thousands(openers as u64),
-            thousands(stars as u64),
+            "{why} and the YAML {}, so how deep libyaml would nest it, how many nodes it would read, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most {MAX_DEPTH} levels, {} nodes and {} bytes repeated by aliases)",
+            counted.join(" and "),
+            thousands(MAX_NODES as u64),
             thousands(MAX_ALIAS_BYTES as u64)
         ),
         span: Some(span),
@@ -162,13 +187,36 @@ mod tests {
         assert_eq!(beyond(&aliases), None);
     }
 
+    /// libyaml keeps every event of a document: a long one is given to it
+    /// only when the reader read it whole, within its node bound.
+    #[test]
+    fn a_long_text_needs_the_readers_reading() {
+        let lines = format!("x:\n{}", "- a\n".repeat(90_000));
+        assert_eq!(beyond(&lines), None);
+        let lines = format!("x:\n{}", "- a\n".repeat(120_000));
+        assert_eq!(
+            beyond(&lines).as_deref(),
+            Some(
+                "the YAML has more than 100,000 nodes, aliases expanded, the most this tool reads"
+            )
+        );
+        let unreadable = format!("{}d: Use when: x\n", "k: vvvvvvvvvvvvvvv\n".repeat(14_000));
+        let why = beyond(&unreadable).unwrap_or_default();
+        assert!(
+            why.ends_with(
+                "and the YAML is 266,015 bytes long, so how deep libyaml would nest it, how many nodes it would read, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most 64 levels, 100,000 nodes and 1,048,576 bytes repeated by aliases)"
+            ),
+            "{why}"
+        );
+    }
+
     #[test]
     fn many_brackets_the_reader_cannot_read_are_not() {
         let lists = format!("{}d: Use when: x\n", "k: [a, b]\n".repeat(65));
         let why = beyond(&lists).unwrap_or_default();
         assert!(
             why.starts_with(
-                "this tool's reader stops at a syntax error (a `: ` inside an unquoted value starts a mapping here; quote the value) and the YAML has 65 `[` and `{` and 0 `*`, so how deep"
+                "this tool's reader stops at a syntax error (a `: ` inside an unquoted value starts a mapping here; quote the value) and the YAML has 65 `[` and `{`, so how deep"
             ),
             "{why}"
         );

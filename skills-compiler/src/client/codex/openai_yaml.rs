@@ -657,7 +657,7 @@ mod tests {
             ),
             (
                 &unreadable,
-                "this tool's reader stops at a syntax error (a `: ` inside an unquoted value starts a mapping here; quote the value) and the YAML has 65 `[` and `{` and 0 `*`, so how deep libyaml would nest it, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most 64 levels and 1,048,576 bytes repeated by aliases)",
+                "this tool's reader stops at a syntax error (a `: ` inside an unquoted value starts a mapping here; quote the value) and the YAML has 65 `[` and `{`, so how deep libyaml would nest it, how many nodes it would read, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most 64 levels, 100,000 nodes and 1,048,576 bytes repeated by aliases)",
             ),
         ] {
             let reading = super::read_openai_yaml(text);

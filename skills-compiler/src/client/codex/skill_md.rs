@@ -224,10 +224,10 @@ impl<'de> Deserialize<'de> for Probed {
                         map.next_value::<IgnoredAny>()?;
                         continue;
                     };
-                    let value = map.next_value::<Value>()?;
+                    let value = map.next_value::<Seen>()?;
                     found[index] = match IGNORED_KEYS[index] {
-                        "disable-model-invocation" => value == Value::True,
-                        _ => value != Value::Null,
+                        "disable-model-invocation" => value == Seen::True,
+                        _ => value != Seen::Null,
                     };
                 }
                 Ok(Probed(found))
@@ -239,58 +239,54 @@ impl<'de> Deserialize<'de> for Probed {
 
 /// What a probed value is, as far as [`Probed`] needs to know.
 #[derive(Debug, PartialEq, Eq)]
-enum Value {
+enum Seen {
     Null,
     True,
     Other,
 }
 
-impl<'de> Deserialize<'de> for Value {
+impl<'de> Deserialize<'de> for Seen {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Kind;
         impl<'de> Visitor<'de> for Kind {
-            type Value = Value;
+            type Value = Seen;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("any value")
             }
-            fn visit_unit<E>(self) -> Result<Value, E> {
-                Ok(Value::Null)
+            fn visit_unit<E>(self) -> Result<Seen, E> {
+                Ok(Seen::Null)
             }
-            fn visit_none<E>(self) -> Result<Value, E> {
-                Ok(Value::Null)
+            fn visit_none<E>(self) -> Result<Seen, E> {
+                Ok(Seen::Null)
             }
-            fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-                Ok(if v { Value::True } else { Value::Other })
+            fn visit_bool<E>(self, v: bool) -> Result<Seen, E> {
+                Ok(if v { Seen::True } else { Seen::Other })
             }
-            fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
-                Ok(Value::Other)
+            fn visit_i64<E>(self, _: i64) -> Result<Seen, E> {
+                Ok(Seen::Other)
             }
-            fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
-                Ok(Value::Other)
+            fn visit_u64<E>(self, _: u64) -> Result<Seen, E> {
+                Ok(Seen::Other)
             }
-            fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
-                Ok(Value::Other)
+            fn visit_f64<E>(self, _: f64) -> Result<Seen, E> {
+                Ok(Seen::Other)
             }
-            fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-                Ok(if v == "true" {
-                    Value::True
-                } else {
-                    Value::Other
-                })
+            fn visit_str<E>(self, v: &str) -> Result<Seen, E> {
+                Ok(if v == "true" { Seen::True } else { Seen::Other })
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Seen, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Value::Other)
+                Ok(Seen::Other)
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seen, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Value::Other)
+                Ok(Seen::Other)
             }
-            fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+            fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Seen, A::Error> {
                 // A tagged value (`!x v`): present, and not `true`.
                 let (IgnoredAny, variant) = data.variant::<IgnoredAny>()?;
                 de::VariantAccess::newtype_variant::<IgnoredAny>(variant)?;
-                Ok(Value::Other)
+                Ok(Seen::Other)
             }
         }
         d.deserialize_any(Kind)

@@ -134,12 +134,30 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         // by the name and lists the description, and checks both against
         // `SKILL.md` when it is opened.
         if skill.fields.name.is_none() || skill.fields.description.is_none() {
+            let over = skill
+                .frontmatter
+                .as_ref()
+                .and_then(|f| f.get("name")?.as_str())
+                .is_some_and(|s| {
+                    crate::pyunicode::nfkc_chars(crate::pyunicode::strip(s))
+                        .nth(crate::rules::MAX_NAME_READ)
+                        .is_some()
+                });
+            let too_long = if over {
+                format!(
+                    " (a `name` longer than {} characters after NFKC is not read as one)",
+                    crate::render::thousands(crate::rules::MAX_NAME_READ as u64)
+                )
+            } else {
+                String::new()
+            };
             return Err(PlanError {
                 path: skill_md.clone(),
-                message: "a bundle or pack needs a `name` and a `description` read from the \
-                          frontmatter's YAML; this profile accepts the skill without them (as \
-                          its client does), packing does not"
-                    .into(),
+                message: format!(
+                    "a bundle or pack needs a `name` and a `description` read from the \
+                     frontmatter's YAML{too_long}; this profile accepts the skill without them \
+                     (as its client does), packing does not"
+                ),
             });
         }
         skills.push(describe(skill, &prefix));

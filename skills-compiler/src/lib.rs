@@ -29,6 +29,7 @@ pub mod duplicates;
 pub mod embed;
 pub mod files;
 pub mod frontmatter;
+pub mod libyaml_bound;
 pub mod pack;
 pub mod parallel;
 pub mod profile;

@@ -36,6 +36,85 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A text as a message quotes it: whole up to `max` characters; longer,
+/// its first `max - max / 16` characters, `…`, and its last `max / 16`, so
+/// that an absurd value cannot make an absurd message while both of its
+/// ends stay visible. Fed one character at a time ([`Ends::push`]), it
+/// keeps no more than it quotes.
+#[derive(Debug, Clone)]
+pub struct Ends {
+    max: usize,
+    len: usize,
+    head: String,
+    tail: std::collections::VecDeque<char>,
+}
+
+impl Ends {
+    /// Quotes at most `max` characters (a longer text is cut to as many).
+    pub fn new(max: usize) -> Ends {
+        Ends {
+            max,
+            len: 0,
+            head: String::new(),
+            tail: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// The next character of the text.
+    pub fn push(&mut self, c: char) {
+        self.len += 1;
+        if self.len <= self.max {
+            self.head.push(c);
+            return;
+        }
+        if self.tail.len() == self.max / 16 {
+            self.tail.pop_front();
+        }
+        if self.max >= 16 {
+            self.tail.push_back(c);
+        }
+    }
+
+    /// The number of characters pushed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The whole text, when it has at most `max` characters.
+    pub fn whole(&self) -> Option<&str> {
+        (self.len <= self.max).then_some(self.head.as_str())
+    }
+
+    /// The text as quoted: whole, or its two ends around `…`.
+    pub fn quoted(&self) -> String {
+        if self.len <= self.max {
+            return self.head.clone();
+        }
+        // The last `max / 16` characters: those pushed after the head, and
+        // before them (a text just over `max`) the head's last ones.
+        let t = self.max / 16;
+        let keep = self.max - t;
+        let from_head = t - self.tail.len();
+        let mut out: String = self.head.chars().take(keep).collect();
+        out.push('…');
+        out.extend(self.head.chars().skip(self.max - from_head));
+        out.extend(self.tail.iter());
+        out
+    }
+}
+
+/// `text` as [`Ends`] quotes it in at most `max` characters.
+pub fn elided(text: &str, max: usize) -> String {
+    let mut ends = Ends::new(max);
+    text.chars().for_each(|c| ends.push(c));
+    ends.quoted()
+}
+
 /// Text safe to print on a terminal: control, invisible and
 /// bidirectional-control characters become visible placeholders (as in the
 /// source snippet), so that a file name cannot move the cursor, recolour the
@@ -356,6 +435,23 @@ fn char_width(code: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_texts_are_quoted_by_their_ends() {
+        use super::elided;
+        assert_eq!(elided("abc", 32), "abc");
+        assert_eq!(elided(&"x".repeat(32), 32), "x".repeat(32));
+        let text: String = ('a'..='z').chain('A'..='Z').collect();
+        // 32: the first 30, `…`, the last 2.
+        assert_eq!(
+            elided(&text[..33], 32),
+            format!("{}…{}", &text[..30], &text[31..33])
+        );
+        assert_eq!(elided(&text, 32), format!("{}…YZ", &text[..30]));
+        let quoted = elided(&"ﷺ".repeat(2_000_000), 1_024);
+        assert_eq!(quoted.chars().count(), 1_025);
+        assert!(quoted.starts_with('ﷺ') && quoted.ends_with('ﷺ'));
+    }
+
     use super::*;
 
     #[test]

@@ -15,12 +15,18 @@ use std::path::Path;
 use super::diag::{Code, Diagnostic, Severity};
 use super::profile::{Profile, SPEC_FIELDS, Shape};
 use super::pyunicode;
-use super::render::thousands;
+use super::render::{self, thousands};
 use super::source::Source;
 use super::yaml::{Node, Value};
 use super::yaml11;
 
 const MAX_NAME: usize = 64;
+/// The longest `name`, after NFKC, read as a name: quoted whole in
+/// messages and kept as the skill's name. A longer one is checked as NFKC
+/// streams (never built: 2.5 million U+FDFA would be 45 million
+/// characters), quoted by its two ends around `…` ([`render::Ends`]), and
+/// the skill has no name.
+pub const MAX_NAME_READ: usize = 1_024;
 const MAX_DESCRIPTION: usize = 1024;
 const MAX_COMPATIBILITY: usize = 500;
 
@@ -157,8 +163,8 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             return None;
         }
     };
-    let name = pyunicode::nfkc(pyunicode::strip(raw));
-    let len = pyunicode::len(&name);
+    let facts = NameFacts::of(pyunicode::strip(raw), dir_name);
+    let (len, name) = (facts.ends.len(), facts.ends.quoted());
     if len > MAX_NAME {
         ctx.report(
             Code::NameTooLong,
@@ -170,7 +176,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             "Skill name '{name}' exceeds {MAX_NAME} character limit ({len} chars)"
         ));
     }
-    if pyunicode::changes_when_lowered(&name) {
+    if facts.uppercase {
         ctx.report(
             Code::NameNotLowercase,
             span.clone(),
@@ -179,7 +185,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
         .set_help(format!("use `{}`", name.to_lowercase()))
         .reference = Some(format!("Skill name '{name}' must be lowercase"));
     }
-    if name.starts_with('-') || name.ends_with('-') {
+    if facts.hyphen_edge {
         ctx.report(
             Code::NameHyphenEdge,
             span.clone(),
@@ -188,7 +194,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
         .set_help(format!("use `{}`", name.trim_matches('-')))
         .reference = Some("Skill name cannot start or end with a hyphen".into());
     }
-    if name.contains("--") {
+    if facts.double_hyphen {
         ctx.report(
             Code::NameConsecutiveHyphens,
             span.clone(),
@@ -197,19 +203,17 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
         .set_help("separate words with single hyphens")
         .reference = Some("Skill name cannot contain consecutive hyphens".into());
     }
-    let bad: Vec<char> = name
-        .chars()
-        .filter(|&c| !(pyunicode::is_alnum(c) || c == '-'))
-        .collect();
-    if !bad.is_empty() {
-        let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
-        shown.dedup();
+    if !facts.bad.is_empty() {
+        let more = match facts.more_bad {
+            0 => String::new(),
+            n => format!(" and {} more", thousands(n as u64)),
+        };
         ctx.report(
             Code::NameInvalidChars,
             span.clone(),
             format!(
-                "`name` may hold only letters, digits and hyphens; found {}",
-                shown.join(", ")
+                "`name` may hold only letters, digits and hyphens; found {}{more}",
+                facts.bad.join(", ")
             ),
         )
         .set_help("replace spaces, underscores and dots with hyphens")
@@ -217,7 +221,7 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             "Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."
         ));
     }
-    if pyunicode::nfkc(dir_name) != name {
+    if !facts.matches_dir {
         ctx.report(
             Code::NameDirMismatch,
             span,
@@ -228,7 +232,69 @@ fn name(ctx: &mut Ctx<'_>, node: &Node, dir_name: &str) -> Option<String> {
             "Directory name '{dir_name}' must match skill name '{name}'"
         ));
     }
-    Some(name)
+    facts.ends.whole().map(String::from)
+}
+
+/// What the name rules need to know of a `name` after NFKC, learnt in one
+/// pass of the normalisation as it streams: the normalised name is never
+/// built beyond [`MAX_NAME_READ`] characters, so its length is what the
+/// input's is (NFKC makes one character up to 18: 2.5 million U+FDFA are
+/// 45 million characters, which were built, copied and listed, 0.9 GB).
+struct NameFacts {
+    /// The name's length, and what messages quote of it.
+    ends: render::Ends,
+    /// Python's `name != name.lower()`.
+    uppercase: bool,
+    /// It starts or ends with `-`.
+    hyphen_edge: bool,
+    /// It holds `--`.
+    double_hyphen: bool,
+    /// The characters that are neither alphanumeric (Python's) nor `-`,
+    /// each run of one character once, at most [`NameFacts::SHOWN`].
+    bad: Vec<String>,
+    /// The runs of such characters past those.
+    more_bad: usize,
+    /// It equals the directory's name after NFKC.
+    matches_dir: bool,
+}
+
+impl NameFacts {
+    const SHOWN: usize = 16;
+
+    fn of(stripped: &str, dir_name: &str) -> NameFacts {
+        let mut facts = NameFacts {
+            ends: render::Ends::new(MAX_NAME_READ),
+            uppercase: false,
+            hyphen_edge: false,
+            double_hyphen: false,
+            bad: Vec::new(),
+            more_bad: 0,
+            matches_dir: true,
+        };
+        let mut dir = pyunicode::nfkc_chars(dir_name);
+        let (mut previous, mut last_bad) = (None, None);
+        for c in pyunicode::nfkc_chars(stripped) {
+            if previous.is_none() && c == '-' {
+                facts.hyphen_edge = true;
+            }
+            facts.uppercase |= pyunicode::changes_when_lowered(c);
+            facts.double_hyphen |= c == '-' && previous == Some('-');
+            if !(pyunicode::is_alnum(c) || c == '-') && last_bad != Some(c) {
+                last_bad = Some(c);
+                if facts.bad.len() < Self::SHOWN {
+                    facts.bad.push(format!("{c:?}"));
+                } else {
+                    facts.more_bad += 1;
+                }
+            }
+            facts.matches_dir &= dir.next() == Some(c);
+            facts.ends.push(c);
+            previous = Some(c);
+        }
+        facts.hyphen_edge |= previous == Some('-');
+        facts.matches_dir &= dir.next().is_none();
+        facts
+    }
 }
 
 fn description(ctx: &mut Ctx<'_>, node: &Node) -> Option<String> {
@@ -452,5 +518,144 @@ pub(crate) fn dir_name(dir: &Path) -> String {
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::diag::Code;
+    use crate::profile::Profile;
+    use crate::skill::CheckedSkill;
+
+    /// `(code, message, reference)` of each name diagnostic of a `SKILL.md`
+    /// whose name is `name`, in the directory `dir`, and the name read.
+    fn name_rules(name: &str, dir: &str) -> (Vec<(Code, String, String)>, Option<String>) {
+        let text = format!("---\nname: {name}\ndescription: D.\n---\n");
+        let dir = Path::new("/skills").join(dir);
+        let skill = CheckedSkill::from_skill_md(
+            &dir,
+            None,
+            &dir.join("SKILL.md"),
+            text.into_bytes(),
+            Profile::Spec,
+        );
+        let found = skill
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("SK20"))
+            .map(|d| {
+                (
+                    d.code,
+                    d.message.clone(),
+                    d.reference.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        (found, skill.fields.name)
+    }
+
+    /// 2.5 million U+FDFA (7.5 MB) are 45 million characters after NFKC,
+    /// which the rules built, copied and listed (`validate` used 0.9 GB,
+    /// `pack` 1.3 GB). The length is now counted as NFKC streams, the
+    /// messages quote the name's two ends, and the skill has no name.
+    #[test]
+    fn a_name_nfkc_expands_18_times_is_counted_not_built() {
+        // A tenth of it: the rules are the same, and a debug build's NFKC
+        // is slow.
+        let name = "\u{fdfa}".repeat(250_000);
+        let (found, read) = name_rules(&name, "s");
+        let expanded = "صلى الله عليه وسلم".repeat(250_000);
+        let head: String = expanded.chars().take(960).collect();
+        let tail: String = expanded.chars().skip(4_500_000 - 64).collect();
+        let quoted = format!("{head}…{tail}");
+        assert_eq!(quoted.chars().count(), 1_025);
+        assert_eq!(
+            found,
+            [
+                (
+                    Code::NameTooLong,
+                    "`name` is 4500000 characters; the limit is 64".to_string(),
+                    format!("Skill name '{quoted}' exceeds 64 character limit (4500000 chars)"),
+                ),
+                (
+                    Code::NameInvalidChars,
+                    "`name` may hold only letters, digits and hyphens; found ' '".to_string(),
+                    format!(
+                        "Skill name '{quoted}' contains invalid characters. Only letters, digits, and hyphens are allowed."
+                    ),
+                ),
+                (
+                    Code::NameDirMismatch,
+                    format!("`name` is `{quoted}` but the directory is `s`"),
+                    format!("Directory name 's' must match skill name '{quoted}'"),
+                ),
+            ]
+        );
+        assert_eq!(read, None);
+    }
+
+    /// Up to the bound, names are read and quoted whole, as the reference
+    /// quotes them; the other rules see every character either way.
+    #[test]
+    fn names_up_to_the_bound_are_read_whole() {
+        let long = "a".repeat(super::MAX_NAME_READ);
+        let (found, read) = name_rules(&long, &long);
+        assert_eq!(
+            found,
+            [(
+                Code::NameTooLong,
+                "`name` is 1024 characters; the limit is 64".to_string(),
+                format!("Skill name '{long}' exceeds 64 character limit (1024 chars)"),
+            )]
+        );
+        assert_eq!(read.as_deref(), Some(long.as_str()));
+        let over = format!("-{}B--x y_z", "a".repeat(super::MAX_NAME_READ));
+        let (found, read) = name_rules(&over, "d");
+        let codes: Vec<Code> = found.iter().map(|f| f.0).collect();
+        assert_eq!(
+            codes,
+            [
+                Code::NameTooLong,
+                Code::NameNotLowercase,
+                Code::NameHyphenEdge,
+                Code::NameConsecutiveHyphens,
+                Code::NameInvalidChars,
+                Code::NameDirMismatch,
+            ]
+        );
+        assert_eq!(read, None);
+        assert_eq!(
+            found[4].1,
+            "`name` may hold only letters, digits and hyphens; found ' ', '_'"
+        );
+        let quoted = format!("-{}…{}B--x y_z", "a".repeat(959), "a".repeat(56));
+        assert_eq!(found[1].1, format!("`name` must be lowercase: `{quoted}`"));
+        // NFKC before the directory comparison, as before: fullwidth folds.
+        assert_eq!(
+            name_rules("ｍｙ-skill", "my-skill"),
+            (vec![], Some("my-skill".into()))
+        );
+    }
+
+    /// Runs of many different characters are listed up to a point.
+    #[test]
+    fn invalid_characters_are_listed_sixteen_at_most() {
+        let name: String = "!#$%&()*+,./:;<=>?@"
+            .chars()
+            .flat_map(|c| ['a', c])
+            .collect();
+        let (found, _) = name_rules(&format!("'{name}'"), "d");
+        let invalid = found
+            .iter()
+            .find(|f| f.0 == Code::NameInvalidChars)
+            .map(|f| f.1.as_str());
+        assert_eq!(
+            invalid,
+            Some(
+                "`name` may hold only letters, digits and hyphens; found '!', '#', '$', '%', '&', '(', ')', '*', '+', ',', '.', '/', ':', ';', '<', '=' and 3 more"
+            )
+        );
     }
 }

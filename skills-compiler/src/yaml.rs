@@ -25,11 +25,20 @@ use std::ops::Range;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
 use super::diag::Code;
+use super::render::thousands;
 
 /// Most nodes one frontmatter may expand to (aliases included).
-const MAX_NODES: usize = 100_000;
+pub const MAX_NODES: usize = 100_000;
+/// Most bytes of scalar text that aliases may repeat: without aliases the
+/// tree holds no more text than the file, and this keeps what they add to
+/// a fixed amount (an alias of a long scalar repeated costs one node each).
+pub const MAX_ALIAS_BYTES: usize = 1 << 20;
 /// Deepest nesting accepted.
-const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
+/// saphyr's scanner counts flow levels in a `u8`, and stops at the 256th
+/// with this message, ahead of the parser's events; that is past
+/// [`MAX_DEPTH`] too.
+const SCANNER_DEPTH: &str = "recursion limit exceeded";
 
 /// A YAML value with the byte span it came from (offsets into the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,9 +118,38 @@ pub struct Parsed {
     /// Problems in the order the reference would meet them: scanner and
     /// parser problems by position, then duplicate keys.
     pub problems: Vec<Problem>,
-    /// Whether reading stopped at one of this module's own limits (nesting,
-    /// node count) rather than at something YAML forbids.
-    pub limited: bool,
+    /// The bound of this module's own that stopped the reading, if one did
+    /// (rather than something YAML forbids): what follows it was not read,
+    /// and another YAML reader may read it.
+    pub limit: Option<Limit>,
+}
+
+/// One of this module's bounds, each checked before the work it bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Nesting deeper than [`MAX_DEPTH`] levels.
+    Depth,
+    /// More than [`MAX_NODES`] nodes, aliases expanded.
+    Nodes,
+    /// Aliases repeating more than [`MAX_ALIAS_BYTES`] bytes of text.
+    AliasBytes,
+}
+
+impl Limit {
+    /// The bound, as a phrase after "the YAML": `nests deeper than 64 levels`.
+    pub fn phrase(self) -> String {
+        match self {
+            Limit::Depth => format!("nests deeper than {MAX_DEPTH} levels"),
+            Limit::Nodes => format!(
+                "has more than {} nodes, aliases expanded",
+                thousands(MAX_NODES as u64)
+            ),
+            Limit::AliasBytes => format!(
+                "has aliases repeating more than {} bytes of text",
+                thousands(MAX_ALIAS_BYTES as u64)
+            ),
+        }
+    }
 }
 
 impl Parsed {
@@ -160,11 +198,13 @@ struct Builder<'t> {
     root: Option<Node>,
     documents: usize,
     nodes: usize,
+    /// Bytes of scalar text repeated by aliases so far.
+    alias_bytes: usize,
     flow_depth: usize,
     scan_problems: Vec<(usize, Problem)>,
     dup_problems: Vec<(usize, Problem)>,
-    /// Whether a limit of this module stopped the reading.
-    limited: bool,
+    /// The limit of this module that stopped the reading, if one did.
+    limit: Option<Limit>,
 }
 
 impl<'t> Builder<'t> {
@@ -182,10 +222,11 @@ impl<'t> Builder<'t> {
             root: None,
             documents: 0,
             nodes: 0,
+            alias_bytes: 0,
             flow_depth: 0,
             scan_problems: Vec::new(),
             dup_problems: Vec::new(),
-            limited: false,
+            limit: None,
         }
     }
 
@@ -221,7 +262,7 @@ impl<'t> Builder<'t> {
             return Parsed {
                 root: None,
                 problems: vec![problem],
-                limited: false,
+                limit: None,
             };
         }
         let mut parser = Parser::new_from_str(self.text);
@@ -234,6 +275,10 @@ impl<'t> Builder<'t> {
                         fatal = Some(problem);
                         break;
                     }
+                }
+                Some(Err(e)) if e.info() == SCANNER_DEPTH => {
+                    fatal = Some(self.too_deep(e.marker().index()));
+                    break;
                 }
                 Some(Err(e)) => {
                     fatal = Some(self.syntax_error(&e));
@@ -250,7 +295,7 @@ impl<'t> Builder<'t> {
             return Parsed {
                 root: None,
                 problems: problems.into_iter().map(|(_, p)| p).collect(),
-                limited: self.limited,
+                limit: self.limit,
             };
         }
         problems.sort_by_key(|(at, _)| *at);
@@ -260,7 +305,7 @@ impl<'t> Builder<'t> {
         Parsed {
             root: self.root,
             problems: problems.into_iter().map(|(_, p)| p).collect(),
-            limited: false,
+            limit: None,
         }
     }
 
@@ -337,7 +382,8 @@ impl<'t> Builder<'t> {
                 self.complete(node, anchor, from)
             }
             Event::Alias(id) => {
-                let Some(node) = self.anchors.get(&id).cloned() else {
+                // What the alias repeats is measured before it is copied.
+                let Some((nodes, bytes)) = self.anchors.get(&id).map(size) else {
                     let name = self.token_at(start);
                     return Err(self.fatal(
                         start,
@@ -349,18 +395,36 @@ impl<'t> Builder<'t> {
                         ),
                     ));
                 };
-                self.nodes += count_nodes(&node);
+                self.nodes = self.nodes.saturating_add(nodes);
+                self.alias_bytes = self.alias_bytes.saturating_add(bytes);
                 if self.nodes > MAX_NODES {
-                    self.limited = true;
+                    self.limit = Some(Limit::Nodes);
                     return Err(self.fatal(
                         start,
-                        format!("aliases expand the frontmatter to more than {MAX_NODES} nodes"),
+                        format!(
+                            "aliases expand the frontmatter to more than {} nodes",
+                            thousands(MAX_NODES as u64)
+                        ),
                         format!("aliases expand to more than {MAX_NODES} nodes"),
                     ));
                 }
+                if self.alias_bytes > MAX_ALIAS_BYTES {
+                    self.limit = Some(Limit::AliasBytes);
+                    return Err(self.fatal(
+                        start,
+                        format!(
+                            "aliases repeat more than {} bytes of the frontmatter's text",
+                            thousands(MAX_ALIAS_BYTES as u64)
+                        ),
+                        format!("aliases repeat more than {MAX_ALIAS_BYTES} bytes"),
+                    ));
+                }
+                let Some(node) = self.anchors.get(&id) else {
+                    return Ok(());
+                };
                 let node = Node {
                     span: self.file_span(start..end),
-                    ..node
+                    ..node.clone()
                 };
                 self.complete(node, 0, start)
             }
@@ -395,12 +459,7 @@ impl<'t> Builder<'t> {
             self.flow_depth += 1;
         }
         if self.stack.len() >= MAX_DEPTH {
-            self.limited = true;
-            return Err(self.fatal(
-                start,
-                format!("the frontmatter nests deeper than {MAX_DEPTH} levels"),
-                format!("nesting deeper than {MAX_DEPTH} levels"),
-            ));
+            return Err(self.too_deep(start));
         }
         self.stack.push(if is_seq {
             Frame::Seq {
@@ -418,6 +477,16 @@ impl<'t> Builder<'t> {
             }
         });
         Ok(())
+    }
+
+    /// The problem of nesting past [`MAX_DEPTH`], found at `at`.
+    fn too_deep(&mut self, at: usize) -> (usize, Problem) {
+        self.limit = Some(Limit::Depth);
+        self.fatal(
+            at,
+            format!("the frontmatter nests deeper than {MAX_DEPTH} levels"),
+            format!("nesting deeper than {MAX_DEPTH} levels"),
+        )
     }
 
     fn text_at(&self, char_index: usize) -> Option<&str> {
@@ -507,10 +576,13 @@ impl<'t> Builder<'t> {
     fn complete(&mut self, node: Node, anchor: usize, at: usize) -> Result<(), (usize, Problem)> {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
-            self.limited = true;
+            self.limit = Some(Limit::Nodes);
             return Err(self.fatal(
                 at,
-                format!("the frontmatter has more than {MAX_NODES} nodes"),
+                format!(
+                    "the frontmatter has more than {} nodes",
+                    thousands(MAX_NODES as u64)
+                ),
                 format!("more than {MAX_NODES} nodes"),
             ));
         }
@@ -635,16 +707,18 @@ fn char_index_of(char_bytes: &[usize], base: usize, file_byte: usize) -> usize {
     char_bytes.partition_point(|&x| x < b)
 }
 
-fn count_nodes(node: &Node) -> usize {
+/// The nodes in `node` and the bytes of its scalars. The walk costs what
+/// it counts, and every node counted is charged to [`MAX_NODES`] before the
+/// next alias, so all walks together stay within that bound.
+fn size(node: &Node) -> (usize, usize) {
+    let add = |(n, b): (usize, usize), (m, c): (usize, usize)| (n + m, b + c);
     match &node.value {
-        Value::Str(_) => 1,
-        Value::Seq(items) => 1 + items.iter().map(count_nodes).sum::<usize>(),
-        Value::Map(entries) => {
-            1 + entries
-                .iter()
-                .map(|(k, v)| count_nodes(k) + count_nodes(v))
-                .sum::<usize>()
-        }
+        Value::Str(s) => (1, s.len()),
+        Value::Seq(items) => items.iter().map(size).fold((1, 0), add),
+        Value::Map(entries) => entries
+            .iter()
+            .map(|(k, v)| add(size(k), size(v)))
+            .fold((1, 0), add),
     }
 }
 
@@ -876,6 +950,46 @@ mod tests {
         }
         let (_, p) = parse_fm(&fm);
         assert!(p.is_fatal());
+    }
+
+    /// Flow nesting past the scanner's own limit (255 levels, met ahead of
+    /// the parser's events) is this module's depth bound, named as such,
+    /// not a syntax error: a reader of the tree must know that a bound, not
+    /// the YAML, stopped it.
+    #[test]
+    fn flow_nesting_past_the_scanners_limit_is_the_depth_bound() {
+        for depth in [64, 255, 256, 300, 100_000] {
+            let fm = format!("\nx: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+            let (_, p) = parse_fm(&fm);
+            assert_eq!(p.limit, Some(Limit::Depth), "{depth}: {:?}", p.problems);
+            assert!(p.is_fatal());
+            assert_eq!(
+                p.problems.last().map(|p| p.message.as_str()),
+                Some("the frontmatter nests deeper than 64 levels"),
+                "{depth}"
+            );
+        }
+        // The mapping is the first level.
+        let fm = format!("\nx: {}{}\n", "[".repeat(63), "]".repeat(63));
+        assert!(!parse_fm(&fm).1.is_fatal());
+    }
+
+    /// An alias of a long scalar is one node however long the scalar: the
+    /// bytes it repeats are bounded too, before it is copied.
+    #[test]
+    fn aliases_of_long_scalars_are_bounded_in_bytes() {
+        let long = "x".repeat(20_000);
+        let aliases = vec!["*a"; 60].join(", ");
+        let (_, p) = parse_fm(&format!("\na: &a {long}\nb: [{aliases}]\n"));
+        assert_eq!(p.limit, Some(Limit::AliasBytes), "{:?}", p.problems);
+        assert!(p.is_fatal());
+        assert_eq!(
+            p.problems.last().map(|p| p.message.as_str()),
+            Some("aliases repeat more than 1,048,576 bytes of the frontmatter's text")
+        );
+        let aliases = vec!["*a"; 50].join(", ");
+        let (_, p) = parse_fm(&format!("\na: &a {long}\nb: [{aliases}]\n"));
+        assert!(!p.is_fatal(), "{:?}", p.problems.last());
     }
 
     #[test]

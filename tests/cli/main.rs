@@ -31,6 +31,7 @@ mod levels;
 mod limits;
 mod mcp;
 mod pack;
+mod readers;
 mod reproducible;
 mod security;
 mod serve_bounds;

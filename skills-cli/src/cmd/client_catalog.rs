@@ -54,6 +54,13 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         .into_iter()
         .filter_map(|f| match f.reading.outcome {
             Outcome::Listed(l) => Some(l),
+            Outcome::Unknown { why } => {
+                eprintln!(
+                    "{}",
+                    unknown_line("Claude Code", &f.dir.join("SKILL.md"), &why)
+                );
+                None
+            }
             _ => None,
         })
         .collect();
@@ -100,6 +107,9 @@ fn codex(
             render::shown(&codex::rejection_line(path, why))
         );
     }
+    for (path, why) in &listing.unknown {
+        eprintln!("{}", unknown_line("Codex", path, why));
+    }
     let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
         return Ok(Exit::Success);
     };
@@ -107,4 +117,14 @@ fn codex(
         eprintln!("warning: {notice}");
     }
     levels::print_catalog(&rendered.text)
+}
+
+/// The stderr line for a skill left out because what `client` does with it
+/// is not known (it is past a bound of this tool).
+fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
+    render::shown(&format!(
+        "warning: left out {}: what {client} makes of it is not known: {why}",
+        path.display()
+    ))
+    .into_owned()
 }

@@ -3,7 +3,8 @@
 //! and why, from `skills_compiler::client`.
 //!
 //! JSON: every skill gets `"clients": {"claude-code": {...}, "codex":
-//! {...}}`, each `{"outcome": "listed" | "not-listed" | "rejected", "entry":
+//! {...}}`, each `{"outcome": "listed" | "not-listed" | "rejected" |
+//! "unknown", "entry":
 //! line or null, "why": text or null, "notes": [{"code", "slug",
 //! "message"}]}`. Human: one `note:` line for each skill the clients treat
 //! differently (listed by one, not by the other).
@@ -28,6 +29,7 @@ fn outcome_name(outcome: &Outcome) -> &'static str {
         Outcome::Listed(_) => "listed",
         Outcome::NotListed { .. } => "not-listed",
         Outcome::Rejected { .. } => "rejected",
+        Outcome::Unknown { .. } => "unknown",
     }
 }
 
@@ -39,9 +41,9 @@ pub(super) fn json(clients: &[(Client, Reading)]) -> Ordered {
             .map(|(c, r)| {
                 let (entry, why) = match &r.outcome {
                     Outcome::Listed(l) => (Some(l.line()), None),
-                    Outcome::NotListed { why } | Outcome::Rejected { why } => {
-                        (None, Some(why.as_str()))
-                    }
+                    Outcome::NotListed { why }
+                    | Outcome::Rejected { why }
+                    | Outcome::Unknown { why } => (None, Some(why.as_str())),
                 };
                 let notes = r
                     .notes
@@ -79,13 +81,27 @@ fn says(c: Client, r: &Reading) -> String {
         Outcome::Listed(l) => format!("{who} lists `{}`", l.line()),
         Outcome::NotListed { why } => format!("{who} does not list it ({why})"),
         Outcome::Rejected { why } => format!("{who} rejects it ({why})"),
+        Outcome::Unknown { why } => format!("what {who} makes of it is not known ({why})"),
     }
 }
 
-/// A `note:` line when the clients disagree on whether `dir` is listed.
+/// A `note:` line when the clients disagree on whether `dir` is listed, or
+/// when what one of them does is not known (past a bound of this tool).
 pub fn difference(dir: &std::path::Path, clients: &[(Client, Reading)]) -> Option<String> {
     let listed = |r: &Reading| r.outcome.listed().is_some();
     let first = clients.first()?;
+    let unknown: Vec<String> = clients
+        .iter()
+        .filter(|(_, r)| matches!(r.outcome, Outcome::Unknown { .. }))
+        .map(|(c, r)| says(*c, r))
+        .collect();
+    if !unknown.is_empty() {
+        return Some(format!(
+            "note: on `{}`: {}",
+            path_string(dir),
+            unknown.join("; ")
+        ));
+    }
     if clients.iter().all(|(_, r)| listed(r) == listed(&first.1)) {
         return None;
     }

@@ -32,6 +32,7 @@ use super::{Client, Listed, Outcome, Reading, collate};
 use crate::diag::Code;
 use crate::discover::{FolderClient, FoundSkill};
 use crate::yaml::{self, Node, Value};
+use crate::{render, rules};
 
 /// The largest `SKILL.md` Claude Code lists, in bytes. The record brackets
 /// the limit: a 900,060-byte file was listed and a 1,010,060-byte one was
@@ -173,14 +174,24 @@ pub enum YamlRead {
     Unread,
     /// It parsed, but to a list or a scalar: no frontmatter either.
     NotMapping,
+    /// Not known: the YAML is past one of the reader's own bounds
+    /// ([`yaml::Limit`]), where it stopped reading; Claude Code has other
+    /// bounds (not recorded), so what it reads is not modelled.
+    Beyond(yaml::Limit),
 }
 
 /// The frontmatter mapping Claude Code reads from `yaml`, and how.
 pub fn read_yaml(yaml: &str) -> (Option<Node>, YamlRead) {
     let first = yaml::parse(yaml, 0, yaml.len());
+    if let Some(limit) = first.limit {
+        return (None, YamlRead::Beyond(limit));
+    }
     let (parsed, how) = if first.is_fatal() {
         let quoted = quote_problematic_values(yaml);
         let second = yaml::parse(&quoted, 0, quoted.len());
+        if let Some(limit) = second.limit {
+            return (None, YamlRead::Beyond(limit));
+        }
         if second.is_fatal() {
             return (None, YamlRead::Unread);
         }
@@ -477,6 +488,15 @@ fn read_from(dir: &str, skill_md: &Path, file: &str, parsed: Option<Parsed<'_>>)
             Code::ClientYamlUnread,
             "the frontmatter is not a mapping; Claude Code loads the skill with no frontmatter",
         ),
+        YamlRead::Beyond(limit) => {
+            notes.outcome = Outcome::Unknown {
+                why: format!(
+                    "the YAML {}, the most this tool reads; what Claude Code reads past that is not recorded",
+                    limit.phrase()
+                ),
+            };
+            return notes;
+        }
     }
     let get = |key: &str| root.as_ref().and_then(|r| r.get(key));
 
@@ -511,10 +531,11 @@ fn read_from(dir: &str, skill_md: &Path, file: &str, parsed: Option<Parsed<'_>>)
     let alias = match get("name").and_then(scalar_text) {
         Some(fm) if shows_name(&fm, dir) => Some(fm),
         Some(fm) if fm != dir => {
+            let quoted = render::elided(&fm, rules::MAX_NAME_READ);
             notes.note(
                 Code::ClientNameNotShown,
                 format!(
-                    "Claude Code lists this skill as `{dir}`; the name `{fm}` is not shown (it \
+                    "Claude Code lists this skill as `{dir}`; the name `{quoted}` is not shown (it \
                      shows a name only up to {MAX_SHOWN_NAME} letters, digits, `_`, `:`, `.` \
                      and `-`)"
                 ),
@@ -797,6 +818,61 @@ mod tests {
         assert_eq!(
             quote_problematic_values("a: x \"y\" \\ #z\nb: 'q: r'\n\tc: [d\nd:e"),
             "a: \"x \\\"y\\\" \\\\ #z\"\nb: 'q: r'\n\tc: [d\nd:e"
+        );
+    }
+
+    /// YAML past the reader's own bounds is not a verdict on what Claude
+    /// Code reads: before, a frontmatter nested 100 deep read as "does not
+    /// parse" (a value with `[` quoted made it parse), and one of 150,000
+    /// items as "loads with no frontmatter", both silent differences.
+    #[test]
+    fn yaml_past_the_readers_bounds_is_not_known() {
+        let deep = format!(
+            "---\nname: d\ndescription: D.\nx: {}{}\n---\nBody.\n",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        let wide = format!(
+            "---\nname: w\ndescription: D.\nx: [{}]\n---\nBody.\n",
+            vec!["a"; 150_000].join(", ")
+        );
+        let block = format!(
+            "---\nname: b\ndescription: D.\nx:\n{}y\n---\nBody.\n",
+            "- ".repeat(100)
+        );
+        for (text, bound) in [
+            (&deep, "nests deeper than 64 levels"),
+            (&wide, "has more than 100,000 nodes, aliases expanded"),
+            (&block, "nests deeper than 64 levels"),
+        ] {
+            let reading = read_text("d", Path::new("SKILL.md"), text);
+            assert_eq!(
+                reading.outcome,
+                Outcome::Unknown {
+                    why: format!(
+                        "the YAML {bound}, the most this tool reads; what Claude Code reads past that is not recorded"
+                    )
+                }
+            );
+            assert_eq!(reading.notes, []);
+        }
+    }
+
+    /// The note on a name not shown quoted the whole name: 7.5 MB of it.
+    #[test]
+    fn a_long_name_not_shown_is_quoted_by_its_ends() {
+        let name = format!("{}Z", "N".repeat(5_000));
+        let text = format!("---\nname: {name}\ndescription: D.\n---\n");
+        let reading = read_text("d", Path::new("SKILL.md"), &text);
+        let quoted = format!("{}…{}Z", "N".repeat(960), "N".repeat(63));
+        assert_eq!(
+            reading.notes,
+            [crate::client::Note {
+                code: Code::ClientNameNotShown,
+                message: format!(
+                    "Claude Code lists this skill as `d`; the name `{quoted}` is not shown (it shows a name only up to 256 letters, digits, `_`, `:`, `.` and `-`)"
+                ),
+            }]
         );
     }
 

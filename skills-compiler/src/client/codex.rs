@@ -83,8 +83,8 @@ pub use listing::{Found, Listing, listing, rejection_line};
 pub use openai_yaml::{OPENAI_YAML, OpenAiYaml, OpenAiYamlProblem, read_openai_yaml};
 #[cfg(feature = "codex-yaml")]
 pub use skill_md::{
-    CodexSkill, READ_LIMIT, Rejection, extract_frontmatter, ignored_key_message, notes, read,
-    read_checked, read_loaded, read_skill_md,
+    CodexSkill, READ_LIMIT, Rejection, Unread, extract_frontmatter, ignored_key_message, notes,
+    read, read_checked, read_loaded, read_skill_md,
 };
 
 /// Folder levels below a root that Codex's scan descends.

@@ -51,6 +51,12 @@ pub fn apply(skill: &mut CheckedSkill, client: Client, reading: &Reading, profil
                 format!("{who} does not list this skill to the model: {why}"),
             );
         }
+        Outcome::Unknown { why } => {
+            push(
+                Code::Io,
+                format!("what {who} makes of this skill is not known: {why}"),
+            );
+        }
         Outcome::Listed(_) => {}
     }
     for note in &reading.notes {

@@ -100,6 +100,13 @@ pub enum Outcome {
         /// Why.
         why: String,
     },
+    /// Not known: the skill is past one of this tool's bounds (`why` names
+    /// it), so its reading was not modelled; the client itself may read it.
+    /// Never a verdict: every profile makes it an error (`SK005`).
+    Unknown {
+        /// Why, naming the bound.
+        why: String,
+    },
 }
 
 impl Outcome {

@@ -482,44 +482,200 @@ proptest! {
     }
 }
 
-// ---- Validation time is linear in the frontmatter's size ------------------
+// ---- Every reader's time is linear in the YAML's size ---------------------
 
-/// Frontmatter line templates an attacker can repeat: each gives one line (or
-/// a pair) for index `i`, with `junk` mixed in so values differ between cases.
-/// One line (or pair) of frontmatter for index `i` and some junk.
-type Line = fn(usize, &str) -> String;
+/// YAML an attacker can make large: `n` repetitions of a shape (lines, or
+/// levels of nesting), with `junk` mixed in so values differ between cases.
+type Shape = fn(usize, &str) -> String;
 
-const SHAPES: &[(&str, Line)] = &[
-    ("one key repeated", |_, j| format!("license: MIT{j}\n")),
-    ("distinct keys", |i, j| format!("k{i}{j}: v\n")),
-    ("distinct metadata keys", |i, j| {
-        format!("  k{i}{j}: value {i}\n")
-    }),
-    ("list items", |i, j| format!("  - Bash(x{i}{j}:*)\n")),
-    ("anchors and aliases", |i, j| {
-        format!("a{i}{j}: &n{i} v\nb{i}{j}: *n{i}\n")
-    }),
-    ("flow mappings", |i, j| format!("f{i}{j}: {{a: [b, c]}}\n")),
-    ("duplicate metadata keys", |_, j| format!("  same{j}: v\n")),
-];
-
-/// A `SKILL.md` whose frontmatter repeats `shape` `lines` times under the
-/// header the shape needs.
-fn repeated(shape: usize, lines: usize, junk: &str) -> String {
-    let (name, line) = SHAPES[shape];
-    let header = match name {
-        "distinct metadata keys" | "duplicate metadata keys" => "metadata:\n",
-        "list items" => "allowed-tools:\n",
-        _ => "",
-    };
-    let mut text = String::from("---\nname: lin\ndescription: Use when testing.\n");
-    text.push_str(header);
-    for i in 0..lines {
+/// `n` lines from `line(i, junk)`, after `header`.
+fn lines(header: &str, n: usize, junk: &str, line: fn(usize, &str) -> String) -> String {
+    let mut text = String::from(header);
+    for i in 0..n {
         text.push_str(&line(i, junk));
     }
-    text.push_str("---\nBody.\n");
     text
 }
+
+/// Each shape, and whether the reader reads it whole (within its bounds at
+/// both sizes).
+const SHAPES: &[(&str, Shape, bool)] = &[
+    (
+        "one key repeated",
+        |n, j| lines("", n, j, |_, j| format!("license: MIT{j}\n")),
+        true,
+    ),
+    (
+        "distinct keys",
+        |n, j| lines("", n, j, |i, j| format!("k{i}{j}: v\n")),
+        true,
+    ),
+    (
+        "distinct metadata keys",
+        |n, j| {
+            lines("metadata:\n", n, j, |i, j| {
+                format!("  k{i}{j}: value {i}\n")
+            })
+        },
+        true,
+    ),
+    (
+        "list items",
+        |n, j| {
+            lines("allowed-tools:\n", n, j, |i, j| {
+                format!("  - Bash(x{i}{j}:*)\n")
+            })
+        },
+        true,
+    ),
+    (
+        "anchors and aliases",
+        |n, j| {
+            lines("", n, j, |i, j| {
+                format!("a{i}{j}: &n{i} v\nb{i}{j}: *n{i}\n")
+            })
+        },
+        true,
+    ),
+    (
+        "flow mappings",
+        |n, j| lines("", n, j, |i, j| format!("f{i}{j}: {{a: [b, c]}}\n")),
+        true,
+    ),
+    (
+        "duplicate metadata keys",
+        |n, j| lines("metadata:\n", n, j, |_, j| format!("  same{j}: v\n")),
+        true,
+    ),
+    (
+        "one long flow list",
+        |n, j| format!("x: [{}]\n", vec![format!("a{j}"); n].join(", ")),
+        true,
+    ),
+    (
+        "one long scalar",
+        |n, j| format!("x: {}\n", format!("word{j} ").repeat(n)),
+        true,
+    ),
+    (
+        "many lines of a block scalar",
+        |n, j| lines("x: |\n", n, j, |i, j| format!("  line {i}{j}\n")),
+        true,
+    ),
+    (
+        "nested flow lists",
+        |n, j| format!("x: {}{j}{}\n", "[".repeat(n), "]".repeat(n)),
+        false,
+    ),
+    (
+        "nested flow mappings",
+        |n, j| format!("x: {}b{j}{}\n", "{a: ".repeat(n), "}".repeat(n)),
+        false,
+    ),
+    (
+        "nested flow lists and mappings",
+        |n, j| format!("x: {}b{j}{}\n", "[{a: ".repeat(n), "}]".repeat(n)),
+        false,
+    ),
+    (
+        "nested block lists",
+        |n, j| format!("x:\n{}y{j}\n", "- ".repeat(n)),
+        false,
+    ),
+    (
+        "nested lists, each level on its own line",
+        |n, j| format!("x: {}{j}\n{}\n", "[\n".repeat(n), "]".repeat(n)),
+        false,
+    ),
+    (
+        "aliases of a long list",
+        |n, j| {
+            format!(
+                "a: &a [{}]\nb: [{}]\n",
+                vec![format!("x{j}"); n].join(", "),
+                vec!["*a"; n].join(", ")
+            )
+        },
+        false,
+    ),
+    (
+        "aliases of a short list, with a key Codex ignores",
+        |n, j| {
+            format!(
+                "when_to_use: w\na: &a [x{j}, y, z]\nb: [{}]\n",
+                vec!["*a"; n].join(", ")
+            )
+        },
+        true,
+    ),
+];
+
+/// Where the shape goes: the frontmatter, or `agents/openai.yaml` (Codex's
+/// metadata, read in every profile) beside a plain `SKILL.md`.
+const TARGETS: &[&str] = &["frontmatter", "agents/openai.yaml"];
+
+/// Writes the skill `dir` with `shape`'s YAML for `n` in `target`.
+fn write_skill(dir: &Path, shape: usize, target: usize, n: usize, junk: &str) {
+    let yaml = (SHAPES[shape].1)(n, junk);
+    let head = "---\nname: lin\ndescription: Use when testing.\n";
+    let (skill_md, openai) = match TARGETS[target] {
+        "frontmatter" => (format!("{head}{yaml}---\nBody.\n"), None),
+        _ => (format!("{head}---\nBody.\n"), Some(yaml)),
+    };
+    std::fs::write(dir.join("SKILL.md"), skill_md).unwrap();
+    std::fs::create_dir_all(dir.join("agents")).unwrap();
+    let openai_yaml = dir.join("agents/openai.yaml");
+    match openai {
+        Some(yaml) => std::fs::write(openai_yaml, yaml).unwrap(),
+        None => drop(std::fs::remove_file(openai_yaml)),
+    }
+}
+
+/// One of the readers the CLI runs on a skill: its name, as the command
+/// that runs it, and the reading, on this thread.
+type Reader = (&'static str, fn(&Path));
+
+/// `Options` for `profile`, all work on the calling thread.
+fn on_this_thread(profile: Profile) -> Options {
+    Options {
+        profile,
+        threads: 1,
+        ..Options::default()
+    }
+}
+
+const READERS: &[Reader] = &[
+    ("validate (spec)", |dir| {
+        compiler::check_dir(dir, &on_this_thread(Profile::Spec));
+    }),
+    ("validate --profile claude-code", |dir| {
+        compiler::check_dir(dir, &on_this_thread(Profile::ClaudeCode));
+    }),
+    ("validate --profile codex", |dir| {
+        compiler::check_dir(dir, &on_this_thread(Profile::Codex));
+    }),
+    (
+        "validate --format json (both clients' readings, under spec)",
+        |dir| {
+            let checked = compiler::check(&[dir.to_path_buf()], &on_this_thread(Profile::Spec));
+            compiler::client::all_readings(&checked.skills, 1);
+        },
+    ),
+    ("pack --profile claude-code", |dir| {
+        let roots = [dir.to_path_buf()];
+        let checked = compiler::check(&roots, &on_this_thread(Profile::ClaudeCode));
+        if checked.is_valid()
+            && let Ok(plan) = compiler::embed::plan(&checked, &roots, &[])
+        {
+            compiler::pack::write_pack(&plan, skills_core::zip::write::DosTime::EPOCH).unwrap();
+        }
+    }),
+    ("read-properties and to-prompt", |dir| {
+        if let Ok(p) = compiler::properties::read_properties(dir) {
+            compiler::properties::to_prompt([(p.name.as_str(), p.description.as_str(), dir)]);
+        }
+    }),
+];
 
 /// This thread's CPU time: unlike the wall clock, it does not grow while
 /// other tests or programs hold the cores.
@@ -528,21 +684,13 @@ fn thread_cpu_time() -> std::time::Duration {
     std::time::Duration::new(t.tv_sec.unsigned_abs(), t.tv_nsec as u32)
 }
 
-/// The least CPU time of three full validations of `text` as `dir/SKILL.md`.
-fn fastest_check(dir: &Path, text: &str) -> std::time::Duration {
-    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+/// The least CPU time of three runs of `reader` on `dir`.
+fn fastest(dir: &Path, reader: fn(&Path)) -> std::time::Duration {
     (0..3)
         .map(|_| {
             let start = thread_cpu_time();
-            let checked = compiler::check_dir(dir, &Options::default());
-            let elapsed = thread_cpu_time().saturating_sub(start);
-            // The whole frontmatter was read (no size or node limit cut it short).
-            assert!(
-                checked.frontmatter.is_some(),
-                "{:?}",
-                checked.diagnostics.first()
-            );
-            elapsed
+            reader(dir);
+            thread_cpu_time().saturating_sub(start)
         })
         .min()
         .unwrap_or_default()
@@ -551,28 +699,44 @@ fn fastest_check(dir: &Path, text: &str) -> std::time::Duration {
 proptest! {
     // No shrinking: a failing case is already small, and re-running a
     // quadratic check while shrinking would only take long.
-    #![proptest_config(ProptestConfig { max_shrink_iters: 0, ..config(10) })]
+    #![proptest_config(ProptestConfig { max_shrink_iters: 0, ..config(24) })]
 
-    /// Eight times the lines may take about eight times as long, never the
-    /// sixty-four times a pairwise check would: the ratio must stay under 24
-    /// (a ratio, so the machine's speed does not matter; of the thread's CPU
-    /// time, least of three runs, so a busy machine does not either).
+    /// Eight times the YAML may take about eight times as long, never the
+    /// sixty-four times a pairwise check (or libyaml's scan of its flow
+    /// levels, once per token) would: the ratio must stay under 24 (a
+    /// ratio, so the machine's speed does not matter; of the thread's CPU
+    /// time, least of three runs, so a busy machine does not either). Every
+    /// reader the CLI runs, on every shape, in the frontmatter and in
+    /// `agents/openai.yaml`.
     #[test]
-    fn validation_time_grows_linearly_with_the_frontmatter(
+    fn reading_time_grows_linearly_with_the_yaml(
         shape in 0..SHAPES.len(),
+        target in 0..TARGETS.len(),
+        reader in 0..READERS.len(),
         junk in "[a-z]{0,8}",
     ) {
         const SMALL: usize = 500;
         let root = tempdir();
         let dir = root.path().join("lin");
         std::fs::create_dir(&dir).unwrap();
-        let small = fastest_check(&dir, &repeated(shape, SMALL, &junk));
-        let large = fastest_check(&dir, &repeated(shape, 8 * SMALL, &junk));
+        let (name, read) = READERS[reader];
+        let mut times = Vec::new();
+        for n in [SMALL, 8 * SMALL] {
+            write_skill(&dir, shape, target, n, &junk);
+            if SHAPES[shape].2 && TARGETS[target] == "frontmatter" {
+                // The whole frontmatter is read (no bound cuts it short).
+                let checked = compiler::check_dir(&dir, &on_this_thread(Profile::Spec));
+                prop_assert!(checked.frontmatter.is_some(), "{:?}", checked.diagnostics.first());
+            }
+            times.push(fastest(&dir, read));
+        }
+        let (small, large) = (times[0], times[1]);
         let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
         prop_assert!(
             ratio < 24.0,
-            "{}: {SMALL} lines took {small:?}, {} lines took {large:?} (ratio {ratio:.1})",
+            "{name} on {} in {}: {SMALL} took {small:?}, {} took {large:?} (ratio {ratio:.1})",
             SHAPES[shape].0,
+            TARGETS[target],
             8 * SMALL
         );
     }

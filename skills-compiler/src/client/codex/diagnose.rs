@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::{Rejection, read_skill_md};
+use super::{Rejection, Unread, extract_frontmatter, read_skill_md};
 use crate::diag::Code;
 use crate::rules;
 use crate::skill::CheckedSkill;
@@ -20,7 +20,7 @@ use crate::source::Source;
 /// Codex's reading of the skill's `SKILL.md`, as read for the check; `None`
 /// when there is no `SKILL.md` Codex would look at (none, unreadable, or
 /// named `skill.md`).
-pub fn reading(skill: &CheckedSkill) -> Option<Result<super::CodexSkill, Rejection>> {
+pub fn reading(skill: &CheckedSkill) -> Option<Result<super::CodexSkill, Unread>> {
     let path = skill.skill_md.as_ref()?;
     if path.file_name().is_none_or(|n| n != super::SKILL_MD) {
         return None;
@@ -66,7 +66,13 @@ pub(crate) fn locate(skill: &mut CheckedSkill) {
             continue;
         }
         let (span, help): (Option<Range<usize>>, &str) = match (d.code, &read) {
-            (Code::ClientRejected, Err(r)) => match r.reason.as_str() {
+            (Code::Io, Err(Unread::Unknown(b))) => (
+                b.span
+                    .as_ref()
+                    .and_then(|span| in_frontmatter(source, span)),
+                "keep the YAML within this tool's bounds (64 levels of nesting, 100,000 nodes, 1 MiB repeated by aliases): past them it cannot tell what Codex reads",
+            ),
+            (Code::ClientRejected, Err(Unread::Rejected(r))) => match r.reason.as_str() {
                 super::MISSING_FRONTMATTER => (
                     source.line_range(1),
                     "start the file with a `---` line (no byte-order mark or blank line before it), then `name:` and `description:` lines, then a closing `---` line",
@@ -123,6 +129,19 @@ fn ignored_key_help(key: &str) -> &'static str {
         }
         _ => "say in `description` which files the skill is for",
     }
+}
+
+/// The file's byte range of `span`, a range of the frontmatter as
+/// [`extract_frontmatter`] joins its lines (each line keeps its bytes, and
+/// the frontmatter starts on the file's line 2), cut at the line's end.
+fn in_frontmatter(source: &Source, span: &Range<usize>) -> Option<Range<usize>> {
+    let frontmatter = extract_frontmatter(source.text()?)?;
+    let before = frontmatter.get(..span.start)?;
+    let line = before.matches('\n').count() + 2;
+    let column = span.start - before.rfind('\n').map_or(0, |i| i + 1);
+    let range = source.line_range(line)?;
+    let start = (range.start + column).min(range.end);
+    Some(start..(start + span.len()).min(range.end).max(start))
 }
 
 /// The byte range libyaml's line and column point at, to the end of that line.

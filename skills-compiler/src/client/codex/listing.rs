@@ -39,6 +39,9 @@ pub struct Listing {
     pub found: Vec<Found>,
     /// The `SKILL.md` files it refuses, with its reason.
     pub rejected: Vec<(PathBuf, String)>,
+    /// The `SKILL.md` files whose reading is not known (past a bound of
+    /// this tool), with the bound.
+    pub unknown: Vec<(PathBuf, String)>,
 }
 
 impl Listing {
@@ -103,6 +106,7 @@ pub fn listing(found: &[FoundSkill], user: Option<&UserFolders>) -> Listing {
                 path,
             }),
             Outcome::Rejected { why } => out.rejected.push((f.dir.join(super::SKILL_MD), why)),
+            Outcome::Unknown { why } => out.unknown.push((f.dir.join(super::SKILL_MD), why)),
             Outcome::NotListed { .. } => {}
         }
     }

@@ -133,7 +133,7 @@ impl From<Failure> for OpenAiYamlProblem {
 pub fn read_openai_yaml(text: &str) -> OpenAiYamlReading {
     let parsed = yaml::parse(text, 0, text.len());
     let typed = shape::typed(text, &parsed);
-    let codex = codex_verdict(text, &typed);
+    let codex = codex_verdict(text, &parsed, &typed);
     let mut reading = OpenAiYamlReading::default();
     let parsed_file = match typed {
         Ok(file) => file,
@@ -200,6 +200,7 @@ use libyaml::verdict as codex_verdict;
 #[cfg(not(feature = "codex-yaml"))]
 fn codex_verdict(
     _: &str,
+    _: &yaml::Parsed,
     _: &Result<shape::SkillMetadataFile, NotRead>,
 ) -> Option<OpenAiYamlProblem> {
     None
@@ -633,6 +634,42 @@ mod tests {
             assert_eq!(skill.openai_yaml, None);
         }
         Ok(())
+    }
+
+    /// Before, libyaml read every file after ours: 200 KB of nested flow
+    /// collections took 15 s, and one nested past the reader's scanner
+    /// limit (255 flow levels) read as a syntax error, "Codex ignores the
+    /// whole file", where Codex reads it. Now both builds decide, without
+    /// libyaml, that the file is past a bound: undecided, naming it.
+    #[test]
+    fn a_file_past_the_bounds_is_undecided_in_every_build() {
+        let deep = format!("x: {}{}\n", "[".repeat(1_000), "]".repeat(1_000));
+        let nested = format!("x: {}b{}\n", "{a: ".repeat(100), "}".repeat(100));
+        let unreadable = format!("{}policy: a: b\n", "k: [x]\n".repeat(65));
+        for (text, why) in [
+            (
+                &deep,
+                "the YAML nests deeper than 64 levels, the most this tool reads",
+            ),
+            (
+                &nested,
+                "the YAML nests deeper than 64 levels, the most this tool reads",
+            ),
+            (
+                &unreadable,
+                "this tool's reader stops at a syntax error (a `: ` inside an unquoted value starts a mapping here; quote the value) and the YAML has 65 `[` and `{`, so how deep libyaml would nest it, how many nodes it would read, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most 64 levels, 100,000 nodes and 1,048,576 bytes repeated by aliases)",
+            ),
+        ] {
+            let reading = super::read_openai_yaml(text);
+            assert_eq!(reading.read, None);
+            assert_eq!(reading.problems, []);
+            assert_eq!(reading.undecided.map(|u| u.message).as_deref(), Some(why));
+        }
+        // 64 `[` cannot nest deeper than 64: libyaml decides, as before.
+        let (read, problems) =
+            read_openai_yaml(&format!("{}policy: a: b\n", "k: [x]\n".repeat(64)));
+        assert_eq!(read, None);
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 
     #[test]

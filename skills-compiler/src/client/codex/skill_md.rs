@@ -5,11 +5,14 @@
 //! The frontmatter is parsed with `yaml_serde` (serde over libyaml, as
 //! Codex does), so that a rejection carries libyaml's own text and position;
 //! this is why the module is built only with the `codex-yaml` feature (see
-//! [`super`]).
+//! [`super`]). libyaml is given only YAML within [`crate::libyaml_bound`]'s
+//! bounds; past them Codex's reading is [`Unread::Unknown`], naming the
+//! bound, never a verdict.
 
 use std::path::Path;
 
 use serde::Deserialize;
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use skills_core::catalog::codex::MAX_DESCRIPTION_CHARS;
 use skills_core::fsread;
 
@@ -17,6 +20,7 @@ use super::openai_yaml::{self, MAX_OPENAI_YAML, OPENAI_YAML};
 use super::{MAX_NAME_CHARS, MISSING_FRONTMATTER, NOT_UTF8, SKILL_MD, collapse_whitespace};
 use crate::client::{Client, Listed, Note, Outcome, Reading};
 use crate::diag::Code;
+use crate::libyaml_bound::{self, Beyond};
 use crate::skill::CheckedSkill;
 
 /// A skill as Codex loads it.
@@ -58,6 +62,29 @@ impl Rejection {
     }
 }
 
+/// Why Codex's reading of a `SKILL.md` gives no skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// Codex does not load it, for its reason.
+    Rejected(Rejection),
+    /// What Codex does with it is not known: its frontmatter is past one of
+    /// this tool's bounds, so libyaml was not given it. The span is in the
+    /// frontmatter as [`extract_frontmatter`] returns it.
+    Unknown(Beyond),
+}
+
+impl From<Rejection> for Unread {
+    fn from(r: Rejection) -> Self {
+        Unread::Rejected(r)
+    }
+}
+
+impl From<Beyond> for Unread {
+    fn from(b: Beyond) -> Self {
+        Unread::Unknown(b)
+    }
+}
+
 /// The frontmatter fields Codex reads. The type's name appears in libyaml's
 /// messages for a frontmatter that is not a mapping, as in Codex's.
 #[derive(Debug, Deserialize)]
@@ -77,26 +104,34 @@ struct SkillFrontmatterMetadata {
 }
 
 /// Reads `SKILL.md` (its bytes) of the folder named `dir_name` as Codex
-/// does: the skill it lists, or the reason it prints when it rejects it.
-pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Rejection> {
+/// does: the skill it lists, or the reason it prints when it rejects it
+/// (or why that is not known).
+pub fn read_skill_md(dir_name: &str, bytes: &[u8]) -> Result<CodexSkill, Unread> {
     read_skill_text(dir_name, std::str::from_utf8(bytes).ok())
 }
 
 /// [`read_skill_md`] of a file whose text is `text`, `None` when it is not
 /// UTF-8.
-fn read_skill_text(dir_name: &str, text: Option<&str>) -> Result<CodexSkill, Rejection> {
+fn read_skill_text(dir_name: &str, text: Option<&str>) -> Result<CodexSkill, Unread> {
     let text = text.ok_or_else(|| Rejection::new(NOT_UTF8))?;
     let frontmatter =
         extract_frontmatter(text).ok_or_else(|| Rejection::new(MISSING_FRONTMATTER))?;
-    let (parsed, requoted, yaml_error, yaml) = match parse(&frontmatter) {
+    let (parsed, requoted, yaml_error, yaml) = match parse(&frontmatter)? {
         Ok(parsed) => (parsed, false, None, frontmatter),
         Err(first) => match requote(&frontmatter).map(|fixed| (parse(&fixed), fixed)) {
-            Some((Ok(parsed), fixed)) => (parsed, true, Some(first), fixed),
+            Some((Ok(Ok(parsed)), fixed)) => (parsed, true, Some(first), fixed),
+            // The quoted text's positions are not the file's.
+            Some((Err(beyond), _)) => {
+                return Err(Unread::Unknown(Beyond {
+                    span: None,
+                    ..beyond
+                }));
+            }
             _ => {
-                return Err(Rejection {
+                return Err(Unread::Rejected(Rejection {
                     reason: format!("invalid YAML: {}", first.reason),
                     at: first.at,
-                });
+                }));
             }
         },
     };
@@ -119,10 +154,11 @@ fn read_skill_text(dir_name: &str, text: Option<&str>) -> Result<CodexSkill, Rej
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(Rejection::new(format!(
             "invalid name: exceeds maximum length of {MAX_NAME_CHARS} characters"
-        )));
+        ))
+        .into());
     }
     if description.is_empty() {
-        return Err(Rejection::new("missing field `description`"));
+        return Err(Rejection::new("missing field `description`").into());
     }
     Ok(CodexSkill {
         name,
@@ -144,31 +180,164 @@ fn read_skill_text(dir_name: &str, text: Option<&str>) -> Result<CodexSkill, Rej
 const IGNORED_KEYS: [&str; 3] = ["when_to_use", "disable-model-invocation", "paths"];
 
 /// The keys of [`CodexSkill::ignored_keys`] present in `yaml` (which
-/// parsed).
+/// parsed, so libyaml may be given it again).
 fn ignored_keys(yaml: &str) -> Vec<&'static str> {
     // A key is in the text as written unless an escape spells it: without
     // both, none is present, and libyaml need not read the text again.
     if !yaml.contains('\\') && !IGNORED_KEYS.iter().any(|k| yaml.contains(k)) {
         return Vec::new();
     }
-    let Ok(yaml_serde::Value::Mapping(map)) = yaml_serde::from_str::<yaml_serde::Value>(yaml)
-    else {
+    let Ok(Ok(Probed(found))) = libyaml_bound::from_str::<Probed>(yaml, None) else {
         return Vec::new();
     };
-    let get = |key: &str| map.get(key).filter(|v| !v.is_null());
-    let mut keys = Vec::new();
-    if get("when_to_use").is_some() {
-        keys.push("when_to_use");
+    IGNORED_KEYS
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| found[i])
+        .map(|(_, k)| k)
+        .collect()
+}
+
+/// Which of [`IGNORED_KEYS`] the frontmatter mapping sets: present and not
+/// null, `disable-model-invocation` only when `true` (or `"true"`). Values
+/// are looked at, never copied: unlike a `yaml_serde::Value`, which copies
+/// what every alias stands for, this reads what an alias stands for once
+/// per key that reads it, and skips everything else.
+struct Probed([bool; 3]);
+
+impl<'de> Deserialize<'de> for Probed {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = Probed;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Probed, A::Error> {
+                let mut found = [false; 3];
+                while let Some(key) = map.next_key::<Scalar>()? {
+                    let index = key
+                        .0
+                        .as_deref()
+                        .and_then(|k| IGNORED_KEYS.iter().position(|i| *i == k));
+                    let Some(index) = index else {
+                        map.next_value::<IgnoredAny>()?;
+                        continue;
+                    };
+                    let value = map.next_value::<Seen>()?;
+                    found[index] = match IGNORED_KEYS[index] {
+                        "disable-model-invocation" => value == Seen::True,
+                        _ => value != Seen::Null,
+                    };
+                }
+                Ok(Probed(found))
+            }
+        }
+        d.deserialize_map(Entries)
     }
-    let hidden = get("disable-model-invocation")
-        .is_some_and(|v| v.as_bool() == Some(true) || v.as_str() == Some("true"));
-    if hidden {
-        keys.push("disable-model-invocation");
+}
+
+/// What a probed value is, as far as [`Probed`] needs to know.
+#[derive(Debug, PartialEq, Eq)]
+enum Seen {
+    Null,
+    True,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Seen {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Kind;
+        impl<'de> Visitor<'de> for Kind {
+            type Value = Seen;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_unit<E>(self) -> Result<Seen, E> {
+                Ok(Seen::Null)
+            }
+            fn visit_none<E>(self) -> Result<Seen, E> {
+                Ok(Seen::Null)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Seen, E> {
+                Ok(if v { Seen::True } else { Seen::Other })
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Seen, E> {
+                Ok(Seen::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Seen, E> {
+                Ok(Seen::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Seen, E> {
+                Ok(Seen::Other)
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Seen, E> {
+                Ok(if v == "true" { Seen::True } else { Seen::Other })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Seen, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Seen::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seen, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Seen::Other)
+            }
+            fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Seen, A::Error> {
+                // A tagged value (`!x v`): present, and not `true`.
+                let (IgnoredAny, variant) = data.variant::<IgnoredAny>()?;
+                de::VariantAccess::newtype_variant::<IgnoredAny>(variant)?;
+                Ok(Seen::Other)
+            }
+        }
+        d.deserialize_any(Kind)
     }
-    if get("paths").is_some() {
-        keys.push("paths");
+}
+
+/// A mapping key: its text when it is a scalar, else `None` (skipped).
+struct Scalar(Option<String>);
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> Visitor<'de> for Text {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar(Some(v.to_string())))
+            }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Scalar(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Scalar(None))
+            }
+            fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Scalar, A::Error> {
+                let (IgnoredAny, variant) = data.variant::<IgnoredAny>()?;
+                de::VariantAccess::newtype_variant::<IgnoredAny>(variant)?;
+                Ok(Scalar(None))
+            }
+        }
+        d.deserialize_any(Text)
     }
-    keys
 }
 
 /// The largest `SKILL.md` read (Codex showed no limit; a 1 MB file loaded).
@@ -243,7 +412,15 @@ fn reading_from(
         .unwrap_or_default();
     let skill = match read_skill_text(&dir_name, text) {
         Ok(skill) => skill,
-        Err(r) => return Reading::new(Outcome::Rejected { why: r.reason }),
+        Err(Unread::Rejected(r)) => return Reading::new(Outcome::Rejected { why: r.reason }),
+        Err(Unread::Unknown(b)) => {
+            return Reading::new(Outcome::Unknown {
+                why: format!(
+                    "{}; libyaml, which Codex reads it with, has no such bound",
+                    b.message
+                ),
+            });
+        }
     };
     let mut reading = Reading::new(if implicit == Some(false) {
         Outcome::NotListed {
@@ -309,13 +486,16 @@ pub fn ignored_key_message(key: &str) -> &'static str {
     }
 }
 
-/// Parses the frontmatter; an error's position is moved from the
-/// frontmatter's lines to the file's (the frontmatter starts on line 2).
-fn parse(frontmatter: &str) -> Result<SkillFrontmatter, Rejection> {
-    yaml_serde::from_str(frontmatter).map_err(|e| Rejection {
-        reason: e.to_string(),
-        at: e.location().map(|l| (l.line() + 1, l.column())),
-    })
+/// Parses the frontmatter, when it is within the bounds libyaml is given
+/// text within; an error's position is moved from the frontmatter's lines
+/// to the file's (the frontmatter starts on line 2).
+fn parse(frontmatter: &str) -> Result<Result<SkillFrontmatter, Rejection>, Beyond> {
+    Ok(
+        libyaml_bound::from_str(frontmatter, None)?.map_err(|e: yaml_serde::Error| Rejection {
+            reason: e.to_string(),
+            at: e.location().map(|l| (l.line() + 1, l.column())),
+        }),
+    )
 }
 
 /// The lines between the opening and closing `---` lines, joined with `\n`;
@@ -381,7 +561,10 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<CodexSkill, String> {
-        read_skill_md("the-dir", text.as_bytes()).map_err(|r| r.reason)
+        read_skill_md("the-dir", text.as_bytes()).map_err(|u| match u {
+            Unread::Rejected(r) => r.reason,
+            Unread::Unknown(b) => format!("unknown: {}", b.message),
+        })
     }
 
     fn listed(text: &str) -> (String, String) {
@@ -409,8 +592,8 @@ mod tests {
             "a"
         );
         assert_eq!(
-            read_skill_md("d", b"---\xff\n").map_err(|r| r.reason),
-            Err(NOT_UTF8.into())
+            read_skill_md("d", b"---\xff\n"),
+            Err(Unread::Rejected(Rejection::new(NOT_UTF8)))
         );
     }
 
@@ -466,7 +649,10 @@ mod tests {
     #[test]
     fn rejections_name_the_files_position() {
         let r = read_skill_md("d", b"---\nname: x\n\tdescription: y\n---\n");
-        assert_eq!(r.map_err(|r| r.at), Err(Some((3, 1))));
+        let Err(Unread::Rejected(r)) = r else {
+            panic!("{r:?}");
+        };
+        assert_eq!(r.at, Some((3, 1)));
     }
 
     #[test]
@@ -492,9 +678,7 @@ mod tests {
             "the-dir"
         );
         assert_eq!(
-            read_skill_md(" ", b"---\ndescription: d\n---\n")
-                .map(|s| s.name)
-                .map_err(|r| r.reason),
+            read_skill_md(" ", b"---\ndescription: d\n---\n").map(|s| s.name),
             Ok("skill".into())
         );
         let long = format!("---\nname: {}\ndescription: d\n---\n", "a".repeat(65));
@@ -504,6 +688,70 @@ mod tests {
         );
         let at_limit = format!("---\nname: {}\ndescription: d\n---\n", "é".repeat(64));
         assert!(read(&at_limit).is_ok());
+    }
+
+    /// Before, libyaml was given any frontmatter: 100 KB of `[[[…]]]` took
+    /// 17 s (its flow-level stack is scanned for every token), and an alias
+    /// of a long list repeated from another list was copied into a
+    /// `yaml_serde::Value` whole each time (28 KB of YAML took 1.6 GB).
+    /// Now the bound is named and libyaml is not run.
+    #[test]
+    fn frontmatter_past_the_bounds_is_not_given_to_libyaml() {
+        let deep = format!(
+            "---\nname: d\ndescription: D.\nx: {}{}\n---\n",
+            "[".repeat(50_000),
+            "]".repeat(50_000)
+        );
+        let list = vec!["x"; 4_000].join(", ");
+        let aliases = vec!["*a"; 4_000].join(", ");
+        let bomb = format!(
+            "---\nname: b\ndescription: D.\nwhen_to_use: w\na: &a [{list}]\nb: [{aliases}]\n---\n"
+        );
+        for (text, bound) in [
+            (deep, "nests deeper than 64 levels"),
+            (bomb, "has more than 100,000 nodes, aliases expanded"),
+        ] {
+            assert_eq!(
+                read(&text),
+                Err(format!(
+                    "unknown: the YAML {bound}, the most this tool reads"
+                ))
+            );
+        }
+        // Within the bounds, the keys Codex ignores are still found, through
+        // aliases too.
+        let aliased = format!(
+            "---\nname: b\ndescription: D.\nt: &t true\ndisable-model-invocation: *t\npaths: &p [{list}]\nq: [{}]\n---\n",
+            vec!["*p"; 20].join(", ")
+        );
+        assert_eq!(
+            listed_skill(&aliased).ignored_keys,
+            ["disable-model-invocation", "paths"]
+        );
+    }
+
+    #[test]
+    fn ignored_keys_are_probed_as_before() {
+        for (yaml, keys) in [
+            ("when_to_use: x\npaths: ~\n", &["when_to_use"][..]),
+            (
+                "disable-model-invocation: \"true\"\n",
+                &["disable-model-invocation"],
+            ),
+            (
+                "disable-model-invocation: True\n",
+                &["disable-model-invocation"],
+            ),
+            ("disable-model-invocation: yes\n", &[]),
+            ("disable-model-invocation: [true]\n", &[]),
+            ("paths: {a: b}\n1: x\n", &["paths"]),
+            ("paths: !x y\n", &["paths"]),
+            ("\"when\\u005fto_use\": x\n", &["when_to_use"]),
+            ("other: when_to_use\n", &[]),
+        ] {
+            let text = format!("---\nname: a\ndescription: D.\n{yaml}---\n");
+            assert_eq!(listed_skill(&text).ignored_keys, keys, "{yaml:?}");
+        }
     }
 
     #[test]

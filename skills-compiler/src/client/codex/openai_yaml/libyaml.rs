@@ -10,20 +10,27 @@
 
 use super::OpenAiYamlProblem;
 use super::shape::{NotRead, SkillMetadataFile};
+use crate::libyaml_bound;
+use crate::yaml::Parsed;
 
 /// Codex's reading of the file.
+#[cfg(test)]
 fn read(text: &str) -> Result<SkillMetadataFile, yaml_serde::Error> {
     yaml_serde::from_str(text)
 }
 
 /// What to report about the whole file from Codex's reading, given ours
-/// (`typed`): Codex's message when it ignores the file, a disagreement
-/// when the two readings part, else nothing.
+/// (`parsed`, and `typed` from it): Codex's message when it ignores the
+/// file, a disagreement when the two readings part, else nothing. A file
+/// past [`libyaml_bound`]'s bounds is not given to libyaml (ours is then
+/// undecided, an error of its own).
 pub(super) fn verdict(
     text: &str,
+    parsed: &Parsed,
     typed: &Result<SkillMetadataFile, NotRead>,
 ) -> Option<OpenAiYamlProblem> {
-    match (read(text), typed) {
+    let codex = libyaml_bound::from_str::<SkillMetadataFile>(text, Some(parsed)).ok()?;
+    match (codex, typed) {
         (Err(e), _) => {
             let at = e.location().map(|l| l.index());
             let parted = if typed.is_ok() {
@@ -323,19 +330,22 @@ mod tests {
             message: "m".into(),
             span: None,
         }));
-        let reported = verdict("policy: {}\n", &ours);
+        let parsed = |text: &str| yaml::parse(text, 0, text.len());
+        let reported = verdict("policy: {}\n", &parsed("policy: {}\n"), &ours);
         assert!(
             reported.is_some_and(|p| p.message.contains("please report it")),
             "no disagreement"
         );
         // Codex ignores what ours keeps.
-        let reported = verdict("policy: x\n", &Ok(SkillMetadataFile::default()));
+        let reported = verdict(
+            "policy: x\n",
+            &parsed("policy: x\n"),
+            &Ok(SkillMetadataFile::default()),
+        );
         assert!(reported.is_some_and(|p| p.message.contains("please report it")));
+        let text = "policy: {}\n";
         assert_eq!(
-            verdict(
-                "policy: {}\n",
-                &typed("policy: {}\n", &yaml::parse("policy: {}\n", 0, 11))
-            ),
+            verdict(text, &parsed(text), &typed(text, &parsed(text))),
             None
         );
     }

@@ -37,7 +37,9 @@
 //!   after the start, a tab after a block indicator (`- <tab>x`), a
 //!   document-end line (`...`), a quoted scalar whose next line is
 //!   indented less than saphyr wants;
-//! - a file past the tree's nesting or size limits, which libyaml may read.
+//! - a file past the tree's nesting or size limits, which libyaml may read;
+//! - a file libyaml is not given ([`crate::libyaml_bound`]): its nesting or
+//!   aliases cannot be bounded before libyaml runs.
 
 use std::ops::Range;
 use std::path::PathBuf;
@@ -119,19 +121,29 @@ pub(super) fn typed(text: &str, parsed: &Parsed) -> Result<SkillMetadataFile, No
     if let Some(apart) = read_apart(text) {
         return Err(NotRead::Undecided(apart));
     }
+    if let Err(beyond) = crate::libyaml_bound::check(text, Some(parsed)) {
+        return Err(NotRead::Undecided(Failure {
+            message: beyond.message,
+            span: beyond.span,
+        }));
+    }
     let first_fatal = parsed.problems.iter().find(|p| p.code == Code::InvalidYaml);
     if let Some(p) = first_fatal {
-        let failure = Failure {
-            message: p.message.clone(),
-            span: Some(p.span.clone()),
-        };
-        return Err(
-            if parsed.limited || p.message.contains(QUOTED_INDENTATION) {
-                NotRead::Undecided(failure)
-            } else {
-                NotRead::Ignored(failure)
-            },
-        );
+        let span = Some(p.span.clone());
+        return Err(match parsed.limit {
+            Some(limit) => NotRead::Undecided(Failure {
+                message: format!("the YAML {}, the most this tool reads", limit.phrase()),
+                span,
+            }),
+            None if p.message.contains(QUOTED_INDENTATION) => NotRead::Undecided(Failure {
+                message: p.message.clone(),
+                span,
+            }),
+            None => NotRead::Ignored(Failure {
+                message: p.message.clone(),
+                span,
+            }),
+        });
     }
     if let Some(span) = first_tag(text, parsed) {
         return Err(NotRead::Undecided(Failure {

@@ -20,8 +20,8 @@ use crate::protocol;
 use crate::session::{Blocking, NonBlocking, Runs, Session, ToolDefinition, ready_now};
 
 /// Why a model call failed: the model's own error, boxed (an
-/// [`OpenAiError`](crate::openai::OpenAiError) for
-/// [`OpenAiChat`](crate::openai::OpenAiChat); `downcast_ref` finds it).
+/// `openai::OpenAiError` for `openai::OpenAiChat`, feature `openai`;
+/// `downcast_ref` finds it).
 /// Text converts with `.into()`.
 pub type ModelError = Box<dyn std::error::Error + Send + Sync>;
 

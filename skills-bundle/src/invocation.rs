@@ -83,7 +83,7 @@ impl Skill<'_> {
     }
 
     /// Whether the frontmatter sets `disable-model-invocation` (as
-    /// Claude Code reads it: see [`flag`]), whatever Codex's
+    /// Claude Code reads it: `true`, not `yes` or `1`), whatever Codex's
     /// `agents/openai.yaml` says: Claude Code's own view of the skill.
     pub fn disables_model_invocation(&self) -> bool {
         self.extensions()

@@ -292,7 +292,7 @@ pub fn disagreements(pack: &Pack) -> io::Result<Vec<Disagreement>> {
 
 /// Reads the pack or archive at `path` (a link is followed: the user named
 /// it), refusing fifos, devices and directories, and files over
-/// [`MAX_PACK_FILE`](skills_bundle::pack::MAX_PACK_FILE).
+/// [`MAX_PACK_FILE`].
 pub fn read_archive(path: &Path) -> io::Result<Vec<u8>> {
     Ok(fsread::read_file(path, MAX_PACK_FILE)?)
 }

@@ -2,8 +2,8 @@
 //!
 //! Use it through `skills-bundle`, which wraps it so that generated code can
 //! name `skills-bundle` by `$crate` (the crate may be renamed). This crate is
-//! glue: [`input`] reads the arguments, [`expand`] runs the compiler core and
-//! turns its plan into tokens, [`fallback`] turns diagnostics into
+//! glue: `input` reads the arguments, `expand` runs the compiler core and
+//! turns its plan into tokens, `fallback` turns diagnostics into
 //! `compile_error!`s and warnings.
 //!
 //! The work is done by `skills-compiler` (the same library the `skills` CLI

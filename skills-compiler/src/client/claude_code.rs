@@ -111,7 +111,7 @@ fn problematic(value: &str) -> bool {
 
 /// Claude Code's second reading of YAML that did not parse: every line
 /// `key: value` (key of ASCII letters, `_` and `-` at the start of the line)
-/// whose value is not already quoted and is [`problematic`] gets the value
+/// whose value is not already quoted and is problematic (see `problematic`) gets the value
 /// in double quotes, `\` and `"` escaped. `description: Use when: x` so
 /// reads as the string `Use when: x`; a tab-indented key is not such a line,
 /// so its YAML still fails (recorded: `bad-yaml-colon`,

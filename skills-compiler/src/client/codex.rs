@@ -59,7 +59,7 @@
 //! reading that mostly agrees with libyaml would be a different verdict
 //! given silently. Step 6 is read in both builds, because
 //! `policy.allow_implicit_invocation` is part of the metadata a bundle
-//! carries and must not depend on who built it: [`openai_yaml`] reads it
+//! carries and must not depend on who built it: `openai_yaml` reads it
 //! without libyaml, proves that reading against libyaml's with the feature,
 //! and makes an error of what it cannot decide.
 

@@ -1,4 +1,4 @@
-//! The skill-pack format: what [`write`](manifest) makes and what
+//! The skill-pack format: what the pack writer makes and what
 //! [`open::open_with`] checks before a runtime exposes anything.
 //!
 //! A pack is a zip archive whose first entry is the [manifest](Manifest)

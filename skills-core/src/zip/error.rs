@@ -83,7 +83,7 @@ pub enum ZipError {
     MultiDisk,
     /// The central directory is not inside the file, right before the end record.
     CentralDirectoryBounds,
-    /// More entries than [`Limits::max_entries`].
+    /// More entries than [`Limits::max_entries`](super::Limits::max_entries).
     TooManyEntries {
         /// Entries declared.
         count: usize,
@@ -186,7 +186,7 @@ pub enum ZipError {
         /// The entry.
         name: String,
     },
-    /// An entry larger than [`Limits::max_entry_size`].
+    /// An entry larger than [`Limits::max_entry_size`](super::Limits::max_entry_size).
     EntryTooLarge {
         /// The entry.
         name: String,
@@ -195,13 +195,13 @@ pub enum ZipError {
         /// The limit.
         limit: u64,
     },
-    /// The sizes add up to more than [`Limits::max_total_size`].
+    /// The sizes add up to more than [`Limits::max_total_size`](super::Limits::max_total_size).
     TotalTooLarge {
         /// The limit.
         limit: u64,
     },
-    /// An entry over [`RATIO_EXEMPT`] compressed more than
-    /// [`Limits::max_ratio`] times.
+    /// An entry over [`RATIO_EXEMPT`](super::RATIO_EXEMPT) compressed more than
+    /// [`Limits::max_ratio`](super::Limits::max_ratio) times.
     RatioTooHigh {
         /// The entry.
         name: String,
@@ -212,8 +212,8 @@ pub enum ZipError {
         /// The limit.
         limit: u64,
     },
-    /// Entries adding up to over [`RATIO_EXEMPT`], compressed more than
-    /// [`Limits::max_ratio`] times in all.
+    /// Entries adding up to over [`RATIO_EXEMPT`](super::RATIO_EXEMPT), compressed more than
+    /// [`Limits::max_ratio`](super::Limits::max_ratio) times in all.
     ArchiveRatioTooHigh {
         /// Their sizes, added up.
         size: u64,

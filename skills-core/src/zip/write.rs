@@ -15,7 +15,7 @@
 //!   every entry, stored or deflated; external attributes are the Unix mode
 //!   `0o100644`, or `0o100755` for executables, shifted left 16; internal
 //!   attributes 0;
-//! - [`ZipWriter::add`] deflates at [`deflate::LEVEL`](crate::deflate::LEVEL) and stores
+//! - [`ZipWriter::add`] deflates at [`deflate::LEVEL`] and stores
 //!   an entry when deflate does not make it smaller, the rule embedded files
 //!   follow, so [`ZipWriter::add_precompressed`] can take a plan's bytes as
 //!   they are.

@@ -158,18 +158,25 @@ fn http_is_refused_off_loopback() {
 }
 
 /// `skills serve skills --http 127.0.0.1:0 ARGS`, killed when dropped.
-struct Http {
+pub(crate) struct Http {
     child: std::process::Child,
     /// `127.0.0.1:PORT`.
-    authority: String,
+    pub(crate) authority: String,
     _cache: tempfile::TempDir,
 }
 
 impl Http {
     fn start(args: &[&str]) -> Http {
+        Http::start_with(skills(), args)
+    }
+
+    /// [`Http::start`] run by `command`: the `skills` binary, or a program
+    /// that execs it with its arguments (`prlimit … skills`), so that the
+    /// child is the server.
+    pub(crate) fn start_with(mut command: std::process::Command, args: &[&str]) -> Http {
         use std::io::{BufRead, BufReader};
         let cache = tempdir();
-        let mut child = skills()
+        let mut child = command
             .current_dir(workspace())
             .args(["serve", "skills", "--http", "127.0.0.1:0", "--cache"])
             .arg(cache.path().join("cache"))
@@ -195,6 +202,11 @@ impl Http {
             authority,
             _cache: cache,
         }
+    }
+
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// One request on its own connection: `METHOD /mcp` with `headers`

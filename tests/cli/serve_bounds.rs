@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use skills_tests::{tempdir, workspace};
 
+use crate::mcp::Http;
 use crate::{skills, skills_bin};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
@@ -249,54 +250,20 @@ fn check_one_id_answers(replies: &[Value], count: usize) {
 
 /// `skills serve skills --http 127.0.0.1:0 ARGS`, run by `prlimit` when
 /// `nofile` is given (which execs it: the pid is the server's).
-struct Http {
-    server: Server,
-    authority: String,
-    _cache: tempfile::TempDir,
+fn http(nofile: Option<u32>, args: &[&str]) -> Http {
+    let command = match nofile {
+        Some(n) => {
+            let mut c = skills_tests::tool("prlimit", "util-linux");
+            c.arg(format!("--nofile={n}:{n}")).arg(skills_bin());
+            c
+        }
+        None => skills(),
+    };
+    Http::start_with(command, args)
 }
 
+/// Requests of these tests.
 impl Http {
-    fn start(nofile: Option<u32>, args: &[&str]) -> Http {
-        let cache = tempdir();
-        let mut command = match nofile {
-            Some(n) => {
-                let mut c = skills_tests::tool("prlimit", "util-linux");
-                c.arg(format!("--nofile={n}:{n}")).arg(skills_bin());
-                c
-            }
-            None => skills(),
-        };
-        let mut child = command
-            .current_dir(workspace())
-            .args(["serve", "skills", "--http", "127.0.0.1:0", "--cache"])
-            .arg(cache.path().join("cache"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let authority = line
-            .trim()
-            .rsplit_once("http://")
-            .and_then(|(_, rest)| rest.strip_suffix("/mcp"))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_string();
-        Http {
-            server: Server(child),
-            authority,
-            _cache: cache,
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.server.0.id()
-    }
-
     /// `POST /mcp` of `body` on a new connection, with `headers`; the
     /// status, the head and the body (de-chunked), or the error of a read
     /// that took longer than `wait`.
@@ -455,7 +422,7 @@ fn http_300_unfinished_connections_do_not_lock_out_a_new_client() {
     for cap in [None, Some("1000")] {
         let mut args = vec!["--header-timeout", "2"];
         args.extend(cap.iter().flat_map(|cap| ["--max-connections", cap]));
-        let server = Http::start(Some(200), &args);
+        let server = http(Some(200), &args);
         let pid = server.pid();
         let baseline = open_fds(pid);
         let attack = unfinished(&server.authority, 300);
@@ -492,7 +459,7 @@ fn http_300_unfinished_connections_do_not_lock_out_a_new_client() {
 /// answered while the attacker holds every place.
 #[test]
 fn http_connections_over_the_cap_make_room_for_a_new_client() {
-    let server = Http::start(
+    let server = http(
         None,
         &["--max-connections", "20", "--header-timeout", "600"],
     );
@@ -516,7 +483,7 @@ fn http_connections_over_the_cap_make_room_for_a_new_client() {
 /// answered. Each now gets its answer, or an error naming the id.
 #[test]
 fn http_50_concurrent_requests_with_one_id_are_each_answered() {
-    let server = Http::start(None, &[]);
+    let server = http(None, &[]);
     let session = server.session();
     let headers = session_headers(&session);
     let barrier = Barrier::new(50);
@@ -549,7 +516,7 @@ fn http_50_concurrent_requests_with_one_id_are_each_answered() {
 /// the connection is closed.
 #[test]
 fn http_a_body_that_never_arrives_gets_408() {
-    let server = Http::start(None, &["--body-timeout", "1"]);
+    let server = http(None, &["--body-timeout", "1"]);
     let mut stream = TcpStream::connect(&server.authority).unwrap();
     write!(
         stream,
@@ -579,7 +546,7 @@ fn http_a_body_that_never_arrives_gets_408() {
 /// after `--header-timeout`.
 #[test]
 fn http_idle_connections_are_closed() {
-    let server = Http::start(
+    let server = http(
         None,
         &["--connection-idle-timeout", "1", "--header-timeout", "2"],
     );

@@ -140,8 +140,18 @@ fn in_frontmatter(source: &Source, span: &Range<usize>) -> Option<Range<usize>> 
     let line = before.matches('\n').count() + 2;
     let column = span.start - before.rfind('\n').map_or(0, |i| i + 1);
     let range = source.line_range(line)?;
-    let start = (range.start + column).min(range.end);
-    Some(start..(start + span.len()).min(range.end).max(start))
+    // Codex's lines and ours may break differently (a lone `\r`), so the
+    // offsets are kept on the line and on character boundaries.
+    let text = std::str::from_utf8(source.bytes().get(range.clone())?).ok()?;
+    let on_char = |mut at: usize, forward: bool| {
+        while !text.is_char_boundary(at) {
+            if forward { at += 1 } else { at -= 1 }
+        }
+        at
+    };
+    let start = on_char(column.min(text.len()), false);
+    let end = on_char((column + span.len()).min(text.len()), true).max(start);
+    Some(range.start + start..range.start + end)
 }
 
 /// The byte range libyaml's line and column point at, to the end of that line.
@@ -164,6 +174,37 @@ mod tests {
 
     /// `(code, error?, line, column, has help)` of one `SK4xx` finding.
     type Finding = (Code, bool, usize, usize, bool);
+
+    /// Found by the `skill_md` fuzz target: frontmatter past the nesting
+    /// bound whose lines break at a lone `\r` (ours do, Codex's do not) and
+    /// hold a two-byte character where the bound's position lands. The
+    /// label split that character.
+    #[test]
+    fn a_bound_past_a_lone_carriage_return_is_placed_on_characters() -> std::io::Result<()> {
+        let bytes = include_bytes!("testdata/lone-cr-deep-nesting.md");
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        std::fs::create_dir(&dir)?;
+        std::fs::write(dir.join("SKILL.md"), bytes)?;
+        let text = std::str::from_utf8(bytes).map_err(std::io::Error::other)?;
+        let options = Options {
+            profile: Profile::Codex,
+            ..Options::default()
+        };
+        let checked = check_dir(&dir, &options);
+        assert!(checked.diagnostics.iter().any(|d| d.code == Code::Io));
+        for d in &checked.diagnostics {
+            if let Some(label) = &d.label {
+                assert!(
+                    text.is_char_boundary(label.bytes.start)
+                        && text.is_char_boundary(label.bytes.end),
+                    "{d}: {:?}",
+                    label.bytes
+                );
+            }
+        }
+        Ok(())
+    }
 
     fn findings(text: &str) -> std::io::Result<Vec<Finding>> {
         let tmp = tempfile::tempdir()?;

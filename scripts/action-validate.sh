@@ -5,7 +5,7 @@
 #   SKILLS_PATHS='skills' SKILLS_ARGS='--profile claude-code' \
 #     GITHUB_STEP_SUMMARY=/tmp/summary.md bash scripts/action-validate.sh
 #
-# Runs `skills validate --format github $SKILLS_ARGS -- $SKILLS_PATHS`, so
+# Runs `skb validate --format github $SKILLS_ARGS -- $SKILLS_PATHS`, so
 # problems become annotations on the pull request, and exits with its status
 # (0 valid, 1 errors, 2 usage or I/O failure). When GITHUB_STEP_SUMMARY names
 # a file, appends the summary line (`checked N skills ...`) to it.
@@ -14,12 +14,12 @@
 #   SKILLS_PATHS  paths to validate (default `.`): one per line, or, on a
 #                 single line, separated by spaces
 #   SKILLS_ARGS   extra flags, separated by spaces (no quoting)
-#   SKILLS_BIN    the binary (default `skills`, from PATH)
+#   SKILLS_BIN    the binary (default `skb`, from PATH)
 set -uo pipefail
 
-bin=${SKILLS_BIN:-skills}
+bin=${SKILLS_BIN:-skb}
 if ! command -v "$bin" >/dev/null 2>&1; then
-  echo "::error title=skills not found::\`$bin\` is not on PATH; install it first (input \`install: cargo\`)"
+  echo "::error title=skb not found::\`$bin\` is not on PATH; install it first (input \`install: cargo\`)"
   exit 2
 fi
 
@@ -55,7 +55,7 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     *) mark="could not run (exit status $status)" ;;
   esac
   {
-    echo "**skills validate** ${mark}: ${summary:-no summary} (\`${paths[*]}\`)"
+    echo "**skb validate** ${mark}: ${summary:-no summary} (\`${paths[*]}\`)"
     echo
   } >>"$GITHUB_STEP_SUMMARY"
 fi

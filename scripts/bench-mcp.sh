@@ -3,11 +3,11 @@
 #
 #   1. round-trip latency of `tools/call read_skill_resource` (and of
 #      `resources/read`) for an 8 KB file over loopback stdio:
-#      `skills serve skills` vs rmcp 3.11's directory-backed `SkillCatalog`
+#      `skb serve skills` vs rmcp 3.11's directory-backed `SkillCatalog`
 #      (feature `skills-fs`) serving the same directory, with an equivalent
 #      `read_skill_resource` tool (skills-mcp/benches/mcp.rs `peer`);
 #   2. start-up, spawn to the `initialize` response, serving the shared
-#      corpus (454 skills): `skills serve corpus.skillpack --pubkey` (signature
+#      corpus (454 skills): `skb serve corpus.skillpack --pubkey` (signature
 #      checked, pack opened) vs the same peer loading the corpus directory.
 #
 #   scripts/bench-mcp.sh [N_ROUNDTRIPS] [N_STARTUPS]    (defaults 2000, 30)
@@ -25,15 +25,15 @@ FILE_SKILL=git-workflow
 FILE_PATH=scripts/check-commit-msg.py
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-cargo build --release --quiet -p skills-cli
-cargo bench --quiet -p skills-mcp --bench mcp --no-run 2>/dev/null
-DRIVER=$(cargo bench -p skills-mcp --bench mcp --no-run --message-format=json 2>/dev/null |
+cargo build --release --quiet -p skb
+cargo bench --quiet -p skills-bundle-mcp --bench mcp --no-run 2>/dev/null
+DRIVER=$(cargo bench -p skills-bundle-mcp --bench mcp --no-run --message-format=json 2>/dev/null |
     python3 -c 'import json,sys
 for l in sys.stdin:
     m = json.loads(l)
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "mcp" and m.get("executable"):
         print(m["executable"])')
-SKILLS=target/release/skills
+SKILLS=target/release/skb
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks `skills pack` and `skills verify` against `zip -X -r`, Anthropic's
+# Benchmarks `skb pack` and `skb verify` against `zip -X -r`, Anthropic's
 # `package_skill.py`, `unzip -t` and `minisign -V`, on the same trees in one run.
 #
 # Usage (from the repository root):
@@ -9,14 +9,14 @@
 # collection directories are the roots, and this repository's `skills/`):
 #   - time to pack, with hyperfine (warmup, then RUNS runs; mean +- sigma and
 #     CPU time):
-#       skills pack --profile claude-code ROOTS -o OUT.skillpack
-#       skills pack --profile claude-code ROOTS --format skill -o DIR
+#       skb pack --profile claude-code ROOTS -o OUT.skillpack
+#       skb pack --profile claude-code ROOTS --format skill -o DIR
 #       zip -X -r -q OUT.zip SKILL_DIRS        (level 6, zip's default)
 #       zip -X -r -9 -q OUT.zip SKILL_DIRS
 #     and, when PACKAGE_SKILL is set, package_skill.py: it packs one skill per
 #     call, so the peer is a loop calling it once per skill directory (one
 #     Python process each, as the script is meant to be run), plus the same
-#     calls in one Python process (import once). Like `skills pack`, it
+#     calls in one Python process (import once). Like `skb pack`, it
 #     validates each skill first (its own quick_validate.py) and refuses the
 #     ones that fail: those cost their validation only and produce nothing;
 #   - sizes: the pack; zip -6 and -9 of the skill directories; zip -6 and -9
@@ -27,10 +27,10 @@
 #     package_skill.py, summed per call (skills with the same directory name
 #     overwrite each other's file), once as it runs and once with its
 #     validation bypassed so that it packs every skill.
-# Then, on the corpus pack, signed with a throw-away key (`skills keygen -W`):
-#       skills verify PACK -p KEY.pub          (signature, manifest, every file
+# Then, on the corpus pack, signed with a throw-away key (`skb keygen -W`):
+#       skb verify PACK -p KEY.pub          (signature, manifest, every file
 #                                               inflated and SHA-256-checked)
-#       skills verify PACK --unsigned          (the same without the signature)
+#       skb verify PACK --unsigned          (the same without the signature)
 #       minisign -Vm PACK -p KEY.pub           (signature only)
 #       unzip -t -qq PACK                      (every file inflated, CRC-32)
 #   reported as MB/s of file contents and of pack bytes.
@@ -97,8 +97,8 @@ echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) (nice $(nice))"
 cut -d' ' -f1-3 /proc/loadavg >"$out/load-before"
 
 echo "== building skills (release)"
-cargo build --release -p skills-cli --quiet
-bin=$root/target/release/skills
+cargo build --release -p skb --quiet
+bin=$root/target/release/skb
 [[ -x $bin ]] || die "build did not produce $bin"
 
 # hf NAME RUNS WARMUP CMD...: hyperfine, no intermediate shell, into $out/NAME.json.
@@ -142,7 +142,7 @@ bench_tree() {
     (
         cd "$base"
         "$bin" validate --profile claude-code --format json "${roots[@]}" >"$out/$name.validate.json" ||
-            die "skills validate --profile claude-code failed on $name"
+            die "skb validate --profile claude-code failed on $name"
         python3 - "$out/$name.validate.json" >"$out/$name.dirs" <<'EOF'
 import json, sys
 # Rows without a name carry a root's own diagnostics; they are not skills.
@@ -156,10 +156,10 @@ EOF
         # Sizes, from one run of each.
         "$bin" pack --profile claude-code "${roots[@]}" -o "$out/$name.skillpack" \
             >"$out/$name.pack.txt" 2>"$out/$name.pack.err" ||
-            die "skills pack failed on $name; see $out/$name.pack.err"
+            die "skb pack failed on $name; see $out/$name.pack.err"
         "$bin" pack --profile claude-code "${roots[@]}" --format skill -o "$out/$name.skill-files" \
             >"$out/$name.skill-files.txt" 2>"$out/$name.skill-files.err" ||
-            die "skills pack --format skill failed on $name; see $out/$name.skill-files.err"
+            die "skb pack --format skill failed on $name; see $out/$name.skill-files.err"
         unzip -q "$out/$name.skillpack" -d "$out/$name.unpacked" -x skillpack.json
         zip -X -r -q "$out/$name.zip6" "${dirs[@]}"
         zip -X -r -9 -q "$out/$name.zip9" "${dirs[@]}"
@@ -170,7 +170,7 @@ EOF
             zip -X -r -D -9 -q "$out/$name.unpacked.zip9D" .
         )
 
-        echo "   skills pack, zip -6, zip -9 ($WARMUP warm-up runs, then $RUNS)"
+        echo "   skb pack, zip -6, zip -9 ($WARMUP warm-up runs, then $RUNS)"
         hf "$name.pack" "$RUNS" "$WARMUP" "$bin" pack --profile claude-code "${roots[@]}" -o "$out/$name.pack.out.skillpack"
         hf "$name.pack-skill" "$RUNS" "$WARMUP" "$bin" pack --profile claude-code "${roots[@]}" --format skill -o "$out/$name.pack-skill.out"
         hf "$name.zip6" "$RUNS" "$WARMUP" zip -X -r -q "$out/$name.zip6.out.zip" "${dirs[@]}"
@@ -211,11 +211,11 @@ echo "== verify: the corpus pack, signed with a throw-away key"
 "$bin" keygen -W -f -p "$out/key.pub" -s "$out/key.key" >/dev/null
 "$bin" pack --profile claude-code "${collections[@]/#/$corpus/}" -o "$out/signed.skillpack" \
     --sign "$out/key.key" >/dev/null 2>"$out/signed.err" ||
-    die "skills pack --sign failed; see $out/signed.err"
+    die "skb pack --sign failed; see $out/signed.err"
 cmp -s "$out/signed.skillpack" "$out/corpus.skillpack" ||
     die "the signed pack differs from the unsigned one; packs should be reproducible"
 "$bin" verify "$out/signed.skillpack" -p "$out/key.pub" >"$out/verify.txt" ||
-    die "skills verify failed; see $out/verify.txt"
+    die "skb verify failed; see $out/verify.txt"
 minisign -Vm "$out/signed.skillpack" -p "$out/key.pub" -q || die "minisign -V failed"
 unzip -t -qq "$out/signed.skillpack" || die "unzip -t failed"
 hf verify-signed "$RUNS" "$WARMUP" "$bin" verify "$out/signed.skillpack" -p "$out/key.pub"
@@ -271,22 +271,22 @@ for tree in ("corpus", "repo"):
     lines += [f"### {tree}: {dirs} skill directories, {pack['files'] - 1} files, "
               f"{pack['content'] - pack['manifest']:,} bytes packed", "",
               "| packer | mean ± σ ms | CPU ms | time ratio (peer / skills) |", "|---|---:|---:|---:|",
-              f"| `skills pack` | {ms(ours)} | {ours['cpu']:.0f} | 1 |"]
-    rows = [("`skills pack --format skill`", "pack-skill"), ("`zip -X -r` (-6)", "zip6"),
+              f"| `skb pack` | {ms(ours)} | {ours['cpu']:.0f} | 1 |"]
+    rows = [("`skb pack --format skill`", "pack-skill"), ("`zip -X -r` (-6)", "zip6"),
             ("`zip -X -r -9`", "zip9"), ("`package_skill.py`, once per skill", "py-loop"),
             ("`package_skill.py`, one process", "py-inprocess")]
     for label, k in rows:
         if k in t:
             lines.append(f"| {label} | {ms(t[k])} | {t[k]['cpu']:.0f} | {ratio(t[k]['mean'], ours['mean'])} |")
     lines += ["", "| archive | bytes | entries (files + dirs) | size ratio (peer / skills) |",
-              "|---|---:|---:|---:|", f"| skills pack | {pack['bytes']:,} | {pack['files']} + 0 | 1 |"]
+              "|---|---:|---:|---:|", f"| skb pack | {pack['bytes']:,} | {pack['files']} + 0 | 1 |"]
     for label, k in [("zip -X -r (-6), skill directories", "zip6"), ("zip -X -r -9, skill directories", "zip9"),
                      ("zip -X -r (-6), the pack's entries", "unpacked_zip6"),
                      ("zip -X -r -9, the pack's entries", "unpacked_zip9"),
                      ("zip -X -r -D -9, the pack's entries", "unpacked_zip9D")]:
         z = s[k]
         lines.append(f"| {label} | {z['bytes']:,} | {z['files']} + {z['dirs']} | {ratio(z['bytes'], pack['bytes'])} |")
-    lines.append(f"| skills pack --format skill, sum of `.skill` files | {s['skill_files_bytes']:,} | | "
+    lines.append(f"| skb pack --format skill, sum of `.skill` files | {s['skill_files_bytes']:,} | | "
                  f"{ratio(s['skill_files_bytes'], pack['bytes'])} |")
     if have_py:
         for label, k in [("package_skill.py, sum of `.skill` files", "py_size"),
@@ -307,7 +307,7 @@ lines += ["### verification of the corpus pack", "",
           f"{pack['manifest']:,} bytes.", "",
           "| verifier | mean ± σ ms | CPU ms | contents MB/s | pack MB/s | time ratio (peer / skills) |",
           "|---|---:|---:|---:|---:|---:|"]
-for label, k in [("`skills verify -p KEY`", "verify-signed"), ("`skills verify --unsigned`", "verify-unsigned"),
+for label, k in [("`skb verify -p KEY`", "verify-signed"), ("`skb verify --unsigned`", "verify-unsigned"),
                  ("`minisign -Vm` (signature only)", "minisign"), ("`unzip -t -qq` (CRC-32 of every entry)", "unzip-t")]:
     t = v[k]
     lines.append(f"| {label} | {ms(t)} | {t['cpu']:.0f} | {content / t['mean'] / 1e3:.0f} | "

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Benchmarks `skills validate` against the reference validator, skills-ref 0.1.1.
+# Benchmarks `skb validate` against the reference validator, skills-ref 0.1.1.
 #
 # Usage (from the repository root): bash scripts/bench-validate.sh
 #
 # Builds `skills` in release mode, generates a 10,000-skill tree under /tmp if
 # it is absent (scripts/gen-skill-tree.py, fixed seed), then in one run and on
 # the same trees measures:
-#   - `skills validate TREE --format json` and the default human format, both
+#   - `skb validate TREE --format json` and the default human format, both
 #     to /dev/null, with hyperfine (warmup, >= 10 runs, JSON export) or, when
 #     hyperfine is missing, a Python loop taking the median;
 #   - the same with `--threads 1`, to show the cost per core;
@@ -64,8 +64,8 @@ echo "== $(rustc --version)"
 echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) (nice $(nice))"
 
 echo "== building skills (release)"
-cargo build --release -p skills-cli --quiet
-bin=$root/target/release/skills
+cargo build --release -p skb --quiet
+bin=$root/target/release/skb
 [[ -x $bin ]] || die "build did not produce $bin"
 
 if [[ ! -d $BENCH_TREE ]]; then
@@ -127,7 +127,7 @@ bench_tree() {
     local name=$1 tree=$2 cli_sample=$3
     echo "== $name: $tree"
     "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --format json >"$out/$name.report.json" || [[ $? == 1 ]] ||
-        die "skills validate $tree failed; see $out/$name.report.json"
+        die "skb validate $tree failed; see $out/$name.report.json"
     time_skills "$name.skills-json" "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --format json
     time_skills "$name.skills-human" "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --color never
     time_skills "$name.skills-json-t1" "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --format json --threads 1

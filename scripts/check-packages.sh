@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-crates=(skills-core skills-compiler skills-macros skills-bundle skills-mcp skills-rig skills-cli)
+crates=(skills-core skills-compiler skills-macros skills-bundle skills-bundle-mcp skills-rig skb)
 
 echo "== cargo package (each crate verified from its own tarball)"
 # Tarballs of an earlier run would stand in for the ones being verified,
@@ -75,10 +75,10 @@ PY
 out=$(CARGO_TARGET_DIR="$root/target/package-user-target" cargo run --quiet --manifest-path "$user/Cargo.toml")
 echo "$out" | head -3
 digest=$(echo "$out" | tail -n 1)
-expected=$(cargo run --quiet -p skills-cli -- inspect skills --format json |
+expected=$(cargo run --quiet -p skb -- inspect skills --format json |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
 if [ "$digest" != "$expected" ]; then
-  echo "the packaged crates give digest $digest, \`skills inspect skills\` gives $expected" >&2
+  echo "the packaged crates give digest $digest, \`skb inspect skills\` gives $expected" >&2
   exit 1
 fi
-echo "digest $digest, as \`skills inspect skills\` reports"
+echo "digest $digest, as \`skb inspect skills\` reports"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that `skills validate --format sarif` is what GitHub code scanning
+# Checks that `skb validate --format sarif` is what GitHub code scanning
 # accepts: Microsoft's SARIF Multitool (npm @microsoft/sarif-multitool, a
 # self-contained .NET build, no runtime needed) validates our output for the
 # golden cases and the corpus with the SARIF and GitHub rules
@@ -7,7 +7,7 @@
 # The Multitool itself exits 0 whatever it finds, so its own SARIF output is
 # read for errors.
 #
-#   bash scripts/check-sarif.sh target/debug/skills
+#   bash scripts/check-sarif.sh target/debug/skb
 #
 # Needs npm and python3; ../shared beside the checkout. Installs the tool
 # into a temporary directory (or SARIF_MULTITOOL_DIR, kept between runs).

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Memory of `skills serve --http` under a flood of `initialize` requests.
+"""Memory of `skb serve --http` under a flood of `initialize` requests.
 
-Usage (from the repository root, after `cargo build -p skills-cli`):
+Usage (from the repository root, after `cargo build -p skb`):
 
-    python3 scripts/mcp-http-rss.py [--bin target/debug/skills] [-n 10000]
+    python3 scripts/mcp-http-rss.py [--bin target/debug/skb] [-n 10000]
         [--wait SECONDS] [-- SERVE_ARGS...]
 
-Starts `skills serve skills --http 127.0.0.1:0 SERVE_ARGS...`, reads its
+Starts `skb serve skills --http 127.0.0.1:0 SERVE_ARGS...`, reads its
 resident memory (`VmRSS` in /proc) once it is up and has answered one
 `initialize`, sends N more `initialize` requests (each a new MCP session,
 none closed, over one keep-alive connection), waits (1 s by default), then
@@ -67,7 +67,7 @@ def initialize(conn, authority):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default="target/debug/skills")
+    parser.add_argument("--bin", default="target/debug/skb")
     parser.add_argument("-n", type=int, default=10000)
     parser.add_argument(
         "--wait", type=float, default=1,

@@ -1,5 +1,5 @@
 //! Fuzzes the arguments of an activation with `--run-commands`
-//! (`Skill::activate_with` and `PolicyRunner`, as `skills show
+//! (`Skill::activate_with` and `PolicyRunner`, as `skb show
 //! --run-commands` runs them), issue 17: a model chooses the arguments, so
 //! they must never run anything the skill's author did not write.
 //!
@@ -292,7 +292,7 @@ fn templates() -> &'static Bundle {
     })
 }
 
-/// Activates `name` of `bundle` as `skills show --style claude-code
+/// Activates `name` of `bundle` as `skb show --style claude-code
 /// --run-commands` does, with `executor` running the commands.
 fn activate(
     bundle: &Bundle,

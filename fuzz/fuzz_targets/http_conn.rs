@@ -1,4 +1,4 @@
-//! Fuzzes the HTTP server of `skills serve --http` with arbitrary bytes as
+//! Fuzzes the HTTP server of `skb serve --http` with arbitrary bytes as
 //! one HTTP/1.1 connection: hyper's request parser, the gate in front of
 //! rmcp (`Origin`, the bounded body, JSON-RPC parsing, `DELETE`, the
 //! session cap) and rmcp's own checks, as a client on the machine could
@@ -21,7 +21,7 @@ use skills_bundle::exec::{AsyncScriptExecutor, Command, ExecError, Output};
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
 use skills_bundle::{Bundle, Mode, Skill};
-use skills_mcp::{HttpConfig, bind_http};
+use skills_bundle_mcp::{HttpConfig, bind_http};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::runtime::Runtime;
 

@@ -1,6 +1,6 @@
 //! Fuzzes the `SKILL.md` reader: the frontmatter split, the YAML builder,
 //! every rule and lint under both profiles, the rendering of every
-//! diagnostic, and `read-properties`, as `skills validate` runs them on a
+//! diagnostic, and `read-properties`, as `skb validate` runs them on a
 //! file anyone may have written.
 //!
 //! Any input must give diagnostics, never a panic, a hang or unbounded

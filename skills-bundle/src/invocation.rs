@@ -6,7 +6,7 @@
 //! - `disable-model-invocation: true`: the skill is the user's alone. It is
 //!   left out of everything that lists skills to a model (the catalog, the
 //!   activation tool's `enum`), and a model's attempt to activate it is
-//!   refused; the user can still invoke it (an MCP prompt, `skills show`,
+//!   refused; the user can still invoke it (an MCP prompt, `skb show`,
 //!   [`Session::activate`](crate::session::Session::activate) called by
 //!   the host).
 //! - `user-invocable: false`: the skill is the model's alone: no MCP

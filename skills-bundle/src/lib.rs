@@ -29,10 +29,10 @@
 //! the `allowed-tools` policy, the one reading of shell syntax they share
 //! ([`shell`]), the instruction protocols, the session and
 //! agent loop, and the script executor. The validator and parser live in
-//! `skills-compiler`, which `skills_bundle!` and the `skills` CLI share, so
+//! `skills-compiler`, which `skills_bundle!` and the `skb` CLI share, so
 //! both report the same diagnostics for the same input; an agent binary
 //! links neither it nor a YAML parser. MCP and rig integrations are the
-//! `skills-mcp` and `skills-rig` crates.
+//! `skills-bundle-mcp` and `skills-rig` crates.
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 

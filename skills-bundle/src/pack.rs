@@ -20,7 +20,7 @@
 //! body's range, ...), which the digest binds: an edited field is refused
 //! on open. An unsigned pack's digest can be recomputed by whoever edits
 //! it, as its files can be replaced; only a signature proves the metadata
-//! is the packer's. Where the compiler is linked (the `skills` CLI,
+//! is the packer's. Where the compiler is linked (the `skb` CLI,
 //! `skills_bundle!(pack = ...)`), each skill's metadata is also derived
 //! again from its `SKILL.md` and must agree (`compiler::rederive`).
 

@@ -6,9 +6,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use skills_bundle::zip::Limits;
 use skills_compiler::{FileLimits, Options};
 
-/// Validate, inspect and package Agent Skills.
+/// Validate, inspect, package, sign and serve Agent Skills.
 #[derive(Debug, Parser)]
-#[command(name = "skills", version, about, long_about = None)]
+#[command(name = "skb", version, about, long_about = None)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -94,11 +94,11 @@ pub enum Command {
     Diff(DiffArgs),
     /// Print a shell completion script.
     ///
-    /// For example `skills completions bash > ~/.local/share/bash-completion/completions/skills`.
+    /// For example `skb completions bash > ~/.local/share/bash-completion/completions/skills`.
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one page per subcommand with --dir.
     ///
-    /// For example `skills man | man -l -`.
+    /// For example `skb man | man -l -`.
     Man(ManArgs),
 }
 
@@ -275,7 +275,7 @@ impl DiscoveryLimitArgs {
     }
 }
 
-/// `skills pack`.
+/// `skb pack`.
 #[derive(Debug, Args)]
 pub struct PackArgs {
     /// Skill directories, plugins, marketplaces, project folders, `.skill`
@@ -297,7 +297,7 @@ pub struct PackArgs {
     pub check: CheckArgs,
 }
 
-/// Output formats of `skills pack`.
+/// Output formats of `skb pack`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PackFormat {
     /// One signed-ready skill pack holding every skill.
@@ -307,7 +307,7 @@ pub enum PackFormat {
     Skill,
 }
 
-/// `skills verify`.
+/// `skb verify`.
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("trust").required(true).args(["pubkey", "unsigned"])))]
 pub struct VerifyArgs {
@@ -334,7 +334,7 @@ pub struct VerifyArgs {
     pub limits: LimitArgs,
 }
 
-/// `skills inspect`.
+/// `skb inspect`.
 #[derive(Debug, Args)]
 pub struct InspectArgs {
     /// A pack, a `.skill`/`.zip` archive, or skill directories.
@@ -359,7 +359,7 @@ pub enum ListFormat {
     Json,
 }
 
-/// `skills unpack`.
+/// `skb unpack`.
 #[derive(Debug, Args)]
 pub struct UnpackArgs {
     /// The pack or archive.
@@ -384,7 +384,7 @@ pub struct UnpackArgs {
     pub skill_limits: SkillLimitArgs,
 }
 
-/// `skills keygen`.
+/// `skb keygen`.
 #[derive(Debug, Args)]
 pub struct KeygenArgs {
     /// Where to write the public key.
@@ -401,7 +401,7 @@ pub struct KeygenArgs {
     pub force: bool,
 }
 
-/// `skills catalog`.
+/// `skb catalog`.
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
     /// Skill directories, plugins, archives, or one pack.
@@ -425,7 +425,7 @@ pub struct CatalogArgs {
     pub check: CheckArgs,
 }
 
-/// `skills show`.
+/// `skb show`.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The skill's name (`plugin:skill` inside a plugin).
@@ -447,7 +447,7 @@ pub struct ShowArgs {
     pub check: CheckArgs,
 }
 
-/// `skills show`'s activation options (`cmd::activation`).
+/// `skb show`'s activation options (`cmd::activation`).
 #[derive(Debug, Args)]
 pub struct ActivationArgs {
     /// `${CLAUDE_SESSION_ID}` (default: a new random UUID).
@@ -474,7 +474,7 @@ pub struct ActivationArgs {
     pub json: bool,
 }
 
-/// `skills read`.
+/// `skb read`.
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     /// The skill's name.
@@ -488,7 +488,7 @@ pub struct ReadArgs {
     pub check: CheckArgs,
 }
 
-/// `skills run`.
+/// `skb run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The skill's name.
@@ -515,7 +515,7 @@ pub struct RunArgs {
     pub check: CheckArgs,
 }
 
-/// `skills serve`.
+/// `skb serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Where the skills are: directories, plugins, project folders,
@@ -537,7 +537,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     pub http: Option<std::net::SocketAddr>,
     /// `allowed-tools` as the PRD reads it, or as the specification does;
-    /// see `skills run --policy`.
+    /// see `skb run --policy`.
     #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
     pub mode: PolicyArg,
     /// Time limit of one script run, in seconds (at most 604800, 7 days).
@@ -555,51 +555,51 @@ pub struct ServeArgs {
     /// With --http: the most MCP sessions open at once; one more
     /// `initialize` gets HTTP 503.
     #[arg(long, value_name = "N", requires = "http",
-          default_value_t = skills_mcp::DEFAULT_MAX_SESSIONS,
+          default_value_t = skills_bundle_mcp::DEFAULT_MAX_SESSIONS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_sessions: usize,
     /// With --http: close an MCP session idle this many seconds.
     #[arg(long, value_name = "SECONDS", requires = "http",
-          default_value_t = skills_mcp::DEFAULT_IDLE_TIMEOUT.as_secs(),
+          default_value_t = skills_bundle_mcp::DEFAULT_IDLE_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
     /// With --http: also serve web pages of this origin
     /// (`http://HOST:PORT`), besides the server's own; repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "http")]
-    pub allow_origin: Vec<skills_mcp::Origin>,
+    pub allow_origin: Vec<skills_bundle_mcp::Origin>,
     /// With --http: the most connections open at once. One more closes the
     /// connection that has waited longest for its client's next request
     /// (or, when every one is serving a request, gets HTTP 503).
     #[arg(long, value_name = "N", requires = "http",
-          default_value_t = skills_mcp::DEFAULT_MAX_CONNECTIONS,
+          default_value_t = skills_bundle_mcp::DEFAULT_MAX_CONNECTIONS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_connections: usize,
     /// With --http: close a connection whose request line and headers have
     /// not all arrived this many seconds after it opened (or after the
     /// first byte of a later request).
     #[arg(long, value_name = "SECONDS", requires = "http",
-          default_value_t = skills_mcp::DEFAULT_HEADER_TIMEOUT.as_secs(),
+          default_value_t = skills_bundle_mcp::DEFAULT_HEADER_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout: u64,
     /// With --http: answer HTTP 408 and close the connection when a
     /// request's body has not all arrived this many seconds after its
     /// headers.
     #[arg(long, value_name = "SECONDS", requires = "http",
-          default_value_t = skills_mcp::DEFAULT_BODY_TIMEOUT.as_secs(),
+          default_value_t = skills_bundle_mcp::DEFAULT_BODY_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout: u64,
     /// With --http: close a connection on which nothing has moved for this
     /// many seconds while the server waits for its client (no next
     /// request, or an answer the client does not read).
     #[arg(long, value_name = "SECONDS", requires = "http",
-          default_value_t = skills_mcp::DEFAULT_CONNECTION_IDLE_TIMEOUT.as_secs(),
+          default_value_t = skills_bundle_mcp::DEFAULT_CONNECTION_IDLE_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub connection_idle_timeout: u64,
     /// Over stdio: the most answers in flight (requests read and not yet
     /// answered, answers not yet written). At this many the server reads no
     /// more requests until the client has read answers.
     #[arg(long, value_name = "N", conflicts_with = "http",
-          default_value_t = skills_mcp::DEFAULT_MAX_IN_FLIGHT,
+          default_value_t = skills_bundle_mcp::DEFAULT_MAX_IN_FLIGHT,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_in_flight: usize,
     /// Answer a request not answered in this many seconds with an error
@@ -624,7 +624,7 @@ impl ServeArgs {
                 ));
             }
             Some(secs) => secs,
-            None => skills_mcp::DEFAULT_REQUEST_TIMEOUT
+            None => skills_bundle_mcp::DEFAULT_REQUEST_TIMEOUT
                 .as_secs()
                 .max(self.timeout.saturating_add(60)),
         };
@@ -654,7 +654,7 @@ pub enum PolicyArg {
     PreApprove,
 }
 
-/// `skills read-properties`.
+/// `skb read-properties`.
 #[derive(Debug, Args)]
 pub struct ReadPropertiesArgs {
     /// A skill directory or its `SKILL.md`.
@@ -662,7 +662,7 @@ pub struct ReadPropertiesArgs {
     pub skill_path: Option<PathBuf>,
 }
 
-/// `skills to-prompt`.
+/// `skb to-prompt`.
 #[derive(Debug, Args)]
 pub struct ToPromptArgs {
     /// Skill directories or their `SKILL.md` files.
@@ -670,7 +670,7 @@ pub struct ToPromptArgs {
     pub skill_paths: Vec<PathBuf>,
 }
 
-/// `skills diff`.
+/// `skb diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The old side: a pack, an archive or a directory.
@@ -684,7 +684,7 @@ pub struct DiffArgs {
     pub check: CheckArgs,
 }
 
-/// `skills validate`.
+/// `skb validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Skill directories, SKILL.md files, plugins, marketplaces or project
@@ -717,7 +717,7 @@ pub struct ValidateArgs {
     pub skill_limits: SkillLimitArgs,
 }
 
-/// `skills completions`.
+/// `skb completions`.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for.
@@ -725,17 +725,17 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// `skills man`.
+/// `skb man`.
 #[derive(Debug, Args)]
 pub struct ManArgs {
-    /// Write `skills.1` and one page per subcommand (`skills-validate.1`,
+    /// Write `skb.1` and one page per subcommand (`skb-validate.1`,
     /// ...) into this directory, created if needed, instead of printing
-    /// `skills.1`.
+    /// `skb.1`.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
 
-/// Output formats of `skills validate`.
+/// Output formats of `skb validate`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// Diagnostics with source snippets, like rustc.
@@ -834,12 +834,12 @@ mod tests {
     #[test]
     fn limit_defaults_are_the_libraries() {
         let parse = |args: &[&str]| Cli::try_parse_from(args).unwrap().command;
-        let Command::Validate(validate) = parse(&["skills", "validate"]) else {
+        let Command::Validate(validate) = parse(&["skb", "validate"]) else {
             panic!("not validate");
         };
         assert_eq!(validate.limits.limits(), Limits::default());
         assert_eq!(validate.skill_limits.file_limits(), FileLimits::default());
-        let Command::Pack(pack) = parse(&["skills", "pack", "-o", "p"]) else {
+        let Command::Pack(pack) = parse(&["skb", "pack", "-o", "p"]) else {
             panic!("not pack");
         };
         let options = pack.check.options();
@@ -849,7 +849,7 @@ mod tests {
             (options.discovery.max_depth, options.discovery.max_dirs),
             (defaults.discovery.max_depth, defaults.discovery.max_dirs)
         );
-        let Command::Unpack(unpack) = parse(&["skills", "unpack", "p", "-o", "o"]) else {
+        let Command::Unpack(unpack) = parse(&["skb", "unpack", "p", "-o", "o"]) else {
             panic!("not unpack");
         };
         assert_eq!(unpack.skill_limits.file_limits(), FileLimits::default());
@@ -859,7 +859,7 @@ mod tests {
         );
         // Each flag reaches the library.
         let Command::Validate(raised) = parse(&[
-            "skills",
+            "skb",
             "validate",
             "--max-files",
             "3",
@@ -880,12 +880,12 @@ mod tests {
         };
         assert_eq!(raised.skill_limits.file_limits(), files);
         assert_eq!(raised.limits.limits().max_entries, 5);
-        let Command::Run(run) = parse(&["skills", "run", "x", "--", "id"]) else {
+        let Command::Run(run) = parse(&["skb", "run", "x", "--", "id"]) else {
             panic!("not run");
         };
         let default = skills_bundle::exec::DEFAULT_MAX_OUTPUT as u64;
         assert_eq!(run.max_output, default);
-        let Command::Serve(serve) = parse(&["skills", "serve"]) else {
+        let Command::Serve(serve) = parse(&["skb", "serve"]) else {
             panic!("not serve");
         };
         assert_eq!(serve.max_output, default);

@@ -1,7 +1,7 @@
 //! Paths given to `validate`, `pack`, `inspect` and `diff`: directories as
 //! they are, archives (`.skill`, `.zip`, `.skillpack`) extracted first.
 //!
-//! An archive is extracted, through the same checks as `skills unpack`,
+//! An archive is extracted, through the same checks as `skb unpack`,
 //! into a private temporary directory that lives as long as the [`Inputs`];
 //! the skills are then discovered and validated there like any directory,
 //! and [`Inputs::relabel`] rewrites the temporary paths in diagnostics back

@@ -1,6 +1,6 @@
 //! What `inspect` and `diff` compare: skills with their metadata, and
 //! files with sizes and hashes, read from a pack or from directories
-//! (validated and compressed exactly as `skills pack` would).
+//! (validated and compressed exactly as `skb pack` would).
 
 use std::io;
 use std::path::{Path, PathBuf};

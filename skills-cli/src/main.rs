@@ -30,7 +30,7 @@ pub enum Outcome {
     Invalid,
     /// A usage error already reported in its own words (exit 2).
     Usage,
-    /// A status of its own (`skills run` passes its command's through).
+    /// A status of its own (`skb run` passes its command's through).
     Code(u8),
 }
 
@@ -62,7 +62,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Code(code)) => ExitCode::from(code),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("skills: {}", skills_compiler::render::shown(&e.to_string()));
+            eprintln!("skb: {}", skills_compiler::render::shown(&e.to_string()));
             ExitCode::from(if e.kind() == io::ErrorKind::InvalidData {
                 1
             } else {

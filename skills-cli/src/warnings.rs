@@ -16,7 +16,7 @@ impl Log for Stderr {
     fn log(&self, record: &Record<'_>) {
         if self.enabled(record.metadata()) {
             let text = record.args().to_string();
-            eprintln!("skills: warning: {}", skills_compiler::render::shown(&text));
+            eprintln!("skb: warning: {}", skills_compiler::render::shown(&text));
         }
     }
 

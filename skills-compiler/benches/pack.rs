@@ -10,7 +10,7 @@
 //! - `write_pack_of_plan`: `compiler::pack::write_pack` of an already computed plan
 //!   (compressed and hashed): manifest, headers, copying; no file-system walk.
 //! - `plan`: `compiler::embed::plan` of the checked corpus: read, SHA-256,
-//!   CRC-32 and deflate every file, which `skills pack` adds to the walk.
+//!   CRC-32 and deflate every file, which `skb pack` adds to the walk.
 //! - `deflate`: `miniz_oxide` over every file's contents in memory, one
 //!   thread, at level 6 (the packs' level) and 9; `main` prints the sizes.
 //! - `archive_parse`: `zip::Archive::parse` alone: the central directory,
@@ -21,19 +21,19 @@
 //! - `read_every_file`: on an opened pack, every file's `File::bytes`:
 //!   inflate and SHA-256 (the pack is opened outside the timing).
 //! - `verify_unsigned`: `open_unsigned` then `read_every_file`, which is what
-//!   `skills verify --unsigned` does in process.
+//!   `skb verify --unsigned` does in process.
 //! - `unzip_every_entry`: the in-process peer of `unzip -t`: `Archive::parse`
 //!   then `Entry::read` of every entry (inflate into an exact-size buffer,
 //!   CRC-32), no manifest and no SHA-256.
 //! - `signed::signature`: `pack::signature::verify` over the whole pack
 //!   (BLAKE2b-512, then Ed25519).
 //! - `signed::open` and `signed::verify`: as above with `Trust::Signed`;
-//!   `signed::verify` is what `skills verify PACK -p KEY` does in process.
+//!   `signed::verify` is what `skb verify PACK -p KEY` does in process.
 //!
-//! The runtime crate only verifies, so the signed pack is made by the `skills`
-//! binary (`skills keygen -W`, then `skills pack --sign`) in a temporary
-//! directory: `$SKILLS_BIN`, else `target/release/skills` (build it first with
-//! `cargo build --release -p skills-cli`). Without it the `signed` benchmarks
+//! The runtime crate only verifies, so the signed pack is made by the `skb`
+//! binary (`skb keygen -W`, then `skb pack --sign`) in a temporary
+//! directory: `$SKILLS_BIN`, else `target/release/skb` (build it first with
+//! `cargo build --release -p skb`). Without it the `signed` benchmarks
 //! are skipped with a message. End-to-end figures against `zip`, `unzip -t`,
 //! `minisign` and `package_skill.py` come from `scripts/bench-pack.sh`; see
 //! `BENCHMARKS.md`.
@@ -53,7 +53,7 @@ use skills_core::zip::write::DosTime;
 
 /// What the benchmarks use, made once.
 struct Fixture {
-    /// The collection directories, as `skills pack` is given them.
+    /// The collection directories, as `skb pack` is given them.
     roots: Vec<PathBuf>,
     /// The checked corpus.
     checked: Checked,
@@ -67,7 +67,7 @@ struct Fixture {
     contents: Vec<Vec<u8>>,
     /// The sum of their sizes.
     content_bytes: u64,
-    /// The same pack, signed by the `skills` binary.
+    /// The same pack, signed by the `skb` binary.
     signed: Option<Signed>,
 }
 
@@ -86,7 +86,7 @@ fn corpus_root() -> PathBuf {
 
 fn skills_bin() -> PathBuf {
     std::env::var_os("SKILLS_BIN").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/skills"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/skb"),
         PathBuf::from,
     )
 }
@@ -144,12 +144,12 @@ fn load() -> Result<Fixture, String> {
     })
 }
 
-/// Signs the corpus with a throw-away key, through the `skills` binary.
+/// Signs the corpus with a throw-away key, through the `skb` binary.
 fn sign(roots: &[PathBuf], pack: &[u8]) -> Result<Signed, String> {
     let bin = skills_bin();
     if !bin.is_file() {
         return Err(format!(
-            "no `{}` (run `cargo build --release -p skills-cli`, or set SKILLS_BIN)",
+            "no `{}` (run `cargo build --release -p skb`, or set SKILLS_BIN)",
             bin.display()
         ));
     }

@@ -69,7 +69,7 @@ pub struct SkillFile {
 }
 
 /// Limits on one skill's files; a skill over any of them is invalid (the
-/// `skills` CLI raises them with `--max-files`, `--max-skill-size` and
+/// `skb` CLI raises them with `--max-files`, `--max-skill-size` and
 /// `--max-skill-depth`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileLimits {
@@ -483,7 +483,8 @@ impl Lister<'_> {
     }
 }
 
-const DROP_HELP: &str = "remove it from the skill directory; packaging (`package_skill.py`, `skills pack`) leaves it out";
+const DROP_HELP: &str =
+    "remove it from the skill directory; packaging (`package_skill.py`, `skb pack`) leaves it out";
 
 #[cfg(test)]
 mod tests {

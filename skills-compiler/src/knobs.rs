@@ -1,4 +1,4 @@
-//! How an error at a limit says to raise it: the `skills` CLI's flag, or
+//! How an error at a limit says to raise it: the `skb` CLI's flag, or
 //! the `skills_bundle!` option, whichever the caller offers. Every limit of
 //! discovery and of a skill's files is an error naming its knob, so that a
 //! limit never drops data without saying how to take it back.
@@ -6,7 +6,7 @@
 /// Who reads the errors, and so how a limit is raised.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Knobs {
-    /// The `skills` command: `--max-files`.
+    /// The `skb` command: `--max-files`.
     #[default]
     Flags,
     /// `skills_bundle!`: `max_files = …`.

@@ -1,14 +1,14 @@
-//! The compiler behind `skills_bundle!` and the `skills` CLI: discovery,
+//! The compiler behind `skills_bundle!` and the `skb` CLI: discovery,
 //! `SKILL.md` parsing, every validation rule, diagnostics and their
 //! rendering, the embed plan, and pack writing.
 //!
 //! Plain data in, plain data out: no proc-macro types, no terminal output.
-//! The `skills` CLI renders the [`Diagnostic`]s it returns; the `skills_bundle!`
+//! The `skb` CLI renders the [`Diagnostic`]s it returns; the `skills_bundle!`
 //! macro turns them into compile errors and warnings. There is exactly one
 //! implementation of each rule, here.
 //!
 //! This is an ordinary library, tested as one, but it has no stable API of
-//! its own: it is versioned with `skills-bundle` and `skills-cli`, which are
+//! its own: it is versioned with `skills-bundle` and `skb`, which are
 //! what users depend on, and may change in any release (as
 //! `sqlx-macros-core` does for `sqlx`).
 //!

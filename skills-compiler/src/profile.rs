@@ -14,7 +14,7 @@
 //!   reason) or would not find it (`skill.md`), everything else a warning,
 //!   with `SK4xx` codes where Codex lists it differently from what the
 //!   author wrote, and `SK452` for what it ignores in `agents/openai.yaml`.
-//!   It exists with the `codex-yaml` feature only (the `skills` CLI's), as
+//!   It exists with the `codex-yaml` feature only (the `skb` CLI's), as
 //!   Codex's reading of `SKILL.md` needs libyaml: see
 //!   [`crate::client::codex`].
 

@@ -5,9 +5,9 @@
 //! binaries link no YAML parser. The pack digest binds that metadata, so an
 //! edit is caught on load; but in an unsigned pack whoever edits the
 //! manifest can recompute the digest too. Where the compiler is at hand
-//! (`skills verify`, the CLI loading a pack, `skills_bundle!(pack = ...)`),
+//! (`skb verify`, the CLI loading a pack, `skills_bundle!(pack = ...)`),
 //! [`disagreements`] derives each skill's metadata again from its hashed
-//! `SKILL.md`, exactly as `skills pack` derived it (`embed::describe`), and
+//! `SKILL.md`, exactly as `skb pack` derived it (`embed::describe`), and
 //! names every field where the two differ.
 
 use std::fmt;
@@ -99,7 +99,7 @@ mod tests {
     /// `MD`'s frontmatter as the manifest records it.
     const FRONTMATTER: &str = r#"{"name":"calc","description":"Adds numbers. Use when adding.","license":"MIT","allowed-tools":"Bash(python3:*) Read","metadata":{"version":"1.0"},"model":"opus"}"#;
 
-    /// The manifest `skills pack` writes for `MD`.
+    /// The manifest `skb pack` writes for `MD`.
     fn listed() -> ManifestSkill {
         let body_start = MD.find("---\n#").map_or(0, |i| i + 4) as u32;
         ManifestSkill {

@@ -3,7 +3,7 @@
 //! Run with `cargo bench -p skills-core --bench inflate` (needs `../shared`
 //! beside the checkout). Every `SKILL.md` under
 //! `../shared/corpus/collections` is deflated at [`deflate::LEVEL`], as
-//! `skills_bundle!` and `skills pack` store it, then inflated back into a
+//! `skills_bundle!` and `skb pack` store it, then inflated back into a
 //! buffer of its recorded size by:
 //!
 //! - `ours`: [`deflate::inflate`], what every first read runs;

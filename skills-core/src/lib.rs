@@ -2,7 +2,7 @@
 //!
 //! `skills_bundle!` (through `skills-compiler`) writes tables, digests,
 //! catalogs and packs that `skills-bundle` reads back at run time, and the
-//! `skills` CLI writes and checks the same formats. Everything both sides
+//! `skb` CLI writes and checks the same formats. Everything both sides
 //! must agree on lives here, once: normalised paths, the bundle digest, the
 //! `<available_skills>` catalog and its budget, `allowed-tools` rules, the
 //! skill metadata record, the perfect-hash tables, raw deflate, the zip

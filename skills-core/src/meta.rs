@@ -125,7 +125,7 @@ pub struct SkillMeta {
 
 impl SkillMeta {
     /// Every field, in one fixed order, each with its value as JSON text:
-    /// what a pack's manifest writes, and what `skills diff` and `skills
+    /// what a pack's manifest writes, and what `skb diff` and `skills
     /// verify` compare and name. `allow_implicit_invocation` and then
     /// `frontmatter` come last, each left out when not set or empty (so
     /// every manifest without them reads as before).
@@ -167,7 +167,7 @@ impl SkillMeta {
 /// Two skills' [`SkillMeta::fields`] (or a manifest's, with `dir`) side by
 /// side, by key: `a`'s fields in order, then those only `b` has. A field
 /// written only when set (`allow_implicit_invocation`, `frontmatter`) may be
-/// on one side alone, and reads as `null` on the other. What `skills diff`
+/// on one side alone, and reads as `null` on the other. What `skb diff`
 /// and the manifest's re-derivation compare.
 pub fn side_by_side<'f>(
     a: &'f [(&'static str, String)],

@@ -164,7 +164,7 @@ fn embed_pack(
             let sig = fsread::read_file(&sig_path, signature::MAX_SIGNATURE_FILE).map_err(|e| {
                 fail(
                     format!(
-                        "the pack must be signed: cannot read `{pack}.minisig`: {} (sign it with `skills pack --sign`, or embed it with `unsigned = true`)",
+                        "the pack must be signed: cannot read `{pack}.minisig`: {} (sign it with `skb pack --sign`, or embed it with `unsigned = true`)",
                         e.reason
                     ),
                     &tracked,
@@ -187,7 +187,7 @@ fn embed_pack(
 }
 
 /// The compile-error text of a diagnostic: the message and code, then the
-/// location and source snippet as `skills validate` prints them.
+/// location and source snippet as `skb validate` prints them.
 fn message(d: &Diagnostic) -> String {
     let rendered = compiler::render::diagnostic(d, false);
     let rest: Vec<&str> = rendered.lines().skip(1).collect();

@@ -175,7 +175,7 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
             if name == "codex" {
                 return err(
                     value_span,
-                    "the `codex` profile is checked by the `skills` CLI (`skills validate --profile codex <path>`): Codex reads `SKILL.md` with libyaml, which `skills_bundle!` does not build; use \"spec\" or \"claude-code\" here",
+                    "the `codex` profile is checked by the `skb` CLI (`skb validate --profile codex <path>`): Codex reads `SKILL.md` with libyaml, which `skills_bundle!` does not build; use \"spec\" or \"claude-code\" here",
                 );
             }
             let Some(p) = Profile::from_name(&name) else {
@@ -372,7 +372,7 @@ mod tests {
             ("k; \"s\", profile = \"strict\"", "unknown profile"),
             (
                 "k; \"s\", profile = \"codex\"",
-                "`skills validate --profile codex",
+                "`skb validate --profile codex",
             ),
             ("k; \"s\", colour = \"x\"", "unknown option"),
             ("k; \"s\", lints = 1", "`lints` takes"),

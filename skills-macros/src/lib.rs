@@ -6,7 +6,7 @@
 //! turns its plan into tokens, `fallback` turns diagnostics into
 //! `compile_error!`s and warnings.
 //!
-//! The work is done by `skills-compiler` (the same library the `skills` CLI
+//! The work is done by `skills-compiler` (the same library the `skb` CLI
 //! links, so both report the same diagnostics) over the formats of
 //! `skills-core` (which the runtime reads back).
 

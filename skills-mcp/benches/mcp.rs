@@ -1,4 +1,4 @@
-//! MCP round trips and start-up, `skills serve` against a peer, over stdio.
+//! MCP round trips and start-up, `skb serve` against a peer, over stdio.
 //! Driven by `scripts/bench-mcp.sh`, which builds and runs everything; by
 //! itself (`cargo bench --bench mcp`) it prints its usage and exits.
 //!

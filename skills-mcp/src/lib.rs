@@ -32,7 +32,7 @@
 //!
 //! ```no_run
 //! use skills_bundle::{Bundle, Mode, exec::LocalExecutor, skills_bundle};
-//! use skills_mcp::SkillsServer;
+//! use skills_bundle_mcp::SkillsServer;
 //!
 //! static SKILLS: Bundle = skills_bundle!("../skills");
 //!

@@ -16,7 +16,7 @@ use skills_bundle::exec::{AsyncScriptExecutor, Command, ExecError, Output};
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
 use skills_bundle::{Bundle, Mode, Skill};
-use skills_mcp::{HttpConfig, bind_http};
+use skills_bundle_mcp::{HttpConfig, bind_http};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Runs that never end; counts the runs started, and those dropped (what

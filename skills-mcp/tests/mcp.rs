@@ -1,9 +1,9 @@
-//! `skills_mcp`: the MCP server in process, driven by rmcp's own client
+//! `skills_bundle_mcp`: the MCP server in process, driven by rmcp's own client
 //! over a duplex pipe.
 //!
 //! * Tools, resources, the template, prompts, the skills extension and
 //!   every error path, for `skills/` ([`skills_tests::mcp::exercise`], which
-//!   the CLI tests run against `skills serve` too).
+//!   the CLI tests run against `skb serve` too).
 //! * The skills extension's entries pass rmcp's `validate_skills` for
 //!   `skills/` and for the whole shared corpus (packed with profile
 //!   `claude-code`), and the corpus's listings fit one page.
@@ -16,8 +16,8 @@
 //!   exact JSON from the directory compiled in, from its pack and over the
 //!   wire; a pack written before the manifest carried it.
 //!
-//! The bundles are packs made by the compiler's library, as `skills pack`
-//! makes them; the binary itself (`skills serve` over stdio and HTTP) is
+//! The bundles are packs made by the compiler's library, as `skb pack`
+//! makes them; the binary itself (`skb serve` over stdio and HTTP) is
 //! tested by `skills-cli`'s test binary (`tests/cli/mcp.rs`).
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
@@ -34,9 +34,9 @@ use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::Trust;
 use skills_bundle::zip::write::DosTime;
 use skills_bundle::{Bundle, Mode};
+use skills_bundle_mcp::{SkillsServer, extension};
 use skills_compiler::pack::write_pack;
 use skills_compiler::{Options, Profile, embed};
-use skills_mcp::{SkillsServer, extension};
 use skills_tests::mcp::{Client, args, call, exercise};
 use skills_tests::{corpus_roots, tempdir, workspace};
 
@@ -162,7 +162,7 @@ fn every_skill_of_the_corpus_passes_rmcp_validation() {
                 i.model && i.paths.is_empty()
             })
             .collect();
-        let resources = skills_mcp::resources::list(&bundle, &offered);
+        let resources = skills_bundle_mcp::resources::list(&bundle, &offered);
         let files: usize = bundle
             .skills()
             .zip(&offered)

@@ -1,7 +1,7 @@
 //! Acceptance for activation dialects: every activation recorded from
 //! Claude Code 2.1.330 and Codex CLI 0.169.0
 //! (`../shared/clients/activation-skills.json` and
-//! `activation-cases.json`) is what `skills show --style <client>` prints,
+//! `activation-cases.json`) is what `skb show --style <client>` prints,
 //! byte for byte, on the same folder layout with the record's placeholders
 //! filled with the same values; each recorded refusal is an error of ours.
 //!
@@ -64,7 +64,7 @@ impl Layout {
             .replace("<SESSION_ID>", SESSION_ID)
     }
 
-    /// `skills show` for Claude Code, run from the project folder.
+    /// `skb show` for Claude Code, run from the project folder.
     fn claude(&self, skill: &str, args: Option<&str>, extra: &[&str]) -> Output {
         let mut command = skills();
         command
@@ -90,7 +90,7 @@ impl Layout {
         command.args(extra).output().unwrap()
     }
 
-    /// `skills show` for Codex, run from the repository folder.
+    /// `skb show` for Codex, run from the repository folder.
     fn codex(&self, skill: &str, extra: &[&str]) -> Output {
         skills()
             .current_dir(self.work.join("repo"))

@@ -2,8 +2,8 @@
 //! the signature, before anything is parsed; an unsigned pack may open, but
 //! never hands out bytes other than the ones packed.
 //!
-//! The pack is made by the CLI as a user makes one (`skills keygen -W`,
-//! `skills pack --sign`) and holds one skill with two stored files
+//! The pack is made by the CLI as a user makes one (`skb keygen -W`,
+//! `skb pack --sign`) and holds one skill with two stored files
 //! (`SKILL.md`, `scripts/run.sh`) and a deflated one (`references/notes.md`),
 //! about 1.1 KB in all. Each
 //! byte is flipped whole (`^ 0xFF`) and by its lowest bit (`^ 0x01`).

@@ -1,4 +1,4 @@
-//! `skills validate` as a user drives it: the bundled examples, exit codes,
+//! `skb validate` as a user drives it: the bundled examples, exit codes,
 //! every output format on one broken skill, `--format skills-ref` paths,
 //! discovery layouts, a closed pipe, the lints, odd encodings, and the
 //! README's table of codes against what the binary reports.
@@ -22,7 +22,7 @@ fn skill_md(name: &str) -> Vec<u8> {
         .into_bytes()
 }
 
-/// Runs `skills validate <args>` in `cwd`.
+/// Runs `skb validate <args>` in `cwd`.
 fn validate(cwd: &Path, args: &[&str]) -> Output {
     skills()
         .current_dir(cwd)

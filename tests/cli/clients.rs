@@ -1,7 +1,7 @@
 //! Acceptance against the record of the real clients
 //! (`../shared/clients/`): the 55 catalog cases, laid out as Claude Code
 //! read them, must be predicted by `--profile claude-code` (listed or not)
-//! and listed by `skills catalog --style claude-code` with exactly the
+//! and listed by `skb catalog --style claude-code` with exactly the
 //! recorded entry lines, in the recorded order.
 //!
 //! The layout is the record's (`listings.json`): every case of

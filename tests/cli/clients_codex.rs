@@ -4,11 +4,11 @@
 //! (a symbolic link to a skill folder, copies in `$CODEX_HOME/skills` and
 //! `~/.agents/skills`).
 //!
-//! * `skills validate --profile codex` errs on exactly the cases Codex
+//! * `skb validate --profile codex` errs on exactly the cases Codex
 //!   rejects, quoting Codex's reason, and on none it lists; its JSON report
 //!   says per skill what Codex does (`clients.codex`: listed with the entry
 //!   line, or rejected with the reason);
-//! * `skills catalog --style codex` prints exactly the recorded entry line of
+//! * `skb catalog --style codex` prints exactly the recorded entry line of
 //!   every case Codex lists (the record's `<ROOT>` is the root's alias in the
 //!   printed roots table), and Codex's reason on stderr for each it rejects;
 //! * over several roots, the entries come in the recorded order, each root
@@ -112,7 +112,7 @@ fn cases() -> Vec<(String, Value)> {
         .collect()
 }
 
-/// `skills catalog --style codex <roots>` with `$CODEX_HOME` and `$HOME` of
+/// `skb catalog --style codex <roots>` with `$CODEX_HOME` and `$HOME` of
 /// the layout.
 fn catalog(l: &Layout, roots: &[&Path], extra: &[&str]) -> Output {
     skills()

@@ -209,7 +209,7 @@ const MD_CASES: &[MdCase] = &[
         args: &["pack", "s", "-o", "out.skillpack"],
         code: 1,
         stdout: "",
-        stderr: concat!(fifo_sk004!(), "skills: nothing was written\n"),
+        stderr: concat!(fifo_sk004!(), "skb: nothing was written\n"),
     },
     MdCase {
         attack: "fifo SKILL.md: catalog",
@@ -217,7 +217,7 @@ const MD_CASES: &[MdCase] = &[
         args: &["catalog", "s"],
         code: 1,
         stdout: "",
-        stderr: concat!(fifo_sk004!(), "skills: nothing was written\n"),
+        stderr: concat!(fifo_sk004!(), "skb: nothing was written\n"),
     },
     MdCase {
         attack: "fifo SKILL.md: read-properties",
@@ -241,7 +241,7 @@ const MD_CASES: &[MdCase] = &[
         args: &["serve", "s"],
         code: 1,
         stdout: "",
-        stderr: concat!(fifo_sk004!(), "skills: nothing was written\n"),
+        stderr: concat!(fifo_sk004!(), "skb: nothing was written\n"),
     },
     MdCase {
         attack: "SKILL.md -> /etc/passwd: validate prints no line of it",
@@ -257,7 +257,7 @@ const MD_CASES: &[MdCase] = &[
         args: &["pack", "s", "-o", "out.skillpack"],
         code: 1,
         stdout: "",
-        stderr: concat!(sk008!("/etc/passwd"), "skills: nothing was written\n"),
+        stderr: concat!(sk008!("/etc/passwd"), "skb: nothing was written\n"),
     },
     MdCase {
         attack: "SKILL.md -> /etc/passwd: read-properties",
@@ -283,7 +283,7 @@ const MD_CASES: &[MdCase] = &[
         stdout: "",
         stderr: concat!(
             sk008!("<ROOT>/other/s/SKILL.md"),
-            "skills: nothing was written\n"
+            "skb: nothing was written\n"
         ),
     },
     MdCase {
@@ -294,7 +294,7 @@ const MD_CASES: &[MdCase] = &[
         stdout: "",
         stderr: concat!(
             sk008!("<ROOT>/other/s/SKILL.md"),
-            "skills: nothing was written\n"
+            "skb: nothing was written\n"
         ),
     },
     MdCase {
@@ -466,35 +466,35 @@ const INPUT_CASES: &[InputCase] = &[
         input: Input::DevZero,
         args: &["verify", "--unsigned", "{}"],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "unpack a pack that is /dev/zero",
         input: Input::DevZero,
         args: &["unpack", "{}", "-o", "out"],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "verify a pack that is a fifo",
         input: Input::Fifo("fifo.skillpack"),
         args: &["verify", "--unsigned", "{}"],
         code: 2,
-        stderr: "skills: cannot read `fifo.skillpack`: it is a fifo, not a regular file\n",
+        stderr: "skb: cannot read `fifo.skillpack`: it is a fifo, not a regular file\n",
     },
     InputCase {
         attack: "unpack a pack that is a fifo",
         input: Input::Fifo("fifo.skillpack"),
         args: &["unpack", "{}", "-o", "out"],
         code: 2,
-        stderr: "skills: cannot read `fifo.skillpack`: it is a fifo, not a regular file\n",
+        stderr: "skb: cannot read `fifo.skillpack`: it is a fifo, not a regular file\n",
     },
     InputCase {
         attack: "verify a sparse pack of 3 GiB",
         input: Input::Sized("huge.skillpack", 3 << 30),
         args: &["verify", "--unsigned", "{}"],
         code: 1,
-        stderr: "skills: cannot read `huge.skillpack`: it is 3221225472 bytes; the limit is 2 GiB\n",
+        stderr: "skb: cannot read `huge.skillpack`: it is 3221225472 bytes; the limit is 2 GiB\n",
     },
     InputCase {
         attack: "--signature /dev/zero",
@@ -508,7 +508,7 @@ const INPUT_CASES: &[InputCase] = &[
             "good.skillpack",
         ],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "--signature names a fifo",
@@ -522,7 +522,7 @@ const INPUT_CASES: &[InputCase] = &[
             "good.skillpack",
         ],
         code: 2,
-        stderr: "skills: cannot read `fifo.minisig`: it is a fifo, not a regular file\n",
+        stderr: "skb: cannot read `fifo.minisig`: it is a fifo, not a regular file\n",
     },
     InputCase {
         attack: "--signature of 17 KiB",
@@ -536,7 +536,7 @@ const INPUT_CASES: &[InputCase] = &[
             "good.skillpack",
         ],
         code: 1,
-        stderr: "skills: cannot read `big.minisig`: it is 17408 bytes; the limit is 16 KiB\n",
+        stderr: "skb: cannot read `big.minisig`: it is 17408 bytes; the limit is 16 KiB\n",
     },
     InputCase {
         attack: "--signature /dev/zero through unpack",
@@ -552,49 +552,49 @@ const INPUT_CASES: &[InputCase] = &[
             "out",
         ],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "--pubkey /dev/zero",
         input: Input::DevZero,
         args: &["verify", "--pubkey", "{}", "good.skillpack"],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "--pubkey names a fifo",
         input: Input::Fifo("fifo.pub"),
         args: &["verify", "--pubkey", "{}", "good.skillpack"],
         code: 2,
-        stderr: "skills: cannot read `fifo.pub`: it is a fifo, not a regular file\n",
+        stderr: "skb: cannot read `fifo.pub`: it is a fifo, not a regular file\n",
     },
     InputCase {
         attack: "--pubkey of 5 KiB",
         input: Input::Sized("big.pub", 5 << 10),
         args: &["verify", "--pubkey", "{}", "good.skillpack"],
         code: 2,
-        stderr: "skills: cannot read `big.pub`: it is 5120 bytes; the limit is 4 KiB\n",
+        stderr: "skb: cannot read `big.pub`: it is 5120 bytes; the limit is 4 KiB\n",
     },
     InputCase {
         attack: "--pubkey /dev/zero through serve",
         input: Input::DevZero,
         args: &["serve", "--pubkey", "{}", "good.skillpack"],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "pack --sign with a secret key that is /dev/zero",
         input: Input::DevZero,
         args: &["pack", "s", "-o", "new.skillpack", "--sign", "{}"],
         code: 2,
-        stderr: "skills: cannot read `/dev/zero`: it is a character device, not a regular file\n",
+        stderr: "skb: cannot read `/dev/zero`: it is a character device, not a regular file\n",
     },
     InputCase {
         attack: "pack --sign with a secret key that is a fifo",
         input: Input::Fifo("fifo.key"),
         args: &["pack", "s", "-o", "new.skillpack", "--sign", "{}"],
         code: 2,
-        stderr: "skills: cannot read `fifo.key`: it is a fifo, not a regular file\n",
+        stderr: "skb: cannot read `fifo.key`: it is a fifo, not a regular file\n",
     },
 ];
 
@@ -678,8 +678,8 @@ fn a_file_swapped_for_an_outside_link_while_packing_never_gets_in() {
     const REAL: &[u8] = b"real data, inside the skill\n";
     const SECRET: &str = "OUTSIDE-SECRET-a7c19e";
     const REFUSED: &[&str] = &[
-        "skills: s/references/data.txt: cannot read `s/references/data.txt`: it is reached through a symbolic link, which is not followed here\n",
-        "skills: s/references/data.txt: `s/references/data.txt` grew after it was checked (26 bytes then); run again\n",
+        "skb: s/references/data.txt: cannot read `s/references/data.txt`: it is reached through a symbolic link, which is not followed here\n",
+        "skb: s/references/data.txt: `s/references/data.txt` grew after it was checked (26 bytes then); run again\n",
     ];
     let tmp = tempdir();
     let root = tmp.path().join("work");

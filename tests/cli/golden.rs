@@ -1,5 +1,5 @@
 //! Golden parity with the reference validator: for each of the 102 cases in
-//! `../shared/golden/cases.json`, `skills validate --format skills-ref <dir>`
+//! `../shared/golden/cases.json`, `skb validate --format skills-ref <dir>`
 //! prints the reference's stdout and stderr byte for byte and exits with its
 //! status, except the deliberate divergences listed (and explained) here and
 //! in the README.

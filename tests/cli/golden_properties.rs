@@ -1,4 +1,4 @@
-//! `skills read-properties` and `skills to-prompt` against the reference's
+//! `skb read-properties` and `skb to-prompt` against the reference's
 //! recorded results for the 102 golden cases: the same stdout (the CLI
 //! prints `json.dumps(properties, indent=2)` and the prompt block), the same
 //! `Error: <message>` on stderr and the same exit status, except the

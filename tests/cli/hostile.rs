@@ -6,7 +6,7 @@
 //! headers that disagree, and can take a valid pack apart ([`decode`]) to
 //! patch it. One table test runs every row through `Pack::open` (or
 //! `Archive::parse` for limits a pack cannot reach) and checks the error
-//! value and its message; a subset also goes through `skills unpack`, which
+//! value and its message; a subset also goes through `skb unpack`, which
 //! must fail without leaving anything behind, inside or outside its target.
 //! `zip.rs`'s unit tests cover each `ZipError` on synthetic entries; here the
 //! same tricks are played on real packs, through the public API and the CLI.
@@ -526,7 +526,7 @@ struct Row {
     /// The message, exactly, or its end when the name in it may be escaped.
     message: String,
     exact: bool,
-    /// Also run `skills unpack` on it.
+    /// Also run `skb unpack` on it.
     unpack: bool,
 }
 
@@ -614,7 +614,7 @@ impl Row {
         Ok(())
     }
 
-    /// What `skills unpack` must say on stderr.
+    /// What `skb unpack` must say on stderr.
     fn unpack_message(&self) -> String {
         match &self.expect {
             Expect::Pack(PackError::Archive(e)) | Expect::Zip(e) => e.to_string(),
@@ -625,7 +625,7 @@ impl Row {
     }
 }
 
-/// Parses `bytes` and reads every entry, as `skills unpack` does a plain zip.
+/// Parses `bytes` and reads every entry, as `skb unpack` does a plain zip.
 fn read_all(bytes: &[u8], limits: &Limits) -> Result<(), ZipError> {
     let archive = Archive::parse(bytes, limits)?;
     archive
@@ -1682,7 +1682,7 @@ fn signature_rows(b: &Base) -> Vec<Row> {
     ]
 }
 
-/// Plain zips (a Claude `.skill`), which `skills unpack` also takes.
+/// Plain zips (a Claude `.skill`), which `skb unpack` also takes.
 fn plain_zip_rows() -> Vec<Row> {
     let md = Raw::file("two/SKILL.md", SKILL_MD.as_bytes());
     let twins = zip(&[
@@ -1802,7 +1802,7 @@ fn every_hostile_archive_is_refused_with_its_error() {
     assert_eq!(failures(&rows, Row::check), "");
 }
 
-/// Runs `skills unpack in.skillpack -o out` in `<outer>/t`: it must fail
+/// Runs `skb unpack in.skillpack -o out` in `<outer>/t`: it must fail
 /// with exit status 1 (the input has errors) and the row's message, and
 /// leave `t` and `outer` as they were.
 fn unpack_leaves_nothing(row: &Row) -> Result<(), String> {
@@ -1820,7 +1820,7 @@ fn unpack_leaves_nothing(row: &Row) -> Result<(), String> {
         ));
     }
     let message = row.unpack_message();
-    if !stderr.starts_with("skills: ") || !stderr.contains(&message) {
+    if !stderr.starts_with("skb: ") || !stderr.contains(&message) {
         return Err(format!("stderr {stderr:?} does not say {message:?}"));
     }
     let listing = |dir: &Path| -> Vec<String> {
@@ -1863,7 +1863,7 @@ fn every_truncation_of_a_pack_is_an_error() {
     }
 }
 
-/// `skills verify --unsigned` on `bytes`: exit 1, naming `path` as damaged.
+/// `skb verify --unsigned` on `bytes`: exit 1, naming `path` as damaged.
 fn verify_names_damaged_file(bytes: &[u8], path: &str) {
     let dir = tempdir();
     std::fs::write(dir.path().join("p.skillpack"), bytes).unwrap();
@@ -1914,7 +1914,7 @@ fn every_command_refuses_a_manifest_that_disagrees_with_skill_md() {
     let b = base();
     let field = "skill `two`: `allowed_tools` is [[\"Bash\", null], [\"Read\", null]] in the manifest but [[\"Bash\", \"sh:*\"], [\"Read\", null]] in `SKILL.md`";
     let refused =
-        format!("skills: p.skillpack: manifest: {field}; the manifest was edited after packing\n");
+        format!("skb: p.skillpack: manifest: {field}; the manifest was edited after packing\n");
     let verified = format!(
         "metadata   FAILED the manifest disagrees with `SKILL.md`: {field}\nNOT verified: p.skillpack\n"
     );
@@ -2002,7 +2002,7 @@ fn a_skill_archive_of_200_mb_of_zeros_is_refused_naming_the_flag() {
     let d = dir.path();
     std::fs::write(d.join("bomb.skill"), &bytes).unwrap();
     let expected = format!(
-        "skills: bomb.skill: entry `bomb/zeros.bin` inflates {compressed} bytes to 200000000, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
+        "skb: bomb.skill: entry `bomb/zeros.bin` inflates {compressed} bytes to 200000000, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
     );
     let commands: [&[&str]; 5] = [
         &["validate", "bomb.skill"],
@@ -2081,7 +2081,7 @@ fn a_fat_host_link_in_a_skill_archive_is_refused_by_every_command() {
     let notes = std::fs::symlink_metadata(unzipped.join("link/notes.md")).unwrap();
     assert!(notes.file_type().is_symlink(), "unzip wrote {notes:?}");
     std::fs::remove_dir_all(&unzipped).unwrap();
-    let stderr = "skills: link.skill: entry `link/notes.md` is a symbolic link; only regular files and directories are allowed\n";
+    let stderr = "skb: link.skill: entry `link/notes.md` is a symbolic link; only regular files and directories are allowed\n";
     let commands: [&[&str]; 6] = [
         &["validate", "link.skill"],
         &["inspect", "link.skill"],
@@ -2138,7 +2138,7 @@ fn an_entry_needing_a_later_zip_version_is_refused_as_unzip_skips_it() {
     );
     for (file, version) in [("later.skill", "6.3"), ("later64.skill", "6.4")] {
         let stderr = format!(
-            "skills: {file}: entry `later/notes.md` needs zip version {version} to extract; this reader supports up to 2.0 (stored and deflate)\n"
+            "skb: {file}: entry `later/notes.md` needs zip version {version} to extract; this reader supports up to 2.0 (stored and deflate)\n"
         );
         let commands: [&[&str]; 4] = [
             &["validate", file],
@@ -2193,10 +2193,7 @@ fn a_skill_of_10_001_files_fails_validate_and_pack_writes_nothing() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {}", text(&output));
         assert!(stderr.starts_with(error), "{args:?}: {stderr}");
-        assert!(
-            stderr.ends_with("skills: nothing was written\n"),
-            "{stderr}"
-        );
+        assert!(stderr.ends_with("skb: nothing was written\n"), "{stderr}");
         assert_eq!(listing(d), ["many"], "{args:?} left something behind");
     }
 
@@ -2244,7 +2241,7 @@ fn each_limit_is_named_and_raised_by_its_flag() {
             &["validate", "two.skill", "--max-entry-size", "100"],
             &["validate", "two.skill", "--max-entry-size", "1KiB"],
             format!(
-                "skills: two.skill: entry `two/SKILL.md` is {md_size} bytes; the limit is 100; if the archive is trusted, raise the limit with `--max-entry-size`\n"
+                "skb: two.skill: entry `two/SKILL.md` is {md_size} bytes; the limit is 100; if the archive is trusted, raise the limit with `--max-entry-size`\n"
             ),
         ),
         (
@@ -2270,14 +2267,14 @@ fn each_limit_is_named_and_raised_by_its_flag() {
             &["unpack", "zeros.skill", "-o", "out"],
             &["unpack", "zeros.skill", "-o", "out", "--max-ratio", "2000"],
             format!(
-                "skills: zeros.skill: entry `two/zeros.bin` inflates {zeros_compressed} bytes to 4194304, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
+                "skb: zeros.skill: entry `two/zeros.bin` inflates {zeros_compressed} bytes to 4194304, a ratio over the limit of 100; if the archive is trusted, raise the limit with `--max-ratio`\n"
             ),
         ),
         (
             "an archive of 2 entries over `--max-entries 1`",
             &["validate", "two.skill", "--max-entries", "1"],
             &["validate", "two.skill", "--max-entries", "2"],
-            "skills: two.skill: the archive has 2 entries; the limit is 1; if the archive is trusted, raise the limit with `--max-entries`\n".into(),
+            "skb: two.skill: the archive has 2 entries; the limit is 1; if the archive is trusted, raise the limit with `--max-entries`\n".into(),
         ),
         (
             "a skill of 2 files over `--max-files 1`",

@@ -1,5 +1,5 @@
-//! The CI integrations, tested by what they do: `skills completions` and
-//! `skills man` (generated from the clap definitions); the GitHub Action,
+//! The CI integrations, tested by what they do: `skb completions` and
+//! `skb man` (generated from the clap definitions); the GitHub Action,
 //! `action.yml` run step by step as the runner runs a composite action
 //! (`integrations/action.rs`: a `cargo` stub records the install and puts
 //! the binary where `cargo install` would, `actions/cache` is played by the
@@ -27,10 +27,10 @@ use skills_tests::{each_row, tempdir, tool, workspace, write_tree};
 use crate::{skills, skills_bin};
 use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_yaml, stub};
 
-/// The shells `skills completions` knows.
+/// The shells `skb completions` knows.
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
-/// Every subcommand, as `skills --help` lists it.
+/// Every subcommand, as `skb --help` lists it.
 const SUBCOMMANDS: [&str; 16] = [
     "validate",
     "pack",
@@ -70,7 +70,7 @@ fn completions_for_every_shell() {
         assert_eq!(code(&out), 0, "{shell}: {out:?}");
         let script = stdout(&out);
         assert!(script.len() > 1000, "{shell}: {script}");
-        for word in ["skills", "validate", "pack", "profile", "deny-warnings"] {
+        for word in ["skb", "validate", "pack", "profile", "deny-warnings"] {
             assert!(script.contains(word), "{shell} script lacks {word}");
         }
     }
@@ -79,16 +79,16 @@ fn completions_for_every_shell() {
 #[test]
 fn bash_completion_parses_and_completes() {
     let dir = tempdir();
-    let script = dir.path().join("skills.bash");
+    let script = dir.path().join("skb.bash");
     let out = skills().args(["completions", "bash"]).output().unwrap();
     std::fs::write(&script, &out.stdout).unwrap();
     let check = bash().arg("-n").arg(&script).output().unwrap();
     assert!(check.status.success(), "{check:?}");
-    // Source it and ask for the completions of `skills val`.
+    // Source it and ask for the completions of `skb val`.
     let run = bash()
         .arg("-c")
         .arg(
-            r#"source "$1"; COMP_WORDS=(skills val); COMP_CWORD=1; COMP_LINE='skills val'; COMP_POINT=${#COMP_LINE}; _skills skills val skills; printf '%s\n' "${COMPREPLY[@]}""#,
+            r#"source "$1"; COMP_WORDS=(skb val); COMP_CWORD=1; COMP_LINE='skb val'; COMP_POINT=${#COMP_LINE}; _skb skb val skb; printf '%s\n' "${COMPREPLY[@]}""#,
         )
         .arg("bash")
         .arg(&script)
@@ -110,15 +110,14 @@ fn man_page_on_stdout() {
     let out = skills().arg("man").output().unwrap();
     assert_eq!(code(&out), 0, "{out:?}");
     let page = stdout(&out);
+    assert!(page.lines().any(|l| l.starts_with(".TH skb 1 ")), "{page}");
     assert!(
-        page.lines().any(|l| l.starts_with(".TH skills 1 ")),
-        "{page}"
+        page.contains(".SH NAME\nskb \\- validate, inspect, package, sign and serve Agent Skills")
     );
-    assert!(page.contains(".SH NAME\nskills \\- validate, inspect and package Agent Skills"));
     assert!(page.contains(".SH SYNOPSIS"));
     assert!(page.contains(env!("CARGO_PKG_VERSION")));
     for sub in SUBCOMMANDS {
-        let reference = format!("skills\\-{}(1)", sub.replace('-', "\\-"));
+        let reference = format!("skb\\-{}(1)", sub.replace('-', "\\-"));
         assert!(page.contains(&reference), "no {reference} in {page}");
     }
 }
@@ -133,11 +132,8 @@ fn man_pages_into_a_directory() {
         .output()
         .unwrap();
     assert_eq!(code(&out), 0, "{out:?}");
-    let mut expected: Vec<String> = SUBCOMMANDS
-        .iter()
-        .map(|s| format!("skills-{s}.1"))
-        .collect();
-    expected.push("skills.1".to_string());
+    let mut expected: Vec<String> = SUBCOMMANDS.iter().map(|s| format!("skb-{s}.1")).collect();
+    expected.push("skb.1".to_string());
     expected.sort();
     let mut files: Vec<String> = std::fs::read_dir(&mandir)
         .unwrap()
@@ -147,8 +143,8 @@ fn man_pages_into_a_directory() {
     assert_eq!(files, expected);
     // Each path written is printed, one a line.
     assert_eq!(stdout(&out).lines().count(), expected.len());
-    let validate = std::fs::read_to_string(mandir.join("skills-validate.1")).unwrap();
-    assert!(validate.contains(".TH skills-validate 1"));
+    let validate = std::fs::read_to_string(mandir.join("skb-validate.1")).unwrap();
+    assert!(validate.contains(".TH skb-validate 1"));
     assert!(validate.contains("\\-\\-deny\\-warnings"), "{validate}");
 }
 
@@ -196,7 +192,7 @@ fn action_script_passes_the_bundled_skills() {
     assert!(!text.contains("::error"), "{text}");
     assert!(text.contains("all valid"), "{text}");
     assert!(
-        summary.starts_with("**skills validate** passed: checked "),
+        summary.starts_with("**skb validate** passed: checked "),
         "{summary}"
     );
     assert!(summary.contains("all valid (`skills`)"), "{summary}");
@@ -232,7 +228,7 @@ fn action_script_fails_on_an_invalid_skill() {
     );
     assert!(text.contains("title=SK205 name-not-lowercase::"), "{text}");
     assert!(!text.contains("file=good/"), "{text}");
-    assert!(summary.starts_with("**skills validate** failed: checked 2 skills"));
+    assert!(summary.starts_with("**skb validate** failed: checked 2 skills"));
     assert!(summary.contains("(`good bad`)"), "{summary}");
 
     let (out, _) = action(dir.path(), "good\n  with space  \n\n", "");
@@ -259,7 +255,7 @@ fn action_script_without_the_binary() {
         .output()
         .unwrap();
     assert_eq!(code(&out), 2);
-    assert!(stdout(&out).starts_with("::error title=skills not found::"));
+    assert!(stdout(&out).starts_with("::error title=skb not found::"));
 }
 
 // ---------------------------------------------------------------------------
@@ -279,7 +275,7 @@ const WARNED: &[u8] =
 /// `warned/`: a
 /// `cargo` stub on `PATH` records its arguments and, as `cargo install`
 /// does, puts a `skills` (the one Cargo built for these tests) into
-/// `~/.cargo/bin`; no other `skills` is on `PATH`.
+/// `~/.cargo/bin`; no other `skb` is on `PATH`.
 struct ActionRun {
     dir: tempfile::TempDir,
     runner: Runner,
@@ -304,7 +300,7 @@ impl ActionRun {
             "cargo",
             "printf '%s\\n' \"$@\" >\"$CARGO_ARGS\"\n\
              mkdir -p \"$HOME/.cargo/bin\"\n\
-             ln -s \"$BUILT_SKILLS\" \"$HOME/.cargo/bin/skills\"\n",
+             ln -s \"$BUILT_SKILLS\" \"$HOME/.cargo/bin/skb\"\n",
         );
         let runner = Runner {
             inputs: inputs
@@ -345,7 +341,7 @@ impl ActionRun {
 
     /// Where `cargo install` puts the binary.
     fn installed(&self) -> PathBuf {
-        self.runner.home.join(".cargo/bin/skills")
+        self.runner.home.join(".cargo/bin/skb")
     }
 }
 
@@ -382,18 +378,18 @@ fn the_action_installs_skills_with_cargo_and_validates() {
     let (paths, key) = report.cache.as_ref().expect("the cache step ran");
     assert!(run.installed().exists());
     assert!(paths.contains(&run.installed()), "{paths:?}");
-    assert!(is_hashed(key, "skills-cli-Linux-X64-src-"), "{key}");
+    assert!(is_hashed(key, "skb-Linux-X64-src-"), "{key}");
     let out = last(&report);
     assert!(stdout(out).contains("checked 1 skill"), "{out:?}");
     assert!(stdout(out).contains("all valid"), "{out:?}");
     let summary = run.summary().unwrap();
     assert!(
-        summary.starts_with("**skills validate** passed: checked 1 skill"),
+        summary.starts_with("**skb validate** passed: checked 1 skill"),
         "{summary}"
     );
 }
 
-/// The `paths` and `args` inputs reach `skills validate`: problems become
+/// The `paths` and `args` inputs reach `skb validate`: problems become
 /// annotations, and the run fails; a warning fails it under
 /// `--deny-warnings` only.
 #[test]
@@ -415,7 +411,7 @@ fn the_action_fails_with_annotations_on_an_invalid_skill() {
     assert!(!text.contains("file=good/"), "{text}");
     let summary = run.summary().unwrap();
     assert!(
-        summary.starts_with("**skills validate** failed: checked 2 skills"),
+        summary.starts_with("**skb validate** failed: checked 2 skills"),
         "{summary}"
     );
 
@@ -463,7 +459,7 @@ fn the_action_default_validates_a_repository_with_claude_skills() {
     assert!(stdout(out).contains("checked 2 skills"), "{out:?}");
     let summary = run.summary().unwrap();
     assert!(
-        summary.starts_with("**skills validate** passed: checked 2 skills"),
+        summary.starts_with("**skb validate** passed: checked 2 skills"),
         "{summary}"
     );
     assert!(summary.contains("(`.`)"), "{summary}");
@@ -502,13 +498,13 @@ fn the_action_uses_the_skills_on_path_with_install_path() {
     let out = last(&report);
     assert_eq!(code(out), 2, "{out:?}");
     assert!(
-        stdout(out).starts_with("::error title=skills not found::"),
+        stdout(out).starts_with("::error title=skb not found::"),
         "{out:?}"
     );
 
     let bin = run.dir.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(skills_bin(), bin.join("skills")).unwrap();
+    std::os::unix::fs::symlink(skills_bin(), bin.join("skb")).unwrap();
     run.runner.path = format!("{}:{}", bin.display(), run.runner.path);
     let report = run.run();
     assert!(report.success, "{report:?}");
@@ -555,10 +551,10 @@ fn the_action_installs_a_given_version_from_git() {
         ]
     );
     let (_, key) = report.cache.as_ref().unwrap();
-    assert_eq!(key, "skills-cli-Linux-X64-rev-v9.9.9");
+    assert_eq!(key, "skb-Linux-X64-rev-v9.9.9");
 }
 
-/// The files the `skills` binary is built from, relative to the workspace:
+/// The files the `skb` binary is built from, relative to the workspace:
 /// the Rust sources of every workspace crate in `skills-cli`'s dependency
 /// graph as `cargo metadata` resolves it (normal, build and proc-macro
 /// dependencies alike), one per directory, then each such crate's manifest,
@@ -853,7 +849,7 @@ fn the_pre_commit_hook_validates_the_skills_a_commit_touches() {
     );
     let bin = tmp.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(skills_bin(), bin.join("skills")).unwrap();
+    std::os::unix::fs::symlink(skills_bin(), bin.join("skb")).unwrap();
     let path = path_without_skills(&bin);
     each_row(
         HOOK_CASES,

@@ -1,16 +1,16 @@
 //! Packs and archives against the tools a user already has: the stock
 //! `minisign`, Info-ZIP's `unzip` and `zip`, and Python's `zipfile`.
 //!
-//! * Keys from `skills keygen` and signatures from `skills pack --sign`
+//! * Keys from `skb keygen` and signatures from `skb pack --sign`
 //!   verify with `minisign -Vm`, which shows the signed digest; keys and
-//!   signatures from `minisign` verify with `skills verify`.
+//!   signatures from `minisign` verify with `skb verify`.
 //! * Every pack and `.skill` archive written here (the repository's
 //!   `skills/`, the shared corpus, signed and dated packs) passes
 //!   `unzip -t` and Python's `zipfile`, with the names, sizes and modes
-//!   `skills inspect` lists for the directories they came from.
+//!   `skb inspect` lists for the directories they came from.
 //! * A `.skill` archive in the layout of Anthropic's `package_skill.py`
 //!   (`tests/fixtures/package_skill_layout.py`) or made by `zip -r` is read
-//!   like the directory it was made from, and `skills pack --format skill`
+//!   like the directory it was made from, and `skb pack --format skill`
 //!   output packs back to the same bytes.
 //!
 //! These tests need `minisign`, `unzip`, `zip` and `python3` on `PATH` (CI
@@ -230,7 +230,7 @@ fn unzip_test(archive: &Path) {
     );
 }
 
-/// `skills inspect <roots> --format json`: what the directories hold.
+/// `skb inspect <roots> --format json`: what the directories hold.
 fn inspect(roots: &[PathBuf], args: &[&str]) -> Value {
     let stdout = run_ok(
         skills()
@@ -263,7 +263,7 @@ fn expected_entries(skill: &Value, dir: &str) -> Entries {
 }
 
 /// Packs `roots` every way (plain, signed, dated, `.skill`), then checks
-/// every archive with `unzip -t` and `zipfile` against `skills inspect`.
+/// every archive with `unzip -t` and `zipfile` against `skb inspect`.
 fn check_archives(roots: &[PathBuf], args: &[&str], out: &Path, sign: bool) {
     let listing = inspect(roots, args);
     let digest = listing["digest"].as_str().unwrap();
@@ -468,7 +468,7 @@ fn package_skill_archives_read_like_their_directories() {
     );
 
     // The examples, through package_skill.py's layout and through
-    // `skills pack --format skill`.
+    // `skb pack --format skill`.
     let examples = example_skills();
     let names = ["calculator", "csv-insights", "git-workflow"];
     let dirs: Vec<PathBuf> = names.iter().map(|n| examples.join(n)).collect();

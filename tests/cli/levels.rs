@@ -1,4 +1,4 @@
-//! `skills catalog`, `show` and `read`: what an agent built from the same
+//! `skb catalog`, `show` and `read`: what an agent built from the same
 //! skills sees, from a directory or from a pack, and their errors.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
@@ -100,7 +100,7 @@ fn unknown_skills_and_bad_paths_are_errors_that_list_what_exists() {
     );
 }
 
-/// `skills run` executes under the skill's `allowed-tools`, passing the
+/// `skb run` executes under the skill's `allowed-tools`, passing the
 /// command's output and exit status through; a refusal is 126.
 #[test]
 fn run_executes_under_the_policy() {

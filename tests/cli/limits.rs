@@ -244,7 +244,7 @@ proptest! {
     }
 }
 
-/// `skills run` kept the first 1 MiB of a command's output and exited
+/// `skb run` kept the first 1 MiB of a command's output and exited
 /// with the command's status: 0 with less than the command wrote. Output
 /// cut at `--max-output` now fails the run, saying so and naming the flag;
 /// raised, the whole output passes.
@@ -271,7 +271,7 @@ fn run_fails_when_the_output_is_cut_naming_the_flag() {
     );
     assert_eq!(
         String::from_utf8_lossy(&cut.stderr),
-        "skills: the command's stdout went past 10 bytes and was cut; raise the limit with `--max-output`\n"
+        "skb: the command's stdout went past 10 bytes and was cut; raise the limit with `--max-output`\n"
     );
     let raised = run("62", "2**200");
     assert_eq!(raised.status.code(), Some(0), "{}", shown(&raised));

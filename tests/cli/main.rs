@@ -1,12 +1,12 @@
-//! The tests that run the `skills` binary, one module per topic, linked
-//! into one test binary of `skills-cli` (`cargo test -p skills-cli --test
+//! The tests that run the `skb` binary, one module per topic, linked
+//! into one test binary of `skills-cli` (`cargo test -p skb --test
 //! cli`). Being that package's integration test, it gets the binary from
 //! Cargo, built before the tests start ([`skills_bin`]); nothing here runs
 //! `cargo build`.
 //!
 //! The files stay in the workspace's `tests/` directory, beside the library
 //! tests (`tests/tests/lib/`), the fixtures and the helpers of
-//! `skills-tests` they share; `cargo package -p skills-cli` leaves this
+//! `skills-tests` they share; `cargo package -p skb` leaves this
 //! target out of the crate it publishes.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
@@ -68,12 +68,12 @@ pub fn logged() -> Vec<String> {
         .clone()
 }
 
-/// The `skills` binary Cargo built for this test binary.
+/// The `skb` binary Cargo built for this test binary.
 pub fn skills_bin() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_skills"))
+    Path::new(env!("CARGO_BIN_EXE_skb"))
 }
 
-/// A `Command` for the `skills` binary.
+/// A `Command` for the `skb` binary.
 pub fn skills() -> Command {
     Command::new(skills_bin())
 }

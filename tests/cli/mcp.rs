@@ -1,6 +1,6 @@
-//! `skills serve`, the binary, driven by rmcp's own client and by hand.
+//! `skb serve`, the binary, driven by rmcp's own client and by hand.
 //!
-//! * Over stdio: the calls `skills_mcp`'s in-process tests make
+//! * Over stdio: the calls `skills_bundle_mcp`'s in-process tests make
 //!   ([`skills_tests::mcp::exercise`]), a clean exit at EOF, a signed pack
 //!   served with `--pubkey` and refused with a wrong key, and `--http` on a
 //!   non-loopback address refused.
@@ -27,7 +27,7 @@ use skills_tests::{tempdir, workspace};
 
 use crate::{skills, skills_bin};
 
-/// `skills pack skills/`, opened: what `skills serve skills` serves.
+/// `skb pack skills/`, opened: what `skb serve skills` serves.
 fn example_bundle(dir: &Path) -> Bundle {
     let out = dir.join("skills.skillpack");
     let output = skills()
@@ -45,7 +45,7 @@ fn example_bundle(dir: &Path) -> Bundle {
     Bundle::from_pack(&std::fs::read(&out).unwrap(), Trust::Unsigned).unwrap()
 }
 
-/// `skills serve ARGS` as a child, with rmcp's client on its stdio.
+/// `skb serve ARGS` as a child, with rmcp's client on its stdio.
 async fn spawn(args: &[&str], dir: &Path) -> (Client, tokio::process::Child) {
     let mut child = tokio::process::Command::new(skills_bin())
         .current_dir(workspace())
@@ -157,7 +157,7 @@ fn http_is_refused_off_loopback() {
     assert!(stderr.contains("loopback"), "{stderr}");
 }
 
-/// `skills serve skills --http 127.0.0.1:0 ARGS`, killed when dropped.
+/// `skb serve skills --http 127.0.0.1:0 ARGS`, killed when dropped.
 pub(crate) struct Http {
     child: std::process::Child,
     /// `127.0.0.1:PORT`.
@@ -170,7 +170,7 @@ impl Http {
         Http::start_with(skills(), args)
     }
 
-    /// [`Http::start`] run by `command`: the `skills` binary, or a program
+    /// [`Http::start`] run by `command`: the `skb` binary, or a program
     /// that execs it with its arguments (`prlimit … skills`), so that the
     /// child is the server.
     pub(crate) fn start_with(mut command: std::process::Command, args: &[&str]) -> Http {
@@ -190,7 +190,7 @@ impl Http {
         BufReader::new(child.stderr.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        // "skills: serving 5 skills at http://127.0.0.1:PORT/mcp"
+        // "skb: serving 5 skills at http://127.0.0.1:PORT/mcp"
         let authority = line
             .trim()
             .rsplit_once("http://")
@@ -339,7 +339,7 @@ fn http_answers_a_malformed_body_with_a_parse_error() {
         (&reply["id"], &reply["error"]["code"]),
         (&json!(4), &json!(-32600))
     );
-    let big = format!("\"{}\"", "x".repeat(skills_mcp::MAX_MESSAGE));
+    let big = format!("\"{}\"", "x".repeat(skills_bundle_mcp::MAX_MESSAGE));
     let (status, _, _) = server.request("POST", &[], &big);
     assert_eq!(status, 413);
     assert_eq!(server.initialize(&[]).0, 200);
@@ -441,9 +441,9 @@ async fn listed_frontmatter(client: &Client) -> Vec<String> {
         .collect()
 }
 
-/// `skills serve DIR` serves each skill's frontmatter as written: typed
+/// `skb serve DIR` serves each skill's frontmatter as written: typed
 /// values, the author's order, `allowed-tools` a list or a string as
-/// written (`skills_mcp`'s tests check the pack and the macro's tables).
+/// written (`skills_bundle_mcp`'s tests check the pack and the macro's tables).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_gives_the_frontmatter_verbatim() {
     let dir = tempdir();
@@ -462,8 +462,8 @@ async fn serve_gives_the_frontmatter_verbatim() {
 }
 
 /// A signed pack written before the manifest carried `frontmatter` (kept
-/// as it was written): `skills verify` verifies it, `skills diff` against
-/// a fresh pack of its tree names that one field, and `skills serve`
+/// as it was written): `skb verify` verifies it, `skb diff` against
+/// a fresh pack of its tree names that one field, and `skb serve`
 /// serves the fields its manifest records.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {

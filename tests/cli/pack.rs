@@ -1,4 +1,4 @@
-//! What `skills pack`, `verify`, `inspect`, `unpack`, `diff` and `keygen`
+//! What `skb pack`, `verify`, `inspect`, `unpack`, `diff` and `keygen`
 //! do and print, exit statuses included, and what a pack gives the runtime
 //! API: `Bundle::from_pack` on a CLI-made pack is the directory it was made
 //! from.
@@ -450,7 +450,7 @@ fn unpack_writes_only_valid_skills() {
         } else {
             out.status.code() == Some(code)
                 && err.starts_with(says)
-                && err.ends_with("skills: nothing was written\n")
+                && err.ends_with("skb: nothing was written\n")
                 && left == ["in.zip"]
         };
         if !ok {

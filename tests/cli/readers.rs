@@ -1,5 +1,5 @@
 //! The readers of a skill, each bounded before the work and linear in its
-//! input, through the `skills` binary: our YAML reader, the client readings
+//! input, through the `skb` binary: our YAML reader, the client readings
 //! (Claude Code's, and Codex's through libyaml) and `agents/openai.yaml`
 //! under every profile and format, and names through `validate`, `pack`,
 //! `read-properties` and `to-prompt`.
@@ -408,7 +408,7 @@ fn a_name_nfkc_expands_eighteen_times() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.ends_with(&format!(
-            "skills: {}: a bundle or pack needs a `name` and a `description` read from the frontmatter's YAML (a `name` longer than 1,024 characters after NFKC is not read as one); this profile accepts the skill without them (as its client does), packing does not\n",
+            "skb: {}: a bundle or pack needs a `name` and a `description` read from the frontmatter's YAML (a `name` longer than 1,024 characters after NFKC is not read as one); this profile accepts the skill without them (as its client does), packing does not\n",
             dir.join("SKILL.md").display()
         )),
         "{}",

@@ -50,7 +50,7 @@ const EPOCH_DOS: (u16, u16) = (43 << 9 | 11 << 5 | 14, 22 << 11 | 13 << 5 | 10);
 /// 1980-01-01 00:00:00, the default.
 const DEFAULT_DOS: (u16, u16) = (1 << 5 | 1, 0);
 
-/// What is packed: the roots given to `skills pack`, and its options.
+/// What is packed: the roots given to `skb pack`, and its options.
 struct Source {
     label: &'static str,
     roots: Vec<PathBuf>,
@@ -60,7 +60,7 @@ struct Source {
     rename_roots: bool,
 }
 
-/// Runs `skills pack <roots> <args> -o <out>` with `SOURCE_DATE_EPOCH` as
+/// Runs `skb pack <roots> <args> -o <out>` with `SOURCE_DATE_EPOCH` as
 /// given (unset for `None`); returns the printed digest.
 fn pack(roots: &[PathBuf], args: &[&str], out: &Path, epoch: Option<&str>) -> String {
     let mut command = skills();

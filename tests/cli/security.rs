@@ -4,7 +4,7 @@
 //!
 //! - **Path traversal through every read path**: `Skill::read`,
 //!   `Skill::file`, `Session::read`, `call_tool("read_skill_resource")`,
-//!   `<read_resource>` parsed from XML, and `skills read`; plus program paths
+//!   `<read_resource>` parsed from XML, and `skb read`; plus program paths
 //!   that leave the skill through `run_skill_script` and `<execute_script>`.
 //!   The contents of `/etc/passwd` never appear in any answer.
 //! - **Command injection in arguments** (`;`, `&&`, `|`, backquotes, `$(…)`,
@@ -16,7 +16,7 @@
 //! - **Tools outside `allowed-tools` under `Mode::Restrict`**: the PRD's
 //!   exact message, deny rules beating grants and the override, `unload`
 //!   revoking grants; through the session, function calls, XML and
-//!   `skills run`.
+//!   `skb run`.
 //! - **Processes that outlive their script**: background and double-forked
 //!   grandchildren, signal-ignoring ones, with the leader timing out or
 //!   exiting at once; every one is gone after the run.
@@ -33,16 +33,16 @@
 //!   `ExecError`, and left as found.
 //! - **Timeouts past the clock**: `2^63` seconds and more overflowed the
 //!   deadline after the spawn; refused before the run, through the library
-//!   (blocking and async) and `--timeout` of `skills run` and `skills serve`.
+//!   (blocking and async) and `--timeout` of `skb run` and `skb serve`.
 //! - **Descriptors the caller left open**: a file opened without
 //!   `O_CLOEXEC` by the agent (blocking and async runs) or inherited by
-//!   `skills run` from its parent; a script starts with 0, 1 and 2 only.
+//!   `skb run` from its parent; a script starts with 0, 1 and 2 only.
 //! - **Arguments through activation** (`` !`cmd` `` with
 //!   `--run-commands`, issue 17): arguments a shell would read (`$0 $$
 //!   $HOME`, `<(…)`, `$(…)`, quotes breaking out of the author's) under a
 //!   pattern rule, a skill folder whose path holds a space beside a planted
 //!   program, `` !`cmd` `` in the arguments, placeholders where no quoting
-//!   is sure; through `Skill::activate_with` and `skills show`, each with
+//!   is sure; through `Skill::activate_with` and `skb show`, each with
 //!   its exact text or error, and again with `/bin/sh` bound to bash
 //!   (`unshare -m`, run by `.ci/run`).
 //!
@@ -479,7 +479,7 @@ fn read_through_xml(session: &Session<LocalExecutor>, case: &ReadCase) {
     assert_no_leak(row, "<read_resource>", &xml);
 }
 
-/// `skills read NAME PATH`: the same refusals, on stderr with status 1 and
+/// `skb read NAME PATH`: the same refusals, on stderr with status 1 and
 /// nothing on stdout. (A NUL byte cannot be passed as an argument at all.)
 #[test]
 fn path_traversal_through_skills_read() {
@@ -496,8 +496,8 @@ fn path_traversal_through_skills_read() {
                 .output()
                 .unwrap();
             let (stdout, stderr) = texts(&out);
-            assert_no_leak(row, "skills read", &stdout);
-            assert_no_leak(row, "skills read", &stderr);
+            assert_no_leak(row, "skb read", &stdout);
+            assert_no_leak(row, "skb read", &stderr);
             match (case.content(), case.read_error()) {
                 (Some(content), _) => {
                     assert_eq!((out.status.code(), stdout), (Some(0), content), "[{row}]");
@@ -505,8 +505,8 @@ fn path_traversal_through_skills_read() {
                 (None, Some(e)) => {
                     assert_eq!(
                         (out.status.code(), stdout.as_str(), stderr),
-                        (Some(1), "", format!("skills: {e}\n")),
-                        "[{row}] skills read"
+                        (Some(1), "", format!("skb: {e}\n")),
+                        "[{row}] skb read"
                     );
                 }
                 (None, None) => unreachable!(),
@@ -1365,7 +1365,7 @@ fn a_grant_does_not_run_another_skills_scripts() {
     );
 }
 
-/// `skills run` activates the one skill named and refuses with status 126.
+/// `skb run` activates the one skill named and refuses with status 126.
 #[test]
 fn tools_outside_allowed_tools_through_skills_run() {
     let cache = tempdir();
@@ -1384,12 +1384,12 @@ fn tools_outside_allowed_tools_through_skills_run() {
             let want_err = if stderr.is_empty() {
                 String::new()
             } else {
-                format!("skills: {stderr}\n")
+                format!("skb: {stderr}\n")
             };
             assert_eq!(
                 (out.status.code(), out_text.as_str(), err_text),
                 (Some(*status), *stdout, want_err),
-                "[{row}] skills run"
+                "[{row}] skb run"
             );
         },
     );
@@ -1398,7 +1398,7 @@ fn tools_outside_allowed_tools_through_skills_run() {
 /// The bundled calculator said it evaluates arithmetic safely, yet its
 /// `Bash(python3:*)` let any Python run: an interpreter with a wildcard is
 /// any program. Scoped to its own script, it runs that and nothing else,
-/// through `skills run` and the MCP server's `run_skill_script`.
+/// through `skb run` and the MCP server's `run_skill_script`.
 #[test]
 fn the_example_calculator_runs_only_its_own_script() {
     const REFUSED: &str = "Tool 'Bash' not allowed for skill 'calculator'. \
@@ -1439,7 +1439,7 @@ fn the_example_calculator_runs_only_its_own_script() {
                     out.status.code(),
                     String::from_utf8_lossy(&out.stderr).as_ref()
                 ),
-                (Some(126), format!("skills: {REFUSED}\n").as_str()),
+                (Some(126), format!("skb: {REFUSED}\n").as_str()),
             );
             // What the MCP server's `run_skill_script` calls.
             let session = Session::new(
@@ -1542,7 +1542,7 @@ fn wildcards_that_allow_any_program_are_warned() {
     );
 }
 
-/// `skills run probe --from FIXTURES -- ARGV`: (attack, argv, status,
+/// `skb run probe --from FIXTURES -- ARGV`: (attack, argv, status,
 /// stdout, stderr).
 const SKILLS_RUN_CASES: &[(&str, &[&str], i32, &str, &str)] = &[
     (
@@ -2654,7 +2654,7 @@ fn a_script_writing_into_its_own_directory_does_not_break_later_runs() {
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
             format!(
-                "skills: warning: the cached copy of skill `note` was changed (a file was added: `{}`); it was set aside and written again from the bundle\n",
+                "skb: warning: the cached copy of skill `note` was changed (a file was added: `{}`); it was set aside and written again from the bundle\n",
                 dir.join("out.txt").display()
             )
         );
@@ -2762,7 +2762,7 @@ fn a_script_runs_right_after_being_materialised() {
 
 /// A timeout the deadline arithmetic cannot take. `Instant + Duration`
 /// overflowed (a panic) after the child was spawned, leaving the script
-/// running; under `skills serve` the worker thread died and the call never
+/// running; under `skb serve` the worker thread died and the call never
 /// got an answer. Now refused before anything starts, with the maximum.
 const TIMEOUT_CASES: &[(&str, Duration)] = &[
     (
@@ -2812,7 +2812,7 @@ fn refuse_timeout(tmp: &Path, runtime: &tokio::runtime::Runtime, row: &str, time
     let session = Session::new(&S, exec, Mode::Restrict);
     session.activate("probe", "").unwrap();
     let args = json_args("probe", "command", "./scripts/argv.sh x");
-    // Blocking, and async as `skills serve` runs it: an answer, no panic.
+    // Blocking, and async as `skb serve` runs it: an answer, no panic.
     for (entry, answer) in [
         ("blocking", session.call_tool(RUN, &args)),
         (
@@ -2846,7 +2846,7 @@ fn a_timeout_of_the_maximum_runs() {
     assert_eq!(out.stdout, b"<x>\n");
 }
 
-/// `--timeout` of `skills run` and `skills serve`: refused as a usage error
+/// `--timeout` of `skb run` and `skb serve`: refused as a usage error
 /// (status 2) naming the maximum, before any skill is loaded.
 #[test]
 fn timeouts_past_the_maximum_through_the_cli() {
@@ -2914,7 +2914,7 @@ enum Leak {
     InProcess,
     /// The same; the async run.
     InProcessAsync,
-    /// Descriptor 7, opened by the shell that starts `skills run`.
+    /// Descriptor 7, opened by the shell that starts `skb run`.
     FromParent,
 }
 
@@ -2928,7 +2928,7 @@ const FD_CASES: &[(&str, Leak)] = &[
         Leak::InProcessAsync,
     ),
     (
-        "a descriptor `skills run` inherited from its parent",
+        "a descriptor `skb run` inherited from its parent",
         Leak::FromParent,
     ),
 ];
@@ -3295,7 +3295,7 @@ impl ArgSkills {
         Bundle::from_pack(&bytes, skills_bundle::pack::Trust::Unsigned).unwrap()
     }
 
-    /// `name` activated through the library, as `skills show --style
+    /// `name` activated through the library, as `skb show --style
     /// claude-code --run-commands` does: its rules granted with the
     /// variables filled, commands run by the executor (a shell allowed, the
     /// policy deciding), `executor` seeing each command first.
@@ -3339,8 +3339,8 @@ impl ArgSkills {
             .map_err(|e| e.to_string())
     }
 
-    /// `skills show NAME --style claude-code --run-commands --args …`: its
-    /// stdout, or its error without the `skills: ` prefix.
+    /// `skb show NAME --style claude-code --run-commands --args …`: its
+    /// stdout, or its error without the `skb: ` prefix.
     fn show(&self, name: &str, arguments: &str) -> Result<String, String> {
         let out = skills()
             .env("XDG_CACHE_HOME", self.tmp.path().join("cli-cache"))
@@ -3359,7 +3359,7 @@ impl ArgSkills {
         } else {
             assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
             assert_eq!(stdout, "", "{name}: stdout of a failure");
-            let error = stderr.strip_prefix("skills: ").unwrap_or(&stderr);
+            let error = stderr.strip_prefix("skb: ").unwrap_or(&stderr);
             Err(error.strip_suffix('\n').unwrap_or(error).to_string())
         }
     }
@@ -3404,11 +3404,11 @@ fn check_arg_cases() {
             assert_eq!(
                 skills.show(&name, &arguments),
                 want,
-                "skills show --run-commands"
+                "skb show --run-commands"
             );
             assert!(
                 !skills.marker.exists(),
-                "`skills show` ran an injected command"
+                "`skb show` ran an injected command"
             );
         },
     );

@@ -1,4 +1,4 @@
-//! `skills serve` under clients that hold on to what the server gives them,
+//! `skb serve` under clients that hold on to what the server gives them,
 //! one test per attack, each asserting the exact outcome:
 //!
 //! * Over stdio, 60,000 `read_skill_resource` requests written while no
@@ -19,7 +19,7 @@
 //!   silent (closed after the idle or the header timeout), and a request
 //!   timeout that would cut a script short (a usage error).
 //!
-//! The request timeout itself, and a run stopped by it, are `skills_mcp`'s
+//! The request timeout itself, and a run stopped by it, are `skills_bundle_mcp`'s
 //! tests (an executor whose runs never end): through the binary a script
 //! is killed at `--timeout`, which the request timeout must outlast.
 
@@ -82,7 +82,7 @@ impl Drop for Server {
     }
 }
 
-/// `skills serve skills ARGS` over stdio, initialized.
+/// `skb serve skills ARGS` over stdio, initialized.
 fn stdio_server(args: &[&str], cache: &std::path::Path) -> (Server, ChildStdin, ChildStdout) {
     let mut child = skills()
         .current_dir(workspace())
@@ -248,7 +248,7 @@ fn check_one_id_answers(replies: &[Value], count: usize) {
     assert!(results >= 1, "no request was served: {replies:?}");
 }
 
-/// `skills serve skills --http 127.0.0.1:0 ARGS`, run by `prlimit` when
+/// `skb serve skills --http 127.0.0.1:0 ARGS`, run by `prlimit` when
 /// `nofile` is given (which execs it: the pid is the server's).
 fn http(nofile: Option<u32>, args: &[&str]) -> Http {
     let command = match nofile {
@@ -596,6 +596,6 @@ fn serve_refuses_a_request_timeout_within_the_script_timeout() {
     assert!(output.stdout.is_empty());
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "skills: `--request-timeout` (60 s) must be longer than `--timeout` (60 s): a script run would be cut off before its own time limit\n"
+        "skb: `--request-timeout` (60 s) must be longer than `--timeout` (60 s): a script run would be cut off before its own time limit\n"
     );
 }

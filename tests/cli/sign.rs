@@ -1,5 +1,5 @@
 //! Signing as a user does it, against the stock `minisign` binary: keys from
-//! `skills keygen` used by `minisign`, packs signed by `skills pack --sign`
+//! `skb keygen` used by `minisign`, packs signed by `skb pack --sign`
 //! verified by `minisign -Vm`, keys and signatures from `minisign` used by
 //! `skills`, and the messages for a missing or wrong password.
 //!

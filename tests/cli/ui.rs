@@ -1,12 +1,12 @@
 //! The pack fixtures of the `skills_bundle!(pack = ...)` UI cases
 //! (`tests/ui/packs/`, driven by the library tests' `ui` module) are what
-//! `skills pack` makes of `tests/ui/skills/valid` today.
+//! `skb pack` makes of `tests/ui/skills/valid` today.
 
 use skills_tests::{tempdir, workspace};
 
 use crate::skills;
 
-/// The pack fixtures are what `skills pack` makes of `ui/skills/valid` today,
+/// The pack fixtures are what `skb pack` makes of `ui/skills/valid` today,
 /// signed by `test.pub`, and the tampered copy differs from it in one byte.
 #[test]
 fn fixtures_match_a_fresh_pack() {

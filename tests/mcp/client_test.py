@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`skills serve` driven by the official MCP Python SDK (PyPI `mcp`) as the client.
+"""`skb serve` driven by the official MCP Python SDK (PyPI `mcp`) as the client.
 
     client_test.py SKILLS_BIN examples SKILLS_DIR
     client_test.py SKILLS_BIN signed-pack SKILLS_DIR
@@ -14,10 +14,10 @@ checked), activation, a read, the calculator script, and the errors (a path
 outside the skill, an unknown skill, a disallowed tool, an unknown tool),
 each an MCP error or an `isError` result, with a ping answered after each.
 
-`signed-pack` makes a key pair with `skills keygen` and a pack of SKILLS_DIR
-with `skills pack --sign` in a temporary directory, runs the same checks on
+`signed-pack` makes a key pair with `skb keygen` and a pack of SKILLS_DIR
+with `skb pack --sign` in a temporary directory, runs the same checks on
 the pack served with `--pubkey`, and checks that another key makes
-`skills serve` exit 1 before anything is written to stdout.
+`skb serve` exit 1 before anything is written to stdout.
 
 `corpus` serves SERVE_ARGS (say the shared corpus's collections with
 `--profile claude-code`), checks that EXPECTED_SKILLS skills are listed
@@ -308,7 +308,7 @@ async def examples(c: Checks, bin_path: str, serve_args: list[str], skills_dir: 
 
 
 def hidden_from_model(frontmatter: dict) -> bool:
-    """Whether `skills serve` keeps a skill out of what the model is offered:
+    """Whether `skb serve` keeps a skill out of what the model is offered:
     `disable-model-invocation: true`, or `paths` (until a path is touched)."""
     dmi = frontmatter.get("disable-model-invocation")
     return dmi is True or (isinstance(dmi, str) and dmi.strip().lower() == "true") or bool(frontmatter.get("paths"))
@@ -377,7 +377,7 @@ async def signed_pack(c: Checks, bin_path: str, skills_dir: Path) -> None:
         run_cli(bin_path, ["keygen", "-W", "-p", "bad.pub", "-s", "bad.key"], d)
         pack = os.path.join(d, "skills.skillpack")
         run_cli(bin_path, ["pack", str(skills_dir), "-o", pack, "--sign", "good.key"], d)
-        c.ok(os.path.isfile(pack + ".minisig"), "skills keygen + skills pack --sign: skills.skillpack and .minisig")
+        c.ok(os.path.isfile(pack + ".minisig"), "skb keygen + skb pack --sign: skills.skillpack and .minisig")
         await examples(c, bin_path, [pack, "--pubkey", os.path.join(d, "good.pub")], skills_dir)
 
         # Another key: exit 1, nothing on stdout (no protocol spoken).

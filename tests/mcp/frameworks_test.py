@@ -1,4 +1,4 @@
-"""Two Python agent frameworks, on their default paths, against `skills serve`.
+"""Two Python agent frameworks, on their default paths, against `skb serve`.
 
 Usage: frameworks_test.py SKILLS_BINARY SKILLS_DIR
 
@@ -114,11 +114,11 @@ def serve(binary, skills, cache):
         stderr=subprocess.PIPE,
         text=True,
     )
-    # "skills: serving N skills at http://127.0.0.1:PORT/mcp"
+    # "skb: serving N skills at http://127.0.0.1:PORT/mcp"
     line = server.stderr.readline()
     if "http://" not in line:
         server.kill()
-        raise SystemExit(f"skills serve did not start: {line!r}")
+        raise SystemExit(f"skb serve did not start: {line!r}")
     return server, "http://" + line.rsplit("http://", 1)[1].strip()
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `skills serve` driven by @modelcontextprotocol/inspector in CLI mode.
+# `skb serve` driven by @modelcontextprotocol/inspector in CLI mode.
 #
 #   tests/mcp/inspector.sh [SKILLS_BIN] [SKILLS_DIR]
 #
@@ -9,12 +9,12 @@
 # own server, so a call cannot see an earlier call's activation. Exit 1 on the
 # first failed check. Manual equivalent:
 #
-#   npx -y @modelcontextprotocol/inspector --cli target/debug/skills serve skills --method tools/list
+#   npx -y @modelcontextprotocol/inspector --cli target/debug/skb serve skills --method tools/list
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 VERSION=0.15.0
-BIN=$(realpath "${1:-target/debug/skills}")
+BIN=$(realpath "${1:-target/debug/skb}")
 SKILLS=$(realpath "${2:-skills}")
 DIR=${INSPECTOR_DIR:-$HOME/.cache/skills-ci/inspector}
 INSPECTOR=$DIR/node_modules/.bin/mcp-inspector

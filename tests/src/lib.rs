@@ -1,6 +1,6 @@
 //! Helpers shared by the workspace's integration tests: the library tests
 //! (`tests/tests/lib/`), `skills-cli`'s test binary `cli` (`tests/cli/`),
-//! which runs the `skills` binary Cargo built for it, and `skills-mcp`'s
+//! which runs the `skb` binary Cargo built for it, and `skills-bundle-mcp`'s
 //! tests.
 
 use std::path::{Path, PathBuf};
@@ -440,7 +440,7 @@ pub fn run_ok(command: &mut Command) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// The value of the `digest <hex>` line `skills pack` and `skills inspect`
+/// The value of the `digest <hex>` line `skb pack` and `skb inspect`
 /// print.
 pub fn printed_digest(stdout: &str) -> String {
     let digest = stdout

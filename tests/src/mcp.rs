@@ -1,5 +1,5 @@
 //! An MCP client's view of a `skills` server (feature `mcp`), shared by
-//! `skills-mcp`'s in-process tests and the CLI tests that run `skills
+//! `skills-bundle-mcp`'s in-process tests and the CLI tests that run `skills
 //! serve`: [`exercise`] makes the same calls through whichever transport
 //! and checks every answer against the bundle served.
 

@@ -134,7 +134,7 @@ impl std::error::Error for CommandError {}
 /// What the model reads in place of a command that was not run.
 pub fn marker(command: &str) -> String {
     format!(
-        "[command not run: !`{command}` — running commands from a skill's instructions is off by default; the host can turn it on (`skills show --run-commands`, or a command runner in the activation options)]"
+        "[command not run: !`{command}` — running commands from a skill's instructions is off by default; the host can turn it on (`skb show --run-commands`, or a command runner in the activation options)]"
     )
 }
 

@@ -1,4 +1,4 @@
-//! `skills show`: a skill's activation, as this crate's runtime gives it or,
+//! `skb show`: a skill's activation, as this crate's runtime gives it or,
 //! with `--style claude-code|codex`, exactly as that client gives it to its
 //! model (`skills_bundle::activation`).
 //!
@@ -78,7 +78,7 @@ impl Located {
     }
 }
 
-/// Runs `skills show`.
+/// Runs `skb show`.
 pub fn show(mut args: ShowArgs) -> io::Result<Outcome> {
     // The client's profile, so that what the client loads is shown.
     if args.check.profile == ProfileArg::Spec {
@@ -129,7 +129,7 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
-                "--style shows skills as a client reads them from their folders, and `{}` is an archive: unpack it first (`skills unpack`)",
+                "--style shows skills as a client reads them from their folders, and `{}` is an archive: unpack it first (`skb unpack`)",
                 archive.display()
             ),
         ));
@@ -186,7 +186,7 @@ fn claude_code(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Res
     };
     if skill.disables_model_invocation() {
         return fail(&format!(
-            "Claude Code refuses `{name}` to the model: it sets `disable-model-invocation: true`, so only the user can run /{name} (`skills show {name}` without --style prints its instructions)"
+            "Claude Code refuses `{name}` to the model: it sets `disable-model-invocation: true`, so only the user can run /{name} (`skb show {name}` without --style prints its instructions)"
         ));
     }
     let dir = found.dir.to_string_lossy().into_owned();
@@ -351,6 +351,6 @@ fn print(text: &str) -> io::Result<Outcome> {
 }
 
 fn fail(message: &str) -> io::Result<Outcome> {
-    eprintln!("skills: {message}");
+    eprintln!("skb: {message}");
     Ok(Outcome::Invalid)
 }

@@ -1,4 +1,4 @@
-//! `skills catalog --style claude-code|codex`: the listing a client shows
+//! `skb catalog --style claude-code|codex`: the listing a client shows
 //! its model, made by reading each folder as that client reads it
 //! (`skills_compiler::client`), not from the validated skills: a skill the
 //! client lists is listed even where a profile would refuse it, and one the
@@ -31,7 +31,7 @@ fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
     })
 }
 
-/// Runs `skills catalog` for a client style.
+/// Runs `skb catalog` for a client style.
 pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     let style = client.style();
     let budget = budget(style, args.budget);

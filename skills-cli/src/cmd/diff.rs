@@ -1,4 +1,4 @@
-//! `skills diff`: which skills, metadata fields and files differ between
+//! `skb diff`: which skills, metadata fields and files differ between
 //! two packs, archives or directories: every field the manifest records
 //! (what the runtime obeys: `allowed_tools`, `body`, ...), and each file by
 //! content hash and mode.
@@ -25,7 +25,7 @@ enum Change<'a> {
     Field(&'a str, &'static str, &'a str, &'a str),
 }
 
-/// Runs `skills diff`.
+/// Runs `skb diff`.
 pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
     let (Some(old), Some(new)) = (
         listing::list(std::slice::from_ref(&args.old), &args.check)?,

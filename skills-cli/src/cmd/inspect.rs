@@ -1,9 +1,9 @@
-//! `skills inspect`: skills, files, sizes, compression and digest of a pack
+//! `skb inspect`: skills, files, sizes, compression and digest of a pack
 //! or of skill directories.
 //!
-//! A pack is read as it is (its signature is not checked: `skills verify`
+//! A pack is read as it is (its signature is not checked: `skb verify`
 //! does that); directories and other archives are validated and compressed
-//! as `skills pack` would, so the figures are those of the pack it would
+//! as `skb pack` would, so the figures are those of the pack it would
 //! write.
 
 use std::io::{self, Write};
@@ -14,7 +14,7 @@ use crate::Outcome;
 use crate::args::{InspectArgs, ListFormat};
 use crate::listing::{self, Listing};
 
-/// Runs `skills inspect`.
+/// Runs `skb inspect`.
 pub fn run(args: &InspectArgs) -> io::Result<Outcome> {
     let Some(listing) = listing::list(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);
@@ -87,7 +87,7 @@ fn human(out: &mut dyn Write, l: &Listing, files: bool) -> io::Result<()> {
     if let Some(tool) = &l.tool {
         writeln!(
             out,
-            "written by {tool}; signature not checked (see `skills verify`)"
+            "written by {tool}; signature not checked (see `skb verify`)"
         )?;
     }
     writeln!(out, "digest {}", l.digest)

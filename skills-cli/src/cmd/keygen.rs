@@ -1,11 +1,11 @@
-//! `skills keygen`: a minisign key pair for signing packs.
+//! `skb keygen`: a minisign key pair for signing packs.
 
 use std::io::{self, Write};
 
 use crate::args::KeygenArgs;
 use crate::{Outcome, sign};
 
-/// Runs `skills keygen`.
+/// Runs `skb keygen`.
 pub fn run(args: &KeygenArgs) -> io::Result<Outcome> {
     sign::check_destinations(&args.pubkey, &args.seckey, args.force).map_err(io::Error::other)?;
     let password = if args.no_password {
@@ -30,7 +30,7 @@ pub fn run(args: &KeygenArgs) -> io::Result<Outcome> {
     )?;
     writeln!(
         out,
-        "sign with `skills pack ... --sign {}`; verify with `skills verify PACK -p {}` or `minisign -Vm PACK -p {}`",
+        "sign with `skb pack ... --sign {}`; verify with `skb verify PACK -p {}` or `minisign -Vm PACK -p {}`",
         args.seckey.display(),
         args.pubkey.display(),
         args.pubkey.display()

@@ -1,4 +1,4 @@
-//! `skills catalog` and `read`: levels 1 and 3 of a skill as an agent built
+//! `skb catalog` and `read`: levels 1 and 3 of a skill as an agent built
 //! from the same sources sees them (level 2, `show`, is in `activation`).
 //!
 //! Directories and archives are validated and compiled into an in-memory
@@ -22,7 +22,7 @@ use crate::cmd::pack::checked_plan;
 use crate::extract::{self, Opened};
 use crate::{Outcome, input};
 
-/// Runs `skills catalog`.
+/// Runs `skb catalog`.
 pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
     match args.style {
         StyleArg::Xml => {}
@@ -50,7 +50,7 @@ pub fn print_catalog(catalog: &str) -> io::Result<Outcome> {
     print(catalog.as_bytes(), true)
 }
 
-/// Runs `skills read`.
+/// Runs `skb read`.
 pub fn read(args: &ReadArgs) -> io::Result<Outcome> {
     let Some(bundle) = bundle_of(&args.from, &args.check)? else {
         return Ok(Outcome::Invalid);
@@ -97,11 +97,11 @@ fn print(bytes: &[u8], newline: bool) -> io::Result<Outcome> {
 
 fn unknown(bundle: &Bundle, name: &str) -> io::Result<Outcome> {
     let names: Vec<&str> = bundle.skills().map(|s| s.name()).collect();
-    eprintln!("skills: no skill `{name}`; available: {}", names.join(", "));
+    eprintln!("skb: no skill `{name}`; available: {}", names.join(", "));
     Ok(Outcome::Invalid)
 }
 
 fn failed(e: &dyn std::error::Error) -> io::Result<Outcome> {
-    eprintln!("skills: {e}");
+    eprintln!("skb: {e}");
     Ok(Outcome::Invalid)
 }

@@ -1,4 +1,4 @@
-//! `skills pack`: validate, then write a reproducible pack (or `.skill`
+//! `skb pack`: validate, then write a reproducible pack (or `.skill`
 //! archives), then sign it.
 //!
 //! Nothing is written unless every skill is valid; every output file is
@@ -25,7 +25,7 @@ use crate::input::Inputs;
 use crate::report::{self, Summary};
 use crate::{Outcome, extract, input, sign};
 
-/// Runs `skills pack`.
+/// Runs `skb pack`.
 pub fn run(args: &PackArgs) -> io::Result<Outcome> {
     let Some(plan) = checked_plan(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);
@@ -185,7 +185,7 @@ pub fn check_inputs(
         )?;
     }
     if failed {
-        eprintln!("skills: nothing was written");
+        eprintln!("skb: nothing was written");
         return Ok(None);
     }
     Ok(Some(result))

@@ -1,4 +1,4 @@
-//! `skills read-properties` and `skills to-prompt`: the reference CLI's
+//! `skb read-properties` and `skb to-prompt`: the reference CLI's
 //! output, byte for byte.
 //!
 //! Both take a skill directory or its `SKILL.md` (case-insensitively), as
@@ -17,7 +17,7 @@ use skills_compiler::properties::{self, Properties, PropertiesError};
 use crate::Outcome;
 use crate::args::{ReadPropertiesArgs, ToPromptArgs};
 
-/// Runs `skills read-properties`.
+/// Runs `skb read-properties`.
 pub fn read_properties(args: &ReadPropertiesArgs) -> io::Result<Outcome> {
     const USAGE: &str = "read-properties [OPTIONS] SKILL_PATH";
     let Some(path) = &args.skill_path else {
@@ -43,7 +43,7 @@ pub fn read_properties(args: &ReadPropertiesArgs) -> io::Result<Outcome> {
     }
 }
 
-/// Runs `skills to-prompt`.
+/// Runs `skb to-prompt`.
 pub fn to_prompt(args: &ToPromptArgs) -> io::Result<Outcome> {
     const USAGE: &str = "to-prompt [OPTIONS] SKILL_PATHS...";
     if args.skill_paths.is_empty() {

@@ -1,4 +1,4 @@
-//! `skills run NAME -- COMMAND...`: one command in a skill's directory, as
+//! `skb run NAME -- COMMAND...`: one command in a skill's directory, as
 //! an agent's `run_skill_script` would run it.
 //!
 //! The skill is activated in a fresh `Session` (so its `allowed-tools` are
@@ -23,7 +23,7 @@ use crate::Outcome;
 use crate::args::{PolicyArg, RunArgs};
 use crate::cmd::levels::bundle_of;
 
-/// Runs `skills run`.
+/// Runs `skb run`.
 pub fn run(args: &RunArgs) -> io::Result<Outcome> {
     let Some(bundle) = bundle_of(&args.from, &args.check)? else {
         return Ok(Outcome::Invalid);
@@ -37,7 +37,7 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
     };
     let session = Session::new(&bundle, executor, mode);
     if let Err(e) = session.activate(&args.name, "") {
-        eprintln!("skills: {e}");
+        eprintln!("skb: {e}");
         return Ok(Outcome::Invalid);
     }
     // Each argument one word, as `split_args` reads it back.
@@ -48,7 +48,7 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
             io::stdout().flush()?;
             io::stderr().write_all(&out.stderr)?;
             if out.timed_out {
-                eprintln!("skills: killed at the time limit of {} s", args.timeout);
+                eprintln!("skb: killed at the time limit of {} s", args.timeout);
                 return Ok(Outcome::Code(TIMED_OUT));
             }
             let code = out
@@ -64,7 +64,7 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
             .collect();
             if !cut.is_empty() {
                 eprintln!(
-                    "skills: the command's {} went past {} bytes and was cut; raise the limit with `--max-output`",
+                    "skb: the command's {} went past {} bytes and was cut; raise the limit with `--max-output`",
                     cut.join(" and "),
                     thousands(args.max_output)
                 );
@@ -73,7 +73,7 @@ pub fn run(args: &RunArgs) -> io::Result<Outcome> {
             Ok(Outcome::Code(code))
         }
         Err(e) => {
-            eprintln!("skills: {e}");
+            eprintln!("skb: {e}");
             Ok(Outcome::Code(REFUSED))
         }
     }

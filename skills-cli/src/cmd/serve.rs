@@ -1,18 +1,18 @@
-//! `skills serve`: the skills as an MCP server, over stdio or loopback HTTP.
+//! `skb serve`: the skills as an MCP server, over stdio or loopback HTTP.
 //!
-//! The skills are loaded as `skills show` and `skills run` load them
+//! The skills are loaded as `skb show` and `skb run` load them
 //! ([`bundle_of`]): directories and archives validated and compiled into an
 //! in-memory pack, a pack opened as it is. A pack is served only after its
 //! signature checks against `--pubkey` (the same `Pack::open` that `verify`
 //! and `unpack` use), or with `--unsigned`; a pack that fails is refused
-//! with exit status 1 before anything is served. Scripts run as `skills run`
+//! with exit status 1 before anything is served. Scripts run as `skb run`
 //! runs them: `LocalExecutor` with the time limit, the policy mode and the
 //! private cache. `--request-timeout` bounds every request (longer than
 //! `--timeout`, so that it never cuts a run short); over stdio
 //! `--max-in-flight` sets the `StdioConfig`, over HTTP `--max-sessions`,
 //! `--idle-timeout`, `--allow-origin`, `--max-connections`,
 //! `--header-timeout`, `--body-timeout` and `--connection-idle-timeout`
-//! the `HttpConfig`. The protocol itself is `skills_mcp`.
+//! the `HttpConfig`. The protocol itself is `skills_bundle_mcp`.
 //!
 //! stdout is the protocol's channel on stdio; every message of ours goes to
 //! stderr. The server exits 0 when the client closes stdin.
@@ -26,7 +26,7 @@ use skills_bundle::Mode;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
-use skills_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer, StdioConfig};
+use skills_bundle_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer, StdioConfig};
 
 use crate::args::{PolicyArg, ServeArgs};
 use crate::cmd::levels::bundle_of;
@@ -34,18 +34,18 @@ use crate::extract::{self, Opened};
 use crate::trust::Signed;
 use crate::{Outcome, input};
 
-/// Runs `skills serve`.
+/// Runs `skb serve`.
 pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
     if let Some(addr) = args.http
         && !addr.ip().is_loopback()
     {
-        eprintln!("skills: {}", ServeError::NotLoopback(addr));
+        eprintln!("skb: {}", ServeError::NotLoopback(addr));
         return Ok(Outcome::Usage);
     }
     let request_timeout = match args.request_timeout() {
         Ok(timeout) => timeout,
         Err(why) => {
-            eprintln!("skills: {why}");
+            eprintln!("skb: {why}");
             return Ok(Outcome::Usage);
         }
     };
@@ -81,11 +81,11 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
                 };
                 let make = move || Session::new(&bundle, executor.clone(), mode);
                 let server = mcp::bind_http(make, addr, config).await?;
-                eprintln!("skills: serving {count} skills at {}", server.url()?);
+                eprintln!("skb: serving {count} skills at {}", server.url()?);
                 server.run().await
             }
             None => {
-                eprintln!("skills: serving {count} skills over stdio");
+                eprintln!("skb: serving {count} skills over stdio");
                 let config = StdioConfig {
                     max_in_flight: args.max_in_flight,
                     request_timeout,
@@ -102,7 +102,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
     match result {
         Ok(()) => Ok(Outcome::Success),
         Err(ServeError::NotLoopback(addr)) => {
-            eprintln!("skills: {}", ServeError::NotLoopback(addr));
+            eprintln!("skb: {}", ServeError::NotLoopback(addr));
             Ok(Outcome::Usage)
         }
         Err(ServeError::Io(e)) => Err(e),

@@ -1,10 +1,10 @@
-//! `skills unpack`: a pack or archive into a new directory, all or nothing.
+//! `skb unpack`: a pack or archive into a new directory, all or nothing.
 //!
-//! A pack is opened with every check `skills verify` makes (the signature
+//! A pack is opened with every check `skb verify` makes (the signature
 //! too, when a key is given), and each file is hash-checked as it is
 //! written; any other zip goes through the same structural checks and each
 //! entry's CRC-32. Everything is written into a fresh hidden directory
-//! beside the target, validated there as `skills validate` would (under
+//! beside the target, validated there as `skb validate` would (under
 //! `--profile`), and renamed into place only when it holds skills and none
 //! has an error: an archive without a skill, or with an invalid one, leaves
 //! nothing behind but the diagnostics.
@@ -21,7 +21,7 @@ use crate::extract::{self, Opened, Staging};
 use crate::input::Inputs;
 use crate::trust::Signed;
 
-/// Runs `skills unpack`.
+/// Runs `skb unpack`.
 pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {
     let bytes = extract::read_archive(&args.pack)?;
     let signed = match &args.pubkey {

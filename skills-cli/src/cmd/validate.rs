@@ -1,4 +1,4 @@
-//! `skills validate`: discover, check in parallel, render, exit.
+//! `skb validate`: discover, check in parallel, render, exit.
 
 use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
@@ -9,7 +9,7 @@ use crate::args::{Format, ValidateArgs};
 use crate::report::{self, Summary};
 use crate::{Outcome, input};
 
-/// Runs `skills validate`. Archives (`.skill`, `.zip`, `.skillpack`) are
+/// Runs `skb validate`. Archives (`.skill`, `.zip`, `.skillpack`) are
 /// extracted first and validated like directories.
 pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     let profile = args.profile.profile();
@@ -71,7 +71,7 @@ fn skills_ref(args: &ValidateArgs, options: &Options, out: &mut dyn Write) -> io
             // click's own check, before the reference runs.
             writeln!(
                 err,
-                "Usage: skills validate [OPTIONS] SKILL_PATH\nTry 'skills validate --help' for help.\n\nError: Invalid value for 'SKILL_PATH': Path '{}' does not exist.",
+                "Usage: skb validate [OPTIONS] SKILL_PATH\nTry 'skb validate --help' for help.\n\nError: Invalid value for 'SKILL_PATH': Path '{}' does not exist.",
                 arg.display()
             )?;
             return Ok(Outcome::Usage);

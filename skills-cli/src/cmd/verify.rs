@@ -1,4 +1,4 @@
-//! `skills verify`: signature, then archive and manifest, then every file,
+//! `skb verify`: signature, then archive and manifest, then every file,
 //! then the manifest's metadata against each `SKILL.md`.
 //!
 //! Each step is reported on its own line, and the first failure stops the
@@ -32,7 +32,7 @@ struct Step {
     detail: String,
 }
 
-/// Runs `skills verify`.
+/// Runs `skb verify`.
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     let bytes = extract::read_archive(&args.pack)?;
     let mut steps = Vec::new();

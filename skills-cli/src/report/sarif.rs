@@ -54,7 +54,7 @@ fn log(checked: &[Checked<'_>], cwd: &Path) -> Ordered {
         .map(|d| result(d, cwd))
         .collect();
     let driver = object([
-        ("name", val("skills")),
+        ("name", val("skb")),
         ("version", val(env!("CARGO_PKG_VERSION"))),
         ("informationUri", val(INFORMATION_URI)),
         ("rules", Ordered::Array(rules)),
@@ -269,7 +269,7 @@ mod tests {
             "https://json.schemastore.org/sarif-2.1.0.json"
         );
         let driver = &log["runs"][0]["tool"]["driver"];
-        assert_eq!(driver["name"], "skills");
+        assert_eq!(driver["name"], "skb");
         assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
         let rule = &driver["rules"][0];
         assert_eq!(rule["id"], "SK001");

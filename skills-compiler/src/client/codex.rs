@@ -51,11 +51,11 @@
 //! positions (`SK401` quotes them), which no other YAML reader reproduces;
 //! so they are built with the `codex-yaml` feature only (`skill_md`,
 //! `diagnose`, `listing`, and the `Codex` variants of [`crate::Profile`] and
-//! [`crate::client::Client`]). The `skills` CLI enables it; `skills_bundle!`
+//! [`crate::client::Client`]). The `skb` CLI enables it; `skills_bundle!`
 //! does not, which spares every build that embeds skills serde, its derive,
 //! `yaml_serde`, `libyaml-rs`, `indexmap` and `hashbrown` (about 3 s of a
 //! clean debug build). The macro refuses `profile = "codex"` by name, with
-//! `skills validate --profile codex` as the way to get those verdicts: a
+//! `skb validate --profile codex` as the way to get those verdicts: a
 //! reading that mostly agrees with libyaml would be a different verdict
 //! given silently. Step 6 is read in both builds, because
 //! `policy.allow_implicit_invocation` is part of the metadata a bundle

@@ -5,7 +5,7 @@
 //!
 //! Each client has its own reader ([`claude_code`], [`codex`]); both answer
 //! with the same [`Reading`], so the profiles, the reports and
-//! `skills catalog --style` treat them alike. The entry lines themselves are
+//! `skb catalog --style` treat them alike. The entry lines themselves are
 //! rendered by `skills_core::catalog`, from [`Listed::entry`].
 
 pub mod claude_code;

@@ -23,7 +23,7 @@ pub const HEADER: &str = "The following skills are available for use with the Sk
 
 /// The budget Claude Code 2.1.330 applied with its default model: 30,000
 /// (about 8,000 with `--model claude-sonnet-4-5`). Claude Code reads an
-/// override from `SLASH_COMMAND_TOOL_CHAR_BUDGET`; `skills catalog
+/// override from `SLASH_COMMAND_TOOL_CHAR_BUDGET`; `skb catalog
 /// --budget` is the same number.
 pub const DEFAULT_BUDGET: usize = 30_000;
 

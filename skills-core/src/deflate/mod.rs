@@ -1,7 +1,7 @@
 //! Raw deflate, the one codec of bundles, packs and `.skill` archives.
 //!
 //! One level and one storing rule for every writer (`skills_bundle!`,
-//! `skills pack`), so a pack's entries are the bundle's compressed bytes,
+//! `skb pack`), so a pack's entries are the bundle's compressed bytes,
 //! reused unchanged; one bounded inflater for every reader (a compiled
 //! bundle's first read, a pack's, a zip entry's), so none of them can be
 //! made to allocate more than the size the writer recorded. Compression is

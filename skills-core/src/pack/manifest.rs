@@ -82,7 +82,7 @@ impl ManifestSkill {
 
     /// Every field but `files`, in the manifest's order, each with its value
     /// as the manifest's JSON writes it: what is written, and what `skills
-    /// diff` and `skills verify` compare and name.
+    /// diff` and `skb verify` compare and name.
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         let mut fields = self.meta.fields();
         fields.insert(1, ("dir", json::quote(&self.dir)));

@@ -16,7 +16,7 @@ use crate::zip::{Archive, Entry, Kind, Limits, ZipError, printable};
 /// under 1 MiB).
 pub const MAX_MANIFEST: u64 = 64 << 20;
 
-/// The largest pack file read (by `skills` and `skills_bundle!`): 2 GiB,
+/// The largest pack file read (by `skb` and `skills_bundle!`): 2 GiB,
 /// over anything the zip limits let a pack hold (1 GiB of contents), so it
 /// only stops a file that could never open, before it fills memory.
 pub const MAX_PACK_FILE: u64 = 2 << 30;

@@ -34,7 +34,7 @@ pub const RATIO_EXEMPT: u64 = 1 << 20;
 /// 12:1. Each default leaves a wide margin over those (64 times the largest
 /// file, 11 times the whole corpus, 8 times the best ratio) and stays far
 /// below what deflate allows (1,032:1, so a 200 KB archive can claim
-/// 200 MB). The `skills` CLI raises each with a flag (`--max-entries`,
+/// 200 MB). The `skb` CLI raises each with a flag (`--max-entries`,
 /// `--max-entry-size`, `--max-total-size`, `--max-ratio`); a library
 /// passes its own `Limits`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -166,7 +166,7 @@ pub struct Runner {
     /// Extra variables of the runner's environment.
     pub env: Vec<(String, String)>,
     /// What `actions/cache` finds: `Some(binary)` restores `binary` at each
-    /// path it is given that names the `skills` binary; `None` is a miss.
+    /// path it is given that names the `skb` binary; `None` is a miss.
     pub cache: Option<PathBuf>,
     /// Where the step files live.
     pub scratch: PathBuf,
@@ -344,7 +344,7 @@ impl Runner {
                 })
                 .collect();
             let hit = if let Some(binary) = &self.cache {
-                for path in paths.iter().filter(|p| p.ends_with("skills")) {
+                for path in paths.iter().filter(|p| p.ends_with("skb")) {
                     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                     std::os::unix::fs::symlink(binary, path).unwrap();
                 }
@@ -420,7 +420,7 @@ pub fn path_without_skills(first: &Path) -> String {
         .chain(
             system
                 .split(':')
-                .filter(|d| !d.is_empty() && !Path::new(d).join("skills").exists())
+                .filter(|d| !d.is_empty() && !Path::new(d).join("skb").exists())
                 .map(str::to_string),
         )
         .collect::<Vec<_>>()

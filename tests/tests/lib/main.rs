@@ -1,7 +1,7 @@
 //! The workspace's library-level integration tests, one module per topic,
 //! linked into one test binary (`cargo test -p skills-tests --test lib`):
 //! the compiler, the runtime and the macro through their public APIs,
-//! without the `skills` binary. The tests that run the binary are
+//! without the `skb` binary. The tests that run the binary are
 //! `skills-cli`'s test binary `cli` (`tests/cli/`), where Cargo builds the
 //! binary for them.
 //!

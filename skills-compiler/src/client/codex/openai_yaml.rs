@@ -19,7 +19,7 @@
 //! ([`shape`]: the crate's YAML tree typed by serde's rules); where that
 //! tree cannot tell what Codex reads (a tag), the file is
 //! [`OpenAiYamlReading::undecided`], an error under every profile, and no
-//! value is guessed. With the `codex-yaml` feature (the `skills` CLI) the
+//! value is guessed. With the `codex-yaml` feature (the `skb` CLI) the
 //! file is also read by libyaml, as Codex does (`libyaml`): for the
 //! message Codex logs when it ignores the file, and to report any file the
 //! two readings disagree on.

@@ -17,7 +17,7 @@ import json
 import re
 import sys
 
-SPAN = re.compile(r",? span: [^()]*?\(#\d+\)")
+SPAN = re.compile(r",?\s*(?:span: )?[^\s,()\[\]]+:\d+:\d+: \d+:\d+ \(#\d+\)")
 
 
 def cfg_text(attrs):
@@ -40,6 +40,14 @@ def cfg_text(attrs):
             body = body[1:-1]
         out.append(body)
     return out
+
+
+def cfg_suffix(cfgs):
+    """` cfg(...)`, the conjunction of `cfgs`, or nothing."""
+    if not cfgs:
+        return ""
+    conds = sorted(set(cfgs))
+    return " cfg(" + (conds[0] if len(conds) == 1 else "all(" + ", ".join(conds) + ")") + ")"
 
 
 class Crate:
@@ -69,10 +77,7 @@ class Walker:
         line = "::".join(path) + " " + kind
         if extra:
             line += " " + extra
-        if cfgs:
-            conds = sorted(set(cfgs))
-            line += " cfg(" + (conds[0] if len(conds) == 1 else "all(" + ", ".join(conds) + ")") + ")"
-        self.lines.add(line)
+        self.lines.add(line + cfg_suffix(cfgs))
 
     def resolve(self, crate, id_):
         """The (crate, item) an id names, following into other crates' JSON."""
@@ -202,10 +207,7 @@ class Walker:
                 ab = args.get("angle_bracketed") if isinstance(args, dict) else None
                 if ab and ab.get("args"):
                     name += "<" + ", ".join(type_text(a.get("type")) for a in ab["args"]) + ">"
-                self.lines.add(
-                    f"impl {name} for {'::'.join(path)}"
-                    + ((" cfg(" + ", ".join(sorted(set(icfgs))) + ")") if icfgs else "")
-                )
+                self.lines.add(f"impl {name} for {'::'.join(path)}" + cfg_suffix(icfgs))
 
 
 def type_text(t):

@@ -29,7 +29,7 @@ use libfuzzer_sys::fuzz_target;
 use skills_bundle::activation::claude_code::{self, Vars};
 use skills_bundle::activation::commands::{self, Piece};
 use skills_bundle::activation::{Options, PolicyRunner, Rule, argument_words, split_arguments};
-use skills_bundle::catalog::claude_code::is_js_whitespace;
+use skills_core::catalog::claude_code::is_js_whitespace;
 use skills_bundle::exec::{Command, ExecError, Invocation, Output, ScriptExecutor};
 use skills_bundle::pack::Trust;
 use skills_bundle::{Bundle, Mode, Skill, ToolPolicy};

@@ -9,7 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skills_bundle::digest;
+use skills_core::digest;
 use skills_bundle::pack::{Pack, Trust};
 
 fuzz_target!(|bytes: &[u8]| {

@@ -71,7 +71,6 @@ use std::thread;
 use std::time::Duration;
 
 use divan::{Bencher, black_box};
-use skills_bundle::catalog;
 use skills_bundle::exec::{Command, LocalExecutor, ScriptExecutor, materialise};
 use skills_bundle::pack::Trust;
 use skills_bundle::session::{ACTIVATE, RUN, Session};
@@ -79,6 +78,7 @@ use skills_bundle::{Bundle, Mode, Skill, skills_bundle};
 use skills_compiler::embed;
 use skills_compiler::pack::write_pack;
 use skills_compiler::{self as compiler, Options};
+use skills_core::catalog;
 use skills_core::zip::write::DosTime;
 
 static NOOP: Bundle = skills_bundle!("benches/fixtures/noop", warnings = "deny");

@@ -176,7 +176,7 @@ mod lookup_all {
 fn inflate_and_check(stored: &[u8], size: u64, sha256: &[u8; 32]) -> Option<Box<[u8]>> {
     let limit = usize::try_from(size).ok()?;
     let out = skills_core::deflate::inflate(stored, limit).ok()?;
-    if skills_bundle::digest::sha256(&out) != *sha256 {
+    if skills_core::digest::sha256(&out) != *sha256 {
         return None;
     }
     Some(out.into_boxed_slice())
@@ -228,7 +228,7 @@ mod first_read {
     #[divan::bench]
     fn hash_only(bencher: Bencher) {
         let bytes = MEDIAN.skill.read("SKILL.md").unwrap_or_default();
-        bencher.bench(|| skills_bundle::digest::sha256(black_box(bytes)));
+        bencher.bench(|| skills_core::digest::sha256(black_box(bytes)));
     }
 
     /// The peer: `miniz_oxide`'s core API into a buffer of the recorded

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use skills_core::deflate::InflateError;
 
 use crate::__private::FileData;
-use crate::digest;
+use skills_core::digest;
 
 /// A checked file, or why it failed its check.
 pub type Cached = Result<Checked, Corrupt>;

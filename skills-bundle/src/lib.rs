@@ -35,6 +35,8 @@
 //! `skills-bundle-mcp` and `skills-rig` crates.
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
 
 #[doc(hidden)]
 pub mod __private;
@@ -42,6 +44,7 @@ pub mod activation;
 #[cfg(all(unix, feature = "exec"))]
 pub mod agent;
 pub mod build;
+pub mod catalog;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
 pub mod invocation;
@@ -53,23 +56,18 @@ pub mod protocol;
 #[cfg(all(unix, feature = "exec"))]
 pub mod session;
 pub mod shell;
+pub mod zip;
 
 mod bundle;
 mod file;
 mod skill;
 
-#[cfg(feature = "exec")]
-pub use skills_core::fsread;
-#[cfg(all(unix, feature = "exec"))]
-use skills_core::json;
-use skills_core::pyrepr;
-pub use skills_core::{catalog, digest, path, tools, zip};
-
 pub use bundle::Bundle;
 pub use file::{Corrupt, File};
 pub use policy::{Decision, Mode, ToolPolicy, ToolRestrictionError};
 pub use skill::{Activation, BASE_SCHEME, ReadError, Skill};
-pub use tools::ToolRule;
+pub use skills_core::path::PathError;
+pub use skills_core::tools::ToolRule;
 
 /// Compiles skill directories into the binary.
 ///

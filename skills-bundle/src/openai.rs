@@ -64,8 +64,8 @@ use std::time::Duration;
 #[cfg(feature = "tokio")]
 use crate::agent::AsyncChatModel;
 use crate::agent::{ChatModel, Message, ModelError, Reply, Role, ToolCall};
-use crate::json::{self, Node, Value};
 use crate::session::ToolDefinition;
+use skills_core::json::{self, Node, Value};
 
 mod error;
 

@@ -1,6 +1,6 @@
 //! Which tool calls the active skills allow: the run-time side of `allowed-tools`.
 //!
-//! [`tools`](crate::tools) only splits the field into rules; this module owns
+//! [`tools`](skills_core::tools) only splits the field into rules; this module owns
 //! what the rules *mean* while an agent runs. A host creates one
 //! [`ToolPolicy`], adds deny rules of its own, [grants](ToolPolicy::grant) a
 //! skill's rules when the skill is activated and [revokes](ToolPolicy::revoke)
@@ -63,9 +63,9 @@
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::pyrepr;
 use crate::shell::{self, Line};
-use crate::tools::ToolRule;
+use skills_core::pyrepr;
+use skills_core::tools::ToolRule;
 
 /// The variable a plugin skill's patterns may use for its plugin directory.
 pub const PLUGIN_ROOT_VAR: &str = "${CLAUDE_PLUGIN_ROOT}";
@@ -84,13 +84,19 @@ pub enum Mode {
 /// The answer to one [`ToolPolicy::check`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Run without asking. `by` names the skill whose rule matched, or is
-    /// `None` when the development override allowed the call.
-    Allow { by: Option<String> },
+    /// Run without asking.
+    Allow {
+        /// The skill whose rule matched, or `None` when the development
+        /// override allowed the call.
+        by: Option<String>,
+    },
     /// Nothing decided: the host's usual confirmation applies.
     Ask,
-    /// A deny rule matched; `rule` is that rule as written (`Bash(rm:*)`).
-    Denied { rule: String },
+    /// A deny rule matched.
+    Denied {
+        /// The rule as written (`Bash(rm:*)`).
+        rule: String,
+    },
     /// [`Mode::Restrict`] and no active skill allows the call.
     Restricted(ToolRestrictionError),
 }
@@ -533,7 +539,7 @@ fn glob_tokens<T: PartialEq>(p: &[Token<T>], t: &[T]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::{rule, split};
+    use skills_core::tools::{rule, split};
 
     fn allowed_by(policy: &ToolPolicy, tool: &str, arg: Option<&str>) -> Option<String> {
         match policy.check(tool, arg) {

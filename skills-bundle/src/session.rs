@@ -50,10 +50,10 @@ use std::task::{Context, Poll, Waker};
 use crate::activation::claude_code::Vars;
 use crate::activation::{self, Rule};
 use crate::exec::{AsyncScriptExecutor, Command, ExecError, Output, ScriptExecutor};
-use crate::json::{self, Value};
 use crate::policy::{Decision, Mode, ToolPolicy};
 use crate::protocol::{self, Instruction};
 use crate::{Bundle, Skill};
+use skills_core::json::{self, Value};
 
 mod error;
 mod offer;
@@ -198,7 +198,11 @@ impl<E> Session<E> {
     /// The catalog of the skills offered to the model in a client's
     /// dialect ([`Bundle::catalog_style`]), within `budget` in the style's
     /// unit (`None`: the style's default).
-    pub fn catalog_style(&self, style: crate::catalog::Style, budget: Option<usize>) -> String {
+    pub fn catalog_style(
+        &self,
+        style: skills_core::catalog::Style,
+        budget: Option<usize>,
+    ) -> String {
         self.bundle
             .catalog_style_of(style, budget, &self.offer.mask())
     }

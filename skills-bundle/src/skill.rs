@@ -7,10 +7,10 @@ use crate::__private::{BundleData, SkillData};
 use crate::activation::claude_code::{self, Vars};
 use crate::activation::{self, ActivationError, CommandError, Options, Rule, commands};
 use crate::file::{Corrupt, File};
-use crate::path::{self, PathError};
-use crate::tools::ToolRule;
+use skills_core::path::{self, PathError};
+use skills_core::tools::ToolRule;
 
-pub use crate::catalog::BASE_SCHEME;
+pub use skills_core::catalog::BASE_SCHEME;
 
 /// A skill in a [`Bundle`](crate::Bundle).
 #[derive(Clone, Copy)]
@@ -296,7 +296,7 @@ impl<'a> Skill<'a> {
         // (JavaScript's `\s`) after it; the end of the body stays as written.
         let body = self
             .body()?
-            .trim_start_matches(crate::catalog::claude_code::is_js_whitespace);
+            .trim_start_matches(skills_core::catalog::claude_code::is_js_whitespace);
         let content = claude_code::render(body, options.arguments, &names, &vars, run)?;
         Ok(Activation {
             name: &self.data.meta.name,

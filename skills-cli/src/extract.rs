@@ -13,13 +13,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use skills_bundle::Skill;
-use skills_bundle::fsread;
 use skills_bundle::pack::{MAX_PACK_FILE, ManifestSkill, Pack, PackError, Trust, plugin_of};
-use skills_bundle::path;
 use skills_bundle::zip::{Archive, Kind, Limits, ZipError};
 use skills_compiler::client::codex::OPENAI_YAML;
 use skills_compiler::parallel;
 use skills_compiler::rederive::{self, Disagreement};
+use skills_core::fsread;
+use skills_core::path;
 
 /// A directory being filled, renamed to its target on [`Staging::commit`].
 ///

@@ -5,11 +5,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use skills_bundle::digest;
 use skills_bundle::pack::Trust;
 use skills_bundle::zip::Limits;
 use skills_compiler::embed::Plan;
 use skills_compiler::pack::manifest_skill;
+use skills_core::digest;
 
 use crate::args::CheckArgs;
 use crate::cmd::pack::checked_plan;

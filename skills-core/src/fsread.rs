@@ -99,9 +99,14 @@ pub enum Reason {
     Link,
     /// The path is not a regular file.
     NotFile(Kind),
-    /// The file is larger than the limit: `size` is what `fstat` said, or
-    /// `None` when the file grew past the limit while it was read.
-    TooLarge { size: Option<u64>, limit: u64 },
+    /// The file is larger than the limit.
+    TooLarge {
+        /// What `fstat` said, or `None` when the file grew past the limit
+        /// while it was read.
+        size: Option<u64>,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 /// A file that was not read, and why.

@@ -14,26 +14,36 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+/// A JSON value; members and elements keep their spans ([`Node`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
     /// A number; its text is at the node's span.
     Number,
+    /// A string, unescaped.
     String(String),
+    /// An array's elements, in order.
     Array(Vec<Node>),
+    /// An object's members, in order, duplicates kept.
     Object(Vec<(String, Node)>),
 }
 
 /// A value and the bytes it was read from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The value read.
     pub value: Value,
+    /// The bytes of the input it was read from.
     pub span: Range<usize>,
 }
 
+/// Why the input is not JSON, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
+    /// What is wrong, for a message.
     pub message: String,
     /// Byte offset of the problem.
     pub at: usize,
@@ -51,6 +61,7 @@ impl Node {
         }
     }
 
+    /// The string, if the value is one.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::String(s) => Some(s),
@@ -58,6 +69,7 @@ impl Node {
         }
     }
 
+    /// The boolean, if the value is one.
     #[allow(dead_code)]
     pub fn as_bool(&self) -> Option<bool> {
         match self.value {

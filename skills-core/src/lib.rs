@@ -10,9 +10,15 @@
 //! format (manifest, signature, the checks made on open).
 //!
 //! This crate has no YAML parser and no `syn`: an agent binary links it.
-//! It is versioned with `skills-bundle`, whose API re-exports what users
-//! need; its own API is not meant to be used directly and may change in
-//! any release.
+//!
+//! **Semver-exempt internals.** This crate is an implementation detail of
+//! `skills-bundle`, `skills-compiler` and the `skb` CLI, released in lockstep
+//! with them: its API may change in any release, patch releases included.
+//! Depend on `skills-bundle`, which re-exports, item by item, what an agent
+//! uses (`skills_bundle::zip`, `skills_bundle::catalog::Style`, ...).
+
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
 
 pub mod catalog;
 pub mod deflate;
@@ -24,6 +30,9 @@ pub mod json;
 #[cfg(feature = "fs")]
 pub mod listing;
 pub mod meta;
+// `pack/manifest.rs` has a `pub` item its module does not re-export
+// (`SKILL_MD_NAMES`); the pack format's owner settles it.
+#[allow(unreachable_pub)]
 pub mod pack;
 pub mod path;
 pub mod phf;

@@ -65,7 +65,7 @@ use skills_bundle::session::Session;
 const SESSION_ID: &str = "mcp-session-id";
 
 /// The endpoint's path.
-pub const PATH: &str = "/mcp";
+pub(crate) const PATH: &str = "/mcp";
 
 /// The default cap on open MCP sessions: 64, far more than the clients one
 /// user runs, and a few megabytes of memory at most.

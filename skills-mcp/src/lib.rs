@@ -58,6 +58,9 @@
 //! Logging is the host's business: this module writes nothing to stdout
 //! (the protocol's channel on stdio) or stderr.
 
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
+
 #[cfg(feature = "http")]
 mod connections;
 pub mod directory;

@@ -47,8 +47,8 @@ fn bundle() -> Bundle {
     let roots = [skills_tests::workspace().join("skills")];
     let checked = skills_compiler::check(&roots, &skills_compiler::Options::default());
     let plan = skills_compiler::embed::plan(&checked, &roots, &[]).unwrap();
-    let bytes = skills_compiler::pack::write_pack(&plan, skills_bundle::zip::write::DosTime::EPOCH)
-        .unwrap();
+    let bytes =
+        skills_compiler::pack::write_pack(&plan, skills_core::zip::write::DosTime::EPOCH).unwrap();
     Bundle::from_pack(&bytes, Trust::Unsigned).unwrap()
 }
 

@@ -32,11 +32,11 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::json;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::Trust;
-use skills_bundle::zip::write::DosTime;
 use skills_bundle::{Bundle, Mode};
 use skills_bundle_mcp::{SkillsServer, extension};
 use skills_compiler::pack::write_pack;
 use skills_compiler::{Options, Profile, embed};
+use skills_core::zip::write::DosTime;
 use skills_tests::mcp::{Client, args, call, exercise};
 use skills_tests::{corpus_roots, tempdir, workspace};
 
@@ -500,7 +500,7 @@ fn a_pack_without_frontmatter_serves_the_fields_it_records() {
     for skill in &mut plan.skills {
         skill.meta.frontmatter = Default::default();
     }
-    plan.digest = skills_bundle::digest::bundle_digest(plan.skills.iter().map(|s| s.digested()));
+    plan.digest = skills_core::digest::bundle_digest(plan.skills.iter().map(|s| s.digested()));
     let bytes = write_pack(&plan, DosTime::EPOCH).unwrap();
     assert!(!String::from_utf8_lossy(&bytes).contains("\"frontmatter\""));
     let limits = skills_bundle::zip::Limits::default();

@@ -45,6 +45,9 @@
 //! [`AsyncScriptExecutor`] ([`LocalExecutor`](skills_bundle::exec::LocalExecutor)
 //! with the `tokio` feature, which `rig` turns on).
 
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
+
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -405,7 +408,7 @@ mod tests {
     use rig_core::tool::ToolResult;
 
     use super::*;
-    use skills_bundle::path::PathError;
+    use skills_bundle::PathError;
 
     /// Each kind of refusal keeps the session's text for the model and the
     /// error as its source.

@@ -18,8 +18,8 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use crate::skills;
+use skills_bundle::PathError;
 use skills_bundle::pack::{Manifest, ManifestSkill, Pack, PackError, SignatureError, Trust};
-use skills_bundle::path::PathError;
 use skills_bundle::session::{Session, SessionError};
 use skills_bundle::zip::{Archive, Limits, NameError, ZipError};
 use skills_bundle::{Bundle, Corrupt, Mode, ReadError};

@@ -69,8 +69,8 @@ use skills_bundle::exec::{
 };
 use skills_bundle::protocol::{self, Instruction, escape};
 use skills_bundle::session::{READ, RUN, Session, SessionError};
-use skills_bundle::tools::rule;
 use skills_bundle::{Bundle, Decision, Mode, ReadError, Skill, skills_bundle};
+use skills_core::tools::rule;
 use skills_tests::{each_row, each_row_on, tempdir, workspace};
 
 static S: Bundle = skills_bundle!("../tests/fixtures/security-skills");

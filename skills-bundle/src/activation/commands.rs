@@ -23,7 +23,7 @@
 use std::fmt;
 
 use crate::Skill;
-use crate::catalog::claude_code::is_js_whitespace;
+use skills_core::catalog::claude_code::is_js_whitespace;
 
 /// Runs the `` !`cmd` `` of an activation; see [`crate::activation`].
 pub trait RunCommand {

@@ -41,8 +41,8 @@ pub use run::PolicyRunner;
 
 #[cfg(all(unix, feature = "exec"))]
 use crate::policy::Decision;
-use crate::tools::ToolRule;
 use crate::{ReadError, shell};
+use skills_core::tools::ToolRule;
 
 /// How to activate a skill; `Options::default()` is no arguments, the
 /// virtual base directory, no session or project, commands not run.

@@ -157,7 +157,7 @@ mod tests {
         skill.activate_with(&options).map(|a| a.content)
     }
 
-    use crate::tools::ToolRule;
+    use skills_core::tools::ToolRule;
 
     fn rule<'a>(tool: &'a str, pattern: Option<&'a str>) -> ToolRule<'a> {
         ToolRule { tool, pattern }

@@ -25,14 +25,14 @@
 //! the model wrote reaches the command as data.
 
 /// Claude Code's words of `line`; see the module documentation.
-pub fn split(line: &str) -> Vec<String> {
+pub(crate) fn split(line: &str) -> Vec<String> {
     words(line, Reading::ClaudeCode)
 }
 
 /// The words of `line` grouped by blanks, quotes and backslashes only: a
 /// `$`, `#` or operator is an ordinary character; a `\` at the very end
 /// stays.
-pub fn data_words(line: &str) -> Vec<String> {
+pub(crate) fn data_words(line: &str) -> Vec<String> {
     words(line, Reading::Data)
 }
 

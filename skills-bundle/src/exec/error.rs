@@ -6,8 +6,8 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::file::Corrupt;
-use crate::path::PathError;
 use crate::shell::SplitError;
+use skills_core::path::PathError;
 
 /// Why a skill's command could not be run.
 #[derive(Debug)]

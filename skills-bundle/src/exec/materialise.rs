@@ -43,8 +43,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::ExecError;
-use crate::fsread::{Dir, Reason, read_open};
-use crate::{Skill, digest, path};
+use crate::Skill;
+use skills_core::fsread::{Dir, Reason, read_open};
+use skills_core::{digest, path};
 
 /// The default cache root: `$XDG_CACHE_HOME/skills`, else
 /// `$HOME/.cache/skills`; `None` when neither is set (or they are relative).

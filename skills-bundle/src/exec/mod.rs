@@ -142,4 +142,6 @@ impl Output {
 }
 
 #[cfg(test)]
+// Test helpers with `pub` items, on their way out of the crate.
+#[allow(unreachable_pub)]
 pub(crate) mod testing;

@@ -46,7 +46,8 @@ use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
 use super::{Command, ExecError, Invocation, Output, ScriptExecutor, materialise};
-use crate::{Skill, path};
+use crate::Skill;
+use skills_core::path;
 
 /// The default timeout: 60 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);

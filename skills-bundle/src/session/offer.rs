@@ -12,8 +12,8 @@ use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::Bundle;
-use crate::catalog::{self, Span};
 use crate::invocation::Invocation;
+use skills_core::catalog::{self, Span};
 
 /// What the model is offered; see the module documentation.
 #[derive(Debug)]

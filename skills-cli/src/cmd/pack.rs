@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use skills_bundle::pack::{plugin_of, signature};
-use skills_bundle::path;
 use skills_bundle::zip::Archive;
 use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::{write_pack, write_skill_zip};
 use skills_compiler::render::thousands;
 use skills_compiler::{self as compiler, Checked, Options};
+use skills_core::path;
 use skills_core::zip::write::DosTime;
 
 use crate::args::{CheckArgs, Color, PackArgs, PackFormat};
@@ -94,7 +94,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
                 if let Some(parent) = path.parent() {
                     fs::create_dir_all(parent).map_err(|e| annotate(e, parent))?;
                 }
-                let digest = skills_bundle::digest::hex(&skills_bundle::digest::sha256(&bytes));
+                let digest = skills_core::digest::hex(&skills_core::digest::sha256(&bytes));
                 let sig = sign_bytes(&bytes, &format!("sha256:{digest} file:{dir}.skill"))?;
                 write_atomically(&path, &bytes, sig.as_deref())?;
                 writeln!(

@@ -15,7 +15,7 @@
 //! or a distance is consumed with one shift. Safe Rust only: a malformed
 //! stream is an error, never a panic or an out-of-bounds write.
 
-use super::InflateError;
+use super::error::InflateError;
 
 /// Bits of the first-level literal/length table.
 const LITLEN_BITS: u32 = 10;

@@ -10,7 +10,10 @@
 //! measured against `miniz_oxide` by `cargo bench -p skills-core --bench
 //! inflate`.
 
+mod error;
 mod inflate;
+
+pub use error::InflateError;
 
 /// The compression level: fixed, so the output is the same on every
 /// machine; 6, zlib's default (higher levels gain under 0.1 % on the
@@ -23,19 +26,6 @@ pub const LEVEL: u8 = 6;
 pub fn compress(bytes: &[u8]) -> Option<Vec<u8>> {
     let deflated = miniz_oxide::deflate::compress_to_vec(bytes, LEVEL);
     (deflated.len() < bytes.len()).then_some(deflated)
-}
-
-/// Why deflated bytes did not give the recorded size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InflateError {
-    /// The stream ended after this many bytes, short of the size.
-    Short(usize),
-    /// The stream goes on past the size.
-    TooMuch,
-    /// Bytes follow the end of the stream.
-    Trailing,
-    /// Not a valid deflate stream.
-    Corrupt,
 }
 
 /// Inflates raw deflate `data` that must produce exactly `size` bytes: the

@@ -122,19 +122,19 @@ impl Kind {
 /// them. `name` and `extra` are at most 65,535 bytes each (the writer
 /// refuses longer names and writes no extras).
 pub(super) struct Fields<'a> {
-    pub flags: u16,
-    pub method: u16,
-    pub time: DosTime,
-    pub crc32: u32,
-    pub compressed: u32,
-    pub size: u32,
-    pub name: &'a [u8],
-    pub extra: &'a [u8],
+    pub(super) flags: u16,
+    pub(super) method: u16,
+    pub(super) time: DosTime,
+    pub(super) crc32: u32,
+    pub(super) compressed: u32,
+    pub(super) size: u32,
+    pub(super) name: &'a [u8],
+    pub(super) extra: &'a [u8],
 }
 
 impl Fields<'_> {
     /// Appends a local header with these fields.
-    pub fn put_local(&self, out: &mut Vec<u8>) {
+    pub(super) fn put_local(&self, out: &mut Vec<u8>) {
         put32(out, LOCAL_SIG);
         self.put_common(out);
         out.extend_from_slice(self.name);
@@ -143,7 +143,7 @@ impl Fields<'_> {
 
     /// Appends a central header with these fields, no comment, disk 0 and
     /// internal attributes 0.
-    pub fn put_central(&self, out: &mut Vec<u8>, made_by: u16, external: u32, offset: u32) {
+    pub(super) fn put_central(&self, out: &mut Vec<u8>, made_by: u16, external: u32, offset: u32) {
         put32(out, CENTRAL_SIG);
         put16(out, made_by);
         self.put_common(out);

@@ -5,8 +5,8 @@
 //! come from anyone. [`Archive::parse`] checks the whole structure before it
 //! hands out a single entry, without inflating anything, and
 //! [`Entry::read`] inflates one entry into a buffer of exactly its declared
-//! size and checks its CRC-32 (`read.rs`); [`write::ZipWriter`] writes
-//! packs. Both sides share one set of header values (`format.rs`), one set
+//! size and checks its CRC-32 (`read.rs`); `write::ZipWriter` (feature
+//! `write`) writes packs. Both sides share one set of header values (`format.rs`), one set
 //! of name rules (`names.rs`) and one name error ([`NameError`]), so the
 //! writer refuses exactly the names the reader would.
 //!
@@ -32,13 +32,14 @@
 // The header layout, the errors and the DOS time are shared with the writer,
 // which only build time compiles in (feature `write`).
 mod attrs;
-#[cfg_attr(not(feature = "write"), allow(dead_code))]
+// Without `write`, the writer's error and DOS time are `pub` but unreachable.
+#[cfg_attr(not(feature = "write"), allow(dead_code, unreachable_pub))]
 mod error;
 #[cfg_attr(not(feature = "write"), allow(dead_code))]
 mod format;
 mod names;
 mod read;
-#[cfg_attr(not(feature = "write"), allow(dead_code))]
+#[cfg_attr(not(feature = "write"), allow(dead_code, unreachable_pub))]
 mod time;
 #[cfg(any(test, feature = "write"))]
 pub mod write;

@@ -219,7 +219,7 @@ pub(super) mod props {
 
     /// `len` entries of one to three components, a fifth of them
     /// directories, whose names end with `/`.
-    pub fn entries(len: Range<usize>) -> impl Strategy<Value = Vec<(String, Kind)>> {
+    pub(crate) fn entries(len: Range<usize>) -> impl Strategy<Value = Vec<(String, Kind)>> {
         let part = prop::sample::select(PARTS);
         let path = prop::collection::vec(part, 1..4).prop_map(|parts| parts.join("/"));
         let entry = (path, prop::bool::weighted(0.2)).prop_map(|(path, dir)| match dir {
@@ -229,7 +229,7 @@ pub(super) mod props {
         prop::collection::vec(entry, len)
     }
 
-    pub fn config() -> ProptestConfig {
+    pub(crate) fn config() -> ProptestConfig {
         ProptestConfig {
             cases: 2000,
             // Keep the source tree clean: no `proptest-regressions/` files.

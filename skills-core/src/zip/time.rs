@@ -4,8 +4,6 @@
 //! one time: `SOURCE_DATE_EPOCH` when it is set, else the earliest DOS
 //! time, 1980-01-01 00:00:00 (the reproducible-builds convention).
 
-use super::format::put16;
-
 /// An MS-DOS date and time, the only timestamp a plain zip entry has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DosTime {
@@ -58,8 +56,8 @@ impl DosTime {
 
     /// Appends the time, then the date, as a header holds them.
     pub(super) fn put(self, out: &mut Vec<u8>) {
-        put16(out, self.time);
-        put16(out, self.date);
+        out.extend_from_slice(&self.time.to_le_bytes());
+        out.extend_from_slice(&self.date.to_le_bytes());
     }
 }
 

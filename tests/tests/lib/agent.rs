@@ -8,11 +8,11 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
+use skills_bundle::PathError;
 use skills_bundle::agent::{
     self, AsyncChatModel, ChatModel, LoopError, Message, ModelError, Reply, Role, Style, ToolCall,
 };
 use skills_bundle::exec::{ExecError, LocalExecutor};
-use skills_bundle::path::PathError;
 use skills_bundle::protocol::{Instruction, escape};
 use skills_bundle::session::{ACTIVATE, READ, RUN, Session, SessionError, ToolDefinition};
 use skills_bundle::{Bundle, Mode, ReadError, skills_bundle};

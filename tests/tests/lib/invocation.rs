@@ -89,12 +89,12 @@ fn the_model_is_offered_what_it_may_invoke() {
         .collect();
     assert_eq!(
         catalog,
-        skills_bundle::catalog::render_embedded(offered.iter().copied())
+        skills_core::catalog::render_embedded(offered.iter().copied())
     );
     // And within any budget, what the block of those skills is within it.
     let locations: Vec<String> = offered
         .iter()
-        .map(|(n, _)| skills_bundle::catalog::location(n))
+        .map(|(n, _)| skills_core::catalog::location(n))
         .collect();
     let triples: Vec<(&str, &str, &str)> = offered
         .iter()
@@ -106,7 +106,7 @@ fn the_model_is_offered_what_it_may_invoke() {
             .with_catalog_budget(budget);
         assert_eq!(
             cut.catalog(),
-            skills_bundle::catalog::render_within(triples.iter().copied(), budget),
+            skills_core::catalog::render_within(triples.iter().copied(), budget),
             "budget {budget}"
         );
     }

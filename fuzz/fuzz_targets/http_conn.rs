@@ -58,16 +58,14 @@ fn server() -> &'static (Runtime, String) {
             .expect("a runtime");
         let pack = include_bytes!("../corpus/pack_open/calculator.skillpack");
         let bundle = Bundle::from_pack(pack, Trust::Unsigned).expect("the calculator pack");
-        let config = HttpConfig {
-            max_sessions: 8,
-            idle_timeout: Duration::from_secs(1),
-            max_connections: 16,
-            header_timeout: Duration::from_secs(1),
-            body_timeout: Duration::from_secs(1),
-            connection_idle_timeout: Duration::from_secs(1),
-            request_timeout: Duration::from_secs(2),
-            ..HttpConfig::default()
-        };
+        let config = HttpConfig::default()
+            .with_max_sessions(8)
+            .with_idle_timeout(Duration::from_secs(1))
+            .with_max_connections(16)
+            .with_header_timeout(Duration::from_secs(1))
+            .with_body_timeout(Duration::from_secs(1))
+            .with_connection_idle_timeout(Duration::from_secs(1))
+            .with_request_timeout(Duration::from_secs(2));
         let make = move || Session::new(&bundle, NoRun, Mode::Restrict);
         let addr = "127.0.0.1:0".parse().expect("an address");
         let server = runtime

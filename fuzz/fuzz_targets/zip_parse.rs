@@ -12,12 +12,11 @@ use libfuzzer_sys::fuzz_target;
 use skills_bundle::zip::{Archive, Limits};
 
 /// Limits small enough for a fuzz input to reach every one of them.
-const TIGHT: Limits = Limits {
-    max_entries: 4,
-    max_entry_size: 4096,
-    max_total_size: 8192,
-    max_ratio: 8,
-};
+const TIGHT: Limits = Limits::DEFAULT
+    .with_max_entries(4)
+    .with_max_entry_size(4096)
+    .with_max_total_size(8192)
+    .with_max_ratio(8);
 
 fuzz_target!(|bytes: &[u8]| {
     let Ok(archive) = Archive::parse(bytes, &Limits::default()) else {

@@ -30,6 +30,7 @@ pub enum Checked {
 
 /// Embedded bytes that do not decompress to what the compiler recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Corrupt {
     /// The deflate stream is malformed or longer than the recorded size.
     Inflate,

@@ -106,6 +106,7 @@ pub enum Decision {
 /// Displays as the PRD's FR-4.3 message, with the list in Python's repr
 /// style: `Tool 'Bash' not allowed for skill 'pdf'. Allowed tools: ['Read']`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolRestrictionError {
     /// The tool that was called.
     pub tool: String,

@@ -21,6 +21,7 @@ pub struct Skill<'a> {
 
 /// Why a file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The path is not a normal relative path inside the skill.
     BadPath {

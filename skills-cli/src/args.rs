@@ -128,12 +128,11 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The zip reader's limits.
     pub fn limits(&self) -> Limits {
-        Limits {
-            max_entries: self.max_entries,
-            max_entry_size: self.max_entry_size,
-            max_total_size: self.max_total_size,
-            max_ratio: self.max_ratio,
-        }
+        Limits::DEFAULT
+            .with_max_entries(self.max_entries)
+            .with_max_entry_size(self.max_entry_size)
+            .with_max_total_size(self.max_total_size)
+            .with_max_ratio(self.max_ratio)
     }
 }
 

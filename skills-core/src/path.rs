@@ -10,6 +10,7 @@ use std::fmt;
 
 /// Why a path was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PathError {
     /// The path is empty (or only `.` components).
     Empty,

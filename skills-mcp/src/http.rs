@@ -98,6 +98,7 @@ pub const DEFAULT_CONNECTION_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The limits and the browser origins of an HTTP server.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct HttpConfig {
     /// Most MCP sessions open at once; one more `initialize` gets 503.
     pub max_sessions: usize,
@@ -138,6 +139,56 @@ impl Default for HttpConfig {
             connection_idle_timeout: DEFAULT_CONNECTION_IDLE_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
         }
+    }
+}
+
+impl HttpConfig {
+    /// This configuration with [`max_sessions`](HttpConfig::max_sessions) set to `n`.
+    pub fn with_max_sessions(mut self, n: usize) -> Self {
+        self.max_sessions = n;
+        self
+    }
+
+    /// This configuration with [`idle_timeout`](HttpConfig::idle_timeout) set to `timeout`.
+    pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// This configuration with [`allowed_origins`](HttpConfig::allowed_origins) set to `origins`.
+    pub fn with_allowed_origins(mut self, origins: Vec<Origin>) -> Self {
+        self.allowed_origins = origins;
+        self
+    }
+
+    /// This configuration with [`max_connections`](HttpConfig::max_connections) set to `n`.
+    pub fn with_max_connections(mut self, n: usize) -> Self {
+        self.max_connections = n;
+        self
+    }
+
+    /// This configuration with [`header_timeout`](HttpConfig::header_timeout) set to `timeout`.
+    pub fn with_header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// This configuration with [`body_timeout`](HttpConfig::body_timeout) set to `timeout`.
+    pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// This configuration with [`connection_idle_timeout`](HttpConfig::connection_idle_timeout) set to `timeout`.
+    pub fn with_connection_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.connection_idle_timeout = timeout;
+        self
+    }
+
+    /// This configuration with [`request_timeout`](HttpConfig::request_timeout) set to `timeout`.
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
     }
 }
 

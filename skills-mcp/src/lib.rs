@@ -121,6 +121,7 @@ pub const MAX_UNWRITTEN: usize = 4 * MAX_MESSAGE;
 
 /// The bounds of a server on stdio ([`SkillsServer::serve_stdio_with`]).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct StdioConfig {
     /// Most answers in flight: requests read and not yet answered, plus
     /// answers not yet written (and at most [`MAX_UNWRITTEN`] bytes of
@@ -139,6 +140,20 @@ impl Default for StdioConfig {
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
         }
+    }
+}
+
+impl StdioConfig {
+    /// This configuration with [`max_in_flight`](StdioConfig::max_in_flight) set to `n`.
+    pub fn with_max_in_flight(mut self, n: usize) -> Self {
+        self.max_in_flight = n;
+        self
+    }
+
+    /// This configuration with [`request_timeout`](StdioConfig::request_timeout) set to `timeout`.
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
     }
 }
 

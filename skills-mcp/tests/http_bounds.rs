@@ -88,10 +88,7 @@ async fn a_hanging_request_is_answered_at_the_request_timeout_and_its_id_refused
     let bundle = bundle();
     let executor = Hanging::default();
     let (started, dropped) = (Arc::clone(&executor.started), Arc::clone(&executor.dropped));
-    let config = HttpConfig {
-        request_timeout: Duration::from_secs(3),
-        ..HttpConfig::default()
-    };
+    let config = HttpConfig::default().with_request_timeout(Duration::from_secs(3));
     let make = move || Session::new(&bundle, executor.clone(), Mode::Restrict);
     let server = bind_http(make, "127.0.0.1:0".parse().unwrap(), config)
         .await

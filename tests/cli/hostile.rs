@@ -1274,10 +1274,7 @@ fn limit_rows(b: &Base) -> Vec<Row> {
             Expect::Zip(ZipError::TooManyEntries { count: 4, limit: 3 }),
             "the archive has 4 entries; the limit is 3",
         )
-        .open(limited(Limits {
-            max_entries: 3,
-            ..Limits::default()
-        })),
+        .open(limited(Limits::default().with_max_entries(3))),
         row(
             "an entry of 16 MiB and a byte, over the 16 MiB limit",
             zip(&[b.entries[0].clone(), huge("two/big", (16 << 20) + 1)]),

@@ -3326,13 +3326,12 @@ impl ArgSkills {
             executor,
             base_dir: Some(&dir),
         };
-        let options = Options {
-            arguments,
-            base_dir: Some(&dir),
-            session_id: vars.session_id,
-            project_dir: vars.project_dir,
-            commands: Some(&runner),
-        };
+        let mut options = Options::default()
+            .with_arguments(arguments)
+            .with_base_dir(&dir)
+            .with_commands(&runner);
+        options.session_id = vars.session_id;
+        options.project_dir = vars.project_dir;
         skill
             .activate_with(&options)
             .map(|a| a.content)

@@ -35,6 +35,7 @@ pub trait RunCommand {
 
 /// Why a `` !`cmd` `` failed, failing the whole activation.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CommandError {
     /// A placeholder stands where its value could not be passed as data
     /// (in a comment, after `$(`, …); see

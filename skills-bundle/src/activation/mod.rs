@@ -47,6 +47,7 @@ use skills_core::tools::ToolRule;
 /// How to activate a skill; `Options::default()` is no arguments, the
 /// virtual base directory, no session or project, commands not run.
 #[derive(Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct Options<'o> {
     /// The arguments, as the model or the user wrote them (`$ARGUMENTS`).
     pub arguments: &'o str,
@@ -59,6 +60,38 @@ pub struct Options<'o> {
     pub project_dir: Option<&'o str>,
     /// What runs `` !`cmd` ``; `None` puts [`commands::marker`] in place.
     pub commands: Option<&'o dyn RunCommand>,
+}
+
+impl<'o> Options<'o> {
+    /// These options with [`arguments`](Options::arguments) set.
+    pub fn with_arguments(mut self, arguments: &'o str) -> Self {
+        self.arguments = arguments;
+        self
+    }
+
+    /// These options with [`base_dir`](Options::base_dir) set to `dir`.
+    pub fn with_base_dir(mut self, dir: &'o str) -> Self {
+        self.base_dir = Some(dir);
+        self
+    }
+
+    /// These options with [`session_id`](Options::session_id) set to `id`.
+    pub fn with_session_id(mut self, id: &'o str) -> Self {
+        self.session_id = Some(id);
+        self
+    }
+
+    /// These options with [`project_dir`](Options::project_dir) set to `dir`.
+    pub fn with_project_dir(mut self, dir: &'o str) -> Self {
+        self.project_dir = Some(dir);
+        self
+    }
+
+    /// These options with [`commands`](Options::commands) set to `runner`.
+    pub fn with_commands(mut self, runner: &'o dyn RunCommand) -> Self {
+        self.commands = Some(runner);
+        self
+    }
 }
 
 impl fmt::Debug for Options<'_> {
@@ -75,6 +108,7 @@ impl fmt::Debug for Options<'_> {
 
 /// Why an activation failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ActivationError {
     /// `SKILL.md` could not be read.
     Read(ReadError),

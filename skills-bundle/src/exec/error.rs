@@ -11,6 +11,7 @@ use skills_core::path::PathError;
 
 /// Why a skill's command could not be run.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ExecError {
     /// A file-system operation failed.
     Io {

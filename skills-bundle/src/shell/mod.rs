@@ -54,6 +54,7 @@ pub const SEGMENT_BREAKS: [char; 10] = [';', '&', '|', '\n', '\r', '`', '(', ')'
 
 /// Why a command line was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SplitError {
     /// Shell syntax, which only a shell would understand.
     ShellSyntax {

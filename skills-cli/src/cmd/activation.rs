@@ -301,13 +301,11 @@ fn activate(
         executor,
         base_dir: Some(vars.skill_dir),
     });
-    let options = Options {
-        arguments: &args.arguments,
-        base_dir,
-        session_id: vars.session_id,
-        project_dir: vars.project_dir,
-        commands: runner.as_ref().map(|r| r as _),
-    };
+    let mut options = Options::default().with_arguments(&args.arguments);
+    options.base_dir = base_dir;
+    options.session_id = vars.session_id;
+    options.project_dir = vars.project_dir;
+    options.commands = runner.as_ref().map(|r| r as _);
     Ok(skill
         .activate_with(&options)
         .map(|a| a.content)

@@ -69,16 +69,15 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
     let result = runtime.block_on(async move {
         match args.http {
             Some(addr) => {
-                let config = HttpConfig {
-                    max_sessions: args.max_sessions,
-                    idle_timeout: Duration::from_secs(args.idle_timeout),
-                    allowed_origins: args.allow_origin.clone(),
-                    max_connections: args.max_connections,
-                    header_timeout: Duration::from_secs(args.header_timeout),
-                    body_timeout: Duration::from_secs(args.body_timeout),
-                    connection_idle_timeout: Duration::from_secs(args.connection_idle_timeout),
-                    request_timeout,
-                };
+                let config = HttpConfig::default()
+                    .with_max_sessions(args.max_sessions)
+                    .with_idle_timeout(Duration::from_secs(args.idle_timeout))
+                    .with_allowed_origins(args.allow_origin.clone())
+                    .with_max_connections(args.max_connections)
+                    .with_header_timeout(Duration::from_secs(args.header_timeout))
+                    .with_body_timeout(Duration::from_secs(args.body_timeout))
+                    .with_connection_idle_timeout(Duration::from_secs(args.connection_idle_timeout))
+                    .with_request_timeout(request_timeout);
                 let make = move || Session::new(&bundle, executor.clone(), mode);
                 let server = mcp::bind_http(make, addr, config).await?;
                 eprintln!("skb: serving {count} skills at {}", server.url()?);
@@ -86,10 +85,9 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
             }
             None => {
                 eprintln!("skb: serving {count} skills over stdio");
-                let config = StdioConfig {
-                    max_in_flight: args.max_in_flight,
-                    request_timeout,
-                };
+                let config = StdioConfig::default()
+                    .with_max_in_flight(args.max_in_flight)
+                    .with_request_timeout(request_timeout);
                 SkillsServer::new(&bundle, executor, mode)
                     .serve_stdio_with(config)
                     .await

@@ -15,6 +15,7 @@ use crate::path::PathError;
 
 /// Why an entry's name was refused, by the reader or the writer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NameError {
     /// A name that is not a safe relative path.
     BadName {
@@ -67,6 +68,7 @@ pub enum NameError {
 
 /// Why an archive or an entry was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ZipError {
     /// No end-of-central-directory record: not a zip file, or truncated.
     NoEndRecord,
@@ -285,6 +287,7 @@ pub enum ZipError {
 
 /// Why the writer refused an entry; a refused entry is not written.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WriteError {
     /// A name the name rules refuse.
     Name(NameError),

@@ -38,6 +38,7 @@ pub const RATIO_EXEMPT: u64 = 1 << 20;
 /// `--max-entry-size`, `--max-total-size`, `--max-ratio`); a library
 /// passes its own `Limits`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Most entries, directories included. Default 100,000.
     pub max_entries: usize,
@@ -54,12 +55,41 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_entries: 100_000,
-            max_entry_size: 16 << 20,
-            max_total_size: 256 << 20,
-            max_ratio: 100,
-        }
+        Limits::DEFAULT
+    }
+}
+
+impl Limits {
+    /// The defaults, as a constant (what [`Limits::default`] returns).
+    pub const DEFAULT: Limits = Limits {
+        max_entries: 100_000,
+        max_entry_size: 16 << 20,
+        max_total_size: 256 << 20,
+        max_ratio: 100,
+    };
+
+    /// These limits with [`max_entries`](Limits::max_entries) set to `n`.
+    pub const fn with_max_entries(mut self, n: usize) -> Limits {
+        self.max_entries = n;
+        self
+    }
+
+    /// These limits with [`max_entry_size`](Limits::max_entry_size) set to `bytes`.
+    pub const fn with_max_entry_size(mut self, bytes: u64) -> Limits {
+        self.max_entry_size = bytes;
+        self
+    }
+
+    /// These limits with [`max_total_size`](Limits::max_total_size) set to `bytes`.
+    pub const fn with_max_total_size(mut self, bytes: u64) -> Limits {
+        self.max_total_size = bytes;
+        self
+    }
+
+    /// These limits with [`max_ratio`](Limits::max_ratio) set to `ratio`.
+    pub const fn with_max_ratio(mut self, ratio: u64) -> Limits {
+        self.max_ratio = ratio;
+        self
     }
 }
 

@@ -36,13 +36,11 @@ fn every_corpus_skill_activates_with_the_body_claude_code_reads() {
         let name = found.qualified_name().unwrap();
         let skill = bundle.get(&name).unwrap();
         let dir = found.dir.to_string_lossy();
-        let options = Options {
-            arguments: "first \"second word\" third",
-            base_dir: Some(&dir),
-            session_id: Some("session"),
-            project_dir: Some("/project"),
-            commands: None,
-        };
+        let options = Options::default()
+            .with_arguments("first \"second word\" third")
+            .with_base_dir(&dir)
+            .with_session_id("session")
+            .with_project_dir("/project");
         let text = skill.activate_with(&options).unwrap().content;
         let header = format!("Base directory for this skill: {dir}\n\n");
         assert!(text.starts_with(&header), "{name}");

@@ -161,7 +161,7 @@ class Walker:
                 fi = crate.item(f)
                 if fi and fi["visibility"] == "public":
                     self.emit(path + [fi["name"]], "field", cfgs + self.cfgs_of(crate, fi))
-            self.walk_impls(crate, inner["impls"], path, cfgs)
+            self.walk_impls(crate, inner["impls"], path, cfgs, it["id"])
         elif kind == "enum":
             for v in inner["variants"]:
                 vi = crate.item(v)
@@ -176,7 +176,7 @@ class Walker:
                         fi = crate.item(f)
                         if fi:
                             self.emit(path + [vi["name"], fi["name"]], "field", vcfgs)
-            self.walk_impls(crate, inner["impls"], path, cfgs)
+            self.walk_impls(crate, inner["impls"], path, cfgs, it["id"])
         elif kind == "trait":
             for t in inner["items"]:
                 ti = crate.item(t)
@@ -184,7 +184,7 @@ class Walker:
                     tk = next(iter(ti["inner"]))
                     self.emit(path + [ti["name"]], "trait-" + tk, cfgs + self.cfgs_of(crate, ti))
 
-    def walk_impls(self, crate, impls, path, cfgs):
+    def walk_impls(self, crate, impls, path, cfgs, self_id):
         for i in impls:
             im = crate.item(i)
             if im is None:
@@ -207,7 +207,10 @@ class Walker:
                 ab = args.get("angle_bracketed") if isinstance(args, dict) else None
                 if ab and ab.get("args"):
                     name += "<" + ", ".join(type_text(a.get("type")) for a in ab["args"]) + ">"
-                self.lines.add(f"impl {name} for {'::'.join(path)}" + cfg_suffix(icfgs))
+                for_ = imp["for"]
+                on_self = isinstance(for_, dict) and for_.get("resolved_path", {}).get("id") == self_id
+                target = "::".join(path) if on_self else type_text(for_) + " (from " + "::".join(path) + ")"
+                self.lines.add(f"impl {name} for {target}" + cfg_suffix(icfgs))
 
 
 def type_text(t):

@@ -47,6 +47,8 @@ pub mod build;
 pub mod catalog;
 #[cfg(all(unix, feature = "exec"))]
 pub mod exec;
+#[cfg(feature = "exec")]
+pub mod fsread;
 pub mod invocation;
 #[cfg(all(unix, feature = "openai"))]
 pub mod openai;
@@ -62,10 +64,11 @@ mod bundle;
 mod file;
 mod skill;
 
+pub use activation::activate::Activation;
 pub use bundle::Bundle;
 pub use file::{Corrupt, File};
 pub use policy::{Decision, Mode, ToolPolicy, ToolRestrictionError};
-pub use skill::{Activation, BASE_SCHEME, ReadError, Skill};
+pub use skill::{BASE_SCHEME, ReadError, Skill};
 pub use skills_core::path::PathError;
 pub use skills_core::tools::ToolRule;
 

@@ -57,15 +57,10 @@ use skills_core::json::{self, Value};
 
 mod error;
 mod offer;
+mod tools;
 
 pub use error::SessionError;
-
-/// The function-calling tools, by name.
-pub const ACTIVATE: &str = "activate_skill";
-/// See [`ACTIVATE`].
-pub const READ: &str = "read_skill_resource";
-/// See [`ACTIVATE`].
-pub const RUN: &str = "run_skill_script";
+pub use tools::{ACTIVATE, READ, RUN};
 
 /// A function-calling tool: what a model API needs to offer it.
 #[derive(Debug, Clone, PartialEq, Eq)]

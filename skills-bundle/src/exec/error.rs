@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use super::defaults::MAX_TIMEOUT;
 use crate::file::Corrupt;
 use crate::shell::SplitError;
 use skills_core::path::PathError;
@@ -62,7 +63,7 @@ pub enum ExecError {
     EmptyCommand,
     /// A shell command, and the executor does not allow a shell.
     ShellNotAllowed,
-    /// The executor's timeout is over [`MAX_TIMEOUT`](super::MAX_TIMEOUT):
+    /// The executor's timeout is over [`MAX_TIMEOUT`]:
     /// refused before the program is started.
     TimeoutTooLong {
         /// The timeout set.
@@ -118,7 +119,7 @@ impl fmt::Display for ExecError {
             ExecError::TimeoutTooLong { timeout } => write!(
                 f,
                 "the timeout {timeout:?} is over the maximum of {} s (7 days); set at most that",
-                super::MAX_TIMEOUT.as_secs()
+                MAX_TIMEOUT.as_secs()
             ),
             ExecError::Spawn { program, source } => write!(f, "cannot run `{program}`: {source}"),
         }

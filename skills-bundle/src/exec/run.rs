@@ -45,24 +45,12 @@ use std::time::{Duration, Instant};
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
-use super::{Command, ExecError, Invocation, Output, ScriptExecutor, materialise};
+use super::command::{Command, Invocation, Output, ScriptExecutor};
+use super::defaults::{DEFAULT_ENV_ALLOW, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT};
+use super::error::ExecError;
+use super::materialise::{default_cache_root, materialise};
 use crate::Skill;
 use skills_core::path;
-
-/// The default timeout: 60 s.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The longest timeout: 7 days, far past any tool call, and a deadline
-/// every clock can represent. A run with a longer [`LocalExecutor::timeout`]
-/// is refused before it starts ([`ExecError::TimeoutTooLong`]).
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 60 * 60);
-
-/// The default cap per output stream: 1 MiB.
-pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
-
-/// The environment variables passed on by default (when set).
-pub const DEFAULT_ENV_ALLOW: &[&str] =
-    &["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER"];
 
 /// How long the output readers get to finish once the group is dead.
 pub(super) const READER_GRACE: Duration = Duration::from_millis(500);
@@ -105,7 +93,7 @@ impl LocalExecutor {
 
     /// An executor with the defaults and [`default_cache_root`](super::default_cache_root).
     pub fn with_default_cache() -> Result<LocalExecutor, ExecError> {
-        super::default_cache_root()
+        default_cache_root()
             .map(LocalExecutor::new)
             .ok_or(ExecError::NoCacheDir)
     }
@@ -551,7 +539,7 @@ pub(super) mod tests {
     /// The descriptors `ls` has open, but the directory it lists: its own
     /// numbers and where each leads.
     #[cfg(target_os = "linux")]
-    pub(in crate::exec) fn inherited(out: &Output) -> Vec<(String, String)> {
+    pub(crate) fn inherited(out: &Output) -> Vec<(String, String)> {
         String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|l| l.split_once(" -> "))
@@ -566,7 +554,7 @@ pub(super) mod tests {
     /// A descriptor without `O_CLOEXEC` in the caller, the list command, and
     /// what the script must see: its three standard streams only.
     #[cfg(target_os = "linux")]
-    pub(in crate::exec) fn leaky_fd(dir: &Path) -> (std::fs::File, Command) {
+    pub(crate) fn leaky_fd(dir: &Path) -> (std::fs::File, Command) {
         let file = std::fs::File::create(dir.join("leak")).expect("create");
         rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).expect("fcntl");
         (file, Command::argv(["ls", "-l", "/proc/self/fd"]))

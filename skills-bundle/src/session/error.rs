@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::{ACTIVATE, READ, RUN};
+use super::tools::{ACTIVATE, READ, RUN};
 use crate::exec::ExecError;
 use crate::{ReadError, ToolRestrictionError};
 

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{CONTROL_OPERATORS, LINE_BREAKS, escapes_in_double_quotes, quote};
+use super::syntax::{CONTROL_OPERATORS, LINE_BREAKS, escapes_in_double_quotes, quote};
 
 /// Where a value lands in a command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

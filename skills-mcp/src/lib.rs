@@ -1,7 +1,7 @@
 //! A bundle served as an MCP server (rmcp), over stdio or, with the
 //! `http` feature, streamable HTTP on a loopback address.
 //!
-//! [`SkillsServer`] puts one [`Session`] (the framework-neutral layer) behind
+//! [`SkillsServer`] puts one [`Session`](skills_bundle::session::Session) (the framework-neutral layer) behind
 //! the Model Context Protocol:
 //!
 //! - **tools**: `activate_skill` (the names of the skills the session
@@ -19,13 +19,13 @@
 //! - **the skills extension** (SEP-2640): `skills/list` and `skills/get`,
 //!   each file with its `sha256:` digest and size ([`extension`]), and
 //!   `resources/directory/read` on every folder of a skill ([`directory`]);
-//! - **instructions**: [`Session::function_calling_prompt`], the `<available_skills>`
+//! - **instructions**: [`Session::function_calling_prompt`](skills_bundle::session::Session::function_calling_prompt), the `<available_skills>`
 //!   catalog and a line on the tools.
 //!
 //! The tools are listed from the session (its `enum` follows what it
 //! offers); the other listings are computed once per server, on first
 //! request (a pack of 454 skills lists its few thousand files in one page of
-//! about a megabyte), and shared by every MCP session of an HTTP server; the [`Session`], which
+//! about a megabyte), and shared by every MCP session of an HTTP server; the [`Session`](skills_bundle::session::Session), which
 //! holds the active skills and their grants, is one per MCP session.
 //!
 //! Serving a compiled bundle takes a few lines:

@@ -43,7 +43,7 @@ pub struct StdioConfig {
     /// client has read answers. At least 1.
     pub max_in_flight: usize,
     /// A request not answered in this time gets `-32001`
-    /// ([`REQUEST_TIMED_OUT`]) and its handler is stopped (a
+    /// ([`REQUEST_TIMED_OUT`](crate::REQUEST_TIMED_OUT)) and its handler is stopped (a
     /// script run is killed). Keep it above the executor's time limit.
     pub request_timeout: Duration,
 }

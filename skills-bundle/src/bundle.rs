@@ -103,7 +103,7 @@ impl Bundle {
     /// the block, so this copies the slices that are kept.
     pub fn catalog_within(&self, budget: usize) -> std::borrow::Cow<'_, str> {
         let data = self.data();
-        skills_core::catalog::within(
+        crate::catalog::within(
             &data.catalog,
             data.catalog_chars,
             &data.catalog_spans,
@@ -114,20 +114,16 @@ impl Bundle {
     /// The catalog block, its length in characters and each entry's span
     /// (in skill order), to cut it to a subset of the skills.
     #[cfg(all(unix, feature = "exec"))]
-    pub(crate) fn catalog_parts(&self) -> (&str, usize, &[skills_core::catalog::Span]) {
+    pub(crate) fn catalog_parts(&self) -> (&str, usize, &[crate::catalog::Span]) {
         let data = self.data();
         (&data.catalog, data.catalog_chars, &data.catalog_spans)
     }
 
-    /// The catalog in a client's dialect ([`Style`](skills_core::catalog::Style)),
+    /// The catalog in a client's dialect ([`Style`](crate::catalog::Style)),
     /// within `budget` in the style's unit (`None`: the style's default),
     /// rendered now: each skill under its name, in the bundle's order, with
     /// its `when_to_use` where it has one. Empty for an empty bundle.
-    pub fn catalog_style(
-        &self,
-        style: skills_core::catalog::Style,
-        budget: Option<usize>,
-    ) -> String {
+    pub fn catalog_style(&self, style: crate::catalog::Style, budget: Option<usize>) -> String {
         self.catalog_style_of(style, budget, &vec![true; self.len()])
     }
 
@@ -135,7 +131,7 @@ impl Bundle {
     /// skill, in bundle order): what a session offers the model.
     pub(crate) fn catalog_style_of(
         &self,
-        style: skills_core::catalog::Style,
+        style: crate::catalog::Style,
         budget: Option<usize>,
         keep: &[bool],
     ) -> String {
@@ -147,7 +143,7 @@ impl Bundle {
             .collect();
         let locations: Vec<String> = kept
             .iter()
-            .map(|s| skills_core::catalog::location(s.name()))
+            .map(|s| crate::catalog::location(s.name()))
             .collect();
         // Extension values are JSON text: `when_to_use` is a JSON string.
         let when_to_use: Vec<Option<String>> = kept
@@ -159,11 +155,11 @@ impl Bundle {
                     .and_then(|n| n.as_str().map(String::from))
             })
             .collect();
-        let entries: Vec<skills_core::catalog::Entry<'_>> = kept
+        let entries: Vec<crate::catalog::Entry<'_>> = kept
             .iter()
             .zip(&locations)
             .zip(&when_to_use)
-            .map(|((s, location), when_to_use)| skills_core::catalog::Entry {
+            .map(|((s, location), when_to_use)| crate::catalog::Entry {
                 name: s.name(),
                 alias: None,
                 description: s.description(),
@@ -171,7 +167,7 @@ impl Bundle {
                 location,
             })
             .collect();
-        skills_core::catalog::render_style(style, &entries, budget)
+        crate::catalog::render_style(style, &entries, budget)
     }
 
     /// SHA-256 (hex) of the canonical content: names, paths, modes, sizes and

@@ -7,4 +7,6 @@ pub use skills_core::catalog::Style;
 // with; not part of the API.
 #[doc(hidden)]
 pub use skills_core::catalog::Span;
-pub(crate) use skills_core::catalog::{layout_embedded, render_embedded};
+pub(crate) use skills_core::catalog::{
+    Entry, layout_embedded, location, render_embedded, render_style, within,
+};

@@ -64,11 +64,10 @@ mod bundle;
 mod file;
 mod skill;
 
-pub use activation::activate::Activation;
 pub use bundle::Bundle;
 pub use file::{Corrupt, File};
 pub use policy::{Decision, Mode, ToolPolicy, ToolRestrictionError};
-pub use skill::{BASE_SCHEME, ReadError, Skill};
+pub use skill::{Activation, BASE_SCHEME, ReadError, Skill};
 pub use skills_core::path::PathError;
 pub use skills_core::tools::ToolRule;
 

@@ -16,11 +16,11 @@
 //! 2. Rules of active skills, most recently activated skill first: a match is
 //!    [`Decision::Allow`] naming that skill.
 //! 3. The development override ([`ToolPolicy::allow_all`]): when on, every
-//!    call not denied is allowed (the PRD's `enforce_tool_restrictions=False`).
+//!    call not denied is allowed (Python agents' `enforce_tool_restrictions=False`).
 //! 4. The [`Mode`]'s default: [`Decision::Ask`] in [`Mode::PreApprove`]; in
 //!    [`Mode::Restrict`], [`Decision::Restricted`] if some active skill
 //!    declares rules, otherwise [`Decision::Ask`] (a skill whose
-//!    `allowed-tools` is missing or empty restricts nothing, FR-4.3 item 5).
+//!    `allowed-tools` is missing or empty restricts nothing).
 //!
 //! # Matching
 //!
@@ -76,8 +76,8 @@ pub enum Mode {
     /// The specification's and Claude Code's meaning: listed tools need no
     /// confirmation; anything else falls back to [`Decision::Ask`].
     PreApprove,
-    /// The PRD's OP-4 option 3: while a skill with `allowed-tools` is active,
-    /// anything its rules do not allow is [`Decision::Restricted`].
+    /// `allowed-tools` as a restriction: while a skill with `allowed-tools`
+    /// is active, anything its rules do not allow is [`Decision::Restricted`].
     Restrict,
 }
 
@@ -103,7 +103,7 @@ pub enum Decision {
 
 /// A call outside the rules of the active skills, in [`Mode::Restrict`].
 ///
-/// Displays as the PRD's FR-4.3 message, with the list in Python's repr
+/// Displays as Python agents' `ToolRestrictionError` does, with the list in Python's repr
 /// style: `Tool 'Bash' not allowed for skill 'pdf'. Allowed tools: ['Read']`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -1,7 +1,8 @@
 //! The XML instruction protocol: what the model writes to use a skill, and
 //! how results are wrapped for it.
 //!
-//! The seeds' protocol (LangChain4j's and the Java PRD's): the system prompt
+//! The protocol of the XML-instruction agents (LangChain4j's and the Java
+//! Agent Skills implementations'): the system prompt
 //! lists the skills and three instructions, and the model answers with
 //!
 //! ```text

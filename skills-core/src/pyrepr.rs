@@ -1,6 +1,6 @@
 //! Python's `repr()` of a string, for output that must read exactly as the
 //! Python tools users compare against print it: the reference validator's
-//! messages (`compiler::properties`) and the PRD's `ToolRestrictionError`
+//! messages (`compiler::properties`) and Python agents' `ToolRestrictionError`
 //! list (`policy`).
 
 use std::fmt::Write as _;

@@ -1,7 +1,7 @@
 //! Claude Code's activation text: `Base directory for this skill: <dir>`, a
 //! blank line, then the body with its placeholders filled, as Claude Code
 //! 2.1.330 gives it to the model after a `Skill` tool call
-//! (`../shared/clients/BEHAVIOUR.md` and its "Finer rules").
+//! (observed on that version, down to its placeholder and quoting rules).
 //!
 //! Two passes, in Claude Code's order:
 //!

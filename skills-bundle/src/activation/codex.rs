@@ -1,7 +1,7 @@
 //! Codex's activation: the raw `SKILL.md`, frontmatter included and nothing
 //! substituted, in a `<skill>` element with the skill's name and the
 //! absolute path of its `SKILL.md`, as Codex CLI 0.169.0 adds it as a user
-//! message when the prompt mentions `$name` (`../shared/clients/BEHAVIOUR.md`).
+//! message when the prompt mentions `$name` (observed behaviour of that version).
 
 /// `<skill>\n<name>NAME</name>\n<path>PATH</path>\nRAW\n</skill>`: Codex
 /// writes the three values as they are, without escaping.

@@ -1,6 +1,6 @@
 //! Activation dialects: the text a client gives its model when a skill is
-//! activated, as Claude Code and Codex give it (recorded in
-//! `../shared/clients/BEHAVIOUR.md`), and what `` !`cmd` `` becomes.
+//! activated, as Claude Code and Codex give it (observed on the versions
+//! named in each module), and what `` !`cmd` `` becomes.
 //!
 //! - [`claude_code`]: `Base directory for this skill: <dir>`, a blank line
 //!   and the body with Claude Code's placeholders filled: what
@@ -26,8 +26,6 @@
 //! `skill://<name>` that [`Skill::base_dir`](crate::Skill::base_dir) gives
 //! and that the session's tools resolve.
 
-pub(crate) mod activate;
-mod arguments;
 pub mod claude_code;
 pub mod codex;
 pub mod commands;
@@ -37,7 +35,6 @@ mod run;
 mod shell_words;
 mod spelling;
 
-pub use arguments::{argument_names, argument_words, split_arguments};
 pub use commands::{CommandError, RunCommand};
 pub use options::{ActivationError, Options, Rule};
 #[cfg(all(unix, feature = "exec"))]
@@ -45,6 +42,38 @@ pub use run::PolicyRunner;
 #[cfg(all(unix, feature = "exec"))]
 pub(crate) use spelling::decide;
 pub use spelling::{other_spelling, relative_spelling};
+
+/// Claude Code's split of arguments into `$0`, `$1`, ...: a bash command
+/// line's words, never an error (see the `shell_words` rules in the
+/// module's source).
+pub fn split_arguments(arguments: &str) -> Vec<String> {
+    shell_words::split(arguments)
+}
+
+/// The words `$ARGUMENTS` gives a command outside quotes: the arguments
+/// grouped by blanks, quotes and backslashes, every other character kept
+/// (`$`, `#`, `|`, `;` are data), each then quoted as one word.
+pub fn argument_words(arguments: &str) -> Vec<String> {
+    shell_words::data_words(arguments)
+}
+
+/// The names of the frontmatter's `arguments` (as JSON text: a list, or a
+/// string of blank-separated names); an item that is not a string keeps its
+/// place with no name.
+pub fn argument_names(json_text: &str) -> Vec<String> {
+    use skills_core::json::{self, Value};
+    match json::parse(json_text, 4).map(|n| n.value) {
+        Ok(Value::Array(items)) => items
+            .into_iter()
+            .map(|n| match n.value {
+                Value::String(s) => s,
+                _ => String::new(),
+            })
+            .collect(),
+        Ok(Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
 
 #[cfg(test)]
 mod tests {

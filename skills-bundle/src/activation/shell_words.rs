@@ -5,7 +5,7 @@
 //! This is not [`shell::split`](crate::shell::split), which decides what a
 //! command may run and refuses every piece of shell syntax. Here the text
 //! comes from the model or the user and must give whatever words Claude
-//! Code 2.1.330 gives (`../shared/clients/BEHAVIOUR.md`, "Finer rules"), so
+//! Code 2.1.330 gives (observed on that version, quoting and escapes included), so
 //! the rules are bash's, leniently read:
 //!
 //! - blanks (space, tab, newline) separate words;

@@ -49,7 +49,8 @@ pub enum SessionError {
         paths: Vec<String>,
     },
     /// [`Mode::Restrict`](crate::Mode::Restrict): the skill's
-    /// `allowed-tools` do not allow the command (the PRD's message).
+    /// `allowed-tools` do not allow the command; displays as
+    /// `Tool 'Bash' not allowed for skill 'pdf'. Allowed tools: [...]`.
     Restricted(ToolRestrictionError),
     /// A deny rule of the policy matched the command.
     Denied {

@@ -7,10 +7,13 @@
 //! `skills:`; a closed pipe exits quietly.
 
 mod args;
+mod bundle;
 mod cmd;
 mod extract;
 mod input;
 mod listing;
+mod outcome;
+mod output;
 mod report;
 mod sign;
 mod trust;
@@ -21,18 +24,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// What a subcommand found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Everything checked is valid.
-    Success,
-    /// The input has errors (exit 1).
-    Invalid,
-    /// A usage error already reported in its own words (exit 2).
-    Usage,
-    /// A status of its own (`skb run` passes its command's through).
-    Code(u8),
-}
+pub(crate) use outcome::Outcome;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
@@ -45,13 +37,13 @@ fn main() -> ExitCode {
         args::Command::Unpack(a) => cmd::unpack::run(&a),
         args::Command::Keygen(a) => cmd::keygen::run(&a),
         args::Command::Diff(a) => cmd::diff::run(&a),
-        args::Command::Catalog(a) => cmd::levels::catalog(&a),
-        args::Command::Show(a) => cmd::activation::show(a),
-        args::Command::Read(a) => cmd::levels::read(&a),
+        args::Command::Catalog(a) => cmd::catalog::run(&a),
+        args::Command::Show(a) => cmd::show::run(a),
+        args::Command::Read(a) => cmd::read::run(&a),
         args::Command::Run(a) => cmd::run::run(&a),
         args::Command::Serve(a) => cmd::serve::run(&a),
-        args::Command::ReadProperties(a) => cmd::properties::read_properties(&a),
-        args::Command::ToPrompt(a) => cmd::properties::to_prompt(&a),
+        args::Command::ReadProperties(a) => cmd::read_properties::run(&a),
+        args::Command::ToPrompt(a) => cmd::to_prompt::run(&a),
         args::Command::Completions(a) => cmd::completions::run(&a),
         args::Command::Man(a) => cmd::man::run(&a),
     };

@@ -14,7 +14,8 @@ use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders, discover, rende
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
-use crate::cmd::levels;
+use crate::bundle::bundle_of;
+use crate::output::print_catalog;
 use crate::{Outcome as Exit, input};
 
 /// Claude Code's override of its listing budget, which `--budget` replaces.
@@ -38,10 +39,10 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     if let [one] = args.paths.as_slice()
         && input::is_archive(one)
     {
-        let Some(bundle) = levels::bundle_of(&args.paths, &args.check)? else {
+        let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
             return Ok(Exit::Invalid);
         };
-        return levels::print_catalog(&bundle.catalog_style(style, budget));
+        return print_catalog(&bundle.catalog_style(style, budget));
     }
     let options = args.check.discovery.options();
     let Some(found) = discovered(&args.paths, &options) else {
@@ -73,7 +74,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         .zip(&locations)
         .map(|(l, loc)| l.entry(loc))
         .collect();
-    levels::print_catalog(&catalog::render_style(style, &entries, budget))
+    print_catalog(&catalog::render_style(style, &entries, budget))
 }
 
 /// The skills discovery finds under `paths`, its diagnostics printed on
@@ -116,7 +117,7 @@ fn codex(
     if let Some(notice) = rendered.notice() {
         eprintln!("warning: {notice}");
     }
-    levels::print_catalog(&rendered.text)
+    print_catalog(&rendered.text)
 }
 
 /// The stderr line for a skill left out because what `client` does with it

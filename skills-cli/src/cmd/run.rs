@@ -21,7 +21,7 @@ use skills_compiler::render::thousands;
 
 use crate::Outcome;
 use crate::args::{PolicyArg, RunArgs};
-use crate::cmd::levels::bundle_of;
+use crate::bundle::bundle_of;
 
 /// Runs `skb run`.
 pub fn run(args: &RunArgs) -> io::Result<Outcome> {

@@ -29,7 +29,7 @@ use skills_bundle::session::Session;
 use skills_bundle_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer, StdioConfig};
 
 use crate::args::{PolicyArg, ServeArgs};
-use crate::cmd::levels::bundle_of;
+use crate::bundle::bundle_of;
 use crate::extract::{self, Opened};
 use crate::trust::Signed;
 use crate::{Outcome, input};

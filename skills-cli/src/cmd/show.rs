@@ -48,8 +48,8 @@ use skills_bundle::pack::{Pack, Trust};
 use skills_bundle::{Mode, Skill, ToolPolicy};
 use skills_compiler::client::{self, Client};
 use skills_compiler::pack::write_pack;
+use skills_core::tools;
 use skills_core::zip::write::DosTime;
-use skills_core::{json, tools};
 
 use crate::Outcome;
 use crate::args::{ClientArg, ProfileArg, ShowArgs};
@@ -79,7 +79,7 @@ impl Located {
 }
 
 /// Runs `skb show`.
-pub fn show(mut args: ShowArgs) -> io::Result<Outcome> {
+pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
     // The client's profile, so that what the client loads is shown.
     if args.check.profile == ProfileArg::Spec {
         match args.style {
@@ -121,7 +121,7 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
         && crate::input::is_archive(one)
         && args.style.is_none()
     {
-        return Ok(crate::cmd::levels::bundle_of(&args.from, &args.check)?.map(|b| (b, Vec::new())));
+        return Ok(crate::bundle::bundle_of(&args.from, &args.check)?.map(|b| (b, Vec::new())));
     }
     if args.style.is_some()
         && let Some(archive) = args.from.iter().find(|p| crate::input::is_archive(p))
@@ -192,9 +192,11 @@ fn claude_code(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Res
     let dir = found.dir.to_string_lossy().into_owned();
     match activate(args, &skill, Some(&dir))? {
         Ok(text) if args.activation.json => print(&format!(
-            "{{\"tool_result\": {}, \"text\": {}}}\n",
-            json::quote(&format!("Launching skill: {name}")),
-            json::quote(&text)
+            "{}\n",
+            serde_json::json!({
+                "tool_result": format!("Launching skill: {name}"),
+                "text": text,
+            })
         )),
         Ok(text) => print(&text),
         Err(e) => fail(&e),
@@ -245,7 +247,7 @@ fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Ou
     };
     match skill.activate_codex(&found.dir.to_string_lossy()) {
         Ok(text) if args.activation.json => {
-            print(&format!("{{\"message\": {}}}\n", json::quote(&text)))
+            print(&format!("{}\n", serde_json::json!({ "message": text })))
         }
         Ok(text) => print(&text),
         Err(e) => fail(&e.to_string()),

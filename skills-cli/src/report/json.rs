@@ -7,37 +7,49 @@
 
 use std::io::{self, Write};
 
-use serde_json::Value;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use skills_compiler::Diagnostic;
 
 use super::human::path_string;
+pub(super) use super::ordered::{Ordered, object, val, write_pretty};
 use super::{Checked, Summary};
 
 /// The version of the document's shape.
 pub const VERSION: u32 = 1;
 
-/// Writes the whole document, then a newline. The skills are written one
-/// at a time (a report of ten thousand skills is never held whole), as
-/// `serde_json::to_writer_pretty` would write the document.
+/// Writes the whole document, then a newline, as
+/// `serde_json::to_writer_pretty` writes it. The skills are serialised one
+/// at a time (a report of ten thousand skills is never held whole).
 pub fn render(out: &mut dyn Write, checked: &[Checked<'_>], summary: &Summary) -> io::Result<()> {
-    let mut text = String::new();
-    text.push_str("{\n  \"version\": ");
-    push_display(&mut text, &VERSION);
-    text.push_str(",\n  \"summary\": ");
-    summary_object(summary).write(&mut text, 1);
-    text.push_str(",\n  \"skills\": [");
-    for (i, c) in checked.iter().enumerate() {
-        text.push_str(if i == 0 { "\n" } else { ",\n" });
-        push_indent(&mut text, 2);
-        skill(c).write(&mut text, 2);
-        if text.len() >= 1 << 16 {
-            out.write_all(text.as_bytes())?;
-            text.clear();
-        }
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut out, &Document { checked, summary })?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The document: its version, the summary, then every skill.
+struct Document<'r, 'a> {
+    checked: &'r [Checked<'a>],
+    summary: &'r Summary,
+}
+
+impl Serialize for Document<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(3))?;
+        map.serialize_entry("version", &VERSION)?;
+        map.serialize_entry("summary", &summary_object(self.summary))?;
+        map.serialize_entry("skills", &Skills(self.checked))?;
+        map.end()
     }
-    text.push_str(if checked.is_empty() { "]" } else { "\n  ]" });
-    text.push_str("\n}\n");
-    out.write_all(text.as_bytes())
+}
+
+/// The skills' objects, each built as it is written.
+struct Skills<'r, 'a>(&'r [Checked<'a>]);
+
+impl Serialize for Skills<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(skill))
+    }
 }
 
 fn summary_object(summary: &Summary) -> Ordered {
@@ -86,96 +98,11 @@ fn diagnostic(d: &Diagnostic) -> Ordered {
     ])
 }
 
-/// A JSON document whose objects keep their keys in the order written
-/// (`serde_json::Value` sorts them unless its `preserve_order` feature is on).
-#[derive(Debug)]
-pub(super) enum Ordered {
-    /// A scalar (or anything printed compactly).
-    Value(Value),
-    /// An array.
-    Array(Vec<Ordered>),
-    /// An object, keys in order.
-    Object(Vec<(&'static str, Ordered)>),
-}
-
-/// A scalar.
-pub(super) fn val(value: impl Into<Value>) -> Ordered {
-    Ordered::Value(value.into())
-}
-
-/// An object with these keys, in this order.
-pub(super) fn object<const N: usize>(fields: [(&'static str, Ordered); N]) -> Ordered {
-    Ordered::Object(fields.into())
-}
-
-/// Writes `doc` indented by two spaces, as `serde_json::to_writer_pretty`
-/// does, then a newline.
-pub(super) fn write_pretty(out: &mut dyn Write, doc: &Ordered) -> io::Result<()> {
-    let mut text = String::new();
-    doc.write(&mut text, 0);
-    text.push('\n');
-    out.write_all(text.as_bytes())
-}
-
-impl Ordered {
-    fn write(&self, text: &mut String, depth: usize) {
-        match self {
-            // Into the text directly: a `String` per value was most of the
-            // time spent writing a large report.
-            Ordered::Value(value) => push_display(text, value),
-            Ordered::Array(items) => {
-                write_entries(text, depth, ['[', ']'], items.iter().map(|i| (None, i)));
-            }
-            Ordered::Object(fields) => {
-                let entries = fields.iter().map(|(k, v)| (Some(*k), v));
-                write_entries(text, depth, ['{', '}'], entries);
-            }
-        }
-    }
-}
-
-/// An array's items or an object's fields, one per line, or `[]` / `{}`.
-fn write_entries<'a>(
-    text: &mut String,
-    depth: usize,
-    [open, close]: [char; 2],
-    entries: impl Iterator<Item = (Option<&'static str>, &'a Ordered)>,
-) {
-    text.push(open);
-    let mut empty = true;
-    for (key, value) in entries {
-        text.push_str(if empty { "\n" } else { ",\n" });
-        empty = false;
-        push_indent(text, depth + 1);
-        if let Some(key) = key {
-            push_display(text, &Value::from(key));
-            text.push_str(": ");
-        }
-        value.write(text, depth + 1);
-    }
-    if !empty {
-        text.push('\n');
-        push_indent(text, depth);
-    }
-    text.push(close);
-}
-
-/// Appends `value` as its `Display` writes it (writing to a `String`
-/// cannot fail).
-fn push_display(text: &mut String, value: &impl std::fmt::Display) {
-    use std::fmt::Write as _;
-    let _ = write!(text, "{value}");
-}
-
-fn push_indent(text: &mut String, depth: usize) {
-    for _ in 0..depth {
-        text.push_str("  ");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
+
+    use serde_json::Value;
 
     use super::super::human::fixture::{ELAPSED, sample};
     use super::*;

@@ -12,6 +12,7 @@ pub mod clients;
 pub mod github;
 pub mod human;
 pub mod json;
+mod ordered;
 pub mod sarif;
 pub mod skills_ref;
 

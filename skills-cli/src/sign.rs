@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 use ct_codecs::{Base64, Decoder};
 use minisign::{ErrorKind, KeyPair, PError, PublicKey, SecretKeyBox};
+use skills_bundle::fsread::{self, FileError};
 use skills_bundle::pack::signature::MAX_KEY_FILE;
-use skills_core::fsread::{self, FileError};
 
 /// The environment variable read for a secret key's password.
 pub const PASSWORD_ENV: &str = "SKILLS_KEY_PASSWORD";

@@ -7,9 +7,9 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use skills_bundle::fsread::{self, FileError};
 use skills_bundle::pack::Trust;
 use skills_bundle::pack::signature::MAX_SIGNATURE_FILE;
-use skills_core::fsread::{self, FileError};
 
 use crate::cmd::pack::minisig_path;
 use crate::sign::{self, SignError};

@@ -62,6 +62,7 @@ pub(super) const READER_GRACE: Duration = Duration::from_millis(500);
 /// process-wide change an embedder passing descriptors to children of its
 /// own must know of.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct LocalExecutor {
     /// Where skills are materialised ([`materialise`]).
     pub cache_root: PathBuf,

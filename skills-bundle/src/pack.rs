@@ -26,12 +26,11 @@
 
 use std::sync::OnceLock;
 
-use skills_core::pack::open;
+use skills_core::pack::{open, tables};
 
 use crate::__private::{BundleData, FileData, Index, List, SkillData};
 use crate::bundle::Bundle;
-use crate::catalog;
-use crate::zip::{Limits, Method};
+use crate::zip::Limits;
 
 pub use skills_core::pack::{
     CODEC, FORMAT, MANIFEST_NAME, MAX_MANIFEST, MAX_PACK_FILE, Manifest, ManifestSkill, PackError,
@@ -116,62 +115,48 @@ impl Bundle {
     }
 }
 
-/// The runtime tables of a checked pack; compressed bytes are copied.
+/// The runtime tables of a checked pack ([`tables::tables`], which the
+/// compiler reads a pack through too); compressed bytes are copied.
 fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, PackError> {
-    let manifest = &checked.manifest;
-    let all = checked.archive.entries();
+    let tables = tables::tables(checked, bytes)?;
     let mut slots = 0u32;
-    let mut skills = Vec::with_capacity(manifest.skills.len());
-    for (s, indices) in manifest.skills.iter().zip(&checked.entries) {
-        let mut files = Vec::with_capacity(s.files.len());
-        for (f, &i) in s.files.iter().zip(indices) {
-            let entry = &all[i];
-            let stored = bytes.get(entry.data.clone()).ok_or_else(|| {
-                PackError::Mismatch(format!("`{}`: data out of bounds", entry.name))
-            })?;
-            let deflated = entry.method == Method::Deflate;
-            // Every file of a pack has a slot: stored ones are hash-checked
-            // on first read too.
-            let slot = slots;
-            slots += 1;
-            files.push(FileData {
-                meta: f.clone(),
-                stored: List::Owned(stored.into()),
-                deflated,
-                slot,
-            });
-        }
-        let skill_md = s
-            .files
-            .iter()
-            .position(|f| f.path == s.meta.skill_md)
-            .and_then(|i| u32::try_from(i).ok())
-            .ok_or_else(|| PackError::Manifest(format!("`{}` has no `SKILL.md`", s.meta.name)))?;
-        let paths: Vec<&str> = s.files.iter().map(|f| &*f.path).collect();
-        skills.push(SkillData {
-            meta: s.meta.clone(),
-            source_dir: s.dir.clone().into(),
-            files: List::Owned(files),
-            paths: Index::build(&paths),
-            skill_md,
-        });
-    }
-    let pairs = || {
-        manifest
-            .skills
-            .iter()
-            .map(|s| (&*s.meta.name, &*s.meta.description))
-    };
-    let catalog = catalog::render_embedded(pairs());
-    let (catalog_chars, spans) = catalog::layout_embedded(pairs());
-    let names: Vec<&str> = manifest.skills.iter().map(|s| &*s.meta.name).collect();
+    let skills = tables
+        .skills
+        .into_iter()
+        .map(|s| {
+            let files = s
+                .files
+                .into_iter()
+                .map(|f| {
+                    // Every file of a pack has a slot: stored ones are
+                    // hash-checked on first read too.
+                    let slot = slots;
+                    slots += 1;
+                    FileData {
+                        meta: f.meta.clone(),
+                        stored: List::Owned(f.stored.into()),
+                        deflated: f.deflated,
+                        slot,
+                    }
+                })
+                .collect();
+            SkillData {
+                meta: s.skill.meta.clone(),
+                source_dir: s.skill.dir.clone().into(),
+                files: List::Owned(files),
+                paths: Index::from_tables(s.paths),
+                skill_md: s.skill_md,
+            }
+        })
+        .collect();
+    let catalog = tables.catalog;
     Ok(BundleData {
         skills: List::Owned(skills),
-        index: Index::build(&names),
-        catalog: catalog.into(),
-        catalog_chars,
-        catalog_spans: List::Owned(spans),
-        digest: manifest.digest.clone().into(),
+        index: Index::from_tables(tables.index),
+        catalog: catalog.text.into(),
+        catalog_chars: catalog.chars,
+        catalog_spans: List::Owned(catalog.spans),
+        digest: checked.manifest.digest.clone().into(),
         cache: List::Owned((0..slots).map(|_| OnceLock::new()).collect()),
     })
 }

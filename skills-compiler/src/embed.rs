@@ -3,8 +3,10 @@
 //! [`plan`] reads every file of every valid skill, compresses it (raw deflate
 //! at one fixed level, [`deflate::LEVEL`], so the output is deterministic,
 //! kept only when it is smaller than the file), hashes it, splits `allowed-tools`,
-//! renders the catalog and computes the bundle digest. The proc-macro turns
-//! the [`Plan`] into tokens; a pack writer can turn the same plan into a zip.
+//! renders and lays out the catalog, builds the lookup tables and computes
+//! the bundle digest. The code generator (`codegen`) prints the [`Plan`] as
+//! statics; the pack writer turns the same plan into a zip; [`from_pack`]
+//! plans the skills of a pack instead.
 //!
 //! Files are compressed one by one rather than as one solid block per skill:
 //! on the shared corpus (454 skills, 22.2 MB) per-file deflate keeps 32.8 %
@@ -25,22 +27,57 @@ use skills_core::fsread::{Dir, FileError, Reason, read_open};
 use skills_core::glob;
 use skills_core::listing::EntryMeta;
 use skills_core::meta::{self, FileMeta, SkillMeta, Str};
-use skills_core::pack::{PackError, Trust, open};
-use skills_core::zip::{Limits, Method};
-use skills_core::{catalog, deflate, tools};
+use skills_core::{catalog, deflate, phf, tools};
 
-use crate::client::codex::OPENAI_YAML;
-use crate::rederive;
+pub mod from_pack;
 
-/// What to embed.
+/// What to embed: the skills, and every table the runtime reads them
+/// through, so that the code generator only prints.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     /// Skills, sorted by name.
     pub skills: Vec<PlanSkill>,
     /// The `<available_skills>` block.
     pub catalog: String,
+    /// Its length in characters.
+    pub catalog_chars: usize,
+    /// Where each skill's entry sits in it, in `skills` order.
+    pub catalog_spans: Vec<catalog::Span>,
+    /// Name → index into `skills` ([`phf::build`]); `None`: binary search.
+    pub names: Option<phf::Tables>,
+    /// For each skill, path → index into its files; `None`: binary search.
+    pub paths: Vec<Option<phf::Tables>>,
     /// The bundle digest (hex).
     pub digest: String,
+}
+
+impl Plan {
+    /// The plan of `skills` (sorted by name, each one's files by path) whose
+    /// bundle digest is `digest`: the catalog, its layout and the lookup
+    /// tables are computed here, by the functions of `skills_core` a pack
+    /// loaded at run time is read with.
+    pub fn new(skills: Vec<PlanSkill>, digest: String) -> Plan {
+        let catalog::Embedded { text, chars, spans } =
+            catalog::embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
+        let names: Vec<&str> = skills.iter().map(|s| &*s.meta.name).collect();
+        let names = phf::build(&names);
+        let paths = skills
+            .iter()
+            .map(|s| {
+                let paths: Vec<&str> = s.files.iter().map(|f| &*f.meta.path).collect();
+                phf::build(&paths)
+            })
+            .collect();
+        Plan {
+            skills,
+            catalog: text,
+            catalog_chars: chars,
+            catalog_spans: spans,
+            names,
+            paths,
+            digest,
+        }
+    }
 }
 
 /// One skill to embed: its metadata (the one record the manifest, the
@@ -182,98 +219,8 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         planned.meta.skill_md = md_rel.into();
     }
     skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
-    let catalog =
-        catalog::render_embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
     let digest = digest::bundle_digest(skills.iter().map(PlanSkill::digested));
-    Ok(Plan {
-        skills,
-        catalog,
-        digest,
-    })
-}
-
-/// Why a pack cannot be planned.
-#[derive(Debug)]
-pub enum PackPlanError {
-    /// Its signature, structure or manifest is refused.
-    Refused(PackError),
-    /// A file does not read back as the manifest records it.
-    Damaged(String),
-    /// The manifest's metadata is not what a `SKILL.md` gives.
-    Disagrees(rederive::Disagreement),
-}
-
-impl std::fmt::Display for PackPlanError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PackPlanError::Refused(e) => write!(f, "refused: {e}"),
-            PackPlanError::Damaged(e) => write!(f, "damaged: {e}"),
-            PackPlanError::Disagrees(d) => write!(f, "refused: manifest: {d}"),
-        }
-    }
-}
-
-impl std::error::Error for PackPlanError {}
-
-/// Plans the skills of a pack, as `skills_bundle!(pack = ...)` embeds them:
-/// checks it as `Bundle::from_pack` would (signature when `trust` asks for
-/// one, structure, manifest), then reads every file, checking its CRC-32
-/// and SHA-256, and re-derives each skill's metadata from its `SKILL.md`
-/// (the digest binds the manifest, but an unsigned pack's digest proves
-/// nothing). The plan reuses the pack's compressed bytes.
-pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan, PackPlanError> {
-    let (checked, ()) =
-        open::open_with(bytes, trust, limits, |_| Ok(())).map_err(PackPlanError::Refused)?;
-    let all = checked.archive.entries();
-    let mut skills = Vec::with_capacity(checked.manifest.skills.len());
-    for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
-        let mut files = Vec::with_capacity(s.files.len());
-        let (mut skill_md, mut openai_yaml) = (None, None);
-        for (f, &i) in s.files.iter().zip(indices) {
-            let entry = &all[i];
-            let damaged = PackPlanError::Damaged;
-            let content = entry.read(bytes).map_err(|e| damaged(e.to_string()))?;
-            if digest::sha256(&content) != f.sha256 {
-                return Err(damaged(format!(
-                    "`{}` does not match its SHA-256",
-                    entry.name
-                )));
-            }
-            let stored = bytes
-                .get(entry.data.clone())
-                .ok_or_else(|| damaged(format!("`{}`: data out of bounds", entry.name)))?;
-            files.push(PlanFile {
-                meta: f.clone(),
-                stored: stored.to_vec(),
-                deflated: entry.method == Method::Deflate,
-                crc32: entry.crc32,
-            });
-            if f.path == s.meta.skill_md {
-                skill_md = Some(content);
-            } else if f.path == OPENAI_YAML {
-                openai_yaml = Some(content);
-            }
-        }
-        if let Some(d) = skill_md.and_then(|bytes| {
-            rederive::disagreements(s, &bytes, openai_yaml.as_deref())
-                .into_iter()
-                .next()
-        }) {
-            return Err(PackPlanError::Disagrees(d));
-        }
-        skills.push(PlanSkill {
-            meta: s.meta.clone(),
-            source_dir: s.dir.clone(),
-            files,
-        });
-    }
-    let catalog =
-        catalog::render_embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
-    Ok(Plan {
-        skills,
-        catalog,
-        digest: checked.manifest.digest.clone(),
-    })
+    Ok(Plan::new(skills, digest))
 }
 
 fn slash(p: &Path) -> String {

@@ -15,13 +15,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Checked;
 use super::files::SkillFile;
 use super::profile::SPEC_FIELDS;
 use super::properties::py_str;
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::yaml_json;
+use super::{Checked, Diagnostic};
 use skills_core::digest;
 use skills_core::fsread::{Dir, FileError, Reason, read_open};
 use skills_core::glob;
@@ -223,6 +223,33 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
     Ok(Plan::new(skills, digest))
 }
 
+/// `d` with paths under `from` shown under `to`: its path, and every
+/// occurrence of `from` in its message and help. An empty `to` shows them
+/// relative (the separator after `from` goes too): how `skills_bundle!`
+/// reports paths inside the crate, and how `skb` names the archive a
+/// temporary copy was extracted from. The one rewriting of both.
+pub fn relabel(d: &mut Diagnostic, from: &Path, to: &Path) {
+    if let Ok(rest) = d.path.strip_prefix(from) {
+        d.path = if rest.as_os_str().is_empty() {
+            to.to_path_buf()
+        } else {
+            to.join(rest)
+        };
+    }
+    let (from, to) = if to.as_os_str().is_empty() {
+        (
+            format!("{}{}", from.display(), std::path::MAIN_SEPARATOR),
+            String::new(),
+        )
+    } else {
+        (from.display().to_string(), to.display().to_string())
+    };
+    d.message = d.message.replace(&from, &to);
+    if let Some(help) = &mut d.help {
+        *help = help.replace(&from, &to);
+    }
+}
+
 fn slash(p: &Path) -> String {
     p.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -278,23 +305,26 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
             || "SKILL.md".to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
+    let mut meta = SkillMeta {
+        name: skill.qualified_name().unwrap_or_default().into(),
+        description: skill.fields.description.clone().unwrap_or_default().into(),
+        license: text("license").map(Str::from),
+        compatibility: text("compatibility").map(Str::from),
+        metadata: meta::pairs(metadata),
+        allowed_tools: allowed_tools.into(),
+        extensions: meta::pairs(extensions),
+        skill_md: skill_md.into(),
+        body,
+        allow_implicit_invocation: skill
+            .openai_yaml
+            .as_ref()
+            .and_then(|o| o.allow_implicit_invocation),
+        frontmatter: frontmatter.into(),
+        ..SkillMeta::default()
+    };
+    meta.derive_from_extensions();
     PlanSkill {
-        meta: SkillMeta {
-            name: skill.qualified_name().unwrap_or_default().into(),
-            description: skill.fields.description.clone().unwrap_or_default().into(),
-            license: text("license").map(Str::from),
-            compatibility: text("compatibility").map(Str::from),
-            metadata: meta::pairs(metadata),
-            allowed_tools: allowed_tools.into(),
-            extensions: meta::pairs(extensions),
-            skill_md: skill_md.into(),
-            body,
-            allow_implicit_invocation: skill
-                .openai_yaml
-                .as_ref()
-                .and_then(|o| o.allow_implicit_invocation),
-            frontmatter: frontmatter.into(),
-        },
+        meta,
         source_dir: if source_dir.is_empty() {
             ".".into()
         } else {
@@ -396,6 +426,31 @@ pub fn compress(path: &str, bytes: Vec<u8>, executable: bool) -> PlanFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relabelled_paths_are_relative_or_under_the_new_prefix() {
+        let base = Path::new("/crate");
+        let d = Diagnostic::new(
+            super::super::Code::MissingFrontmatter,
+            super::super::Severity::Error,
+            &base.join("skills/a/SKILL.md"),
+            "no frontmatter in `/crate/skills/a/SKILL.md` (see /crate)",
+        );
+        let mut relative = d.clone();
+        relabel(&mut relative, base, Path::new(""));
+        assert_eq!(relative.path, Path::new("skills/a/SKILL.md"));
+        assert_eq!(
+            relative.message,
+            "no frontmatter in `skills/a/SKILL.md` (see /crate)"
+        );
+        let mut archived = d;
+        relabel(&mut archived, base, Path::new("x.zip"));
+        assert_eq!(archived.path, Path::new("x.zip/skills/a/SKILL.md"));
+        assert_eq!(
+            archived.message,
+            "no frontmatter in `x.zip/skills/a/SKILL.md` (see x.zip)"
+        );
+    }
 
     #[test]
     fn compression_is_deterministic_and_skips_incompressible_data() {

@@ -36,16 +36,11 @@ pub fn track(paths: &[PathBuf]) -> TokenStream {
         .collect()
 }
 
-/// `d` as the embedding crate shows it: its path relative to `base`, and
-/// `base` and the separator after it removed from its message and help.
+/// `d` as the embedding crate shows it: paths relative to `base`
+/// ([`embed::relabel`](crate::embed::relabel)).
 pub fn relative(d: &Diagnostic, base: &Path) -> Diagnostic {
     let mut d = d.clone();
-    if let Ok(rel) = d.path.strip_prefix(base) {
-        d.path = rel.to_path_buf();
-    }
-    let prefix = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
-    d.message = d.message.replace(&prefix, "");
-    d.help = d.help.map(|h| h.replace(&prefix, ""));
+    crate::embed::relabel(&mut d, base, Path::new(""));
     d
 }
 

@@ -103,10 +103,17 @@ fn skill_meta(m: &SkillMeta) -> TokenStream {
         body: (body_start, body_end),
         allow_implicit_invocation,
         frontmatter,
+        arguments,
+        when_to_use,
     } = m;
     let (name, description, skill_md, frontmatter) =
         (&**name, &**description, &**skill_md, &**frontmatter);
-    let (license, compatibility) = (opt(license), opt(compatibility));
+    let (license, compatibility, when_to_use) =
+        (opt(license), opt(compatibility), opt(when_to_use));
+    let arguments = arguments.iter().map(|a| {
+        let a = &**a;
+        quote!(__skills::Borrowed(#a))
+    });
     let allow_implicit_invocation = match allow_implicit_invocation {
         Some(allow) => quote!(::core::option::Option::Some(#allow)),
         None => quote!(::core::option::Option::None),
@@ -134,6 +141,8 @@ fn skill_meta(m: &SkillMeta) -> TokenStream {
             body: (#body_start, #body_end),
             allow_implicit_invocation: #allow_implicit_invocation,
             frontmatter: __skills::Borrowed(#frontmatter),
+            arguments: __skills::List::Static(&[#(#arguments),*]),
+            when_to_use: #when_to_use,
         }
     }
 }

@@ -11,7 +11,7 @@ use quote::quote;
 use super::bundle;
 use crate::embed::{self, Plan, PlanFile, PlanSkill, from_pack};
 use crate::pack::write_pack;
-use crate::{Options, Severity, check};
+use crate::{Options, Profile, Severity, check};
 use skills_core::meta::{FileMeta, SkillMeta};
 use skills_core::zip::write::DosTime;
 
@@ -50,7 +50,13 @@ fn expect(name: &str, actual: &str) -> Result {
 
 fn folder_plan() -> std::result::Result<Plan, Box<dyn std::error::Error>> {
     let roots = vec![fixture().join("skills")];
-    let checked = check(&roots, &Options::default());
+    // Claude Code's profile: its `arguments` and `when_to_use` are read
+    // into the record (the reference's profile refuses both keys).
+    let options = Options {
+        profile: Profile::ClaudeCode,
+        ..Options::default()
+    };
+    let checked = check(&roots, &options);
     let errors: Vec<String> = checked
         .diagnostics()
         .filter(|d| d.severity == Severity::Error)

@@ -183,13 +183,14 @@ pub fn verify(
     public_key: &str,
     signature: Option<&str>,
 ) -> Result<String, SignatureError> {
+    // The text of a `.pub` file is read by the rule a `pubkey` argument is.
     let key = public_key.trim();
     let key = if key.contains('\n') {
-        PublicKey::decode(key)
+        key_line(key).ok_or(SignatureError::PublicKey)?
     } else {
-        PublicKey::from_base64(key)
-    }
-    .map_err(|_| SignatureError::PublicKey)?;
+        key
+    };
+    let key = PublicKey::from_base64(key).map_err(|_| SignatureError::PublicKey)?;
     let signature = signature.ok_or(SignatureError::Missing)?;
     let sig = Signature::decode(signature.trim_start()).map_err(|_| SignatureError::Malformed)?;
     key.verify(bytes, &sig, false).map_err(|e| match e {
@@ -236,6 +237,21 @@ mod tests {
         );
         assert_eq!(key_line(&format!("comment: k\n{KEY}\n")), None);
         assert_eq!(key_line("untrusted comment: k\n\n"), None);
+    }
+
+    /// `verify` reads the text of a `.pub` file by [`key_line`]: the key
+    /// is taken (the missing signature is what fails) only after an
+    /// untrusted comment.
+    #[test]
+    fn verify_reads_key_files_by_the_one_rule() {
+        let file = format!("untrusted comment: k\n{KEY}\n");
+        assert_eq!(verify(b"", &file, None), Err(SignatureError::Missing));
+        assert_eq!(verify(b"", KEY, None), Err(SignatureError::Missing));
+        let no_comment = format!("k\n{KEY}\n");
+        assert_eq!(
+            verify(b"", &no_comment, None),
+            Err(SignatureError::PublicKey)
+        );
     }
 
     #[cfg(feature = "fs")]

@@ -1,7 +1,7 @@
 //! Preparing checked skills for embedding: plain data for the code generator.
 //!
 //! [`plan`] reads every file of every valid skill, compresses it (raw deflate
-//! at one fixed level, [`deflate::LEVEL`], so the output is deterministic,
+//! at one fixed level, [`skills_core::deflate::LEVEL`], so the output is deterministic,
 //! kept only when it is smaller than the file), hashes it, splits `allowed-tools`,
 //! renders and lays out the catalog, builds the lookup tables and computes
 //! the bundle digest. The code generator (`codegen`) prints the [`Plan`] as
@@ -27,7 +27,9 @@ use skills_core::fsread::{Dir, FileError, Reason, read_open};
 use skills_core::glob;
 use skills_core::listing::EntryMeta;
 use skills_core::meta::{self, FileMeta, SkillMeta, Str};
-use skills_core::{catalog, deflate, phf, tools};
+use skills_core::pack::write::StoredFile;
+pub use skills_core::pack::write::compress;
+use skills_core::{catalog, phf, tools};
 
 pub mod from_pack;
 
@@ -107,18 +109,9 @@ impl PlanSkill {
     }
 }
 
-/// One file to embed: its identity and its stored bytes.
-#[derive(Debug, Clone, Default)]
-pub struct PlanFile {
-    /// Path, size, SHA-256 and mode.
-    pub meta: FileMeta,
-    /// The bytes to store.
-    pub stored: Vec<u8>,
-    /// Whether `stored` is raw deflate.
-    pub deflated: bool,
-    /// CRC-32 of the uncompressed bytes (what a zip entry records).
-    pub crc32: u32,
-}
+/// One file to embed: its identity and its stored bytes (what a pack
+/// stores, [`skills_core::pack::write`]).
+pub type PlanFile = StoredFile;
 
 /// Why a plan could not be made.
 #[derive(Debug)]
@@ -401,28 +394,6 @@ fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
     Ok(compress(&f.rel, bytes, EntryMeta::of(&meta).executable))
 }
 
-/// Compresses one file's bytes (deterministic; stored when deflate does not help).
-pub fn compress(path: &str, bytes: Vec<u8>, executable: bool) -> PlanFile {
-    let sha256 = digest::sha256(&bytes);
-    let crc32 = crc32fast::hash(&bytes);
-    let size = bytes.len() as u64;
-    let (stored, deflated) = match deflate::compress(&bytes) {
-        Some(deflated) => (deflated, true),
-        None => (bytes, false),
-    };
-    PlanFile {
-        meta: FileMeta {
-            path: path.to_string().into(),
-            size,
-            sha256,
-            executable,
-        },
-        stored,
-        deflated,
-        crc32,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,21 +421,6 @@ mod tests {
             archived.message,
             "no frontmatter in `x.zip/skills/a/SKILL.md` (see x.zip)"
         );
-    }
-
-    #[test]
-    fn compression_is_deterministic_and_skips_incompressible_data() {
-        let text = b"hello hello hello hello hello hello".to_vec();
-        let a = compress("a", text.clone(), false);
-        let b = compress("a", text.clone(), false);
-        assert!(a.deflated);
-        assert_eq!(a.stored, b.stored);
-        let back =
-            skills_core::deflate::inflate(&a.stored, a.meta.size as usize).expect("inflates");
-        assert_eq!(back, text);
-        let tiny = compress("b", b"x".to_vec(), true);
-        assert!(!tiny.deflated);
-        assert_eq!(tiny.stored, b"x");
     }
 
     fn described(skill_md: &str) -> SkillMeta {

@@ -12,6 +12,8 @@ mod manifest;
 pub mod open;
 pub mod signature;
 pub mod tables;
+#[cfg(any(test, feature = "write"))]
+pub mod write;
 
 pub use manifest::{
     CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestSkill, VERSION, plugin_of, skill_dir,

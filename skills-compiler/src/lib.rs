@@ -23,6 +23,8 @@
 //! ```
 
 pub mod client;
+#[cfg(feature = "codegen")]
+pub mod codegen;
 pub mod diag;
 pub mod discover;
 pub mod duplicates;

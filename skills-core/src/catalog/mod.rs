@@ -150,6 +150,27 @@ pub fn layout<'a>(
     )
 }
 
+/// The block of embedded skills as a bundle carries it: the text, its
+/// length in characters, and each entry's [`Span`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Embedded {
+    /// The block ([`render_embedded`]).
+    pub text: String,
+    /// Its length in characters.
+    pub chars: usize,
+    /// Where each entry sits in it, in the order given.
+    pub spans: Vec<Span>,
+}
+
+/// The block, its length and its spans for `(name, description)` pairs of
+/// embedded skills, in the order given: what a compiled bundle and a loaded
+/// pack both carry, computed by this one function.
+pub fn embedded<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)> + Clone) -> Embedded {
+    let text = render_embedded(skills.clone());
+    let (chars, spans) = layout_embedded(skills);
+    Embedded { text, chars, spans }
+}
+
 /// [`layout`] for the block of [`render_embedded`].
 pub fn layout_embedded<'a>(
     skills: impl IntoIterator<Item = (&'a str, &'a str)>,
@@ -415,8 +436,12 @@ mod tests {
             assert_eq!(s.description_chars, desc.chars().count());
         }
         let embedded = [("x", "Dé<s>"), ("yé", "")];
-        let full = render_embedded(embedded);
-        let (chars, spans) = layout_embedded(embedded);
+        let Embedded {
+            text: full,
+            chars,
+            spans,
+        } = super::embedded(embedded);
+        assert_eq!(full, render_embedded(embedded));
         assert_eq!(chars, full.chars().count());
         assert_eq!(spans.last().map(|s| s.end + CLOSE.len()), Some(full.len()));
     }

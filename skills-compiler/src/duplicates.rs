@@ -19,7 +19,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::diag::{Code, Diagnostic};
-use super::discover::{FolderClient, FoundSkill};
+use skills_core::client::Client;
+
+use super::discover::FoundSkill;
 use super::profile::Profile;
 use super::skill::CheckedSkill;
 
@@ -58,7 +60,7 @@ fn claude_code(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profi
             found
                 .get(i)
                 .and_then(|f| f.origin.as_ref())
-                .is_some_and(|o| o.client == FolderClient::ClaudeCode)
+                .is_some_and(|o| o.client == Client::ClaudeCode)
         })
         .collect();
     // Stable: the user's folder first, discovery order otherwise.
@@ -101,7 +103,7 @@ fn codex(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profile) {
         let is_codex = found
             .get(i)
             .and_then(|f| f.origin.as_ref())
-            .is_some_and(|o| o.client == FolderClient::Codex);
+            .is_some_and(|o| o.client == Client::Codex);
         if !is_codex || skills[i].duplicate_of.is_some() {
             continue;
         }

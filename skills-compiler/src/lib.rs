@@ -51,7 +51,7 @@ mod yaml11;
 use std::path::{Path, PathBuf};
 
 pub use diag::{Code, Diagnostic, Label, Severity};
-pub use discover::{DiscoveryOptions, FolderClient, FoundSkill, Origin, UserFolders};
+pub use discover::{DiscoveryOptions, FoundSkill, Origin, UserFolders};
 pub use files::{FileLimits, SkillFile};
 pub use knobs::{Knobs, Limit};
 pub use profile::Profile;

@@ -30,7 +30,7 @@ use skills_core::fsread::{self, Reason};
 
 use super::{Client, Listed, Outcome, Reading, collate};
 use crate::diag::Code;
-use crate::discover::{FolderClient, FoundSkill};
+use crate::discover::FoundSkill;
 use crate::yaml::{self, Node, Value};
 use crate::{render, rules};
 
@@ -642,7 +642,7 @@ pub fn listing_found(found: &[FoundSkill]) -> Vec<Found> {
     let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     for skill in found {
         let key = match &skill.origin {
-            Some(origin) if origin.client != FolderClient::ClaudeCode => continue,
+            Some(origin) if origin.client != Client::ClaudeCode => continue,
             Some(origin) => &origin.folder,
             None => &skill.root,
         };

@@ -1,9 +1,12 @@
-//! The clients skills are written for, modelled as they were recorded
-//! (`../shared/clients/BEHAVIOUR.md`): how each reads one skill folder
-//! ([`read`]) and whether it then lists the skill to its model, under which
-//! entry line, or why not ([`Outcome`]).
+//! How the clients skills are written for read them, as the clients were
+//! recorded (Claude Code 2.1.330, Codex CLI 0.169.0): how each reads one
+//! skill folder ([`read`]) and whether it then lists the skill to its model,
+//! under which entry line, or why not ([`Outcome`]).
 //!
-//! Each client has its own reader ([`claude_code`], [`codex`]); both answer
+//! Which clients there are, their names and their folders are the registry's
+//! ([`skills_core::client`], re-exported here as [`Client`]); this module and
+//! one module per client are their behaviour. Each client has its own reader
+//! ([`claude_code`], [`codex`]); both answer
 //! with the same [`Reading`], so the profiles, the reports and
 //! `skb catalog --style` treat them alike. The entry lines themselves are
 //! rendered by `skills_core::catalog`, from [`Listed::entry`].
@@ -15,71 +18,23 @@ pub mod diagnostics;
 
 use std::path::{Path, PathBuf};
 
-use skills_core::catalog::{self, Entry, Style};
+use skills_core::catalog::{self, Entry};
 
 use crate::diag::Code;
-use crate::discover::{FolderClient, Origin};
+use crate::discover::Origin;
 use crate::parallel;
 use crate::skill::CheckedSkill;
 
 pub use collate::collate;
+pub use skills_core::client::{CLIENTS, Client, ClientInfo};
 
-/// A client that reads skill folders.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Client {
-    /// Claude Code (recorded: 2.1.330).
-    ClaudeCode,
-    /// OpenAI's Codex CLI (recorded: 0.169.0).
-    #[cfg(feature = "codex-yaml")]
-    Codex,
-}
-
-impl Client {
-    /// Every client.
-    #[cfg(feature = "codex-yaml")]
-    pub const ALL: [Client; 2] = [Client::ClaudeCode, Client::Codex];
-    /// Every client.
-    #[cfg(not(feature = "codex-yaml"))]
-    pub const ALL: [Client; 1] = [Client::ClaudeCode];
-
-    /// The client's name: `claude-code` or `codex`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Client::ClaudeCode => "claude-code",
-            #[cfg(feature = "codex-yaml")]
-            Client::Codex => "codex",
-        }
-    }
-
-    /// The client's name in prose: `Claude Code` or `Codex`.
-    pub fn title(self) -> &'static str {
-        match self {
-            Client::ClaudeCode => "Claude Code",
-            #[cfg(feature = "codex-yaml")]
-            Client::Codex => "Codex",
-        }
-    }
-
-    /// Parses a client name.
-    pub fn from_name(name: &str) -> Option<Client> {
-        Client::ALL.into_iter().find(|c| c.as_str() == name)
-    }
-
-    /// The catalog dialect the client lists skills in.
-    pub fn style(self) -> Style {
-        match self {
-            Client::ClaudeCode => Style::ClaudeCode,
-            #[cfg(feature = "codex-yaml")]
-            Client::Codex => Style::Codex,
-        }
-    }
-}
-
-impl std::fmt::Display for Client {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// Why a client's reading is not known in a build without the
+/// `codex-yaml` feature: Codex reads `SKILL.md` with libyaml, which only
+/// that feature builds. Every profile makes the resulting
+/// [`Outcome::Unknown`] an error, so no check passes on a reading it did not
+/// make.
+#[cfg(not(feature = "codex-yaml"))]
+pub const NEEDS_CODEX_YAML: &str = "Codex reads `SKILL.md` with libyaml, which this build does not include (it needs the `codex-yaml` feature of `skills-compiler`, which `skb` enables): check it with `skb validate --profile codex`";
 
 /// What a client does with one skill folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,7 +115,6 @@ impl Listed {
         let entry = self.entry(&location);
         match self.client {
             Client::ClaudeCode => catalog::claude_code::entry_line(&entry),
-            #[cfg(feature = "codex-yaml")]
             Client::Codex => catalog::codex::line(&entry),
         }
     }
@@ -208,6 +162,10 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         Client::ClaudeCode => claude_code::read(dir),
         #[cfg(feature = "codex-yaml")]
         Client::Codex => codex::read(dir),
+        #[cfg(not(feature = "codex-yaml"))]
+        Client::Codex => Reading::new(Outcome::Unknown {
+            why: NEEDS_CODEX_YAML.into(),
+        }),
     }
 }
 
@@ -220,7 +178,6 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
     if path.file_name().is_some_and(|n| n != "SKILL.md") {
         let why = match client {
             Client::ClaudeCode => claude_code::no_skill_md(&skill.dir),
-            #[cfg(feature = "codex-yaml")]
             Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
@@ -240,6 +197,10 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         }
         #[cfg(feature = "codex-yaml")]
         (Some(_), Client::Codex) => codex::read_checked(skill),
+        #[cfg(not(feature = "codex-yaml"))]
+        (Some(_), Client::Codex) => Reading::new(Outcome::Unknown {
+            why: NEEDS_CODEX_YAML.into(),
+        }),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),
@@ -287,12 +248,7 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
 /// only its own: Claude Code `.claude/skills`, Codex `.agents/skills` and
 /// `.codex/skills`).
 pub fn reads_folder(client: Client, origin: &Origin) -> bool {
-    match (origin.client, client) {
-        (FolderClient::ClaudeCode, Client::ClaudeCode) => true,
-        #[cfg(feature = "codex-yaml")]
-        (FolderClient::Codex, Client::Codex) => true,
-        _ => false,
-    }
+    origin.client == client
 }
 
 /// Why `client` never sees `skill`, when discovery found it in another
@@ -377,6 +333,35 @@ mod tests {
             }
         }
         assert!(reused > 400, "the check's parse was taken {reused} times");
+    }
+
+    /// Without the `codex-yaml` feature the `codex` profile still exists,
+    /// and a skill Codex would read is an error naming the feature: no check
+    /// passes on a reading this build cannot make.
+    #[test]
+    fn the_codex_profile_names_the_feature_it_needs() -> std::io::Result<()> {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: D.\n---\n")?;
+        let options = Options {
+            profile: crate::Profile::Codex,
+            ..Options::default()
+        };
+        let skill = crate::check_dir(&dir, &options);
+        let errors: Vec<&str> = skill
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.as_str())
+            .collect();
+        if cfg!(feature = "codex-yaml") {
+            assert_eq!(errors, Vec::<&str>::new());
+        } else {
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert!(errors[0].contains("`codex-yaml` feature"), "{errors:?}");
+        }
+        Ok(())
     }
 
     #[test]

@@ -117,7 +117,7 @@ use skills_core::listing::Listing;
 mod clients;
 mod manifest;
 
-pub use clients::{FolderClient, Origin, UserFolders};
+pub use clients::{Origin, UserFolders};
 use manifest::{Manifest, PluginSpec};
 
 const MANIFEST_DIR: &str = ".claude-plugin";
@@ -201,7 +201,7 @@ pub fn discover_all_with(
         .map(clients::user_folders)
         .unwrap_or_default()
         .into_iter()
-        .partition(|f| f.client == FolderClient::ClaudeCode);
+        .partition(|f| f.client.info().user_first);
     let mut user_diags = Vec::new();
     for folder in &user_first {
         found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
@@ -268,11 +268,25 @@ fn no_skills(root: &Path, project: &Project, user: bool) -> Diagnostic {
         Severity::Error,
         root,
         format!(
-            "no skills found: no `SKILL.md` below `{}`, and no skill in `.claude/skills`, `.agents/skills` or `.codex/skills` {up_to}{users}",
-            root.display()
+            "no skills found: no `SKILL.md` below `{}`, and no skill in {} {up_to}{users}",
+            root.display(),
+            project_folder_list()
         ),
     )
     .help("add a skill as `.claude/skills/<name>/SKILL.md`, or name the skill directories to check")
+}
+
+/// The clients' project skills folders, for a sentence:
+/// `` `.claude/skills`, `.agents/skills` or `.codex/skills` ``.
+fn project_folder_list() -> String {
+    let folders: Vec<String> = skills_core::client::project_folders()
+        .map(|(_, rel)| format!("`{rel}`"))
+        .collect();
+    match folders.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Walks one root (never the user's folders: see [`discover_all`]).

@@ -20,6 +20,8 @@ pub mod codex;
 
 use std::borrow::Cow;
 
+use crate::client::Client;
+
 /// The scheme of an embedded skill's virtual base directory.
 ///
 /// An embedded skill has no directory on disk: its base directory is
@@ -252,7 +254,9 @@ pub fn render_within<'a>(
     within(&full, chars, &spans, budget).into_owned()
 }
 
-/// A catalog dialect: whose listing to reproduce.
+/// A catalog dialect: whose listing to reproduce. One per client of the
+/// registry ([`crate::client::CLIENTS`]), named as the client is, plus the
+/// reference's `xml`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Style {
     /// The reference's `<available_skills>` block (budget in characters,
@@ -267,15 +271,40 @@ pub enum Style {
 }
 
 impl Style {
-    /// Every style.
-    pub const ALL: [Style; 3] = [Style::Xml, Style::ClaudeCode, Style::Codex];
+    /// Every style: `xml`, then the clients' in the registry's order.
+    pub const ALL: [Style; 1 + Client::ALL.len()] = {
+        let mut all = [Style::Xml; 1 + Client::ALL.len()];
+        let mut i = 0;
+        while i < Client::ALL.len() {
+            all[i + 1] = Style::of(Client::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
-    /// The style's name on the command line: `xml`, `claude-code`, `codex`.
-    pub fn as_str(self) -> &'static str {
+    /// The dialect `client` lists skills in.
+    pub const fn of(client: Client) -> Style {
+        match client {
+            Client::ClaudeCode => Style::ClaudeCode,
+            Client::Codex => Style::Codex,
+        }
+    }
+
+    /// The client whose dialect this is; `None` for `xml`.
+    pub const fn client(self) -> Option<Client> {
         match self {
-            Style::Xml => "xml",
-            Style::ClaudeCode => "claude-code",
-            Style::Codex => "codex",
+            Style::Xml => None,
+            Style::ClaudeCode => Some(Client::ClaudeCode),
+            Style::Codex => Some(Client::Codex),
+        }
+    }
+
+    /// The style's name on the command line: `xml`, or the client's name
+    /// (`claude-code`, `codex`).
+    pub const fn as_str(self) -> &'static str {
+        match self.client() {
+            None => "xml",
+            Some(client) => client.as_str(),
         }
     }
 
@@ -292,6 +321,12 @@ impl Style {
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
         }
+    }
+}
+
+impl From<Client> for Style {
+    fn from(client: Client) -> Style {
+        Style::of(client)
     }
 }
 
@@ -428,6 +463,11 @@ mod tests {
             assert_eq!(render_style(style, &[], None), "");
         }
         assert_eq!(Style::from_name("json"), None);
+        for client in Client::ALL {
+            assert_eq!(Style::of(client).client(), Some(client));
+            assert_eq!(Style::of(client).as_str(), client.as_str());
+        }
+        assert_eq!(Style::ALL.len(), 1 + Client::ALL.len());
         let e = Entry {
             name: "a",
             description: "D <x>",

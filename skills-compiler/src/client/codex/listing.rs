@@ -16,8 +16,9 @@ use skills_core::catalog::codex::{self as cat, Rendered, RootedEntry};
 
 use super::read;
 use super::roots::RootKind;
+use crate::client::Client;
 use crate::client::{Listed, Outcome};
-use crate::discover::{FolderClient, FoundSkill, UserFolders};
+use crate::discover::{FoundSkill, UserFolders};
 
 /// One listed skill and where it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +80,7 @@ pub fn listing(found: &[FoundSkill], user: Option<&UserFolders>) -> Listing {
     let mut placed: Vec<(&FoundSkill, PathBuf)> = Vec::new();
     for f in found {
         let root = match &f.origin {
-            Some(o) if o.client == FolderClient::ClaudeCode => continue,
+            Some(o) if o.client == Client::ClaudeCode => continue,
             Some(o) => o.folder.clone(),
             None => f.root.clone(),
         };

@@ -509,7 +509,7 @@ pub struct RunArgs {
     /// KiB, MiB or GiB suffix); output cut at it fails the run.
     #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
     pub max_output: u64,
-    /// `allowed-tools` as the PRD reads it (anything unlisted fails) or as
+    /// `allowed-tools` as a restriction (anything unlisted fails) or as
     /// the specification does (unlisted needs confirmation, which `run`
     /// cannot ask for, so it fails too, with another message).
     #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
@@ -539,7 +539,7 @@ pub struct ServeArgs {
     /// 127.0.0.1:8080; port 0 picks one) at `/mcp`, instead of stdio.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<std::net::SocketAddr>,
-    /// `allowed-tools` as the PRD reads it, or as the specification does;
+    /// `allowed-tools` as a restriction, or as the specification does;
     /// see `skb run --policy`.
     #[arg(long, value_enum, default_value_t = PolicyArg::Restrict)]
     pub mode: PolicyArg,

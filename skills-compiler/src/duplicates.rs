@@ -4,7 +4,7 @@
 //! - **Claude Code** names a skill by its folder: of two skills in its
 //!   folders with the same folder name, the user's (`~/.claude/skills`)
 //!   wins over the project's, and a project folder nearer the start
-//!   directory over one further up (the order [`discover`](super::discover)
+//!   directory over one further up (the order [`discover`](crate::discover)
 //!   finds them in). Only the winner is listed and loaded.
 //! - **Codex** names a skill by its frontmatter `name` (the folder's name
 //!   when there is none) and lists every skill of a name; `$name` then
@@ -18,12 +18,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic};
 use skills_core::client::Client;
 
-use super::discover::FoundSkill;
-use super::profile::Profile;
-use super::skill::CheckedSkill;
+use crate::checked::CheckedSkill;
+use crate::discover::FoundSkill;
+use crate::profile::Profile;
 
 /// Marks and reports the duplicates among `skills` (checked from `found`,
 /// in the same order).

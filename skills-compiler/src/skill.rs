@@ -18,108 +18,23 @@ use std::io::ErrorKind;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::client::codex::{self, OpenAiYaml};
-use super::diag::{Code, Diagnostic, Severity};
-use super::discover::{Origin, Target, follow_link};
-use super::files::{self, SkillFile};
-use super::frontmatter::{self, Split, SplitError};
-use super::rules::{self, Ctx, Fields};
-use super::source::Source;
-use super::yaml::{self, Node};
-use super::{Options, Profile};
-use super::{any_program, lints};
-use skills_core::fsread::{Dir, FileError, FileId, Reason};
+use crate::any_program;
+pub use crate::checked::CheckedSkill;
+use crate::client::codex;
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::discover::{Target, follow_link};
+use crate::files;
+use crate::frontmatter::{self, SplitError};
+use crate::lints;
+use crate::options::Options;
+use crate::profile::Profile;
+use crate::rules::{self, Ctx};
+use crate::source::Source;
+use crate::yaml;
+use skills_core::fsread::{Dir, FileError, Reason};
 
 /// The largest `SKILL.md` read, in bytes.
 pub const MAX_SKILL_MD: u64 = 8 * 1024 * 1024;
-
-/// One skill directory after checking: what was read, and what is wrong.
-#[derive(Debug, Clone)]
-pub struct CheckedSkill {
-    /// The skill directory, as reached from the user's path.
-    pub dir: PathBuf,
-    /// The plugin the skill belongs to, for plugin layouts.
-    pub plugin: Option<String>,
-    /// The identity of the directory that was read, when it could be
-    /// opened: what packing reads from must still be the same directory.
-    pub dir_id: Option<FileId>,
-    /// `SKILL.md` (or `skill.md`), when there is one.
-    pub skill_md: Option<PathBuf>,
-    /// The file's bytes and line table, when it was read.
-    pub source: Option<Source>,
-    /// Frontmatter and body ranges, when the file split.
-    pub split: Option<Split>,
-    /// The parsed frontmatter, when it parsed.
-    pub frontmatter: Option<Node>,
-    /// `name` and `description` as the rules read them.
-    pub fields: Fields,
-    /// Every file of the skill, sorted, `SKILL.md` included.
-    pub files: Vec<SkillFile>,
-    /// Every problem, in the order found.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The skill found first under the same name, when this one is ignored.
-    pub duplicate_of: Option<PathBuf>,
-    /// What Codex takes from `agents/openai.yaml`, when the skill has one
-    /// Codex can read (under every profile): `policy.allow_implicit_invocation`
-    /// says whether Codex lists the skill to its model.
-    pub openai_yaml: Option<Box<OpenAiYaml>>,
-    /// The client's skills folder discovery found it in, if any.
-    pub origin: Option<Origin>,
-}
-
-impl CheckedSkill {
-    /// The skill's name (normalised as the rules read it).
-    pub fn name(&self) -> Option<&str> {
-        self.fields.name.as_deref()
-    }
-
-    /// `plugin:name` inside a plugin, else the name.
-    pub fn qualified_name(&self) -> Option<String> {
-        let name = self.name()?;
-        Some(match &self.plugin {
-            Some(p) => format!("{p}:{name}"),
-            None => name.to_string(),
-        })
-    }
-
-    /// Whether no diagnostic is an error.
-    pub fn is_valid(&self) -> bool {
-        !self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
-    /// The messages `skills-ref validate` prints for this skill, in its order.
-    ///
-    /// A problem met while reading `SKILL.md` or its YAML stops the reference,
-    /// so only the first such message is given; otherwise every message the
-    /// reference has for an error here. Where the reference would crash (a
-    /// file that is not UTF-8, or is a directory) our own message stands in.
-    pub fn reference_messages(&self) -> Vec<String> {
-        let mut errors = self.diagnostics.iter().filter(|d| d.is_error());
-        if let Some(first) = errors.clone().find(|d| d.code.stops_reading()) {
-            return vec![
-                first
-                    .reference
-                    .clone()
-                    .unwrap_or_else(|| first.message.clone()),
-            ];
-        }
-        errors
-            .by_ref()
-            .filter_map(|d| d.reference.clone())
-            .collect()
-    }
-
-    /// The Markdown body after the frontmatter.
-    pub fn body(&self) -> &str {
-        match (&self.source, &self.split) {
-            (Some(src), Some(split)) => src
-                .text()
-                .and_then(|s| s.get(split.body.clone()))
-                .unwrap_or(""),
-            _ => "",
-        }
-    }
-}
 
 /// Checks the skill in `dir`.
 pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> CheckedSkill {
@@ -238,30 +153,12 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
             any_program::check(&mut ctx, rules);
         }
     }
-    codex::openai_yaml::check(&mut skill, &skill_dir, profile);
+    skill.openai_yaml =
+        codex::openai_yaml::check(&skill.files, &skill_dir, profile, &mut skill.diagnostics);
     skill
 }
 
 impl CheckedSkill {
-    /// A skill in `dir` with nothing read yet.
-    fn new(dir: &Path, plugin: Option<String>) -> CheckedSkill {
-        CheckedSkill {
-            dir: dir.to_path_buf(),
-            plugin,
-            dir_id: None,
-            skill_md: None,
-            source: None,
-            split: None,
-            frontmatter: None,
-            fields: Fields::default(),
-            files: Vec::new(),
-            diagnostics: Vec::new(),
-            duplicate_of: None,
-            openai_yaml: None,
-            origin: None,
-        }
-    }
-
     /// Checks `bytes` as the skill `dir`'s `SKILL.md` at `path` would be
     /// checked, without touching the file system: split, frontmatter and
     /// rules; no files are listed and no lints run. This is how a pack's
@@ -477,182 +374,4 @@ fn split_error(ctx: &mut Ctx<'_>, e: SplitError) {
 }
 
 #[cfg(all(test, unix))]
-mod tests {
-    use std::fs;
-    use std::os::unix::fs::symlink;
-
-    use super::*;
-    use crate::FileLimits;
-
-    type Result = std::result::Result<(), Box<dyn std::error::Error>>;
-
-    const VALID: &str = "---\nname: s\ndescription: d\n---\nbody\n";
-
-    fn check(dir: &Path) -> CheckedSkill {
-        check_skill(dir, None, &Options::default())
-    }
-
-    fn codes(skill: &CheckedSkill) -> Vec<(Code, Severity)> {
-        skill
-            .diagnostics
-            .iter()
-            .map(|d| (d.code, d.severity))
-            .collect()
-    }
-
-    #[test]
-    fn a_fifo_skill_md_is_refused_without_blocking() -> Result {
-        let tmp = tempfile::tempdir()?;
-        let dir = tmp.path().join("s");
-        fs::create_dir(&dir)?;
-        let fifo = dir.join("SKILL.md");
-        if !std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .is_ok_and(|s| s.success())
-        {
-            return Ok(());
-        }
-        let skill = check(&dir);
-        assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
-        assert_eq!(
-            skill.diagnostics[0].message,
-            format!(
-                "cannot read `{}`: it is a fifo, not a regular file",
-                fifo.display()
-            )
-        );
-        assert!(skill.source.is_none());
-        Ok(())
-    }
-
-    /// `/dev/zero` itself, made with `mknod` (where allowed, as root), and
-    /// a link to a fifo inside the skill: each named for what it is.
-    #[test]
-    fn a_device_or_a_link_to_a_fifo_is_named_for_what_it_is() -> Result {
-        let tmp = tempfile::tempdir()?;
-        let made = |args: &[&str]| {
-            std::process::Command::new(args[0])
-                .args(&args[1..])
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        let dev = tmp.path().join("dev");
-        fs::create_dir(&dev)?;
-        let zero = dev.join("SKILL.md");
-        if made(&["mknod", &zero.to_string_lossy(), "c", "1", "5"]) {
-            let skill = check(&dev);
-            assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
-            assert_eq!(
-                skill.diagnostics[0].message,
-                format!(
-                    "cannot read `{}`: it is a character device, not a regular file",
-                    zero.display()
-                )
-            );
-        }
-        let dir = tmp.path().join("s");
-        fs::create_dir(&dir)?;
-        if made(&["mkfifo", &dir.join("pipe").to_string_lossy()]) {
-            symlink("pipe", dir.join("SKILL.md"))?;
-            let skill = check(&dir);
-            assert_eq!(codes(&skill), [(Code::SkillMdNotFile, Severity::Error)]);
-            assert_eq!(skill.diagnostics[0].path, dir.join("SKILL.md"));
-            assert_eq!(
-                skill.diagnostics[0].message,
-                format!(
-                    "cannot read `{}`: it is a fifo, not a regular file",
-                    dir.join("pipe").display()
-                )
-            );
-        }
-        Ok(())
-    }
-
-    #[test]
-    fn a_skill_md_linking_out_is_an_error_and_is_not_read() -> Result {
-        let tmp = tempfile::tempdir()?;
-        let dir = tmp.path().join("s");
-        fs::create_dir(&dir)?;
-        fs::write(tmp.path().join("outside.md"), VALID)?;
-        symlink(tmp.path().join("outside.md"), dir.join("SKILL.md"))?;
-        let skill = check(&dir);
-        assert_eq!(codes(&skill), [(Code::SymlinkEscape, Severity::Error)]);
-        assert!(skill.source.is_none() && skill.name().is_none());
-        assert_eq!(skill.skill_md, Some(dir.join("SKILL.md")));
-        Ok(())
-    }
-
-    #[test]
-    fn a_skill_md_linking_inside_is_read_where_it_leads() -> Result {
-        let tmp = tempfile::tempdir()?;
-        let dir = tmp.path().join("s");
-        fs::create_dir_all(dir.join("docs"))?;
-        fs::write(dir.join("docs/real.md"), VALID)?;
-        symlink("docs/real.md", dir.join("SKILL.md"))?;
-        let skill = check(&dir);
-        assert!(skill.is_valid(), "{:?}", skill.diagnostics);
-        assert_eq!(
-            skill.source.as_ref().map(Source::bytes),
-            Some(VALID.as_bytes())
-        );
-        Ok(())
-    }
-
-    #[test]
-    fn a_dangling_skill_md_link_counts_as_none() -> Result {
-        let tmp = tempfile::tempdir()?;
-        let dir = tmp.path().join("s");
-        fs::create_dir(&dir)?;
-        symlink("gone.md", dir.join("SKILL.md"))?;
-        let skill = check(&dir);
-        assert_eq!(
-            codes(&skill),
-            [
-                (Code::Io, Severity::Warning),
-                (Code::MissingSkillMd, Severity::Error)
-            ]
-        );
-        Ok(())
-    }
-
-    /// A skill over a limit on its files is invalid under every profile,
-    /// and the files its body names are not reported missing: the listing
-    /// stopped, it is not known which are.
-    #[test]
-    fn a_skill_over_its_file_limits_is_invalid() -> Result {
-        let tmp = tempfile::tempdir()?;
-        let dir = tmp.path().join("s");
-        fs::create_dir_all(dir.join("scripts"))?;
-        let md = "---\nname: s\ndescription: d. Use when testing.\n---\nRun `scripts/run.sh`.\n";
-        fs::write(dir.join("SKILL.md"), md)?;
-        fs::write(dir.join("a.txt"), "a")?;
-        fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n")?;
-        for profile in Profile::ALL {
-            let options = Options {
-                profile,
-                files: FileLimits {
-                    max_files: 2,
-                    ..FileLimits::default()
-                },
-                ..Options::default()
-            };
-            let skill = check_skill(&dir, None, &options);
-            let limit = (Code::DiscoveryLimit, Severity::Error);
-            assert!(
-                codes(&skill).contains(&limit),
-                "{profile:?}: {:?}",
-                skill.diagnostics
-            );
-            assert!(!skill.is_valid());
-            assert!(
-                !codes(&skill)
-                    .iter()
-                    .any(|(c, _)| *c == Code::MissingReferencedFile),
-                "{profile:?}: {:?}",
-                skill.diagnostics
-            );
-        }
-        Ok(())
-    }
-}
+mod tests;

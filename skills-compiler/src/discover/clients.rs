@@ -34,7 +34,7 @@
 //! into; directories holding neither are passed over silently, as the clients
 //! do. A skill directory reached through a link is read where the link leads
 //! (its canonical path becomes the skill's boundary: links *inside* it that
-//! leave it are still refused by [`files`](super::super::files)).
+//! leave it are still refused by [`files`](crate::files)).
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -43,46 +43,13 @@ use std::path::{Path, PathBuf};
 
 use skills_core::client::{self, CLIENTS, Client, Scan as ScanRule, UserBase};
 
-use super::{DiscoveryOptions, EntryKind, FoundSkill, list_dir, unfollowable_link};
+use super::found::{FoundSkill, Origin};
+use super::links::unfollowable_link;
+use super::listing::{EntryKind, list_dir};
+use super::options::{DiscoveryOptions, UserFolders};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::knobs::Limit;
 use crate::render::thousands;
-
-/// The skills folder a skill was found in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
-    /// Whose folder it is.
-    pub client: Client,
-    /// The skills folder (`.claude/skills`, ...), as discovery built it.
-    pub folder: PathBuf,
-    /// The user's own folder, rather than the project's.
-    pub user: bool,
-}
-
-/// The user's folders: read only when asked (`--user`), because a check in CI
-/// should not depend on the runner's home directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UserFolders {
-    /// The home directory: `~/.claude/skills` and `~/.agents/skills`.
-    pub home: PathBuf,
-    /// Codex's home (`$CODEX_HOME`, default `~/.codex`): `skills/` in it.
-    pub codex_home: PathBuf,
-}
-
-impl UserFolders {
-    /// From `HOME` (`USERPROFILE` on Windows) and `CODEX_HOME`; `None`
-    /// without a home directory.
-    pub fn from_env() -> Option<UserFolders> {
-        let home = std::env::var_os("HOME")
-            .or_else(|| std::env::var_os("USERPROFILE"))
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)?;
-        let codex_home = std::env::var_os("CODEX_HOME")
-            .filter(|h| !h.is_empty())
-            .map_or_else(|| home.join(".codex"), PathBuf::from);
-        Some(UserFolders { home, codex_home })
-    }
-}
 
 /// One skills folder to scan.
 #[derive(Debug, Clone)]

@@ -14,9 +14,6 @@ use crate::options::Options;
 use crate::parallel;
 use crate::skill::check_skill;
 
-#[cfg(test)]
-mod tests;
-
 /// The result of checking some roots.
 #[derive(Debug, Clone, Default)]
 pub struct Checked {

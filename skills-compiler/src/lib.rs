@@ -47,7 +47,9 @@ mod checked;
 mod knobs;
 mod lints;
 mod options;
+mod parse;
 mod pyunicode;
+mod read;
 mod rules;
 #[cfg(test)]
 mod testdata;

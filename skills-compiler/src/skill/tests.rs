@@ -4,6 +4,7 @@ use std::fs;
 use std::os::unix::fs::symlink;
 
 use super::*;
+use crate::diag::Severity;
 use crate::files::FileLimits;
 
 type Result = std::result::Result<(), Box<dyn std::error::Error>>;

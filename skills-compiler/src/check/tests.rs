@@ -1,1 +1,0 @@
-//! Tests of whole checks.

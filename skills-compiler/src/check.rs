@@ -39,7 +39,7 @@ impl Checked {
 }
 
 /// Discovers the skills under `roots` (searched in the order given; then
-/// the user's skills folders if [`DiscoveryOptions::user`] says so) and
+/// the user's skills folders if [`DiscoveryOptions::user`](crate::DiscoveryOptions::user) says so) and
 /// checks each of them, in parallel. Skills found twice are resolved and
 /// reported as [`duplicates`] says, naming both paths.
 pub fn check(roots: &[PathBuf], options: &Options) -> Checked {

@@ -7,10 +7,16 @@
 //! macro turns them into compile errors and warnings. There is exactly one
 //! implementation of each rule, here.
 //!
-//! This is an ordinary library, tested as one, but it has no stable API of
-//! its own: it is versioned with `skills-bundle` and `skb`, which are
-//! what users depend on, and may change in any release (as
-//! `sqlx-macros-core` does for `sqlx`).
+//! This is an ordinary library, tested as one, but it is **semver-exempt**:
+//! an internal crate with no stable API of its own, versioned with
+//! `skills-bundle` and `skb` (which are what users depend on), and it may
+//! change in any release (as `sqlx-macros-core` does for `sqlx`).
+//!
+//! A check goes [`discover`] → per skill, the stages of [`skill`] (read,
+//! parse, contents, `agents/openai.yaml`) → under a client profile, the
+//! client's reading of the whole listing ([`client`]) → [`duplicates`].
+//! The clients themselves (names, folders, scan rules) are one table,
+//! `skills_core::client`; [`client`] holds their behaviour.
 //!
 //! ```no_run
 //! use skills_compiler::{check, Options};
@@ -21,6 +27,9 @@
 //!     }
 //! }
 //! ```
+
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
 
 pub mod client;
 pub mod diag;

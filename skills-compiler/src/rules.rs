@@ -26,20 +26,20 @@ const MAX_NAME: usize = 64;
 /// streams (never built: 2.5 million U+FDFA would be 45 million
 /// characters), quoted by its two ends around `…` ([`render::Ends`]), and
 /// the skill has no name.
-pub const MAX_NAME_READ: usize = 1_024;
+pub(crate) const MAX_NAME_READ: usize = 1_024;
 const MAX_DESCRIPTION: usize = 1024;
 const MAX_COMPATIBILITY: usize = 500;
 
 /// Collects diagnostics for one file under one profile.
 pub(crate) struct Ctx<'a> {
-    pub profile: Profile,
-    pub source: &'a Source,
-    pub diags: &'a mut Vec<Diagnostic>,
+    pub(crate) profile: Profile,
+    pub(crate) source: &'a Source,
+    pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
 impl Ctx<'_> {
     /// Reports `code` at `span` with the profile's severity.
-    pub fn report(
+    pub(crate) fn report(
         &mut self,
         code: Code,
         span: Option<Range<usize>>,

@@ -1,10 +1,9 @@
 //! Checking one skill directory, as stages that each take the previous
-//! one's result and return their own: [`read`](crate::read) (open the
-//! directory, read `SKILL.md`) → [`parse`](crate::parse) (split, YAML, the
-//! frontmatter rules and the fields they read) → [`contents`] (the skill's
-//! files and the lints over them) → `agents/openai.yaml`
-//! ([`crate::client::codex::openai_yaml`]); [`check_skill`] assembles the
-//! [`CheckedSkill`]. A client's reading of the whole listing comes after,
+//! one's result and return their own: `read` (open the directory, read
+//! `SKILL.md`) → `parse` (split, YAML, the frontmatter rules and the fields
+//! they read) → `contents` (the skill's files and the lints over them) →
+//! `agents/openai.yaml` (what Codex takes from it); [`check_skill`]
+//! assembles the [`CheckedSkill`]. A client's reading of the whole listing comes after,
 //! in [`crate::check`].
 //!
 //! The order of the stages, and which failure stops which later stage,

@@ -57,7 +57,7 @@ pub struct Listed {
     /// the frontmatter name).
     pub name: String,
     /// A second name shown in parentheses (Claude Code's frontmatter name,
-    /// where its rules show it; see [`claude_code::listing`] for the rule
+    /// where its rules show it; see [`claude_code::listing`](crate::client::claude_code::listing) for the rule
     /// that needs the other skills).
     pub alias: Option<String>,
     /// The description the client derived.

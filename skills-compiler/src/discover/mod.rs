@@ -2,7 +2,7 @@
 //!
 //! [`discover`] takes one *root* (a path as the user typed it) and returns the
 //! skill directories under it, in a fixed order, with every path built from
-//! the root as given (never canonicalised). Problems become [`Diagnostic`]s;
+//! the root as given (never canonicalised). Problems become [`Diagnostic`](crate::Diagnostic)s;
 //! discovery never stops early because of one.
 //!
 //! # What a root can be

@@ -893,6 +893,73 @@ impl Color {
 mod tests {
     use super::*;
 
+    /// The profile, style and client values are the registry's, with a
+    /// help line each, and each parses to what it names.
+    #[test]
+    fn client_values_come_from_the_registry() {
+        let names = |values: Vec<Option<PossibleValue>>| -> Vec<String> {
+            values
+                .into_iter()
+                .map(|v| {
+                    let v = v.expect("every value is shown");
+                    assert!(v.get_help().is_some(), "{} has no help", v.get_name());
+                    v.get_name().to_owned()
+                })
+                .collect()
+        };
+        let clients: Vec<&str> = Client::ALL.iter().map(|c| c.as_str()).collect();
+        let profiles = names(
+            ProfileArg::value_variants()
+                .iter()
+                .map(ValueEnum::to_possible_value)
+                .collect(),
+        );
+        assert_eq!(profiles[0], "spec");
+        assert_eq!(profiles[1..], clients);
+        let styles = names(
+            StyleArg::value_variants()
+                .iter()
+                .map(ValueEnum::to_possible_value)
+                .collect(),
+        );
+        assert_eq!(styles[0], "xml");
+        assert_eq!(styles[1..], clients);
+        let client_names = names(
+            ClientArg::value_variants()
+                .iter()
+                .map(ValueEnum::to_possible_value)
+                .collect(),
+        );
+        assert_eq!(client_names, clients);
+        for client in Client::ALL {
+            let Command::Show(show) = Cli::try_parse_from([
+                "skb",
+                "show",
+                "x",
+                "--style",
+                client.as_str(),
+                "--profile",
+                client.as_str(),
+            ])
+            .unwrap()
+            .command
+            else {
+                panic!("not show");
+            };
+            assert_eq!(show.style.map(ClientArg::client), Some(client));
+            assert_eq!(show.check.profile.profile(), Profile::of(client));
+            let Command::Catalog(catalog) =
+                Cli::try_parse_from(["skb", "catalog", "--style", client.as_str()])
+                    .unwrap()
+                    .command
+            else {
+                panic!("not catalog");
+            };
+            assert_eq!(catalog.style.client(), Some(client));
+        }
+        assert!(Cli::try_parse_from(["skb", "validate", "--profile", "xml"]).is_err());
+    }
+
     /// The limit flags' defaults are the libraries' own, on every command
     /// that takes them.
     #[test]

@@ -436,9 +436,7 @@ pub struct ShowArgs {
     /// What `$ARGUMENTS` stands for.
     #[arg(long, visible_alias = "args", default_value = "")]
     pub arguments: String,
-    /// Show the activation as this client gives it to its model
-    /// (`claude-code`: its substitutions; `codex`: the raw file in its
-    /// `<skill>` wrapper).
+    /// Show the activation as this client gives it to its model.
     #[arg(long, value_enum, value_name = "CLIENT")]
     pub style: Option<ClientArg>,
     #[command(flatten)]
@@ -863,7 +861,7 @@ impl ValueEnum for ClientArg {
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.0.as_str()).help(self.0.info().about))
+        Some(PossibleValue::new(self.0.as_str()).help(self.0.info().activation_about))
     }
 }
 

@@ -70,12 +70,13 @@ pub struct ClientInfo {
     pub id: &'static str,
     /// Its name in prose: `Claude Code`.
     pub title: &'static str,
-    /// What the client is, as one line of `--help`.
-    pub about: &'static str,
     /// What its profile accepts, as one line of `--help`.
     pub profile_about: &'static str,
     /// What its catalog is, as one line of `--help`.
     pub catalog_about: &'static str,
+    /// How it gives a skill's activation to its model, as one line of
+    /// `--help`.
+    pub activation_about: &'static str,
     /// Its skills folders in a project folder, relative to each directory
     /// from the start directory up to the repository's root, in the order
     /// the client reads them.
@@ -97,9 +98,9 @@ pub const CLIENTS: [ClientInfo; 2] = [
         client: Client::ClaudeCode,
         id: "claude-code",
         title: "Claude Code",
-        about: "Claude Code",
         profile_about: "What Claude Code loads and lists: errors where it would not load a skill",
         catalog_about: "Claude Code's skill listing",
+        activation_about: "Claude Code: the text it sends after a `Skill` call, its placeholders filled",
         project_folders: &[".claude/skills"],
         user_folders: &[UserFolder {
             base: UserBase::Home,
@@ -113,9 +114,9 @@ pub const CLIENTS: [ClientInfo; 2] = [
         client: Client::Codex,
         id: "codex",
         title: "Codex",
-        about: "OpenAI's Codex CLI",
         profile_about: "What Codex CLI loads: errors where Codex rejects, with its reason",
         catalog_about: "Codex's list of available skills",
+        activation_about: "OpenAI's Codex CLI: the `<skill>` message it adds for `$name`, the file unchanged",
         project_folders: &[".agents/skills", ".codex/skills"],
         user_folders: &[
             UserFolder {

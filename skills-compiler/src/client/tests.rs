@@ -95,3 +95,38 @@ fn the_same_yaml_is_the_checks_range_less_the_opening_lines_break() {
     let other = String::from(&file[5..13]);
     assert!(!claude_code::same_yaml(file, &other, &(3..13)));
 }
+
+/// Each client lists a skill under the name its registry row says: the
+/// folder's (Claude Code) or the frontmatter's (Codex).
+#[test]
+fn each_client_lists_under_the_name_its_row_says() -> std::io::Result<()> {
+    use skills_core::client::ListedName;
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("folder-name");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: frontmatter-name\ndescription: D.\n---\n",
+    )?;
+    let mut read = 0;
+    for client in Client::ALL {
+        let reading = super::read(client, &dir);
+        if cfg!(not(feature = "codex-yaml")) && client == Client::Codex {
+            // This build cannot read as Codex does, and says so.
+            assert!(matches!(reading.outcome, Outcome::Unknown { .. }));
+            continue;
+        }
+        let listed = reading
+            .outcome
+            .listed()
+            .unwrap_or_else(|| panic!("{client}: {:?}", reading.outcome));
+        let expected = match client.info().listed_name {
+            ListedName::FolderName => "folder-name",
+            ListedName::Frontmatter => "frontmatter-name",
+        };
+        assert_eq!(listed.name, expected, "{client}");
+        read += 1;
+    }
+    assert!(read >= 1);
+    Ok(())
+}

@@ -50,8 +50,10 @@
 //! Two builds. Steps 1 to 5 give libyaml's own verdicts, messages and
 //! positions (`SK401` quotes them), which no other YAML reader reproduces;
 //! so they are built with the `codex-yaml` feature only (`skill_md`,
-//! `diagnose`, `listing`, and the `Codex` variants of [`crate::Profile`] and
-//! [`crate::client::Client`]). The `skb` CLI enables it; `skills_bundle!`
+//! `diagnose`, `listing`). The feature is additive: the `codex` client and
+//! profile exist in every build, and without it Codex's reading of a skill
+//! is not known ([`crate::client::read`] says so, naming the feature), which
+//! every profile makes an error. The `skb` CLI enables it; `skills_bundle!`
 //! does not, which spares every build that embeds skills serde, its derive,
 //! `yaml_serde`, `libyaml-rs`, `indexmap` and `hashbrown` (about 3 s of a
 //! clean debug build). The macro refuses `profile = "codex"` by name, with

@@ -87,10 +87,7 @@ impl Listed {
     pub fn line(&self) -> String {
         let location = self.location.to_string_lossy();
         let entry = self.entry(&location);
-        match self.client {
-            Client::ClaudeCode => catalog::claude_code::entry_line(&entry),
-            Client::Codex => catalog::codex::line(&entry),
-        }
+        catalog::client_entry_line(self.client, &entry)
     }
 }
 

@@ -324,6 +324,15 @@ impl Style {
     }
 }
 
+/// One entry line of `client`'s listing, as its model sees it (for Codex,
+/// with `entry.location` as the file).
+pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
+    match client {
+        Client::ClaudeCode => claude_code::entry_line(entry),
+        Client::Codex => codex::line(entry),
+    }
+}
+
 impl From<Client> for Style {
     fn from(client: Client) -> Style {
         Style::of(client)
@@ -468,6 +477,26 @@ mod tests {
             assert_eq!(Style::of(client).as_str(), client.as_str());
         }
         assert_eq!(Style::ALL.len(), 1 + Client::ALL.len());
+        // A client's entry line is the one its catalog shows.
+        let entry = Entry {
+            name: "pdf",
+            alias: None,
+            description: "Reads PDFs.",
+            when_to_use: None,
+            location: "/skills/pdf/SKILL.md",
+        };
+        for client in Client::ALL {
+            let line = client_entry_line(client, &entry);
+            let catalog = render_style(Style::of(client), &[entry], None);
+            assert!(
+                line.contains("pdf") && line.contains("Reads PDFs."),
+                "{line}"
+            );
+            assert!(
+                catalog.lines().any(|l| l == line),
+                "{client}: {line:?} in {catalog:?}"
+            );
+        }
         let e = Entry {
             name: "a",
             description: "D <x>",

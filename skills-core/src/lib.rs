@@ -15,6 +15,7 @@
 //! any release.
 
 pub mod catalog;
+pub mod client;
 pub mod deflate;
 pub mod digest;
 #[cfg(feature = "fs")]

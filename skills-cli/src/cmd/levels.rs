@@ -14,9 +14,7 @@ use skills_bundle::pack::{Pack, Trust};
 use skills_compiler::pack::write_pack;
 use skills_core::zip::write::DosTime;
 
-use skills_compiler::client::Client;
-
-use crate::args::{CatalogArgs, CheckArgs, ReadArgs, StyleArg};
+use crate::args::{CatalogArgs, CheckArgs, ReadArgs};
 use crate::cmd::client_catalog;
 use crate::cmd::pack::checked_plan;
 use crate::extract::{self, Opened};
@@ -24,10 +22,8 @@ use crate::{Outcome, input};
 
 /// Runs `skb catalog`.
 pub fn catalog(args: &CatalogArgs) -> io::Result<Outcome> {
-    match args.style {
-        StyleArg::Xml => {}
-        StyleArg::ClaudeCode => return client_catalog::run(args, Client::ClaudeCode),
-        StyleArg::Codex => return client_catalog::run(args, Client::Codex),
+    if let Some(client) = args.style.client() {
+        return client_catalog::run(args, client);
     }
     let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);

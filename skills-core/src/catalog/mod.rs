@@ -20,6 +20,8 @@ pub mod codex;
 
 use std::borrow::Cow;
 
+use crate::client::Client;
+
 /// The scheme of an embedded skill's virtual base directory.
 ///
 /// An embedded skill has no directory on disk: its base directory is
@@ -273,7 +275,9 @@ pub fn render_within<'a>(
     within(&full, chars, &spans, budget).into_owned()
 }
 
-/// A catalog dialect: whose listing to reproduce.
+/// A catalog dialect: whose listing to reproduce. One per client of the
+/// registry ([`crate::client::CLIENTS`]), named as the client is, plus the
+/// reference's `xml`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Style {
     /// The reference's `<available_skills>` block (budget in characters,
@@ -288,15 +292,40 @@ pub enum Style {
 }
 
 impl Style {
-    /// Every style.
-    pub const ALL: [Style; 3] = [Style::Xml, Style::ClaudeCode, Style::Codex];
+    /// Every style: `xml`, then the clients' in the registry's order.
+    pub const ALL: [Style; 1 + Client::ALL.len()] = {
+        let mut all = [Style::Xml; 1 + Client::ALL.len()];
+        let mut i = 0;
+        while i < Client::ALL.len() {
+            all[i + 1] = Style::of(Client::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
-    /// The style's name on the command line: `xml`, `claude-code`, `codex`.
-    pub fn as_str(self) -> &'static str {
+    /// The dialect `client` lists skills in.
+    pub const fn of(client: Client) -> Style {
+        match client {
+            Client::ClaudeCode => Style::ClaudeCode,
+            Client::Codex => Style::Codex,
+        }
+    }
+
+    /// The client whose dialect this is; `None` for `xml`.
+    pub const fn client(self) -> Option<Client> {
         match self {
-            Style::Xml => "xml",
-            Style::ClaudeCode => "claude-code",
-            Style::Codex => "codex",
+            Style::Xml => None,
+            Style::ClaudeCode => Some(Client::ClaudeCode),
+            Style::Codex => Some(Client::Codex),
+        }
+    }
+
+    /// The style's name on the command line: `xml`, or the client's name
+    /// (`claude-code`, `codex`).
+    pub const fn as_str(self) -> &'static str {
+        match self.client() {
+            None => "xml",
+            Some(client) => client.as_str(),
         }
     }
 
@@ -313,6 +342,21 @@ impl Style {
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
         }
+    }
+}
+
+/// One entry line of `client`'s listing, as its model sees it (for Codex,
+/// with `entry.location` as the file).
+pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
+    match client {
+        Client::ClaudeCode => claude_code::entry_line(entry),
+        Client::Codex => codex::line(entry),
+    }
+}
+
+impl From<Client> for Style {
+    fn from(client: Client) -> Style {
+        Style::of(client)
     }
 }
 
@@ -453,6 +497,31 @@ mod tests {
             assert_eq!(render_style(style, &[], None), "");
         }
         assert_eq!(Style::from_name("json"), None);
+        for client in Client::ALL {
+            assert_eq!(Style::of(client).client(), Some(client));
+            assert_eq!(Style::of(client).as_str(), client.as_str());
+        }
+        assert_eq!(Style::ALL.len(), 1 + Client::ALL.len());
+        // A client's entry line is the one its catalog shows.
+        let entry = Entry {
+            name: "pdf",
+            alias: None,
+            description: "Reads PDFs.",
+            when_to_use: None,
+            location: "/skills/pdf/SKILL.md",
+        };
+        for client in Client::ALL {
+            let line = client_entry_line(client, &entry);
+            let catalog = render_style(Style::of(client), &[entry], None);
+            assert!(
+                line.contains("pdf") && line.contains("Reads PDFs."),
+                "{line}"
+            );
+            assert!(
+                catalog.lines().any(|l| l == line),
+                "{client}: {line:?} in {catalog:?}"
+            );
+        }
         let e = Entry {
             name: "a",
             description: "D <x>",

@@ -11,8 +11,8 @@
 #   1. `python3 scripts/gen-skill-tree.py $TREE 1000 --invalid-rate 0`: 1,000
 #      valid skills, deterministic (fixed seed), at $TREE
 #      (default /tmp/skills-bench-agent-1000);
-#   2. `cargo bench -p skills-bundle --bench agent`
-#      (release; see skills-bundle/benches/agent.rs), which packs that tree in
+#   2. `cargo bench -p skills-benches --bench agent`
+#      (release; see benches/benches/agent.rs), which packs that tree in
 #      memory, opens it with `Bundle::from_pack`, writes its catalog to
 #      $BENCH_OUT/catalog.txt, and times the catalog and the script runs;
 #   3. `python3 scripts/catalog_peer.py $TREE --expect $BENCH_OUT/catalog.txt`:
@@ -32,9 +32,9 @@ echo "== load before: $(cat /proc/loadavg)"
 python3 scripts/gen-skill-tree.py "$TREE" 1000 --invalid-rate 0 --force >"$BENCH_OUT/tree.json"
 echo "== tree: $TREE ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["skills"], "skills, seed", d["seed"])' "$BENCH_OUT/tree.json"))"
 
-echo "== ours: cargo bench -p skills-bundle --bench agent"
+echo "== ours: cargo bench -p skills-benches --bench agent"
 SKILLS_AGENT_TREE="$TREE" SKILLS_AGENT_CATALOG_OUT="$BENCH_OUT/catalog.txt" \
-    cargo bench -p skills-bundle --bench agent 2>&1 | tee "$BENCH_OUT/divan.txt"
+    cargo bench -p skills-benches --bench agent 2>&1 | tee "$BENCH_OUT/divan.txt"
 echo "== load between: $(cat /proc/loadavg)"
 
 echo "== peer: skills-ref $(python3 -c 'import skills_ref; print(skills_ref.__version__)') to_prompt"

@@ -96,8 +96,14 @@ pub struct FileData {
 impl Index {
     /// The index of `keys` (sorted and distinct): perfect-hash tables, or
     /// binary search if the builder gives up.
+    #[cfg(test)]
     pub(crate) fn build(keys: &[&str]) -> Index {
-        match phf::build(keys) {
+        Index::from_tables(phf::build(keys))
+    }
+
+    /// The index [`phf::build`] gave: its tables, or binary search.
+    pub(crate) fn from_tables(tables: Option<phf::Tables>) -> Index {
+        match tables {
             Some(tables) => Index::Hash {
                 seed: tables.seed,
                 pilots: tables.pilots.into(),

@@ -145,25 +145,14 @@ impl Bundle {
             .iter()
             .map(|s| crate::catalog::location(s.name()))
             .collect();
-        // Extension values are JSON text: `when_to_use` is a JSON string.
-        let when_to_use: Vec<Option<String>> = kept
-            .iter()
-            .map(|s| {
-                s.extensions()
-                    .find(|(k, _)| *k == "when_to_use")
-                    .and_then(|(_, v)| skills_core::json::parse(v, 1).ok())
-                    .and_then(|n| n.as_str().map(String::from))
-            })
-            .collect();
         let entries: Vec<crate::catalog::Entry<'_>> = kept
             .iter()
             .zip(&locations)
-            .zip(&when_to_use)
-            .map(|((s, location), when_to_use)| crate::catalog::Entry {
+            .map(|(s, location)| crate::catalog::Entry {
                 name: s.name(),
                 alias: None,
                 description: s.description(),
-                when_to_use: when_to_use.as_deref(),
+                when_to_use: s.data.meta.when_to_use.as_deref(),
                 location,
             })
             .collect();

@@ -1,39 +1,4 @@
-//! Agent Skills compiled into your binary.
-//!
-//! An [Agent Skill](https://agentskills.io) is a directory holding a
-//! `SKILL.md` (YAML frontmatter plus Markdown instructions) and optional
-//! `scripts/`, `references/` and `assets/`. [`skills_bundle!`] validates skill
-//! directories at build time (every problem is a compile error with file, line
-//! and column) and embeds them: metadata in perfect-hash tables of
-//! `&'static str`, files as raw-deflate byte strings decompressed on first
-//! read, and the `<available_skills>` prompt rendered in advance. The binary
-//! needs no skill files on disk and links no YAML parser.
-//!
-//! ```ignore
-//! use skills_bundle::{skills_bundle, Bundle};
-//!
-//! static SKILLS: Bundle = skills_bundle!("skills");
-//!
-//! fn main() {
-//!     for s in SKILLS.skills() {
-//!         println!("{}: {}", s.name(), s.description()); // level 1
-//!     }
-//!     let calc = SKILLS.get("calculator").expect("known skill");
-//!     let activation = calc.activate("15*23").expect("readable"); // level 2
-//!     let script = calc.read("scripts/calc.py").expect("present"); // level 3
-//!     print!("{}", SKILLS.catalog());
-//! }
-//! ```
-//!
-//! The crate is the runtime: lookup, activation, reads, packs at run time,
-//! the `allowed-tools` policy, the one reading of shell syntax they share
-//! ([`shell`]), the instruction protocols, the session and
-//! agent loop, and the script executor. The validator and parser live in
-//! `skills-compiler`, which `skills_bundle!` and the `skb` CLI share, so
-//! both report the same diagnostics for the same input; an agent binary
-//! links neither it nor a YAML parser. MCP and rig integrations are the
-//! `skills-bundle-mcp` and `skills-rig` crates.
-
+#![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]

@@ -26,12 +26,11 @@
 
 use std::sync::OnceLock;
 
-use skills_core::pack::open;
+use skills_core::pack::{open, tables};
 
 use crate::__private::{BundleData, FileData, Index, List, SkillData};
 use crate::bundle::Bundle;
-use crate::catalog;
-use crate::zip::{Limits, Method};
+use crate::zip::Limits;
 
 pub use skills_core::pack::{
     CODEC, FORMAT, MANIFEST_NAME, MAX_MANIFEST, MAX_PACK_FILE, Manifest, ManifestSkill, PackError,
@@ -116,195 +115,51 @@ impl Bundle {
     }
 }
 
-/// The runtime tables of a checked pack; compressed bytes are copied.
+/// The runtime tables of a checked pack ([`tables::tables`], which the
+/// compiler reads a pack through too); compressed bytes are copied.
 fn bundle_data(checked: &open::Checked, bytes: &[u8]) -> Result<BundleData, PackError> {
-    let manifest = &checked.manifest;
-    let all = checked.archive.entries();
+    let tables = tables::tables(checked, bytes)?;
     let mut slots = 0u32;
-    let mut skills = Vec::with_capacity(manifest.skills.len());
-    for (s, indices) in manifest.skills.iter().zip(&checked.entries) {
-        let mut files = Vec::with_capacity(s.files.len());
-        for (f, &i) in s.files.iter().zip(indices) {
-            let entry = &all[i];
-            let stored = bytes.get(entry.data.clone()).ok_or_else(|| {
-                PackError::Mismatch(format!("`{}`: data out of bounds", entry.name))
-            })?;
-            let deflated = entry.method == Method::Deflate;
-            // Every file of a pack has a slot: stored ones are hash-checked
-            // on first read too.
-            let slot = slots;
-            slots += 1;
-            files.push(FileData {
-                meta: f.clone(),
-                stored: List::Owned(stored.into()),
-                deflated,
-                slot,
-            });
-        }
-        let skill_md = s
-            .files
-            .iter()
-            .position(|f| f.path == s.meta.skill_md)
-            .and_then(|i| u32::try_from(i).ok())
-            .ok_or_else(|| PackError::Manifest(format!("`{}` has no `SKILL.md`", s.meta.name)))?;
-        let paths: Vec<&str> = s.files.iter().map(|f| &*f.path).collect();
-        skills.push(SkillData {
-            meta: s.meta.clone(),
-            source_dir: s.dir.clone().into(),
-            files: List::Owned(files),
-            paths: Index::build(&paths),
-            skill_md,
-        });
-    }
-    let pairs = || {
-        manifest
-            .skills
-            .iter()
-            .map(|s| (&*s.meta.name, &*s.meta.description))
-    };
-    let catalog = catalog::render_embedded(pairs());
-    let (catalog_chars, spans) = catalog::layout_embedded(pairs());
-    let names: Vec<&str> = manifest.skills.iter().map(|s| &*s.meta.name).collect();
+    let skills = tables
+        .skills
+        .into_iter()
+        .map(|s| {
+            let files = s
+                .files
+                .into_iter()
+                .map(|f| {
+                    // Every file of a pack has a slot: stored ones are
+                    // hash-checked on first read too.
+                    let slot = slots;
+                    slots += 1;
+                    FileData {
+                        meta: f.meta.clone(),
+                        stored: List::Owned(f.stored.into()),
+                        deflated: f.deflated,
+                        slot,
+                    }
+                })
+                .collect();
+            SkillData {
+                meta: s.skill.meta.clone(),
+                source_dir: s.skill.dir.clone().into(),
+                files: List::Owned(files),
+                paths: Index::from_tables(s.paths),
+                skill_md: s.skill_md,
+            }
+        })
+        .collect();
+    let catalog = tables.catalog;
     Ok(BundleData {
         skills: List::Owned(skills),
-        index: Index::build(&names),
-        catalog: catalog.into(),
-        catalog_chars,
-        catalog_spans: List::Owned(spans),
-        digest: manifest.digest.clone().into(),
+        index: Index::from_tables(tables.index),
+        catalog: catalog.text.into(),
+        catalog_chars: catalog.chars,
+        catalog_spans: List::Owned(catalog.spans),
+        digest: checked.manifest.digest.clone().into(),
         cache: List::Owned((0..slots).map(|_| OnceLock::new()).collect()),
     })
 }
 
 // Packs are written by the compiler and read here: the round trip is
-// tested where both sides are compiled.
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::zip::{Archive, Limits};
-    use skills_compiler::embed::{Plan, PlanSkill, compress};
-    use skills_compiler::pack::{manifest, write_pack, write_skill_zip};
-    use skills_core::meta::{SkillMeta, pairs};
-    use skills_core::zip::write::DosTime;
-
-    fn plan() -> Plan {
-        let md = "---\nname: demo\ndescription: Use when testing.\n---\nBody $ARGUMENTS\n";
-        let mut skills = vec![
-            PlanSkill {
-                meta: SkillMeta {
-                    name: "demo".into(),
-                    description: "Use when testing.".into(),
-                    license: Some("MIT".into()),
-                    metadata: pairs(vec![("k".into(), "v \"quoted\"\n".into())]),
-                    allowed_tools: vec![
-                        ("Bash".into(), Some("git:*".into())),
-                        ("Read".into(), None),
-                    ]
-                    .into(),
-                    skill_md: "SKILL.md".into(),
-                    body: (md.len() as u32 - 16, md.len() as u32),
-                    ..SkillMeta::default()
-                },
-                files: vec![
-                    compress("SKILL.md", md.as_bytes().to_vec(), false),
-                    compress("scripts/run.sh", b"#!/bin/sh\necho hi\n".to_vec(), true),
-                    compress(
-                        "z.txt",
-                        "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz".into(),
-                        false,
-                    ),
-                ],
-                ..PlanSkill::default()
-            },
-            PlanSkill {
-                meta: SkillMeta {
-                    name: "plug:inner".into(),
-                    description: "Use when nested.".into(),
-                    skill_md: "SKILL.md".into(),
-                    body: (8, 8),
-                    ..SkillMeta::default()
-                },
-                files: vec![compress("SKILL.md", b"---\n---\n".to_vec(), false)],
-                ..PlanSkill::default()
-            },
-        ];
-        skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
-        let mut plan = Plan {
-            skills,
-            ..Plan::default()
-        };
-        plan.digest = manifest(&plan).digest;
-        plan
-    }
-
-    #[test]
-    fn a_pack_reads_back_as_the_plan() {
-        let plan = plan();
-        let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
-        let pack = Pack::open(&bytes, Trust::Unsigned).expect("opens");
-        let bundle = pack.bundle();
-        assert_eq!(bundle.digest(), plan.digest);
-        assert_eq!(bundle.len(), 2);
-        let demo = bundle.get("demo").expect("present");
-        assert_eq!(demo.license(), Some("MIT"));
-        assert_eq!(demo.metadata_value("k"), Some("v \"quoted\"\n"));
-        assert_eq!(
-            demo.read("scripts/run.sh").expect("reads"),
-            b"#!/bin/sh\necho hi\n"
-        );
-        assert!(
-            demo.file("scripts/run.sh")
-                .expect("present")
-                .is_executable()
-        );
-        assert_eq!(demo.body().expect("body"), "Body $ARGUMENTS\n");
-        assert_eq!(
-            demo.activate("x").expect("activates").content,
-            "Base directory for this skill: skill://demo\n\nBody x\n"
-        );
-        let inner = bundle.get("plug:inner").expect("present");
-        assert_eq!(inner.source_dir(), "plug/skills/inner");
-        assert!(bundle.catalog().contains("skill://plug:inner/SKILL.md"));
-        assert!(bundle.get("nope").is_none());
-        // Entries: the manifest first, then sorted names.
-        let archive = Archive::parse(&bytes, &Limits::default()).expect("parses");
-        let names: Vec<&str> = archive.entries().iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                MANIFEST_NAME,
-                "demo/SKILL.md",
-                "demo/scripts/run.sh",
-                "demo/z.txt",
-                "plug/skills/inner/SKILL.md"
-            ]
-        );
-    }
-
-    #[test]
-    fn packing_is_a_pure_function_of_plan_and_time() {
-        let plan = plan();
-        let a = write_pack(&plan, DosTime::EPOCH).expect("packs");
-        assert_eq!(a, write_pack(&plan, DosTime::EPOCH).expect("packs"));
-        let later = write_pack(&plan, DosTime::from_unix(1_700_000_000)).expect("packs");
-        assert_ne!(a, later);
-        assert_eq!(a.len(), later.len());
-    }
-
-    #[test]
-    fn a_skill_archive_wraps_files_in_the_skill_directory() {
-        let plan = plan();
-        let (bytes, dir) = write_skill_zip(&plan.skills[1], DosTime::EPOCH).expect("zips");
-        assert_eq!(dir, "inner");
-        let archive = Archive::parse(&bytes, &Limits::default()).expect("parses");
-        let names: Vec<&str> = archive.entries().iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["inner/SKILL.md"]);
-    }
-
-    #[test]
-    fn a_plan_whose_digest_disagrees_is_not_packed() {
-        let mut plan = plan();
-        plan.digest = "0".repeat(64);
-        assert!(write_pack(&plan, DosTime::EPOCH).is_err());
-    }
-}
+// tested above both, in `skills-tests` (`tests/lib/embed.rs`).

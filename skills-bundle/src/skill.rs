@@ -242,12 +242,7 @@ impl<'a> Skill<'a> {
             session_id: options.session_id,
             project_dir: options.project_dir,
         };
-        let names = self
-            .extensions()
-            .find(|(key, _)| *key == "arguments")
-            .map(|(_, json)| activation::argument_names(json))
-            .unwrap_or_default();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let names: Vec<&str> = self.data.meta.arguments.iter().map(|a| &**a).collect();
         // Claude Code reads the frontmatter's closing line with the blanks
         // (JavaScript's `\s`) after it; the end of the body stays as written.
         let body = self

@@ -2,9 +2,12 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skills_bundle::zip::Limits;
-use skills_compiler::{FileLimits, Options};
+use skills_compiler::client::Client;
+use skills_compiler::{FileLimits, Options, Profile};
+use skills_core::catalog::Style;
 
 /// Validate, inspect, package, sign and serve Agent Skills.
 #[derive(Debug, Parser)]
@@ -185,7 +188,7 @@ fn parse_size(text: &str) -> Result<u64, String> {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Which rules apply.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Spec)]
+    #[arg(long, value_enum, default_value_t = ProfileArg::SPEC)]
     pub profile: ProfileArg,
     /// Treat warnings as errors.
     #[arg(long)]
@@ -373,7 +376,7 @@ pub struct UnpackArgs {
     #[arg(long, value_name = "FILE")]
     pub signature: Option<PathBuf>,
     /// Which rules the skills must pass before anything is written.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Spec)]
+    #[arg(long, value_enum, default_value_t = ProfileArg::SPEC)]
     pub profile: ProfileArg,
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -411,7 +414,7 @@ pub struct CatalogArgs {
     /// reads it, from the folders found as it finds them; with
     /// `claude-code`, `--user` puts `~/.claude/skills` first, as Claude
     /// Code does).
-    #[arg(long, value_enum, default_value_t = StyleArg::Xml)]
+    #[arg(long, value_enum, default_value_t = StyleArg::XML)]
     pub style: StyleArg,
     /// Keep the catalog within this budget, in the style's unit: characters
     /// for `xml` (descriptions are dropped before names; no budget by
@@ -432,9 +435,7 @@ pub struct ShowArgs {
     /// What `$ARGUMENTS` stands for.
     #[arg(long, visible_alias = "args", default_value = "")]
     pub arguments: String,
-    /// Show the activation as this client gives it to its model
-    /// (`claude-code`: its substitutions; `codex`: the raw file in its
-    /// `<skill>` wrapper).
+    /// Show the activation as this client gives it to its model.
     #[arg(long, value_enum, value_name = "CLIENT")]
     pub style: Option<ClientArg>,
     #[command(flatten)]
@@ -694,7 +695,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
     /// Which rules apply.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Spec)]
+    #[arg(long, value_enum, default_value_t = ProfileArg::SPEC)]
     pub profile: ProfileArg,
     /// Treat warnings as errors (exit 1 when there is any).
     #[arg(long)]
@@ -749,45 +750,117 @@ pub enum Format {
     SkillsRef,
 }
 
-/// Profiles, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProfileArg {
-    /// The Agent Skills specification, as `skills-ref` enforces it.
-    Spec,
-    /// What Claude Code and Codex load.
-    ClaudeCode,
-    /// What Codex CLI loads: errors where Codex rejects, with its reason.
-    Codex,
+/// A profile, as named on the command line: `spec`, or one per client of
+/// the registry ([`skills_core::client::CLIENTS`]), whose values and help
+/// lines come from the registry's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProfileArg(pub Profile);
+
+impl ProfileArg {
+    /// `spec`, the default.
+    pub const SPEC: ProfileArg = ProfileArg(Profile::Spec);
+
+    /// The compiler's profile.
+    pub fn profile(self) -> Profile {
+        self.0
+    }
 }
 
-/// Catalog styles, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum StyleArg {
-    /// The reference's `<available_skills>` block.
-    Xml,
-    /// Claude Code's skill listing.
-    ClaudeCode,
-    /// Codex's list of available skills.
-    Codex,
+impl From<ClientArg> for ProfileArg {
+    /// The profile that validates for the client.
+    fn from(client: ClientArg) -> ProfileArg {
+        ProfileArg(Profile::of(client.0))
+    }
 }
 
-/// Clients, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ClientArg {
-    /// Claude Code.
-    ClaudeCode,
-    /// OpenAI's Codex CLI.
-    Codex,
+impl ValueEnum for ProfileArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [ProfileArg; Profile::ALL.len()] = {
+            let mut all = [ProfileArg::SPEC; Profile::ALL.len()];
+            let mut i = 0;
+            while i < Profile::ALL.len() {
+                all[i] = ProfileArg(Profile::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self.0.client() {
+            None => "The Agent Skills specification, as `skills-ref` enforces it",
+            Some(client) => client.info().profile_about,
+        };
+        Some(PossibleValue::new(self.0.as_str()).help(help))
+    }
 }
+
+/// A catalog style, as named on the command line: `xml`, or one per client
+/// of the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StyleArg(pub Style);
+
+impl StyleArg {
+    /// `xml`, the default.
+    pub const XML: StyleArg = StyleArg(Style::Xml);
+
+    /// The client whose listing this is; `None` for `xml`.
+    pub fn client(self) -> Option<Client> {
+        self.0.client()
+    }
+}
+
+impl ValueEnum for StyleArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [StyleArg; Style::ALL.len()] = {
+            let mut all = [StyleArg::XML; Style::ALL.len()];
+            let mut i = 0;
+            while i < Style::ALL.len() {
+                all[i] = StyleArg(Style::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self.0.client() {
+            None => "The reference's `<available_skills>` block",
+            Some(client) => client.info().catalog_about,
+        };
+        Some(PossibleValue::new(self.0.as_str()).help(help))
+    }
+}
+
+/// A client, as named on the command line: one per row of the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientArg(pub Client);
 
 impl ClientArg {
-    /// The compiler's client.
-    pub fn client(self) -> skills_compiler::client::Client {
-        use skills_compiler::client::Client;
-        match self {
-            ClientArg::ClaudeCode => Client::ClaudeCode,
-            ClientArg::Codex => Client::Codex,
-        }
+    /// The client.
+    pub fn client(self) -> Client {
+        self.0
+    }
+}
+
+impl ValueEnum for ClientArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [ClientArg; Client::ALL.len()] = {
+            let mut all = [ClientArg(Client::ClaudeCode); Client::ALL.len()];
+            let mut i = 0;
+            while i < Client::ALL.len() {
+                all[i] = ClientArg(Client::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.as_str()).help(self.0.info().activation_about))
     }
 }
 
@@ -800,17 +873,6 @@ pub enum Color {
     Always,
     /// Never colour.
     Never,
-}
-
-impl ProfileArg {
-    /// The compiler's profile.
-    pub fn profile(self) -> skills_compiler::Profile {
-        match self {
-            ProfileArg::Spec => skills_compiler::Profile::Spec,
-            ProfileArg::ClaudeCode => skills_compiler::Profile::ClaudeCode,
-            ProfileArg::Codex => skills_compiler::Profile::Codex,
-        }
-    }
 }
 
 impl Color {
@@ -827,6 +889,73 @@ impl Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The profile, style and client values are the registry's, with a
+    /// help line each, and each parses to what it names.
+    #[test]
+    fn client_values_come_from_the_registry() {
+        let names = |values: Vec<Option<PossibleValue>>| -> Vec<String> {
+            values
+                .into_iter()
+                .map(|v| {
+                    let v = v.expect("every value is shown");
+                    assert!(v.get_help().is_some(), "{} has no help", v.get_name());
+                    v.get_name().to_owned()
+                })
+                .collect()
+        };
+        let clients: Vec<&str> = Client::ALL.iter().map(|c| c.as_str()).collect();
+        let profiles = names(
+            ProfileArg::value_variants()
+                .iter()
+                .map(ValueEnum::to_possible_value)
+                .collect(),
+        );
+        assert_eq!(profiles[0], "spec");
+        assert_eq!(profiles[1..], clients);
+        let styles = names(
+            StyleArg::value_variants()
+                .iter()
+                .map(ValueEnum::to_possible_value)
+                .collect(),
+        );
+        assert_eq!(styles[0], "xml");
+        assert_eq!(styles[1..], clients);
+        let client_names = names(
+            ClientArg::value_variants()
+                .iter()
+                .map(ValueEnum::to_possible_value)
+                .collect(),
+        );
+        assert_eq!(client_names, clients);
+        for client in Client::ALL {
+            let Command::Show(show) = Cli::try_parse_from([
+                "skb",
+                "show",
+                "x",
+                "--style",
+                client.as_str(),
+                "--profile",
+                client.as_str(),
+            ])
+            .unwrap()
+            .command
+            else {
+                panic!("not show");
+            };
+            assert_eq!(show.style.map(ClientArg::client), Some(client));
+            assert_eq!(show.check.profile.profile(), Profile::of(client));
+            let Command::Catalog(catalog) =
+                Cli::try_parse_from(["skb", "catalog", "--style", client.as_str()])
+                    .unwrap()
+                    .command
+            else {
+                panic!("not catalog");
+            };
+            assert_eq!(catalog.style.client(), Some(client));
+        }
+        assert!(Cli::try_parse_from(["skb", "validate", "--profile", "xml"]).is_err());
+    }
 
     /// The limit flags' defaults are the libraries' own, on every command
     /// that takes them.

@@ -133,14 +133,8 @@ impl Inputs {
     }
 
     fn relabel_diagnostic(&self, d: &mut Diagnostic) {
-        d.path = self.label(&d.path);
         for (tmp, archive) in &self.staged {
-            let from = tmp.display().to_string();
-            let to = archive.display().to_string();
-            d.message = d.message.replace(&from, &to);
-            if let Some(help) = &mut d.help {
-                *help = help.replace(&from, &to);
-            }
+            skills_compiler::embed::relabel(d, tmp, archive);
         }
     }
 }

@@ -25,12 +25,11 @@ use ct_codecs::{Base64, Decoder};
 use minisign::{ErrorKind, KeyPair, PError, PublicKey, SecretKeyBox};
 use skills_bundle::fsread::{self, FileError};
 use skills_bundle::pack::signature::MAX_KEY_FILE;
+use skills_core::pack::signature::{self, KeyError, UNTRUSTED_PREFIX, key_line};
 
 /// The environment variable read for a secret key's password.
 pub const PASSWORD_ENV: &str = "SKILLS_KEY_PASSWORD";
 
-/// How the first line of every minisign file starts.
-const UNTRUSTED_PREFIX: &str = "untrusted comment:";
 /// The untrusted comment of the `.minisig` files written by [`sign`].
 const SIGNATURE_COMMENT: &str = "signature from skills secret key";
 /// The untrusted comments of the secret key files written by [`keygen`].
@@ -315,30 +314,15 @@ pub fn sign(key: &SecretKey, data: &[u8], trusted_comment: &str) -> Result<Strin
 /// Reads a public key given as the path of a minisign `.pub` file or as the
 /// bare base64 key (what `minisign -P` takes), returning the base64 key.
 pub fn load_public_key(arg: &str) -> Result<String, SignError> {
-    let bare = arg.trim();
-    if is_public_key(bare) {
-        return Ok(bare.to_owned());
-    }
-    let invalid = |reason| SignError::PublicKey {
-        arg: arg.to_owned(),
-        reason,
-    };
-    let bytes = match fsread::read_file(Path::new(arg), MAX_KEY_FILE) {
-        Ok(bytes) => bytes,
-        Err(e) if e.is_not_found() => {
-            return Err(invalid("no such file, and not a base64 key either"));
-        }
-        Err(e) => return Err(SignError::File(e)),
-    };
-    let line = std::str::from_utf8(&bytes)
-        .ok()
-        .and_then(key_line)
-        .ok_or_else(|| invalid("expected an `untrusted comment:` line, then the base64 key"))?;
-    if is_public_key(line) {
-        Ok(line.to_owned())
-    } else {
-        Err(invalid("the key line is not a base64 Ed25519 public key"))
-    }
+    signature::load_public_key(arg, Path::new(""))
+        .map(|loaded| loaded.key)
+        .map_err(|e| match (e, arg) {
+            (KeyError::File(e), _) => SignError::File(e),
+            (e, arg) => SignError::PublicKey {
+                arg: arg.to_owned(),
+                reason: e.reason().unwrap_or_default(),
+            },
+        })
 }
 
 /// Loads a secret key, asking `password` only if the key is encrypted.
@@ -420,22 +404,6 @@ fn minisign_error(path: &Path, source: PError) -> SignError {
         context: format!("cannot load `{}`", path.display()),
         source,
     }
-}
-
-/// The base64 key of a minisign key file: the line after the first, which
-/// must be an untrusted comment.
-fn key_line(text: &str) -> Option<&str> {
-    let mut lines = text.lines();
-    if !lines.next()?.starts_with(UNTRUSTED_PREFIX) {
-        return None;
-    }
-    Some(lines.next()?.trim()).filter(|line| !line.is_empty())
-}
-
-/// Whether `s` is a base64 minisign public key: `Ed`, key id, Ed25519 key.
-fn is_public_key(s: &str) -> bool {
-    Base64::decode_to_vec(s, None)
-        .is_ok_and(|bytes| bytes.len() == PUBLIC_KEY_BYTES && bytes.starts_with(b"Ed"))
 }
 
 /// Refuses trusted comments that would not read back as written: minisign

@@ -1,7 +1,7 @@
 //! Micro-benchmarks of the compiler core on the shared corpus
 //! (`../shared/corpus/collections`, 454 real skills).
 //!
-//! Run with `cargo bench -p skills-bundle --features compiler --bench validate`.
+//! Run with `cargo bench -p skills-compiler --bench validate`.
 //! Without the corpus beside the checkout the benchmarks are skipped with a
 //! message. End-to-end figures against the reference validator come from
 //! `scripts/bench-validate.sh`; see `BENCHMARKS.md`.

@@ -26,9 +26,9 @@
 
 use std::ops::Range;
 
-use super::diag::Code;
-use super::rules::Ctx;
-use super::yaml::{Node, Value};
+use crate::diag::Code;
+use crate::rules::Ctx;
+use crate::yaml::{Node, Value};
 use skills_core::tools::{self, ToolRule};
 
 /// Shells and interpreters: the first operand is the script (or, after

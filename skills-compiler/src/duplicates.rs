@@ -4,7 +4,7 @@
 //! - **Claude Code** names a skill by its folder: of two skills in its
 //!   folders with the same folder name, the user's (`~/.claude/skills`)
 //!   wins over the project's, and a project folder nearer the start
-//!   directory over one further up (the order [`discover`](super::discover)
+//!   directory over one further up (the order [`discover`](crate::discover)
 //!   finds them in). Only the winner is listed and loaded.
 //! - **Codex** names a skill by its frontmatter `name` (the folder's name
 //!   when there is none) and lists every skill of a name; `$name` then
@@ -18,10 +18,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::diag::{Code, Diagnostic};
-use super::discover::{FolderClient, FoundSkill};
-use super::profile::Profile;
-use super::skill::CheckedSkill;
+use crate::diag::{Code, Diagnostic};
+use skills_core::client::Client;
+
+use crate::checked::CheckedSkill;
+use crate::discover::FoundSkill;
+use crate::profile::Profile;
 
 /// Marks and reports the duplicates among `skills` (checked from `found`,
 /// in the same order).
@@ -58,7 +60,7 @@ fn claude_code(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profi
             found
                 .get(i)
                 .and_then(|f| f.origin.as_ref())
-                .is_some_and(|o| o.client == FolderClient::ClaudeCode)
+                .is_some_and(|o| o.client == Client::ClaudeCode)
         })
         .collect();
     // Stable: the user's folder first, discovery order otherwise.
@@ -101,7 +103,7 @@ fn codex(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profile) {
         let is_codex = found
             .get(i)
             .and_then(|f| f.origin.as_ref())
-            .is_some_and(|o| o.client == FolderClient::Codex);
+            .is_some_and(|o| o.client == Client::Codex);
         if !is_codex || skills[i].duplicate_of.is_some() {
             continue;
         }

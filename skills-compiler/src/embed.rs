@@ -1,10 +1,12 @@
 //! Preparing checked skills for embedding: plain data for the code generator.
 //!
 //! [`plan`] reads every file of every valid skill, compresses it (raw deflate
-//! at one fixed level, [`deflate::LEVEL`], so the output is deterministic,
+//! at one fixed level, [`skills_core::deflate::LEVEL`], so the output is deterministic,
 //! kept only when it is smaller than the file), hashes it, splits `allowed-tools`,
-//! renders the catalog and computes the bundle digest. The proc-macro turns
-//! the [`Plan`] into tokens; a pack writer can turn the same plan into a zip.
+//! renders and lays out the catalog, builds the lookup tables and computes
+//! the bundle digest. The code generator (`codegen`) prints the [`Plan`] as
+//! statics; the pack writer turns the same plan into a zip; [`from_pack`]
+//! plans the skills of a pack instead.
 //!
 //! Files are compressed one by one rather than as one solid block per skill:
 //! on the shared corpus (454 skills, 22.2 MB) per-file deflate keeps 32.8 %
@@ -13,34 +15,71 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Checked;
 use super::files::SkillFile;
 use super::profile::SPEC_FIELDS;
 use super::properties::py_str;
 use super::skill::CheckedSkill;
 use super::yaml::{Node, Value};
 use super::yaml_json;
+use super::{Checked, Diagnostic};
 use skills_core::digest;
 use skills_core::fsread::{Dir, FileError, Reason, read_open};
 use skills_core::glob;
 use skills_core::listing::EntryMeta;
 use skills_core::meta::{self, FileMeta, SkillMeta, Str};
-use skills_core::pack::{PackError, Trust, open};
-use skills_core::zip::{Limits, Method};
-use skills_core::{catalog, deflate, tools};
+use skills_core::pack::write::StoredFile;
+pub use skills_core::pack::write::compress;
+use skills_core::{catalog, phf, tools};
 
-use crate::client::codex::OPENAI_YAML;
-use crate::rederive;
+pub mod from_pack;
 
-/// What to embed.
+/// What to embed: the skills, and every table the runtime reads them
+/// through, so that the code generator only prints.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     /// Skills, sorted by name.
     pub skills: Vec<PlanSkill>,
     /// The `<available_skills>` block.
     pub catalog: String,
+    /// Its length in characters.
+    pub catalog_chars: usize,
+    /// Where each skill's entry sits in it, in `skills` order.
+    pub catalog_spans: Vec<catalog::Span>,
+    /// Name → index into `skills` ([`phf::build`]); `None`: binary search.
+    pub names: Option<phf::Tables>,
+    /// For each skill, path → index into its files; `None`: binary search.
+    pub paths: Vec<Option<phf::Tables>>,
     /// The bundle digest (hex).
     pub digest: String,
+}
+
+impl Plan {
+    /// The plan of `skills` (sorted by name, each one's files by path) whose
+    /// bundle digest is `digest`: the catalog, its layout and the lookup
+    /// tables are computed here, by the functions of `skills_core` a pack
+    /// loaded at run time is read with.
+    pub fn new(skills: Vec<PlanSkill>, digest: String) -> Plan {
+        let catalog::Embedded { text, chars, spans } =
+            catalog::embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
+        let names: Vec<&str> = skills.iter().map(|s| &*s.meta.name).collect();
+        let names = phf::build(&names);
+        let paths = skills
+            .iter()
+            .map(|s| {
+                let paths: Vec<&str> = s.files.iter().map(|f| &*f.meta.path).collect();
+                phf::build(&paths)
+            })
+            .collect();
+        Plan {
+            skills,
+            catalog: text,
+            catalog_chars: chars,
+            catalog_spans: spans,
+            names,
+            paths,
+            digest,
+        }
+    }
 }
 
 /// One skill to embed: its metadata (the one record the manifest, the
@@ -70,18 +109,9 @@ impl PlanSkill {
     }
 }
 
-/// One file to embed: its identity and its stored bytes.
-#[derive(Debug, Clone, Default)]
-pub struct PlanFile {
-    /// Path, size, SHA-256 and mode.
-    pub meta: FileMeta,
-    /// The bytes to store.
-    pub stored: Vec<u8>,
-    /// Whether `stored` is raw deflate.
-    pub deflated: bool,
-    /// CRC-32 of the uncompressed bytes (what a zip entry records).
-    pub crc32: u32,
-}
+/// One file to embed: its identity and its stored bytes (what a pack
+/// stores, [`skills_core::pack::write`]).
+pub type PlanFile = StoredFile;
 
 /// Why a plan could not be made.
 #[derive(Debug)]
@@ -182,98 +212,35 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         planned.meta.skill_md = md_rel.into();
     }
     skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
-    let catalog =
-        catalog::render_embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
     let digest = digest::bundle_digest(skills.iter().map(PlanSkill::digested));
-    Ok(Plan {
-        skills,
-        catalog,
-        digest,
-    })
+    Ok(Plan::new(skills, digest))
 }
 
-/// Why a pack cannot be planned.
-#[derive(Debug)]
-pub enum PackPlanError {
-    /// Its signature, structure or manifest is refused.
-    Refused(PackError),
-    /// A file does not read back as the manifest records it.
-    Damaged(String),
-    /// The manifest's metadata is not what a `SKILL.md` gives.
-    Disagrees(rederive::Disagreement),
-}
-
-impl std::fmt::Display for PackPlanError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PackPlanError::Refused(e) => write!(f, "refused: {e}"),
-            PackPlanError::Damaged(e) => write!(f, "damaged: {e}"),
-            PackPlanError::Disagrees(d) => write!(f, "refused: manifest: {d}"),
-        }
+/// `d` with paths under `from` shown under `to`: its path, and every
+/// occurrence of `from` in its message and help. An empty `to` shows them
+/// relative (the separator after `from` goes too): how `skills_bundle!`
+/// reports paths inside the crate, and how `skb` names the archive a
+/// temporary copy was extracted from. The one rewriting of both.
+pub fn relabel(d: &mut Diagnostic, from: &Path, to: &Path) {
+    if let Ok(rest) = d.path.strip_prefix(from) {
+        d.path = if rest.as_os_str().is_empty() {
+            to.to_path_buf()
+        } else {
+            to.join(rest)
+        };
     }
-}
-
-impl std::error::Error for PackPlanError {}
-
-/// Plans the skills of a pack, as `skills_bundle!(pack = ...)` embeds them:
-/// checks it as `Bundle::from_pack` would (signature when `trust` asks for
-/// one, structure, manifest), then reads every file, checking its CRC-32
-/// and SHA-256, and re-derives each skill's metadata from its `SKILL.md`
-/// (the digest binds the manifest, but an unsigned pack's digest proves
-/// nothing). The plan reuses the pack's compressed bytes.
-pub fn plan_pack(bytes: &[u8], trust: Trust<'_>, limits: &Limits) -> Result<Plan, PackPlanError> {
-    let (checked, ()) =
-        open::open_with(bytes, trust, limits, |_| Ok(())).map_err(PackPlanError::Refused)?;
-    let all = checked.archive.entries();
-    let mut skills = Vec::with_capacity(checked.manifest.skills.len());
-    for (s, indices) in checked.manifest.skills.iter().zip(&checked.entries) {
-        let mut files = Vec::with_capacity(s.files.len());
-        let (mut skill_md, mut openai_yaml) = (None, None);
-        for (f, &i) in s.files.iter().zip(indices) {
-            let entry = &all[i];
-            let damaged = PackPlanError::Damaged;
-            let content = entry.read(bytes).map_err(|e| damaged(e.to_string()))?;
-            if digest::sha256(&content) != f.sha256 {
-                return Err(damaged(format!(
-                    "`{}` does not match its SHA-256",
-                    entry.name
-                )));
-            }
-            let stored = bytes
-                .get(entry.data.clone())
-                .ok_or_else(|| damaged(format!("`{}`: data out of bounds", entry.name)))?;
-            files.push(PlanFile {
-                meta: f.clone(),
-                stored: stored.to_vec(),
-                deflated: entry.method == Method::Deflate,
-                crc32: entry.crc32,
-            });
-            if f.path == s.meta.skill_md {
-                skill_md = Some(content);
-            } else if f.path == OPENAI_YAML {
-                openai_yaml = Some(content);
-            }
-        }
-        if let Some(d) = skill_md.and_then(|bytes| {
-            rederive::disagreements(s, &bytes, openai_yaml.as_deref())
-                .into_iter()
-                .next()
-        }) {
-            return Err(PackPlanError::Disagrees(d));
-        }
-        skills.push(PlanSkill {
-            meta: s.meta.clone(),
-            source_dir: s.dir.clone(),
-            files,
-        });
+    let (from, to) = if to.as_os_str().is_empty() {
+        (
+            format!("{}{}", from.display(), std::path::MAIN_SEPARATOR),
+            String::new(),
+        )
+    } else {
+        (from.display().to_string(), to.display().to_string())
+    };
+    d.message = d.message.replace(&from, &to);
+    if let Some(help) = &mut d.help {
+        *help = help.replace(&from, &to);
     }
-    let catalog =
-        catalog::render_embedded(skills.iter().map(|s| (&*s.meta.name, &*s.meta.description)));
-    Ok(Plan {
-        skills,
-        catalog,
-        digest: checked.manifest.digest.clone(),
-    })
 }
 
 fn slash(p: &Path) -> String {
@@ -331,23 +298,26 @@ pub fn describe(skill: &CheckedSkill, source_dir: &str) -> PlanSkill {
             || "SKILL.md".to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
+    let mut meta = SkillMeta {
+        name: skill.qualified_name().unwrap_or_default().into(),
+        description: skill.fields.description.clone().unwrap_or_default().into(),
+        license: text("license").map(Str::from),
+        compatibility: text("compatibility").map(Str::from),
+        metadata: meta::pairs(metadata),
+        allowed_tools: allowed_tools.into(),
+        extensions: meta::pairs(extensions),
+        skill_md: skill_md.into(),
+        body,
+        allow_implicit_invocation: skill
+            .openai_yaml
+            .as_ref()
+            .and_then(|o| o.allow_implicit_invocation),
+        frontmatter: frontmatter.into(),
+        ..SkillMeta::default()
+    };
+    meta.derive_from_extensions();
     PlanSkill {
-        meta: SkillMeta {
-            name: skill.qualified_name().unwrap_or_default().into(),
-            description: skill.fields.description.clone().unwrap_or_default().into(),
-            license: text("license").map(Str::from),
-            compatibility: text("compatibility").map(Str::from),
-            metadata: meta::pairs(metadata),
-            allowed_tools: allowed_tools.into(),
-            extensions: meta::pairs(extensions),
-            skill_md: skill_md.into(),
-            body,
-            allow_implicit_invocation: skill
-                .openai_yaml
-                .as_ref()
-                .and_then(|o| o.allow_implicit_invocation),
-            frontmatter: frontmatter.into(),
-        },
+        meta,
         source_dir: if source_dir.is_empty() {
             ".".into()
         } else {
@@ -424,45 +394,33 @@ fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
     Ok(compress(&f.rel, bytes, EntryMeta::of(&meta).executable))
 }
 
-/// Compresses one file's bytes (deterministic; stored when deflate does not help).
-pub fn compress(path: &str, bytes: Vec<u8>, executable: bool) -> PlanFile {
-    let sha256 = digest::sha256(&bytes);
-    let crc32 = crc32fast::hash(&bytes);
-    let size = bytes.len() as u64;
-    let (stored, deflated) = match deflate::compress(&bytes) {
-        Some(deflated) => (deflated, true),
-        None => (bytes, false),
-    };
-    PlanFile {
-        meta: FileMeta {
-            path: path.to_string().into(),
-            size,
-            sha256,
-            executable,
-        },
-        stored,
-        deflated,
-        crc32,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn compression_is_deterministic_and_skips_incompressible_data() {
-        let text = b"hello hello hello hello hello hello".to_vec();
-        let a = compress("a", text.clone(), false);
-        let b = compress("a", text.clone(), false);
-        assert!(a.deflated);
-        assert_eq!(a.stored, b.stored);
-        let back =
-            skills_core::deflate::inflate(&a.stored, a.meta.size as usize).expect("inflates");
-        assert_eq!(back, text);
-        let tiny = compress("b", b"x".to_vec(), true);
-        assert!(!tiny.deflated);
-        assert_eq!(tiny.stored, b"x");
+    fn relabelled_paths_are_relative_or_under_the_new_prefix() {
+        let base = Path::new("/crate");
+        let d = Diagnostic::new(
+            super::super::Code::MissingFrontmatter,
+            super::super::Severity::Error,
+            &base.join("skills/a/SKILL.md"),
+            "no frontmatter in `/crate/skills/a/SKILL.md` (see /crate)",
+        );
+        let mut relative = d.clone();
+        relabel(&mut relative, base, Path::new(""));
+        assert_eq!(relative.path, Path::new("skills/a/SKILL.md"));
+        assert_eq!(
+            relative.message,
+            "no frontmatter in `skills/a/SKILL.md` (see /crate)"
+        );
+        let mut archived = d;
+        relabel(&mut archived, base, Path::new("x.zip"));
+        assert_eq!(archived.path, Path::new("x.zip/skills/a/SKILL.md"));
+        assert_eq!(
+            archived.message,
+            "no frontmatter in `x.zip/skills/a/SKILL.md` (see x.zip)"
+        );
     }
 
     fn described(skill_md: &str) -> SkillMeta {

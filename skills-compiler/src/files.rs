@@ -45,10 +45,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::diag::{Code, Diagnostic, Severity};
-use super::discover::{EntryKind, Target, entries, follow_link, read_listing};
-use super::knobs::{Knobs, Limit};
-use super::render::thousands;
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::discover::{EntryKind, Target, entries, follow_link, read_listing};
+use crate::knobs::{Knobs, Limit};
+use crate::render::thousands;
 use skills_core::fsread::Dir;
 use skills_core::listing::{EntryMeta, Listing};
 
@@ -826,17 +826,13 @@ mod tests {
 
     #[test]
     fn corpus_is_listed_quickly_and_without_panics() {
-        let base = crate::shared("corpus/collections");
+        let base = crate::testdata::shared("corpus/collections");
         let mut diags = Vec::new();
-        let opts = super::super::discover::DiscoveryOptions::default();
+        let opts = crate::discover::DiscoveryOptions::default();
         let mut skills = Vec::new();
         let read = fs::read_dir(&base).expect("the corpus lists");
         for entry in read.flatten() {
-            skills.extend(super::super::discover::discover(
-                &entry.path(),
-                &opts,
-                &mut diags,
-            ));
+            skills.extend(crate::discover::discover(&entry.path(), &opts, &mut diags));
         }
         let mut total = 0;
         for s in &skills {

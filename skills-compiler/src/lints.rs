@@ -17,11 +17,11 @@ use std::collections::BTreeSet;
 use std::io::Read;
 use std::ops::Range;
 
-use super::diag::Code;
-use super::files::SkillFile;
-use super::frontmatter::Split;
-use super::rules::Ctx;
-use super::source::find_any;
+use crate::diag::Code;
+use crate::files::SkillFile;
+use crate::frontmatter::Split;
+use crate::rules::Ctx;
+use crate::source::find_any;
 use skills_core::fsread::Dir;
 
 const MAX_LINES: usize = 500;

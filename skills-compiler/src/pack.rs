@@ -1,15 +1,15 @@
 //! Writing packs: a [`Plan`] as a signed-ready, byte-reproducible zip.
 //!
 //! The same plan that `skills_bundle!` turns into statics is written here
-//! as a skill pack (`skills_core::pack` documents the format and reads it back)
-//! or as Claude `.skill` archives. The bytes depend only on the plan and the
-//! timestamp: entries sorted byte-wise, compressed data reused from the plan
-//! (deflate at a fixed level), modes 0644/0755, and the zip layout fixed by
+//! as a skill pack (`skills_core::pack` documents the format, reads it back
+//! and writes it: [`write`]) or as Claude `.skill` archives. The bytes
+//! depend only on the plan and the timestamp: entries sorted byte-wise,
+//! compressed data reused from the plan (deflate at a fixed level), modes
+//! 0644/0755, and the zip layout fixed by
 //! [`zip::write`](skills_core::zip::write).
 
 use super::embed::{Plan, PlanFile, PlanSkill};
-use skills_core::meta::FileMeta;
-use skills_core::pack::{MANIFEST_NAME, Manifest, ManifestSkill, skill_dir};
+use skills_core::pack::{Manifest, ManifestSkill, skill_dir, write};
 use skills_core::zip::write::{DosTime, ZipWriter};
 
 /// The tool that writes packs, as the manifest records it.
@@ -32,7 +32,7 @@ pub fn manifest_skill(s: &PlanSkill) -> ManifestSkill {
     }
 }
 
-/// A skill pack holding every skill of `plan`.
+/// A skill pack holding every skill of `plan` ([`write::write`]).
 pub fn write_pack(plan: &Plan, time: DosTime) -> Result<Vec<u8>, String> {
     let manifest = manifest(plan);
     if manifest.digest != plan.digest {
@@ -41,24 +41,17 @@ pub fn write_pack(plan: &Plan, time: DosTime) -> Result<Vec<u8>, String> {
             manifest.digest, plan.digest
         ));
     }
-    let mut zip = ZipWriter::new(time);
-    zip.add(MANIFEST_NAME, manifest.to_json().as_bytes(), false)
-        .map_err(|e| e.to_string())?;
-    let mut entries: Vec<(String, &PlanFile)> = plan
+    let dirs: Vec<String> = plan
         .skills
         .iter()
-        .flat_map(|s| {
-            let dir = skill_dir(&s.meta.name);
-            s.files
-                .iter()
-                .map(move |f| (format!("{dir}/{}", f.meta.path), f))
-        })
+        .map(|s| skill_dir(&s.meta.name))
         .collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, f) in entries {
-        add(&mut zip, &name, f)?;
-    }
-    Ok(zip.finish())
+    let files: Vec<(&str, &[PlanFile])> = dirs
+        .iter()
+        .zip(&plan.skills)
+        .map(|(dir, s)| (dir.as_str(), s.files.as_slice()))
+        .collect();
+    write::write(&manifest, &files, time)
 }
 
 /// A Claude `.skill` archive for one skill: its files under a
@@ -72,15 +65,7 @@ pub fn write_skill_zip(skill: &PlanSkill, time: DosTime) -> Result<(Vec<u8>, Str
     let mut zip = ZipWriter::new(time);
     // Sorted by path already; the wrapper keeps the order.
     for f in &skill.files {
-        add(&mut zip, &format!("{dir}/{}", f.meta.path), f)?;
+        write::add(&mut zip, &format!("{dir}/{}", f.meta.path), f)?;
     }
     Ok((zip.finish(), dir))
-}
-
-fn add(zip: &mut ZipWriter, name: &str, f: &PlanFile) -> Result<(), String> {
-    let FileMeta {
-        size, executable, ..
-    } = f.meta;
-    zip.add_precompressed(name, f.crc32, size, &f.stored, f.deflated, executable)
-        .map_err(|e| e.to_string())
 }

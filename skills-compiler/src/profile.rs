@@ -14,12 +14,16 @@
 //!   reason) or would not find it (`skill.md`), everything else a warning,
 //!   with `SK4xx` codes where Codex lists it differently from what the
 //!   author wrote, and `SK452` for what it ignores in `agents/openai.yaml`.
-//!   It exists with the `codex-yaml` feature only (the `skb` CLI's), as
-//!   Codex's reading of `SKILL.md` needs libyaml: see
-//!   [`crate::client::codex`].
+//!   Codex's reading of `SKILL.md` needs libyaml, built by the `codex-yaml`
+//!   feature (the `skb` CLI's): without it the profile exists and reports
+//!   every skill as one whose reading is not known (`SK005`, naming the
+//!   feature), so no check passes on a reading it did not make.
+//!
+//! The client profiles are one per client of the registry
+//! ([`skills_core::client::CLIENTS`]), named as the client is.
 
-use super::client::Client;
-use super::diag::{Code, Severity};
+use crate::client::Client;
+use crate::diag::{Code, Severity};
 
 /// A set of rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -29,9 +33,8 @@ pub enum Profile {
     Spec,
     /// What Claude Code loads and lists.
     ClaudeCode,
-    /// What Codex CLI loads (with the `codex-yaml` feature: Codex's reading
-    /// of `SKILL.md` needs libyaml, see [`crate::client::codex`]).
-    #[cfg(feature = "codex-yaml")]
+    /// What Codex CLI loads (Codex's reading of `SKILL.md` needs the
+    /// `codex-yaml` feature, see [`crate::client::codex`]).
     Codex,
 }
 
@@ -85,20 +88,31 @@ pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
 ];
 
 impl Profile {
-    /// Every profile.
-    #[cfg(feature = "codex-yaml")]
-    pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ClaudeCode, Profile::Codex];
-    /// Every profile (`codex` needs the `codex-yaml` feature).
-    #[cfg(not(feature = "codex-yaml"))]
-    pub const ALL: [Profile; 2] = [Profile::Spec, Profile::ClaudeCode];
+    /// Every profile: `spec`, then the clients' in the registry's order.
+    pub const ALL: [Profile; 1 + Client::ALL.len()] = {
+        let mut all = [Profile::Spec; 1 + Client::ALL.len()];
+        let mut i = 0;
+        while i < Client::ALL.len() {
+            all[i + 1] = Profile::of(Client::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
-    /// The profile's name on the command line and in the macro.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Spec => "spec",
-            Profile::ClaudeCode => "claude-code",
-            #[cfg(feature = "codex-yaml")]
-            Profile::Codex => "codex",
+    /// The profile that validates for `client`: what it loads.
+    pub const fn of(client: Client) -> Profile {
+        match client {
+            Client::ClaudeCode => Profile::ClaudeCode,
+            Client::Codex => Profile::Codex,
+        }
+    }
+
+    /// The profile's name on the command line and in the macro: `spec`, or
+    /// the client's name.
+    pub const fn as_str(self) -> &'static str {
+        match self.client() {
+            None => "spec",
+            Some(client) => client.as_str(),
         }
     }
 
@@ -125,11 +139,10 @@ impl Profile {
     }
 
     /// The client whose reading decides this profile's errors, if any.
-    pub fn client(self) -> Option<Client> {
+    pub const fn client(self) -> Option<Client> {
         match self {
             Profile::Spec => None,
             Profile::ClaudeCode => Some(Client::ClaudeCode),
-            #[cfg(feature = "codex-yaml")]
             Profile::Codex => Some(Client::Codex),
         }
     }
@@ -222,6 +235,10 @@ mod tests {
         for p in Profile::ALL {
             assert_eq!(Profile::from_name(p.as_str()), Some(p));
         }
+        for c in Client::ALL {
+            assert_eq!(Profile::of(c).client(), Some(c));
+            assert_eq!(Profile::of(c).as_str(), c.as_str());
+        }
         assert_eq!(Profile::from_name("strict"), None);
     }
 
@@ -255,7 +272,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "codex-yaml")]
     fn codex_errors_only_where_codex_does_not_load() {
         let errors: Vec<Code> = Code::ALL
             .iter()

@@ -9,10 +9,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::Options;
-use super::profile::Profile;
-use super::skill::check_skill;
-use super::yaml::{Node, Value};
+use crate::options::Options;
+use crate::profile::Profile;
+use crate::skill::check_skill;
+use crate::yaml::{Node, Value};
 use skills_core::pyrepr;
 
 /// Why properties could not be read, with the reference's message.
@@ -100,7 +100,7 @@ pub fn read_properties(dir: &Path) -> Result<Properties, PropertiesError> {
             None => Err(PropertiesError::Validation(format!(
                 "Missing required field in frontmatter: {key}"
             ))),
-            Some(n) => match n.as_str().map(super::pyunicode::strip) {
+            Some(n) => match n.as_str().map(crate::pyunicode::strip) {
                 Some(s) if !s.is_empty() => Ok(s.to_string()),
                 _ => Err(PropertiesError::Validation(format!(
                     "Field '{key}' must be a non-empty string"

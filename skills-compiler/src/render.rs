@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 use std::path::Path;
 
-use super::diag::{Diagnostic, Label, Severity};
+use crate::diag::{Diagnostic, Label, Severity};
 
 /// The diagnostic as text ending in a blank line, with ANSI colours if `color`.
 pub fn diagnostic(d: &Diagnostic, color: bool) -> String {
@@ -457,7 +457,7 @@ mod tests {
     #[test]
     fn long_lines_are_cut_around_the_label() {
         let text = format!("description: {}", "x".repeat(1100));
-        let src = super::super::Source::new("s/SKILL.md", text.clone().into_bytes());
+        let src = crate::source::Source::new("s/SKILL.md", text.clone().into_bytes());
         let (line, from, len) = windowed(&Label::new(&src, 13..text.len()));
         assert!(
             line.starts_with("description: x") && line.ends_with("..."),
@@ -482,7 +482,7 @@ mod tests {
 
     #[test]
     fn control_characters_in_paths_messages_and_help_are_shown_not_sent() {
-        use super::super::diag::{Code, Severity};
+        use crate::diag::{Code, Severity};
         let dir = "skills/a\u{1b}[31mred\u{202e}/SKILL.md";
         let d = Diagnostic::new(
             Code::NameDirMismatch,

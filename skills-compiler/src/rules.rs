@@ -12,13 +12,13 @@
 use std::ops::Range;
 use std::path::Path;
 
-use super::diag::{Code, Diagnostic, Severity};
-use super::profile::{Profile, SPEC_FIELDS, Shape};
-use super::pyunicode;
-use super::render::{self, thousands};
-use super::source::Source;
-use super::yaml::{Node, Value};
-use super::yaml11;
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::profile::{Profile, SPEC_FIELDS, Shape};
+use crate::pyunicode;
+use crate::render::{self, thousands};
+use crate::source::Source;
+use crate::yaml::{Node, Value};
+use crate::yaml11;
 
 const MAX_NAME: usize = 64;
 /// The longest `name`, after NFKC, read as a name: quoted whole in
@@ -26,20 +26,20 @@ const MAX_NAME: usize = 64;
 /// streams (never built: 2.5 million U+FDFA would be 45 million
 /// characters), quoted by its two ends around `…` ([`render::Ends`]), and
 /// the skill has no name.
-pub const MAX_NAME_READ: usize = 1_024;
+pub(crate) const MAX_NAME_READ: usize = 1_024;
 const MAX_DESCRIPTION: usize = 1024;
 const MAX_COMPATIBILITY: usize = 500;
 
 /// Collects diagnostics for one file under one profile.
 pub(crate) struct Ctx<'a> {
-    pub profile: Profile,
-    pub source: &'a Source,
-    pub diags: &'a mut Vec<Diagnostic>,
+    pub(crate) profile: Profile,
+    pub(crate) source: &'a Source,
+    pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
 impl Ctx<'_> {
     /// Reports `code` at `span` with the profile's severity.
-    pub fn report(
+    pub(crate) fn report(
         &mut self,
         code: Code,
         span: Option<Range<usize>>,
@@ -522,140 +522,4 @@ pub(crate) fn dir_name(dir: &Path) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    use crate::diag::Code;
-    use crate::profile::Profile;
-    use crate::skill::CheckedSkill;
-
-    /// `(code, message, reference)` of each name diagnostic of a `SKILL.md`
-    /// whose name is `name`, in the directory `dir`, and the name read.
-    fn name_rules(name: &str, dir: &str) -> (Vec<(Code, String, String)>, Option<String>) {
-        let text = format!("---\nname: {name}\ndescription: D.\n---\n");
-        let dir = Path::new("/skills").join(dir);
-        let skill = CheckedSkill::from_skill_md(
-            &dir,
-            None,
-            &dir.join("SKILL.md"),
-            text.into_bytes(),
-            Profile::Spec,
-        );
-        let found = skill
-            .diagnostics
-            .iter()
-            .filter(|d| d.code.as_str().starts_with("SK20"))
-            .map(|d| {
-                (
-                    d.code,
-                    d.message.clone(),
-                    d.reference.clone().unwrap_or_default(),
-                )
-            })
-            .collect();
-        (found, skill.fields.name)
-    }
-
-    /// 2.5 million U+FDFA (7.5 MB) are 45 million characters after NFKC,
-    /// which the rules built, copied and listed (`validate` used 0.9 GB,
-    /// `pack` 1.3 GB). The length is now counted as NFKC streams, the
-    /// messages quote the name's two ends, and the skill has no name.
-    #[test]
-    fn a_name_nfkc_expands_18_times_is_counted_not_built() {
-        // A tenth of it: the rules are the same, and a debug build's NFKC
-        // is slow.
-        let name = "\u{fdfa}".repeat(250_000);
-        let (found, read) = name_rules(&name, "s");
-        let expanded = "صلى الله عليه وسلم".repeat(250_000);
-        let head: String = expanded.chars().take(960).collect();
-        let tail: String = expanded.chars().skip(4_500_000 - 64).collect();
-        let quoted = format!("{head}…{tail}");
-        assert_eq!(quoted.chars().count(), 1_025);
-        assert_eq!(
-            found,
-            [
-                (
-                    Code::NameTooLong,
-                    "`name` is 4500000 characters; the limit is 64".to_string(),
-                    format!("Skill name '{quoted}' exceeds 64 character limit (4500000 chars)"),
-                ),
-                (
-                    Code::NameInvalidChars,
-                    "`name` may hold only letters, digits and hyphens; found ' '".to_string(),
-                    format!(
-                        "Skill name '{quoted}' contains invalid characters. Only letters, digits, and hyphens are allowed."
-                    ),
-                ),
-                (
-                    Code::NameDirMismatch,
-                    format!("`name` is `{quoted}` but the directory is `s`"),
-                    format!("Directory name 's' must match skill name '{quoted}'"),
-                ),
-            ]
-        );
-        assert_eq!(read, None);
-    }
-
-    /// Up to the bound, names are read and quoted whole, as the reference
-    /// quotes them; the other rules see every character either way.
-    #[test]
-    fn names_up_to_the_bound_are_read_whole() {
-        let long = "a".repeat(super::MAX_NAME_READ);
-        let (found, read) = name_rules(&long, &long);
-        assert_eq!(
-            found,
-            [(
-                Code::NameTooLong,
-                "`name` is 1024 characters; the limit is 64".to_string(),
-                format!("Skill name '{long}' exceeds 64 character limit (1024 chars)"),
-            )]
-        );
-        assert_eq!(read.as_deref(), Some(long.as_str()));
-        let over = format!("-{}B--x y_z", "a".repeat(super::MAX_NAME_READ));
-        let (found, read) = name_rules(&over, "d");
-        let codes: Vec<Code> = found.iter().map(|f| f.0).collect();
-        assert_eq!(
-            codes,
-            [
-                Code::NameTooLong,
-                Code::NameNotLowercase,
-                Code::NameHyphenEdge,
-                Code::NameConsecutiveHyphens,
-                Code::NameInvalidChars,
-                Code::NameDirMismatch,
-            ]
-        );
-        assert_eq!(read, None);
-        assert_eq!(
-            found[4].1,
-            "`name` may hold only letters, digits and hyphens; found ' ', '_'"
-        );
-        let quoted = format!("-{}…{}B--x y_z", "a".repeat(959), "a".repeat(56));
-        assert_eq!(found[1].1, format!("`name` must be lowercase: `{quoted}`"));
-        // NFKC before the directory comparison, as before: fullwidth folds.
-        assert_eq!(
-            name_rules("ｍｙ-skill", "my-skill"),
-            (vec![], Some("my-skill".into()))
-        );
-    }
-
-    /// Runs of many different characters are listed up to a point.
-    #[test]
-    fn invalid_characters_are_listed_sixteen_at_most() {
-        let name: String = "!#$%&()*+,./:;<=>?@"
-            .chars()
-            .flat_map(|c| ['a', c])
-            .collect();
-        let (found, _) = name_rules(&format!("'{name}'"), "d");
-        let invalid = found
-            .iter()
-            .find(|f| f.0 == Code::NameInvalidChars)
-            .map(|f| f.1.as_str());
-        assert_eq!(
-            invalid,
-            Some(
-                "`name` may hold only letters, digits and hyphens; found '!', '#', '$', '%', '&', '(', ')', '*', '+', ',', '.', '/', ':', ';', '<', '=' and 3 more"
-            )
-        );
-    }
-}
+mod tests;

@@ -24,8 +24,8 @@ use std::ops::Range;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
-use super::diag::Code;
-use super::render::thousands;
+use crate::diag::Code;
+use crate::render::thousands;
 
 /// Most nodes one frontmatter may expand to (aliases included).
 pub const MAX_NODES: usize = 100_000;

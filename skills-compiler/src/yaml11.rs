@@ -7,7 +7,7 @@
 //! without a regex engine.
 
 /// What PyYAML would make of a plain scalar, when it is not a string.
-pub fn implicit_type(s: &str) -> Option<&'static str> {
+pub(crate) fn implicit_type(s: &str) -> Option<&'static str> {
     if is_bool(s) {
         Some("a boolean")
     } else if is_null(s) {
@@ -24,7 +24,7 @@ pub fn implicit_type(s: &str) -> Option<&'static str> {
 }
 
 /// PyYAML's booleans: `yes`, `no`, `true`, `false`, `on`, `off` in three casings.
-pub fn is_bool(s: &str) -> bool {
+pub(crate) fn is_bool(s: &str) -> bool {
     const WORDS: [&str; 6] = ["yes", "no", "true", "false", "on", "off"];
     WORDS.iter().any(|w| {
         s == *w || s == w.to_uppercase() || {

@@ -10,8 +10,8 @@
 //! exponents); `.inf` and `.nan`, which JSON cannot hold, and integers
 //! beyond 64 bits stay strings. Mapping keys are strings, as JSON needs.
 
-use super::properties::{json_string as push_string, py_str};
-use super::yaml::{Node, Value};
+use crate::properties::{json_string as push_string, py_str};
+use crate::yaml::{Node, Value};
 
 /// Compact JSON of a YAML node, scalars typed as the module says.
 pub fn to_json(n: &Node) -> String {

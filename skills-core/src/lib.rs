@@ -21,6 +21,7 @@
 #![deny(unreachable_pub)]
 
 pub mod catalog;
+pub mod client;
 pub mod deflate;
 pub mod digest;
 #[cfg(feature = "fs")]

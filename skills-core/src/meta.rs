@@ -121,9 +121,38 @@ pub struct SkillMeta {
     /// skill has no frontmatter mapping, and in a pack written before this
     /// field.
     pub frontmatter: Str,
+    /// The names the `arguments` extension gives Claude Code's `$name`
+    /// placeholders ([`argument_names`]), read once when the record is made
+    /// ([`SkillMeta::derive_from_extensions`]) so that activating a skill
+    /// parses nothing. Not a field of the manifest: derived from `extensions`.
+    pub arguments: List<Str>,
+    /// The `when_to_use` extension when it is a JSON string ([`when_to_use`]),
+    /// what Claude Code appends to a catalog entry; derived likewise.
+    pub when_to_use: Option<Str>,
 }
 
 impl SkillMeta {
+    /// Sets the fields derived from `extensions` (`arguments`,
+    /// `when_to_use`): called wherever a record is made, from a `SKILL.md`
+    /// or a pack's manifest, so that run time reads them as they are.
+    pub fn derive_from_extensions(&mut self) {
+        let extension = |key: &str| {
+            self.extensions
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| &**v)
+        };
+        self.arguments = extension("arguments")
+            .map(argument_names)
+            .unwrap_or_default()
+            .into_iter()
+            .map(Str::from)
+            .collect();
+        self.when_to_use = extension("when_to_use")
+            .and_then(when_to_use)
+            .map(Str::from);
+    }
+
     /// Every field, in one fixed order, each with its value as JSON text:
     /// what a pack's manifest writes, and what `skb diff` and `skills
     /// verify` compare and name. `allow_implicit_invocation` and then
@@ -204,6 +233,31 @@ pub struct FileMeta {
     pub executable: bool,
 }
 
+/// The names of the frontmatter's `arguments` (as JSON text: a list, or a
+/// string of blank-separated names); an item that is not a string keeps its
+/// place with no name.
+pub fn argument_names(json_text: &str) -> Vec<String> {
+    use json::Value;
+    match json::parse(json_text, 4).map(|n| n.value) {
+        Ok(Value::Array(items)) => items
+            .into_iter()
+            .map(|n| match n.value {
+                Value::String(s) => s,
+                _ => String::new(),
+            })
+            .collect(),
+        Ok(Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `when_to_use` (as JSON text) when it is a string.
+pub fn when_to_use(json_text: &str) -> Option<String> {
+    json::parse(json_text, 1)
+        .ok()
+        .and_then(|n| n.as_str().map(String::from))
+}
+
 /// Owned pairs, from what the compiler collects.
 pub fn pairs(items: Vec<(String, String)>) -> List<(Str, Str)> {
     items
@@ -275,6 +329,35 @@ mod tests {
                 )
             ]
         );
+    }
+
+    #[test]
+    fn arguments_and_when_to_use_are_derived_from_the_extensions() {
+        assert_eq!(argument_names(r#"["target", "mode"]"#), ["target", "mode"]);
+        assert_eq!(argument_names(r#"["a", 1, "b"]"#), ["a", "", "b"]);
+        assert_eq!(argument_names(r#""target  mode""#), ["target", "mode"]);
+        assert!(argument_names("true").is_empty());
+        assert!(argument_names("[[[[[[[[").is_empty());
+        assert_eq!(
+            when_to_use(r#""when asked""#).as_deref(),
+            Some("when asked")
+        );
+        assert_eq!(when_to_use("[]"), None);
+        let mut meta = SkillMeta {
+            extensions: pairs(vec![
+                ("arguments".into(), r#"["file"]"#.into()),
+                ("when_to_use".into(), r#""on Fridays""#.into()),
+            ]),
+            ..SkillMeta::default()
+        };
+        meta.derive_from_extensions();
+        assert_eq!(meta.arguments.to_vec(), [Str::from("file")]);
+        assert_eq!(meta.when_to_use.as_deref(), Some("on Fridays"));
+        // Derived: not written to the manifest, not compared.
+        assert!(meta.fields().iter().all(|(k, _)| *k != "arguments"));
+        meta.extensions = List::default();
+        meta.derive_from_extensions();
+        assert_eq!(meta, SkillMeta::default());
     }
 
     #[test]

@@ -2,13 +2,14 @@
 //!
 //! Use it through `skills-bundle`, which wraps it so that generated code can
 //! name `skills-bundle` by `$crate` (the crate may be renamed). This crate is
-//! glue: `input` reads the arguments, `expand` runs the compiler core and
-//! turns its plan into tokens, `fallback` turns diagnostics into
-//! `compile_error!`s and warnings.
+//! glue: `input` reads the arguments, `expand` runs the compiler and puts
+//! each diagnostic on the literal it came from, `fallback` turns
+//! diagnostics into `compile_error!`s and warnings.
 //!
 //! The work is done by `skills-compiler` (the same library the `skb` CLI
-//! links, so both report the same diagnostics) over the formats of
-//! `skills-core` (which the runtime reads back).
+//! links, so both report the same diagnostics): checking, planning, the
+//! pack path (`embed::from_pack`), and printing the plan as tokens
+//! (`codegen`, an ordinary library tested on its whole output).
 
 mod expand;
 mod fallback;

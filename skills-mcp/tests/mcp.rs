@@ -504,7 +504,7 @@ fn a_pack_without_frontmatter_serves_the_fields_it_records() {
     let bytes = write_pack(&plan, DosTime::EPOCH).unwrap();
     assert!(!String::from_utf8_lossy(&bytes).contains("\"frontmatter\""));
     let limits = skills_bundle::zip::Limits::default();
-    embed::plan_pack(&bytes, Trust::Unsigned, &limits).unwrap();
+    embed::from_pack::plan_pack(&bytes, Trust::Unsigned, &limits).unwrap();
     let old = Bundle::from_pack(&bytes, Trust::Unsigned).unwrap();
     assert_eq!(
         served_frontmatter(&old, "typed"),

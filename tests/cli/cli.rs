@@ -1,7 +1,7 @@
 //! `skb validate` as a user drives it: the bundled examples, exit codes,
 //! every output format on one broken skill, `--format skills-ref` paths,
-//! discovery layouts, a closed pipe, the lints, odd encodings, and the
-//! README's table of codes against what the binary reports.
+//! discovery layouts, a closed pipe, the lints, odd encodings, and
+//! the guide's table of codes against what the binary reports.
 //!
 //! Each test builds its skills in a temporary directory and runs the binary
 //! there with relative paths, so the paths in the output are predictable.
@@ -710,10 +710,10 @@ fn skill_md_directory_is_sk004() {
     );
 }
 
-// ---- README honesty -------------------------------------------------------
+// ---- the guide's honesty ---------------------------------------------------
 
 #[test]
-fn readme_lists_every_code() {
+fn guide_lists_every_code() {
     let tmp = tempdir();
     write_tree(tmp.path(), &[("x/SKILL.md", &skill_md("x"))]);
     let out = validate(tmp.path(), &["x", "--format", "sarif"]);
@@ -722,15 +722,15 @@ fn readme_lists_every_code() {
         .as_array()
         .unwrap();
     assert!(rules.len() > 40, "{} rules", rules.len());
-    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let guide = std::fs::read_to_string(workspace().join("GUIDE.md")).unwrap();
     let mut missing = Vec::new();
     for rule in rules {
         let id = rule["id"].as_str().unwrap();
         // SARIF names rules in PascalCase (`not-a-directory` is
-        // `NotDirectory`); the README by their kebab-case slug.
+        // `NotDirectory`); the guide by their kebab-case slug.
         let name = rule["name"].as_str().unwrap();
         let prefix = format!("| `{id}` | `");
-        let Some(slug) = readme
+        let Some(slug) = guide
             .lines()
             .find_map(|l| l.strip_prefix(&prefix))
             .and_then(|rest| rest.split('`').next())
@@ -743,9 +743,12 @@ fn readme_lists_every_code() {
             .filter(|w| *w != "a")
             .map(|w| w.get(..1).unwrap_or_default().to_uppercase() + w.get(1..).unwrap_or_default())
             .collect();
-        assert_eq!(pascal, name, "{id}: README slug `{slug}`");
+        assert_eq!(pascal, name, "{id}: the guide's slug `{slug}`");
     }
-    assert!(missing.is_empty(), "README rows missing: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "rows missing from GUIDE.md: {missing:#?}"
+    );
 }
 
 /// A directory name carrying terminal escapes (`ESC [2J` clears the screen,

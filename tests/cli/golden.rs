@@ -2,7 +2,7 @@
 //! `../shared/golden/cases.json`, `skb validate --format skills-ref <dir>`
 //! prints the reference's stdout and stderr byte for byte and exits with its
 //! status, except the deliberate divergences listed (and explained) here and
-//! in the README.
+//! in the guide (GUIDE.md).
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 

@@ -2,7 +2,7 @@
 //! recorded results for the 102 golden cases: the same stdout (the CLI
 //! prints `json.dumps(properties, indent=2)` and the prompt block), the same
 //! `Error: <message>` on stderr and the same exit status, except the
-//! divergences listed here and in the README, which keep the exit status.
+//! divergences listed here and in the guide (GUIDE.md), which keep the exit status.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 

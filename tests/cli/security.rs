@@ -1825,7 +1825,7 @@ fn no_process_outlives_its_run() {
 }
 
 /// The process-group kill cannot reach a process that starts its own
-/// session (`exec/run.rs` and the README say so): only a cgroup or a
+/// session (`exec/run.rs` and the guide say so): only a cgroup or a
 /// sandbox would. The row is written to what should ideally happen.
 #[test]
 #[ignore = "LIMITATION (documented): a grandchild that calls setsid(2) leaves the process group and survives the run"]

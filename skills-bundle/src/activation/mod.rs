@@ -61,18 +61,7 @@ pub fn argument_words(arguments: &str) -> Vec<String> {
 /// string of blank-separated names); an item that is not a string keeps its
 /// place with no name.
 pub fn argument_names(json_text: &str) -> Vec<String> {
-    use skills_core::json::{self, Value};
-    match json::parse(json_text, 4).map(|n| n.value) {
-        Ok(Value::Array(items)) => items
-            .into_iter()
-            .map(|n| match n.value {
-                Value::String(s) => s,
-                _ => String::new(),
-            })
-            .collect(),
-        Ok(Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
-        _ => Vec::new(),
-    }
+    skills_core::meta::argument_names(json_text)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Test helper: a one-skill bundle built in memory, loaded from a pack the
-//! way an agent loads one; and a check that a process is gone.
+//! way an agent loads one (written by `skills_core::pack::write`, the
+//! writer `skb pack` uses); and a check that a process is gone.
 
 use std::thread;
 use std::time::{Duration, Instant};
@@ -9,9 +10,9 @@ use rustix::process::Pid;
 
 use crate::Bundle;
 use crate::pack::Trust;
-use skills_compiler::embed::{Plan, PlanSkill, compress};
-use skills_compiler::pack::{manifest, write_pack};
 use skills_core::meta::SkillMeta;
+use skills_core::pack::write::{compress, write};
+use skills_core::pack::{Manifest, ManifestSkill, skill_dir};
 use skills_core::zip::write::DosTime;
 
 /// A bundle with one skill named `name`: a `SKILL.md` plus `files`
@@ -36,35 +37,33 @@ pub fn bundle_with_body(
             .map(|(path, bytes, exec)| compress(path, bytes.to_vec(), *exec)),
     );
     planned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
-    let mut plan = Plan {
-        skills: vec![PlanSkill {
-            meta: SkillMeta {
-                name: name.to_string().into(),
-                description: "Use when testing.".into(),
-                skill_md: "SKILL.md".into(),
-                body: (
-                    u32::try_from(head.len()).expect("short"),
-                    u32::try_from(md.len()).expect("short"),
-                ),
-                allowed_tools: allowed_tools
-                    .iter()
-                    .map(|(tool, pattern)| {
-                        (
-                            tool.to_string().into(),
-                            pattern.map(|p| p.to_string().into()),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .into(),
-                ..SkillMeta::default()
-            },
-            files: planned,
-            ..PlanSkill::default()
-        }],
-        ..Plan::default()
+    let dir = skill_dir(name);
+    let skill = ManifestSkill {
+        meta: SkillMeta {
+            name: name.to_string().into(),
+            description: "Use when testing.".into(),
+            skill_md: "SKILL.md".into(),
+            body: (
+                u32::try_from(head.len()).expect("short"),
+                u32::try_from(md.len()).expect("short"),
+            ),
+            allowed_tools: allowed_tools
+                .iter()
+                .map(|(tool, pattern)| {
+                    (
+                        tool.to_string().into(),
+                        pattern.map(|p| p.to_string().into()),
+                    )
+                })
+                .collect::<Vec<_>>()
+                .into(),
+            ..SkillMeta::default()
+        },
+        dir: dir.clone(),
+        files: planned.iter().map(|f| f.meta.clone()).collect(),
     };
-    plan.digest = manifest(&plan).digest;
-    let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
+    let manifest = Manifest::new("skills-bundle tests".into(), vec![skill]);
+    let bytes = write(&manifest, &[(&dir, &planned)], DosTime::EPOCH).expect("packs");
     Bundle::from_pack(&bytes, Trust::Unsigned).expect("loads")
 }
 

@@ -4,20 +4,16 @@
 
 use std::io;
 
-use skills_compiler::client::Client;
-
 use crate::Outcome;
-use crate::args::{CatalogArgs, StyleArg};
+use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::cmd::catalog_client;
 use crate::output::print;
 
 /// Runs `skb catalog`.
 pub fn run(args: &CatalogArgs) -> io::Result<Outcome> {
-    match args.style {
-        StyleArg::Xml => {}
-        StyleArg::ClaudeCode => return catalog_client::run(args, Client::ClaudeCode),
-        StyleArg::Codex => return catalog_client::run(args, Client::Codex),
+    if let Some(client) = args.style.client() {
+        return catalog_client::run(args, client);
     }
     let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);

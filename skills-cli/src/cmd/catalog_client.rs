@@ -34,7 +34,7 @@ fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
 
 /// Runs `skb catalog` for a client style.
 pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
-    let style = client.style();
+    let style = Style::of(client);
     let budget = budget(style, args.budget);
     if let [one] = args.paths.as_slice()
         && input::is_archive(one)
@@ -58,7 +58,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
             Outcome::Unknown { why } => {
                 eprintln!(
                     "{}",
-                    unknown_line("Claude Code", &f.dir.join("SKILL.md"), &why)
+                    unknown_line(client.title(), &f.dir.join("SKILL.md"), &why)
                 );
                 None
             }
@@ -109,7 +109,7 @@ fn codex(
         );
     }
     for (path, why) in &listing.unknown {
-        eprintln!("{}", unknown_line("Codex", path, why));
+        eprintln!("{}", unknown_line(Client::Codex.title(), path, why));
     }
     let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
         return Ok(Exit::Success);

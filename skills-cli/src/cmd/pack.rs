@@ -191,12 +191,7 @@ pub fn check_inputs(
     Ok(Some(result))
 }
 
-/// `<path>.minisig`.
-pub fn minisig_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".minisig");
-    PathBuf::from(s)
-}
+pub use skills_core::pack::minisig_path;
 
 /// Writes `bytes` to `path` (and `sig` to `<path>.minisig`) through
 /// temporary files renamed into place. Without `sig`, a stale signature

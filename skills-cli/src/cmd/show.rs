@@ -81,12 +81,10 @@ impl Located {
 /// Runs `skb show`.
 pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
     // The client's profile, so that what the client loads is shown.
-    if args.check.profile == ProfileArg::Spec {
-        match args.style {
-            Some(ClientArg::ClaudeCode) => args.check.profile = ProfileArg::ClaudeCode,
-            Some(ClientArg::Codex) => args.check.profile = ProfileArg::Codex,
-            None => {}
-        }
+    if let Some(client) = args.style
+        && args.check.profile == ProfileArg::SPEC
+    {
+        args.check.profile = ProfileArg::from(client);
     }
     let args = &args;
     let Some((bundle, located)) = load(args)? else {

@@ -68,15 +68,8 @@ pub(super) fn json(clients: &[(Client, Reading)]) -> Ordered {
     )
 }
 
-fn client_name(c: Client) -> &'static str {
-    match c {
-        Client::ClaudeCode => "Claude Code",
-        Client::Codex => "Codex",
-    }
-}
-
 fn says(c: Client, r: &Reading) -> String {
-    let who = client_name(c);
+    let who = c.title();
     match &r.outcome {
         Outcome::Listed(l) => format!("{who} lists `{}`", l.line()),
         Outcome::NotListed { why } => format!("{who} does not list it ({why})"),

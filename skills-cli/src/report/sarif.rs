@@ -31,7 +31,7 @@ const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
 /// Where every code is explained.
 const HELP_URI: &str = concat!(
     env!("CARGO_PKG_REPOSITORY"),
-    "/blob/main/README.md#diagnostic-codes"
+    "/blob/main/GUIDE.md#diagnostic-codes"
 );
 
 /// The base of paths named relatively: the working directory.
@@ -82,9 +82,9 @@ fn log(checked: &[Checked<'_>], cwd: &Path) -> Ordered {
 fn rule(code: Code) -> Ordered {
     let full = format!("{}: {}.", code.as_str(), code.summary());
     let help_text =
-        format!("{full} Every code, with how to fix it, is listed in the README: {HELP_URI}");
+        format!("{full} Every code, with how to fix it, is listed in the guide: {HELP_URI}");
     let help_markdown =
-        format!("{full} Every code, with how to fix it, is listed in the [README]({HELP_URI}).");
+        format!("{full} Every code, with how to fix it, is listed in the [guide]({HELP_URI}).");
     object([
         ("id", val(code.as_str())),
         ("name", val(pascal_case(code.slug()))),
@@ -283,7 +283,7 @@ mod tests {
             assert!(
                 rule["help"]["text"]
                     .as_str()
-                    .is_some_and(|t| t.contains("README"))
+                    .is_some_and(|t| t.contains("GUIDE.md"))
             );
             assert!(rule["help"]["markdown"].is_string());
             assert!(rule["fullDescription"]["text"].is_string());
@@ -295,7 +295,7 @@ mod tests {
         assert_eq!(bases["ROOT"]["uri"], "file:///");
         assert_eq!(
             rule["helpUri"],
-            "https://github.com/skills-rs/skills/blob/main/README.md#diagnostic-codes"
+            "https://github.com/skills-rs/skills/blob/main/GUIDE.md#diagnostic-codes"
         );
     }
 

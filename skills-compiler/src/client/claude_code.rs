@@ -1,7 +1,7 @@
-//! How Claude Code 2.1.330 reads a skill folder, as recorded
-//! (`../shared/clients/BEHAVIOUR.md`, `catalog-cases.json`,
-//! `listings.json`): whether it loads the skill, whether it lists it to the
-//! model, and the entry it shows.
+//! How Claude Code 2.1.330 reads a skill folder, as it was observed to when
+//! run on test folders (what it loads, and the listing it shows its model):
+//! whether it loads the skill, whether it lists it to the model, and the
+//! entry it shows.
 //!
 //! * The folder must hold a file named exactly `SKILL.md` (`skill.md` is
 //!   not read; skills nested deeper are not found), of at most
@@ -28,11 +28,14 @@ use std::path::{Path, PathBuf};
 use skills_core::catalog::claude_code as cat;
 use skills_core::fsread::{self, Reason};
 
-use super::{Client, Listed, Outcome, Reading, collate};
+use super::collate::collate;
+use super::reading::{Listed, Outcome, Reading};
 use crate::diag::Code;
-use crate::discover::{FolderClient, FoundSkill};
+use crate::discover::FoundSkill;
+use crate::render;
+use crate::rules;
 use crate::yaml::{self, Node, Value};
-use crate::{render, rules};
+use skills_core::client::Client;
 
 /// The largest `SKILL.md` Claude Code lists, in bytes. The record brackets
 /// the limit: a 900,060-byte file was listed and a 1,010,060-byte one was
@@ -642,7 +645,7 @@ pub fn listing_found(found: &[FoundSkill]) -> Vec<Found> {
     let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     for skill in found {
         let key = match &skill.origin {
-            Some(origin) if origin.client != FolderClient::ClaudeCode => continue,
+            Some(origin) if origin.client != Client::ClaudeCode => continue,
             Some(origin) => &origin.folder,
             None => &skill.root,
         };

@@ -2,8 +2,8 @@
 //! loads, what it rejects and with which message, and the name and
 //! description it lists.
 //!
-//! The rules are those the recorded runs show (`../shared/clients`) and
-//! Codex's public loader states; nothing here runs Codex. Codex reads the
+//! The rules are those Codex was observed to follow when run on test
+//! folders, and those its public loader states; nothing here runs Codex. Codex reads the
 //! frontmatter with serde over libyaml, so this module does too
 //! (`yaml_serde`): a tab in indentation, a list where a string belongs, a
 //! scalar frontmatter are rejected with the very text Codex prints. The
@@ -50,8 +50,10 @@
 //! Two builds. Steps 1 to 5 give libyaml's own verdicts, messages and
 //! positions (`SK401` quotes them), which no other YAML reader reproduces;
 //! so they are built with the `codex-yaml` feature only (`skill_md`,
-//! `diagnose`, `listing`, and the `Codex` variants of [`crate::Profile`] and
-//! [`crate::client::Client`]). The `skb` CLI enables it; `skills_bundle!`
+//! `diagnose`, `listing`). The feature is additive: the `codex` client and
+//! profile exist in every build, and without it Codex's reading of a skill
+//! is not known ([`crate::client::read`] says so, naming the feature), which
+//! every profile makes an error. The `skb` CLI enables it; `skills_bundle!`
 //! does not, which spares every build that embeds skills serde, its derive,
 //! `yaml_serde`, `libyaml-rs`, `indexmap` and `hashbrown` (about 3 s of a
 //! clean debug build). The macro refuses `profile = "codex"` by name, with
@@ -69,11 +71,11 @@ pub(crate) mod diagnose;
 mod listing;
 pub(crate) mod openai_yaml;
 pub mod roots;
+mod scan;
 #[cfg(feature = "codex-yaml")]
 mod skill_md;
 
-use std::path::{Component, Path};
-
+pub use scan::{MAX_DEPTH, MAX_NAME_CHARS, MISSING_FRONTMATTER, NOT_UTF8, SKILL_MD, scans};
 pub use skills_core::catalog::codex::collapse_whitespace;
 
 #[cfg(feature = "codex-yaml")]
@@ -86,61 +88,3 @@ pub use skill_md::{
     CodexSkill, READ_LIMIT, Rejection, Unread, extract_frontmatter, ignored_key_message, notes,
     read, read_checked, read_loaded, read_skill_md,
 };
-
-/// Folder levels below a root that Codex's scan descends.
-pub const MAX_DEPTH: usize = 6;
-/// The longest name Codex loads, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
-/// The only file name Codex loads as a skill.
-pub const SKILL_MD: &str = "SKILL.md";
-/// Codex's reason for a file without a frontmatter it can find.
-pub const MISSING_FRONTMATTER: &str = "missing YAML frontmatter delimited by ---";
-/// Codex's reason for a file that is not UTF-8.
-pub const NOT_UTF8: &str = "failed to read file: stream did not contain valid UTF-8";
-
-/// Whether Codex's scan of a root loads the file at `relative` (a path below
-/// that root, `/`-separated folders then the file name): the file is named
-/// `SKILL.md`, no folder on the way starts with `.`, and the file's folder is
-/// at most [`MAX_DEPTH`] levels below the root. Symbolic links to folders
-/// count as folders (Codex follows them).
-pub fn scans(relative: &Path) -> bool {
-    let mut parts: Vec<&str> = Vec::new();
-    for c in relative.components() {
-        match c {
-            Component::Normal(p) => match p.to_str() {
-                Some(p) => parts.push(p),
-                None => return false,
-            },
-            Component::CurDir => {}
-            _ => return false,
-        }
-    }
-    let Some((file, folders)) = parts.split_last() else {
-        return false;
-    };
-    *file == SKILL_MD && folders.len() <= MAX_DEPTH && !folders.iter().any(|f| f.starts_with('.'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_scan_rule() {
-        for (path, expected) in [
-            ("SKILL.md", true),
-            ("a/SKILL.md", true),
-            ("node_modules/x/SKILL.md", true),
-            ("a/b/c/d/e/f/SKILL.md", true),
-            ("a/b/c/d/e/f/g/SKILL.md", false),
-            (".hidden/SKILL.md", false),
-            ("a/.git/b/SKILL.md", false),
-            ("a/skill.md", false),
-            ("a/README.md", false),
-            ("../a/SKILL.md", false),
-            ("", false),
-        ] {
-            assert_eq!(scans(Path::new(path)), expected, "{path}");
-        }
-    }
-}

@@ -1,5 +1,6 @@
-//! Where Claude Code and Codex look for skills, and how each scans what it
-//! finds there, as recorded in `../shared/clients/BEHAVIOUR.md`.
+//! Where the clients look for skills, and how each scans what it finds
+//! there: the folders and scan rules are the registry's
+//! ([`skills_core::client::CLIENTS`]); this module finds and scans them.
 //!
 //! A *project folder* is a directory a client may be started in. From it up
 //! to the root of its git repository (the first directory holding `.git`; the
@@ -33,103 +34,37 @@
 //! into; directories holding neither are passed over silently, as the clients
 //! do. A skill directory reached through a link is read where the link leads
 //! (its canonical path becomes the skill's boundary: links *inside* it that
-//! leave it are still refused by [`files`](super::super::files)).
+//! leave it are still refused by [`files`](crate::files)).
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::super::diag::{Code, Diagnostic, Severity};
-use super::super::knobs::Limit;
-use super::super::render::thousands;
-use super::{DiscoveryOptions, EntryKind, FoundSkill, list_dir, unfollowable_link};
+use skills_core::client::{self, CLIENTS, Client, Scan as ScanRule, UserBase};
 
-/// A client whose skills folders discovery knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FolderClient {
-    /// Claude Code: `.claude/skills`.
-    ClaudeCode,
-    /// Codex: `.agents/skills`, `.codex/skills`.
-    Codex,
-}
-
-impl FolderClient {
-    /// The client's name, as the profiles spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FolderClient::ClaudeCode => "claude-code",
-            FolderClient::Codex => "codex",
-        }
-    }
-
-    /// The client's name in prose.
-    pub fn title(self) -> &'static str {
-        match self {
-            FolderClient::ClaudeCode => "Claude Code",
-            FolderClient::Codex => "Codex",
-        }
-    }
-}
-
-/// The skills folder a skill was found in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
-    /// Whose folder it is.
-    pub client: FolderClient,
-    /// The skills folder (`.claude/skills`, ...), as discovery built it.
-    pub folder: PathBuf,
-    /// The user's own folder, rather than the project's.
-    pub user: bool,
-}
-
-/// The user's folders: read only when asked (`--user`), because a check in CI
-/// should not depend on the runner's home directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UserFolders {
-    /// The home directory: `~/.claude/skills` and `~/.agents/skills`.
-    pub home: PathBuf,
-    /// Codex's home (`$CODEX_HOME`, default `~/.codex`): `skills/` in it.
-    pub codex_home: PathBuf,
-}
-
-impl UserFolders {
-    /// From `HOME` (`USERPROFILE` on Windows) and `CODEX_HOME`; `None`
-    /// without a home directory.
-    pub fn from_env() -> Option<UserFolders> {
-        let home = std::env::var_os("HOME")
-            .or_else(|| std::env::var_os("USERPROFILE"))
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)?;
-        let codex_home = std::env::var_os("CODEX_HOME")
-            .filter(|h| !h.is_empty())
-            .map_or_else(|| home.join(".codex"), PathBuf::from);
-        Some(UserFolders { home, codex_home })
-    }
-}
+use super::found::{FoundSkill, Origin};
+use super::links::unfollowable_link;
+use super::listing::{EntryKind, list_dir};
+use super::options::{DiscoveryOptions, UserFolders};
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::knobs::Limit;
+use crate::render::thousands;
 
 /// One skills folder to scan.
 #[derive(Debug, Clone)]
 pub(super) struct Folder {
     pub(super) dir: PathBuf,
-    pub(super) client: FolderClient,
+    pub(super) client: Client,
     pub(super) user: bool,
 }
-
-/// The project folders' skills folder names, per client.
-const PROJECT: [(FolderClient, &str); 3] = [
-    (FolderClient::ClaudeCode, ".claude/skills"),
-    (FolderClient::Codex, ".agents/skills"),
-    (FolderClient::Codex, ".codex/skills"),
-];
 
 /// `dir` as a client's skills folder, when its path ends with one
 /// (`.claude/skills`, `.agents/skills`, `.codex/skills`).
 pub(super) fn skills_folder(dir: &Path) -> Option<Folder> {
-    let client = PROJECT
-        .iter()
+    let client = client::project_folders()
         .find(|(_, rel)| dir.ends_with(rel))
-        .map(|&(client, _)| client)?;
+        .map(|(client, _)| client)?;
     Some(Folder {
         dir: dir.to_path_buf(),
         client,
@@ -140,9 +75,7 @@ pub(super) fn skills_folder(dir: &Path) -> Option<Folder> {
 /// Whether `dir` holds a skills folder of a client (a directory, or a link
 /// to one).
 pub(super) fn holds_skills_folder(dir: &Path) -> bool {
-    PROJECT
-        .iter()
-        .any(|(_, rel)| fs::metadata(dir.join(rel)).is_ok_and(|m| m.is_dir()))
+    client::project_folders().any(|(_, rel)| fs::metadata(dir.join(rel)).is_ok_and(|m| m.is_dir()))
 }
 
 /// The root of the git repository `canon` (canonical) is in: the first of
@@ -169,7 +102,7 @@ pub(super) fn folders(start: &Path, canon: &Path) -> Vec<Folder> {
         );
     }
     let mut wanted: Vec<Folder> = Vec::new();
-    for (client, rel) in PROJECT {
+    for (client, rel) in client::project_folders() {
         for level in &levels {
             // `.claude/skills` rather than `./.claude/skills`.
             let dir = if level.as_os_str() == "." {
@@ -187,24 +120,27 @@ pub(super) fn folders(start: &Path, canon: &Path) -> Vec<Folder> {
     existing(wanted)
 }
 
-/// The user's skills folders that exist: `~/.claude/skills`,
-/// `$CODEX_HOME/skills`, `~/.agents/skills`.
+/// The user's skills folders that exist, in the registry's order:
+/// `~/.claude/skills`, `$CODEX_HOME/skills`, `~/.agents/skills`.
 pub(super) fn user_folders(user: &UserFolders) -> Vec<Folder> {
-    let folder = |dir: PathBuf, client| Folder {
-        dir,
-        client,
-        user: true,
-    };
-    existing(vec![
-        folder(user.home.join(".claude/skills"), FolderClient::ClaudeCode),
-        folder(user.codex_home.join("skills"), FolderClient::Codex),
-        folder(user.home.join(".agents/skills"), FolderClient::Codex),
-    ])
+    let wanted = CLIENTS
+        .iter()
+        .flat_map(|c| c.user_folders.iter().map(move |f| (c.client, f)))
+        .map(|(client, f)| Folder {
+            dir: match f.base {
+                UserBase::Home => user.home.join(f.rel),
+                UserBase::CodexHome => user.codex_home.join(f.rel),
+            },
+            client,
+            user: true,
+        })
+        .collect();
+    existing(wanted)
 }
 
 /// The folders that are directories, each (by canonical path and client) once.
 fn existing(wanted: Vec<Folder>) -> Vec<Folder> {
-    let mut seen: HashSet<(PathBuf, FolderClient)> = HashSet::new();
+    let mut seen: HashSet<(PathBuf, Client)> = HashSet::new();
     wanted
         .into_iter()
         .filter(|f| {
@@ -269,12 +205,12 @@ struct Scan<'a> {
 impl Scan<'_> {
     /// Looks at the children of `dir`, `depth` levels below the folder.
     fn dir(&mut self, dir: &Path, depth: usize) {
-        let codex = self.folder.client == FolderClient::Codex;
+        let walks = self.folder.client.info().scan == ScanRule::Walk;
         for entry in list_dir(dir, self.diags) {
             if self.stopped {
                 return;
             }
-            if codex && is_hidden(&entry.name) {
+            if walks && is_hidden(&entry.name) {
                 continue;
             }
             let canon = match entry.kind {
@@ -303,7 +239,7 @@ impl Scan<'_> {
                 }
                 continue;
             }
-            if !codex {
+            if !walks {
                 continue;
             }
             if self.stack.contains(&canon) {

@@ -3,11 +3,17 @@
 //! every malformed field reported (`SK010`) and the defaults applied.
 
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
-use super::super::diag::{Code, Diagnostic, Label, Severity};
-use super::super::source::Source;
-use super::*;
+use super::links::canonical_below;
+use super::listing::{
+    DEFAULT_SKILLS_DIR, MANIFEST_DIR, MARKETPLACE_JSON, MAX_JSON_DEPTH, MAX_MANIFEST_BYTES,
+    PLUGIN_JSON, has_skill_md, is_skill_md_name, is_skipped, list_dir,
+};
+use super::walk::{Walk, dir_name};
+use crate::diag::{Code, Diagnostic, Label, Severity};
+use crate::source::Source;
 use skills_core::fsread::{Dir, FileError, Reason};
 use skills_core::json;
 
@@ -39,8 +45,22 @@ pub(super) enum Manifest {
 }
 
 impl Walk<'_> {
+    /// Reads the root's marketplace, if it has one (rule 1): its plugins
+    /// are read first, with their names.
+    pub(super) fn root_marketplace(&mut self, root: &Path, canon: &Path) {
+        if let Manifest::Read(src) = self.read_manifest(root, canon, MARKETPLACE_JSON) {
+            self.marketplace(&src);
+        }
+    }
+
+    /// Reads a plugin directory (rule 2) found by the walk, with the
+    /// defaults a marketplace entry would override.
+    pub(super) fn listed_plugin(&mut self, dir: &Path, canon: &Path) {
+        self.plugin(dir, canon, PluginSpec::default());
+    }
+
     /// Reads `dir/.claude-plugin/<file>`, `canon` being `dir`'s canonical path.
-    pub(super) fn read_manifest(&mut self, dir: &Path, canon: &Path, file: &str) -> Manifest {
+    fn read_manifest(&mut self, dir: &Path, canon: &Path, file: &str) -> Manifest {
         let path = dir.join(MANIFEST_DIR).join(file);
         let path = path.as_path();
         let canon = match canonical_below(dir, canon, &[MANIFEST_DIR, file]) {
@@ -163,7 +183,7 @@ impl Walk<'_> {
     }
 
     /// Reads a marketplace. `false` when it is unusable as a whole.
-    pub(super) fn marketplace(&mut self, src: &Source) -> bool {
+    fn marketplace(&mut self, src: &Source) -> bool {
         let Some(doc) = self.parse(src) else {
             return false;
         };
@@ -357,7 +377,7 @@ impl Walk<'_> {
     }
 
     /// Reads a plugin directory (rule 2).
-    pub(super) fn plugin(&mut self, dir: &Path, canon: &Path, spec: PluginSpec) {
+    fn plugin(&mut self, dir: &Path, canon: &Path, spec: PluginSpec) {
         let mut own_name = None;
         let mut own_skills = None;
         if let Manifest::Read(src) = self.read_manifest(dir, canon, PLUGIN_JSON)

@@ -29,28 +29,28 @@ fn in_table(table: &[(u32, u32)], c: char) -> bool {
 }
 
 /// Python's `c.isalnum()`.
-pub fn is_alnum(c: char) -> bool {
+pub(crate) fn is_alnum(c: char) -> bool {
     in_table(tables::ALNUM, c)
 }
 
 /// Python's `c.isspace()`.
-pub fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     in_table(tables::SPACE, c)
 }
 
 /// Python's `c != c.lower()` (so `s != s.lower()` is whether any
 /// character of `s` changes).
-pub fn changes_when_lowered(c: char) -> bool {
+pub(crate) fn changes_when_lowered(c: char) -> bool {
     in_table(tables::CHANGES_WHEN_LOWERED, c)
 }
 
 /// Python's `s.strip()`.
-pub fn strip(s: &str) -> &str {
+pub(crate) fn strip(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
 /// Python's `len(s)`: the number of code points.
-pub fn len(s: &str) -> usize {
+pub(crate) fn len(s: &str) -> usize {
     s.chars().count()
 }
 
@@ -58,7 +58,7 @@ pub fn len(s: &str) -> usize {
 /// normalisation streams them:
 /// nothing is built, so a text that NFKC expands (U+FDFA is 18 characters)
 /// costs no more memory than the longest run of combining marks in it.
-pub fn nfkc_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+pub(crate) fn nfkc_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     s.nfkc()
 }
 

@@ -16,7 +16,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::Entry;
+use super::entry::Entry;
 
 /// The line before the entries (followed by a blank line).
 pub const HEADER: &str = "The following skills are available for use with the Skill tool:";

@@ -35,7 +35,7 @@
 
 use std::borrow::Cow;
 
-use super::Entry;
+use super::entry::Entry;
 
 /// The default budget: characters of entry lines, newlines included.
 pub const DEFAULT_BUDGET: usize = 21_760;

@@ -17,8 +17,13 @@
 
 pub mod claude_code;
 pub mod codex;
+mod entry;
+
+pub use entry::Entry;
 
 use std::borrow::Cow;
+
+use crate::client::Client;
 
 /// The scheme of an embedded skill's virtual base directory.
 ///
@@ -150,6 +155,27 @@ pub fn layout<'a>(
     )
 }
 
+/// The block of embedded skills as a bundle carries it: the text, its
+/// length in characters, and each entry's [`Span`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Embedded {
+    /// The block ([`render_embedded`]).
+    pub text: String,
+    /// Its length in characters.
+    pub chars: usize,
+    /// Where each entry sits in it, in the order given.
+    pub spans: Vec<Span>,
+}
+
+/// The block, its length and its spans for `(name, description)` pairs of
+/// embedded skills, in the order given: what a compiled bundle and a loaded
+/// pack both carry, computed by this one function.
+pub fn embedded<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)> + Clone) -> Embedded {
+    let text = render_embedded(skills.clone());
+    let (chars, spans) = layout_embedded(skills);
+    Embedded { text, chars, spans }
+}
+
 /// [`layout`] for the block of [`render_embedded`].
 pub fn layout_embedded<'a>(
     skills: impl IntoIterator<Item = (&'a str, &'a str)>,
@@ -252,7 +278,9 @@ pub fn render_within<'a>(
     within(&full, chars, &spans, budget).into_owned()
 }
 
-/// A catalog dialect: whose listing to reproduce.
+/// A catalog dialect: whose listing to reproduce. One per client of the
+/// registry ([`crate::client::CLIENTS`]), named as the client is, plus the
+/// reference's `xml`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Style {
     /// The reference's `<available_skills>` block (budget in characters,
@@ -267,15 +295,40 @@ pub enum Style {
 }
 
 impl Style {
-    /// Every style.
-    pub const ALL: [Style; 3] = [Style::Xml, Style::ClaudeCode, Style::Codex];
+    /// Every style: `xml`, then the clients' in the registry's order.
+    pub const ALL: [Style; 1 + Client::ALL.len()] = {
+        let mut all = [Style::Xml; 1 + Client::ALL.len()];
+        let mut i = 0;
+        while i < Client::ALL.len() {
+            all[i + 1] = Style::of(Client::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
-    /// The style's name on the command line: `xml`, `claude-code`, `codex`.
-    pub fn as_str(self) -> &'static str {
+    /// The dialect `client` lists skills in.
+    pub const fn of(client: Client) -> Style {
+        match client {
+            Client::ClaudeCode => Style::ClaudeCode,
+            Client::Codex => Style::Codex,
+        }
+    }
+
+    /// The client whose dialect this is; `None` for `xml`.
+    pub const fn client(self) -> Option<Client> {
         match self {
-            Style::Xml => "xml",
-            Style::ClaudeCode => "claude-code",
-            Style::Codex => "codex",
+            Style::Xml => None,
+            Style::ClaudeCode => Some(Client::ClaudeCode),
+            Style::Codex => Some(Client::Codex),
+        }
+    }
+
+    /// The style's name on the command line: `xml`, or the client's name
+    /// (`claude-code`, `codex`).
+    pub const fn as_str(self) -> &'static str {
+        match self.client() {
+            None => "xml",
+            Some(client) => client.as_str(),
         }
     }
 
@@ -295,32 +348,25 @@ impl Style {
     }
 }
 
+/// One entry line of `client`'s listing, as its model sees it (for Codex,
+/// with `entry.location` as the file).
+pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
+    match client {
+        Client::ClaudeCode => claude_code::entry_line(entry),
+        Client::Codex => codex::line(entry),
+    }
+}
+
+impl From<Client> for Style {
+    fn from(client: Client) -> Style {
+        Style::of(client)
+    }
+}
+
 impl std::fmt::Display for Style {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// One skill as every dialect's entry line is made of it. Each style uses
-/// the fields it shows and applies its own whitespace, escaping and length
-/// rules to the description: give it as the skill (or the client reading
-/// it) has it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Entry<'a> {
-    /// The name the entry starts with: the folder name for Claude Code, the
-    /// skill's name for Codex and `xml`.
-    pub name: &'a str,
-    /// A second name Claude Code shows in parentheses (`- dir (name): ...`),
-    /// given only where Claude Code would show it; the others ignore it.
-    pub alias: Option<&'a str>,
-    /// The description.
-    pub description: &'a str,
-    /// Claude Code's `when_to_use`, appended as ` - <when_to_use>`; the
-    /// others ignore it.
-    pub when_to_use: Option<&'a str>,
-    /// Where the skill's `SKILL.md` is: the `xml` `<location>`, Codex's
-    /// `(file: ...)`; Claude Code does not show it.
-    pub location: &'a str,
 }
 
 /// The catalog of `entries`, in the order given, in `style`, within `budget`
@@ -415,8 +461,12 @@ mod tests {
             assert_eq!(s.description_chars, desc.chars().count());
         }
         let embedded = [("x", "Dé<s>"), ("yé", "")];
-        let full = render_embedded(embedded);
-        let (chars, spans) = layout_embedded(embedded);
+        let Embedded {
+            text: full,
+            chars,
+            spans,
+        } = super::embedded(embedded);
+        assert_eq!(full, render_embedded(embedded));
         assert_eq!(chars, full.chars().count());
         assert_eq!(spans.last().map(|s| s.end + CLOSE.len()), Some(full.len()));
     }
@@ -428,6 +478,31 @@ mod tests {
             assert_eq!(render_style(style, &[], None), "");
         }
         assert_eq!(Style::from_name("json"), None);
+        for client in Client::ALL {
+            assert_eq!(Style::of(client).client(), Some(client));
+            assert_eq!(Style::of(client).as_str(), client.as_str());
+        }
+        assert_eq!(Style::ALL.len(), 1 + Client::ALL.len());
+        // A client's entry line is the one its catalog shows.
+        let entry = Entry {
+            name: "pdf",
+            alias: None,
+            description: "Reads PDFs.",
+            when_to_use: None,
+            location: "/skills/pdf/SKILL.md",
+        };
+        for client in Client::ALL {
+            let line = client_entry_line(client, &entry);
+            let catalog = render_style(Style::of(client), &[entry], None);
+            assert!(
+                line.contains("pdf") && line.contains("Reads PDFs."),
+                "{line}"
+            );
+            assert!(
+                catalog.lines().any(|l| l == line),
+                "{client}: {line:?} in {catalog:?}"
+            );
+        }
         let e = Entry {
             name: "a",
             description: "D <x>",

@@ -307,7 +307,7 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         })
         .collect::<Result<Vec<_>, String>>()
         .map_err(ctx)?;
-    let meta = SkillMeta {
+    let mut meta = SkillMeta {
         name: Str::default(),
         description: f.str("description").map_err(ctx)?.to_string().into(),
         license: f.opt_str("license").map_err(ctx)?.map(Str::from),
@@ -319,7 +319,9 @@ fn parse_skill(node: &Node, text: &str) -> Result<ManifestSkill, String> {
         body,
         allow_implicit_invocation: f.opt_bool("allow_implicit_invocation").map_err(ctx)?,
         frontmatter: f.frontmatter().map_err(ctx)?.into(),
+        ..SkillMeta::default()
     };
+    meta.derive_from_extensions();
     f.done(&[
         "name",
         "dir",

@@ -11,9 +11,12 @@
 mod manifest;
 pub mod open;
 pub mod signature;
+pub mod tables;
+#[cfg(any(test, feature = "write"))]
+pub mod write;
 
 pub use manifest::{
     CODEC, FORMAT, MANIFEST_NAME, Manifest, ManifestSkill, VERSION, plugin_of, skill_dir,
 };
 pub use open::{MAX_MANIFEST, MAX_PACK_FILE, PackError, Trust};
-pub use signature::SignatureError;
+pub use signature::{SignatureError, minisig_path};

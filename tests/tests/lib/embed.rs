@@ -237,3 +237,135 @@ fn reads_outside_the_skill_are_refused() {
         calc.read("scripts/calc.py").unwrap()
     );
 }
+
+/// A plan written as a pack by the compiler reads back through the runtime
+/// as that plan: the round trip, tested here, above both crates.
+mod pack_round_trip {
+    use skills_bundle::pack::{MANIFEST_NAME, Pack, Trust};
+    use skills_bundle::zip::{Archive, Limits};
+    use skills_compiler::embed::{Plan, PlanSkill, compress};
+    use skills_compiler::pack::{manifest, write_pack, write_skill_zip};
+    use skills_core::meta::{SkillMeta, pairs};
+    use skills_core::zip::write::DosTime;
+
+    fn plan() -> Plan {
+        let md = "---\nname: demo\ndescription: Use when testing.\n---\nBody $ARGUMENTS\n";
+        let mut skills = vec![
+            PlanSkill {
+                meta: SkillMeta {
+                    name: "demo".into(),
+                    description: "Use when testing.".into(),
+                    license: Some("MIT".into()),
+                    metadata: pairs(vec![("k".into(), "v \"quoted\"\n".into())]),
+                    allowed_tools: vec![
+                        ("Bash".into(), Some("git:*".into())),
+                        ("Read".into(), None),
+                    ]
+                    .into(),
+                    skill_md: "SKILL.md".into(),
+                    body: (md.len() as u32 - 16, md.len() as u32),
+                    ..SkillMeta::default()
+                },
+                files: vec![
+                    compress("SKILL.md", md.as_bytes().to_vec(), false),
+                    compress("scripts/run.sh", b"#!/bin/sh\necho hi\n".to_vec(), true),
+                    compress(
+                        "z.txt",
+                        "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz".into(),
+                        false,
+                    ),
+                ],
+                ..PlanSkill::default()
+            },
+            PlanSkill {
+                meta: SkillMeta {
+                    name: "plug:inner".into(),
+                    description: "Use when nested.".into(),
+                    skill_md: "SKILL.md".into(),
+                    body: (8, 8),
+                    ..SkillMeta::default()
+                },
+                files: vec![compress("SKILL.md", b"---\n---\n".to_vec(), false)],
+                ..PlanSkill::default()
+            },
+        ];
+        skills.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
+        let mut plan = Plan {
+            skills,
+            ..Plan::default()
+        };
+        plan.digest = manifest(&plan).digest;
+        plan
+    }
+
+    #[test]
+    fn a_pack_reads_back_as_the_plan() {
+        let plan = plan();
+        let bytes = write_pack(&plan, DosTime::EPOCH).expect("packs");
+        let pack = Pack::open(&bytes, Trust::Unsigned).expect("opens");
+        let bundle = pack.bundle();
+        assert_eq!(bundle.digest(), plan.digest);
+        assert_eq!(bundle.len(), 2);
+        let demo = bundle.get("demo").expect("present");
+        assert_eq!(demo.license(), Some("MIT"));
+        assert_eq!(demo.metadata_value("k"), Some("v \"quoted\"\n"));
+        assert_eq!(
+            demo.read("scripts/run.sh").expect("reads"),
+            b"#!/bin/sh\necho hi\n"
+        );
+        assert!(
+            demo.file("scripts/run.sh")
+                .expect("present")
+                .is_executable()
+        );
+        assert_eq!(demo.body().expect("body"), "Body $ARGUMENTS\n");
+        assert_eq!(
+            demo.activate("x").expect("activates").content,
+            "Base directory for this skill: skill://demo\n\nBody x\n"
+        );
+        let inner = bundle.get("plug:inner").expect("present");
+        assert_eq!(inner.source_dir(), "plug/skills/inner");
+        assert!(bundle.catalog().contains("skill://plug:inner/SKILL.md"));
+        assert!(bundle.get("nope").is_none());
+        // Entries: the manifest first, then sorted names.
+        let archive = Archive::parse(&bytes, &Limits::default()).expect("parses");
+        let names: Vec<&str> = archive.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                MANIFEST_NAME,
+                "demo/SKILL.md",
+                "demo/scripts/run.sh",
+                "demo/z.txt",
+                "plug/skills/inner/SKILL.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn packing_is_a_pure_function_of_plan_and_time() {
+        let plan = plan();
+        let a = write_pack(&plan, DosTime::EPOCH).expect("packs");
+        assert_eq!(a, write_pack(&plan, DosTime::EPOCH).expect("packs"));
+        let later = write_pack(&plan, DosTime::from_unix(1_700_000_000)).expect("packs");
+        assert_ne!(a, later);
+        assert_eq!(a.len(), later.len());
+    }
+
+    #[test]
+    fn a_skill_archive_wraps_files_in_the_skill_directory() {
+        let plan = plan();
+        let (bytes, dir) = write_skill_zip(&plan.skills[1], DosTime::EPOCH).expect("zips");
+        assert_eq!(dir, "inner");
+        let archive = Archive::parse(&bytes, &Limits::default()).expect("parses");
+        let names: Vec<&str> = archive.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["inner/SKILL.md"]);
+    }
+
+    #[test]
+    fn a_plan_whose_digest_disagrees_is_not_packed() {
+        let mut plan = plan();
+        plan.digest = "0".repeat(64);
+        assert!(write_pack(&plan, DosTime::EPOCH).is_err());
+    }
+}

@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 
 use skills_core::catalog::codex::{self as cat, Rendered, RootedEntry};
 
-use super::read;
 use super::roots::RootKind;
-use crate::client::{Listed, Outcome};
-use crate::discover::{FolderClient, FoundSkill, UserFolders};
+use super::scan::SKILL_MD;
+use super::skill_md::read;
+use crate::client::reading::{Listed, Outcome};
+use crate::discover::{FoundSkill, UserFolders};
+use skills_core::client::Client;
 
 /// One listed skill and where it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +81,7 @@ pub fn listing(found: &[FoundSkill], user: Option<&UserFolders>) -> Listing {
     let mut placed: Vec<(&FoundSkill, PathBuf)> = Vec::new();
     for f in found {
         let root = match &f.origin {
-            Some(o) if o.client == FolderClient::ClaudeCode => continue,
+            Some(o) if o.client == Client::ClaudeCode => continue,
             Some(o) => o.folder.clone(),
             None => f.root.clone(),
         };
@@ -105,8 +107,8 @@ pub fn listing(found: &[FoundSkill], user: Option<&UserFolders>) -> Listing {
                 root: index,
                 path,
             }),
-            Outcome::Rejected { why } => out.rejected.push((f.dir.join(super::SKILL_MD), why)),
-            Outcome::Unknown { why } => out.unknown.push((f.dir.join(super::SKILL_MD), why)),
+            Outcome::Rejected { why } => out.rejected.push((f.dir.join(SKILL_MD), why)),
+            Outcome::Unknown { why } => out.unknown.push((f.dir.join(SKILL_MD), why)),
             Outcome::NotListed { .. } => {}
         }
     }
@@ -120,7 +122,7 @@ fn below(root: &Path, dir: &Path) -> String {
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    parts.push(super::SKILL_MD.to_string());
+    parts.push(SKILL_MD.to_string());
     parts.join("/")
 }
 

@@ -31,13 +31,15 @@ mod shape;
 use std::ops::Range;
 use std::path::{Component, PathBuf};
 
-use self::shape::{DependencyTool, Failure, NotRead};
-use super::{MAX_NAME_CHARS, collapse_whitespace};
+pub use self::shape::OpenAiYamlProblem;
+use self::shape::{DependencyTool, NotRead};
+use super::scan::MAX_NAME_CHARS;
 use crate::diag::{Code, Diagnostic};
+use crate::files::SkillFile;
 use crate::profile::Profile;
-use crate::skill::CheckedSkill;
 use crate::source::Source;
 use crate::yaml::{self, Node, Value};
+use skills_core::catalog::codex::collapse_whitespace;
 use skills_core::fsread::Dir;
 
 /// Where Codex reads a skill's metadata, relative to the skill folder.
@@ -69,15 +71,6 @@ pub struct OpenAiYaml {
     pub allow_implicit_invocation: Option<bool>,
     /// `policy.products`.
     pub products: Vec<String>,
-}
-
-/// Something in `agents/openai.yaml` that Codex ignores.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpenAiYamlProblem {
-    /// What is ignored and why.
-    pub message: String,
-    /// Byte range in the file, when there is one.
-    pub span: Option<Range<usize>>,
 }
 
 const KNOWN: &[(&[&str], &[&str])] = &[
@@ -117,15 +110,6 @@ pub struct OpenAiYamlReading {
     /// Why what Codex reads cannot be decided without libyaml (a tag), when
     /// it cannot: the skill's metadata would be a guess.
     pub undecided: Option<OpenAiYamlProblem>,
-}
-
-impl From<Failure> for OpenAiYamlProblem {
-    fn from(f: Failure) -> Self {
-        OpenAiYamlProblem {
-            message: f.message,
-            span: f.span,
-        }
-    }
 }
 
 /// Reads `agents/openai.yaml` (its text) as Codex does: what it keeps and
@@ -206,47 +190,51 @@ fn codex_verdict(
     None
 }
 
-/// Reads the skill's `agents/openai.yaml`, when it has one, from the open
-/// skill folder: what Codex takes from it (under every profile: it is part
-/// of the skill's metadata), an error when that cannot be decided, and
-/// (under `codex`) a warning for each thing Codex ignores.
-pub(crate) fn check(skill: &mut CheckedSkill, dir: &Dir, profile: Profile) {
+/// Reads the skill's `agents/openai.yaml`, when `files` has one, from the
+/// open skill folder: returns what Codex takes from it (under every
+/// profile: it is part of the skill's metadata), and adds an error when
+/// that cannot be decided and (under `codex`) a warning for each thing
+/// Codex ignores.
+pub(crate) fn check(
+    files: &[SkillFile],
+    dir: &Dir,
+    profile: Profile,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Box<OpenAiYaml>> {
     #[cfg(feature = "codex-yaml")]
     let codex = profile == Profile::Codex;
     #[cfg(not(feature = "codex-yaml"))]
     let codex = false;
-    let Some(file) = skill.files.iter().find(|f| f.rel == OPENAI_YAML) else {
-        return;
-    };
+    let file = files.iter().find(|f| f.rel == OPENAI_YAML)?;
     let (path, physical) = (file.path.clone(), file.physical.clone());
     let bytes = match dir.read(&physical, MAX_OPENAI_YAML) {
         Ok(b) => b,
         Err(e) => {
             if codex {
-                skill.diagnostics.push(Diagnostic::new(
+                diags.push(Diagnostic::new(
                     Code::CodexOpenAiYaml,
                     profile.severity(Code::CodexOpenAiYaml),
                     &path,
                     format!("Codex cannot use `{OPENAI_YAML}`: {e}"),
                 ));
             }
-            return;
+            return None;
         }
     };
     let source = Source::new(&path, bytes);
     let Some(text) = source.text() else {
         if codex {
-            skill.diagnostics.push(Diagnostic::new(
+            diags.push(Diagnostic::new(
                 Code::CodexOpenAiYaml,
                 profile.severity(Code::CodexOpenAiYaml),
                 &path,
                 format!("Codex ignores `{OPENAI_YAML}`: it is not UTF-8"),
             ));
         }
-        return;
+        return None;
     };
     let reading = read_openai_yaml(text);
-    skill.openai_yaml = reading.read.map(Box::new);
+    let read = reading.read.map(Box::new);
     let located = |d: Diagnostic, span: Option<Range<usize>>| match span {
         Some(span) => {
             let end = span.end.min(source.bytes().len());
@@ -265,10 +253,10 @@ pub(crate) fn check(skill: &mut CheckedSkill, dir: &Dir, profile: Profile) {
             ),
         );
         d.set_help("write the file as plain YAML: no tags (`!...`), nested at most 64 levels");
-        skill.diagnostics.push(located(d, u.span));
+        diags.push(located(d, u.span));
     }
     if !codex {
-        return;
+        return read;
     }
     for p in reading.problems {
         let d = Diagnostic::new(
@@ -277,8 +265,9 @@ pub(crate) fn check(skill: &mut CheckedSkill, dir: &Dir, profile: Profile) {
             &path,
             p.message,
         );
-        skill.diagnostics.push(located(d, p.span));
+        diags.push(located(d, p.span));
     }
+    read
 }
 
 struct Reader<'t> {
@@ -495,215 +484,4 @@ impl Reader<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_full_file_is_read() {
-        let text = "interface:\n  display_name: \"UI  Skill\"\n  short_description: short\n  icon_small: ./assets/s.png\n  brand_color: \"#3B82F6\"\n  default_prompt: Use $x.\ndependencies:\n  tools:\n    - type: mcp\n      value: github\n      url: https://example.com/mcp\npolicy:\n  allow_implicit_invocation: false\n  products: [codex]\n";
-        let (read, problems) = read_openai_yaml(text);
-        assert_eq!(problems, []);
-        let read = read.unwrap_or_default();
-        assert_eq!(read.display_name.as_deref(), Some("UI Skill"));
-        assert_eq!(read.icon_small, Some(PathBuf::from("assets/s.png")));
-        assert_eq!(read.brand_color.as_deref(), Some("#3B82F6"));
-        assert_eq!(read.tools, [("mcp".to_string(), "github".to_string())]);
-        assert_eq!(read.allow_implicit_invocation, Some(false));
-        assert_eq!(read.products, ["codex"]);
-    }
-
-    fn read_openai_yaml(text: &str) -> (Option<OpenAiYaml>, Vec<OpenAiYamlProblem>) {
-        let reading = super::read_openai_yaml(text);
-        assert_eq!(reading.undecided, None, "{text:?}");
-        (reading.read, reading.problems)
-    }
-
-    #[test]
-    fn a_type_error_ignores_the_whole_file_with_a_position() {
-        let text = "policy:\n  allow_implicit_invocation: maybe\n";
-        let (read, problems) = read_openai_yaml(text);
-        assert_eq!(read, None);
-        assert_eq!(problems.len(), 1);
-        // libyaml's message where it is built (as Codex logs it), else ours.
-        let message = if cfg!(feature = "codex-yaml") {
-            "Codex ignores the whole file: invalid YAML: policy.allow_implicit_invocation: invalid type: string \"maybe\", expected a boolean"
-        } else {
-            "Codex ignores the whole file: `policy.allow_implicit_invocation` is `maybe`, not `true` or `false`"
-        };
-        assert!(problems[0].message.starts_with(message), "{problems:?}");
-        assert_eq!(problems[0].span.as_ref().map(|s| s.start), Some(37));
-        let (read, problems) = read_openai_yaml("interface: [\n");
-        assert_eq!((read, problems.len()), (None, 1));
-    }
-
-    /// The pieces the property test below writes files from.
-    const PIECES: &[&str] = &[
-        "policy",
-        "allow_implicit_invocation",
-        "products",
-        "interface",
-        "display_name",
-        "icon_small",
-        "dependencies",
-        "tools",
-        "type",
-        "value",
-        "x",
-        ": ",
-        ":",
-        "\n",
-        "  ",
-        "- ",
-        "? ",
-        "[",
-        "]",
-        "{",
-        "}",
-        ", ",
-        "~",
-        "true",
-        "FALSE",
-        "'",
-        "\"",
-        "&a ",
-        "*a",
-        "!x ",
-        "!!null ",
-        "|",
-        ">-",
-        "\t",
-        "# c",
-        "\u{85}",
-        "\u{feff}",
-        "...",
-        "---",
-        "\\",
-    ];
-
-    proptest::proptest! {
-        /// Any file gives a reading, never a panic: kept, ignored whole or
-        /// undecided, one of the three, with our spans inside the file.
-        #[test]
-        fn any_file_reads(pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..40)) {
-            let text = pieces.concat();
-            let reading = super::read_openai_yaml(&text);
-            proptest::prop_assert!(reading.read.is_none() || reading.undecided.is_none());
-            if let Some(span) = reading.undecided.and_then(|u| u.span) {
-                proptest::prop_assert!(span.start <= span.end && span.end <= text.len());
-            }
-        }
-    }
-
-    #[test]
-    fn a_tag_is_undecided_and_an_error_under_every_profile() -> std::io::Result<()> {
-        for text in [
-            "policy:\n  allow_implicit_invocation: !!str false\n",
-            "policy:\n  allow_implicit_invocation: &a !!null\n",
-            "interface: !x\n  display_name: a\n",
-        ] {
-            let reading = super::read_openai_yaml(text);
-            assert_eq!(reading.read, None, "{text:?}");
-            let undecided = reading.undecided.unwrap_or_else(|| panic!("{text:?}"));
-            assert!(
-                undecided.message.contains("tags a value (`!"),
-                "{undecided:?}"
-            );
-        }
-        let tmp = tempfile::tempdir()?;
-        let dir = tmp.path().join("s");
-        std::fs::create_dir_all(dir.join("agents"))?;
-        std::fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: D.\n---\n")?;
-        std::fs::write(
-            dir.join(OPENAI_YAML),
-            "policy:\n  allow_implicit_invocation: !!str false\n",
-        )?;
-        for profile in Profile::ALL {
-            let options = crate::Options {
-                profile,
-                lints: false,
-                ..crate::Options::default()
-            };
-            let skill = crate::check_dir(&dir, &options);
-            let io: Vec<_> = skill
-                .diagnostics
-                .iter()
-                .filter(|d| d.code == Code::Io)
-                .map(|d| (d.is_error(), d.label.as_ref().map(|l| l.start.line)))
-                .collect();
-            assert_eq!(io, [(true, Some(2))], "{profile}");
-            assert_eq!(skill.openai_yaml, None);
-        }
-        Ok(())
-    }
-
-    /// Before, libyaml read every file after ours: 200 KB of nested flow
-    /// collections took 15 s, and one nested past the reader's scanner
-    /// limit (255 flow levels) read as a syntax error, "Codex ignores the
-    /// whole file", where Codex reads it. Now both builds decide, without
-    /// libyaml, that the file is past a bound: undecided, naming it.
-    #[test]
-    fn a_file_past_the_bounds_is_undecided_in_every_build() {
-        let deep = format!("x: {}{}\n", "[".repeat(1_000), "]".repeat(1_000));
-        let nested = format!("x: {}b{}\n", "{a: ".repeat(100), "}".repeat(100));
-        let unreadable = format!("{}policy: a: b\n", "k: [x]\n".repeat(65));
-        for (text, why) in [
-            (
-                &deep,
-                "the YAML nests deeper than 64 levels, the most this tool reads",
-            ),
-            (
-                &nested,
-                "the YAML nests deeper than 64 levels, the most this tool reads",
-            ),
-            (
-                &unreadable,
-                "this tool's reader stops at a syntax error (a `: ` inside an unquoted value starts a mapping here; quote the value) and the YAML has 65 `[` and `{`, so how deep libyaml would nest it, how many nodes it would read, or how much its aliases would repeat, is not bounded before libyaml runs (this tool reads at most 64 levels, 100,000 nodes and 1,048,576 bytes repeated by aliases)",
-            ),
-        ] {
-            let reading = super::read_openai_yaml(text);
-            assert_eq!(reading.read, None);
-            assert_eq!(reading.problems, []);
-            assert_eq!(reading.undecided.map(|u| u.message).as_deref(), Some(why));
-        }
-        // 64 `[` cannot nest deeper than 64: libyaml decides, as before.
-        let (read, problems) =
-            read_openai_yaml(&format!("{}policy: a: b\n", "k: [x]\n".repeat(64)));
-        assert_eq!(read, None);
-        assert_eq!(problems.len(), 1, "{problems:?}");
-    }
-
-    #[test]
-    fn ignored_fields_are_reported_where_they_are() {
-        let text = "interface:\n  display_name: \"\"\n  icon_large: ../logo.png\n  icon_small: /abs/a.png\n  brand_color: blue\n  colour: x\npolicy:\n  allow_implicit_invocations: false\ndependencies:\n  tools:\n    - value: v\n    - type: mcp\n      value: ok\n      extra: 1\n";
-        let (read, problems) = read_openai_yaml(text);
-        let read = read.unwrap_or_default();
-        assert_eq!(read.allow_implicit_invocation, None);
-        assert_eq!(read.icon_large, None);
-        assert_eq!(read.tools, [("mcp".to_string(), "ok".to_string())]);
-        let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
-        for expected in [
-            "Codex does not read `interface.colour`",
-            "Codex does not read `policy.allow_implicit_invocations`",
-            "Codex does not read `dependencies.tools[1].extra`",
-            "`interface.display_name` is empty; Codex ignores it",
-            "`interface.icon_large` contains `..`; Codex ignores it (an icon is a relative path under the skill's `assets/`)",
-            "`interface.icon_small` is absolute; Codex ignores it (an icon is a relative path under the skill's `assets/`)",
-            "`interface.brand_color` is `blue`, not `#RRGGBB`; Codex ignores it",
-            "`dependencies.tools[0].type` is missing; Codex ignores this tool",
-        ] {
-            assert!(messages.contains(&expected), "{expected}\n{messages:#?}");
-        }
-        assert!(problems.iter().all(|p| p.span.is_some()), "{problems:?}");
-        let colour = problems.iter().find(|p| p.message.contains("colour"));
-        assert_eq!(
-            colour
-                .and_then(|p| p.span.clone())
-                .and_then(|s| text.get(s)),
-            Some("colour")
-        );
-        let long = format!("interface:\n  display_name: {}\n", "n".repeat(65));
-        let (read, problems) = read_openai_yaml(&long);
-        assert_eq!(read.and_then(|r| r.display_name), None);
-        assert!(problems[0].message.contains("exceeds maximum length of 64"));
-    }
-}
+mod tests;

@@ -17,11 +17,13 @@ use skills_core::catalog::codex::MAX_DESCRIPTION_CHARS;
 use skills_core::fsread;
 
 use super::openai_yaml::{self, MAX_OPENAI_YAML, OPENAI_YAML};
-use super::{MAX_NAME_CHARS, MISSING_FRONTMATTER, NOT_UTF8, SKILL_MD, collapse_whitespace};
-use crate::client::{Client, Listed, Note, Outcome, Reading};
+use super::scan::{MAX_NAME_CHARS, MISSING_FRONTMATTER, NOT_UTF8, SKILL_MD};
+use crate::checked::CheckedSkill;
+use crate::client::reading::{Listed, Note, Outcome, Reading};
 use crate::diag::Code;
 use crate::libyaml_bound::{self, Beyond};
-use crate::skill::CheckedSkill;
+use skills_core::catalog::codex::collapse_whitespace;
+use skills_core::client::Client;
 
 /// A skill as Codex loads it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,8 +8,7 @@
 //! silent. Its tests read many generated and real files both ways and
 //! require the same result wherever [`super::shape`] decides.
 
-use super::OpenAiYamlProblem;
-use super::shape::{NotRead, SkillMetadataFile};
+use super::shape::{NotRead, OpenAiYamlProblem, SkillMetadataFile};
 use crate::libyaml_bound;
 use crate::yaml::Parsed;
 
@@ -64,8 +63,8 @@ pub(super) fn verdict(
 
 #[cfg(test)]
 mod tests {
-    use super::super::shape::typed;
     use super::*;
+    use crate::client::codex::openai_yaml::shape::typed;
     use crate::yaml;
 
     /// How the two readings compare on one document: `None` when they agree
@@ -184,7 +183,7 @@ mod tests {
     ];
 
     /// The values above the two YAML readers read apart (see
-    /// [`super::super::shape`]): undecided, never guessed. An unclosed
+    /// [`shape`](crate::client::codex::openai_yaml::shape)): undecided, never guessed. An unclosed
     /// quote followed by a line less indented is one too: saphyr stops at
     /// the indentation before it finds the quote unclosed.
     const APART: &[&str] = &[
@@ -301,7 +300,7 @@ mod tests {
     /// Every `agents/openai.yaml` of the shared corpus of real skills.
     #[test]
     fn real_files_read_as_codex_reads_them() -> std::io::Result<()> {
-        let root = crate::shared("corpus");
+        let root = crate::testdata::shared("corpus");
         let mut stack = vec![root];
         let (mut files, mut parted) = (0, Vec::new());
         while let Some(dir) = stack.pop() {
@@ -326,10 +325,12 @@ mod tests {
     #[test]
     fn a_disagreement_is_reported() {
         // Ours says "ignored", Codex reads it: named as a disagreement.
-        let ours = Err(NotRead::Ignored(super::super::shape::Failure {
-            message: "m".into(),
-            span: None,
-        }));
+        let ours = Err(NotRead::Ignored(
+            crate::client::codex::openai_yaml::shape::Failure {
+                message: "m".into(),
+                span: None,
+            },
+        ));
         let parsed = |text: &str| yaml::parse(text, 0, text.len());
         let reported = verdict("policy: {}\n", &parsed("policy: {}\n"), &ours);
         assert!(

@@ -47,6 +47,24 @@ use std::path::PathBuf;
 use crate::diag::Code;
 use crate::yaml::{Node, Parsed, Value};
 
+/// Something in `agents/openai.yaml` that Codex ignores.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenAiYamlProblem {
+    /// What is ignored and why.
+    pub message: String,
+    /// Byte range in the file, when there is one.
+    pub span: Option<Range<usize>>,
+}
+
+impl From<Failure> for OpenAiYamlProblem {
+    fn from(f: Failure) -> Self {
+        OpenAiYamlProblem {
+            message: f.message,
+            span: f.span,
+        }
+    }
+}
+
 /// The file, as Codex's `SkillMetadataFile`.
 #[derive(Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "codex-yaml", derive(serde::Deserialize))]

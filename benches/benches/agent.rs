@@ -1,7 +1,7 @@
 //! The agent side: what `run_skill_script` costs beyond the script itself,
 //! and rendering the `<available_skills>` catalog of 1,000 skills.
 //!
-//! Run with `cargo bench -p skills-bundle --features compiler --bench agent`,
+//! Run with `cargo bench -p skills-benches --bench agent`,
 //! or `bash scripts/bench-agent.sh`, which also times the peer (skills-ref's
 //! `to_prompt`) on the same skills and prints both.
 //!

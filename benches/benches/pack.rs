@@ -2,7 +2,7 @@
 //! 454 skills, profile `claude-code`): writing one from a computed plan, and
 //! every step of opening and verifying it.
 //!
-//! Run with `cargo bench -p skills-bundle --features compiler --bench pack`.
+//! Run with `cargo bench -p skills-benches --bench pack`.
 //! Throughputs are in bytes of the files' contents (22.16 MB) where the
 //! benchmark inflates them, and in bytes of the pack (7.92 MB) where it only
 //! walks the pack.

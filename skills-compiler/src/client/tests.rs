@@ -1,0 +1,132 @@
+//! Tests of `client`.
+
+use super::*;
+use crate::Options;
+use std::path::PathBuf;
+
+/// Every skill directory under `root` (a `SKILL.md` or `skill.md` in it).
+fn skill_dirs(root: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(read) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = read.filter_map(|e| Some(e.ok()?.path())).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if path.join("SKILL.md").is_file() || path.join("skill.md").is_file() {
+                out.push(path.clone());
+            }
+            skill_dirs(&path, out);
+        }
+    }
+}
+
+/// Claude Code's reading of a checked skill takes the check's parse of
+/// the frontmatter where it can; it must equal the reading from the
+/// bytes alone, on the reference's edge cases and on the corpus.
+#[test]
+fn readings_from_the_checks_parse_equal_readings_from_the_bytes() {
+    let mut dirs = Vec::new();
+    skill_dirs(&crate::testdata::shared("golden/cases"), &mut dirs);
+    let golden = dirs.len();
+    skill_dirs(&crate::testdata::shared("corpus/collections"), &mut dirs);
+    assert!(
+        golden > 50 && dirs.len() > golden + 400,
+        "{} skills: ../shared is missing",
+        dirs.len()
+    );
+    let options = Options::default();
+    let mut reused = 0;
+    for dir in &dirs {
+        let skill = crate::check_skill(dir, None, &options);
+        let (Some(path), Some(source)) = (&skill.skill_md, &skill.source) else {
+            continue;
+        };
+        let from_bytes = claude_code::read_loaded(&skill.dir, path, source.bytes());
+        let checked = reading_of(Client::ClaudeCode, &skill);
+        if path.file_name().is_some_and(|n| n == "SKILL.md") {
+            assert_eq!(checked.as_ref(), Some(&from_bytes), "{}", dir.display());
+            reused += usize::from(skill.frontmatter.is_some());
+        }
+    }
+    assert!(reused > 400, "the check's parse was taken {reused} times");
+}
+
+/// Without the `codex-yaml` feature the `codex` profile still exists,
+/// and a skill Codex would read is an error naming the feature: no check
+/// passes on a reading this build cannot make.
+#[test]
+fn the_codex_profile_names_the_feature_it_needs() -> std::io::Result<()> {
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("s");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: D.\n---\n")?;
+    let options = Options {
+        profile: crate::Profile::Codex,
+        ..Options::default()
+    };
+    let skill = crate::check_dir(&dir, &options);
+    let errors: Vec<&str> = skill
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
+        .collect();
+    if cfg!(feature = "codex-yaml") {
+        assert_eq!(errors, Vec::<&str>::new());
+    } else {
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("`codex-yaml` feature"), "{errors:?}");
+    }
+    Ok(())
+}
+
+#[test]
+fn the_same_yaml_is_the_checks_range_less_the_opening_lines_break() {
+    let file = "---\nname: a\n---\nbody";
+    let yaml = &file[4..12];
+    assert!(claude_code::same_yaml(file, yaml, &(3..12)));
+    assert!(claude_code::same_yaml(file, yaml, &(4..12)));
+    assert!(!claude_code::same_yaml(file, yaml, &(3..11)));
+    let file = "---\r\nname: a\r\n---\r\n";
+    assert!(claude_code::same_yaml(file, &file[5..14], &(3..14)));
+    let file = "--- \nname: a\n---\n";
+    assert!(!claude_code::same_yaml(file, &file[5..13], &(3..13)));
+    let other = String::from(&file[5..13]);
+    assert!(!claude_code::same_yaml(file, &other, &(3..13)));
+}
+
+/// Each client lists a skill under the name its registry row says: the
+/// folder's (Claude Code) or the frontmatter's (Codex).
+#[test]
+fn each_client_lists_under_the_name_its_row_says() -> std::io::Result<()> {
+    use skills_core::client::ListedName;
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("folder-name");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: frontmatter-name\ndescription: D.\n---\n",
+    )?;
+    let mut read = 0;
+    for client in Client::ALL {
+        let reading = super::read(client, &dir);
+        if cfg!(not(feature = "codex-yaml")) && client == Client::Codex {
+            // This build cannot read as Codex does, and says so.
+            assert!(matches!(reading.outcome, Outcome::Unknown { .. }));
+            continue;
+        }
+        let listed = reading
+            .outcome
+            .listed()
+            .unwrap_or_else(|| panic!("{client}: {:?}", reading.outcome));
+        let expected = match client.info().listed_name {
+            ListedName::FolderName => "folder-name",
+            ListedName::Frontmatter => "frontmatter-name",
+        };
+        assert_eq!(listed.name, expected, "{client}");
+        read += 1;
+    }
+    assert!(read >= 1);
+    Ok(())
+}

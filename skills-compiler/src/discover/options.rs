@@ -1,0 +1,58 @@
+//! [`DiscoveryOptions`]: how far discovery looks under a root, and whether
+//! it reads the user's own skills folders ([`UserFolders`]).
+
+use std::path::PathBuf;
+
+use crate::knobs::Knobs;
+
+/// How far discovery looks under one root, and whether it reads the user's
+/// skills folders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscoveryOptions {
+    /// How many levels below the root the walk descends (the root is level 0).
+    pub max_depth: usize,
+    /// How many directories the walk reads under one root.
+    pub max_dirs: usize,
+    /// The user's skills folders, read once besides the roots; `None` (the
+    /// default) leaves them out.
+    pub user: Option<UserFolders>,
+    /// How the errors at a limit say to raise it.
+    pub knobs: Knobs,
+}
+
+impl Default for DiscoveryOptions {
+    /// Depth 6, 2,000 directories (as Codex), no user folders.
+    fn default() -> Self {
+        DiscoveryOptions {
+            max_depth: 6,
+            max_dirs: 2000,
+            user: None,
+            knobs: Knobs::Flags,
+        }
+    }
+}
+
+/// The user's folders: read only when asked (`--user`), because a check in CI
+/// should not depend on the runner's home directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserFolders {
+    /// The home directory: `~/.claude/skills` and `~/.agents/skills`.
+    pub home: PathBuf,
+    /// Codex's home (`$CODEX_HOME`, default `~/.codex`): `skills/` in it.
+    pub codex_home: PathBuf,
+}
+
+impl UserFolders {
+    /// From `HOME` (`USERPROFILE` on Windows) and `CODEX_HOME`; `None`
+    /// without a home directory.
+    pub fn from_env() -> Option<UserFolders> {
+        let home = std::env::var_os("HOME")
+            .or_else(|| std::env::var_os("USERPROFILE"))
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)?;
+        let codex_home = std::env::var_os("CODEX_HOME")
+            .filter(|h| !h.is_empty())
+            .map_or_else(|| home.join(".codex"), PathBuf::from);
+        Some(UserFolders { home, codex_home })
+    }
+}

@@ -1,0 +1,214 @@
+//! The clients skills are written for, in one table ([`CLIENTS`]).
+//!
+//! Every crate that names a client reads it from here: the compiler's
+//! profiles, discovery of the clients' skills folders, the clients' readers,
+//! the catalog dialects ([`crate::catalog::Style`] is the table's clients
+//! plus the reference's `xml`), and the command line's values and their help.
+//! A client is one [`Client`] variant and one [`ClientInfo`] row; what it
+//! *does* with a skill folder (how it reads `SKILL.md`, how it renders its
+//! listing) lives in that client's own modules.
+//!
+//! The rows describe the clients as they were recorded: Claude Code 2.1.330
+//! and OpenAI's Codex CLI 0.169.0.
+
+/// A client that reads skill folders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Client {
+    /// Claude Code (recorded: 2.1.330).
+    ClaudeCode,
+    /// OpenAI's Codex CLI (recorded: 0.169.0).
+    Codex,
+}
+
+/// Where a user's skills folder is, relative to which home directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserBase {
+    /// The user's home directory (`HOME`, `USERPROFILE` on Windows).
+    Home,
+    /// Codex's home (`$CODEX_HOME`, default `~/.codex`).
+    CodexHome,
+}
+
+/// One of a client's user skills folders: `rel` below `base`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UserFolder {
+    /// The home directory it is below.
+    pub base: UserBase,
+    /// The folder, `/`-separated, relative to `base`.
+    pub rel: &'static str,
+}
+
+/// How a client scans one of its skills folders for skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// Only the folder's direct children, hidden ones included, following
+    /// links to directories (Claude Code).
+    Children,
+    /// Down to a depth limit, skipping hidden directories, following links
+    /// to directories (Codex).
+    Walk,
+}
+
+/// Which name a client lists a skill under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListedName {
+    /// The skill folder's name, with the frontmatter's `name` shown beside
+    /// it where they differ (Claude Code).
+    FolderName,
+    /// The frontmatter's `name` (Codex).
+    Frontmatter,
+}
+
+/// Everything about one client that is data rather than behaviour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientInfo {
+    /// The client.
+    pub client: Client,
+    /// Its name on the command line, in the macro and in reports:
+    /// `claude-code`. The profile that validates for the client, its
+    /// catalog style and its activation style all carry this name.
+    pub id: &'static str,
+    /// Its name in prose: `Claude Code`.
+    pub title: &'static str,
+    /// What its profile accepts, as one line of `--help`.
+    pub profile_about: &'static str,
+    /// What its catalog is, as one line of `--help`.
+    pub catalog_about: &'static str,
+    /// How it gives a skill's activation to its model, as one line of
+    /// `--help`.
+    pub activation_about: &'static str,
+    /// Its skills folders in a project folder, relative to each directory
+    /// from the start directory up to the repository's root, in the order
+    /// the client reads them.
+    pub project_folders: &'static [&'static str],
+    /// The user's own skills folders, in the order the client reads them.
+    pub user_folders: &'static [UserFolder],
+    /// Whether the client reads the user's folders before the project's
+    /// (Claude Code) or after (Codex).
+    pub user_first: bool,
+    /// How it scans a skills folder.
+    pub scan: Scan,
+    /// The name it lists a skill under.
+    pub listed_name: ListedName,
+}
+
+/// Every client, in [`Client`] order: the one table.
+pub const CLIENTS: [ClientInfo; 2] = [
+    ClientInfo {
+        client: Client::ClaudeCode,
+        id: "claude-code",
+        title: "Claude Code",
+        profile_about: "What Claude Code loads and lists: errors where it would not load a skill",
+        catalog_about: "Claude Code's skill listing",
+        activation_about: "Claude Code: the text it sends after a `Skill` call, its placeholders filled",
+        project_folders: &[".claude/skills"],
+        user_folders: &[UserFolder {
+            base: UserBase::Home,
+            rel: ".claude/skills",
+        }],
+        user_first: true,
+        scan: Scan::Children,
+        listed_name: ListedName::FolderName,
+    },
+    ClientInfo {
+        client: Client::Codex,
+        id: "codex",
+        title: "Codex",
+        profile_about: "What Codex CLI loads: errors where Codex rejects, with its reason",
+        catalog_about: "Codex's list of available skills",
+        activation_about: "OpenAI's Codex CLI: the `<skill>` message it adds for `$name`, the file unchanged",
+        project_folders: &[".agents/skills", ".codex/skills"],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::CodexHome,
+                rel: "skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+        ],
+        user_first: false,
+        scan: Scan::Walk,
+        listed_name: ListedName::Frontmatter,
+    },
+];
+
+impl Client {
+    /// Every client, in the table's order.
+    pub const ALL: [Client; CLIENTS.len()] = {
+        let mut all = [Client::ClaudeCode; CLIENTS.len()];
+        let mut i = 0;
+        while i < CLIENTS.len() {
+            all[i] = CLIENTS[i].client;
+            i += 1;
+        }
+        all
+    };
+
+    /// The client's row of the table.
+    pub const fn info(self) -> &'static ClientInfo {
+        &CLIENTS[self as usize]
+    }
+
+    /// The client's name: `claude-code` or `codex`.
+    pub const fn as_str(self) -> &'static str {
+        self.info().id
+    }
+
+    /// The client's name in prose: `Claude Code` or `Codex`.
+    pub const fn title(self) -> &'static str {
+        self.info().title
+    }
+
+    /// Parses a client name.
+    pub fn from_name(name: &str) -> Option<Client> {
+        Client::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Every client's project skills folders, in the table's order.
+pub fn project_folders() -> impl Iterator<Item = (Client, &'static str)> {
+    CLIENTS
+        .iter()
+        .flat_map(|c| c.project_folders.iter().map(move |rel| (c.client, *rel)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_in_variant_order_with_unique_names() {
+        for (i, row) in CLIENTS.iter().enumerate() {
+            assert_eq!(row.client as usize, i, "{}", row.id);
+            assert_eq!(row.client.info(), row);
+            assert_eq!(Client::from_name(row.id), Some(row.client));
+        }
+        let mut ids: Vec<&str> = CLIENTS.iter().map(|c| c.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), CLIENTS.len());
+        assert_eq!(Client::from_name("spec"), None);
+        assert_eq!(Client::from_name("xml"), None);
+    }
+
+    #[test]
+    fn project_folders_in_table_order() {
+        let folders: Vec<(Client, &str)> = project_folders().collect();
+        assert_eq!(
+            folders,
+            [
+                (Client::ClaudeCode, ".claude/skills"),
+                (Client::Codex, ".agents/skills"),
+                (Client::Codex, ".codex/skills"),
+            ]
+        );
+    }
+}

@@ -3,12 +3,8 @@
 
 pub use skills_core::catalog::Style;
 
-// What `skills_bundle!`'s tables and `Bundle::from_pack` lay the catalog out
-// with; not part of the API.
+// What `skills_bundle!`'s tables lay the catalog out with; not part of the
+// API.
 #[doc(hidden)]
 pub use skills_core::catalog::Span;
 pub(crate) use skills_core::catalog::{Entry, location, render_style, within};
-// What `Bundle::from_pack` lays a pack's catalog out with, until it takes
-// the tables `skills_core::pack` builds (then these go).
-#[allow(unused_imports)]
-pub(crate) use skills_core::catalog::{layout_embedded, render_embedded};

@@ -13,7 +13,7 @@ use crate::fallback;
 use crate::input::{self, Args, Warnings};
 
 /// Expands one `skills_bundle!` call.
-pub fn expand(input: TokenStream) -> TokenStream {
+pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let args = match input::parse(input) {
         Ok(a) => a,
         Err(e) => return fallback::error(e.span, &e.message),

@@ -5,13 +5,13 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 /// `compile_error!(message)` at `span`.
-pub fn error(span: Span, message: &str) -> TokenStream {
+pub(crate) fn error(span: Span, message: &str) -> TokenStream {
     quote_spanned! {span=> ::core::compile_error!{ #message } }
 }
 
 /// A warning at `span`, on stable Rust: the use of a deprecated item whose
 /// note is the message.
-pub fn warning(span: Span, index: usize, message: &str) -> TokenStream {
+pub(crate) fn warning(span: Span, index: usize, message: &str) -> TokenStream {
     let name = quote::format_ident!("skills_bundle_warning_{}", index, span = span);
     quote_spanned! {span=>
         const _: () = {
@@ -24,7 +24,11 @@ pub fn warning(span: Span, index: usize, message: &str) -> TokenStream {
 }
 
 /// An empty bundle of the right type, after `errors`.
-pub fn empty(krate: &TokenStream, errors: TokenStream, tracking: TokenStream) -> TokenStream {
+pub(crate) fn empty(
+    krate: &TokenStream,
+    errors: TokenStream,
+    tracking: TokenStream,
+) -> TokenStream {
     quote! {
         {
             #errors

@@ -8,7 +8,7 @@ use skills_compiler::{DiscoveryOptions, FileLimits, Knobs, Profile};
 
 /// What to do with warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Warnings {
+pub(crate) enum Warnings {
     /// Compiler warnings.
     Warn,
     /// Compile errors.
@@ -19,39 +19,39 @@ pub enum Warnings {
 
 /// The parsed arguments.
 #[derive(Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// The path tokens naming `skills-bundle` (`$crate`).
-    pub krate: TokenStream,
+    pub(crate) krate: TokenStream,
     /// Paths relative to `CARGO_MANIFEST_DIR`, with their spans.
-    pub paths: Vec<(String, Span)>,
+    pub(crate) paths: Vec<(String, Span)>,
     /// `profile = "..."`.
-    pub profile: Profile,
+    pub(crate) profile: Profile,
     /// `exclude = [...]`.
-    pub exclude: Vec<String>,
+    pub(crate) exclude: Vec<String>,
     /// `warnings = "..."`.
-    pub warnings: Warnings,
+    pub(crate) warnings: Warnings,
     /// `lints = bool`.
-    pub lints: bool,
+    pub(crate) lints: bool,
     /// `pack = "..."`: embed this pack instead of directories.
-    pub pack: Option<(String, Span)>,
+    pub(crate) pack: Option<(String, Span)>,
     /// `pubkey = "..."`: the minisign public key the pack must be signed by
     /// (base64, or a `.pub` file relative to the crate).
-    pub pubkey: Option<(String, Span)>,
+    pub(crate) pubkey: Option<(String, Span)>,
     /// `unsigned = true`: embed a pack without checking a signature.
-    pub unsigned: bool,
+    pub(crate) unsigned: bool,
     /// `max_depth = N`, `max_dirs = N`.
-    pub discovery: DiscoveryOptions,
+    pub(crate) discovery: DiscoveryOptions,
     /// `max_files = N`, `max_skill_size = BYTES`, `max_skill_depth = N`.
-    pub files: FileLimits,
+    pub(crate) files: FileLimits,
 }
 
 /// A mistake in the arguments, with where it is.
 #[derive(Debug)]
-pub struct InputError {
+pub(crate) struct InputError {
     /// Where.
-    pub span: Span,
+    pub(crate) span: Span,
     /// What.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 fn err<T>(span: Span, message: impl Into<String>) -> Result<T, InputError> {
@@ -62,7 +62,7 @@ fn err<T>(span: Span, message: impl Into<String>) -> Result<T, InputError> {
 }
 
 /// Parses the macro input.
-pub fn parse(input: TokenStream) -> Result<Args, InputError> {
+pub(crate) fn parse(input: TokenStream) -> Result<Args, InputError> {
     let tokens: Vec<TokenTree> = input.into_iter().collect();
     let semi = tokens
         .iter()
@@ -293,7 +293,7 @@ fn integer(lit: &proc_macro2::Literal) -> Option<u64> {
 }
 
 /// The value of a string literal (plain or raw), or `None` for other literals.
-pub fn string(lit: &proc_macro2::Literal) -> Option<String> {
+pub(crate) fn string(lit: &proc_macro2::Literal) -> Option<String> {
     let text = lit.to_string();
     if let Some(raw) = text.strip_prefix('r') {
         let hashes = raw.len() - raw.trim_start_matches('#').len();

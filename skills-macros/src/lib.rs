@@ -11,6 +11,9 @@
 //! pack path (`embed::from_pack`), and printing the plan as tokens
 //! (`codegen`, an ordinary library tested on its whole output).
 
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
+
 mod expand;
 mod fallback;
 mod input;

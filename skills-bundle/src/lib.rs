@@ -38,16 +38,24 @@ pub use skills_core::tools::ToolRule;
 
 /// Compiles skill directories into the binary.
 ///
-/// ```ignore
+/// ```
 /// static SKILLS: skills_bundle::Bundle = skills_bundle::skills_bundle!(
 ///     "skills",                      // paths relative to CARGO_MANIFEST_DIR, searched in order
-///     "plugins/my-plugin",
 ///     profile = "claude-code",       // or "spec" (the default); "codex" is the CLI's
 ///     exclude = ["**/evals/**"],     // globs over paths relative to each root
 ///     warnings = "deny",             // "warn" (default), "deny" or "allow"
 ///     lints = false,                 // skip the SK3xx checks (default: true)
+///     max_files = 20000,             // raise a limit (also max_depth, max_dirs,
+///                                    // max_skill_size, max_skill_depth)
 /// );
+/// assert!(SKILLS.get("calculator").is_some());
 /// ```
+///
+/// Or a signed skill pack made by `skb pack`, checked at compile time:
+/// `skills_bundle!(pack = "vendor/tools.skillpack", pubkey = "RW...")` (the
+/// key itself or a `.pub` file; the signature is read from
+/// `vendor/tools.skillpack.minisig`), or `unsigned = true` instead of
+/// `pubkey`.
 ///
 /// Every error the validator finds is a compile error naming the file, line,
 /// column and rule, all at once; warnings are compiler warnings. Each

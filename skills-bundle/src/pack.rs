@@ -34,8 +34,16 @@ use crate::zip::Limits;
 
 pub use skills_core::pack::{
     CODEC, FORMAT, MANIFEST_NAME, MAX_MANIFEST, MAX_PACK_FILE, Manifest, ManifestSkill, PackError,
-    SignatureError, Trust, VERSION, plugin_of, signature, skill_dir,
+    SignatureError, Trust, VERSION, plugin_of, skill_dir,
 };
+
+/// minisign signatures of packs: checking one, where it lies beside its
+/// pack, and how large a signature file may be.
+pub mod signature {
+    pub use skills_core::pack::signature::{
+        MAX_SIGNATURE_FILE, SignatureError, minisig_path, signed_digest, verify,
+    };
+}
 
 /// An opened, checked pack.
 #[derive(Debug, Clone)]

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use ct_codecs::{Base64, Decoder};
 use minisign::{ErrorKind, KeyPair, PError, PublicKey, SecretKeyBox};
 use skills_bundle::fsread::{self, FileError};
-use skills_bundle::pack::signature::MAX_KEY_FILE;
+use skills_core::pack::signature::MAX_KEY_FILE;
 use skills_core::pack::signature::{self, KeyError, UNTRUSTED_PREFIX, key_line};
 
 /// The environment variable read for a secret key's password.

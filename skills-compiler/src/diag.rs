@@ -6,7 +6,7 @@
 //! CLI renders it as human, JSON, SARIF or GitHub output; the proc-macro turns
 //! it into `compile_error!` or a warning. Nothing here formats for a terminal.
 //!
-//! Codes are stable: a code is never reused for another meaning. The README's
+//! Codes are stable: a code is never reused for another meaning. The guide's (GUIDE.md)
 //! table of codes is checked against [`Code::ALL`] by a test.
 
 use std::fmt;

@@ -9,7 +9,7 @@
 //! `content.startswith("---")` and then splits on the first two `---`
 //! *anywhere*: it reads `----` as an opening line, and ends the frontmatter in
 //! the middle of `description: a --- b` (reading the description as `a`).
-//! Here a `---` inside a value is just text. Where the two differ the README
+//! Here a `---` inside a value is just text. Where the two differ the guide (GUIDE.md)
 //! lists the case as a deliberate divergence.
 
 use std::ops::Range;

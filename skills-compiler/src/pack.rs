@@ -2,7 +2,7 @@
 //!
 //! The same plan that `skills_bundle!` turns into statics is written here
 //! as a skill pack (`skills_core::pack` documents the format, reads it back
-//! and writes it: [`write`]) or as Claude `.skill` archives. The bytes
+//! and writes it: [`mod@write`]) or as Claude `.skill` archives. The bytes
 //! depend only on the plan and the timestamp: entries sorted byte-wise,
 //! compressed data reused from the plan (deflate at a fixed level), modes
 //! 0644/0755, and the zip layout fixed by

@@ -1,48 +1,6 @@
-//! A bundle served as an MCP server (rmcp), over stdio or, with the
-//! `http` feature, streamable HTTP on a loopback address.
+#![doc = include_str!("../README.md")]
 //!
-//! [`SkillsServer`] puts one [`Session`](skills_bundle::session::Session) (the framework-neutral layer) behind
-//! the Model Context Protocol:
-//!
-//! - **tools**: `activate_skill` (the names of the skills the session
-//!   offers the model as an `enum`: not `disable-model-invocation` ones),
-//!   `read_skill_resource` and `run_skill_script`, dispatched to the session,
-//!   so scripts run under the session's policy and its executor's limits
-//!   ([`tools`]);
-//! - **resources**: every file of the skills offered to the model as
-//!   `skill://<name>/<path>` (`skill://<plugin>/<skill>/<path>` for a
-//!   plugin skill), with MIME type and size, and the template
-//!   `skill://{name}/{+path}`, by which any skill's files can be read
-//!   ([`resources`]);
-//! - **prompts**: one per user-invocable skill, whose `arguments` argument
-//!   fills `$ARGUMENTS` ([`prompts`]);
-//! - **the skills extension** (SEP-2640): `skills/list` and `skills/get`,
-//!   each file with its `sha256:` digest and size ([`extension`]), and
-//!   `resources/directory/read` on every folder of a skill ([`directory`]);
-//! - **instructions**: [`Session::function_calling_prompt`](skills_bundle::session::Session::function_calling_prompt), the `<available_skills>`
-//!   catalog and a line on the tools.
-//!
-//! The tools are listed from the session (its `enum` follows what it
-//! offers); the other listings are computed once per server, on first
-//! request (a pack of 454 skills lists its few thousand files in one page of
-//! about a megabyte), and shared by every MCP session of an HTTP server; the [`Session`](skills_bundle::session::Session), which
-//! holds the active skills and their grants, is one per MCP session.
-//!
-//! Serving a compiled bundle takes a few lines:
-//!
-//! ```no_run
-//! use skills_bundle::{Bundle, Mode, exec::LocalExecutor, skills_bundle};
-//! use skills_bundle_mcp::SkillsServer;
-//!
-//! static SKILLS: Bundle = skills_bundle!("../skills");
-//!
-//! #[tokio::main(flavor = "current_thread")]
-//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     let executor = LocalExecutor::with_default_cache()?;
-//!     SkillsServer::new(&SKILLS, executor, Mode::Restrict).serve_stdio().await?;
-//!     Ok(())
-//! }
-//! ```
+//! # Bounds
 //!
 //! Bounds, on either transport: a message of at most [`MAX_MESSAGE`] bytes;
 //! one that is not JSON-RPC answered with its JSON-RPC error (`-32700`,

@@ -11,12 +11,13 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use skills_bundle::pack::{plugin_of, signature};
+use skills_bundle::pack::plugin_of;
 use skills_bundle::zip::Archive;
 use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::{write_pack, write_skill_zip};
 use skills_compiler::render::thousands;
 use skills_compiler::{self as compiler, Checked, Options};
+use skills_core::pack::signature;
 use skills_core::path;
 use skills_core::zip::write::DosTime;
 

@@ -6,7 +6,7 @@
 //! compressed data as given (deflate at the fixed [`deflate::LEVEL`]
 //! when [`compress`] made it), modes 0644/0755, and the zip layout fixed by
 //! [`zip::write`](crate::zip::write). The compiler's `skb pack` and
-//! `skills_bundle!` plans are written by [`write`], and so are the packs
+//! `skills_bundle!` plans are written by [`write()`], and so are the packs
 //! the runtime's own tests load.
 
 use crate::meta::FileMeta;

@@ -9,9 +9,14 @@ use skills_compiler::client::Client;
 use skills_compiler::{FileLimits, Options, Profile};
 use skills_core::catalog::Style;
 
-/// Validate, inspect, package, sign and serve Agent Skills.
+/// The command line.
 #[derive(Debug, Parser)]
-#[command(name = "skb", version, about, long_about = None)]
+#[command(
+    name = "skb",
+    version,
+    about = "validate, inspect, package, sign and serve Agent Skills",
+    long_about = None
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

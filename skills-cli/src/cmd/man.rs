@@ -37,11 +37,10 @@ pub fn run(args: &ManArgs) -> io::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// The command line, its summary without the "`skb`: " that starts the
-/// package description (the NAME line already begins `skb \-`).
+/// The command line, as `--help` shows it (its summary completes the NAME
+/// line's `skb \-`).
 fn command() -> clap::Command {
-    let about = env!("CARGO_PKG_DESCRIPTION");
-    Cli::command().about(about.strip_prefix("`skb`: ").unwrap_or(about))
+    Cli::command()
 }
 
 /// The page of `cmd`; its footer names the package and version

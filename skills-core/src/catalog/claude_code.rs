@@ -1,5 +1,5 @@
-//! Claude Code's skill listing, as Claude Code 2.1.330 was recorded sending
-//! it to its model (`../shared/clients/BEHAVIOUR.md`):
+//! Claude Code's skill listing, as Claude Code 2.1.330 was observed sending
+//! it to its model (run headless against a mock model server):
 //!
 //! ```text
 //! The following skills are available for use with the Skill tool:

@@ -143,7 +143,7 @@ impl<M: AsyncChatModel> Completes for NonBlockingModel<'_, M> {
 
 /// How the model is told about skills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub enum Protocol {
     /// The XML instruction protocol in the system prompt.
     Xml,
     /// Function calling: the catalog in the system prompt, three tools.
@@ -188,7 +188,7 @@ pub const MAX_ITERATIONS: usize = 10;
 pub fn run<E: ScriptExecutor>(
     model: &mut dyn ChatModel,
     session: &Session<E>,
-    style: Style,
+    protocol: Protocol,
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
@@ -196,7 +196,7 @@ pub fn run<E: ScriptExecutor>(
         &mut BlockingModel(model),
         session,
         &Blocking(session.executor()),
-        style,
+        protocol,
         user_message,
         max_iterations,
     ))
@@ -207,7 +207,7 @@ pub fn run<E: ScriptExecutor>(
 pub async fn run_async<M: AsyncChatModel, E: AsyncScriptExecutor + Sync>(
     model: &mut M,
     session: &Session<E>,
-    style: Style,
+    protocol: Protocol,
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
@@ -215,7 +215,7 @@ pub async fn run_async<M: AsyncChatModel, E: AsyncScriptExecutor + Sync>(
         &mut NonBlockingModel(model),
         session,
         &NonBlocking(session.executor()),
-        style,
+        protocol,
         user_message,
         max_iterations,
     )
@@ -227,16 +227,16 @@ async fn drive<E>(
     model: &mut impl Completes,
     session: &Session<E>,
     runs: &impl Runs,
-    style: Style,
+    protocol: Protocol,
     user_message: &str,
     max_iterations: usize,
 ) -> Result<(String, Vec<Message>), LoopError> {
     // Read again before every model call: what the session offers the
     // model changes when the host touches a path that brings a
     // `paths`-scoped skill in.
-    let offer = || match style {
-        Style::Xml => (session.xml_prompt(), Vec::new()),
-        Style::FunctionCalling => (
+    let offer = || match protocol {
+        Protocol::Xml => (session.xml_prompt(), Vec::new()),
+        Protocol::FunctionCalling => (
             session.function_calling_prompt(),
             session.tool_definitions(),
         ),
@@ -258,7 +258,7 @@ async fn drive<E>(
             .completion(&messages, &definitions)
             .await
             .map_err(LoopError::Model)?;
-        let instructions = if style == Style::Xml {
+        let instructions = if protocol == Protocol::Xml {
             protocol::parse(&reply.content)
         } else {
             Vec::new()

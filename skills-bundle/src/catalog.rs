@@ -2,6 +2,9 @@
 //! ([`Bundle::catalog_style`](crate::Bundle::catalog_style)).
 
 pub use skills_core::catalog::Style;
+/// The clients whose catalogs [`Style`] renders ([`Style::of`],
+/// [`Style::client`]).
+pub use skills_core::client::Client;
 
 // What `skills_bundle!`'s tables lay the catalog out with; not part of the
 // API.

@@ -10,13 +10,13 @@
 //! XML protocol (plain text).
 //!
 //! ```no_run
-//! use skills_bundle::agent::{self, Style};
+//! use skills_bundle::agent::{self, Protocol};
 //! use skills_bundle::openai::OpenAiChat;
 //! # fn demo(session: &skills_bundle::session::Session<skills_bundle::exec::LocalExecutor>) -> Result<(), Box<dyn std::error::Error>> {
 //! let mut model = OpenAiChat::new("http://127.0.0.1:11434/v1", "llama3.1")
 //!     .temperature(0.0);
 //! let (answer, _transcript) =
-//!     agent::run(&mut model, session, Style::FunctionCalling, "What is 15 * 23?", 10)?;
+//!     agent::run(&mut model, session, Protocol::FunctionCalling, "What is 15 * 23?", 10)?;
 //! # Ok(()) }
 //! ```
 //!

@@ -245,19 +245,19 @@ impl<E> Session<E> {
         self.active_set().clone()
     }
 
-    /// The system prompt for the XML protocol ([`Style::Xml`]): the catalog
+    /// The system prompt for the XML protocol ([`Protocol::Xml`]): the catalog
     /// and the three instructions.
     ///
-    /// [`Style::Xml`]: crate::agent::Style::Xml
+    /// [`Protocol::Xml`]: crate::agent::Protocol::Xml
     pub fn xml_prompt(&self) -> String {
         protocol::system_prompt(&self.catalog())
     }
 
-    /// The system prompt for function calling ([`Style::FunctionCalling`]):
+    /// The system prompt for function calling ([`Protocol::FunctionCalling`]):
     /// the catalog and a line on the three tools of
     /// [`Session::tool_definitions`].
     ///
-    /// [`Style::FunctionCalling`]: crate::agent::Style::FunctionCalling
+    /// [`Protocol::FunctionCalling`]: crate::agent::Protocol::FunctionCalling
     pub fn function_calling_prompt(&self) -> String {
         format!(
             "{}\n\nTo use a skill, call `{ACTIVATE}` with its name first, then follow its instructions with `{READ}` and `{RUN}`.",

@@ -59,9 +59,9 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             let failed = match &e {
                 PackError::Signature(_) | PackError::SignedDigest { .. } => "signature",
                 PackError::Archive(_) => "archive",
-                PackError::NoManifest | PackError::Manifest(_) | PackError::Mismatch(_) => {
-                    "manifest"
-                }
+                // The manifest step is the last: whatever else a pack is
+                // refused for is found while reading its contents.
+                _ => "manifest",
             };
             for name in ["signature", "archive", "manifest"] {
                 if name == failed {

@@ -41,6 +41,7 @@ pub enum Trust<'a> {
 
 /// Why a pack was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PackError {
     /// The signature is missing, malformed, from another key, or does not
     /// match.

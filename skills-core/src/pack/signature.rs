@@ -140,6 +140,7 @@ pub const MAX_KEY_FILE: u64 = 4 << 10;
 
 /// Why a signature was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SignatureError {
     /// No signature was given where one is required.
     Missing,

@@ -10,7 +10,8 @@
 
 use skills_bundle::PathError;
 use skills_bundle::agent::{
-    self, AsyncChatModel, ChatModel, LoopError, Message, ModelError, Reply, Role, Style, ToolCall,
+    self, AsyncChatModel, ChatModel, LoopError, Message, ModelError, Protocol, Reply, Role,
+    ToolCall,
 };
 use skills_bundle::exec::{ExecError, LocalExecutor};
 use skills_bundle::protocol::{Instruction, escape};
@@ -117,7 +118,7 @@ fn the_calculator_in_the_xml_protocol() {
     let (_cache, session) = session();
     let mut model = xml_calculator();
     let (answer, transcript) =
-        agent::run(&mut model, &session, Style::Xml, "What is 15 * 23?", 10).unwrap();
+        agent::run(&mut model, &session, Protocol::Xml, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "15 × 23 = 345");
     assert_eq!(transcript.len(), 7);
     assert_eq!(session.active(), ["calculator"]);
@@ -178,7 +179,7 @@ fn the_calculator_with_function_calling() {
     let (answer, _) = agent::run(
         &mut model,
         &session,
-        Style::FunctionCalling,
+        Protocol::FunctionCalling,
         "What is 15 * 23?",
         10,
     )
@@ -194,8 +195,8 @@ fn the_calculator_on_tokio_in_both_styles() {
         .build()
         .unwrap();
     for (style, model) in [
-        (Style::Xml, xml_calculator()),
-        (Style::FunctionCalling, tools_calculator()),
+        (Protocol::Xml, xml_calculator()),
+        (Protocol::FunctionCalling, tools_calculator()),
     ] {
         // Spawned, so the loop's future must be `Send`.
         let answer = runtime
@@ -520,7 +521,7 @@ fn the_loop_stops_at_max_iterations() {
             })
             .collect(),
     };
-    let e = agent::run(&mut model, &session, Style::Xml, "loop", 3).unwrap_err();
+    let e = agent::run(&mut model, &session, Protocol::Xml, "loop", 3).unwrap_err();
     assert!(matches!(e, LoopError::MaxIterations(3)), "{e:?}");
     assert_eq!(
         e.to_string(),
@@ -544,7 +545,7 @@ fn a_catalog_budget_reaches_the_system_prompt() {
 fn a_model_error_is_the_loops_source() {
     let (_cache, session) = session();
     let mut model = Scripted { steps: Vec::new() };
-    let e = agent::run(&mut model, &session, Style::FunctionCalling, "hi", 3).unwrap_err();
+    let e = agent::run(&mut model, &session, Protocol::FunctionCalling, "hi", 3).unwrap_err();
     assert_eq!(e.to_string(), "the model failed: the script ran out");
     let LoopError::Model(model_error) = &e else {
         panic!("{e:?}")

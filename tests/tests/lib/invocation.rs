@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use skills_bundle::agent::{self, ChatModel, Message, ModelError, Reply, Style, ToolCall};
+use skills_bundle::agent::{self, ChatModel, Message, ModelError, Protocol, Reply, ToolCall};
 use skills_bundle::catalog::Style as Dialect;
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::protocol::Instruction;
@@ -306,6 +306,7 @@ fn the_agent_loop_offers_a_skill_once_its_path_is_touched() {
             }
         }),
     ]);
-    let (answer, _) = agent::run(&mut model, &session, Style::FunctionCalling, "hello", 5).unwrap();
+    let (answer, _) =
+        agent::run(&mut model, &session, Protocol::FunctionCalling, "hello", 5).unwrap();
     assert_eq!(answer, "done");
 }

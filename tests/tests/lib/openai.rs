@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use skills_bundle::agent::{self, ChatModel, LoopError, Message, Role, Style};
+use skills_bundle::agent::{self, ChatModel, LoopError, Message, Protocol, Role};
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::openai::{self, OpenAiChat, OpenAiError};
 use skills_bundle::session::Session;
@@ -298,7 +298,7 @@ fn the_calculator_with_function_calling_over_http() {
     let (answer, transcript) = agent::run(
         &mut model,
         &session,
-        Style::FunctionCalling,
+        Protocol::FunctionCalling,
         "What is 15 * 23?",
         10,
     )
@@ -321,7 +321,8 @@ fn the_calculator_in_the_xml_protocol_over_http() {
     ]);
     let (_cache, session) = session();
     let mut model = mock.chat().temperature(0.0);
-    let (answer, _) = agent::run(&mut model, &session, Style::Xml, "What is 15 * 23?", 10).unwrap();
+    let (answer, _) =
+        agent::run(&mut model, &session, Protocol::Xml, "What is 15 * 23?", 10).unwrap();
     assert_eq!(answer, "15 × 23 = 345");
     let requests = mock.requests();
     assert_eq!(requests.len(), 3);
@@ -366,7 +367,7 @@ fn the_calculator_on_tokio_over_http() {
             agent::run_async(
                 &mut model,
                 &session,
-                Style::FunctionCalling,
+                Protocol::FunctionCalling,
                 "What is 15 * 23?",
                 10,
             )
@@ -382,7 +383,7 @@ fn the_calculator_on_tokio_over_http() {
 /// One completion's error, checked to hold no secret.
 fn error_of(model: &mut OpenAiChat) -> Box<OpenAiError> {
     let (_cache, session) = session();
-    let e = agent::run(model, &session, Style::FunctionCalling, "hi", 10).unwrap_err();
+    let e = agent::run(model, &session, Protocol::FunctionCalling, "hi", 10).unwrap_err();
     let LoopError::Model(e) = e else {
         panic!("{e:?}")
     };

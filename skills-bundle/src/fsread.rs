@@ -3,4 +3,4 @@
 //! opens the path once so it cannot be swapped between the check and the
 //! read.
 
-pub use skills_core::fsread::{FileError, read_file};
+pub use skills_core::fsread::{FileError, Kind, Reason, read_file};

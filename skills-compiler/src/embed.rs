@@ -384,12 +384,8 @@ fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
     let (mut file, meta) = dir.open_file(&f.physical).map_err(fail_read)?;
     // At most the size it had when it was listed and counted against the
     // limits: a file that grew since is refused, not read without bound.
-    let bytes = read_open(&mut file, &meta, f.size).map_err(|reason| {
-        fail_read(FileError {
-            path: f.path.clone(),
-            reason,
-        })
-    })?;
+    let bytes = read_open(&mut file, &meta, f.size)
+        .map_err(|reason| fail_read(FileError::new(f.path.clone(), reason)))?;
     // The mode of the file read, not of what was listed.
     Ok(compress(&f.rel, bytes, EntryMeta::of(&meta).executable))
 }

@@ -31,6 +31,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// What a path that is not a regular file turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Kind {
     /// A directory.
     Dir,
@@ -91,6 +92,7 @@ impl fmt::Display for Kind {
 
 /// Why a file was not read.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Reason {
     /// Opening or reading failed.
     Io(io::Error),
@@ -111,6 +113,7 @@ pub enum Reason {
 
 /// A file that was not read, and why.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct FileError {
     /// The file, as the caller named it (for [`Dir`], the directory's path
     /// joined with the relative one).
@@ -120,7 +123,8 @@ pub struct FileError {
 }
 
 impl FileError {
-    fn new(path: PathBuf, reason: Reason) -> FileError {
+    /// A file at `path` that was not read because of `reason`.
+    pub fn new(path: PathBuf, reason: Reason) -> FileError {
         FileError { path, reason }
     }
 

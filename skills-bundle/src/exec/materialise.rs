@@ -384,6 +384,7 @@ fn verify(dir: &Path, expected: &BTreeMap<String, Expected<'_>>) -> Result<(), E
                     Reason::NotFile(_) => tampered(&path, "not a regular file"),
                     Reason::Io(source) => ExecError::io("open", &path, source),
                     Reason::TooLarge { .. } => tampered(&path, "its size changed"),
+                    _ => tampered(&path, "it cannot be read as written"),
                 });
             }
         };

@@ -98,10 +98,7 @@ impl Walk<'_> {
         // link swapped in since `canonicalize` is refused.
         let inside = canon.strip_prefix(&self.boundary).unwrap_or(&canon);
         let read = Dir::open(&self.boundary)
-            .map_err(|e| FileError {
-                path: path.to_path_buf(),
-                reason: Reason::Io(e),
-            })
+            .map_err(|e| FileError::new(path.to_path_buf(), Reason::Io(e)))
             .and_then(|root| root.read(inside, MAX_MANIFEST_BYTES));
         match read {
             Ok(bytes) => Manifest::Read(Source::new(path, bytes)),

@@ -17,14 +17,14 @@ pub fn run(args: &ManArgs) -> io::Result<Outcome> {
     match &args.dir {
         None => {
             let mut page = Vec::new();
-            page_of(command()).render(&mut page)?;
+            page_of(Cli::command()).render(&mut page)?;
             out.write_all(&page)?;
         }
         Some(dir) => {
             std::fs::create_dir_all(dir)?;
             // As `clap_mangen::generate_to`, but keeping the paths written.
             // Built first, so subcommands are named `skb-validate`, ....
-            let mut cmd = command().disable_help_subcommand(true);
+            let mut cmd = Cli::command().disable_help_subcommand(true);
             cmd.build();
             let mut written = Vec::new();
             write_pages(cmd, dir, &mut written)?;
@@ -35,12 +35,6 @@ pub fn run(args: &ManArgs) -> io::Result<Outcome> {
     }
     out.flush()?;
     Ok(Outcome::Success)
-}
-
-/// The command line, as `--help` shows it (its summary completes the NAME
-/// line's `skb \-`).
-fn command() -> clap::Command {
-    Cli::command()
 }
 
 /// The page of `cmd`; its footer names the package and version

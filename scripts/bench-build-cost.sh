@@ -58,13 +58,7 @@ manifest() { # name, dependencies...
 
 manifest skills "skills-bundle = { path = \"$root/skills-bundle\" }"
 cp -R "$root/skills/." "$BENCH_DIR/skills/skills"
-python3 - "$BENCH_DIR/skills/src/main.rs" <<'PY'
-import re, sys
-readme = open("README.md", encoding="utf-8").read()
-section = readme.split("## Embed skills in an agent binary", 1)[1]
-code = re.search(r"```rust\n(.*?)```", section, re.S).group(1)
-open(sys.argv[1], "w", encoding="utf-8").write(code)
-PY
+python3 scripts/readme_example.py >"$BENCH_DIR/skills/src/main.rs"
 
 manifest askama "askama = \"=$ASKAMA\""
 cat >"$BENCH_DIR/askama/src/main.rs" <<'RS'

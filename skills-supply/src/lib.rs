@@ -1,0 +1,12 @@
+//! Fetching Agent Skills from where publishers put them, and the formats
+//! around them: git repositories (through the `git` program), HTTPS
+//! downloads with bounds, the Agent Skills well-known index, OCI registries,
+//! and Vercel's `skills-lock.json`.
+//!
+//! Every function here brings bytes or a folder onto the disk, bounded and
+//! named in its errors; it never decides what is trusted or installed: the
+//! installer (`skb add`, `skb install`) checks digests, signatures and the
+//! validator's verdict before anything reaches a client's folder.
+
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]

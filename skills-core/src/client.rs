@@ -180,6 +180,133 @@ pub fn project_folders() -> impl Iterator<Item = (Client, &'static str)> {
         .flat_map(|c| c.project_folders.iter().map(move |rel| (c.client, *rel)))
 }
 
+/// A skills folder an installer writes into (`skb add --client ID`), and
+/// the folder of the same client in the user's home.
+///
+/// The clients `skb` models ([`Client`]) are here with the folders their
+/// table row reads; the others are the folders their makers document for
+/// skills. `recorded` says which were observed in the real program (see
+/// `../shared/clients/`): where a client's documentation and the record
+/// disagree, the record is what is written here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstallTarget {
+    /// Its name on the command line: `claude-code`.
+    pub id: &'static str,
+    /// Its name in prose.
+    pub title: &'static str,
+    /// The folder in a project, `/`-separated.
+    pub project: &'static str,
+    /// The folder in the user's home.
+    pub user: UserFolder,
+    /// The modelled client, whose profile says how it would list a skill.
+    pub client: Option<Client>,
+    /// Whether the folders were observed from the real program.
+    pub recorded: bool,
+}
+
+/// Every folder `skb add` can install into, one row per client; clients
+/// sharing `.agents/skills` share its copy.
+pub const INSTALL_TARGETS: [InstallTarget; 8] = [
+    InstallTarget {
+        id: "claude-code",
+        title: "Claude Code",
+        project: ".claude/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".claude/skills",
+        },
+        client: Some(Client::ClaudeCode),
+        recorded: true,
+    },
+    InstallTarget {
+        id: "codex",
+        title: "Codex",
+        project: ".agents/skills",
+        user: UserFolder {
+            base: UserBase::CodexHome,
+            rel: "skills",
+        },
+        client: Some(Client::Codex),
+        recorded: true,
+    },
+    // Recorded (Gemini CLI 0.61.0): the working directory's `.gemini/skills`
+    // and `.agents/skills`, no walk up; `~/.gemini/skills`, `~/.agents/skills`.
+    InstallTarget {
+        id: "gemini-cli",
+        title: "Gemini CLI",
+        project: ".gemini/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".gemini/skills",
+        },
+        client: None,
+        recorded: true,
+    },
+    // Recorded (OpenCode 1.18.33): `.opencode/skills` (and `.claude`,
+    // `.agents`) from the working directory up to the git root;
+    // `~/.config/opencode/skills`.
+    InstallTarget {
+        id: "opencode",
+        title: "OpenCode",
+        project: ".opencode/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".config/opencode/skills",
+        },
+        client: None,
+        recorded: true,
+    },
+    InstallTarget {
+        id: "copilot",
+        title: "GitHub Copilot (VS Code)",
+        project: ".github/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".copilot/skills",
+        },
+        client: None,
+        recorded: false,
+    },
+    InstallTarget {
+        id: "cursor",
+        title: "Cursor",
+        project: ".cursor/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".cursor/skills",
+        },
+        client: None,
+        recorded: false,
+    },
+    InstallTarget {
+        id: "goose",
+        title: "Goose",
+        project: ".agents/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".agents/skills",
+        },
+        client: None,
+        recorded: false,
+    },
+    InstallTarget {
+        id: "amp",
+        title: "Amp",
+        project: ".agents/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".agents/skills",
+        },
+        client: None,
+        recorded: false,
+    },
+];
+
+/// The install target called `id`.
+pub fn install_target(id: &str) -> Option<&'static InstallTarget> {
+    INSTALL_TARGETS.iter().find(|t| t.id == id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +324,20 @@ mod tests {
         assert_eq!(ids.len(), CLIENTS.len());
         assert_eq!(Client::from_name("spec"), None);
         assert_eq!(Client::from_name("xml"), None);
+    }
+
+    #[test]
+    fn every_modelled_client_installs_into_a_folder_it_reads() {
+        for row in &CLIENTS {
+            let target = install_target(row.id).expect("a target per client");
+            assert_eq!(target.client, Some(row.client));
+            assert!(row.project_folders.contains(&target.project), "{}", row.id);
+            assert!(row.user_folders.contains(&target.user), "{}", row.id);
+        }
+        let mut ids: Vec<&str> = INSTALL_TARGETS.iter().map(|t| t.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), INSTALL_TARGETS.len());
     }
 
     #[test]

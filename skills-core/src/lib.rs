@@ -30,6 +30,7 @@ pub mod glob;
 pub mod json;
 #[cfg(feature = "fs")]
 pub mod listing;
+pub mod lock;
 pub mod meta;
 // `pack/manifest.rs` has a `pub` item its module does not re-export
 // (`SKILL_MD_NAMES`); the pack format's owner settles it.

@@ -1,0 +1,372 @@
+//! Reading a lock file: strict, so that a hand edit that would change what
+//! `install` fetches is an error naming the place, never a guess.
+
+use std::fmt;
+
+use super::{Lock, LockedFile, LockedSkill, Resolved, Signer, VERSION};
+use crate::json::{self, Node, Value};
+
+/// Deepest nesting the format has (object → skills → skill → files → file).
+const MAX_DEPTH: usize = 8;
+
+/// Why a lock file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseError {
+    /// What is wrong.
+    pub message: String,
+    /// Byte offset in the file.
+    pub at: usize,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at byte {})", self.message, self.at)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+fn err(node: &Node, message: impl Into<String>) -> ParseError {
+    ParseError {
+        message: message.into(),
+        at: node.span.start,
+    }
+}
+
+type Members<'a> = &'a [(String, Node)];
+
+fn object<'a>(node: &'a Node, what: &str) -> Result<Members<'a>, ParseError> {
+    match &node.value {
+        Value::Object(m) => {
+            for (i, (k, v)) in m.iter().enumerate() {
+                if m[..i].iter().any(|(k2, _)| k2 == k) {
+                    return Err(err(v, format!("{what}: `{k}` appears twice")));
+                }
+            }
+            Ok(m)
+        }
+        _ => Err(err(
+            node,
+            format!("{what} must be an object, not {}", node.kind()),
+        )),
+    }
+}
+
+fn only(members: Members<'_>, node: &Node, what: &str, known: &[&str]) -> Result<(), ParseError> {
+    match members.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        Some((k, v)) => Err(err(v, format!("{what}: unknown key `{k}`"))),
+        None => {
+            let _ = node;
+            Ok(())
+        }
+    }
+}
+
+fn field<'a>(members: Members<'a>, key: &str) -> Option<&'a Node> {
+    members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+fn string(members: Members<'_>, node: &Node, key: &str, what: &str) -> Result<String, ParseError> {
+    match field(members, key) {
+        Some(v) => v.as_str().map(str::to_string).ok_or_else(|| {
+            err(
+                v,
+                format!("{what}: `{key}` must be a string, not {}", v.kind()),
+            )
+        }),
+        None => Err(err(node, format!("{what}: `{key}` is missing"))),
+    }
+}
+
+fn opt_string(members: Members<'_>, key: &str, what: &str) -> Result<Option<String>, ParseError> {
+    match field(members, key) {
+        None => Ok(None),
+        Some(v) => v.as_str().map(|s| Some(s.to_string())).ok_or_else(|| {
+            err(
+                v,
+                format!("{what}: `{key}` must be a string, not {}", v.kind()),
+            )
+        }),
+    }
+}
+
+fn number(text: &str, node: &Node, what: &str) -> Result<u64, ParseError> {
+    let digits = text.get(node.span.clone()).unwrap_or("");
+    if !matches!(node.value, Value::Number)
+        || digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || (digits.len() > 1 && digits.starts_with('0'))
+    {
+        return Err(err(node, format!("{what} must be a whole number")));
+    }
+    digits
+        .parse()
+        .map_err(|_| err(node, format!("{what} is too large")))
+}
+
+fn hex(s: &str, len: usize) -> bool {
+    s.len() == len && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+pub(super) fn parse(text: &str) -> Result<Lock, ParseError> {
+    let root = json::parse(text, MAX_DEPTH).map_err(|e| ParseError {
+        message: e.message,
+        at: e.at,
+    })?;
+    let top = object(&root, "the lock")?;
+    only(top, &root, "the lock", &["version", "skills"])?;
+    let version =
+        field(top, "version").ok_or_else(|| err(&root, "the lock: `version` is missing"))?;
+    let v = number(text, version, "`version`")?;
+    if v != VERSION {
+        return Err(err(
+            version,
+            format!(
+                "lock format version {v}: this skb reads version {VERSION} (a newer skb wrote it?)"
+            ),
+        ));
+    }
+    let skills_node =
+        field(top, "skills").ok_or_else(|| err(&root, "the lock: `skills` is missing"))?;
+    let mut skills = Vec::new();
+    for (name, node) in object(skills_node, "`skills`")? {
+        skills.push(skill(text, name, node)?);
+    }
+    // Sorted and unique (duplicates were refused above) whatever the order
+    // in the file: a hand-merged lock reads the same.
+    skills.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Lock { skills })
+}
+
+fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError> {
+    let what = format!("skill `{name}`");
+    let m = object(node, &what)?;
+    only(
+        m,
+        node,
+        &what,
+        &[
+            "source",
+            "resolved",
+            "digest",
+            "signer",
+            "unsigned",
+            "installed",
+            "files",
+        ],
+    )?;
+    if name.is_empty() || name.contains(['/', '\\', '\0']) || name == "." || name == ".." {
+        return Err(err(node, format!("{what}: not a skill name")));
+    }
+    let digest = string(m, node, "digest", &what)?;
+    if !digest.strip_prefix("sha256:").is_some_and(|h| hex(h, 64)) {
+        let at = field(m, "digest").unwrap_or(node);
+        return Err(err(
+            at,
+            format!("{what}: `digest` must be `sha256:` and 64 lowercase hex digits"),
+        ));
+    }
+    let resolved_node =
+        field(m, "resolved").ok_or_else(|| err(node, format!("{what}: `resolved` is missing")))?;
+    let signer = match field(m, "signer") {
+        None => None,
+        Some(s) => Some(signer(text, s, &what)?),
+    };
+    let installed = match field(m, "installed") {
+        None => return Err(err(node, format!("{what}: `installed` is missing"))),
+        Some(n) => match &n.value {
+            Value::Array(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    let p = item.as_str().ok_or_else(|| {
+                        err(item, format!("{what}: `installed` holds paths (strings)"))
+                    })?;
+                    if !install_path(p) {
+                        return Err(err(
+                            item,
+                            format!(
+                                "{what}: `{p}` is not a folder inside the project or below `~/`"
+                            ),
+                        ));
+                    }
+                    out.push(p.to_string());
+                }
+                out.sort();
+                out.dedup();
+                out
+            }
+            _ => return Err(err(n, format!("{what}: `installed` must be an array"))),
+        },
+    };
+    let files_node =
+        field(m, "files").ok_or_else(|| err(node, format!("{what}: `files` is missing")))?;
+    let mut files = Vec::new();
+    for (path, f) in object(files_node, &format!("{what}: `files`"))? {
+        files.push(file(text, path, f, &what)?);
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(LockedSkill {
+        name: name.to_string(),
+        source: string(m, node, "source", &what)?,
+        resolved: resolved(resolved_node, &what)?,
+        digest,
+        signer,
+        unsigned: opt_string(m, "unsigned", &what)?,
+        installed,
+        files,
+    })
+}
+
+/// A path `installed` may hold: relative, `/`-separated, no `.`/`..`, or
+/// the same below `~/`.
+fn install_path(p: &str) -> bool {
+    let rel = p.strip_prefix("~/").unwrap_or(p);
+    crate::path::is_normal(rel)
+}
+
+fn signer(text: &str, node: &Node, what: &str) -> Result<Signer, ParseError> {
+    let what = format!("{what}: `signer`");
+    let m = object(node, &what)?;
+    only(m, node, &what, &["key", "version", "timestamp"])?;
+    let key = string(m, node, "key", &what)?;
+    if !(key.len() == 16 && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))) {
+        return Err(err(
+            node,
+            format!("{what}: `key` must be 16 uppercase hex digits"),
+        ));
+    }
+    let timestamp = match field(m, "timestamp") {
+        None => None,
+        Some(t) => Some(number(text, t, &format!("{what}: `timestamp`"))?),
+    };
+    Ok(Signer {
+        key,
+        version: opt_string(m, "version", &what)?,
+        timestamp,
+    })
+}
+
+fn file(text: &str, path: &str, node: &Node, what: &str) -> Result<LockedFile, ParseError> {
+    let what = format!("{what}: file `{path}`");
+    if !crate::path::is_normal(path) {
+        return Err(err(
+            node,
+            format!("{what}: not a relative path inside the skill"),
+        ));
+    }
+    let m = object(node, &what)?;
+    only(m, node, &what, &["size", "sha256", "executable"])?;
+    let size_node =
+        field(m, "size").ok_or_else(|| err(node, format!("{what}: `size` is missing")))?;
+    let sha256 = string(m, node, "sha256", &what)?;
+    if !hex(&sha256, 64) {
+        return Err(err(
+            node,
+            format!("{what}: `sha256` must be 64 lowercase hex digits"),
+        ));
+    }
+    let executable = match field(m, "executable") {
+        None => false,
+        Some(e) => e
+            .as_bool()
+            .ok_or_else(|| err(e, format!("{what}: `executable` must be true or false")))?,
+    };
+    Ok(LockedFile {
+        path: path.to_string(),
+        size: number(text, size_node, &format!("{what}: `size`"))?,
+        sha256,
+        executable,
+    })
+}
+
+fn resolved(node: &Node, what: &str) -> Result<Resolved, ParseError> {
+    let what = format!("{what}: `resolved`");
+    let m = object(node, &what)?;
+    let kind = string(m, node, "type", &what)?;
+    let s = |key: &str| string(m, node, key, &what);
+    let o = |key: &str| opt_string(m, key, &what);
+    let sha = |key: &str| -> Result<String, ParseError> {
+        let v = s(key)?;
+        if hex(&v, 64) {
+            Ok(v)
+        } else {
+            Err(err(
+                node,
+                format!("{what}: `{key}` must be 64 lowercase hex digits"),
+            ))
+        }
+    };
+    let (r, keys): (Resolved, &[&str]) = match kind.as_str() {
+        "folder" => (Resolved::Folder { path: s("path")? }, &["type", "path"]),
+        "file" => (
+            Resolved::File {
+                path: s("path")?,
+                sha256: sha("sha256")?,
+            },
+            &["type", "path", "sha256"],
+        ),
+        "url" => (
+            Resolved::Url {
+                url: s("url")?,
+                sha256: sha("sha256")?,
+            },
+            &["type", "url", "sha256"],
+        ),
+        "git" => {
+            let commit = s("commit")?;
+            if !(hex(&commit, 40) || hex(&commit, 64)) {
+                return Err(err(
+                    node,
+                    format!("{what}: `commit` must be a full commit id"),
+                ));
+            }
+            let path = o("path")?;
+            if path.as_deref().is_some_and(|p| !crate::path::is_normal(p)) {
+                return Err(err(node, format!("{what}: `path` must be a relative path")));
+            }
+            (
+                Resolved::Git {
+                    url: s("url")?,
+                    commit,
+                    path,
+                },
+                &["type", "url", "commit", "path"],
+            )
+        }
+        "index" => (
+            Resolved::Index {
+                url: s("url")?,
+                entry: s("entry")?,
+                version: o("version")?,
+                sha256: sha("sha256")?,
+            },
+            &["type", "url", "entry", "version", "sha256"],
+        ),
+        "oci" => {
+            let digest = s("digest")?;
+            if !digest.strip_prefix("sha256:").is_some_and(|h| hex(h, 64)) {
+                return Err(err(
+                    node,
+                    format!("{what}: `digest` must be `sha256:` and 64 hex digits"),
+                ));
+            }
+            (
+                Resolved::Oci {
+                    reference: s("reference")?,
+                    tag: o("tag")?,
+                    digest,
+                },
+                &["type", "reference", "tag", "digest"],
+            )
+        }
+        other => {
+            return Err(err(
+                node,
+                format!("{what}: unknown type `{other}` (folder, file, url, git, index or oci)"),
+            ));
+        }
+    };
+    only(m, node, &what, keys)?;
+    Ok(r)
+}

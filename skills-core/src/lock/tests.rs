@@ -1,0 +1,232 @@
+use super::*;
+
+fn file(path: &str, byte: u8, executable: bool) -> LockedFile {
+    let bytes = vec![byte; 3];
+    LockedFile {
+        path: path.into(),
+        size: 3,
+        sha256: crate::digest::hex(&crate::digest::sha256(&bytes)),
+        executable,
+    }
+}
+
+fn sample() -> Lock {
+    let mut lock = Lock::default();
+    lock.insert(LockedSkill {
+        name: "pdf".into(),
+        source: "acme/skills@v1".into(),
+        resolved: Resolved::Git {
+            url: "https://github.com/acme/skills.git".into(),
+            commit: "a".repeat(40),
+            path: Some("skills/pdf".into()),
+        },
+        digest: format!("sha256:{}", "b".repeat(64)),
+        signer: Some(Signer {
+            key: "1A2B3C4D5E6F7A8B".into(),
+            version: Some("1.2.0".into()),
+            timestamp: Some(1_764_200_000),
+        }),
+        unsigned: None,
+        installed: vec![".agents/skills/pdf".into(), ".claude/skills/pdf".into()],
+        files: vec![
+            file("SKILL.md", b'a', false),
+            file("scripts/fill.py", b'b', true),
+        ],
+    });
+    lock.insert(LockedSkill {
+        name: "docx".into(),
+        source: "oci://127.0.0.1:5000/acme/docx:1".into(),
+        resolved: Resolved::Oci {
+            reference: "oci://127.0.0.1:5000/acme/docx".into(),
+            tag: Some("1".into()),
+            digest: format!("sha256:{}", "c".repeat(64)),
+        },
+        digest: format!("sha256:{}", "d".repeat(64)),
+        signer: None,
+        unsigned: Some("--allow-unsigned".into()),
+        installed: vec!["~/.claude/skills/docx".into()],
+        files: vec![file("SKILL.md", b'c', false)],
+    });
+    lock
+}
+
+#[test]
+fn a_lock_reads_back_what_was_written_in_one_layout() {
+    let lock = sample();
+    let text = lock.to_json();
+    assert_eq!(Lock::parse(&text).as_ref(), Ok(&lock));
+    assert_eq!(Lock::parse(&text).map(|l| l.to_json()), Ok(text.clone()));
+    // Skills by name, one file per line.
+    assert!(text.find("\"docx\"") < text.find("\"pdf\""));
+    assert!(text.contains("\n        \"scripts/fill.py\": { \"size\": 3, \"sha256\": \""));
+    assert!(text.ends_with("}\n"));
+    assert_eq!(
+        Lock::default().to_json(),
+        "{\n  \"version\": 1,\n  \"skills\": {}\n}\n"
+    );
+}
+
+#[test]
+fn every_source_kind_round_trips() {
+    let kinds = [
+        Resolved::Folder {
+            path: "../x".into(),
+        },
+        Resolved::File {
+            path: "a.skillpack".into(),
+            sha256: "e".repeat(64),
+        },
+        Resolved::Url {
+            url: "https://x/a.skill".into(),
+            sha256: "e".repeat(64),
+        },
+        Resolved::Index {
+            url: "https://x/.well-known/agent-skills/index.json".into(),
+            entry: "https://x/a.zip".into(),
+            version: None,
+            sha256: "e".repeat(64),
+        },
+    ];
+    for resolved in kinds {
+        let mut lock = sample();
+        lock.skills[0].resolved = resolved;
+        assert_eq!(Lock::parse(&lock.to_json()), Ok(lock));
+    }
+}
+
+#[test]
+fn hand_edits_that_change_what_is_fetched_are_errors() {
+    let text = sample().to_json();
+    let bad = [
+        (text.replace("\"version\": 1", "\"version\": 2"), "newer"),
+        (
+            text.replacen("\"source\"", "\"sauce\"", 1),
+            "unknown key `sauce`",
+        ),
+        (text.replacen(&"a".repeat(40), "main", 1), "full commit id"),
+        (
+            text.replacen("\"type\": \"git\"", "\"type\": \"svn\"", 1),
+            "unknown type",
+        ),
+        (
+            text.replacen("\"SKILL.md\"", "\"../SKILL.md\"", 1),
+            "not a relative path",
+        ),
+        (
+            text.replacen(".claude/skills/pdf", "/etc", 1),
+            "not a folder inside",
+        ),
+        (
+            text.replacen("\"size\": 3", "\"size\": -3", 1),
+            "whole number",
+        ),
+        (
+            text.replacen("\"size\": 3", "\"size\": 99999999999999999999999", 1),
+            "too large",
+        ),
+        (
+            text.replacen("1A2B3C4D5E6F7A8B", "1a2b", 1),
+            "16 uppercase hex",
+        ),
+        ("[]".to_string(), "must be an object"),
+        ("{\"version\": 1}".to_string(), "`skills` is missing"),
+        (
+            "{\"version\": 1, \"version\": 1, \"skills\": {}}".to_string(),
+            "appears twice",
+        ),
+    ];
+    for (text, want) in bad {
+        let e = Lock::parse(&text).expect_err(want);
+        assert!(e.message.contains(want), "{want}: {e}");
+    }
+}
+
+#[test]
+fn lookups_insertions_and_removals_keep_the_order() {
+    let mut lock = sample();
+    assert_eq!(
+        lock.get("pdf").map(|s| s.source.as_str()),
+        Some("acme/skills@v1")
+    );
+    assert!(lock.get("nope").is_none());
+    let pdf = lock.remove("pdf").expect("present");
+    assert!(lock.get("pdf").is_none());
+    lock.insert(pdf);
+    assert_eq!(lock, sample());
+}
+
+#[cfg(feature = "fs")]
+mod folders {
+    use super::super::tree::{Change, check, hash_files};
+    use std::fs;
+
+    #[test]
+    fn a_folder_matches_what_was_hashed_and_each_change_is_named() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("pdf");
+        fs::create_dir_all(dir.join("scripts")).expect("mkdir");
+        fs::write(dir.join("SKILL.md"), "---\nname: pdf\n---\n").expect("write");
+        fs::write(dir.join("scripts/a.sh"), "echo").expect("write");
+        fs::write(dir.join("scripts/b.sh"), "echo b").expect("write");
+        let files = hash_files([
+            ("SKILL.md", &b"---\nname: pdf\n---\n"[..], false),
+            ("scripts/a.sh", &b"echo"[..], false),
+            ("scripts/b.sh", &b"echo b"[..], false),
+        ]);
+        assert_eq!(check(&dir, &files).expect("check"), vec![]);
+
+        fs::write(dir.join("scripts/a.sh"), "echo pwned").expect("write");
+        fs::remove_file(dir.join("scripts/b.sh")).expect("rm");
+        fs::write(dir.join("scripts/c.sh"), "new").expect("write");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/dev/zero", dir.join("z")).expect("link");
+        let drift: Vec<String> = check(&dir, &files)
+            .expect("check")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut want = vec![
+            "edited: scripts/a.sh",
+            "removed: scripts/b.sh",
+            "added: scripts/c.sh",
+        ];
+        #[cfg(unix)]
+        want.push("not a regular file (a symbolic link): z");
+        assert_eq!(drift, want);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_for_a_link_to_dev_zero_is_drift_and_costs_nothing() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("s");
+        fs::create_dir_all(&dir).expect("mkdir");
+        std::os::unix::fs::symlink("/dev/zero", dir.join("SKILL.md")).expect("link");
+        let files = hash_files([("SKILL.md", &b"x"[..], false)]);
+        let drift = check(&dir, &files).expect("check");
+        assert_eq!(drift.len(), 1);
+        assert!(matches!(drift[0].change, Change::NotAFile(_)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_mode_change_is_named() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().expect("tempdir");
+        fs::write(tmp.path().join("run.sh"), "x").expect("write");
+        fs::set_permissions(tmp.path().join("run.sh"), fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        let files = hash_files([("run.sh", &b"x"[..], false)]);
+        let drift = check(tmp.path(), &files).expect("check");
+        assert_eq!(drift.len(), 1);
+        assert_eq!(drift[0].change, Change::Mode);
+    }
+
+    #[test]
+    fn a_missing_folder_is_every_file_removed() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let files = hash_files([("SKILL.md", &b"x"[..], false)]);
+        let drift = check(&tmp.path().join("gone"), &files).expect("check");
+        assert_eq!(drift[0].change, Change::Removed);
+    }
+}

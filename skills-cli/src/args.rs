@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+pub mod supply;
+
+pub use supply::{AddArgs, InstallArgs, ListArgs, RemoveArgs, UpdateArgs};
+
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skills_bundle::zip::Limits;
@@ -100,6 +104,26 @@ pub enum Command {
     ///
     /// Exit status: 0 identical content, 1 different, 2 usage or I/O failure.
     Diff(DiffArgs),
+    /// Install skills from a folder, pack, URL, git repository, well-known
+    /// index or OCI registry into clients' skills folders, and lock them.
+    ///
+    /// Every skill is validated (--profile) and, from a remote source,
+    /// signature-checked first; each folder is written beside its target and
+    /// renamed into place. Exit status: 0 installed, 1 refused (invalid,
+    /// unsigned, local edits), 2 usage or I/O failure.
+    Add(AddArgs),
+    /// Restore exactly what `skb.lock` says into the clients' folders.
+    ///
+    /// With --frozen (CI), exit 1 when any source's content differs from the
+    /// lock or the lock would change, writing nothing.
+    Install(InstallArgs),
+    /// Fetch the newest allowed version of locked skills and print what
+    /// changed, file by file.
+    Update(UpdateArgs),
+    /// Remove installed skills from their folders and from the lock.
+    Remove(RemoveArgs),
+    /// List the skills `skb.lock` records, with where they are installed.
+    List(ListArgs),
     /// Print a shell completion script.
     ///
     /// For example `skb completions bash > ~/.local/share/bash-completion/completions/skills`.
@@ -316,16 +340,24 @@ pub enum PackFormat {
 
 /// `skb verify`.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("trust").required(true).args(["pubkey", "unsigned"])))]
+#[command(group(clap::ArgGroup::new("trust").args(["pubkey", "unsigned"])))]
 pub struct VerifyArgs {
     /// The pack.
-    pub pack: PathBuf,
+    #[arg(required_unless_present = "installed")]
+    pub pack: Option<PathBuf>,
+    /// Check the installed skills against `skb.lock` instead: every file of
+    /// every folder re-hashed; each edited, added or removed file named;
+    /// exit 1 on any difference.
+    #[arg(long, conflicts_with_all = ["pack", "pubkey", "unsigned", "signature"])]
+    pub installed: bool,
+    #[command(flatten)]
+    pub project: supply::ProjectArgs,
     /// The minisign public key: a `.pub` file or the base64 key itself.
     #[arg(
         short = 'p',
         long,
         value_name = "KEY",
-        required_unless_present = "unsigned"
+        required_unless_present_any = ["unsigned", "installed"]
     )]
     pub pubkey: Option<String>,
     /// The signature file (default: `<PACK>.minisig`).

@@ -21,7 +21,7 @@ use crate::extract::{self, Opened};
 const ARCHIVES: [&str; 3] = ["skill", "zip", "skillpack"];
 
 /// The roots to check, with the temporary directories behind archives.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Inputs {
     /// One root per path given, in order.
     pub roots: Vec<PathBuf>,
@@ -42,23 +42,29 @@ pub fn is_archive(path: &Path) -> bool {
 
 /// Extracts the archives among `paths`, each within `limits`.
 pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
-    let mut inputs = Inputs {
-        roots: Vec::with_capacity(paths.len()),
-        staged: Vec::new(),
-        temporary: Vec::new(),
-    };
+    let mut inputs = Inputs::default();
     for path in paths {
-        if !is_archive(path) {
+        if is_archive(path) {
+            let bytes = extract::read_archive(path)?;
+            inputs.add_archive(path, &bytes, limits)?;
+        } else {
             inputs.roots.push(path.clone());
-            continue;
         }
-        let bytes = extract::read_archive(path)?;
+    }
+    Ok(inputs)
+}
+
+impl Inputs {
+    /// Adds the archive `bytes` (already read, and checked by the caller
+    /// where a signature was asked for), extracted into a temporary
+    /// directory; diagnostics name it as `label`.
+    pub fn add_archive(&mut self, label: &Path, bytes: &[u8], limits: &Limits) -> io::Result<()> {
         let tmp = tempfile::Builder::new().prefix("skills-input-").tempdir()?;
-        let stem = path.file_stem().map_or_else(
+        let stem = label.file_stem().map_or_else(
             || "archive".to_string(),
             |s| s.to_string_lossy().into_owned(),
         );
-        let root = match extract::open(path, &bytes, Trust::Unsigned, limits)? {
+        let root = match extract::open(label, bytes, Trust::Unsigned, limits)? {
             Opened::Pack(pack) => {
                 extract::write_pack(&pack, tmp.path())?;
                 tmp.path().to_path_buf()
@@ -72,7 +78,7 @@ pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
                 } else {
                     tmp.path().to_path_buf()
                 };
-                extract::write_zip(&bytes, &archive, &root)?;
+                extract::write_zip(bytes, &archive, &root)?;
                 if single {
                     root
                 } else {
@@ -80,14 +86,13 @@ pub fn prepare(paths: &[PathBuf], limits: &Limits) -> io::Result<Inputs> {
                 }
             }
         };
-        inputs.roots.push(root);
-        inputs.staged.push((tmp.path().to_path_buf(), path.clone()));
-        inputs.temporary.push(tmp);
+        self.roots.push(root);
+        self.staged
+            .push((tmp.path().to_path_buf(), label.to_path_buf()));
+        self.temporary.push(tmp);
+        Ok(())
     }
-    Ok(inputs)
-}
 
-impl Inputs {
     /// One root, `dir`, holding what was extracted from `archive` (and
     /// labelled as inside it); `dir` is someone else's to remove.
     pub fn extracted(dir: &Path, archive: &Path) -> Inputs {

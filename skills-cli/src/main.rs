@@ -16,6 +16,7 @@ mod outcome;
 mod output;
 mod report;
 mod sign;
+mod supply;
 mod trust;
 mod warnings;
 
@@ -44,6 +45,11 @@ fn main() -> ExitCode {
         args::Command::Serve(a) => cmd::serve::run(&a),
         args::Command::ReadProperties(a) => cmd::read_properties::run(&a),
         args::Command::ToPrompt(a) => cmd::to_prompt::run(&a),
+        args::Command::Add(a) => cmd::add::run(&a),
+        args::Command::Install(a) => cmd::install::run(&a),
+        args::Command::Update(a) => cmd::update::run(&a),
+        args::Command::Remove(a) => cmd::remove::run(&a),
+        args::Command::List(a) => cmd::list::run(&a),
         args::Command::Completions(a) => cmd::completions::run(&a),
         args::Command::Man(a) => cmd::man::run(&a),
     };

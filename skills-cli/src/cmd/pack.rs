@@ -142,9 +142,15 @@ pub fn checked_plan_with(
     paths: &[PathBuf],
     check: &CheckArgs,
 ) -> io::Result<Option<(Plan, Checked)>> {
-    let options = check.options();
     let inputs = input::prepare(paths, &check.limits.limits())?;
-    let Some(result) = check_inputs(&inputs, &options, check.deny_warnings, check.color)? else {
+    plan_inputs(&inputs, check)
+}
+
+/// [`checked_plan_with`] over inputs already prepared (a source fetched by
+/// `skb add`).
+pub fn plan_inputs(inputs: &Inputs, check: &CheckArgs) -> io::Result<Option<(Plan, Checked)>> {
+    let options = check.options();
+    let Some(result) = check_inputs(inputs, &options, check.deny_warnings, check.color)? else {
         return Ok(None);
     };
     let plan = embed::plan(&result, &inputs.roots, &check.exclude).map_err(|e| {

@@ -34,10 +34,14 @@ struct Step {
 
 /// Runs `skb verify`.
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
-    let bytes = extract::read_archive(&args.pack)?;
+    let path = match &args.pack {
+        Some(path) if !args.installed => path.as_path(),
+        _ => return crate::cmd::verify_installed::run(args),
+    };
+    let bytes = extract::read_archive(path)?;
     let mut steps = Vec::new();
     let signed = match &args.pubkey {
-        Some(arg) => match Signed::load(arg, args.signature.as_deref(), &args.pack) {
+        Some(arg) => match Signed::load(arg, args.signature.as_deref(), path) {
             Ok(signed) => Some(signed),
             Err(e @ TrustError::NotSigned { .. }) => {
                 steps.push(Step {
@@ -45,7 +49,7 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
                     ok: false,
                     detail: e.to_string(),
                 });
-                return report(args, &steps);
+                return report(args, path, &steps);
             }
             Err(e) => return Err(e.into()),
         },
@@ -74,7 +78,7 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
                 }
                 steps.push(passed(name, &key, None, &bytes, None));
             }
-            return report(args, &steps);
+            return report(args, path, &steps);
         }
     };
     steps.push(passed(
@@ -105,7 +109,7 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     if bad.is_empty() {
         steps.push(metadata(&pack)?);
     }
-    report(args, &steps)
+    report(args, path, &steps)
 }
 
 /// The manifest's metadata against each skill's `SKILL.md`, derived again.
@@ -179,7 +183,7 @@ fn passed(
     }
 }
 
-fn report(args: &VerifyArgs, steps: &[Step]) -> io::Result<Outcome> {
+fn report(args: &VerifyArgs, pack: &Path, steps: &[Step]) -> io::Result<Outcome> {
     let ok = steps.iter().all(|s| s.ok) && steps.len() == STEPS;
     let mut out = io::stdout().lock();
     match args.format {
@@ -197,12 +201,12 @@ fn report(args: &VerifyArgs, steps: &[Step]) -> io::Result<Outcome> {
                 out,
                 "{} {}",
                 if ok { "verified" } else { "NOT verified:" },
-                display(&args.pack)
+                display(pack)
             )?;
         }
         ListFormat::Json => {
             let doc = serde_json::json!({
-                "pack": display(&args.pack),
+                "pack": display(pack),
                 "verified": ok,
                 "steps": steps.iter().map(|s| serde_json::json!({
                     "step": s.name, "ok": s.ok, "detail": s.detail,

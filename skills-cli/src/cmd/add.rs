@@ -1,0 +1,157 @@
+//! `skb add`: fetch a source, validate it, check its signature against the
+//! policy, install the chosen skills into the clients' folders and lock them.
+
+use std::io;
+
+use serde_json::json;
+use skills_compiler::embed::{Plan, PlanSkill};
+
+use crate::Outcome;
+use crate::args::AddArgs;
+use crate::cmd::pack::plan_inputs;
+use crate::supply::fetch::{self, FetchOptions};
+use crate::supply::install::{self, Action, Origin};
+use crate::supply::session::{self, refuse};
+use crate::supply::source;
+
+/// Runs `skb add`.
+pub fn run(args: &AddArgs) -> io::Result<Outcome> {
+    let cwd = std::env::current_dir()?;
+    let project = session::project(&args.project)?;
+    let keys = session::keys(&args.policy)?;
+    let src = source::classify(&args.source, &cwd);
+    let mut fetched = fetch::fetch(
+        &src,
+        &args.source,
+        &FetchOptions {
+            cwd: &cwd,
+            limits: args.check.limits.limits(),
+            keys: &keys,
+        },
+    )?;
+    fetched.resolved = fetch::rebase(fetched.resolved, &cwd, &project.root);
+    let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let chosen = select(&plan, &args.skills, &args.source)?;
+    if args.list {
+        let lines: Vec<String> = chosen
+            .iter()
+            .map(|s| format!("{}\t{}", s.meta.name, s.meta.description))
+            .collect();
+        let json = json!({
+            "source": args.source,
+            "skills": chosen.iter().map(|s| json!({
+                "name": &*s.meta.name,
+                "description": &*s.meta.description,
+                "digest": install::skill_digest(s),
+            })).collect::<Vec<_>>(),
+        });
+        session::print(args.format, &lines, &json)?;
+        return Ok(Outcome::Success);
+    }
+    let unsigned = match (&fetched.signer, fetched.remote) {
+        (None, true) if args.policy.allow_unsigned => Some("--allow-unsigned".to_string()),
+        (None, true) => {
+            let name = chosen.first().map_or("", |s| &*s.meta.name);
+            return Err(refuse(
+                &args.source,
+                name,
+                "it is not signed, and a remote source must be signed by a trusted key (--pubkey KEY); pass --allow-unsigned to install it anyway (recorded in the lock)",
+            ));
+        }
+        _ => None,
+    };
+    let _guard = project.lock()?;
+    let mut lock = project.read_lock()?;
+    let dests = session::dests(&project, &args.clients)?;
+    // Rollback: a signed version older than the one locked.
+    for skill in &chosen {
+        let name = install::folder_name(skill);
+        if let (Some(new), Some(old)) = (
+            &fetched.signer,
+            lock.get(name).and_then(|l| l.signer.as_ref()),
+        ) && !args.policy.allow_downgrade
+            && crate::supply::policy::older(new, old)
+        {
+            return Err(refuse(
+                &args.source,
+                name,
+                &format!(
+                    "signed {} by key {}, older than the locked {}; pass --allow-downgrade to install it",
+                    crate::supply::policy::describe(new),
+                    new.key,
+                    crate::supply::policy::describe(old)
+                ),
+            ));
+        }
+    }
+    let mut lines = Vec::new();
+    let mut results = Vec::new();
+    for skill in &chosen {
+        let origin = Origin {
+            source: args.source.clone(),
+            resolved: fetched.resolved_for(&skill.meta.name),
+            signer: fetched.signer.clone(),
+            unsigned: unsigned.clone(),
+        };
+        let action = install::install(&project, &mut lock, skill, &origin, &dests, args.force)?;
+        let name = install::folder_name(skill);
+        let folders: Vec<String> = dests
+            .iter()
+            .map(|d| format!("{}/{name}", d.recorded))
+            .collect();
+        lines.push(format!(
+            "{} {name} -> {}",
+            match &action {
+                Action::Installed => "installed",
+                Action::Updated { .. } => "updated",
+                Action::Unchanged => "unchanged",
+            },
+            folders.join(", ")
+        ));
+        results.push(json!({
+            "name": name,
+            "action": match &action {
+                Action::Installed => "installed",
+                Action::Updated { .. } => "updated",
+                Action::Unchanged => "unchanged",
+            },
+            "installed": folders,
+            "digest": install::skill_digest(skill),
+        }));
+    }
+    project.write_lock(&lock)?;
+    let json = json!({ "source": args.source, "skills": results });
+    session::print(args.format, &lines, &json)?;
+    Ok(Outcome::Success)
+}
+
+/// The skills of `plan` that `names` asks for (all when empty); an unknown
+/// name is an error listing what the source holds.
+fn select<'a>(plan: &'a Plan, names: &[String], source: &str) -> io::Result<Vec<&'a PlanSkill>> {
+    if names.is_empty() {
+        return Ok(plan.skills.iter().collect());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        match plan
+            .skills
+            .iter()
+            .find(|s| &*s.meta.name == n || install::folder_name(s) == n)
+        {
+            Some(s) => out.push(s),
+            None => {
+                let have: Vec<&str> = plan.skills.iter().map(|s| &*s.meta.name).collect();
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!(
+                        "`{source}` has no skill `{n}` (it has: {})",
+                        have.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}

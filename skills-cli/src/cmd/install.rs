@@ -1,0 +1,151 @@
+//! `skb install`: restore exactly what `skb.lock` says.
+//!
+//! Every skill whose folders all match the lock is left alone (no fetch);
+//! the others are fetched again from their pins (the commit, the digest,
+//! the downloaded bytes' hash), validated, compared with the lock's digest
+//! and written. With `--frozen` every source is fetched and compared, all
+//! before anything is written, and any difference (a source whose content
+//! changed, a folder with local edits, a lock that would change) exits 1
+//! with nothing written.
+
+use std::io;
+
+use serde_json::json;
+
+use crate::Outcome;
+use crate::args::InstallArgs;
+use crate::cmd::pack::plan_inputs;
+use crate::supply::fetch::{self, FetchOptions};
+use crate::supply::install::{self, Action, Origin};
+use crate::supply::project::invalid;
+use crate::supply::session;
+use skills_core::lock::tree;
+
+/// Runs `skb install`.
+pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
+    let project = session::project(&args.project)?;
+    let keys = session::keys(&args.policy)?;
+    let _guard = project.lock()?;
+    if !project.has_lock() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "{}: no lock file; `skb add SOURCE` installs skills and writes it",
+                project.lock_path.display()
+            ),
+        ));
+    }
+    let mut lock = project.read_lock()?;
+    let before = lock.to_json();
+    let opts = FetchOptions {
+        cwd: &project.root,
+        limits: args.check.limits.limits(),
+        keys: &keys,
+    };
+    // Pass 1: what needs fetching, fetched and checked against the lock.
+    let mut pending = Vec::new();
+    for locked in &lock.skills {
+        let mut clean = true;
+        for rec in &locked.installed {
+            let dir = project.folder(rec);
+            let drift = tree::check(&dir, &locked.files)?;
+            let missing =
+                drift.len() == locked.files.len() && std::fs::symlink_metadata(&dir).is_err();
+            if !drift.is_empty() {
+                clean = false;
+                if !missing && !args.force {
+                    let each: Vec<String> = drift.iter().map(ToString::to_string).collect();
+                    return Err(invalid(format!(
+                        "skill `{}`: {} has local edits ({}); nothing was written; --force replaces it and keeps a backup",
+                        locked.name,
+                        dir.display(),
+                        each.join(", ")
+                    )));
+                }
+            }
+        }
+        if clean && !args.frozen {
+            continue;
+        }
+        let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)?;
+        let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
+            return Ok(Outcome::Invalid);
+        };
+        let Some(index) = plan
+            .skills
+            .iter()
+            .position(|s| install::folder_name(s) == locked.name)
+        else {
+            return Err(invalid(format!(
+                "skill `{}`: `{}` ({}) no longer holds it; nothing was written",
+                locked.name,
+                locked.source,
+                locked.resolved.describe()
+            )));
+        };
+        let digest = install::skill_digest(&plan.skills[index]);
+        if digest != locked.digest {
+            return Err(invalid(format!(
+                "skill `{}`: `{}` ({}) now gives {digest}, the lock says {}; nothing was written (`skb update {}` takes the new content)",
+                locked.name,
+                locked.source,
+                locked.resolved.describe(),
+                locked.digest,
+                locked.name
+            )));
+        }
+        pending.push((locked.name.clone(), fetched, plan, index, clean));
+    }
+    // Pass 2: write.
+    let mut lines = Vec::new();
+    let mut results = Vec::new();
+    for (name, _fetched, plan, index, clean) in &pending {
+        let Some(locked) = lock.get(name).cloned() else {
+            continue;
+        };
+        if *clean {
+            continue;
+        }
+        let origin = Origin {
+            source: locked.source.clone(),
+            resolved: locked.resolved.clone(),
+            signer: locked.signer.clone(),
+            unsigned: locked.unsigned.clone(),
+        };
+        let dests = session::locked_dests(&project, &locked.installed);
+        let action = install::install(
+            &project,
+            &mut lock,
+            &plan.skills[*index],
+            &origin,
+            &dests,
+            args.force,
+        )?;
+        if action != Action::Unchanged {
+            lines.push(format!(
+                "restored {name} -> {}",
+                locked.installed.join(", ")
+            ));
+            results
+                .push(json!({ "name": name, "action": "restored", "installed": locked.installed }));
+        }
+    }
+    let after = lock.to_json();
+    if after != before {
+        if args.frozen {
+            return Err(invalid(format!(
+                "{}: would change (--frozen); nothing was written",
+                project.lock_path.display()
+            )));
+        }
+        project.write_lock(&lock)?;
+    }
+    lines.push(format!(
+        "{} skills as locked ({} restored)",
+        lock.skills.len(),
+        results.len()
+    ));
+    let json = json!({ "skills": lock.skills.len(), "restored": results });
+    session::print(args.format, &lines, &json)?;
+    Ok(Outcome::Success)
+}

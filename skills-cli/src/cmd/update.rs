@@ -1,0 +1,137 @@
+//! `skb update [NAME…]`: fetch each locked skill's source as written again
+//! (the branch's new commit, the index's newest entry, the tag's new
+//! manifest), and install what changed, printing it file by file.
+
+use std::io;
+
+use serde_json::json;
+
+use crate::Outcome;
+use crate::args::UpdateArgs;
+use crate::cmd::pack::plan_inputs;
+use crate::supply::fetch::{self, FetchOptions};
+use crate::supply::install::{self, Action, Origin};
+use crate::supply::policy;
+use crate::supply::project::invalid;
+use crate::supply::session::{self, refuse};
+use crate::supply::source;
+
+/// Runs `skb update`.
+pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
+    let project = session::project(&args.project)?;
+    let keys = session::keys(&args.policy)?;
+    let _guard = project.lock()?;
+    let mut lock = project.read_lock()?;
+    for n in &args.names {
+        if lock.get(n).is_none() {
+            return Err(invalid(format!(
+                "{}: no skill `{n}` is locked",
+                project.lock_path.display()
+            )));
+        }
+    }
+    let names: Vec<String> = if args.names.is_empty() {
+        lock.skills.iter().map(|s| s.name.clone()).collect()
+    } else {
+        args.names.clone()
+    };
+    let opts = FetchOptions {
+        cwd: &project.root,
+        limits: args.check.limits.limits(),
+        keys: &keys,
+    };
+    let mut lines = Vec::new();
+    let mut results = Vec::new();
+    for name in &names {
+        let Some(locked) = lock.get(name).cloned() else {
+            continue;
+        };
+        // A local folder or file is read where the lock says it is; any
+        // other source as the user wrote it.
+        let src = match &locked.resolved {
+            skills_core::lock::Resolved::Folder { path }
+            | skills_core::lock::Resolved::File { path, .. } => source::Source::Path(path.into()),
+            _ => source::classify(&locked.source, &project.root),
+        };
+        let mut fetched = fetch::fetch(&src, &locked.source, &opts)?;
+        fetched.resolved = fetch::rebase(fetched.resolved, &project.root, &project.root);
+        let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
+            return Ok(Outcome::Invalid);
+        };
+        let Some(skill) = plan
+            .skills
+            .iter()
+            .find(|s| install::folder_name(s) == *name)
+        else {
+            return Err(invalid(format!(
+                "skill `{name}`: `{}` no longer holds it; nothing was changed",
+                locked.source
+            )));
+        };
+        let unsigned = match (&fetched.signer, fetched.remote) {
+            (None, true) if args.policy.allow_unsigned || locked.unsigned.is_some() => Some(
+                locked
+                    .unsigned
+                    .clone()
+                    .unwrap_or_else(|| "--allow-unsigned".to_string()),
+            ),
+            (None, true) => {
+                return Err(refuse(
+                    &locked.source,
+                    name,
+                    "it is not signed, and a remote source must be signed by a trusted key (--pubkey KEY); pass --allow-unsigned to install it anyway",
+                ));
+            }
+            _ => None,
+        };
+        if let (Some(new), Some(old)) = (&fetched.signer, &locked.signer)
+            && !args.policy.allow_downgrade
+            && policy::older(new, old)
+        {
+            return Err(refuse(
+                &locked.source,
+                name,
+                &format!(
+                    "signed {} by key {}, older than the locked {}; pass --allow-downgrade to install it",
+                    policy::describe(new),
+                    new.key,
+                    policy::describe(old)
+                ),
+            ));
+        }
+        let origin = Origin {
+            source: locked.source.clone(),
+            resolved: fetched.resolved_for(&skill.meta.name),
+            signer: fetched.signer.clone(),
+            unsigned,
+        };
+        let dests = session::locked_dests(&project, &locked.installed);
+        let action = install::install(&project, &mut lock, skill, &origin, &dests, args.force)?;
+        match &action {
+            Action::Updated { changes } => {
+                lines.push(format!(
+                    "updated {name}: {} -> {}",
+                    locked.resolved.describe(),
+                    origin.resolved.describe()
+                ));
+                for c in changes {
+                    lines.push(format!("  {c}"));
+                }
+                results.push(json!({
+                    "name": name,
+                    "action": "updated",
+                    "from": locked.digest,
+                    "to": install::skill_digest(skill),
+                    "changes": changes.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                }));
+            }
+            _ => {
+                lines.push(format!("unchanged {name}"));
+                results.push(json!({ "name": name, "action": "unchanged" }));
+            }
+        }
+    }
+    project.write_lock(&lock)?;
+    session::print(args.format, &lines, &json!({ "skills": results }))?;
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,111 @@
+//! What every installing command starts from: the project, the trusted
+//! keys, the target folders, and how results are printed.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use skills_core::client::InstallTarget;
+
+use super::fetch::Keys;
+use super::install::Dest;
+use super::project::{Project, invalid};
+use super::targets;
+use crate::args::ListFormat;
+use crate::args::supply::{PolicyArgs, ProjectArgs};
+use crate::sign;
+
+/// The project (or the user's scope) the arguments name.
+pub fn project(args: &ProjectArgs) -> io::Result<Project> {
+    if args.global {
+        return Ok(Project::user(&home()?));
+    }
+    let root = std::path::absolute(&args.project)?;
+    Ok(Project::at(&root))
+}
+
+/// The home directory.
+pub fn home() -> io::Result<PathBuf> {
+    std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
+}
+
+/// The keys `--pubkey` names.
+pub fn keys(policy: &PolicyArgs) -> io::Result<Keys> {
+    let mut keys = Keys::default();
+    for arg in &policy.pubkeys {
+        let key = sign::load_public_key(arg)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        keys.keys.push(key);
+    }
+    Ok(keys)
+}
+
+/// The folders to install into: the clients asked for (or the default),
+/// in the project or the user's home.
+pub fn dests(project: &Project, asked: &[&'static InstallTarget]) -> io::Result<Vec<Dest>> {
+    if project.global {
+        let mut out: Vec<Dest> = Vec::new();
+        let chosen: Vec<&InstallTarget> = if asked.is_empty() {
+            skills_core::client::INSTALL_TARGETS
+                .iter()
+                .filter(|t| t.id == "claude-code" || t.id == "codex")
+                .collect()
+        } else {
+            asked.to_vec()
+        };
+        for t in chosen {
+            let (folder, recorded) = targets::user_folder(t, &project.root)?;
+            if !out.iter().any(|d| d.folder == folder) {
+                out.push(Dest { folder, recorded });
+            }
+        }
+        return Ok(out);
+    }
+    Ok(targets::project_targets(&project.root, asked)
+        .into_iter()
+        .map(|t| Dest {
+            folder: project.root.join(t.project),
+            recorded: t.project.to_string(),
+        })
+        .collect())
+}
+
+/// The folders a locked skill is installed in, as [`Dest`]s (the skill's
+/// own folder name taken off).
+pub fn locked_dests(project: &Project, installed: &[String]) -> Vec<Dest> {
+    installed
+        .iter()
+        .map(|rec| {
+            let parent = rec.rsplit_once('/').map_or("", |(p, _)| p).to_string();
+            Dest {
+                folder: project.folder(&parent),
+                recorded: parent,
+            }
+        })
+        .collect()
+}
+
+/// Prints `lines` (human) or `json` on stdout.
+pub fn print(format: ListFormat, lines: &[String], json: &serde_json::Value) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match format {
+        ListFormat::Human => {
+            for l in lines {
+                writeln!(out, "{l}")?;
+            }
+        }
+        ListFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, json).map_err(io::Error::other)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// A refusal for a skill from a source.
+pub fn refuse(source: &str, skill: &str, why: &str) -> io::Error {
+    invalid(format!("refusing `{source}` skill `{skill}`: {why}"))
+}

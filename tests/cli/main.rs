@@ -25,6 +25,7 @@ mod frameworks;
 mod golden;
 mod golden_properties;
 mod hostile;
+mod install;
 mod integrations;
 mod interop;
 mod levels;

@@ -93,6 +93,12 @@ pub fn install(
             .map(|p| p.files.as_slice());
         let f = place::inspect(&dest, prev_files, &files)?;
         match &f {
+            Found::Edited(drift) if !force && prev_files.is_none() => refusals.push(format!(
+                "{} already exists and skb did not install it (it holds {}): nothing was written; --force replaces it and keeps a backup in {}",
+                dest.display(),
+                drift.iter().map(|d| d.path.as_str()).collect::<Vec<_>>().join(", "),
+                project.state_dir().join("backup").display()
+            )),
             Found::Edited(drift) if !force => refusals.push(format!(
                 "{} has local edits ({}): nothing was written; --force replaces it and keeps a backup in {}",
                 dest.display(),

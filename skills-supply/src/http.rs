@@ -28,9 +28,11 @@
 //!   status error). A 4xx other than 429, a size or scheme refusal and a
 //!   redirect error are final at once.
 //!
-//! No content decoding is asked for (no `Accept-Encoding`), so the bytes
-//! counted against the limit are the bytes returned, and a digest computed
-//! over them is the digest of what the server stores.
+//! No content decoding is asked for (`Accept-Encoding: identity`), so the
+//! bytes counted against the limit are the bytes returned, and a digest
+//! computed over them is the digest of what the server stores. A proxy
+//! named by the environment (`HTTPS_PROXY`, `NO_PROXY`, ...) is used, except
+//! for loopback hosts.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -229,7 +231,9 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
 const CHUNK: usize = 64 << 10;
 
 /// Downloads `url` within `opts`, calling `progress(received, total)` as
-/// bytes arrive (`total` from `Content-Length` when the server sent one).
+/// bytes arrive (`total` from `Content-Length` when the server sent one;
+/// a new try starts again from 0). Only the seconds form of `Retry-After`
+/// is read; a date is taken as no wait asked.
 pub fn get(
     url: &str,
     opts: &HttpOptions,
@@ -326,6 +330,8 @@ fn agent(opts: &HttpOptions) -> ureq::Agent {
         .http_status_as_error(false)
         .timeout_connect(Some(opts.connect_timeout))
         .user_agent(concat!("skills-supply/", env!("CARGO_PKG_VERSION")))
+        // Bytes as stored, whatever features ureq has elsewhere in a build.
+        .accept_encoding("identity")
         .build()
         .new_agent()
 }
@@ -349,10 +355,12 @@ fn attempt(
                 url: url.to_string(),
                 after: opts.timeout,
             })?;
-        let mut response = agent
-            .get(url.as_str())
-            .config()
-            .timeout_global(Some(left))
+        let mut config = agent.get(url.as_str()).config().timeout_global(Some(left));
+        if is_loopback(&url) {
+            // A proxy from the environment cannot reach our own loopback.
+            config = config.proxy(None);
+        }
+        let mut response = config
             .build()
             .call()
             .map_err(|e| transport_error(&url, e, opts))?;
@@ -450,6 +458,10 @@ fn read_body(
 fn transport_error(url: &Url, e: ureq::Error, opts: &HttpOptions) -> HttpError {
     let url = url.to_string();
     match e {
+        ureq::Error::Timeout(ureq::Timeout::Connect) => HttpError::Timeout {
+            url,
+            after: opts.connect_timeout,
+        },
         ureq::Error::Timeout(_) => HttpError::Timeout {
             url,
             after: opts.timeout,

@@ -359,3 +359,114 @@ fn a_missing_entry_or_a_broken_index_names_the_url() {
     let e = fetch_entry(&url, &index.skills[0], &opts(), &mut no_progress());
     assert!(matches!(e, Err(IndexError::Http(_))), "{e:?}");
 }
+
+/// Vercel's `skills` CLI: `$SKILLS_VERCEL_CLI` (its `bin/cli.mjs` or the
+/// command), else `add-skill`, the name only its npm package installs.
+fn vercel_cli() -> std::process::Command {
+    let cli = std::env::var("SKILLS_VERCEL_CLI").unwrap_or_else(|_| "add-skill".into());
+    let probe = std::process::Command::new(&cli)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output();
+    assert!(
+        probe.as_ref().is_ok_and(|o| o.status.success()),
+        "Vercel's skills CLI is missing: install it with `npm install -g skills@1.5.18` \
+         (Node 18 or newer), or set SKILLS_VERCEL_CLI to its `bin/cli.mjs` ({probe:?})"
+    );
+    std::process::Command::new(cli)
+}
+
+/// Runs `command` to its end, killing it after two minutes.
+fn run_bounded(mut command: std::process::Command) -> (bool, String) {
+    use std::io::Read;
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn Vercel's CLI");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut text = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = out.read_to_string(&mut text);
+    }
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut text);
+    }
+    (status.is_some_and(|s| s.success()), text)
+}
+
+#[test]
+fn vercel_cli_installs_the_newest_version_from_a_published_index() {
+    let site = tempfile::tempdir().expect("temp dir");
+    publish(site.path(), None, &[publication("pdf", "1.0.0", "first")]).expect("v1");
+    publish(site.path(), None, &[publication("pdf", "1.1.0", "second")]).expect("v2");
+    let server = Server::files(site.path());
+    let project = tempfile::tempdir().expect("temp dir");
+    let home = tempfile::tempdir().expect("temp dir");
+    let mut add = vercel_cli();
+    add.args([
+        "add",
+        &server.url(""),
+        "--skill",
+        "pdf",
+        "--agent",
+        "claude-code",
+        "-y",
+    ])
+    .current_dir(project.path())
+    .env("HOME", home.path())
+    .env("XDG_STATE_HOME", home.path())
+    .env("DO_NOT_TRACK", "1")
+    .env("DISABLE_TELEMETRY", "1");
+    let (ok, text) = run_bounded(add);
+    assert!(ok, "{text}");
+    let installed = project.path().join(".claude/skills/pdf");
+    let md = std::fs::read_to_string(installed.join("SKILL.md")).unwrap_or_default();
+    assert!(md.contains("second"), "{md}\n{text}");
+    let script = std::fs::read(installed.join("scripts/run.sh")).unwrap_or_default();
+    assert_eq!(script, b"#!/bin/sh\necho hi\n");
+}
+
+#[test]
+fn entries_written_by_others_are_kept_and_a_broken_index_is_not_overwritten() {
+    let site = tempfile::tempdir().expect("temp dir");
+    let dir = site.path().join(".well-known/agent-skills");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let hand = format!(
+        r#"{{"$schema": "{SCHEMA}", "skills": [{{"name": "notes", "type": "skill-md", "description": "By hand.", "url": "/notes/SKILL.md", "digest": "{}"}}]}}"#,
+        digest_of(b"# Notes\n")
+    );
+    std::fs::write(dir.join("index.json"), &hand).expect("write");
+    let report = publish(site.path(), None, &[publication("pdf", "1.0.0", "x")]).expect("publish");
+    let names: Vec<&str> = report
+        .index
+        .skills
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(names, ["notes", "pdf"]);
+    assert_eq!(report.index.skills[0].url, "/notes/SKILL.md");
+    assert_eq!(report.index.skills[0].kind, EntryKind::SkillMd);
+
+    std::fs::write(dir.join("index.json"), b"{ not json").expect("write");
+    let before = tree(site.path());
+    let e = publish(site.path(), None, &[publication("pdf", "1.1.0", "y")]);
+    let text = e.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        text.contains("index.json") && text.contains("not a skills index"),
+        "{text}"
+    );
+    assert_eq!(tree(site.path()), before, "nothing written");
+}

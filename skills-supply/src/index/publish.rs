@@ -11,7 +11,8 @@
 //! <name>/<version>/index.json        that version's index   (never rewritten)
 //! ```
 //!
-//! Every check runs before the first write, so a refused publish changes
+//! Every check (the existing `index.json` must parse) runs before the
+//! first write, so a refused publish changes
 //! nothing; each file is written to a temporary file in its folder and
 //! renamed into place (an immutable file with a rename that refuses to
 //! replace), in the order archive, signature, version index, site index,
@@ -76,6 +77,7 @@ pub fn publish(
 ) -> Result<PublishReport, IndexError> {
     let base = base_url.map(check_base).transpose()?;
     let root = out_dir.join(WELL_KNOWN);
+    let old = old_entries(&root)?;
     let mut plan: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut unchanged = Vec::new();
     for item in items {
@@ -97,7 +99,7 @@ pub fn publish(
         write_atomic(path, bytes, false)?;
         written.push(path.clone());
     }
-    let index = site_index(&root, base.as_deref())?;
+    let index = site_index(&root, base.as_deref(), old)?;
     let text = to_json(&index);
     let path = root.join(INDEX_FILE);
     if existing(&path)?.as_deref() == Some(text.as_bytes()) {
@@ -252,9 +254,23 @@ fn existing(path: &Path) -> Result<Option<Vec<u8>>, IndexError> {
     }
 }
 
+/// The entries of the site index already there (none without one); an
+/// index that does not parse is an error, not something to overwrite.
+fn old_entries(root: &Path) -> Result<Vec<Entry>, IndexError> {
+    let path = root.join(INDEX_FILE);
+    let Some(bytes) = existing(&path)? else {
+        return Ok(Vec::new());
+    };
+    let index = parse(&bytes).map_err(|e| IndexError::At {
+        url: path.display().to_string(),
+        source: Box::new(e),
+    })?;
+    Ok(index.skills)
+}
+
 /// The site index: the newest version of each skill with a version
-/// folder, and the existing index's other entries.
-fn site_index(root: &Path, base: Option<&str>) -> Result<Index, IndexError> {
+/// folder, and the `old` index's entries for other names.
+fn site_index(root: &Path, base: Option<&str>, old: Vec<Entry>) -> Result<Index, IndexError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| IndexError::Io { path, source }
@@ -272,13 +288,13 @@ fn site_index(root: &Path, base: Option<&str>) -> Result<Index, IndexError> {
             let Some(v) = vdir.file_name().and_then(|n| n.to_str()) else {
                 continue;
             };
+            if version::check(v).is_err() {
+                continue;
+            }
             let path = vdir.join(INDEX_FILE);
             let Some(bytes) = existing(&path)? else {
                 continue;
             };
-            if version::check(v).is_err() {
-                continue;
-            }
             let entry = version_entry(&path, &bytes, name, v)?;
             if newest.as_ref().is_none_or(|n| {
                 version::compare(n.version.as_deref().unwrap_or_default(), v).is_lt()
@@ -293,16 +309,8 @@ fn site_index(root: &Path, base: Option<&str>) -> Result<Index, IndexError> {
         }
         skills.extend(newest);
     }
-    let path = root.join(INDEX_FILE);
-    if let Some(bytes) = existing(&path)? {
-        let old = parse(&bytes).map_err(|e| IndexError::At {
-            url: path.display().to_string(),
-            source: Box::new(e),
-        })?;
-        let ours: Vec<String> = skills.iter().map(|e| e.name.clone()).collect();
-        let foreign = old.skills.into_iter().filter(|e| !ours.contains(&e.name));
-        skills.extend(foreign.collect::<Vec<_>>());
-    }
+    let ours: Vec<String> = skills.iter().map(|e| e.name.clone()).collect();
+    skills.extend(old.into_iter().filter(|e| !ours.contains(&e.name)));
     skills.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Index {
         schema: SCHEMA.to_string(),

@@ -278,3 +278,26 @@ fn a_closed_port_is_a_connection_error() {
         "{e:?}"
     );
 }
+
+#[test]
+fn https_speaks_tls_and_a_server_that_does_not_is_refused() {
+    // A server that answers plain HTTP at once, before any request: a TLS
+    // client gets no handshake.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("https://{}/x", listener.local_addr().expect("address"));
+    let thread = std::thread::spawn(move || {
+        if let Ok((mut s, _)) = listener.accept() {
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nplain");
+        }
+    });
+    let once = HttpOptions {
+        retries: 0,
+        ..opts()
+    };
+    let e = fetch(&url, &once);
+    assert!(
+        matches!(&e, Err(HttpError::Connect { url: u, .. }) if *u == url),
+        "{e:?}"
+    );
+    let _ = thread.join();
+}

@@ -12,13 +12,12 @@
 //! ```
 //!
 //! Every check (the existing `index.json` must parse) runs before the
-//! first write, so a refused publish changes
-//! nothing; each file is written to a temporary file in its folder and
-//! renamed into place (an immutable file with a rename that refuses to
+//! first write, so a refused publish changes nothing; each file is
+//! written to a temporary file in its folder and renamed into place (an immutable file with a rename that refuses to
 //! replace), in the order archive, signature, version index, site index,
 //! so a reader never sees an index naming a file not yet there. The site
 //! index is rebuilt from the version indexes on disk, so older versions
-//! stay listed as versions and the newest (by [`super::version`]'s order)
+//! stay listed as versions and the newest (by `version.rs`'s order)
 //! is the one named; entries of the existing `index.json` whose names have
 //! no version folder (written by hand or another tool) are kept, with the
 //! fields this module reads. The JSON is laid out by a fixed struct (keys
@@ -45,7 +44,10 @@ pub struct Publication {
     pub name: String,
     /// Its description (1–1,024 characters).
     pub description: String,
-    /// The version: a path segment (see [`super::version`]).
+    /// The version, which names its folder: 1–64 of `A-Z a-z 0-9 . _ + -`,
+    /// starting with a letter or digit. The newest is chosen by semantic
+    /// versioning's order (`1.10.0` after `1.9.0`, `1.0.0-rc.1` before
+    /// `1.0.0`).
     pub version: String,
     /// A zip of the skill's folder, `SKILL.md` at its root: what the
     /// index's readers (Vercel's CLI among them) unpack as the skill's

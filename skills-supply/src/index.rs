@@ -14,7 +14,7 @@
 //! | `skills[].name` | 1–64 of `a-z0-9-`, no leading, trailing or double `-`; unique | the same |
 //! | `skills[].type` | `skill-md` (one `SKILL.md`) or `archive` (a `.zip` or `.tar.gz` whose root is the skill's folder) | `archive`, a zip |
 //! | `skills[].description` | 1–1,024 characters | the same |
-//! | `skills[].url` | resolved against the index's URL (RFC 3986), `https` (or `http` from an `http` index) | relative to the index |
+//! | `skills[].url` | resolved against the index's URL (RFC 3986), `https` (or `http` from an `http` index) | relative to the index, or absolute under a base URL |
 //! | `skills[].digest` | `sha256:` and 64 lowercase hex digits, of the artifact's bytes | the same |
 //! | `skills[].version` | optional, ours (readers ignore unknown fields) | the version published |
 //!

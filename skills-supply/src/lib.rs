@@ -10,3 +10,6 @@
 
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
+
+pub mod http;
+pub mod index;

@@ -1,0 +1,589 @@
+//! One bounded HTTPS download: [`get`] fetches a URL into memory, or says
+//! precisely why not, naming the URL.
+//!
+//! Every remote source (a pack, a `.skill` zip or a `SKILL.md` by URL, a
+//! well-known index and its entries) comes through here, so the rules are
+//! kept in one place:
+//!
+//! - **Scheme.** `https://` always; `http://` only to a loopback host
+//!   (`127.0.0.0/8`, `::1`, `localhost`: a local mirror or a test server)
+//!   unless [`HttpOptions::allow_http`] says otherwise. A redirect from
+//!   `https://` to `http://` is refused whatever the options.
+//! - **Redirects** are followed here, not by ureq, so that each hop is
+//!   checked against the scheme rule before it is contacted; more than
+//!   [`HttpOptions::max_redirects`] hops, or a hop back to a URL already
+//!   visited, is an error naming the URL.
+//! - **Size.** A `Content-Length` over [`HttpOptions::max_bytes`] is refused
+//!   before the body is read; a body without one, or longer than it said,
+//!   is read in chunks and stopped at one byte over the limit. The buffer
+//!   never grows past the limit plus one chunk.
+//! - **Time.** [`HttpOptions::timeout`] bounds each attempt from the DNS
+//!   look-up to the last body byte, redirects included, so a server that
+//!   trickles bytes fails by it; [`HttpOptions::connect_timeout`] bounds
+//!   connecting.
+//! - **Retries.** Connection errors, time-outs, a body cut short, 5xx and
+//!   429 are tried again up to [`HttpOptions::retries`] times, after 200 ms,
+//!   400 ms, 800 ms, ... (at most 5 s), or after the server's `Retry-After`
+//!   when it asks for 10 s or less (a longer wait ends the tries with the
+//!   status error). A 4xx other than 429, a size or scheme refusal and a
+//!   redirect error are final at once.
+//!
+//! No content decoding is asked for (`Accept-Encoding: identity`), so the
+//! bytes counted against the limit are the bytes returned, and a digest
+//! computed over them is the digest of what the server stores. A proxy
+//! named by the environment (`HTTPS_PROXY`, `NO_PROXY`, ...) is used, except
+//! for loopback hosts.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Read;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use url::{Host, Url};
+
+/// How [`get`] bounds one download.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// Largest body accepted, in bytes. Default 256 MiB (the zip reader's
+    /// default total size).
+    pub max_bytes: u64,
+    /// Longest one attempt may take, redirects and the whole body included.
+    /// Default 5 minutes.
+    pub timeout: Duration,
+    /// Longest connecting may take. Default 15 s.
+    pub connect_timeout: Duration,
+    /// Most redirects followed. Default 10.
+    pub max_redirects: u32,
+    /// Tries after the first on a fault that may pass. Default 3.
+    pub retries: u32,
+    /// Allows `http://` to any host, not only to loopback. Default `false`.
+    pub allow_http: bool,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions {
+            max_bytes: 256 << 20,
+            timeout: Duration::from_secs(300),
+            connect_timeout: Duration::from_secs(15),
+            max_redirects: 10,
+            retries: 3,
+            allow_http: false,
+        }
+    }
+}
+
+/// Why [`get`] returned no bytes; each names the URL concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HttpError {
+    /// The URL does not parse, or is not `http(s)://`.
+    BadUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// `http://` to a host that is not loopback, without `allow_http`.
+    Insecure {
+        /// The URL.
+        url: String,
+    },
+    /// A redirect from `https://` to `http://`.
+    Downgrade {
+        /// The URL that redirected.
+        from: String,
+        /// Where it pointed.
+        to: String,
+    },
+    /// The server answered with an error status.
+    Status {
+        /// The URL.
+        url: String,
+        /// The HTTP status code.
+        code: u16,
+    },
+    /// The body is over [`HttpOptions::max_bytes`].
+    TooLarge {
+        /// The URL.
+        url: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// The attempt took longer than its time-out.
+    Timeout {
+        /// The URL.
+        url: String,
+        /// The time-out that ran out.
+        after: Duration,
+    },
+    /// A redirect pointed back to a URL already visited.
+    RedirectLoop {
+        /// The URL visited twice.
+        url: String,
+    },
+    /// More redirects than [`HttpOptions::max_redirects`].
+    TooManyRedirects {
+        /// The URL the last redirect pointed to.
+        url: String,
+        /// The limit.
+        max: u32,
+    },
+    /// A redirect status without a usable `Location`.
+    BadRedirect {
+        /// The URL that redirected.
+        url: String,
+        /// What is wrong with its `Location`.
+        reason: String,
+    },
+    /// The host could not be reached (DNS, refused connection, TLS).
+    Connect {
+        /// The URL.
+        url: String,
+        /// The transport's message.
+        message: String,
+    },
+    /// The transfer broke after the response started.
+    Transfer {
+        /// The URL.
+        url: String,
+        /// The transport's message.
+        message: String,
+    },
+}
+
+impl HttpError {
+    /// The URL the error is about (for a downgrade, the one redirected to).
+    pub fn url(&self) -> &str {
+        match self {
+            HttpError::BadUrl { url, .. }
+            | HttpError::Insecure { url }
+            | HttpError::Status { url, .. }
+            | HttpError::TooLarge { url, .. }
+            | HttpError::Timeout { url, .. }
+            | HttpError::RedirectLoop { url }
+            | HttpError::TooManyRedirects { url, .. }
+            | HttpError::BadRedirect { url, .. }
+            | HttpError::Connect { url, .. }
+            | HttpError::Transfer { url, .. } => url,
+            HttpError::Downgrade { to, .. } => to,
+        }
+    }
+
+    /// Whether trying again may succeed.
+    fn transient(&self) -> bool {
+        match self {
+            HttpError::Status { code, .. } => *code == 429 || (500..600).contains(code),
+            HttpError::Timeout { .. } | HttpError::Connect { .. } | HttpError::Transfer { .. } => {
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for HttpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HttpError::BadUrl { url, reason } => write!(f, "`{url}`: not a usable URL: {reason}"),
+            HttpError::Insecure { url } => write!(
+                f,
+                "`{url}`: plain `http://` is refused except to a loopback host; use `https://`"
+            ),
+            HttpError::Downgrade { from, to } => write!(
+                f,
+                "`{from}` redirects to `{to}`: a redirect from `https://` to `http://` is refused"
+            ),
+            HttpError::Status { url, code } => write!(f, "`{url}`: the server answered {code}"),
+            HttpError::TooLarge { url, limit } => {
+                write!(
+                    f,
+                    "`{url}`: the response is over the limit of {limit} bytes"
+                )
+            }
+            HttpError::Timeout { url, after } => {
+                write!(f, "`{url}`: no complete answer within {after:?}")
+            }
+            HttpError::RedirectLoop { url } => write!(f, "`{url}`: redirect loop"),
+            HttpError::TooManyRedirects { url, max } => {
+                write!(f, "`{url}`: more than {max} redirects")
+            }
+            HttpError::BadRedirect { url, reason } => write!(f, "`{url}`: bad redirect: {reason}"),
+            HttpError::Connect { url, message } => write!(f, "`{url}`: cannot connect: {message}"),
+            HttpError::Transfer { url, message } => {
+                write!(f, "`{url}`: the transfer broke: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HttpError {}
+
+/// The first wait between tries; each next one doubles, up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+/// The longest wait between tries that we choose.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+/// The longest `Retry-After` honoured; a server asking for more is not
+/// tried again.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
+/// How much of a body is read at a time.
+const CHUNK: usize = 64 << 10;
+
+/// Downloads `url` within `opts`, calling `progress(received, total)` as
+/// bytes arrive (`total` from `Content-Length` when the server sent one;
+/// a new try starts again from 0). Only the seconds form of `Retry-After`
+/// is read; a date is taken as no wait asked.
+pub fn get(
+    url: &str,
+    opts: &HttpOptions,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Vec<u8>, HttpError> {
+    let start = checked_url(url, opts)?;
+    let agent = agent(opts);
+    let mut tries = 0;
+    loop {
+        let failure = match attempt(&agent, &start, opts, progress) {
+            Ok(body) => return Ok(body),
+            Err(f) => f,
+        };
+        if !failure.error.transient() || tries >= opts.retries {
+            return Err(failure.error);
+        }
+        let backoff = FIRST_BACKOFF
+            .saturating_mul(1 << tries.min(16))
+            .min(MAX_BACKOFF);
+        let wait = match failure.retry_after {
+            Some(asked) if asked > MAX_RETRY_AFTER => return Err(failure.error),
+            Some(asked) => asked.max(backoff),
+            None => backoff,
+        };
+        std::thread::sleep(wait);
+        tries += 1;
+    }
+}
+
+/// A failed attempt: the error, and the wait the server asked for.
+#[derive(Debug)]
+struct Failure {
+    error: HttpError,
+    retry_after: Option<Duration>,
+}
+
+impl From<HttpError> for Failure {
+    fn from(error: HttpError) -> Self {
+        Failure {
+            error,
+            retry_after: None,
+        }
+    }
+}
+
+/// `url` parsed and checked against the scheme rule.
+fn checked_url(url: &str, opts: &HttpOptions) -> Result<Url, HttpError> {
+    let parsed = Url::parse(url).map_err(|e| HttpError::BadUrl {
+        url: url.to_string(),
+        reason: e.to_string(),
+    })?;
+    match parsed.scheme() {
+        "https" => Ok(parsed),
+        "http" if opts.allow_http || is_loopback(&parsed) => Ok(parsed),
+        "http" => Err(HttpError::Insecure {
+            url: url.to_string(),
+        }),
+        other => Err(HttpError::BadUrl {
+            url: url.to_string(),
+            reason: format!("scheme `{other}` is neither `https` nor `http`"),
+        }),
+    }
+}
+
+/// Whether `url`'s host is a loopback address or `localhost`.
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        Some(Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        None => false,
+    }
+}
+
+/// Where a redirect from `from` to `location` leads, if it may be followed.
+fn redirect_target(from: &Url, location: &str, opts: &HttpOptions) -> Result<Url, HttpError> {
+    let to = from.join(location).map_err(|e| HttpError::BadRedirect {
+        url: from.to_string(),
+        reason: format!("`Location: {location}`: {e}"),
+    })?;
+    if from.scheme() == "https" && to.scheme() == "http" {
+        return Err(HttpError::Downgrade {
+            from: from.to_string(),
+            to: to.to_string(),
+        });
+    }
+    checked_url(to.as_str(), opts)
+}
+
+/// The agent for one [`get`]: redirects and status codes left to us.
+fn agent(opts: &HttpOptions) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .timeout_connect(Some(opts.connect_timeout))
+        .user_agent(concat!("skills-supply/", env!("CARGO_PKG_VERSION")))
+        // Bytes as stored, whatever features ureq has elsewhere in a build.
+        .accept_encoding("identity")
+        .build()
+        .new_agent()
+}
+
+/// One attempt, following redirects.
+fn attempt(
+    agent: &ureq::Agent,
+    start: &Url,
+    opts: &HttpOptions,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Vec<u8>, Failure> {
+    let deadline = Instant::now() + opts.timeout;
+    let mut url = start.clone();
+    let mut visited = HashSet::from([url.to_string()]);
+    let mut hops = 0;
+    loop {
+        let left = deadline
+            .checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| HttpError::Timeout {
+                url: url.to_string(),
+                after: opts.timeout,
+            })?;
+        let mut config = agent.get(url.as_str()).config().timeout_global(Some(left));
+        if is_loopback(&url) {
+            // A proxy from the environment cannot reach our own loopback.
+            config = config.proxy(None);
+        }
+        let mut response = config
+            .build()
+            .call()
+            .map_err(|e| transport_error(&url, e, opts))?;
+        let status = response.status().as_u16();
+        if matches!(status, 301 | 302 | 303 | 307 | 308) {
+            let location =
+                header(response.headers(), "location").ok_or_else(|| HttpError::BadRedirect {
+                    url: url.to_string(),
+                    reason: format!("status {status} without a `Location`"),
+                })?;
+            let next = redirect_target(&url, &location, opts)?;
+            hops += 1;
+            if !visited.insert(next.to_string()) {
+                return Err(HttpError::RedirectLoop { url: next.into() }.into());
+            }
+            if hops > opts.max_redirects {
+                let max = opts.max_redirects;
+                return Err(HttpError::TooManyRedirects {
+                    url: next.into(),
+                    max,
+                }
+                .into());
+            }
+            url = next;
+            continue;
+        }
+        if !(200..300).contains(&status) {
+            return Err(Failure {
+                retry_after: header(response.headers(), "retry-after")
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .map(Duration::from_secs),
+                error: HttpError::Status {
+                    url: url.to_string(),
+                    code: status,
+                },
+            });
+        }
+        return Ok(read_body(&url, &mut response, opts, progress)?);
+    }
+}
+
+/// A header's value as text, if present and visible ASCII.
+fn header(headers: &ureq::http::HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// Reads the body of a 2xx response within the size limit.
+fn read_body(
+    url: &Url,
+    response: &mut ureq::http::Response<ureq::Body>,
+    opts: &HttpOptions,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Vec<u8>, HttpError> {
+    let too_large = || HttpError::TooLarge {
+        url: url.to_string(),
+        limit: opts.max_bytes,
+    };
+    let total = response.body().content_length();
+    if total.is_some_and(|n| n > opts.max_bytes) {
+        return Err(too_large());
+    }
+    // Never trust a length for more than the limit allows.
+    let capacity = total
+        .unwrap_or(0)
+        .min(opts.max_bytes)
+        .min(CHUNK as u64 * 16);
+    let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(CHUNK));
+    let mut reader = response
+        .body_mut()
+        .with_config()
+        .reader()
+        .take(opts.max_bytes.saturating_add(1));
+    let mut chunk = vec![0; CHUNK];
+    progress(0, total);
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_error(url, e, opts)),
+        };
+        body.extend_from_slice(&chunk[..n]);
+        if body.len() as u64 > opts.max_bytes {
+            return Err(too_large());
+        }
+        progress(body.len() as u64, total);
+    }
+    Ok(body)
+}
+
+/// A ureq error as ours.
+fn transport_error(url: &Url, e: ureq::Error, opts: &HttpOptions) -> HttpError {
+    let url = url.to_string();
+    match e {
+        ureq::Error::Timeout(ureq::Timeout::Connect) => HttpError::Timeout {
+            url,
+            after: opts.connect_timeout,
+        },
+        ureq::Error::Timeout(_) => HttpError::Timeout {
+            url,
+            after: opts.timeout,
+        },
+        ureq::Error::BodyExceedsLimit(_) => HttpError::TooLarge {
+            url,
+            limit: opts.max_bytes,
+        },
+        other => HttpError::Connect {
+            url,
+            message: other.to_string(),
+        },
+    }
+}
+
+/// An I/O error while reading a body: ureq wraps its own errors (a
+/// time-out, a size limit) in `io::Error`.
+fn io_error(url: &Url, e: std::io::Error, opts: &HttpOptions) -> HttpError {
+    if e.get_ref().is_some_and(|inner| inner.is::<ureq::Error>()) {
+        if let Some(Ok(inner)) = e.into_inner().map(|i| i.downcast::<ureq::Error>()) {
+            return transport_error(url, *inner, opts);
+        }
+        return HttpError::Transfer {
+            url: url.to_string(),
+            message: "read failed".to_string(),
+        };
+    }
+    HttpError::Transfer {
+        url: url.to_string(),
+        message: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn loopback_hosts_are_recognised() {
+        for u in [
+            "http://127.0.0.1:1/",
+            "http://127.9.9.9/",
+            "http://[::1]:8/",
+            "http://LOCALHOST/",
+        ] {
+            assert!(is_loopback(&url(u)), "{u}");
+        }
+        for u in [
+            "http://10.0.0.1/",
+            "http://example.com/",
+            "http://localhost.example/",
+            "http://[::2]/",
+        ] {
+            assert!(!is_loopback(&url(u)), "{u}");
+        }
+    }
+
+    #[test]
+    fn plain_http_needs_loopback_or_the_option() {
+        let opts = HttpOptions::default();
+        assert!(checked_url("http://127.0.0.1/x", &opts).is_ok());
+        let e = checked_url("http://example.com/x", &opts);
+        assert!(matches!(e, Err(HttpError::Insecure { .. })), "{e:?}");
+        let allow = HttpOptions {
+            allow_http: true,
+            ..HttpOptions::default()
+        };
+        assert!(checked_url("http://example.com/x", &allow).is_ok());
+        let e = checked_url("ftp://example.com/x", &allow);
+        assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
+        let e = checked_url("not a url", &allow);
+        assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
+    }
+
+    #[test]
+    fn a_redirect_from_https_to_http_is_refused_even_to_loopback() {
+        let allow = HttpOptions {
+            allow_http: true,
+            ..HttpOptions::default()
+        };
+        let from = url("https://example.com/a");
+        for location in ["http://127.0.0.1/b", "http://example.com/b"] {
+            let e = redirect_target(&from, location, &allow);
+            assert!(
+                matches!(e, Err(HttpError::Downgrade { .. })),
+                "{location}: {e:?}"
+            );
+            let text = e.map(|u| u.to_string()).unwrap_or_else(|e| e.to_string());
+            assert!(text.contains("https://example.com/a"), "{text}");
+        }
+        assert!(redirect_target(&from, "/b", &allow).is_ok());
+        assert!(redirect_target(&from, "https://other.example/b", &allow).is_ok());
+    }
+
+    #[test]
+    fn relative_redirects_resolve_against_the_url() {
+        let opts = HttpOptions::default();
+        let from = url("http://127.0.0.1:9/a/b");
+        let to = redirect_target(&from, "c?x=1", &opts).map(String::from);
+        assert_eq!(to, Ok("http://127.0.0.1:9/a/c?x=1".to_string()));
+        let e = redirect_target(&from, "http://example.com/", &opts);
+        assert!(matches!(e, Err(HttpError::Insecure { .. })), "{e:?}");
+        let e = redirect_target(&from, "file:///etc/passwd", &opts);
+        assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
+    }
+
+    #[test]
+    fn only_passing_faults_are_transient() {
+        let s = |code| HttpError::Status {
+            url: String::new(),
+            code,
+        };
+        assert!(s(500).transient() && s(503).transient() && s(429).transient());
+        assert!(!s(404).transient() && !s(403).transient() && !s(400).transient());
+        let big = HttpError::TooLarge {
+            url: String::new(),
+            limit: 1,
+        };
+        assert!(!big.transient());
+    }
+}

@@ -1,0 +1,694 @@
+//! The Agent Skills well-known index: reading one ([`parse`],
+//! [`fetch_index`]), downloading an entry with its digest checked
+//! ([`fetch_entry`]), and writing a static one ([`publish`]).
+//!
+//! **The format** is the discovery index of schema 0.2.0, as the Agent
+//! Skills "Well-Known URI" page (agentskills.io, distilled from
+//! Cloudflare's *Agent Skills Discovery via Well-Known URIs* RFC, v0.2.0)
+//! defines it and as Vercel's `skills` CLI (npm `skills` 1.5) reads it: a
+//! JSON object at `/.well-known/agent-skills/index.json` with
+//!
+//! | field | we read | we write |
+//! | --- | --- | --- |
+//! | `$schema` | must be [`SCHEMA`] | [`SCHEMA`] |
+//! | `skills[].name` | 1–64 of `a-z0-9-`, no leading, trailing or double `-`; unique | the same |
+//! | `skills[].type` | `skill-md` (one `SKILL.md`) or `archive` (a `.zip` or `.tar.gz` whose root is the skill's folder) | `archive`, a zip |
+//! | `skills[].description` | 1–1,024 characters | the same |
+//! | `skills[].url` | resolved against the index's URL (RFC 3986), `https` (or `http` from an `http` index) | relative to the index, or absolute under a base URL |
+//! | `skills[].digest` | `sha256:` and 64 lowercase hex digits, of the artifact's bytes | the same |
+//! | `skills[].version` | optional, ours (readers ignore unknown fields) | the version published |
+//!
+//! Anything else is ignored, as the schema asks of clients. The 0.1.0
+//! layout (no `$schema`, a `files` list, no digests) is refused: nothing
+//! in it can be verified. A digest is checked before [`fetch_entry`]
+//! returns a byte.
+//!
+//! **Immutable versions.** The schema has one index per site, always the
+//! latest. [`publish`] adds what a lock needs to pin a version: each
+//! skill's versions live under `<name>/<version>/`, never rewritten: the
+//! archive, its minisign signature beside it (`<archive>.minisig`, the
+//! convention a reader follows to find one) and an index of that one
+//! version (`<name>/<version>/index.json`, a valid 0.2.0 index whose `url`
+//! is relative to itself). The site's `index.json` names the newest
+//! version of each skill; a locked install reads the versioned index,
+//! whose bytes never change.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use skills_core::digest::{hex, sha256};
+use url::Url;
+
+use crate::http::{self, HttpError, HttpOptions};
+
+mod publish;
+mod version;
+
+pub use publish::{Publication, PublishReport, publish, to_json};
+
+/// The `$schema` of a 0.2.0 index.
+pub const SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+/// Where a site's index lives, under its root.
+pub const WELL_KNOWN: &str = ".well-known/agent-skills";
+/// The index's file name.
+pub const INDEX_FILE: &str = "index.json";
+/// What an archive's signature adds to the archive's URL or file name.
+pub const SIGNATURE_SUFFIX: &str = ".minisig";
+
+/// A parsed index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Index {
+    /// The `$schema` URI (always [`SCHEMA`] once parsed).
+    pub schema: String,
+    /// The entries, in the index's order.
+    pub skills: Vec<Entry>,
+}
+
+/// One skill of an index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The skill's name.
+    pub name: String,
+    /// What it does and when to use it.
+    pub description: String,
+    /// What the artifact is.
+    pub kind: EntryKind,
+    /// The artifact's URL as written (maybe relative: see [`entry_url`]).
+    pub url: String,
+    /// `sha256:<hex>` of the artifact's bytes.
+    pub digest: String,
+    /// The version, when the publisher says (our own field).
+    pub version: Option<String>,
+}
+
+/// An entry's `type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// `skill-md`: the artifact is one `SKILL.md`.
+    SkillMd,
+    /// `archive`: a `.zip` or `.tar.gz` whose root is the skill's folder.
+    Archive,
+}
+
+impl EntryKind {
+    /// The `type` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntryKind::SkillMd => "skill-md",
+            EntryKind::Archive => "archive",
+        }
+    }
+}
+
+/// Why an index could not be read, fetched or written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// Not JSON, or not an object with a `skills` list.
+    Json {
+        /// What is wrong.
+        message: String,
+    },
+    /// The `$schema` is missing or not [`SCHEMA`].
+    Schema {
+        /// The `$schema` found, if any.
+        found: Option<String>,
+    },
+    /// An entry breaks a rule of the schema.
+    Entry {
+        /// Its position in `skills`, from 0 (none for an entry given alone).
+        position: Option<usize>,
+        /// Its name, when it has a readable one.
+        name: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
+    /// An entry's URL cannot be resolved, or to nothing we fetch.
+    Url {
+        /// The entry's name.
+        name: String,
+        /// The URL as written.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The download failed.
+    Http(HttpError),
+    /// The index at a URL is not a valid index.
+    At {
+        /// The index's URL.
+        url: String,
+        /// What is wrong with it.
+        source: Box<IndexError>,
+    },
+    /// The bytes downloaded are not the ones the index names.
+    DigestMismatch {
+        /// The entry's name.
+        name: String,
+        /// The URL downloaded.
+        url: String,
+        /// The index's digest.
+        expected: String,
+        /// The digest of what came.
+        actual: String,
+    },
+    /// A skill to publish is not publishable as given.
+    Publication {
+        /// The skill's name as given.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Publishing would change a file of a version already published.
+    Immutable {
+        /// The skill.
+        name: String,
+        /// The version.
+        version: String,
+        /// The file that differs.
+        path: PathBuf,
+    },
+    /// Reading or writing the published folder failed.
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexError::Json { message } => write!(f, "not a skills index: {message}"),
+            IndexError::Schema { found: None } => write!(
+                f,
+                "the index has no `$schema`: only the 0.2.0 index (`$schema` `{SCHEMA}`), \
+                 whose entries carry digests, is read"
+            ),
+            IndexError::Schema { found: Some(s) } => {
+                write!(f, "the index's `$schema` is `{s}`; only `{SCHEMA}` is read")
+            }
+            IndexError::Entry {
+                position,
+                name,
+                message,
+            } => match (position, name) {
+                (Some(p), Some(n)) => write!(f, "index entry {p} (`{n}`): {message}"),
+                (Some(p), None) => write!(f, "index entry {p}: {message}"),
+                (None, Some(n)) => write!(f, "index entry `{n}`: {message}"),
+                (None, None) => write!(f, "index entry: {message}"),
+            },
+            IndexError::Url { name, url, reason } => {
+                write!(f, "index entry `{name}`: url `{url}`: {reason}")
+            }
+            IndexError::Http(e) => e.fmt(f),
+            IndexError::At { url, source } => write!(f, "`{url}`: {source}"),
+            IndexError::DigestMismatch {
+                name,
+                url,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "index entry `{name}`: `{url}` has digest `{actual}`, the index says `{expected}`: \
+                 refused"
+            ),
+            IndexError::Publication { name, message } => {
+                write!(f, "cannot publish `{name}`: {message}")
+            }
+            IndexError::Immutable {
+                name,
+                version,
+                path,
+            } => write!(
+                f,
+                "`{name}` {version} is already published with other content (`{}`): \
+                 a published version never changes; publish a new version",
+                path.display()
+            ),
+            IndexError::Io { path, source } => write!(f, "`{}`: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            IndexError::Http(e) => Some(e),
+            IndexError::At { source, .. } => Some(source.as_ref()),
+            IndexError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<HttpError> for IndexError {
+    fn from(e: HttpError) -> Self {
+        IndexError::Http(e)
+    }
+}
+
+/// Parses a 0.2.0 index, checking every entry.
+pub fn parse(bytes: &[u8]) -> Result<Index, IndexError> {
+    let json = |message: String| IndexError::Json { message };
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| json(e.to_string()))?;
+    let Value::Object(top) = value else {
+        return Err(json("the top level is not an object".into()));
+    };
+    match top.get("$schema") {
+        Some(Value::String(s)) if s == SCHEMA => {}
+        Some(Value::String(s)) => {
+            return Err(IndexError::Schema {
+                found: Some(s.clone()),
+            });
+        }
+        Some(other) => {
+            return Err(IndexError::Schema {
+                found: Some(other.to_string()),
+            });
+        }
+        None => return Err(IndexError::Schema { found: None }),
+    }
+    let Some(Value::Array(raw)) = top.get("skills") else {
+        return Err(json("`skills` is missing or not a list".into()));
+    };
+    let mut seen = HashSet::new();
+    let mut skills = Vec::with_capacity(raw.len());
+    for (position, item) in raw.iter().enumerate() {
+        let entry = parse_entry(position, item)?;
+        if !seen.insert(entry.name.clone()) {
+            return Err(IndexError::Entry {
+                position: Some(position),
+                name: Some(entry.name),
+                message: "a second entry with this name".into(),
+            });
+        }
+        skills.push(entry);
+    }
+    Ok(Index {
+        schema: SCHEMA.to_string(),
+        skills,
+    })
+}
+
+/// One entry of `skills`, checked.
+fn parse_entry(position: usize, item: &Value) -> Result<Entry, IndexError> {
+    let name_seen = item.get("name").and_then(Value::as_str).map(str::to_string);
+    let bad = |message: String| IndexError::Entry {
+        position: Some(position),
+        name: name_seen.clone(),
+        message,
+    };
+    if !item.is_object() {
+        return Err(bad("not an object".into()));
+    }
+    let text = |field: &str| match item.get(field) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(bad(format!("`{field}` is not a string"))),
+        None => Err(bad(format!("`{field}` is missing"))),
+    };
+    let name = text("name")?;
+    check_name(&name).map_err(&bad)?;
+    let description = text("description")?;
+    check_description(&description).map_err(&bad)?;
+    let kind = match text("type")?.as_str() {
+        "skill-md" => EntryKind::SkillMd,
+        "archive" => EntryKind::Archive,
+        other => {
+            return Err(bad(format!(
+                "unknown `type` `{other}`: expected `skill-md` or `archive`"
+            )));
+        }
+    };
+    let url = text("url")?;
+    if url.is_empty() {
+        return Err(bad("`url` is empty".into()));
+    }
+    let digest = text("digest")?;
+    check_digest(&digest).map_err(&bad)?;
+    let version = match item.get("version") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(bad("`version` is not a string".into())),
+    };
+    Ok(Entry {
+        name,
+        description,
+        kind,
+        url,
+        digest,
+        version,
+    })
+}
+
+/// The schema's name rule (the Agent Skills name rule).
+pub(crate) fn check_name(name: &str) -> Result<(), String> {
+    let ok = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--");
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "name `{}` breaks the rule: 1-64 of `a-z`, `0-9` and `-`, \
+             no leading, trailing or doubled `-`",
+            name.escape_debug()
+        ))
+    }
+}
+
+/// The schema's description rule.
+pub(crate) fn check_description(description: &str) -> Result<(), String> {
+    let n = description.chars().count();
+    if n == 0 {
+        Err("`description` is empty".into())
+    } else if n > 1024 {
+        Err(format!(
+            "`description` is {n} characters; the limit is 1,024"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// `sha256:` and 64 lowercase hex digits.
+fn check_digest(digest: &str) -> Result<(), String> {
+    let ok = digest.strip_prefix("sha256:").is_some_and(|h| {
+        h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`digest` `{}` is not `sha256:` and 64 lowercase hex digits",
+            digest.escape_debug()
+        ))
+    }
+}
+
+/// `sha256:<hex>` of `bytes`, as an index writes it.
+pub fn digest_of(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex(&sha256(bytes)))
+}
+
+/// The index URL for what a user typed: a URL ending in `.json` as it is;
+/// a site (`https://host`, `https://host/docs`) with the well-known path
+/// added; a URL already ending in `/.well-known/agent-skills` with
+/// `/index.json`. A query or fragment is dropped from a site URL.
+pub fn index_url(input: &str) -> String {
+    let input = input.trim();
+    let base = match Url::parse(input) {
+        Ok(u) if u.path().ends_with(".json") => return u.to_string(),
+        Ok(mut u) => {
+            u.set_query(None);
+            u.set_fragment(None);
+            u.to_string()
+        }
+        Err(_) if input.ends_with(".json") => return input.to_string(),
+        Err(_) => input.to_string(),
+    };
+    let base = base.trim_end_matches('/');
+    if base.ends_with(WELL_KNOWN) {
+        format!("{base}/{INDEX_FILE}")
+    } else {
+        format!("{base}/{WELL_KNOWN}/{INDEX_FILE}")
+    }
+}
+
+/// The absolute URL of `entry`'s artifact, resolved against the index's
+/// URL. Refuses schemes other than `https` and `http`, and `http` from an
+/// `https` index.
+pub fn entry_url(index_url: &str, entry: &Entry) -> Result<String, IndexError> {
+    let bad = |reason: String| IndexError::Url {
+        name: entry.name.clone(),
+        url: entry.url.clone(),
+        reason,
+    };
+    let base = Url::parse(index_url).map_err(|e| bad(format!("index URL `{index_url}`: {e}")))?;
+    let url = base.join(&entry.url).map_err(|e| bad(e.to_string()))?;
+    match (base.scheme(), url.scheme()) {
+        (_, "https") | ("http", "http") => Ok(url.into()),
+        ("https", "http") => Err(bad(format!(
+            "resolves to `{url}`: `http://` from an `https://` index is refused"
+        ))),
+        (_, other) => Err(bad(format!(
+            "resolves to `{url}`: scheme `{other}` is not fetched"
+        ))),
+    }
+}
+
+/// Downloads and parses the index at `url` (see [`index_url`]).
+pub fn fetch_index(
+    url: &str,
+    opts: &HttpOptions,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Index, IndexError> {
+    let bytes = http::get(url, opts, progress)?;
+    parse(&bytes).map_err(|e| IndexError::At {
+        url: url.to_string(),
+        source: Box::new(e),
+    })
+}
+
+/// Downloads `entry`'s artifact and returns its bytes only if their digest
+/// is the entry's.
+pub fn fetch_entry(
+    index_url: &str,
+    entry: &Entry,
+    opts: &HttpOptions,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Vec<u8>, IndexError> {
+    check_digest(&entry.digest).map_err(|message| IndexError::Entry {
+        position: None,
+        name: Some(entry.name.clone()),
+        message,
+    })?;
+    let url = entry_url(index_url, entry)?;
+    let bytes = http::get(&url, opts, progress)?;
+    let actual = digest_of(&bytes);
+    if actual != entry.digest {
+        return Err(IndexError::DigestMismatch {
+            name: entry.name.clone(),
+            url,
+            expected: entry.digest.clone(),
+            actual,
+        });
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const D: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    fn index_with(entry: &str) -> String {
+        format!(r#"{{"$schema": "{SCHEMA}", "skills": [{entry}]}}"#)
+    }
+
+    fn entry(fields: &str) -> String {
+        format!(
+            r#"{{"name": "pdf", "type": "archive", "description": "PDFs.", "url": "pdf.zip", "digest": "{D}"{fields}}}"#
+        )
+    }
+
+    fn error(text: &str) -> String {
+        match parse(text.as_bytes()) {
+            Ok(i) => panic!("parsed: {i:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_valid_index_parses_and_ignores_unknown_fields() {
+        let text = index_with(&format!(
+            "{}, {}",
+            entry(r#", "version": "1.2.0", "extra": {"deep": [1, 2]}"#),
+            r#"{"name": "a-b", "type": "skill-md", "description": "d", "url": "https://x.example/a/SKILL.md", "digest": "sha256:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"}"#
+        ));
+        let index = parse(text.as_bytes()).map_err(|e| e.to_string());
+        let index = index.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(index.skills.len(), 2);
+        assert_eq!(index.skills[0].kind, EntryKind::Archive);
+        assert_eq!(index.skills[0].version.as_deref(), Some("1.2.0"));
+        assert_eq!(index.skills[1].kind, EntryKind::SkillMd);
+        assert_eq!(index.skills[1].version, None);
+        // What we write reads back the same.
+        assert_eq!(parse(to_json(&index).as_bytes()).ok(), Some(index));
+    }
+
+    #[test]
+    fn hostile_json_is_an_error_not_a_panic() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let cases = [
+            "",
+            "null",
+            "[]",
+            "\"x\"",
+            "{",
+            "\u{feff}{}",
+            &deep,
+            "{\"$schema\": 1}",
+            &format!(r#"{{"$schema": "{SCHEMA}"}}"#),
+            &format!(r#"{{"$schema": "{SCHEMA}", "skills": {{}}}}"#),
+            &format!(r#"{{"$schema": "{SCHEMA}", "skills": [1]}}"#),
+            &format!(r#"{{"$schema": "{SCHEMA}", "skills": [null]}}"#),
+        ];
+        for case in cases {
+            assert!(parse(case.as_bytes()).is_err(), "{:.40}", case);
+        }
+        assert!(parse(&[0xff, 0xfe, 0]).is_err());
+    }
+
+    #[test]
+    fn the_schema_is_required() {
+        assert!(error(r#"{"skills": []}"#).contains("no `$schema`"));
+        let e = error(
+            r#"{"$schema": "https://schemas.agentskills.io/discovery/0.3.0/schema.json", "skills": []}"#,
+        );
+        assert!(e.contains("0.3.0"), "{e}");
+    }
+
+    #[test]
+    fn bad_digests_are_refused_naming_the_entry() {
+        for digest in [
+            "",
+            "sha256:",
+            "sha256:0123",
+            "sha512:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "sha256:0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
+            "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeg",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        ] {
+            let text = index_with(&entry("").replace(D, digest));
+            let e = error(&text);
+            assert!(e.contains("`pdf`") && e.contains("digest"), "{e}");
+        }
+        let text = index_with(&entry("").replace(&format!(r#", "digest": "{D}""#), ""));
+        assert!(error(&text).contains("`digest` is missing"));
+        let text = index_with(&entry("").replace(&format!(r#""{D}""#), "7"));
+        assert!(error(&text).contains("`digest` is not a string"));
+    }
+
+    #[test]
+    fn names_types_and_descriptions_follow_the_schema() {
+        for name in [
+            "",
+            "PDF",
+            "-pdf",
+            "pdf-",
+            "p--df",
+            "p_df",
+            "pdf/..",
+            &"a".repeat(65),
+        ] {
+            let text = index_with(&entry("").replace(r#""pdf""#, &format!("{name:?}")));
+            assert!(error(&text).contains("breaks the rule"), "{name}");
+        }
+        let e = error(&index_with(&entry("").replace("archive", "tarball")));
+        assert!(
+            e.contains("unknown `type` `tarball`") && e.contains("`pdf`"),
+            "{e}"
+        );
+        let long = "x".repeat(1025);
+        let e = error(&index_with(&entry("").replace("PDFs.", &long)));
+        assert!(e.contains("1,024"), "{e}");
+        let e = error(&index_with(&entry(r#", "version": 3"#)));
+        assert!(e.contains("`version`"), "{e}");
+        let two = format!("{}, {}", entry(""), entry(""));
+        assert!(error(&index_with(&two)).contains("second entry"));
+    }
+
+    fn with_url(url: &str) -> Entry {
+        Entry {
+            name: "pdf".into(),
+            description: "d".into(),
+            kind: EntryKind::Archive,
+            url: url.into(),
+            digest: D.into(),
+            version: None,
+        }
+    }
+
+    #[test]
+    fn relative_urls_resolve_against_the_index() {
+        let base = "https://ex.com/docs/.well-known/agent-skills/index.json";
+        let cases = [
+            (
+                "pdf/1.0/pdf.zip",
+                "https://ex.com/docs/.well-known/agent-skills/pdf/1.0/pdf.zip",
+            ),
+            (
+                "/.well-known/agent-skills/pdf.zip",
+                "https://ex.com/.well-known/agent-skills/pdf.zip",
+            ),
+            ("../x.zip", "https://ex.com/docs/.well-known/x.zip"),
+            ("//cdn.ex.com/p.zip", "https://cdn.ex.com/p.zip"),
+            ("https://other.ex/p.zip", "https://other.ex/p.zip"),
+        ];
+        for (url, want) in cases {
+            assert_eq!(
+                entry_url(base, &with_url(url)).ok().as_deref(),
+                Some(want),
+                "{url}"
+            );
+        }
+        for url in [
+            "http://ex.com/p.zip",
+            "file:///etc/passwd",
+            "data:,x",
+            "ftp://ex.com/p",
+        ] {
+            let e = entry_url(base, &with_url(url)).map_err(|e| e.to_string());
+            assert!(
+                e.as_ref().is_err_and(|e| e.contains("`pdf`")),
+                "{url}: {e:?}"
+            );
+        }
+        let local = "http://127.0.0.1:8000/.well-known/agent-skills/index.json";
+        let got = entry_url(local, &with_url("pdf.zip")).ok();
+        assert_eq!(
+            got.as_deref(),
+            Some("http://127.0.0.1:8000/.well-known/agent-skills/pdf.zip")
+        );
+    }
+
+    #[test]
+    fn index_urls_come_from_sites() {
+        let w = ".well-known/agent-skills/index.json";
+        let cases = [
+            ("https://ex.com", format!("https://ex.com/{w}")),
+            ("https://ex.com/", format!("https://ex.com/{w}")),
+            ("https://ex.com/docs/", format!("https://ex.com/docs/{w}")),
+            (
+                "https://ex.com/docs?x=1#y",
+                format!("https://ex.com/docs/{w}"),
+            ),
+            (
+                "https://ex.com/.well-known/agent-skills/",
+                format!("https://ex.com/{w}"),
+            ),
+            (
+                "https://ex.com/pdf/1.0/index.json",
+                "https://ex.com/pdf/1.0/index.json".into(),
+            ),
+            (
+                "https://ex.com/skills.json?v=2",
+                "https://ex.com/skills.json?v=2".into(),
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(index_url(input), want, "{input}");
+        }
+    }
+}

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 pub mod supply;
 
-pub use supply::{AddArgs, InstallArgs, ListArgs, RemoveArgs, UpdateArgs};
+pub use supply::{AddArgs, InstallArgs, ListArgs, PublishArgs, RemoveArgs, UpdateArgs};
 
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -124,6 +124,11 @@ pub enum Command {
     Remove(RemoveArgs),
     /// List the skills `skb.lock` records, with where they are installed.
     List(ListArgs),
+    /// Write skills as a static Agent Skills well-known index: `index.json`,
+    /// and each version's archive, signature and index in a folder of its
+    /// own that later publications never rewrite. Serve DIR from any static
+    /// host; `skb add https://your.site` installs from it.
+    Publish(PublishArgs),
     /// Print a shell completion script.
     ///
     /// For example `skb completions bash > ~/.local/share/bash-completion/completions/skills`.

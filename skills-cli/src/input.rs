@@ -93,6 +93,16 @@ impl Inputs {
         Ok(())
     }
 
+    /// Adds a directory that lives as long as these inputs (a checkout, a
+    /// download), labelled as `label` in diagnostics; `root` is a path
+    /// inside `tmp`.
+    pub fn add_temporary(&mut self, tmp: tempfile::TempDir, root: PathBuf, label: &Path) {
+        self.staged
+            .push((tmp.path().to_path_buf(), label.to_path_buf()));
+        self.roots.push(root);
+        self.temporary.push(tmp);
+    }
+
     /// One root, `dir`, holding what was extracted from `archive` (and
     /// labelled as inside it); `dir` is someone else's to remove.
     pub fn extracted(dir: &Path, archive: &Path) -> Inputs {

@@ -136,3 +136,26 @@ pub struct ListArgs {
     #[command(flatten)]
     pub project: ProjectArgs,
 }
+
+/// `skb publish`.
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// Skill folders, plugins or archives to publish.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The site's folder: `.well-known/agent-skills/` is written in it.
+    #[arg(short, long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The version published (SemVer), naming its immutable folder.
+    #[arg(long, value_name = "VERSION")]
+    pub release: String,
+    /// Sign each archive with this minisign secret key (`<archive>.minisig`).
+    #[arg(long, value_name = "FILE")]
+    pub sign: Option<PathBuf>,
+    /// The site's root URL, to write absolute URLs in the site index
+    /// (default: URLs relative to the index).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}

@@ -11,7 +11,8 @@ use crate::args::AddArgs;
 use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch::{self, FetchOptions};
 use crate::supply::install::{self, Action, Origin};
-use crate::supply::session::{self, refuse};
+use crate::supply::policy;
+use crate::supply::session;
 use crate::supply::source;
 
 /// Runs `skb add`.
@@ -27,6 +28,7 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
             cwd: &cwd,
             limits: args.check.limits.limits(),
             keys: &keys,
+            skills: &args.skills,
         },
     )?;
     fetched.resolved = fetch::rebase(fetched.resolved, &cwd, &project.root);
@@ -50,50 +52,30 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
         session::print(args.format, &lines, &json)?;
         return Ok(Outcome::Success);
     }
-    let unsigned = match (&fetched.signer, fetched.remote) {
-        (None, true) if args.policy.allow_unsigned => Some("--allow-unsigned".to_string()),
-        (None, true) => {
-            let name = chosen.first().map_or("", |s| &*s.meta.name);
-            return Err(refuse(
-                &args.source,
-                name,
-                "it is not signed, and a remote source must be signed by a trusted key (--pubkey KEY); pass --allow-unsigned to install it anyway (recorded in the lock)",
-            ));
-        }
-        _ => None,
-    };
     let _guard = project.lock()?;
     let mut lock = project.read_lock()?;
     let dests = session::dests(&project, &args.clients)?;
-    // Rollback: a signed version older than the one locked.
+    // Every skill's signature and version checked before any is written.
+    let mut decided = Vec::new();
     for skill in &chosen {
         let name = install::folder_name(skill);
-        if let (Some(new), Some(old)) = (
-            &fetched.signer,
-            lock.get(name).and_then(|l| l.signer.as_ref()),
-        ) && !args.policy.allow_downgrade
-            && crate::supply::policy::older(new, old)
-        {
-            return Err(refuse(
-                &args.source,
-                name,
-                &format!(
-                    "signed {} by key {}, older than the locked {}; pass --allow-downgrade to install it",
-                    crate::supply::policy::describe(new),
-                    new.key,
-                    crate::supply::policy::describe(old)
-                ),
-            ));
-        }
+        decided.push(policy::decide(
+            &fetched,
+            &skill.meta.name,
+            lock.get(name),
+            args.policy.allow_unsigned,
+            args.policy.allow_downgrade,
+            &args.source,
+        )?);
     }
     let mut lines = Vec::new();
     let mut results = Vec::new();
-    for skill in &chosen {
+    for (skill, (signer, unsigned)) in chosen.iter().zip(decided) {
         let origin = Origin {
             source: args.source.clone(),
             resolved: fetched.resolved_for(&skill.meta.name),
-            signer: fetched.signer.clone(),
-            unsigned: unsigned.clone(),
+            signer,
+            unsigned,
         };
         let action = install::install(&project, &mut lock, skill, &origin, &dests, args.force)?;
         let name = install::folder_name(skill);

@@ -37,11 +37,6 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
     }
     let mut lock = project.read_lock()?;
     let before = lock.to_json();
-    let opts = FetchOptions {
-        cwd: &project.root,
-        limits: args.check.limits.limits(),
-        keys: &keys,
-    };
     // Pass 1: what needs fetching, fetched and checked against the lock.
     let mut pending = Vec::new();
     for locked in &lock.skills {
@@ -67,6 +62,12 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
         if clean && !args.frozen {
             continue;
         }
+        let opts = FetchOptions {
+            cwd: &project.root,
+            limits: args.check.limits.limits(),
+            keys: &keys,
+            skills: std::slice::from_ref(&locked.name),
+        };
         let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)?;
         let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
             return Ok(Outcome::Invalid);

@@ -11,6 +11,7 @@ pub mod keygen;
 pub mod list;
 pub mod man;
 pub mod pack;
+pub mod publish;
 pub mod read;
 pub mod read_properties;
 pub mod remove;

@@ -13,7 +13,7 @@ use crate::supply::fetch::{self, FetchOptions};
 use crate::supply::install::{self, Action, Origin};
 use crate::supply::policy;
 use crate::supply::project::invalid;
-use crate::supply::session::{self, refuse};
+use crate::supply::session;
 use crate::supply::source;
 
 /// Runs `skb update`.
@@ -35,11 +35,6 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
     } else {
         args.names.clone()
     };
-    let opts = FetchOptions {
-        cwd: &project.root,
-        limits: args.check.limits.limits(),
-        keys: &keys,
-    };
     let mut lines = Vec::new();
     let mut results = Vec::new();
     for name in &names {
@@ -52,6 +47,12 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
             skills_core::lock::Resolved::Folder { path }
             | skills_core::lock::Resolved::File { path, .. } => source::Source::Path(path.into()),
             _ => source::classify(&locked.source, &project.root),
+        };
+        let opts = FetchOptions {
+            cwd: &project.root,
+            limits: args.check.limits.limits(),
+            keys: &keys,
+            skills: std::slice::from_ref(name),
         };
         let mut fetched = fetch::fetch(&src, &locked.source, &opts)?;
         fetched.resolved = fetch::rebase(fetched.resolved, &project.root, &project.root);
@@ -68,41 +69,18 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
                 locked.source
             )));
         };
-        let unsigned = match (&fetched.signer, fetched.remote) {
-            (None, true) if args.policy.allow_unsigned || locked.unsigned.is_some() => Some(
-                locked
-                    .unsigned
-                    .clone()
-                    .unwrap_or_else(|| "--allow-unsigned".to_string()),
-            ),
-            (None, true) => {
-                return Err(refuse(
-                    &locked.source,
-                    name,
-                    "it is not signed, and a remote source must be signed by a trusted key (--pubkey KEY); pass --allow-unsigned to install it anyway",
-                ));
-            }
-            _ => None,
-        };
-        if let (Some(new), Some(old)) = (&fetched.signer, &locked.signer)
-            && !args.policy.allow_downgrade
-            && policy::older(new, old)
-        {
-            return Err(refuse(
-                &locked.source,
-                name,
-                &format!(
-                    "signed {} by key {}, older than the locked {}; pass --allow-downgrade to install it",
-                    policy::describe(new),
-                    new.key,
-                    policy::describe(old)
-                ),
-            ));
-        }
+        let (signer, unsigned) = policy::decide(
+            &fetched,
+            &skill.meta.name,
+            Some(&locked),
+            args.policy.allow_unsigned,
+            args.policy.allow_downgrade,
+            &locked.source,
+        )?;
         let origin = Origin {
             source: locked.source.clone(),
             resolved: fetched.resolved_for(&skill.meta.name),
-            signer: fetched.signer.clone(),
+            signer,
             unsigned,
         };
         let dests = session::locked_dests(&project, &locked.installed);

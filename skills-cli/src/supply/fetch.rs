@@ -17,6 +17,7 @@ use skills_core::lock::{Resolved, Signer};
 use skills_core::pack::signature;
 
 use super::project::invalid;
+use super::remote;
 use super::source::Source;
 use crate::extract;
 use crate::input::{self, Inputs};
@@ -30,8 +31,12 @@ pub struct Fetched {
     pub resolved: Resolved,
     /// Pins of single skills (an index's entries).
     pub per_skill: BTreeMap<String, Resolved>,
-    /// The verified signature over what was fetched, if it was signed.
-    pub signer: Option<Signer>,
+    /// The signature over what was fetched, if it was signed.
+    pub signer: Option<Sig>,
+    /// Signatures of single skills (an index's entries).
+    pub per_skill_signer: BTreeMap<String, Sig>,
+    /// Why an unsigned remote source is trusted anyway (a pinned digest).
+    pub pinned: Option<String>,
     /// Whether it came over a network.
     pub remote: bool,
 }
@@ -44,6 +49,23 @@ impl Fetched {
             .cloned()
             .unwrap_or_else(|| self.resolved.clone())
     }
+
+    /// The signature over the skill called `name`, if it was signed.
+    pub fn signer_for(&self, name: &str) -> Option<Sig> {
+        self.per_skill_signer
+            .get(name)
+            .cloned()
+            .or_else(|| self.signer.clone())
+    }
+}
+
+/// A signature found beside what was fetched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sig {
+    /// Made by a trusted key, and checked.
+    Trusted(Signer),
+    /// Made by a key that is not trusted (so not checked): the key id.
+    Untrusted(String),
 }
 
 /// Trusted public keys for one run, base64.
@@ -62,19 +84,71 @@ pub struct FetchOptions<'a> {
     pub limits: Limits,
     /// Keys a signature may be made with.
     pub keys: &'a Keys,
+    /// The skills asked for (an index fetches only those; empty: all).
+    pub skills: &'a [String],
 }
 
 /// Fetches `source` (`text` as the user wrote it).
 pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
     match source {
         Source::Path(path) => fetch_path(path, text, opts),
-        Source::Url { .. } | Source::Index(_) | Source::Git(_) | Source::Oci(_) => {
-            Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                format!("`{text}`: this kind of source is not supported by this build of skb"),
-            ))
-        }
+        Source::Url { url, sha256 } => fetch_url(url, sha256.as_deref(), text, opts),
+        Source::Index(site) => remote::fetch_index(site, text, opts),
+        Source::Git(_) | Source::Oci(_) => Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("`{text}`: this kind of source is not supported by this build of skb"),
+        )),
     }
+}
+
+/// A pack, zip or `SKILL.md` over HTTP(S), checked against `pin` (hex)
+/// and its `.minisig` (when the server has one) before it is extracted.
+fn fetch_url(
+    url: &str,
+    pin: Option<&str>,
+    text: &str,
+    opts: &FetchOptions<'_>,
+) -> io::Result<Fetched> {
+    let bytes = remote::get(url)?;
+    let sha = hex(&sha256(&bytes));
+    if let Some(pin) = pin
+        && pin != sha
+    {
+        return Err(invalid(format!(
+            "`{text}`: downloaded bytes hash to {sha}, not the pinned {pin}; nothing was installed"
+        )));
+    }
+    let signer = match remote::get_optional(&format!("{url}.minisig"))? {
+        Some(sig) => Some(check_signature_text(
+            &bytes,
+            &String::from_utf8_lossy(&sig),
+            text,
+            opts.keys,
+        )?),
+        None => None,
+    };
+    let mut inputs = Inputs::default();
+    let path_part = url.split(['?', '#']).next().unwrap_or(url);
+    let mut segments = path_part.rsplit('/');
+    let file = segments.next().unwrap_or("download");
+    if file.eq_ignore_ascii_case("SKILL.md") {
+        let dir = segments.next().filter(|s| !s.is_empty()).unwrap_or("skill");
+        remote::add_skill_md(&mut inputs, dir, &bytes, Path::new(url))?;
+    } else {
+        inputs.add_archive(Path::new(file), &bytes, &opts.limits)?;
+    }
+    Ok(Fetched {
+        inputs,
+        resolved: Resolved::Url {
+            url: url.to_string(),
+            sha256: sha,
+        },
+        per_skill: BTreeMap::new(),
+        signer,
+        per_skill_signer: BTreeMap::new(),
+        pinned: pin.map(|p| format!("pinned by sha256 {p}")),
+        remote: true,
+    })
 }
 
 fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
@@ -92,6 +166,8 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
             },
             per_skill: BTreeMap::new(),
             signer,
+            per_skill_signer: BTreeMap::new(),
+            pinned: None,
             remote: false,
         });
     }
@@ -109,6 +185,8 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
         },
         per_skill: BTreeMap::new(),
         signer: None,
+        per_skill_signer: BTreeMap::new(),
+        pinned: None,
         remote: false,
     })
 }
@@ -121,7 +199,7 @@ pub fn check_signature(
     sig_path: &Path,
     source: &str,
     keys: &Keys,
-) -> io::Result<Option<Signer>> {
+) -> io::Result<Option<Sig>> {
     let text = match skills_core::fsread::read_file(sig_path, signature::MAX_SIGNATURE_FILE) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) if e.is_not_found() => return Ok(None),
@@ -130,38 +208,44 @@ pub fn check_signature(
     check_signature_text(bytes, &text, source, keys).map(Some)
 }
 
-/// Checks the minisign signature `text` over `bytes` with the trusted keys.
+/// Checks the minisign signature `text` over `bytes` with the trusted key
+/// it names: [`Sig::Untrusted`] when no trusted key has its id, an error
+/// when the key is trusted and the signature does not check (the bytes or
+/// the signature were changed).
 pub fn check_signature_text(
     bytes: &[u8],
     text: &str,
     source: &str,
     keys: &Keys,
-) -> io::Result<Signer> {
-    let key_id = signature_key_id(text);
-    let shown = key_id.clone().unwrap_or_else(|| "(unreadable)".to_string());
-    for key in &keys.keys {
-        if key_id.is_some() && public_key_id(key) != key_id {
-            continue;
-        }
-        return match signature::verify(bytes, key, Some(text)) {
-            Ok(comment) => Ok(Signer {
-                key: shown,
-                version: None,
-                timestamp: None,
-            })
-            .map(|s| with_claims(s, &comment)),
-            Err(e) => Err(invalid(format!(
-                "`{source}`: signature by key {shown} does not check: {e}"
-            ))),
-        };
-    }
-    Err(invalid(format!(
-        "`{source}`: signed by key {shown}, which is not trusted; trust it with `--pubkey KEY` (or `skb trust add`), or pass --allow-unsigned to ignore the signature"
-    )))
+) -> io::Result<Sig> {
+    let Some(key_id) = signature_key_id(text) else {
+        return Err(invalid(format!(
+            "`{source}`: its signature is not a minisign signature"
+        )));
+    };
+    let Some(key) = keys
+        .keys
+        .iter()
+        .find(|k| public_key_id(k).as_deref() == Some(&*key_id))
+    else {
+        return Ok(Sig::Untrusted(key_id));
+    };
+    let comment = signature::verify(bytes, key, Some(text)).map_err(|e| {
+        invalid(format!(
+            "`{source}`: the signature by trusted key {key_id} does not check ({e}); nothing was installed"
+        ))
+    })?;
+    Ok(Sig::Trusted(signer_of(key_id, &comment)))
 }
 
-fn with_claims(signer: Signer, _comment: &str) -> Signer {
-    signer
+/// The lock's record of a checked signature: its key and what its trusted
+/// comment claims.
+fn signer_of(key: String, _comment: &str) -> Signer {
+    Signer {
+        key,
+        version: None,
+        timestamp: None,
+    }
 }
 
 /// The key id a minisign signature names (16 uppercase hex digits).
@@ -195,6 +279,13 @@ pub fn fetch_pinned(
         Resolved::Folder { path } | Resolved::File { path, .. } => {
             fetch_path(Path::new(path), path, opts)?
         }
+        Resolved::Url { url, sha256 } => fetch_url(url, Some(sha256), source, opts)?,
+        Resolved::Index {
+            url,
+            entry,
+            version,
+            sha256,
+        } => remote::fetch_entry_pinned(url, entry, version.as_deref(), sha256, source, opts)?,
         _ => {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,

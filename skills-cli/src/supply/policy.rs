@@ -8,6 +8,8 @@ use std::cmp::Ordering;
 
 use skills_core::lock::Signer;
 
+use super::fetch::Sig;
+
 /// Whether `new` is older than `old`.
 pub fn older(new: &Signer, old: &Signer) -> bool {
     if let (Some(a), Some(b)) = (&new.version, &old.version)
@@ -74,6 +76,82 @@ fn parse(v: &str) -> Option<([u64; 3], Vec<&str>)> {
         return None;
     }
     Some((nums, pre))
+}
+
+/// What `add` and `update` may install for the skill `name` from
+/// `fetched`: its signer, or why it is installed unsigned; refused when a
+/// remote source is unsigned (and not pinned by digest) without
+/// `--allow-unsigned`, or signed as an older version than `locked` without
+/// `--allow-downgrade`.
+pub fn decide(
+    fetched: &super::fetch::Fetched,
+    name: &str,
+    locked: Option<&skills_core::lock::LockedSkill>,
+    allow_unsigned: bool,
+    allow_downgrade: bool,
+    source: &str,
+) -> std::io::Result<(Option<Signer>, Option<String>)> {
+    use super::session::refuse;
+    let (signer, untrusted) = match fetched.signer_for(name) {
+        Some(Sig::Trusted(s)) => (Some(s), None),
+        Some(Sig::Untrusted(key)) => (None, Some(key)),
+        None => (None, None),
+    };
+    let unsigned = match (&signer, fetched.remote) {
+        (None, true) => match &fetched.pinned {
+            Some(pin) => Some(pin.clone()),
+            None if allow_unsigned => Some(match &untrusted {
+                Some(key) => format!("--allow-unsigned (signed by untrusted key {key})"),
+                None => "--allow-unsigned".to_string(),
+            }),
+            None => match locked.and_then(|l| l.unsigned.clone()) {
+                Some(allowed) => Some(allowed),
+                None => {
+                    let why = match &untrusted {
+                        Some(key) => format!(
+                            "signed by key {key}, which is not trusted; trust it (--pubkey KEY) or pass --allow-unsigned to install it anyway (recorded in the lock)"
+                        ),
+                        None => "it is not signed, and a remote source must be signed by a trusted key (--pubkey KEY); pass --allow-unsigned to install it anyway (recorded in the lock)".to_string(),
+                    };
+                    return Err(refuse(source, name, &why));
+                }
+            },
+        },
+        // A local file with a signature nobody here trusts is refused as a
+        // remote one is: its signature says someone meant it to be checked.
+        (None, false) => match untrusted {
+            Some(key) if allow_unsigned => {
+                Some(format!("--allow-unsigned (signed by untrusted key {key})"))
+            }
+            Some(key) => {
+                return Err(refuse(
+                    source,
+                    name,
+                    &format!(
+                        "signed by key {key}, which is not trusted; trust it (--pubkey KEY) or pass --allow-unsigned to install it anyway"
+                    ),
+                ));
+            }
+            None => None,
+        },
+        _ => None,
+    };
+    if let (Some(new), Some(old)) = (&signer, locked.and_then(|l| l.signer.as_ref()))
+        && !allow_downgrade
+        && older(new, old)
+    {
+        return Err(refuse(
+            source,
+            name,
+            &format!(
+                "signed {} by key {}, older than the locked {}; pass --allow-downgrade to install it",
+                describe(new),
+                new.key,
+                describe(old)
+            ),
+        ));
+    }
+    Ok((signer, unsigned))
 }
 
 #[cfg(test)]

@@ -1,0 +1,87 @@
+//! `skb publish`: validated skills written as a static well-known index.
+//!
+//! Each skill becomes a deterministic zip with `SKILL.md` at its root (what
+//! the index's `archive` type means to its readers, Vercel's CLI among
+//! them), signed when `--sign` is given with the trusted comment packs use
+//! (the skill's digest) plus the version and the time, so that an installer
+//! can refuse an older version signed by the same key.
+
+use std::io::{self, Write};
+
+use skills_compiler::embed::PlanSkill;
+use skills_core::pack::{signature, write};
+use skills_core::zip::write::{DosTime, ZipWriter};
+use skills_supply::index::{self, Publication};
+
+use crate::Outcome;
+use crate::args::PublishArgs;
+use crate::cmd::pack::checked_plan;
+use crate::sign;
+use crate::supply::install::skill_digest;
+use crate::supply::policy::compare_versions;
+
+/// Runs `skb publish`.
+pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
+    if compare_versions(&args.release, &args.release).is_none() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--release {}: not a version (MAJOR.MINOR.PATCH, SemVer)",
+                args.release
+            ),
+        ));
+    }
+    let Some(plan) = checked_plan(&args.paths, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    let time = DosTime::from_env().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let key = match &args.sign {
+        Some(path) => Some(sign::load_secret_key(path).map_err(io::Error::other)?),
+        None => None,
+    };
+    let mut items = Vec::new();
+    for skill in &plan.skills {
+        let archive = root_zip(skill, time)?;
+        let signature = match &key {
+            Some(k) => {
+                let digest = skill_digest(skill);
+                let hex = digest.strip_prefix("sha256:").unwrap_or(&digest);
+                let comment = signature::trusted_comment(hex);
+                Some(sign::sign(k, &archive, &comment).map_err(io::Error::other)?)
+            }
+            None => None,
+        };
+        items.push(Publication {
+            name: crate::supply::install::folder_name(skill).to_string(),
+            description: skill.meta.description.to_string(),
+            version: args.release.clone(),
+            archive,
+            signature,
+        });
+    }
+    let report = index::publish(&args.out, args.base_url.as_deref(), &items)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let mut out = io::stdout().lock();
+    for p in &report.written {
+        writeln!(out, "wrote {}", p.display())?;
+    }
+    writeln!(
+        out,
+        "published {} skill{} at version {} ({} files written, {} unchanged)",
+        items.len(),
+        if items.len() == 1 { "" } else { "s" },
+        args.release,
+        report.written.len(),
+        report.unchanged.len()
+    )?;
+    Ok(Outcome::Success)
+}
+
+/// The skill's files in a deterministic zip, `SKILL.md` at the root.
+fn root_zip(skill: &PlanSkill, time: DosTime) -> io::Result<Vec<u8>> {
+    let mut zip = ZipWriter::new(time);
+    for f in &skill.files {
+        write::add(&mut zip, &f.meta.path, f).map_err(io::Error::other)?;
+    }
+    Ok(zip.finish())
+}

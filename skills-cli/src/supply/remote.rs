@@ -1,0 +1,199 @@
+//! The sources fetched over HTTP(S): downloads and well-known indexes,
+//! through `skills_supply`'s bounded client, with progress on a terminal.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use skills_core::lock::Resolved;
+use skills_supply::http::{self, HttpError, HttpOptions};
+use skills_supply::index::{self, Entry, EntryKind};
+
+use super::fetch::{FetchOptions, Fetched, check_signature_text};
+use super::progress::Progress;
+use super::project::invalid;
+use crate::input::Inputs;
+
+/// The client's options: the defaults (`https://`, or `http://` to a
+/// loopback host; 256 MiB; retries with backoff).
+fn options() -> HttpOptions {
+    HttpOptions::default()
+}
+
+fn http_error(e: HttpError) -> io::Error {
+    let kind = match e {
+        HttpError::Status { code: 404, .. } => io::ErrorKind::NotFound,
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(kind, e.to_string())
+}
+
+/// GETs `url`, with progress.
+pub fn get(url: &str) -> io::Result<Vec<u8>> {
+    let mut progress = Progress::new(url);
+    http::get(url, &options(), &mut |d, t| progress.update(d, t)).map_err(http_error)
+}
+
+/// GETs `url`; `None` when the server says 404 (a signature that is not
+/// there).
+pub fn get_optional(url: &str) -> io::Result<Option<Vec<u8>>> {
+    match http::get(url, &options(), &mut |_, _| {}) {
+        Ok(b) => Ok(Some(b)),
+        Err(HttpError::Status { code: 404, .. }) => Ok(None),
+        Err(e) => Err(http_error(e)),
+    }
+}
+
+/// Adds one downloaded `SKILL.md` as the skill folder `dir`.
+pub fn add_skill_md(inputs: &mut Inputs, dir: &str, bytes: &[u8], label: &Path) -> io::Result<()> {
+    if !skills_core::path::is_normal(dir) || dir.contains('/') {
+        return Err(invalid(format!(
+            "{}: no usable folder name",
+            label.display()
+        )));
+    }
+    let tmp = tempfile::Builder::new().prefix("skills-input-").tempdir()?;
+    let root = tmp.path().join(dir);
+    crate::extract::write_file(&root, "SKILL.md", bytes, false)?;
+    inputs.add_temporary(tmp, root, label);
+    Ok(())
+}
+
+/// Reads the well-known index `site` names and fetches the entries asked
+/// for, each checked against its digest (and its signature, when the
+/// publisher put one beside it) before anything is extracted.
+pub fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
+    let url = index::index_url(site);
+    let mut progress = Progress::new(&url);
+    let idx = index::fetch_index(&url, &options(), &mut |d, t| progress.update(d, t))
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    drop(progress);
+    for want in opts.skills {
+        if !idx.skills.iter().any(|e| &e.name == want) {
+            let have: Vec<&str> = idx.skills.iter().map(|e| e.name.as_str()).collect();
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "`{text}` has no skill `{want}` (it has: {})",
+                    have.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut fetched = Fetched {
+        inputs: Inputs::default(),
+        resolved: Resolved::Index {
+            url: url.clone(),
+            entry: String::new(),
+            version: None,
+            sha256: String::new(),
+        },
+        per_skill: BTreeMap::new(),
+        signer: None,
+        per_skill_signer: BTreeMap::new(),
+        pinned: None,
+        remote: true,
+    };
+    for entry in idx
+        .skills
+        .iter()
+        .filter(|e| opts.skills.is_empty() || opts.skills.contains(&e.name))
+    {
+        add_entry(&mut fetched, &url, entry, text, opts)?;
+    }
+    Ok(fetched)
+}
+
+fn add_entry(
+    fetched: &mut Fetched,
+    index_url: &str,
+    entry: &Entry,
+    text: &str,
+    opts: &FetchOptions<'_>,
+) -> io::Result<()> {
+    let entry_url = index::entry_url(index_url, entry).map_err(|e| invalid(e.to_string()))?;
+    let mut progress = Progress::new(&entry_url);
+    let bytes = index::fetch_entry(index_url, entry, &options(), &mut |d, t| {
+        progress.update(d, t);
+    })
+    .map_err(|e| invalid(format!("`{text}`: {e}; nothing was installed")))?;
+    drop(progress);
+    if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX))? {
+        let signer = check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.keys)?;
+        fetched.per_skill_signer.insert(entry.name.clone(), signer);
+    }
+    match entry.kind {
+        EntryKind::SkillMd => add_skill_md(
+            &mut fetched.inputs,
+            &entry.name,
+            &bytes,
+            Path::new(&entry_url),
+        )?,
+        EntryKind::Archive => fetched.inputs.add_archive(
+            Path::new(&format!("{}.zip", entry.name)),
+            &bytes,
+            &opts.limits,
+        )?,
+    }
+    let sha = entry
+        .digest
+        .strip_prefix("sha256:")
+        .unwrap_or(&entry.digest);
+    fetched.per_skill.insert(
+        entry.name.clone(),
+        Resolved::Index {
+            url: index_url.to_string(),
+            entry: entry_url,
+            version: entry.version.clone(),
+            sha256: sha.to_string(),
+        },
+    );
+    Ok(())
+}
+
+/// Fetches one locked index entry again: its URL (immutable once
+/// published), its bytes checked against the locked digest.
+pub fn fetch_entry_pinned(
+    index_url: &str,
+    entry_url: &str,
+    version: Option<&str>,
+    sha256: &str,
+    text: &str,
+    opts: &FetchOptions<'_>,
+) -> io::Result<Fetched> {
+    let name = entry_url
+        .rsplit('/')
+        .next()
+        .and_then(|f| f.strip_suffix(".zip").or_else(|| f.strip_suffix(".md")))
+        .unwrap_or("skill")
+        .to_string();
+    let entry = Entry {
+        name: name.clone(),
+        description: String::new(),
+        kind: if entry_url.to_ascii_lowercase().ends_with("skill.md") {
+            EntryKind::SkillMd
+        } else {
+            EntryKind::Archive
+        },
+        url: entry_url.to_string(),
+        digest: format!("sha256:{sha256}"),
+        version: version.map(String::from),
+    };
+    let mut fetched = Fetched {
+        inputs: Inputs::default(),
+        resolved: Resolved::Index {
+            url: index_url.to_string(),
+            entry: entry_url.to_string(),
+            version: version.map(String::from),
+            sha256: sha256.to_string(),
+        },
+        per_skill: BTreeMap::new(),
+        signer: None,
+        per_skill_signer: BTreeMap::new(),
+        pinned: None,
+        remote: true,
+    };
+    add_entry(&mut fetched, index_url, &entry, text, opts)?;
+    fetched.per_skill.clear();
+    Ok(fetched)
+}

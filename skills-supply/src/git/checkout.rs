@@ -27,7 +27,7 @@ pub(super) fn checkout(
     })?;
     let Some(commit) = full_commit_id(commit) else {
         return Err(GitError::BadSpec {
-            spec: commit.to_owned(),
+            spec: format!("{url}#{commit}"),
             reason: "a commit must be 40 or 64 hex digits".to_owned(),
         });
     };
@@ -73,26 +73,34 @@ pub fn subpath_dir(root: &Path, spec: &GitSpec) -> Result<PathBuf, GitError> {
     {
         return Err(missing("is not a relative path within"));
     }
-    let dir = subpath
-        .split('/')
-        .fold(root.to_path_buf(), |p, c| p.join(c));
     let io_err = |path: &Path, source| GitError::Io {
         path: path.to_path_buf(),
         source,
     };
     let real_root = fs::canonicalize(root).map_err(|e| io_err(root, e))?;
-    let real_dir = match fs::canonicalize(&dir) {
-        Ok(real) => real,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(missing("is not in the repository"));
+    // Component by component, so a link out of the tree is named as such
+    // even when what lies beyond it does not exist.
+    let mut dir = root.to_path_buf();
+    for component in subpath.split('/') {
+        dir.push(component);
+        let real = match fs::canonicalize(&dir) {
+            Ok(real) => real,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let broken_link = fs::symlink_metadata(&dir).is_ok();
+                return Err(missing(if broken_link {
+                    "is a broken symbolic link in"
+                } else {
+                    "is not in the repository"
+                }));
+            }
+            Err(e) => return Err(io_err(&dir, e)),
+        };
+        if !real.starts_with(&real_root) {
+            return Err(missing("leaves the repository through a symbolic link in"));
         }
-        Err(e) => return Err(io_err(&dir, e)),
-    };
-    if !real_dir.starts_with(&real_root) {
-        return Err(missing("leaves the repository through a symbolic link in"));
-    }
-    if !real_dir.is_dir() {
-        return Err(missing("is a file, not a folder, in"));
+        if !real.is_dir() {
+            return Err(missing("is a file, not a folder, in"));
+        }
     }
     Ok(dir)
 }

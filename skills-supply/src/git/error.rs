@@ -38,8 +38,9 @@ pub enum GitError {
         url: String,
         /// The ref asked for (`HEAD` for the default branch).
         reference: String,
-        /// A few of the branches and tags it does have, sorted.
-        available: Vec<String>,
+        /// A few of the branches and tags it does have (branches first, each
+        /// sorted), or `None` when listing them failed.
+        available: Option<Vec<String>>,
         /// How many more it has.
         more: usize,
     },
@@ -133,16 +134,18 @@ impl fmt::Display for GitError {
                 } else {
                     write!(f, "`{url}` has no branch or tag `{reference}`")?;
                 }
-                if available.is_empty() {
-                    f.write_str("; it has no branches or tags")?;
-                } else {
-                    f.write_str("; it has ")?;
-                    for (i, name) in available.iter().enumerate() {
-                        let sep = if i == 0 { "" } else { ", " };
-                        write!(f, "{sep}`{name}`")?;
-                    }
-                    if *more > 0 {
-                        write!(f, " and {more} more")?;
+                match available.as_deref() {
+                    None => {}
+                    Some([]) => f.write_str("; it has no branches or tags")?,
+                    Some(names) => {
+                        f.write_str("; it has ")?;
+                        for (i, name) in names.iter().enumerate() {
+                            let sep = if i == 0 { "" } else { ", " };
+                            write!(f, "{sep}`{name}`")?;
+                        }
+                        if *more > 0 {
+                            write!(f, " and {more} more")?;
+                        }
                     }
                 }
                 if is_short_hex(reference) {
@@ -285,7 +288,7 @@ mod tests {
         let e = GitError::RefNotFound {
             url: "https://example.com/r.git".into(),
             reference: "v9".into(),
-            available: vec!["main".into(), "v1".into()],
+            available: Some(vec!["main".into(), "v1".into()]),
             more: 3,
         };
         assert_eq!(
@@ -295,7 +298,7 @@ mod tests {
         let e = GitError::RefNotFound {
             url: "u".into(),
             reference: "abc1234".into(),
-            available: vec![],
+            available: None,
             more: 0,
         };
         assert!(

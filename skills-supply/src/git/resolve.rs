@@ -30,7 +30,7 @@ pub(super) fn resolve(
         return Ok(commit);
     }
     spec::check_ref(reference).map_err(|reason| GitError::BadSpec {
-        spec: reference.to_owned(),
+        spec: spec.to_string(),
         reason: reason.to_owned(),
     })?;
     let candidates = candidates(reference);
@@ -155,12 +155,12 @@ fn ref_not_found(
             })
             .collect::<Vec<_>>()
     })
-    .unwrap_or_default();
-    let more = names.len().saturating_sub(LISTED);
+    .ok();
+    let more = names.as_ref().map_or(0, |n| n.len().saturating_sub(LISTED));
     GitError::RefNotFound {
         url: spec.url.clone(),
         reference: reference.to_owned(),
-        available: names.into_iter().take(LISTED).collect(),
+        available: names.map(|n| n.into_iter().take(LISTED).collect()),
         more,
     }
 }

@@ -226,17 +226,23 @@ fn read_tail(mut from: impl Read, keep: usize) -> io::Result<Vec<u8>> {
 /// git's `hint:` lines are left out.
 fn clean_tail(tail: &[u8]) -> String {
     let text = String::from_utf8_lossy(tail);
-    let lines: Vec<String> = text
-        .split(['\n', '\r'])
-        .map(|line| {
-            line.chars()
-                .filter(|c| !c.is_control())
-                .collect::<String>()
-                .trim()
-                .to_owned()
-        })
-        .filter(|line| !line.is_empty() && !line.starts_with("hint:"))
-        .collect();
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.split(['\n', '\r']) {
+        let line: String = line.chars().filter(|c| !c.is_control()).collect();
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("hint:") {
+            continue;
+        }
+        // A sentence git wraps over two lines ("...access rights\nand the
+        // repository exists.") is read back as one.
+        match lines.last_mut() {
+            Some(last) if line.starts_with(|c: char| c.is_lowercase()) && !line.contains(": ") => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => lines.push(line.to_owned()),
+        }
+    }
     let start = lines.len().saturating_sub(4);
     lines[start..].join("; ")
 }
@@ -269,6 +275,13 @@ mod tests {
         assert_eq!(
             clean_tail(raw),
             "remote: [31mred[0m; fatal: one; fatal: two"
+        );
+        let wrapped = b"fatal: gone\n\nPlease make sure you have the correct access rights\n\
+                        and the repository exists.\n";
+        assert_eq!(
+            clean_tail(wrapped),
+            "fatal: gone; Please make sure you have the correct access rights \
+             and the repository exists."
         );
     }
 }

@@ -90,7 +90,8 @@ pub fn resolve(spec: &GitSpec, opts: &GitOptions) -> Result<String, GitError> {
 }
 
 /// Writes the tree of `commit` from the repository at `url` into `dest`, an
-/// empty folder (created if absent), with no `.git` left in it.
+/// empty folder (created if absent, in a parent that must exist; a link is
+/// refused), with no `.git` left in it.
 ///
 /// Fetches that one commit (`--depth 1`); a server that refuses a commit by
 /// id gets a fetch of all its branches and tags, then the commit must be

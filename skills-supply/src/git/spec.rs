@@ -102,9 +102,10 @@ impl GitSpec {
     /// `./x`, `../x`, `/abs`, `~/x`, `.`, `C:\x` are paths. `ssh://`,
     /// `git://`, `file://` URLs, `git@host:path` and the shorthand are git;
     /// an `http(s)` URL is git when its host is a known git host (GitHub,
-    /// GitLab, Bitbucket, Codeberg), its path ends in `.git` or holds
-    /// `/-/tree/`, or it carries a `#ref` fragment; any other `http(s)` URL
-    /// is left to the caller (a pack, a zip, a well-known index).
+    /// GitLab, Bitbucket, Codeberg), or its path ends in `.git` or holds
+    /// `/-/tree/`; any other `http(s)` URL is left to the caller (a pack, a
+    /// zip, a `SKILL.md`, a well-known index: a `#…` after it may be a
+    /// digest pin, not a ref), which may still `parse` it as git when told.
     pub fn is_git_like(arg: &str, exists: &dyn Fn(&str) -> bool) -> bool {
         if looks_like_path(arg) || exists(arg) || GitSpec::parse(arg).is_err() {
             return false;
@@ -114,9 +115,6 @@ impl GitSpec {
         };
         let scheme = arg[..scheme_end].to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
-            return true;
-        }
-        if arg.contains('#') {
             return true;
         }
         let rest = &arg[scheme_end + 3..];
@@ -165,6 +163,14 @@ pub(crate) fn check_url(url: &str) -> Result<(), &'static str> {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_'))
     {
         return Err("remote-helper syntax (`<transport>::<address>`) is not accepted");
+    }
+    // `ssh://-oProxyCommand=…/r`, `-oProxyCommand=…@host:r`: options to ssh.
+    let authority = match url.find("://") {
+        Some(i) => url[i + 3..].split('/').next().unwrap_or(""),
+        None => url.split_once(':').map_or("", |(head, _)| head),
+    };
+    if authority.starts_with('-') || host_of(authority).starts_with('-') {
+        return Err("its user or host starts with `-`, which ssh would read as an option");
     }
     Ok(())
 }
@@ -564,6 +570,10 @@ mod tests {
         assert!(reason("--upload-pack=touch /tmp/x").contains("`-`"));
         assert!(reason("ext::sh -c touch% /tmp/pwned").contains("remote-helper"));
         assert!(reason("fd::17").contains("remote-helper"));
+        assert!(reason("ssh://-oProxyCommand=touch%20x/r").contains("ssh"));
+        assert!(reason("ssh://-oProxyCommand=x@host/r").contains("ssh"));
+        assert!(reason("ssh://user@-oProxyCommand=x/r").contains("ssh"));
+        assert!(reason("git@-oProxyCommand=x:r").contains("ssh"));
         assert!(reason("o/r\0").contains("control"));
         assert!(reason("o/r\n--x").contains("control"));
         assert!(reason("ftp://example.com/r.git").contains("scheme"));
@@ -629,7 +639,7 @@ mod tests {
             "https://gitlab.example/g/p/-/tree/main",
             "https://example.com/r.git",
             "https://example.com/r.git/",
-            "https://example.com/r#v1",
+            "https://example.com/r.git#v1",
         ] {
             assert!(GitSpec::is_git_like(arg, &none), "{arg}");
         }
@@ -642,6 +652,7 @@ mod tests {
             "C:\\skills",
             "C:/skills",
             "https://example.com/x.skill",
+            "https://example.com/x.skill#sha256=00ff",
             "https://example.com/.well-known/agent-skills/index.json",
             "-x",
             "ext::sh",

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use skills_supply::git::{self, GitError, GitOptions, GitSpec};
 
-use crate::git_server::{GitDaemon, Repo, StaticHttp, commit, git};
+use crate::git_server::{GitDaemon, Repo, StaticHttp, commit, git, hostile_commit};
 
 fn spec(s: &str) -> GitSpec {
     GitSpec::parse(s).unwrap_or_else(|e| panic!("{e}"))
@@ -337,4 +337,31 @@ fn a_missing_git_program_says_what_to_install() {
     let err = git::checkout("file:///x", &"a".repeat(40), &dest, &opts).unwrap_err();
     assert!(matches!(err, GitError::GitNotFound { .. }), "{err}");
     assert!(!dest.exists());
+}
+
+#[test]
+fn a_tree_that_writes_into_git_metadata_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().join("hook-ran");
+    // `.GIT` is `.git` on case-insensitive file systems: refused everywhere.
+    for top in [".git", ".GIT", "GIT~1"] {
+        let repo = Repo::create(&tmp.path().join(format!("repo{top}")));
+        let hostile = hostile_commit(&repo.dir, top, &marker);
+        let source = spec(&repo.file_url());
+        assert_eq!(git::resolve(&source, &opts()).unwrap(), hostile);
+        let dest = tempfile::tempdir().unwrap();
+        let err = git::fetch(&source, dest.path(), &opts()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GitError::Failed {
+                    step: "checkout",
+                    ..
+                }
+            ),
+            "{top}: {err}"
+        );
+        assert!(is_empty_dir(dest.path()), "{top}");
+    }
+    assert!(!marker.exists(), "a hook from the repository ran");
 }

@@ -47,6 +47,60 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
+/// Runs `git` in `dir` with `input` on stdin; returns trimmed stdout.
+fn git_with_input(dir: &Path, args: &[&str], input: &str) -> String {
+    let mut child = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Makes `main` a commit whose tree `git add` would never build:
+/// `<top>/hooks/post-checkout` (a script that creates `marker`) beside an
+/// ordinary file `ok`. Returns the commit.
+pub fn hostile_commit(dir: &Path, top: &str, marker: &Path) -> String {
+    let script = dir.join("hook.sh");
+    fs::write(
+        &script,
+        format!("#!/bin/sh\ntouch '{}'\n", marker.display()),
+    )
+    .unwrap();
+    let blob = git(dir, &["hash-object", "-w", "hook.sh"]);
+    fs::remove_file(script).unwrap();
+    let hooks = git_with_input(
+        dir,
+        &["mktree"],
+        &format!("100755 blob {blob}\tpost-checkout\n"),
+    );
+    let top_tree = git_with_input(dir, &["mktree"], &format!("040000 tree {hooks}\thooks\n"));
+    let root = git_with_input(
+        dir,
+        &["mktree"],
+        &format!("040000 tree {top_tree}\t{top}\n100644 blob {blob}\tok\n"),
+    );
+    let commit = git(dir, &["commit-tree", &root, "-m", "hostile"]);
+    git(dir, &["update-ref", "refs/heads/main", &commit]);
+    commit
+}
+
 /// Writes `text` at `rel` under `root`, creating folders.
 pub fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);

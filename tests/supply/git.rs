@@ -365,3 +365,56 @@ fn a_tree_that_writes_into_git_metadata_is_refused() {
     }
     assert!(!marker.exists(), "a hook from the repository ran");
 }
+
+/// Every git run, seen through a wrapper that logs it and runs git: the
+/// settings that keep prompts, hooks and helpers out, and `--` before the
+/// URL wherever one is given.
+#[cfg(unix)]
+#[test]
+fn every_run_is_non_interactive_and_ends_options_before_the_url() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let log = tmp.path().join("runs.log");
+    let wrapper = tmp.path().join("git-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nprintf 'prompt=%s nosystem=%s allow=%s args=%s\\n' \
+             \"$GIT_TERMINAL_PROMPT\" \"$GIT_CONFIG_NOSYSTEM\" \"$GIT_ALLOW_PROTOCOL\" \"$*\" >> '{}'\n\
+             exec git \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+    let opts = GitOptions {
+        git: wrapper,
+        ..GitOptions::default()
+    };
+    let url = repo.file_url();
+    let dest = tmp.path().join("out");
+    git::fetch(&spec(&format!("{url}#v1")), &dest, &opts).unwrap();
+    let runs = fs::read_to_string(&log).unwrap();
+    let runs: Vec<&str> = runs.lines().collect();
+    // ls-remote, init, fetch, checkout, rev-parse.
+    assert_eq!(runs.len(), 5, "{runs:#?}");
+    for run in &runs {
+        assert!(
+            run.starts_with("prompt=0 nosystem=1 allow=file:git:http:https:ssh args="),
+            "{run}"
+        );
+        for setting in [
+            "-c core.hooksPath=/dev/null",
+            "-c protocol.ext.allow=never",
+            "-c core.fsmonitor=false",
+            "-c advice.detachedHead=false",
+        ] {
+            assert!(run.contains(setting), "{setting} missing: {run}");
+        }
+        if run.contains(&url) {
+            assert!(run.contains(&format!(" -- {url}")), "{run}");
+        }
+    }
+    assert_eq!(runs.iter().filter(|r| r.contains(&url)).count(), 2);
+}

@@ -11,5 +11,6 @@
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
 
+pub mod git;
 pub mod http;
 pub mod index;

@@ -3,6 +3,8 @@
 //! 127.0.0.1, and the tests that need a program this machine may lack say so
 //! and fail rather than pass silently.
 
+mod git;
+mod git_server;
 mod http;
 mod http_server;
 mod index;

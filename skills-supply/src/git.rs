@@ -1,0 +1,112 @@
+//! Skills from git repositories: a source such as `owner/repo`,
+//! `owner/repo/skills/pdf@v1` or `https://host/r.git#v1:skills` read into a
+//! [`GitSpec`], the commit its ref names now ([`resolve`], without cloning),
+//! and the tree of exactly that commit written into a folder ([`checkout`];
+//! [`fetch`] does both). The lock records the commit, so `install --frozen`
+//! checks out the same tree even after the branch has moved.
+//!
+//! # Through the `git` program
+//!
+//! As Vercel's `npx skills` and `gh skill` do, this runs the `git` program
+//! rather than linking libgit2 or gix: nothing more to build (libgit2 is a C
+//! library with OpenSSL or a TLS backend; gix is hundreds of crates), and
+//! the user's own git setup keeps working: credential helpers, SSH keys and
+//! agents, `url.<base>.insteadOf`, proxies and CA settings, so a private
+//! repository that `git clone` can read, `skb add` can read. A machine
+//! without git gets [`GitError::GitNotFound`] naming what to install.
+//!
+//! # What a repository cannot make git do
+//!
+//! Every run (see `run.rs`):
+//! - never prompts: `GIT_TERMINAL_PROMPT=0`, stdin closed (SSH may still ask
+//!   on the terminal, as it does for `git clone`);
+//! - runs no hook (`core.hooksPath=/dev/null`; the empty repository is made
+//!   with no template), no fsmonitor, no submodule, no background `gc`;
+//! - uses only the transports `file`, `git`, `http`, `https` and `ssh`
+//!   (`GIT_ALLOW_PROTOCOL`, and `protocol.ext.allow=never`): no remote
+//!   helper, even through an `insteadOf` rewrite;
+//! - reads the user's global configuration (credentials) but not the system
+//!   one (`GIT_CONFIG_NOSYSTEM=1`, except on Windows, where Git for Windows
+//!   keeps its credential manager and CA bundle there), and no variable that
+//!   points at another repository (`GIT_DIR`, `GIT_INDEX_FILE`, ... are
+//!   removed: `skb` may run inside a git hook);
+//! - converts no line endings (`core.autocrlf=false`, `core.eol=lf`) and
+//!   refuses paths special on Windows or macOS on every system, so a commit
+//!   checks out as the same bytes on every machine (a repository's own
+//!   `.gitattributes` and filters the user has installed, such as Git LFS,
+//!   still apply);
+//! - is given every URL and ref after `--` where git takes one, and a source
+//!   starting with `-` is refused before git sees it (option injection);
+//! - keeps at most a bounded stdout and the last 4 KiB of stderr (control
+//!   characters removed, for the error message), and is killed when the
+//!   call's [`GitOptions::timeout`] runs out (the whole call, not each read).
+//!
+//! Symbolic links are checked out as git writes them, pointing wherever the
+//! repository says: the installer's validator decides what a link in a
+//! skill may point to. [`subpath_dir`] refuses a subpath that leaves the
+//! checkout through one.
+
+mod checkout;
+mod error;
+mod resolve;
+mod run;
+mod spec;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub use checkout::subpath_dir;
+pub use error::GitError;
+pub use spec::GitSpec;
+
+/// How git is run.
+#[derive(Debug, Clone)]
+pub struct GitOptions {
+    /// The longest one call ([`resolve`], [`checkout`], [`fetch`]) may take,
+    /// all its git runs together; the run in progress is killed then.
+    pub timeout: Duration,
+    /// The git program: a name looked up in `PATH`, or a path.
+    pub git: PathBuf,
+}
+
+impl Default for GitOptions {
+    /// Five minutes, `git` from `PATH`.
+    fn default() -> Self {
+        GitOptions {
+            timeout: Duration::from_secs(300),
+            git: PathBuf::from("git"),
+        }
+    }
+}
+
+/// The commit (40 hex digits, or 64 in a SHA-256 repository, lowercase)
+/// that `spec.reference` names now, asked of the server with `git
+/// ls-remote`; no clone. No ref is the default branch (`HEAD`); a name is
+/// a branch, else a tag (annotated tags peeled to their commit); `refs/…`
+/// is taken as it is; a full commit id is returned as it is (whether the
+/// repository has it is [`checkout`]'s to find out).
+pub fn resolve(spec: &GitSpec, opts: &GitOptions) -> Result<String, GitError> {
+    resolve::resolve(spec, opts, Instant::now() + opts.timeout)
+}
+
+/// Writes the tree of `commit` from the repository at `url` into `dest`, an
+/// empty folder (created if absent, in a parent that must exist; a link is
+/// refused), with no `.git` left in it.
+///
+/// Fetches that one commit (`--depth 1`); a server that refuses a commit by
+/// id gets a fetch of all its branches and tags, then the commit must be
+/// among them ([`GitError::CommitNotFound`]). Checks that the checked-out
+/// `HEAD` is `commit`. On any error `dest` is left as it was: empty, or
+/// absent.
+pub fn checkout(url: &str, commit: &str, dest: &Path, opts: &GitOptions) -> Result<(), GitError> {
+    checkout::checkout(url, commit, dest, opts, Instant::now() + opts.timeout)
+}
+
+/// [`resolve`] then [`checkout`] into `dest`, within one timeout; returns
+/// the commit. The subpath is not applied: see [`subpath_dir`].
+pub fn fetch(spec: &GitSpec, dest: &Path, opts: &GitOptions) -> Result<String, GitError> {
+    let deadline = Instant::now() + opts.timeout;
+    let commit = resolve::resolve(spec, opts, deadline)?;
+    checkout::checkout(&spec.url, &commit, dest, opts, deadline)?;
+    Ok(commit)
+}

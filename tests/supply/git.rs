@@ -1,0 +1,420 @@
+//! `skills_supply::git` against real repositories made with the `git`
+//! program, read over `file://`, `git daemon` on 127.0.0.1 and a static
+//! HTTP server.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
+use std::fs;
+use std::net::TcpListener;
+use std::path::Path;
+use std::time::Duration;
+
+use skills_supply::git::{self, GitError, GitOptions, GitSpec};
+
+use crate::git_server::{GitDaemon, Repo, StaticHttp, commit, git, hostile_commit};
+
+fn spec(s: &str) -> GitSpec {
+    GitSpec::parse(s).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn opts() -> GitOptions {
+    GitOptions::default()
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn is_empty_dir(dir: &Path) -> bool {
+    fs::read_dir(dir)
+        .map(|mut d| d.next().is_none())
+        .unwrap_or(false)
+}
+
+#[test]
+fn file_url_fetches_the_default_branch_without_git_metadata() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let dest = tmp.path().join("out");
+    let commit = git::fetch(&spec(&repo.file_url()), &dest, &opts()).unwrap();
+    assert_eq!(commit, repo.second);
+    assert_eq!(read(&dest, "skills/alpha/SKILL.md"), "alpha 2\n");
+    assert_eq!(read(&dest, "skills/beta/SKILL.md"), "beta\n");
+    assert!(!dest.join(".git").exists());
+    assert!(!dest.join("skills/gamma").exists());
+}
+
+#[test]
+fn daemon_resolves_branches_tags_and_commits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let daemon = GitDaemon::start(tmp.path());
+    let url = daemon.url("repo");
+    let resolve = |r: &str| git::resolve(&spec(&format!("{url}#{r}")), &opts());
+    assert_eq!(git::resolve(&spec(&url), &opts()).unwrap(), repo.second);
+    assert_eq!(resolve("main").unwrap(), repo.second);
+    assert_eq!(resolve("dev").unwrap(), repo.dev);
+    assert_eq!(resolve("refs/heads/dev").unwrap(), repo.dev);
+    // An annotated tag resolves to its commit, not to the tag object.
+    assert_eq!(resolve("v1").unwrap(), repo.first);
+    assert_eq!(resolve("light").unwrap(), repo.first);
+    assert_eq!(resolve(&repo.dev.to_uppercase()).unwrap(), repo.dev);
+
+    let dest = tmp.path().join("v1");
+    let got = git::fetch(&spec(&format!("{url}#v1:skills/alpha")), &dest, &opts()).unwrap();
+    assert_eq!(got, repo.first);
+    assert_eq!(read(&dest, "skills/alpha/SKILL.md"), "alpha 1\n");
+    let dest = tmp.path().join("dev");
+    git::fetch(&spec(&format!("{url}#dev")), &dest, &opts()).unwrap();
+    assert_eq!(read(&dest, "skills/gamma/SKILL.md"), "gamma\n");
+}
+
+#[test]
+fn a_missing_ref_is_named_and_leaves_dest_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    Repo::create(&tmp.path().join("repo"));
+    let daemon = GitDaemon::start(tmp.path());
+    let dest = tmp.path().join("out");
+    fs::create_dir(&dest).unwrap();
+    let err = git::fetch(&spec(&daemon.url("repo#no-such-ref")), &dest, &opts()).unwrap_err();
+    let GitError::RefNotFound {
+        reference,
+        available,
+        ..
+    } = &err
+    else {
+        panic!("not RefNotFound: {err}");
+    };
+    assert_eq!(reference, "no-such-ref");
+    assert_eq!(
+        available.as_deref(),
+        Some(&["dev", "main", "light", "v1"].map(String::from)[..])
+    );
+    let message = err.to_string();
+    assert!(message.contains("`no-such-ref`"), "{message}");
+    assert!(message.contains(&daemon.url("repo")), "{message}");
+    assert!(is_empty_dir(&dest));
+
+    let absent = tmp.path().join("absent");
+    let err = git::fetch(&spec(&daemon.url("repo#nope")), &absent, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::RefNotFound { .. }), "{err}");
+    assert!(!absent.exists());
+}
+
+#[test]
+fn a_missing_repository_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let daemon = GitDaemon::start(tmp.path());
+    let url = daemon.url("nope.git");
+    let err = git::resolve(&spec(&url), &opts()).unwrap_err();
+    assert!(matches!(err, GitError::Unreachable { .. }), "{err}");
+    assert!(err.to_string().contains(&url), "{err}");
+
+    let missing = format!("file://{}/nope", tmp.path().display());
+    let err = git::resolve(&spec(&missing), &opts()).unwrap_err();
+    assert!(matches!(err, GitError::Unreachable { .. }), "{err}");
+    let message = err.to_string();
+    assert!(message.contains(&missing), "{message}");
+    assert!(
+        message.contains("does not appear to be a git repository"),
+        "{message}"
+    );
+
+    let dest = tmp.path().join("out");
+    let err = git::checkout(&url, &"a".repeat(40), &dest, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::Unreachable { .. }), "{err}");
+    assert!(!dest.exists());
+}
+
+#[test]
+fn an_older_commit_checks_out_after_the_branch_moved() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let daemon = GitDaemon::start(tmp.path());
+    let source = spec(&daemon.url("repo#main"));
+    let locked = git::resolve(&source, &opts()).unwrap();
+    let moved = commit(&repo.dir, "skills/alpha/SKILL.md", "alpha 3\n");
+    assert_eq!(git::resolve(&source, &opts()).unwrap(), moved);
+
+    for url in [source.url.clone(), repo.file_url()] {
+        let dest = tempfile::tempdir().unwrap();
+        git::checkout(&url, &locked, dest.path(), &opts()).unwrap();
+        assert_eq!(
+            read(dest.path(), "skills/alpha/SKILL.md"),
+            "alpha 2\n",
+            "{url}"
+        );
+        assert!(!dest.path().join(".git").exists());
+    }
+    // Any older commit of the history, too.
+    let dest = tmp.path().join("first");
+    git::checkout(&source.url, &repo.first, &dest, &opts()).unwrap();
+    assert_eq!(read(&dest, "skills/alpha/SKILL.md"), "alpha 1\n");
+}
+
+#[test]
+fn a_commit_the_repository_lacks_is_named_and_leaves_dest_empty() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let daemon = GitDaemon::start(tmp.path());
+    let absent = "0123456789abcdef0123456789abcdef01234567";
+    for url in [daemon.url("repo"), repo.file_url()] {
+        let dest = tempfile::tempdir().unwrap();
+        let err = git::checkout(&url, absent, dest.path(), &opts()).unwrap_err();
+        assert!(
+            matches!(err, GitError::CommitNotFound { .. }),
+            "{url}: {err}"
+        );
+        assert!(err.to_string().contains(absent), "{err}");
+        assert!(is_empty_dir(dest.path()), "{url}");
+    }
+    // Given as the ref, a full commit id is not looked up by resolve;
+    // fetch then fails on it the same way.
+    let err = git::fetch(
+        &spec(&format!("{}#{absent}", daemon.url("repo"))),
+        &tmp.path().join("x"),
+        &opts(),
+    )
+    .unwrap_err();
+    assert!(matches!(err, GitError::CommitNotFound { .. }), "{err}");
+}
+
+#[test]
+fn dumb_http_falls_back_to_fetching_branches_and_tags() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let http = StaticHttp::start(tmp.path());
+    let url = http.url("repo/.git");
+    assert_eq!(git::resolve(&spec(&url), &opts()).unwrap(), repo.second);
+    let dest = tmp.path().join("out");
+    let got = git::fetch(&spec(&format!("{url}#v1")), &dest, &opts()).unwrap();
+    assert_eq!(got, repo.first);
+    assert_eq!(read(&dest, "skills/alpha/SKILL.md"), "alpha 1\n");
+    assert!(!dest.join(".git").exists());
+}
+
+#[test]
+fn a_silent_server_is_stopped_at_the_timeout() {
+    // Connections complete in the backlog and are never answered.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let opts = GitOptions {
+        timeout: Duration::from_secs(1),
+        ..GitOptions::default()
+    };
+    let source = spec(&format!("git://127.0.0.1:{port}/r.git#main"));
+    let err = git::resolve(&source, &opts).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GitError::Timeout {
+                step: "ls-remote",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("`main`"), "{err}");
+    let tmp = tempfile::tempdir().unwrap();
+    let err = git::checkout(&source.url, &"b".repeat(40), tmp.path(), &opts).unwrap_err();
+    assert!(matches!(err, GitError::Timeout { .. }), "{err}");
+    assert!(is_empty_dir(tmp.path()));
+    drop(listener);
+}
+
+#[test]
+fn a_sha256_repository_resolves_and_checks_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    fs::create_dir(&dir).unwrap();
+    git(&dir, &["init", "--quiet", "--object-format=sha256"]);
+    let head = commit(&dir, "skills/x/SKILL.md", "x\n");
+    assert_eq!(head.len(), 64);
+    let source = spec(&format!("file://{}", dir.display()));
+    let dest = tmp.path().join("out");
+    assert_eq!(git::fetch(&source, &dest, &opts()).unwrap(), head);
+    assert_eq!(read(&dest, "skills/x/SKILL.md"), "x\n");
+}
+
+#[test]
+fn subpaths_must_be_folders_inside_the_checkout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("../..", repo.dir.join("skills/up")).unwrap();
+        std::os::unix::fs::symlink("alpha", repo.dir.join("skills/inside")).unwrap();
+        std::os::unix::fs::symlink("nothing", repo.dir.join("skills/broken")).unwrap();
+        commit(&repo.dir, "skills/README.md", "links\n");
+    }
+    let dest = tmp.path().join("out");
+    git::fetch(&spec(&repo.file_url()), &dest, &opts()).unwrap();
+    let at = |sub: &str| git::subpath_dir(&dest, &spec(&format!("{}#:{sub}", repo.file_url())));
+    assert_eq!(
+        at("skills/alpha").unwrap(),
+        dest.join("skills").join("alpha")
+    );
+    assert_eq!(
+        git::subpath_dir(&dest, &spec(&repo.file_url())).unwrap(),
+        dest
+    );
+    let reason = |sub: &str| match at(sub) {
+        Err(GitError::SubpathNotFound { reason, .. }) => reason,
+        other => panic!("{sub}: {other:?}"),
+    };
+    assert_eq!(reason("skills/omega"), "is not in the repository");
+    assert_eq!(reason("README.md"), "is a file, not a folder, in");
+    #[cfg(unix)]
+    {
+        // Links are checked out as links; the subpath may not leave through one.
+        assert!(
+            fs::symlink_metadata(dest.join("skills/up"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            reason("skills/up"),
+            "leaves the repository through a symbolic link in"
+        );
+        assert_eq!(
+            reason("skills/up/etc"),
+            "leaves the repository through a symbolic link in"
+        );
+        assert_eq!(reason("skills/broken"), "is a broken symbolic link in");
+        assert_eq!(
+            at("skills/inside").unwrap(),
+            dest.join("skills").join("inside")
+        );
+    }
+    let message = at("skills/omega").unwrap_err().to_string();
+    assert!(
+        message.contains("`skills/omega`") && message.contains(&repo.file_url()),
+        "{message}"
+    );
+}
+
+#[test]
+fn refusals_before_git_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dest = tmp.path().join("out");
+    let marker = tmp.path().join("pwned");
+    let injected = format!("--upload-pack=touch {}", marker.display());
+    let err = git::checkout(&injected, &"a".repeat(40), &dest, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::BadSpec { .. }), "{err}");
+    let err =
+        git::checkout("ext::sh -c touch% /tmp/x", &"a".repeat(40), &dest, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::BadSpec { .. }), "{err}");
+    let err = git::checkout("file:///x", "main", &dest, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::BadSpec { .. }), "{err}");
+    let bad_ref = GitSpec {
+        url: "file:///x".into(),
+        reference: Some("--output=/tmp/x".into()),
+        subpath: None,
+    };
+    let err = git::resolve(&bad_ref, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::BadSpec { .. }), "{err}");
+    assert!(!marker.exists() && !dest.exists());
+
+    fs::create_dir(&dest).unwrap();
+    fs::write(dest.join("keep"), "mine").unwrap();
+    let err = git::checkout("file:///x", &"a".repeat(40), &dest, &opts()).unwrap_err();
+    assert!(matches!(err, GitError::Dest { .. }), "{err}");
+    assert_eq!(read(&dest, "keep"), "mine");
+}
+
+#[test]
+fn a_missing_git_program_says_what_to_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = GitOptions {
+        git: tmp.path().join("no-git-here"),
+        ..GitOptions::default()
+    };
+    let err = git::resolve(&spec("o/r"), &opts).unwrap_err();
+    assert!(matches!(err, GitError::GitNotFound { .. }), "{err}");
+    assert!(err.to_string().contains("install git"), "{err}");
+    let dest = tmp.path().join("out");
+    let err = git::checkout("file:///x", &"a".repeat(40), &dest, &opts).unwrap_err();
+    assert!(matches!(err, GitError::GitNotFound { .. }), "{err}");
+    assert!(!dest.exists());
+}
+
+#[test]
+fn a_tree_that_writes_into_git_metadata_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().join("hook-ran");
+    // `.GIT` is `.git` on case-insensitive file systems: refused everywhere.
+    for top in [".git", ".GIT", "GIT~1"] {
+        let repo = Repo::create(&tmp.path().join(format!("repo{top}")));
+        let hostile = hostile_commit(&repo.dir, top, &marker);
+        let source = spec(&repo.file_url());
+        assert_eq!(git::resolve(&source, &opts()).unwrap(), hostile);
+        let dest = tempfile::tempdir().unwrap();
+        let err = git::fetch(&source, dest.path(), &opts()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GitError::Failed {
+                    step: "checkout",
+                    ..
+                }
+            ),
+            "{top}: {err}"
+        );
+        assert!(is_empty_dir(dest.path()), "{top}");
+    }
+    assert!(!marker.exists(), "a hook from the repository ran");
+}
+
+/// Every git run, seen through a wrapper that logs it and runs git: the
+/// settings that keep prompts, hooks and helpers out, and `--` before the
+/// URL wherever one is given.
+#[cfg(unix)]
+#[test]
+fn every_run_is_non_interactive_and_ends_options_before_the_url() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    let log = tmp.path().join("runs.log");
+    let wrapper = tmp.path().join("git-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nprintf 'prompt=%s nosystem=%s allow=%s args=%s\\n' \
+             \"$GIT_TERMINAL_PROMPT\" \"$GIT_CONFIG_NOSYSTEM\" \"$GIT_ALLOW_PROTOCOL\" \"$*\" >> '{}'\n\
+             exec git \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+    let opts = GitOptions {
+        git: wrapper,
+        ..GitOptions::default()
+    };
+    let url = repo.file_url();
+    let dest = tmp.path().join("out");
+    git::fetch(&spec(&format!("{url}#v1")), &dest, &opts).unwrap();
+    let runs = fs::read_to_string(&log).unwrap();
+    let runs: Vec<&str> = runs.lines().collect();
+    // ls-remote, init, fetch, checkout, rev-parse.
+    assert_eq!(runs.len(), 5, "{runs:#?}");
+    for run in &runs {
+        assert!(
+            run.starts_with("prompt=0 nosystem=1 allow=file:git:http:https:ssh args="),
+            "{run}"
+        );
+        for setting in [
+            "-c core.hooksPath=/dev/null",
+            "-c protocol.ext.allow=never",
+            "-c core.fsmonitor=false",
+            "-c advice.detachedHead=false",
+        ] {
+            assert!(run.contains(setting), "{setting} missing: {run}");
+        }
+        if run.contains(&url) {
+            assert!(run.contains(&format!(" -- {url}")), "{run}");
+        }
+    }
+    assert_eq!(runs.iter().filter(|r| r.contains(&url)).count(), 2);
+}

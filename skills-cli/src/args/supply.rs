@@ -42,7 +42,8 @@ pub struct PolicyArgs {
 pub struct AddArgs {
     /// Where the skills are: a folder, plugin or marketplace; a pack or
     /// `.skill` zip; an HTTPS URL of one (`#sha256=<hex>` pins it); a git
-    /// repository (URL, or `owner/repo[/path][@ref]` on GitHub); a
+    /// repository (URL, or `owner/repo[/path][#ref]` on GitHub, `@skill`
+    /// picking one skill as in `npx skills`); a
     /// well-known index (a site or its `index.json`); `oci://host/repo:tag`.
     pub source: String,
     /// Install only this skill (repeatable; default: every skill found).

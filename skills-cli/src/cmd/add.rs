@@ -21,6 +21,13 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
     let keys = session::keys(&args.policy)?;
     let src = source::classify(&args.source, &cwd);
+    let mut wanted = args.skills.clone();
+    if let source::Source::Git {
+        skill: Some(skill), ..
+    } = &src
+    {
+        wanted.push(skill.clone());
+    }
     let mut fetched = fetch::fetch(
         &src,
         &args.source,
@@ -28,14 +35,14 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
             cwd: &cwd,
             limits: args.check.limits.limits(),
             keys: &keys,
-            skills: &args.skills,
+            skills: &wanted,
         },
     )?;
     fetched.resolved = fetch::rebase(fetched.resolved, &cwd, &project.root);
     let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
         return Ok(Outcome::Invalid);
     };
-    let chosen = select(&plan, &args.skills, &args.source)?;
+    let chosen = select(&plan, &wanted, &args.source)?;
     if args.list {
         let lines: Vec<String> = chosen
             .iter()

@@ -94,7 +94,8 @@ pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result
         Source::Path(path) => fetch_path(path, text, opts),
         Source::Url { url, sha256 } => fetch_url(url, sha256.as_deref(), text, opts),
         Source::Index(site) => remote::fetch_index(site, text, opts),
-        Source::Git(_) | Source::Oci(_) => Err(io::Error::new(
+        Source::Git { spec, .. } => super::git::fetch(spec),
+        Source::Oci(_) => Err(io::Error::new(
             io::ErrorKind::Unsupported,
             format!("`{text}`: this kind of source is not supported by this build of skb"),
         )),
@@ -286,6 +287,9 @@ pub fn fetch_pinned(
             version,
             sha256,
         } => remote::fetch_entry_pinned(url, entry, version.as_deref(), sha256, source, opts)?,
+        Resolved::Git { url, commit, path } => {
+            super::git::fetch_pinned(url, commit, path.as_deref())?
+        }
         _ => {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,

@@ -12,6 +12,7 @@
 //! One project is changed by one `skb` at a time ([`project::Project::lock`]).
 
 pub mod fetch;
+pub mod git;
 pub mod install;
 pub mod place;
 pub mod policy;

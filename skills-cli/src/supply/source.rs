@@ -1,17 +1,21 @@
 //! What a SOURCE argument names: a path on this machine, a download, a
 //! well-known index, a git repository or an OCI artifact.
 //!
-//! The rules, in order: `oci://` is a registry; `http(s)://` is a download
-//! when its path ends in `.skillpack`, `.skill`, `.zip` or `SKILL.md`, a git
-//! repository on a known forge (`github.com`, `gitlab.com`, `codeberg.org`,
-//! `bitbucket.org`) or when it ends in `.git`, else a well-known index (a
-//! site, or an `index.json`); `git@`, `ssh://`, `git://` and `file://` are
-//! git; then an existing path is a path, and so is anything starting with
-//! `.`, `/` or `~`; what is left and reads `owner/repo[/path][@ref]` is
-//! GitHub shorthand. A folder named like `owner/repo` that exists wins over
-//! the shorthand (write `./owner/repo` to be explicit either way).
+//! The rules, in order: `oci://` is a registry; an `http(s)://` URL whose
+//! path ends in `.skillpack`, `.skill`, `.zip` or `SKILL.md` is a download;
+//! then what `skills_supply::git` calls git is git (`ssh://`, `git://`,
+//! `file://`, `git@host:path`, a URL on a known forge or ending in `.git`,
+//! and GitHub's `owner/repo[/path][#ref]` unless a folder of that name
+//! exists); any other `http(s)://` URL is a well-known index (a site, or its
+//! `index.json`); the rest is a path.
+//!
+//! As in Vercel's `npx skills add owner/repo@skill`, an `@skill` after the
+//! shorthand picks a skill (a ref is written `#ref`), so the commands
+//! skills.sh prints work as they are.
 
 use std::path::{Path, PathBuf};
+
+use skills_supply::git::GitSpec;
 
 /// A classified SOURCE.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,23 +32,24 @@ pub enum Source {
     },
     /// A well-known index, or the site serving one.
     Index(String),
-    /// A git repository (the text as given, parsed by the git module).
-    Git(String),
+    /// A git repository.
+    Git {
+        /// The repository, ref and subpath, as `skills_supply::git` reads them.
+        spec: String,
+        /// The skill an `@skill` suffix picks.
+        skill: Option<String>,
+    },
     /// An OCI artifact.
     Oci(String),
 }
-
-const FORGES: [&str; 4] = ["github.com", "gitlab.com", "codeberg.org", "bitbucket.org"];
 
 /// Classifies `text`; relative paths are relative to `cwd`.
 pub fn classify(text: &str, cwd: &Path) -> Source {
     if text.starts_with("oci://") {
         return Source::Oci(text.to_string());
     }
-    if let Some(rest) = text
-        .strip_prefix("https://")
-        .or_else(|| text.strip_prefix("http://"))
-    {
+    let http = text.starts_with("https://") || text.starts_with("http://");
+    if http {
         let (without_pin, pin) = match text.split_once("#sha256=") {
             Some((u, h)) => (u, Some(h.to_ascii_lowercase())),
             None => (text, None),
@@ -54,7 +59,6 @@ pub fn classify(text: &str, cwd: &Path) -> Source {
             .next()
             .unwrap_or(without_pin)
             .to_ascii_lowercase();
-        let host = rest.split(['/', '?', '#']).next().unwrap_or("");
         if [".skillpack", ".skill", ".zip", "/skill.md"]
             .iter()
             .any(|e| path.ends_with(e))
@@ -64,39 +68,30 @@ pub fn classify(text: &str, cwd: &Path) -> Source {
                 sha256: pin,
             };
         }
-        if FORGES.contains(&host) || path.ends_with(".git") {
-            return Source::Git(text.to_string());
+    }
+    let exists = |p: &str| std::fs::symlink_metadata(cwd.join(p)).is_ok();
+    // `owner/repo@skill`: no scheme, no scp-like `host:`.
+    let (spec, skill) = match text.rsplit_once('@') {
+        Some((spec, skill))
+            if !text.contains("://")
+                && !text.contains(':')
+                && !skill.is_empty()
+                && !skill.contains('/') =>
+        {
+            (spec, Some(skill.to_string()))
         }
+        _ => (text, None),
+    };
+    if GitSpec::is_git_like(spec, &exists) {
+        return Source::Git {
+            spec: spec.to_string(),
+            skill,
+        };
+    }
+    if http {
         return Source::Index(text.to_string());
     }
-    if ["git@", "ssh://", "git://", "file://"]
-        .iter()
-        .any(|p| text.starts_with(p))
-    {
-        return Source::Git(text.to_string());
-    }
-    let path = cwd.join(text);
-    if std::fs::symlink_metadata(&path).is_ok()
-        || text.starts_with(['.', '/', '~'])
-        || !is_shorthand(text)
-    {
-        return Source::Path(PathBuf::from(text));
-    }
-    Source::Git(text.to_string())
-}
-
-/// `owner/repo`, `owner/repo/sub/path`, each with an optional `@ref`.
-fn is_shorthand(text: &str) -> bool {
-    let repo = text.split_once('@').map_or(text, |(r, _)| r);
-    let parts: Vec<&str> = repo.split('/').collect();
-    parts.len() >= 2
-        && parts.iter().all(|p| {
-            !p.is_empty()
-                && *p != "."
-                && *p != ".."
-                && p.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        })
+    Source::Path(PathBuf::from(text))
 }
 
 #[cfg(test)]
@@ -105,6 +100,13 @@ mod tests {
 
     fn c(s: &str) -> Source {
         classify(s, Path::new("/nonexistent-skb-test"))
+    }
+
+    fn git(spec: &str, skill: Option<&str>) -> Source {
+        Source::Git {
+            spec: spec.into(),
+            skill: skill.map(String::from),
+        }
     }
 
     #[test]
@@ -127,27 +129,31 @@ mod tests {
         assert!(matches!(c("https://x.dev/a.skillpack"), Source::Url { .. }));
         assert_eq!(
             c("https://github.com/a/b"),
-            Source::Git("https://github.com/a/b".into())
+            git("https://github.com/a/b", None)
         );
         assert_eq!(
             c("https://git.x.dev/a/b.git"),
-            Source::Git("https://git.x.dev/a/b.git".into())
+            git("https://git.x.dev/a/b.git", None)
         );
         assert_eq!(c("https://x.dev"), Source::Index("https://x.dev".into()));
         assert!(matches!(
             c("http://127.0.0.1:8000/.well-known/agent-skills/index.json"),
             Source::Index(_)
         ));
-        assert!(matches!(c("git@github.com:a/b.git"), Source::Git(_)));
-        assert!(matches!(c("file:///tmp/repo"), Source::Git(_)));
-        assert_eq!(c("acme/skills"), Source::Git("acme/skills".into()));
         assert_eq!(
-            c("acme/skills/pdf@v1"),
-            Source::Git("acme/skills/pdf@v1".into())
+            c("git@github.com:a/b.git"),
+            git("git@github.com:a/b.git", None)
+        );
+        assert_eq!(c("file:///tmp/repo"), git("file:///tmp/repo", None));
+        assert_eq!(c("acme/skills"), git("acme/skills", None));
+        assert_eq!(c("acme/skills#v1"), git("acme/skills#v1", None));
+        assert_eq!(c("acme/skills@pdf"), git("acme/skills", Some("pdf")));
+        assert_eq!(
+            c("acme/skills/sub#v1@pdf"),
+            git("acme/skills/sub#v1", Some("pdf"))
         );
         assert_eq!(c("./acme/skills"), Source::Path("./acme/skills".into()));
         assert_eq!(c("skills"), Source::Path("skills".into()));
-        assert_eq!(c("a/../b"), Source::Path("a/../b".into()));
         assert_eq!(c("/abs/dir"), Source::Path("/abs/dir".into()));
     }
 

@@ -70,13 +70,19 @@ pub fn classify(text: &str, cwd: &Path) -> Source {
         }
     }
     let exists = |p: &str| std::fs::symlink_metadata(cwd.join(p)).is_ok();
-    // `owner/repo@skill`: no scheme, no scp-like `host:`.
+    // `owner/repo@skill`: no scheme, not scp-like (`user@host:path`, its
+    // `:` before any `/`).
+    let scp_like = match (text.find(':'), text.find('/')) {
+        (Some(colon), Some(slash)) => colon < slash,
+        (Some(_), None) => true,
+        _ => false,
+    };
     let (spec, skill) = match text.rsplit_once('@') {
         Some((spec, skill))
             if !text.contains("://")
-                && !text.contains(':')
+                && !scp_like
                 && !skill.is_empty()
-                && !skill.contains('/') =>
+                && !skill.contains(['/', ':', '#']) =>
         {
             (spec, Some(skill.to_string()))
         }
@@ -149,8 +155,8 @@ mod tests {
         assert_eq!(c("acme/skills#v1"), git("acme/skills#v1", None));
         assert_eq!(c("acme/skills@pdf"), git("acme/skills", Some("pdf")));
         assert_eq!(
-            c("acme/skills/sub#v1@pdf"),
-            git("acme/skills/sub#v1", Some("pdf"))
+            c("acme/skills#v1:sub@pdf"),
+            git("acme/skills#v1:sub", Some("pdf"))
         );
         assert_eq!(c("./acme/skills"), Source::Path("./acme/skills".into()));
         assert_eq!(c("skills"), Source::Path("skills".into()));

@@ -14,6 +14,8 @@ pub mod catalog;
 pub mod exec;
 #[cfg(feature = "exec")]
 pub mod fsread;
+#[cfg(feature = "installed")]
+pub mod installed;
 pub mod invocation;
 #[cfg(all(unix, feature = "openai"))]
 pub mod openai;

@@ -41,6 +41,7 @@ pub mod embed;
 pub mod files;
 pub mod frontmatter;
 pub mod libyaml_bound;
+pub mod locked;
 pub mod pack;
 pub mod parallel;
 pub mod profile;

@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use skills_compiler::embed::{self, from_pack};
-use skills_compiler::{self as compiler, Options, Severity, codegen};
+use skills_compiler::{self as compiler, Options, Severity, codegen, locked};
 
 use crate::fallback;
 use crate::input::{self, Args, Warnings};
@@ -27,9 +27,40 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
             );
         }
     };
+    if let Some((lock, span)) = &args.lock {
+        return expand_lock(&manifest, &args, lock, *span);
+    }
     match &args.pack {
         Some((pack, span)) => expand_pack(&manifest, &args, pack, *span),
-        None => expand_dirs(&manifest, &args),
+        None => {
+            let roots = args
+                .paths
+                .iter()
+                .map(|(p, s)| (manifest.join(p), *s))
+                .collect();
+            expand_dirs(&manifest, &args, roots, &[], Vec::new())
+        }
+    }
+}
+
+/// `lock = "..."`: the folders the lock names, checked file by file against
+/// it, then compiled as directories; each skill's digest must be the
+/// lock's.
+fn expand_lock(manifest: &Path, args: &Args, lock: &str, span: Span) -> TokenStream {
+    let path = manifest.join(lock);
+    match locked::roots(&path, lock) {
+        Ok(l) => {
+            let roots = l.roots.iter().map(|r| (r.clone(), span)).collect();
+            expand_dirs(manifest, args, roots, &l.digests, l.read)
+        }
+        Err(message) => {
+            let read: Vec<PathBuf> = [path].into_iter().filter(|p| p.is_file()).collect();
+            fallback::empty(
+                &args.krate,
+                fallback::error(span, &message),
+                codegen::track(&read),
+            )
+        }
     }
 }
 
@@ -58,10 +89,18 @@ fn expand_pack(manifest: &Path, args: &Args, pack: &str, span: Span) -> TokenStr
     }
 }
 
-/// Skill directories: checked, reported, planned.
-fn expand_dirs(manifest: &Path, args: &Args) -> TokenStream {
+/// Skill directories (each with the span its diagnostics go to): checked,
+/// reported, planned; with `digests` (a lock's), each named skill's digest
+/// must be the one given; `extra` files are tracked for rebuilds too.
+fn expand_dirs(
+    manifest: &Path,
+    args: &Args,
+    roots: Vec<(PathBuf, Span)>,
+    digests: &[(String, String)],
+    extra: Vec<PathBuf>,
+) -> TokenStream {
     let krate = &args.krate;
-    let roots: Vec<PathBuf> = args.paths.iter().map(|(p, _)| manifest.join(p)).collect();
+    let (roots, spans): (Vec<PathBuf>, Vec<Span>) = roots.into_iter().unzip();
     let options = Options {
         profile: args.profile,
         lints: args.lints,
@@ -74,9 +113,9 @@ fn expand_dirs(manifest: &Path, args: &Args) -> TokenStream {
     let span_of = |path: &Path| {
         roots
             .iter()
-            .zip(&args.paths)
+            .zip(&spans)
             .find(|(root, _)| path.starts_with(root))
-            .map_or(Span::call_site(), |(_, (_, span))| *span)
+            .map_or(Span::call_site(), |(_, span)| *span)
     };
     let mut errors = TokenStream::new();
     let mut warnings = TokenStream::new();
@@ -89,11 +128,14 @@ fn expand_dirs(manifest: &Path, args: &Args) -> TokenStream {
             warnings.extend(fallback::warning(span_of(&d.path), i, &text));
         }
     }
-    let tracked: Vec<PathBuf> = checked
+    let mut tracked: Vec<PathBuf> = checked
         .skills
         .iter()
         .flat_map(|s| s.files.iter().map(|f| f.path.clone()))
         .collect();
+    tracked.extend(extra);
+    tracked.sort();
+    tracked.dedup();
     let tracking = codegen::track(&tracked);
     if !errors.is_empty() {
         return fallback::empty(krate, errors, tracking);
@@ -101,10 +143,14 @@ fn expand_dirs(manifest: &Path, args: &Args) -> TokenStream {
     let plan = match embed::plan(&checked, &roots, &args.exclude) {
         Ok(plan) => plan,
         Err(e) => {
-            let span = args.paths.first().map_or(Span::call_site(), |(_, s)| *s);
+            let span = spans.first().copied().unwrap_or_else(Span::call_site);
             return fallback::empty(krate, fallback::error(span, &e.message), tracking);
         }
     };
+    if let Err(message) = locked::check_digests(&plan, digests) {
+        let span = spans.first().copied().unwrap_or_else(Span::call_site);
+        return fallback::empty(krate, fallback::error(span, &message), tracking);
+    }
     let data = codegen::bundle(krate, &plan);
     quote! {
         {

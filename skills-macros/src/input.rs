@@ -39,6 +39,9 @@ pub(crate) struct Args {
     pub(crate) pubkey: Option<(String, Span)>,
     /// `unsigned = true`: embed a pack without checking a signature.
     pub(crate) unsigned: bool,
+    /// `lock = "..."`: embed the installed skills `skb.lock` names, each
+    /// checked against it.
+    pub(crate) lock: Option<(String, Span)>,
     /// `max_depth = N`, `max_dirs = N`.
     pub(crate) discovery: DiscoveryOptions,
     /// `max_files = N`, `max_skill_size = BYTES`, `max_skill_depth = N`.
@@ -83,6 +86,7 @@ pub(crate) fn parse(input: TokenStream) -> Result<Args, InputError> {
         lints: true,
         pack: None,
         pubkey: None,
+        lock: None,
         unsigned: false,
         discovery: DiscoveryOptions {
             knobs: Knobs::MacroOptions,
@@ -130,6 +134,15 @@ pub(crate) fn parse(input: TokenStream) -> Result<Args, InputError> {
                 );
             }
         }
+    }
+    if let Some((_, span)) = &args.lock {
+        if args.pack.is_some() || !args.paths.is_empty() {
+            return err(
+                *span,
+                "`lock` names the skills to embed: give either `lock` or directories or `pack`, not several",
+            );
+        }
+        return Ok(args);
     }
     match (&args.pack, args.paths.first(), &args.pubkey, args.unsigned) {
         (None, None, _, _) => err(
@@ -199,14 +212,14 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
                 }
             };
         }
-        "pack" | "pubkey" => {
+        "pack" | "pubkey" | "lock" => {
             let Some(text) = text().filter(|t| !t.is_empty()) else {
                 return err(value_span, format!("`{key}` takes a non-empty string"));
             };
-            let slot = if key == "pack" {
-                &mut args.pack
-            } else {
-                &mut args.pubkey
+            let slot = match key {
+                "pack" => &mut args.pack,
+                "lock" => &mut args.lock,
+                _ => &mut args.pubkey,
             };
             *slot = Some((text, value_span));
         }
@@ -270,7 +283,7 @@ fn option(args: &mut Args, key: &str, span: Span, value: &[TokenTree]) -> Result
             return err(
                 span,
                 format!(
-                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings`, `lints`, `pack`, `pubkey`, `unsigned`, `max_depth`, `max_dirs`, `max_files`, `max_skill_size` and `max_skill_depth`"
+                    "unknown option `{other}`; the options are `profile`, `exclude`, `warnings`, `lints`, `pack`, `pubkey`, `unsigned`, `lock`, `max_depth`, `max_dirs`, `max_files`, `max_skill_size` and `max_skill_depth`"
                 ),
             );
         }

@@ -11,82 +11,17 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
-use skills_bundle::zip::Limits;
 use skills_core::digest::{hex, sha256};
-use skills_core::lock::{Resolved, Signer};
+use skills_core::lock::Resolved;
 use skills_core::pack::signature;
 
+use super::fetched::{FetchOptions, Fetched};
 use super::project::invalid;
 use super::remote;
+use super::signature::{check_signature, check_signature_text};
 use super::source::Source;
 use crate::extract;
 use crate::input::{self, Inputs};
-
-/// A fetched source.
-#[derive(Debug)]
-pub struct Fetched {
-    /// What the validator reads.
-    pub inputs: Inputs,
-    /// The pin of every skill found, unless [`Fetched::per_skill`] names it.
-    pub resolved: Resolved,
-    /// Pins of single skills (an index's entries).
-    pub per_skill: BTreeMap<String, Resolved>,
-    /// The signature over what was fetched, if it was signed.
-    pub signer: Option<Sig>,
-    /// Signatures of single skills (an index's entries).
-    pub per_skill_signer: BTreeMap<String, Sig>,
-    /// Why an unsigned remote source is trusted anyway (a pinned digest).
-    pub pinned: Option<String>,
-    /// Whether it came over a network.
-    pub remote: bool,
-}
-
-impl Fetched {
-    /// The pin of the skill called `name`.
-    pub fn resolved_for(&self, name: &str) -> Resolved {
-        self.per_skill
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| self.resolved.clone())
-    }
-
-    /// The signature over the skill called `name`, if it was signed.
-    pub fn signer_for(&self, name: &str) -> Option<Sig> {
-        self.per_skill_signer
-            .get(name)
-            .cloned()
-            .or_else(|| self.signer.clone())
-    }
-}
-
-/// A signature found beside what was fetched.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Sig {
-    /// Made by a trusted key, and checked.
-    Trusted(Signer),
-    /// Made by a key that is not trusted (so not checked): the key id.
-    Untrusted(String),
-}
-
-/// Trusted public keys for one run, base64.
-#[derive(Debug, Default)]
-pub struct Keys {
-    /// The keys.
-    pub keys: Vec<String>,
-}
-
-/// Where fetching may look and what it may accept.
-#[derive(Debug)]
-pub struct FetchOptions<'a> {
-    /// The working directory relative paths are read from.
-    pub cwd: &'a Path,
-    /// Archive limits.
-    pub limits: Limits,
-    /// Keys a signature may be made with.
-    pub keys: &'a Keys,
-    /// The skills asked for (an index fetches only those; empty: all).
-    pub skills: &'a [String],
-}
 
 /// Fetches `source` (`text` as the user wrote it).
 pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
@@ -190,83 +125,6 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
         pinned: None,
         remote: false,
     })
-}
-
-/// Checks the signature at `sig_path` (if there is one) over `bytes` with
-/// the trusted keys: `None` when unsigned, an error when signed by no
-/// trusted key or not matching.
-pub fn check_signature(
-    bytes: &[u8],
-    sig_path: &Path,
-    source: &str,
-    keys: &Keys,
-) -> io::Result<Option<Sig>> {
-    let text = match skills_core::fsread::read_file(sig_path, signature::MAX_SIGNATURE_FILE) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => return Err(invalid(e.to_string())),
-    };
-    check_signature_text(bytes, &text, source, keys).map(Some)
-}
-
-/// Checks the minisign signature `text` over `bytes` with the trusted key
-/// it names: [`Sig::Untrusted`] when no trusted key has its id, an error
-/// when the key is trusted and the signature does not check (the bytes or
-/// the signature were changed).
-pub fn check_signature_text(
-    bytes: &[u8],
-    text: &str,
-    source: &str,
-    keys: &Keys,
-) -> io::Result<Sig> {
-    let Some(key_id) = signature_key_id(text) else {
-        return Err(invalid(format!(
-            "`{source}`: its signature is not a minisign signature"
-        )));
-    };
-    let Some(key) = keys
-        .keys
-        .iter()
-        .find(|k| public_key_id(k).as_deref() == Some(&*key_id))
-    else {
-        return Ok(Sig::Untrusted(key_id));
-    };
-    let comment = signature::verify(bytes, key, Some(text)).map_err(|e| {
-        invalid(format!(
-            "`{source}`: the signature by trusted key {key_id} does not check ({e}); nothing was installed"
-        ))
-    })?;
-    Ok(Sig::Trusted(signer_of(key_id, &comment)))
-}
-
-/// The lock's record of a checked signature: its key and what its trusted
-/// comment claims.
-fn signer_of(key: String, _comment: &str) -> Signer {
-    Signer {
-        key,
-        version: None,
-        timestamp: None,
-    }
-}
-
-/// The key id a minisign signature names (16 uppercase hex digits).
-pub fn signature_key_id(text: &str) -> Option<String> {
-    let line = text
-        .lines()
-        .find(|l| !l.starts_with("untrusted comment:") && !l.trim().is_empty())?;
-    keynum_hex(line.trim(), 2)
-}
-
-/// The key id of a base64 minisign public key.
-pub fn public_key_id(key: &str) -> Option<String> {
-    keynum_hex(key.trim(), 2)
-}
-
-fn keynum_hex(b64: &str, at: usize) -> Option<String> {
-    use ct_codecs::{Base64, Decoder};
-    let bytes = Base64::decode_to_vec(b64, None).ok()?;
-    let num = bytes.get(at..at + 8)?;
-    Some(num.iter().rev().map(|b| format!("{b:02X}")).collect())
 }
 
 /// Fetches what `resolved` pins, and checks the source still resolves to

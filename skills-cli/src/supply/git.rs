@@ -9,7 +9,7 @@ use std::path::Path;
 use skills_core::lock::Resolved;
 use skills_supply::git::{self, GitError, GitOptions, GitSpec};
 
-use super::fetch::Fetched;
+use super::fetched::Fetched;
 use super::project::invalid;
 use crate::input::Inputs;
 

@@ -12,6 +12,7 @@
 //! One project is changed by one `skb` at a time ([`project::Project::lock`]).
 
 pub mod fetch;
+pub mod fetched;
 pub mod git;
 pub mod install;
 pub mod place;
@@ -20,5 +21,6 @@ pub mod progress;
 pub mod project;
 pub mod remote;
 pub mod session;
+pub mod signature;
 pub mod source;
 pub mod targets;

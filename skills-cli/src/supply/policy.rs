@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use skills_core::lock::Signer;
 
-use super::fetch::Sig;
+use super::fetched::Sig;
 
 /// Whether `new` is older than `old`.
 pub fn older(new: &Signer, old: &Signer) -> bool {
@@ -84,7 +84,7 @@ fn parse(v: &str) -> Option<([u64; 3], Vec<&str>)> {
 /// `--allow-unsigned`, or signed as an older version than `locked` without
 /// `--allow-downgrade`.
 pub fn decide(
-    fetched: &super::fetch::Fetched,
+    fetched: &super::fetched::Fetched,
     name: &str,
     locked: Option<&skills_core::lock::LockedSkill>,
     allow_unsigned: bool,

@@ -9,9 +9,10 @@ use skills_core::lock::Resolved;
 use skills_supply::http::{self, HttpError, HttpOptions};
 use skills_supply::index::{self, Entry, EntryKind};
 
-use super::fetch::{FetchOptions, Fetched, check_signature_text};
+use super::fetched::{FetchOptions, Fetched};
 use super::progress::Progress;
 use super::project::invalid;
+use super::signature::check_signature_text;
 use crate::input::Inputs;
 
 /// The client's options: the defaults (`https://`, or `http://` to a

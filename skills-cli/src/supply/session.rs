@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use skills_core::client::InstallTarget;
 
-use super::fetch::Keys;
+use super::fetched::Keys;
 use super::install::Dest;
 use super::project::{Project, invalid};
 use super::targets;
 use crate::args::ListFormat;
-use crate::args::supply::{PolicyArgs, ProjectArgs};
+use crate::args::{PolicyArgs, ProjectArgs};
 use crate::sign;
 
 /// The project (or the user's scope) the arguments name.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Lock, LockedFile, LockedSkill, Resolved, Signer, VERSION};
+use super::model::{Lock, LockedFile, LockedSkill, Resolved, Signer, VERSION};
 use crate::json::{self, Node, Value};
 
 /// Deepest nesting the format has (object → skills → skill → files → file).

@@ -12,7 +12,7 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
-use super::LockedFile;
+use super::model::LockedFile;
 use crate::digest::{hex, sha256};
 use crate::fsread::{Dir, Reason};
 use crate::listing::{EntryKind, Listing};

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Lock, LockedSkill, Resolved, VERSION};
+use super::model::{Lock, LockedSkill, Resolved, VERSION};
 use crate::json::quote;
 
 pub(super) fn to_json(lock: &Lock) -> String {

@@ -1,0 +1,76 @@
+//! What fetching a source gives: the folders to validate, the pin of each
+//! skill found, and the signatures found beside them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use skills_bundle::zip::Limits;
+use skills_core::lock::{Resolved, Signer};
+
+use crate::input::Inputs;
+
+/// A fetched source.
+#[derive(Debug)]
+pub struct Fetched {
+    /// What the validator reads.
+    pub inputs: Inputs,
+    /// The pin of every skill found, unless [`Fetched::per_skill`] names it.
+    pub resolved: Resolved,
+    /// Pins of single skills (an index's entries).
+    pub per_skill: BTreeMap<String, Resolved>,
+    /// The signature over what was fetched, if it was signed.
+    pub signer: Option<Sig>,
+    /// Signatures of single skills (an index's entries).
+    pub per_skill_signer: BTreeMap<String, Sig>,
+    /// Why an unsigned remote source is trusted anyway (a pinned digest).
+    pub pinned: Option<String>,
+    /// Whether it came over a network.
+    pub remote: bool,
+}
+
+impl Fetched {
+    /// The pin of the skill called `name`.
+    pub fn resolved_for(&self, name: &str) -> Resolved {
+        self.per_skill
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| self.resolved.clone())
+    }
+
+    /// The signature over the skill called `name`, if it was signed.
+    pub fn signer_for(&self, name: &str) -> Option<Sig> {
+        self.per_skill_signer
+            .get(name)
+            .cloned()
+            .or_else(|| self.signer.clone())
+    }
+}
+
+/// A signature found beside what was fetched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sig {
+    /// Made by a trusted key, and checked.
+    Trusted(Signer),
+    /// Made by a key that is not trusted (so not checked): the key id.
+    Untrusted(String),
+}
+
+/// Trusted public keys for one run, base64.
+#[derive(Debug, Default)]
+pub struct Keys {
+    /// The keys.
+    pub keys: Vec<String>,
+}
+
+/// Where fetching may look and what it may accept.
+#[derive(Debug)]
+pub struct FetchOptions<'a> {
+    /// The working directory relative paths are read from.
+    pub cwd: &'a Path,
+    /// Archive limits.
+    pub limits: Limits,
+    /// Keys a signature may be made with.
+    pub keys: &'a Keys,
+    /// The skills asked for (an index fetches only those; empty: all).
+    pub skills: &'a [String],
+}

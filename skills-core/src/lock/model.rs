@@ -1,0 +1,194 @@
+//! The lock's content, as the reader makes it and the writer writes it.
+
+/// The lock's file name, at the top of the project.
+pub const FILE_NAME: &str = "skb.lock";
+
+/// The format version this crate reads and writes.
+pub const VERSION: u64 = 1;
+
+/// Largest lock file read: 1,339 skills with their files take about 2 MiB.
+pub const MAX_LOCK_FILE: u64 = 64 << 20;
+
+/// A lock file's content.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Lock {
+    /// The skills, sorted by name, names unique.
+    pub skills: Vec<LockedSkill>,
+}
+
+/// One installed skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedSkill {
+    /// The skill's name.
+    pub name: String,
+    /// The source as the user wrote it (`acme/skills@v1`, a path, a URL).
+    pub source: String,
+    /// What the source resolved to: the pin `install` fetches again.
+    pub resolved: Resolved,
+    /// The skill's digest, `sha256:<hex>` ([`crate::digest`]).
+    pub digest: String,
+    /// Who signed it, when it was signed.
+    pub signer: Option<Signer>,
+    /// Why it was installed without a signature, when it was.
+    pub unsigned: Option<String>,
+    /// Where it is installed: `/`-separated paths relative to the project,
+    /// or below the home directory as `~/…`; sorted.
+    pub installed: Vec<String>,
+    /// Every file of the skill, sorted by path.
+    pub files: Vec<LockedFile>,
+}
+
+/// A source pinned to exact content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Resolved {
+    /// A folder on this machine (a skill, a plugin, a marketplace): pinned
+    /// by the files' hashes only.
+    Folder {
+        /// The folder, as given.
+        path: String,
+    },
+    /// A pack or a `.skill` zip on this machine.
+    File {
+        /// The file, as given.
+        path: String,
+        /// SHA-256 of its bytes, hex.
+        sha256: String,
+    },
+    /// A pack, a `.skill` zip or a `SKILL.md` downloaded over HTTPS.
+    Url {
+        /// The URL.
+        url: String,
+        /// SHA-256 of the bytes downloaded, hex.
+        sha256: String,
+    },
+    /// A git repository at a commit.
+    Git {
+        /// The repository's URL.
+        url: String,
+        /// The full commit id.
+        commit: String,
+        /// The folder inside the repository, `/`-separated, if not its top.
+        path: Option<String>,
+    },
+    /// An entry of an Agent Skills well-known index.
+    Index {
+        /// The index's URL.
+        url: String,
+        /// The entry's URL, resolved against the index.
+        entry: String,
+        /// The entry's version, when the index gives one.
+        version: Option<String>,
+        /// The entry's SHA-256, hex, as the index states and the download
+        /// matched.
+        sha256: String,
+    },
+    /// An OCI artifact.
+    Oci {
+        /// The reference, `oci://host/repository`, without tag or digest.
+        reference: String,
+        /// The tag it was resolved from, if any.
+        tag: Option<String>,
+        /// The manifest digest, `sha256:<hex>`.
+        digest: String,
+    },
+}
+
+/// The signature a skill was installed under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signer {
+    /// The minisign key id, 16 uppercase hex digits.
+    pub key: String,
+    /// The version the signature names, if any.
+    pub version: Option<String>,
+    /// When it was signed (Unix seconds), if the signature says.
+    pub timestamp: Option<u64>,
+}
+
+/// One file of an installed skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedFile {
+    /// Its path in the skill folder, `/`-separated.
+    pub path: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// SHA-256 of its content, hex.
+    pub sha256: String,
+    /// Whether it is installed executable.
+    pub executable: bool,
+}
+
+impl Lock {
+    /// The skill called `name`.
+    pub fn get(&self, name: &str) -> Option<&LockedSkill> {
+        self.skills
+            .binary_search_by(|s| s.name.as_str().cmp(name))
+            .ok()
+            .and_then(|i| self.skills.get(i))
+    }
+
+    /// Adds `skill`, replacing the one of the same name.
+    pub fn insert(&mut self, skill: LockedSkill) {
+        match self
+            .skills
+            .binary_search_by(|s| s.name.as_str().cmp(&skill.name))
+        {
+            Ok(i) => self.skills[i] = skill,
+            Err(i) => self.skills.insert(i, skill),
+        }
+    }
+
+    /// Removes the skill called `name`, returning it.
+    pub fn remove(&mut self, name: &str) -> Option<LockedSkill> {
+        let i = self
+            .skills
+            .binary_search_by(|s| s.name.as_str().cmp(name))
+            .ok()?;
+        Some(self.skills.remove(i))
+    }
+}
+
+impl Resolved {
+    /// The `type` written in the lock.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Resolved::Folder { .. } => "folder",
+            Resolved::File { .. } => "file",
+            Resolved::Url { .. } => "url",
+            Resolved::Git { .. } => "git",
+            Resolved::Index { .. } => "index",
+            Resolved::Oci { .. } => "oci",
+        }
+    }
+
+    /// Whether the source is remote: fetched over a network (a signature
+    /// is then required by default).
+    pub fn is_remote(&self) -> bool {
+        !matches!(self, Resolved::Folder { .. } | Resolved::File { .. })
+    }
+
+    /// The pin in one line, for messages: `git https://… @ 1a2b3c4`.
+    pub fn describe(&self) -> String {
+        match self {
+            Resolved::Folder { path } => format!("folder {path}"),
+            Resolved::File { path, sha256 } => format!("{path} (sha256 {})", short(sha256)),
+            Resolved::Url { url, sha256 } => format!("{url} (sha256 {})", short(sha256)),
+            Resolved::Git { url, commit, path } => match path {
+                Some(p) => format!("{url} at {} in {p}", short(commit)),
+                None => format!("{url} at {}", short(commit)),
+            },
+            Resolved::Index { entry, version, .. } => match version {
+                Some(v) => format!("{entry} (version {v})"),
+                None => entry.clone(),
+            },
+            Resolved::Oci {
+                reference, digest, ..
+            } => format!("{reference}@{digest}"),
+        }
+    }
+}
+
+/// The first 12 characters of a hex id, for messages.
+fn short(hex: &str) -> &str {
+    hex.get(..12).unwrap_or(hex)
+}

@@ -10,3 +10,4 @@
 
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
+pub mod oci;

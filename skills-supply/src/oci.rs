@@ -12,13 +12,12 @@
 //! |---|---|
 //! | `artifactType` | `application/vnd.skills.pack.v1` |
 //! | `config` | the OCI empty descriptor: `application/vnd.oci.empty.v1+json`, the 2 bytes `{}` |
-//! | `layers[0]` | the `.skillpack` file's bytes, `application/vnd.skills.pack.v1+zip`, annotated `org.opencontainers.image.title: <name>.skillpack` |
-//! | `layers[1]` | when signed, its minisign signature (the `.minisig` file's text), `application/vnd.skills.pack.signature.v1.minisig`, titled `<name>.skillpack.minisig` |
+//! | `layers[0]` | the `.skillpack` file's bytes, `application/vnd.skills.pack.v1+zip`, annotated `org.opencontainers.image.title: pack.skillpack` |
+//! | `layers[1]` | when signed, its minisign signature (the `.minisig` file's text), `application/vnd.skills.pack.signature.v1.minisig`, titled `pack.skillpack.minisig` |
 //!
-//! `<name>` is the repository's last path component. The manifest is compact
-//! JSON in a fixed field order with no timestamp, so the same pack and
-//! signature give the same manifest digest on every push, and a lock can pin
-//! it. The signature is a layer of the artifact, not a separate "referrer",
+//! The manifest is compact JSON in a fixed field order, with fixed titles
+//! and no timestamp, so the same pack and signature give the same manifest
+//! digest on every push to any repository, and a lock can pin it. The signature is a layer of the artifact, not a separate "referrer",
 //! so it travels with every copy (`distribution` 2.8 and several hosted
 //! registries have no referrers API), and a pull by digest pins the pack and
 //! its signature together. Pulling does not decide trust: it returns the
@@ -111,6 +110,10 @@ pub const TITLE_ANNOTATION: &str = "org.opencontainers.image.title";
 pub const MAX_MANIFEST: u64 = 4 << 20;
 /// The default [`OciOptions::max_pack_bytes`]: 256 MiB.
 pub const DEFAULT_MAX_PACK: u64 = 256 << 20;
+
+/// The pack layer's title (the signature's adds `.minisig`): fixed, so the
+/// manifest does not depend on the repository it is pushed to.
+const PACK_TITLE: &str = "pack.skillpack";
 
 /// The empty config blob.
 const EMPTY_CONFIG: &[u8] = b"{}";
@@ -311,8 +314,7 @@ pub fn push(
     signature: Option<&str>,
     options: &OciOptions,
 ) -> Result<String, OciError> {
-    let name = reference.repository.rsplit('/').next().unwrap_or("pack");
-    let (blobs, manifest) = manifest::build(pack, signature, &format!("{name}.skillpack"));
+    let (blobs, manifest) = manifest::build(pack, signature, PACK_TITLE);
     let digest = digest_of(&manifest);
     let reference_text = reference.to_string();
     if let Some(pinned) = &reference.digest

@@ -314,6 +314,7 @@ pub fn push(
     signature: Option<&str>,
     options: &OciOptions,
 ) -> Result<String, OciError> {
+    reference.check()?;
     let (blobs, manifest) = manifest::build(pack, signature, PACK_TITLE);
     let digest = digest_of(&manifest);
     let reference_text = reference.to_string();

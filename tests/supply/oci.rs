@@ -313,3 +313,56 @@ fn we_pull_what_oras_pushes() {
     assert!(matches!(err, OciError::Invalid { .. }), "{err}");
     assert!(err.to_string().contains(PACK_MEDIA_TYPE), "{err}");
 }
+
+#[test]
+fn a_token_realm_gives_anonymous_pulls_and_pushes_with_credentials() {
+    let (registry, _tokens) = Registry::start_with_tokens("publisher:s3cret", "refresh-me");
+    let tagged = reference(&registry, "team/tools:v1");
+    let pack = pack_bytes(3_000);
+    let err = oci::push(&tagged, &pack, None, &anonymous()).unwrap_err();
+    assert!(matches!(err, OciError::Unauthorized { .. }), "{err}");
+
+    let publisher = OciOptions {
+        credentials: Credentials::Basic {
+            username: "publisher".into(),
+            password: "s3cret".into(),
+        },
+        ..anonymous()
+    };
+    let digest = oci::push(&tagged, &pack, Some(SIGNATURE), &publisher)
+        .unwrap_or_else(|e| panic!("{e}\n{}", registry.log()));
+    let pulled = oci::pull(&tagged, &anonymous()).unwrap();
+    assert_eq!(
+        (pulled.pack, pulled.manifest_digest),
+        (pack, digest.clone())
+    );
+    assert_eq!(oci::resolve(&tagged, &anonymous()).unwrap(), digest);
+
+    // Docker's `identitytoken` is traded at the realm for an access token.
+    let docker = tempfile::tempdir().unwrap();
+    std::fs::write(
+        docker.path().join("config.json"),
+        format!(
+            r#"{{"auths":{{"{}":{{"auth":"","identitytoken":"refresh-me"}}}}}}"#,
+            registry.host
+        ),
+    )
+    .unwrap();
+    let with_identity = OciOptions {
+        credentials: Credentials::DockerConfig(docker.path().to_owned()),
+        ..anonymous()
+    };
+    let other = reference(&registry, "team/other:v1");
+    oci::push(&other, b"other", None, &with_identity).unwrap();
+    assert_eq!(oci::pull(&other, &anonymous()).unwrap().pack, b"other");
+
+    let wrong = OciOptions {
+        credentials: Credentials::Basic {
+            username: "publisher".into(),
+            password: "guess".into(),
+        },
+        ..anonymous()
+    };
+    let err = oci::pull(&tagged, &wrong).unwrap_err();
+    assert!(err.to_string().contains("refused the credentials"), "{err}");
+}

@@ -1,12 +1,13 @@
 //! A real OCI registry for the tests: the CNCF `distribution` server
 //! (Debian's `docker-registry`, 2.8) started on 127.0.0.1 with a temporary
-//! config and storage folder, optionally behind `htpasswd` basic auth, and
-//! killed when dropped.
+//! config and storage folder, optionally behind `htpasswd` basic auth or
+//! a token server (`token_server.py`), each killed when dropped.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
+use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,7 +25,7 @@ const INSTALL: &str = "install it: `apt-get install -y docker-registry` (Debian/
 impl Registry {
     /// A registry anyone may push to and pull from.
     pub fn start() -> Registry {
-        Registry::spawn(None)
+        Registry::spawn(|_| String::new())
     }
 
     /// A registry that requires `user`/`password` (bcrypt `htpasswd`).
@@ -38,10 +39,37 @@ impl Registry {
                 )
             });
         assert!(output.status.success(), "htpasswd failed: {output:?}");
-        Registry::spawn(Some(output.stdout))
+        Registry::spawn(|dir| {
+            let path = dir.join("htpasswd");
+            std::fs::write(&path, &output.stdout).unwrap();
+            format!(
+                "auth:\n  htpasswd:\n    realm: skills-tests\n    path: {}\n",
+                path.display()
+            )
+        })
     }
 
-    fn spawn(htpasswd: Option<Vec<u8>>) -> Registry {
+    /// A registry that trusts the tokens of a [`TokenServer`] it starts:
+    /// anonymous pulls, pushes with `user:password` or `refresh_token`.
+    pub fn start_with_tokens(credentials: &str, refresh_token: &str) -> (Registry, TokenServer) {
+        let mut server = None;
+        let registry = Registry::spawn(|dir| {
+            let started = TokenServer::start(dir, credentials, refresh_token);
+            let yaml = format!(
+                "auth:\n  token:\n    realm: http://127.0.0.1:{}/token\n    service: {TOKEN_SERVICE}\n    \
+                 issuer: {TOKEN_ISSUER}\n    rootcertbundle: {}\n",
+                started.port,
+                dir.join("token-cert.pem").display()
+            );
+            server = Some(started);
+            yaml
+        });
+        (registry, server.unwrap())
+    }
+
+    /// Starts the registry; `auth` writes what it needs into the registry's
+    /// folder and returns the config's `auth:` section.
+    fn spawn(auth: impl FnOnce(&Path) -> String) -> Registry {
         let program = std::env::var_os("SKILLS_DOCKER_REGISTRY")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/usr/bin/docker-registry"));
@@ -63,14 +91,7 @@ impl Registry {
              http:\n  addr: {host}\n  secret: skills-supply-tests\n",
             storage.display()
         );
-        if let Some(htpasswd) = htpasswd {
-            let path = dir.path().join("htpasswd");
-            std::fs::write(&path, htpasswd).unwrap();
-            config.push_str(&format!(
-                "auth:\n  htpasswd:\n    realm: skills-tests\n    path: {}\n",
-                path.display()
-            ));
-        }
+        config.push_str(&auth(dir.path()));
         let config_path = dir.path().join("config.yml");
         std::fs::write(&config_path, config).unwrap();
         let log = std::fs::File::create(dir.path().join("registry.log")).unwrap();
@@ -144,6 +165,61 @@ impl Registry {
 }
 
 impl Drop for Registry {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const TOKEN_SERVICE: &str = "skills-registry";
+const TOKEN_ISSUER: &str = "skills-tests";
+
+/// `token_server.py` on the system's `python3`, signing with a key and
+/// self-signed certificate made by `openssl` in the registry's folder.
+pub struct TokenServer {
+    child: Child,
+    port: u16,
+}
+
+impl TokenServer {
+    fn start(dir: &Path, credentials: &str, refresh_token: &str) -> TokenServer {
+        let key = dir.join("token-key.pem");
+        let cert = dir.join("token-cert.pem");
+        let made = Command::new("openssl")
+            .args([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+            ])
+            .args(["-subj", "/CN=skills-tests-token"])
+            .arg("-keyout")
+            .arg(&key)
+            .arg("-out")
+            .arg(&cert)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run `openssl` ({e}): `apt-get install -y openssl`"));
+        assert!(made.status.success(), "openssl req failed: {made:?}");
+        let script =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/supply/token_server.py");
+        let mut child = Command::new("python3")
+            .arg(script)
+            .args([&key, &cert])
+            .args([TOKEN_ISSUER, TOKEN_SERVICE, credentials, refresh_token])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run `python3` ({e}): install Python 3"));
+        let mut line = String::new();
+        if let Some(stdout) = child.stdout.take() {
+            BufReader::new(stdout).read_line(&mut line).unwrap();
+        }
+        let port = line.trim().parse().unwrap_or_else(|_| {
+            let _ = child.kill();
+            panic!("token_server.py did not print its port: {line:?}")
+        });
+        TokenServer { child, port }
+    }
+}
+
+impl Drop for TokenServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

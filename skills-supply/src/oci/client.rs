@@ -38,6 +38,7 @@ impl<'a> Session<'a> {
         options: &'a OciOptions,
         push: bool,
     ) -> Result<Session<'a>, OciError> {
+        reference.check()?;
         let env = |name: &str| std::env::var(name).ok();
         let secret = auth::resolve(&options.credentials, &reference.registry, &env)?;
         let plain = reference.is_loopback() || options.insecure;

@@ -34,52 +34,64 @@ impl Reference {
     /// (`…:tag@sha256:<hex>`); a reference with neither tag nor digest is
     /// refused, so nothing is pulled from an implied `latest`.
     pub fn parse(text: &str) -> Result<Reference, OciError> {
-        let bad = |why: String| OciError::Reference {
+        let bad = |why: &str| OciError::Reference {
             reference: text.to_owned(),
-            why,
+            why: why.to_owned(),
         };
         let rest = text
             .strip_prefix(SCHEME)
-            .ok_or_else(|| bad("an OCI reference starts with `oci://`".to_owned()))?;
+            .ok_or_else(|| bad("an OCI reference starts with `oci://`"))?;
         let (registry, path) = rest
             .split_once('/')
-            .ok_or_else(|| bad("no repository after the registry host".to_owned()))?;
-        check_registry(registry).map_err(bad)?;
+            .ok_or_else(|| bad("no repository after the registry host"))?;
         let (path, digest) = match path.split_once('@') {
-            Some((path, digest)) => {
-                check_digest(digest).map_err(bad)?;
-                (path, Some(digest.to_owned()))
-            }
+            Some((path, digest)) => (path, Some(digest.to_owned())),
             None => (path, None),
         };
         let (repository, tag) = match path.split_once(':') {
-            Some((repository, tag)) => {
-                check_tag(tag).map_err(bad)?;
-                (repository, Some(tag.to_owned()))
-            }
+            Some((repository, tag)) => (repository, Some(tag.to_owned())),
             None => (path, None),
         };
-        check_repository(repository).map_err(bad)?;
-        if tag.is_none() && digest.is_none() {
-            return Err(bad(
-                "no tag or digest: add `:TAG` or `@sha256:…` to the repository".to_owned(),
-            ));
-        }
-        Ok(Reference {
+        let reference = Reference {
             registry: registry.to_owned(),
             repository: repository.to_owned(),
             tag,
             digest,
-        })
+        };
+        reference.check()?;
+        Ok(reference)
+    }
+
+    /// Checks every field against the grammar (the fields are public, so a
+    /// reference built by hand is checked before any request is made from it).
+    pub fn check(&self) -> Result<(), OciError> {
+        let bad = |why: String| OciError::Reference {
+            reference: self.to_string(),
+            why,
+        };
+        check_registry(&self.registry).map_err(bad)?;
+        check_repository(&self.repository).map_err(bad)?;
+        if let Some(tag) = &self.tag {
+            check_tag(tag).map_err(bad)?;
+        }
+        if let Some(digest) = &self.digest {
+            check_digest(digest).map_err(bad)?;
+        }
+        if self.tag.is_none() && self.digest.is_none() {
+            return Err(bad(
+                "no tag or digest: add `:TAG` or `@sha256:…` to the repository".to_owned(),
+            ));
+        }
+        Ok(())
     }
 
     /// The tag or digest that names the manifest in `/v2/<repo>/manifests/<it>`:
-    /// the digest when there is one.
+    /// the digest when there is one ([`Reference::check`] ensures one of them).
     pub(crate) fn manifest_key(&self) -> &str {
         self.digest
             .as_deref()
             .or(self.tag.as_deref())
-            .unwrap_or("latest")
+            .unwrap_or_default()
     }
 
     /// Whether the registry is this machine (`localhost`, `127.0.0.0/8`,
@@ -276,5 +288,12 @@ mod tests {
         assert!(Reference::parse(&long_tag).is_err());
         let err = Reference::parse("oci://h/a").unwrap_err().to_string();
         assert!(err.contains("no tag or digest"), "{err}");
+        let by_hand = Reference {
+            registry: "h".into(),
+            repository: "a/../b".into(),
+            tag: Some("t".into()),
+            digest: None,
+        };
+        assert!(by_hand.check().is_err());
     }
 }

@@ -40,7 +40,7 @@
 //! returns the digest it computed, for the lock. Every blob is checked
 //! against its descriptor's size and digest before it is returned; sizes are
 //! bounded before anything is allocated (manifests at 4 MiB, signatures at
-//! [`MAX_SIGNATURE_FILE`], packs at [`OciOptions::max_pack_bytes`]).
+//! 16 KiB like `.minisig` files, packs at [`OciOptions::max_pack_bytes`]).
 //!
 //! # Credentials
 //!
@@ -66,7 +66,7 @@
 //! The issue prefers a client library from the OCI ecosystem. `oci-client`
 //! 0.18 (formerly `oci-distribution`, async on `reqwest`) was measured on this
 //! project's 2-core build machine in a scratch crate: a clean `cargo build`
-//! took 1 min 42 s and added 75 crate versions the workspace does not have,
+//! took 1 min 42 s (machine shared with other builds) and added 75 crate versions the workspace does not have,
 //! among them `aws-lc-sys` (a C library built with `cmake`), `quinn` and
 //! `tower`; the same scratch crate over `ureq` 3 with `rustls`, `serde_json`,
 //! `sha2` and `tokio` (all already in the workspace) built in 17 s. It would
@@ -88,10 +88,10 @@ use ureq::http::{Method, StatusCode};
 
 pub use auth::{Credentials, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
 pub use reference::Reference;
-pub use skills_core::pack::signature::MAX_SIGNATURE_FILE;
 
 use client::{Session, explain, header, read_bounded};
 use manifest::{Descriptor, Manifest, digest_of};
+use skills_core::pack::signature::MAX_SIGNATURE_FILE;
 
 /// The manifest's `artifactType`: a skill pack.
 pub const ARTIFACT_TYPE: &str = "application/vnd.skills.pack.v1";

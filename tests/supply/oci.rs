@@ -366,3 +366,43 @@ fn a_token_realm_gives_anonymous_pulls_and_pushes_with_credentials() {
     let err = oci::pull(&tagged, &wrong).unwrap_err();
     assert!(err.to_string().contains("refused the credentials"), "{err}");
 }
+
+#[test]
+fn a_refused_bearer_token_is_reported_not_replaced() {
+    let (registry, _tokens) = Registry::start_with_tokens("publisher:s3cret", "refresh-me");
+    let tagged = reference(&registry, "team/tools:v1");
+    let with_token = OciOptions {
+        credentials: Credentials::Bearer("not-a-token".into()),
+        ..anonymous()
+    };
+    let err = oci::pull(&tagged, &with_token).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OciError::Unauthorized {
+                had_credentials: true,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_registry_that_does_not_answer_is_named() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let tagged = Reference::parse(&format!("oci://127.0.0.1:{port}/team/tools:v1")).unwrap();
+    let err = oci::pull(&tagged, &anonymous()).unwrap_err();
+    assert!(matches!(err, OciError::Transport { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!(
+            "http://127.0.0.1:{port}/v2/team/tools/manifests/v1"
+        )),
+        "{text}"
+    );
+}

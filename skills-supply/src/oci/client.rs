@@ -147,6 +147,11 @@ impl<'a> Session<'a> {
 
     /// The `Authorization` value that answers a `WWW-Authenticate` challenge.
     fn answer(&mut self, header: &str) -> Result<String, OciError> {
+        if matches!(self.secret, Secret::Bearer(_)) {
+            // The caller's own token was refused: trading nothing for an
+            // anonymous token would only hide that.
+            return Err(self.unauthorized(401));
+        }
         match auth::parse_challenge(header) {
             Some(Challenge::Basic) => match self.secret.basic_header() {
                 Some(value) => Ok(value),

@@ -14,3 +14,4 @@
 pub mod git;
 pub mod http;
 pub mod index;
+pub mod oci;

@@ -8,3 +8,5 @@ mod git_server;
 mod http;
 mod http_server;
 mod index;
+mod oci;
+mod registry;

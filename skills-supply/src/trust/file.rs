@@ -96,7 +96,12 @@ impl TrustFile {
                 path: path.to_path_buf(),
                 line: e.line(),
                 column: e.column(),
-                message: e.to_string(),
+                // Without serde_json's "at line L column C": the path says it.
+                message: {
+                    let text = e.to_string();
+                    let at = format!(" at line {} column {}", e.line(), e.column());
+                    text.strip_suffix(&at).unwrap_or(&text).to_owned()
+                },
             })?;
         let invalid = |message: String| TrustError::Invalid {
             path: path.to_path_buf(),

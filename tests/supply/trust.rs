@@ -330,14 +330,10 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     let bytes = std::fs::read(d.join("pack")).unwrap();
     let sig = std::fs::read_to_string(d.join("pack.minisig")).unwrap();
     let public = std::fs::read_to_string(d.join("k.pub")).unwrap();
-    let stock_id = public
-        .lines()
-        .next()
-        .unwrap()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .to_owned();
+    // minisign's `.pub` comment drops the id's leading zeros; skb writes
+    // all 16 digits.
+    let written = public.lines().next().unwrap().rsplit(' ').next().unwrap();
+    let stock_id = format!("{:016X}", u64::from_str_radix(written, 16).unwrap());
 
     let mut store = TrustStore::load(d, None).unwrap();
     let unknown = store.signer(&bytes, &sig).unwrap();

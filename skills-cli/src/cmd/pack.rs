@@ -147,8 +147,9 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
 
 /// The time a signature claims, in Unix seconds: `SOURCE_DATE_EPOCH` when it
 /// is set and not empty (so a rebuild claims the same time), else now. It
-/// is signed so that an installer can refuse a pack older than the one it
-/// locked even when the publisher gives no `--release` version.
+/// is signed beside the version so that an installer can still refuse a
+/// pack older than the one it locked when the two versions cannot be
+/// compared (a lock, or another signer, that recorded a time and no version).
 fn signing_time() -> io::Result<u64> {
     let invalid = |value: &dyn std::fmt::Debug| {
         io::Error::new(

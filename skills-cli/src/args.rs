@@ -325,6 +325,13 @@ pub struct PackArgs {
     /// password comes from SKILLS_KEY_PASSWORD, else from a prompt.
     #[arg(long, value_name = "KEY")]
     pub sign: Option<PathBuf>,
+    /// With --sign: the release to sign with the pack, a SemVer version
+    /// (`1.4.0`, `2.0.0-rc.1`), so installers can refuse a release older than
+    /// the one they locked. The time of signing is signed too
+    /// (SOURCE_DATE_EPOCH, else now): it orders releases whose versions
+    /// cannot be compared.
+    #[arg(long, value_name = "VERSION", requires = "sign")]
+    pub release: Option<String>,
     /// What to write.
     #[arg(long, value_enum, default_value_t = PackFormat::Skillpack)]
     pub format: PackFormat,

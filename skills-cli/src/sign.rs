@@ -49,25 +49,23 @@ const CHECKSUM_OFFSET: usize = 126;
 /// and a NUL (`minisign -Vm` says "Trusted comment too long" beyond).
 const MAX_TRUSTED_COMMENT: usize = 8_173;
 
-/// A key's identifier, displayed as minisign does (`495409519A1C6C90`).
+/// A key's identifier, displayed as minisign does (`495409519A1C6C90`) by
+/// [`signature::key_id_hex`], the one rendering of key ids.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct KeyId(u64);
+pub struct KeyId([u8; 8]);
 
 impl KeyId {
-    /// Reads minisign's 8-byte little-endian key number.
+    /// Keeps minisign's 8-byte key number (always 8 bytes from the crate).
     fn from_keynum(keynum: &[u8]) -> Self {
-        Self(
-            keynum
-                .iter()
-                .rev()
-                .fold(0, |id, &byte| id << 8 | u64::from(byte)),
-        )
+        let mut id = [0; 8];
+        id.iter_mut().zip(keynum).for_each(|(to, from)| *to = *from);
+        Self(id)
     }
 }
 
 impl fmt::Display for KeyId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:016X}", self.0)
+        f.write_str(&signature::key_id_hex(self.0))
     }
 }
 

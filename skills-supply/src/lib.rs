@@ -15,3 +15,4 @@ pub mod git;
 pub mod http;
 pub mod index;
 pub mod oci;
+pub mod trust;

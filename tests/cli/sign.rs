@@ -270,3 +270,128 @@ fn an_empty_signature_file_is_not_a_signature() {
         text(&out)
     );
 }
+
+/// Runs `skb pack demo -o demo.skillpack` with `extra` arguments, signing
+/// with the unencrypted `k.key`, `SOURCE_DATE_EPOCH` set to `epoch` (or
+/// removed).
+fn pack_release(dir: &Path, extra: &[&str], epoch: Option<&str>) -> Output {
+    let mut command = skills();
+    command
+        .current_dir(dir)
+        .args(["pack", "demo", "-o", "demo.skillpack", "--sign", "k.key"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .env_remove("SKILLS_KEY_PASSWORD")
+        .env_remove("SOURCE_DATE_EPOCH");
+    if let Some(epoch) = epoch {
+        command.env("SOURCE_DATE_EPOCH", epoch);
+    }
+    command.output().unwrap()
+}
+
+/// `--release` signs the version and the time beside the digest: stock
+/// `minisign -Vm` still verifies and shows them, `skb verify` still accepts
+/// the pack, and `skills_core` reads the claims and the key id back.
+#[test]
+fn releases_are_signed_with_the_digest_and_read_back() {
+    use skills_core::pack::signature;
+
+    let dir = skill_dir();
+    let d = dir.path();
+    let keygen = success(&run(
+        d,
+        &["keygen", "-W", "-p", "k.pub", "-s", "k.key"],
+        None,
+    ));
+    let id = keygen.lines().next().unwrap().trim_start_matches("key id ");
+
+    let out = success(&pack_release(
+        d,
+        &["--release", "1.4.0-rc.1+build.7"],
+        Some("1700000000"),
+    ));
+    assert!(
+        out.contains(&format!("with key {id}, release 1.4.0-rc.1+build.7")),
+        "{out}"
+    );
+    let digest = out
+        .lines()
+        .find_map(|line| line.strip_prefix("digest "))
+        .unwrap();
+    let expected =
+        format!("skills-digest-v2:{digest} version:1.4.0-rc.1+build.7 timestamp:1700000000");
+    let shown = minisign(d, &["-Vm", "demo.skillpack", "-p", "k.pub"], "");
+    assert!(
+        shown.contains(&format!("Trusted comment: {expected}")),
+        "{shown}"
+    );
+    success(&run(d, &["verify", "demo.skillpack", "-p", "k.pub"], None));
+
+    let text = std::fs::read_to_string(d.join("demo.skillpack.minisig")).unwrap();
+    let comment = text
+        .lines()
+        .find_map(|line| line.strip_prefix("trusted comment: "))
+        .unwrap();
+    assert_eq!(comment, expected);
+    let claims = signature::claims(comment).unwrap();
+    assert_eq!(claims.digest, digest);
+    assert_eq!(claims.version.as_deref(), Some("1.4.0-rc.1+build.7"));
+    assert_eq!(claims.timestamp, Some(1_700_000_000));
+    assert_eq!(signature::signature_key_id(&text).as_deref(), Some(id));
+    let public = std::fs::read_to_string(d.join("k.pub")).unwrap();
+    assert_eq!(signature::public_key_id(&public).as_deref(), Some(id));
+}
+
+/// Without `--release` the trusted comment is the digest alone, as before:
+/// no version, no time.
+#[test]
+fn without_a_release_the_comment_is_the_digest_alone() {
+    use skills_core::pack::signature;
+
+    let dir = skill_dir();
+    let d = dir.path();
+    success(&run(
+        d,
+        &["keygen", "-W", "-p", "k.pub", "-s", "k.key"],
+        None,
+    ));
+    let out = success(&pack_release(d, &[], Some("1700000000")));
+    assert!(!out.contains("release"), "{out}");
+    minisign(d, &["-Vm", "demo.skillpack", "-p", "k.pub"], "");
+    let text = std::fs::read_to_string(d.join("demo.skillpack.minisig")).unwrap();
+    let comment = text
+        .lines()
+        .find_map(|line| line.strip_prefix("trusted comment: "))
+        .unwrap();
+    let claims = signature::claims(comment).unwrap();
+    assert_eq!(comment, signature::trusted_comment(&claims.digest));
+    assert_eq!((claims.version, claims.timestamp), (None, None));
+}
+
+/// A release that is not a SemVer version, a `SOURCE_DATE_EPOCH` that is no
+/// time, and `--release` without `--sign` are usage errors, and nothing is
+/// written.
+#[test]
+fn bad_releases_are_refused_and_nothing_is_written() {
+    let dir = skill_dir();
+    let d = dir.path();
+    success(&run(
+        d,
+        &["keygen", "-W", "-p", "k.pub", "-s", "k.key"],
+        None,
+    ));
+    for bad in ["1.4", "v1.4.0", "1.04.0", "1.4.0-", "latest"] {
+        let err = failure(&pack_release(d, &["--release", bad], None));
+        assert!(
+            err.contains(&format!("`--release {bad}` is not a SemVer version")),
+            "{err}"
+        );
+    }
+    let err = failure(&pack_release(d, &["--release", "1.4.0"], Some("-5")));
+    assert!(err.contains("`SOURCE_DATE_EPOCH` is \"-5\""), "{err}");
+    let unsigned = ["pack", "demo", "-o", "demo.skillpack", "--release", "1.4.0"];
+    let err = failure(&run(d, &unsigned, None));
+    assert!(err.contains("--sign <KEY>"), "{err}");
+    assert!(!d.join("demo.skillpack").exists());
+    assert!(!d.join("demo.skillpack.minisig").exists());
+}

@@ -10,3 +10,4 @@ mod http_server;
 mod index;
 mod oci;
 mod registry;
+mod trust;

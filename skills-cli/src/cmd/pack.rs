@@ -1,5 +1,6 @@
 //! `skb pack`: validate, then write a reproducible pack (or `.skill`
-//! archives), then sign it.
+//! archives), then sign it, with the release version (`--release`) and the
+//! signing time in the signed comment.
 //!
 //! Nothing is written unless every skill is valid; every output file is
 //! written to a temporary name beside its destination and renamed into
@@ -9,7 +10,7 @@
 use std::fs;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use skills_bundle::pack::plugin_of;
 use skills_bundle::zip::Archive;
@@ -17,7 +18,7 @@ use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::{write_pack, write_skill_zip};
 use skills_compiler::render::thousands;
 use skills_compiler::{self as compiler, Checked, Options};
-use skills_core::pack::signature;
+use skills_core::pack::signature::{self, SignedClaims};
 use skills_core::path;
 use skills_core::zip::write::DosTime;
 
@@ -32,10 +33,26 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
         return Ok(Outcome::Invalid);
     };
     let time = DosTime::from_env().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    if let Some(version) = args
+        .release
+        .as_deref()
+        .filter(|v| !signature::is_version(v))
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "`--release {version}` is not a SemVer version: write MAJOR.MINOR.PATCH, \
+                 optionally `-pre` and `+build` (`1.4.0`, `2.0.0-rc.1`)"
+            ),
+        ));
+    }
     let key = match &args.sign {
         Some(path) => Some(sign::load_secret_key(path).map_err(io::Error::other)?),
         None => None,
     };
+    // A release is signed with its time; a pack signed without `--release`
+    // keeps the digest-only comment it always had.
+    let timestamp = args.release.as_ref().map(|_| signing_time()).transpose()?;
     let sign_bytes = |bytes: &[u8], comment: &str| -> io::Result<Option<String>> {
         key.as_ref()
             .map(|k| sign::sign(k, bytes, comment).map_err(io::Error::other))
@@ -53,7 +70,12 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
         PackFormat::Skillpack => {
             let bytes = write_pack(&plan, time).map_err(io::Error::other)?;
             readable(&bytes, &args.output, &args.check)?;
-            let sig = sign_bytes(&bytes, &signature::trusted_comment(&plan.digest))?;
+            let claims = SignedClaims {
+                digest: plan.digest.clone(),
+                version: args.release.clone(),
+                timestamp,
+            };
+            let sig = sign_bytes(&bytes, &claims.to_string())?;
             write_atomically(&args.output, &bytes, sig.as_deref())?;
             writeln!(
                 out,
@@ -69,9 +91,13 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
             if let (Some(_), Some(key)) = (&sig, &key) {
                 writeln!(
                     out,
-                    "signed {} with key {}",
+                    "signed {} with key {}{}",
                     minisig_path(&args.output).display(),
-                    key.id()
+                    key.id(),
+                    match &args.release {
+                        Some(version) => format!(", release {version}"),
+                        None => String::new(),
+                    }
                 )?;
             }
         }
@@ -96,7 +122,14 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
                     fs::create_dir_all(parent).map_err(|e| annotate(e, parent))?;
                 }
                 let digest = skills_core::digest::hex(&skills_core::digest::sha256(&bytes));
-                let sig = sign_bytes(&bytes, &format!("sha256:{digest} file:{dir}.skill"))?;
+                let mut comment = format!("sha256:{digest} file:{dir}.skill");
+                if let Some(version) = &args.release {
+                    comment += &format!(" version:{version}");
+                }
+                if let Some(timestamp) = timestamp {
+                    comment += &format!(" timestamp:{timestamp}");
+                }
+                let sig = sign_bytes(&bytes, &comment)?;
                 write_atomically(&path, &bytes, sig.as_deref())?;
                 writeln!(
                     out,
@@ -110,6 +143,28 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
     }
     out.flush()?;
     Ok(Outcome::Success)
+}
+
+/// The time a signature claims, in Unix seconds: `SOURCE_DATE_EPOCH` when it
+/// is set and not empty (so a rebuild claims the same time), else now. It
+/// is signed beside the version so that an installer can still refuse a
+/// pack older than the one it locked when the two versions cannot be
+/// compared (a lock, or another signer, that recorded a time and no version).
+fn signing_time() -> io::Result<u64> {
+    let invalid = |value: &dyn std::fmt::Debug| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("`SOURCE_DATE_EPOCH` is {value:?}, not a number of seconds since 1970"),
+        )
+    };
+    match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(value) if !value.is_empty() => value.parse().map_err(|_| invalid(&value)),
+        Err(std::env::VarError::NotUnicode(value)) => Err(invalid(&value)),
+        _ => SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|elapsed| elapsed.as_secs())
+            .map_err(|_| io::Error::other("the system clock is set before 1970")),
+    }
 }
 
 /// Refuses to write an archive that readers would refuse within the same

@@ -8,6 +8,13 @@
 //! `minisign -S` (whose comment holds a timestamp and a file name) verifies
 //! on its bytes alone. Verification uses `minisign-verify`: pure Rust, no
 //! dependencies, verify-only.
+//!
+//! The trusted comment may also carry the release a publisher signed:
+//! `skills-digest-v2:<digest> version:<semver> timestamp:<unix seconds>`
+//! ([`SignedClaims`]). Both are signed, so an installer can refuse a pack
+//! older than the one it locked (rollback); the timestamp orders the releases
+//! of a publisher who gives no versions. Readers that know only the digest
+//! still find it, and comments holding only the digest still verify.
 
 use std::fmt;
 #[cfg(feature = "fs")]
@@ -209,9 +216,182 @@ pub fn signed_digest(trusted_comment: &str) -> Option<&str> {
         .find_map(|word| word.strip_prefix(digest::VERSION)?.strip_prefix(':'))
 }
 
-/// The trusted comment `skills` signs a pack with.
+/// The trusted comment `skills` signs a pack with, naming only its digest
+/// (see [`SignedClaims`] for one naming the release too).
 pub fn trusted_comment(digest: &str) -> String {
-    format!("{}:{digest}", digest::VERSION)
+    SignedClaims {
+        digest: digest.to_owned(),
+        version: None,
+        timestamp: None,
+    }
+    .to_string()
+}
+
+/// What a pack's trusted comment claims, signed with the pack: its content
+/// digest and, when the publisher gave them, its release version and the
+/// time it was signed. Displayed, it is the trusted comment itself:
+/// `skills-digest-v2:<digest> version:<version> timestamp:<seconds>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedClaims {
+    /// The pack's content digest (64 lowercase hex digits).
+    pub digest: String,
+    /// The release version, `MAJOR.MINOR.PATCH[-pre][+build]` ([`is_version`]).
+    pub version: Option<String>,
+    /// When it was signed, in seconds since 1970-01-01 UTC: what orders the
+    /// releases of a publisher who gives no versions.
+    pub timestamp: Option<u64>,
+}
+
+/// The key of the version claim in a trusted comment.
+const VERSION_KEY: &str = "version";
+/// The key of the time claim; stock minisign writes the same key, meaning
+/// the same thing, in its default trusted comment.
+const TIMESTAMP_KEY: &str = "timestamp";
+
+impl fmt::Display for SignedClaims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", digest::VERSION, self.digest)?;
+        if let Some(version) = &self.version {
+            write!(f, " {VERSION_KEY}:{version}")?;
+        }
+        if let Some(timestamp) = self.timestamp {
+            write!(f, " {TIMESTAMP_KEY}:{timestamp}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the claims of a trusted comment: words separated by white space,
+/// each `key:value`. The digest is required; `version` and `timestamp` are
+/// optional. Strict where it matters: a digest that is not 64 lowercase hex
+/// digits, a version that is not [`is_version`], a timestamp that is not
+/// decimal seconds, or any of the three given twice, is no claim at all
+/// (`None`). Other words (stock minisign's `file:` and `hashed`) are left
+/// alone, so a digest added to minisign's own comment still reads.
+pub fn claims(trusted_comment: &str) -> Option<SignedClaims> {
+    let (mut digest, mut version, mut timestamp) = (None, None, None);
+    for word in trusted_comment.split_whitespace() {
+        let Some((key, value)) = word.split_once(':') else {
+            continue;
+        };
+        let slot = match key {
+            k if k == digest::VERSION => {
+                let ok = value.len() == 64
+                    && value
+                        .bytes()
+                        .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+                set_once(&mut digest, ok.then(|| value.to_owned()))
+            }
+            VERSION_KEY => set_once(&mut version, is_version(value).then(|| value.to_owned())),
+            TIMESTAMP_KEY => {
+                let ok = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+                set_once(&mut timestamp, value.parse().ok().filter(|_| ok))
+            }
+            _ => Some(()),
+        };
+        slot?;
+    }
+    Some(SignedClaims {
+        digest: digest?,
+        version,
+        timestamp,
+    })
+}
+
+/// Fills an empty `slot` with `value`; `None` for a second value or an
+/// invalid one.
+fn set_once<T>(slot: &mut Option<T>, value: Option<T>) -> Option<()> {
+    if slot.is_some() {
+        return None;
+    }
+    *slot = Some(value?);
+    Some(())
+}
+
+/// Whether `s` is a version as SemVer 2.0 writes one:
+/// `MAJOR.MINOR.PATCH`, then `-` and dot-separated pre-release identifiers,
+/// then `+` and dot-separated build identifiers. Numbers have no leading
+/// zero and fit in 64 bits; identifiers are non-empty `[0-9A-Za-z-]`, and a
+/// numeric pre-release identifier has no leading zero either. No `v` prefix.
+pub fn is_version(s: &str) -> bool {
+    let (rest, build) = match s.split_once('+') {
+        Some((rest, build)) => (rest, Some(build)),
+        None => (s, None),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((core, pre)) => (core, Some(pre)),
+        None => (rest, None),
+    };
+    let number = |n: &str| {
+        n.bytes().all(|b| b.is_ascii_digit())
+            && (n == "0" || !n.starts_with('0'))
+            && n.parse::<u64>().is_ok()
+    };
+    let identifier =
+        |i: &str| !i.is_empty() && i.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|n| number(n))
+        && pre.is_none_or(|pre| {
+            pre.split('.').all(|i| {
+                identifier(i)
+                    && (!i.bytes().all(|b| b.is_ascii_digit()) || i == "0" || !i.starts_with('0'))
+            })
+        })
+        && build.is_none_or(|build| build.split('.').all(identifier))
+}
+
+/// A minisign key id as minisign prints it: the 8 bytes read as a
+/// little-endian number, in 16 uppercase hex digits (`495409519A1C6C90`).
+pub fn key_id_hex(keynum: [u8; 8]) -> String {
+    format!("{:016X}", u64::from_le_bytes(keynum))
+}
+
+/// The key id ([`key_id_hex`]) of a public key: the bare base64 key or the
+/// text of a `.pub` file; `None` when it is no minisign public key.
+pub fn public_key_id(public_key: &str) -> Option<String> {
+    let key = public_key.trim();
+    let key = if key.contains('\n') {
+        key_line(key)?
+    } else {
+        key
+    };
+    PublicKey::from_base64(key).ok()?;
+    keynum_of(key)
+}
+
+/// The key id ([`key_id_hex`]) of the key that made a signature (the text
+/// of a `.minisig` file); `None` when it is no minisign signature.
+pub fn signature_key_id(signature: &str) -> Option<String> {
+    let text = signature.trim_start();
+    Signature::decode(text).ok()?;
+    keynum_of(text.lines().nth(1)?.trim())
+}
+
+/// The key id in a base64 key or signature line already checked by
+/// `minisign-verify`: bytes 2..10, after the algorithm, decoded from the
+/// first 16 characters (12 bytes).
+fn keynum_of(base64: &str) -> Option<String> {
+    let mut bytes = [0u8; 12];
+    let mut bits = 0u32;
+    for (i, c) in base64.bytes().take(16).enumerate() {
+        let sextet = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        bits = bits << 6 | u32::from(sextet);
+        if i % 4 == 3 {
+            let group = bytes.get_mut(i / 4 * 3..i / 4 * 3 + 3)?;
+            group.copy_from_slice(&bits.to_be_bytes()[1..]);
+            bits = 0;
+        }
+    }
+    let keynum: [u8; 8] = bytes.get(2..10)?.try_into().ok()?;
+    Some(key_id_hex(keynum))
 }
 
 #[cfg(test)]
@@ -307,5 +487,133 @@ mod tests {
         );
         assert_eq!(signed_digest("skills-digest-v1:00ff"), None);
         assert_eq!(signed_digest("skills-digest-v2"), None);
+    }
+
+    /// A key made by the stock `minisign -G`, whose file names its id, and
+    /// its signature of `pack` (`minisign -S -t 'skills-digest-v2:00ff'`).
+    const STOCK_KEY: &str = "untrusted comment: minisign public key A9E9E80522092621
+RWQhJgkiBejpqduoHhSi3GyBdGqeElszs4xpwt5Sl9vP3RxJb3BnAem0
+";
+    const STOCK_SIGNATURE: &str = "untrusted comment: signature from minisign secret key
+RUQhJgkiBejpqaIXjMo6nYL93TcKIdRnfx6s2Z75TsXfhaNNm97KBEa+9wRGeY12tH82d4ZQZggOWAWM941WMeU1lzP5xFCF8gc=
+trusted comment: skills-digest-v2:00ff
+FC+nSNitzyRMwbqsLjfO9OH8tb7w+nz/BCVDKzvDQkthyr7XEGj0sU0E0O8rUSxmNxlFpZ0wRQiHp/iFLu0ZDA==
+";
+
+    #[test]
+    fn key_ids_read_as_minisign_prints_them() {
+        assert_eq!(
+            key_id_hex([0x90, 0x6C, 0x1C, 0x9A, 0x51, 0x09, 0x54, 0x49]),
+            "495409519A1C6C90"
+        );
+        assert_eq!(
+            verify(b"pack", STOCK_KEY, Some(STOCK_SIGNATURE)).as_deref(),
+            Ok("skills-digest-v2:00ff")
+        );
+        let id = Some("A9E9E80522092621".to_owned());
+        assert_eq!(public_key_id(STOCK_KEY), id);
+        assert_eq!(
+            public_key_id(STOCK_KEY.lines().nth(1).unwrap_or_default()),
+            id
+        );
+        assert_eq!(signature_key_id(STOCK_SIGNATURE), id);
+        assert_eq!(public_key_id(&KEY[..40]), None);
+        assert_eq!(public_key_id("RWQ"), None);
+        assert_eq!(signature_key_id("untrusted comment: x\nRUQ\n"), None);
+        assert_eq!(signature_key_id(""), None);
+    }
+
+    const HEX: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn claims_read_back_what_is_signed() {
+        let full = SignedClaims {
+            digest: HEX.into(),
+            version: Some("1.2.3-rc.1+build.5".into()),
+            timestamp: Some(1_700_000_000),
+        };
+        let comment = full.to_string();
+        assert_eq!(
+            comment,
+            format!("skills-digest-v2:{HEX} version:1.2.3-rc.1+build.5 timestamp:1700000000")
+        );
+        assert_eq!(claims(&comment), Some(full));
+        assert_eq!(
+            signed_digest(&comment),
+            Some(HEX),
+            "old readers find the digest"
+        );
+        let old = claims(&trusted_comment(HEX)).expect("digest-only comments still read");
+        assert_eq!((old.version, old.timestamp), (None, None));
+        let stock =
+            format!("timestamp:1633700835\tfile:x.skillpack\thashed skills-digest-v2:{HEX}");
+        assert_eq!(
+            claims(&stock).and_then(|c| c.timestamp),
+            Some(1_633_700_835)
+        );
+    }
+
+    #[test]
+    fn claims_are_strict() {
+        let bad = [
+            String::new(),
+            "version:1.0.0".to_owned(),
+            "skills-digest-v2:00ff".to_owned(),
+            format!("skills-digest-v2:{}", HEX.to_uppercase()),
+            format!("skills-digest-v2:{HEX} skills-digest-v2:{HEX}"),
+            format!("skills-digest-v2:{HEX} version:1.0"),
+            format!("skills-digest-v2:{HEX} version:v1.0.0"),
+            format!("skills-digest-v2:{HEX} version:1.0.0 version:1.0.0"),
+            format!("skills-digest-v2:{HEX} version:"),
+            format!("skills-digest-v2:{HEX} timestamp:-1"),
+            format!("skills-digest-v2:{HEX} timestamp:+1"),
+            format!("skills-digest-v2:{HEX} timestamp:1 timestamp:2"),
+            format!("skills-digest-v2:{HEX} timestamp:99999999999999999999"),
+        ];
+        for comment in bad {
+            assert_eq!(claims(&comment), None, "{comment:?}");
+        }
+    }
+
+    #[test]
+    fn versions_follow_semver_2() {
+        for good in [
+            "0.0.0",
+            "1.2.3",
+            "10.20.30",
+            "1.0.0-alpha",
+            "1.0.0-alpha.1",
+            "1.0.0-0.3.7",
+            "1.0.0-x.7.z.92",
+            "1.0.0-x-y-z.--",
+            "1.0.0-alpha+001",
+            "1.0.0+20130313144700",
+            "1.0.0-beta+exp.sha.5114f85",
+            "18446744073709551615.0.0",
+        ] {
+            assert!(is_version(good), "{good}");
+        }
+        for bad in [
+            "",
+            "1",
+            "1.2",
+            "1.2.3.4",
+            "01.2.3",
+            "1.02.3",
+            "v1.2.3",
+            "1.2.3-",
+            "1.2.3+",
+            "1.2.3-01",
+            "1.2.3-a..b",
+            "1.2.3+a..b",
+            "1.2.3-a_b",
+            "1.2.3 ",
+            "-1.2.3",
+            "1.2.-3",
+            "18446744073709551616.0.0",
+            "1.2.3-\u{e9}",
+        ] {
+            assert!(!is_version(bad), "{bad}");
+        }
     }
 }

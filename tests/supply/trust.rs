@@ -1,0 +1,409 @@
+//! The trust store on disk: files written, read back and merged, the errors
+//! for broken files, and signatures made by the stock `minisign` checked
+//! through the store (this needs `minisign` on `PATH`:
+//! `apt-get install minisign`; the test fails without it).
+
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
+use std::path::Path;
+use std::process::Command;
+
+use skills_supply::trust::{
+    Decision, LockedSigned, Origin, PolicyFlags, RefusalKind, TrustError, TrustStore,
+};
+
+const OLD: &str = "RWSE9TbhK4nkT7K4t0/B/lNihgeUqInocCWnqPbcZYcA8KQM8M8MFlRq";
+const OLD_ID: &str = "4FE4892BE136F584";
+const NEW: &str = "RWQF5xph8jCG4/OjEU48pItL8GxHOPv6n7U5LKQfMBz5eY34pEEONwVU";
+const NEW_ID: &str = "E38630F2611AE705";
+const BOB: &str = "RWRUcT8oec9Zg6ga54nIHe2d3QlIJTirPJzxZFKNSQISo5vTkX4BKfaj";
+const BOB_ID: &str = "8359CF79283F7154";
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn ids(keys: &[&skills_supply::trust::TrustedKey]) -> Vec<String> {
+    keys.iter().map(|k| k.id.clone()).collect()
+}
+
+#[test]
+fn a_store_is_written_sorted_and_reads_back_the_same() {
+    let dir = tempdir();
+    let d = dir.path();
+    let mut store = TrustStore::load(d, None).unwrap();
+    assert!(store.publishers().is_empty(), "no file is an empty store");
+    assert_eq!(store.add_key("zed", BOB).unwrap(), BOB_ID);
+    let pub_file = format!("untrusted comment: minisign public key {OLD_ID}\n{OLD}\n");
+    assert_eq!(store.add_key("acme", &pub_file).unwrap(), OLD_ID);
+    assert_eq!(store.add_key("acme", NEW).unwrap(), NEW_ID);
+    assert_eq!(
+        store.add_key("acme", NEW).unwrap(),
+        NEW_ID,
+        "adding twice changes nothing"
+    );
+    let file = store.project_mut();
+    file.pin("acme", "github.com/acme/*").unwrap();
+    file.pin("acme", "oci://ghcr.io/acme/*").unwrap();
+    file.retire_key("acme", OLD_ID, "2026-03-01: moved to a hardware key")
+        .unwrap();
+    store.save().unwrap();
+
+    let path = d.join("skills-trust.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expected = format!(
+        r#"{{
+  "version": 1,
+  "publishers": {{
+    "acme": {{
+      "keys": [
+        {{
+          "key": "{OLD}",
+          "id": "{OLD_ID}",
+          "retired": "2026-03-01: moved to a hardware key"
+        }},
+        {{
+          "key": "{NEW}",
+          "id": "{NEW_ID}"
+        }}
+      ],
+      "sources": [
+        "github.com/acme/*",
+        "oci://ghcr.io/acme/*"
+      ]
+    }},
+    "zed": {{
+      "keys": [
+        {{
+          "key": "{BOB}",
+          "id": "{BOB_ID}"
+        }}
+      ]
+    }}
+  }}
+}}
+"#
+    );
+    assert_eq!(text, expected);
+
+    let again = TrustStore::load(d, None).unwrap();
+    assert_eq!(again.publishers(), store.publishers());
+    again.save().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        expected,
+        "a round trip is byte-identical"
+    );
+    assert_eq!(ids(&again.keys_for("acme/skills")), [OLD_ID, NEW_ID]);
+    assert_eq!(
+        ids(&again.keys_for("oci://ghcr.io/acme/pdf:1.0")),
+        [OLD_ID, NEW_ID]
+    );
+    assert_eq!(
+        ids(&again.keys_for("https://example.org/index.json")).len(),
+        3
+    );
+
+    let mut removed = again;
+    removed.project_mut().remove_key("zed", BOB_ID).unwrap();
+    assert!(
+        removed.project().publisher("zed").is_none(),
+        "a publisher without keys goes"
+    );
+    assert!(matches!(
+        removed.project_mut().remove_key("acme", BOB_ID),
+        Err(TrustError::Argument(_))
+    ));
+}
+
+#[test]
+fn changes_are_checked_before_they_are_made() {
+    let dir = tempdir();
+    let mut store = TrustStore::load(dir.path(), None).unwrap();
+    store.add_key("acme", NEW).unwrap();
+    let refused = [
+        (
+            store.add_key("bob", NEW),
+            "key `E38630F2611AE705` is already trusted as `acme`",
+        ),
+        (
+            store.add_key("has space", BOB),
+            "`has space` cannot name a publisher",
+        ),
+        (store.add_key("", BOB), "`` cannot name a publisher"),
+        (
+            store.add_key("bob", "RWQ"),
+            "\"RWQ\" is not a minisign public key",
+        ),
+    ];
+    for (result, message) in refused {
+        let err = result.unwrap_err().to_string();
+        assert!(err.contains(message), "{err}");
+    }
+    let file = store.project_mut();
+    let err = file.pin("nobody", "x/*").unwrap_err().to_string();
+    assert_eq!(err, "no publisher is named `nobody`");
+    let err = file
+        .retire_key("acme", NEW_ID, " ")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err, "say when or why the key is retired");
+    assert!(
+        !dir.path().join("skills-trust.json").exists(),
+        "nothing saved"
+    );
+}
+
+/// The project's definition of a publisher wins; every file's pins apply,
+/// each with the keys its own file gives.
+#[test]
+fn project_and_user_files_merge() {
+    let dir = tempdir();
+    let d = dir.path();
+    let user = d.join("config/skb/trust.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(
+        d.join("skills-trust.json"),
+        format!(
+            r#"{{"version": 1, "publishers": {{"acme": {{"comment": "project", "keys": [{{"key": "{NEW}"}}], "sources": ["acme/*"]}}}}}}"#
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &user,
+        format!(
+            r#"{{"version": 1, "publishers": {{
+                "acme": {{"comment": "user", "keys": [{{"key": "{BOB}"}}], "sources": ["oci://ghcr.io/acme/*"]}},
+                "mine": {{"keys": [{{"key": "{OLD}"}}]}}
+            }}}}"#
+        ),
+    )
+    .unwrap();
+    let store = TrustStore::load(d, Some(&user)).unwrap();
+    let names: Vec<(&str, Option<&str>, Origin)> = store
+        .publishers()
+        .iter()
+        .map(|p| (p.name.as_str(), p.comment.as_deref(), p.keys[0].origin))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("acme", Some("project"), Origin::Project),
+            ("mine", None, Origin::User)
+        ]
+    );
+    // Unpinned: every key of the merged store; the user's `acme` is hidden.
+    assert_eq!(
+        ids(&store.keys_for("https://example.org/x.skillpack")),
+        [NEW_ID, OLD_ID]
+    );
+    // The project's pin, the project's keys.
+    assert_eq!(
+        ids(&store.keys_for("https://github.com/acme/pdf")),
+        [NEW_ID]
+    );
+    // The user's pin still applies, with the keys the user gave it.
+    assert_eq!(ids(&store.keys_for("oci://ghcr.io/acme/pdf:2")), [BOB_ID]);
+
+    // Saving writes each file back to where it came from.
+    let mut store = store;
+    store.user_mut().unwrap().add_key("mine", NEW).unwrap();
+    store.save().unwrap();
+    let text = std::fs::read_to_string(&user).unwrap();
+    assert!(
+        text.contains(NEW_ID) && text.contains("\"comment\": \"user\""),
+        "{text}"
+    );
+    let project = std::fs::read_to_string(d.join("skills-trust.json")).unwrap();
+    assert!(!project.contains(OLD_ID), "{project}");
+}
+
+/// A broken trust file stops everything, with a message naming it.
+#[test]
+fn broken_files_are_errors_that_name_them() {
+    let cases: [(&str, String); 11] = [
+        (
+            "{\"version\": 1,\n  \"publishers\": {",
+            ":2:17: not a trust file: EOF while parsing an object".into(),
+        ),
+        (
+            "{\"version\": 1, \"keys\": {}}",
+            "unknown field `keys`".into(),
+        ),
+        (
+            "{\"version\": 2}",
+            "`version` is 2; this skb reads version 1".into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "publishers": {{"a": {{"keys": [{{"key": "{NEW}"}}]}}, "a": {{"keys": [{{"key": "{BOB}"}}]}}}}}}"#
+            ),
+            "publisher `a` is given twice".into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "publishers": {{"a": {{"keys": [{{"key": "{NEW}"}}, {{"key": "{NEW}"}}]}}}}}}"#
+            ),
+            format!("publisher `a` lists key `{NEW_ID}` twice"),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "publishers": {{"a": {{"keys": [{{"key": "{NEW}"}}]}}, "b": {{"keys": [{{"key": "{NEW}"}}]}}}}}}"#
+            ),
+            format!("key `{NEW_ID}` is listed under both `a` and `b`"),
+        ),
+        (
+            r#"{"version": 1, "publishers": {"a": {"keys": [{"key": "RWQnot"}]}}}"#,
+            "publisher `a`: \"RWQnot\" is not a minisign public key".into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "publishers": {{"a": {{"keys": [{{"key": "{NEW}", "id": "{BOB_ID}"}}]}}}}}}"#
+            ),
+            format!("the key written with id `{BOB_ID}` has id `{NEW_ID}`"),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "publishers": {{"a": {{"keys": [{{"key": "{NEW}", "retired": ""}}]}}}}}}"#
+            ),
+            format!("key `{NEW_ID}` has an empty `retired`"),
+        ),
+        (
+            r#"{"version": 1, "publishers": {"a": {"keys": []}}}"#,
+            "publisher `a` has no keys".into(),
+        ),
+        (
+            &format!(
+                r#"{{"version": 1, "publishers": {{"a/b": {{"keys": [{{"key": "{NEW}"}}]}}}}}}"#
+            ),
+            "`a/b` cannot name a publisher".into(),
+        ),
+    ];
+    for (text, message) in cases {
+        let dir = tempdir();
+        let path = dir.path().join("skills-trust.json");
+        std::fs::write(&path, text).unwrap();
+        let err = TrustStore::load(dir.path(), None).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("`{}`", path.display())), "{err}");
+        assert!(err.contains(&message), "{text}\n{err}");
+    }
+
+    let dir = tempdir();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, vec![b' '; (1 << 20) + 1]).unwrap();
+    let err = TrustStore::load(dir.path(), Some(&big)).unwrap_err();
+    assert!(matches!(err, TrustError::Read(_)), "{err}");
+    assert!(err.to_string().contains("big.json"), "{err}");
+    std::fs::create_dir(dir.path().join("skills-trust.json")).unwrap();
+    let err = TrustStore::load(dir.path(), None).unwrap_err();
+    assert!(matches!(err, TrustError::Read(_)), "{err}");
+}
+
+/// Runs the stock `minisign` in `dir`; it must succeed.
+fn minisign(dir: &Path, args: &[&str]) {
+    let output = Command::new("minisign")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("cannot run `minisign` ({e}): this test needs it: `apt-get install minisign`")
+        });
+    assert!(
+        output.status.success(),
+        "`minisign {}` failed: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A pack signed by the stock `minisign`, with the claims `skb pack
+/// --release` writes, read through the store and judged by the policy.
+#[test]
+fn signatures_by_stock_minisign_go_through_the_store() {
+    let dir = tempdir();
+    let d = dir.path();
+    minisign(d, &["-G", "-W", "-p", "k.pub", "-s", "k.key"]);
+    let digest = "ab".repeat(32);
+    std::fs::write(d.join("pack"), b"the pack's bytes").unwrap();
+    let comment = format!("skills-digest-v2:{digest} version:1.2.0 timestamp:1700000000");
+    minisign(d, &["-S", "-s", "k.key", "-m", "pack", "-t", &comment]);
+    let bytes = std::fs::read(d.join("pack")).unwrap();
+    let sig = std::fs::read_to_string(d.join("pack.minisig")).unwrap();
+    let public = std::fs::read_to_string(d.join("k.pub")).unwrap();
+    // minisign's `.pub` comment drops the id's leading zeros; skb writes
+    // all 16 digits.
+    let written = public.lines().next().unwrap().rsplit(' ').next().unwrap();
+    let stock_id = format!("{:016X}", u64::from_str_radix(written, 16).unwrap());
+
+    let mut store = TrustStore::load(d, None).unwrap();
+    let unknown = store.signer(&bytes, &sig).unwrap();
+    assert_eq!(
+        (unknown.key_id.as_str(), unknown.digest.as_deref()),
+        (stock_id.as_str(), None)
+    );
+    let refusal = store
+        .check(
+            "acme/skills",
+            "pdf",
+            Some(&unknown),
+            None,
+            &PolicyFlags::default(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        refusal.to_string(),
+        format!(
+            "refusing `acme/skills` skill `pdf`: signed by key {stock_id}, which is not in the \
+             trust store; trust it with `skb trust add` or pass --allow-unsigned"
+        )
+    );
+
+    assert_eq!(store.add_key("acme", &public).unwrap(), stock_id);
+    let signer = store.signer(&bytes, &sig).unwrap();
+    assert_eq!(signer.key_id, stock_id);
+    assert_eq!(signer.digest.as_deref(), Some(digest.as_str()));
+    assert_eq!(signer.version.as_deref(), Some("1.2.0"));
+    assert_eq!(signer.timestamp, Some(1_700_000_000));
+    assert_eq!(
+        store.check(
+            "acme/skills",
+            "pdf",
+            Some(&signer),
+            None,
+            &PolicyFlags::default()
+        ),
+        Ok(Decision::Signed {
+            publisher: "acme".into(),
+            key_id: stock_id.clone(),
+            retired: false,
+            downgrade: false
+        })
+    );
+    let newer = LockedSigned {
+        key_id: stock_id.clone(),
+        digest: "cd".repeat(32),
+        version: Some("1.10.0".into()),
+        timestamp: Some(1_600_000_000),
+    };
+    let refusal = store
+        .check(
+            "acme/skills",
+            "pdf",
+            Some(&signer),
+            Some(&newer),
+            &PolicyFlags::default(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(*refusal.kind, RefusalKind::Downgrade { .. }),
+        "{refusal}"
+    );
+
+    let mut tampered = bytes.clone();
+    tampered[0] ^= 1;
+    assert!(
+        store.signer(&tampered, &sig).is_err(),
+        "altered bytes do not verify"
+    );
+    assert!(store.signer(&bytes, "not a signature").is_err());
+}

@@ -346,7 +346,7 @@ fn a_signed_pack_installs_with_its_key_and_is_refused_with_another() {
         &["add", "../skills.skillpack", "--pubkey", "../b.pub"],
         1,
     );
-    assert!(out.contains("not trusted"), "{out}");
+    assert!(out.contains("which is not in the trust store"), "{out}");
     assert_eq!(snapshot(&p), before);
     ok(&p, &["add", "../skills.skillpack", "--pubkey", "../a.pub"]);
     let lock = std::fs::read_to_string(p.join("skb.lock")).unwrap();

@@ -15,12 +15,13 @@ use crate::supply::install::{self, Action, Origin};
 use crate::supply::policy;
 use crate::supply::session;
 use crate::supply::source;
+use skills_supply::trust::PolicyFlags;
 
 /// Runs `skb add`.
 pub fn run(args: &AddArgs) -> io::Result<Outcome> {
     let cwd = std::env::current_dir()?;
     let project = session::project(&args.project)?;
-    let keys = session::keys(&args.policy)?;
+    let trust = session::trust(&project, &args.policy)?;
     let src = source::classify(&args.source, &cwd);
     let mut wanted = args.skills.clone();
     if let source::Source::Git {
@@ -35,7 +36,7 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
         &FetchOptions {
             cwd: &cwd,
             limits: args.check.limits.limits(),
-            keys: &keys,
+            trust: &trust,
             skills: &wanted,
         },
     )?;
@@ -68,11 +69,14 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
     for skill in &chosen {
         let name = install::folder_name(skill);
         decided.push(policy::decide(
+            &trust,
             &fetched,
             &skill.meta.name,
             lock.get(name),
-            args.policy.allow_unsigned,
-            args.policy.allow_downgrade,
+            PolicyFlags {
+                allow_unsigned: args.policy.allow_unsigned,
+                allow_downgrade: args.policy.allow_downgrade,
+            },
             &args.source,
         )?);
     }

@@ -25,7 +25,7 @@ use skills_core::lock::tree;
 /// Runs `skb install`.
 pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
-    let keys = session::keys(&args.policy)?;
+    let trust = session::trust(&project, &args.policy)?;
     let _guard = project.lock()?;
     if !project.has_lock() {
         return Err(io::Error::new(
@@ -66,7 +66,7 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
         let opts = FetchOptions {
             cwd: &project.root,
             limits: args.check.limits.limits(),
-            keys: &keys,
+            trust: &trust,
             skills: std::slice::from_ref(&locked.name),
         };
         let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)?;

@@ -150,7 +150,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
 /// is signed beside the version so that an installer can still refuse a
 /// pack older than the one it locked when the two versions cannot be
 /// compared (a lock, or another signer, that recorded a time and no version).
-fn signing_time() -> io::Result<u64> {
+pub fn signing_time() -> io::Result<u64> {
     let invalid = |value: &dyn std::fmt::Debug| {
         io::Error::new(
             io::ErrorKind::InvalidInput,

@@ -18,11 +18,10 @@ use crate::args::PublishArgs;
 use crate::cmd::pack::checked_plan;
 use crate::sign;
 use crate::supply::install::skill_digest;
-use crate::supply::policy::compare_versions;
 
 /// Runs `skb publish`.
 pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
-    if compare_versions(&args.release, &args.release).is_none() {
+    if !signature::is_version(&args.release) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
@@ -39,6 +38,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
         Some(path) => Some(sign::load_secret_key(path).map_err(io::Error::other)?),
         None => None,
     };
+    let timestamp = crate::cmd::pack::signing_time()?;
     let mut items = Vec::new();
     for skill in &plan.skills {
         let archive = root_zip(skill, time)?;
@@ -46,7 +46,12 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
             Some(k) => {
                 let digest = skill_digest(skill);
                 let hex = digest.strip_prefix("sha256:").unwrap_or(&digest);
-                let comment = signature::trusted_comment(hex);
+                let comment = signature::SignedClaims {
+                    digest: hex.to_string(),
+                    version: Some(args.release.clone()),
+                    timestamp: Some(timestamp),
+                }
+                .to_string();
                 Some(sign::sign(k, &archive, &comment).map_err(io::Error::other)?)
             }
             None => None,

@@ -16,11 +16,12 @@ use crate::supply::policy;
 use crate::supply::project::invalid;
 use crate::supply::session;
 use crate::supply::source;
+use skills_supply::trust::PolicyFlags;
 
 /// Runs `skb update`.
 pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
-    let keys = session::keys(&args.policy)?;
+    let trust = session::trust(&project, &args.policy)?;
     let _guard = project.lock()?;
     let mut lock = project.read_lock()?;
     for n in &args.names {
@@ -52,7 +53,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
         let opts = FetchOptions {
             cwd: &project.root,
             limits: args.check.limits.limits(),
-            keys: &keys,
+            trust: &trust,
             skills: std::slice::from_ref(name),
         };
         let mut fetched = fetch::fetch(&src, &locked.source, &opts)?;
@@ -71,11 +72,14 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
             )));
         };
         let (signer, unsigned) = policy::decide(
+            &trust,
             &fetched,
             &skill.meta.name,
             Some(&locked),
-            args.policy.allow_unsigned,
-            args.policy.allow_downgrade,
+            PolicyFlags {
+                allow_unsigned: args.policy.allow_unsigned,
+                allow_downgrade: args.policy.allow_downgrade,
+            },
             &locked.source,
         )?;
         let origin = Origin {

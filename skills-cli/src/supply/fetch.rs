@@ -59,7 +59,7 @@ fn fetch_url(
             &bytes,
             &String::from_utf8_lossy(&sig),
             text,
-            opts.keys,
+            opts.trust,
         )?),
         None => None,
     };
@@ -92,7 +92,7 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
     let mut inputs = Inputs::default();
     if input::is_archive(&full) {
         let bytes = extract::read_archive(&full)?;
-        let signer = check_signature(&bytes, &signature::minisig_path(&full), text, opts.keys)?;
+        let signer = check_signature(&bytes, &signature::minisig_path(&full), text, opts.trust)?;
         inputs.add_archive(path, &bytes, &opts.limits)?;
         return Ok(Fetched {
             inputs,

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use skills_bundle::zip::Limits;
-use skills_core::lock::{Resolved, Signer};
+use skills_core::lock::Resolved;
+use skills_supply::trust::{Signer, TrustStore};
 
 use crate::input::Inputs;
 
@@ -19,9 +20,9 @@ pub struct Fetched {
     /// Pins of single skills (an index's entries).
     pub per_skill: BTreeMap<String, Resolved>,
     /// The signature over what was fetched, if it was signed.
-    pub signer: Option<Sig>,
+    pub signer: Option<Signer>,
     /// Signatures of single skills (an index's entries).
-    pub per_skill_signer: BTreeMap<String, Sig>,
+    pub per_skill_signer: BTreeMap<String, Signer>,
     /// Why an unsigned remote source is trusted anyway (a pinned digest).
     pub pinned: Option<String>,
     /// Whether it came over a network.
@@ -38,28 +39,12 @@ impl Fetched {
     }
 
     /// The signature over the skill called `name`, if it was signed.
-    pub fn signer_for(&self, name: &str) -> Option<Sig> {
+    pub fn signer_for(&self, name: &str) -> Option<Signer> {
         self.per_skill_signer
             .get(name)
             .cloned()
             .or_else(|| self.signer.clone())
     }
-}
-
-/// A signature found beside what was fetched.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Sig {
-    /// Made by a trusted key, and checked.
-    Trusted(Signer),
-    /// Made by a key that is not trusted (so not checked): the key id.
-    Untrusted(String),
-}
-
-/// Trusted public keys for one run, base64.
-#[derive(Debug, Default)]
-pub struct Keys {
-    /// The keys.
-    pub keys: Vec<String>,
 }
 
 /// Where fetching may look and what it may accept.
@@ -69,8 +54,8 @@ pub struct FetchOptions<'a> {
     pub cwd: &'a Path,
     /// Archive limits.
     pub limits: Limits,
-    /// Keys a signature may be made with.
-    pub keys: &'a Keys,
+    /// The trusted keys a signature is checked with.
+    pub trust: &'a TrustStore,
     /// The skills asked for (an index fetches only those; empty: all).
     pub skills: &'a [String],
 }

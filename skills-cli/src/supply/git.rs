@@ -81,8 +81,8 @@ fn checkout(spec: &GitSpec, commit: &str, opts: &GitOptions) -> io::Result<Fetch
         signer: None,
         per_skill_signer: BTreeMap::new(),
         pinned: None,
-        // A repository on this machine is no more remote than a folder.
-        remote: !url.starts_with("file://"),
+        // Fetched through git, even from `file://`: the trust store's rule.
+        remote: true,
     })
 }
 

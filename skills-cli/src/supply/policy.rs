@@ -1,196 +1,94 @@
-//! Rollback: whether a signed version is older than the one locked.
+//! The installer's side of the trust policy: what `add` and `update` may
+//! install for one skill, decided by the trust store's policy
+//! ([`skills_supply::trust`]: trusted keys, per-source pins, retired keys,
+//! rollback) over the signature fetched with it, and recorded in the lock.
 //!
-//! Versions compare by SemVer precedence when both signatures name one,
-//! else by signing time when both carry one; otherwise nothing is known
-//! to be older.
+//! One addition of the installer's own: a download pinned by its digest
+//! (`https://…#sha256=<hex>`) is trusted as pinned, as the user vouched for
+//! those exact bytes. And an allowance recorded in the lock
+//! (`--allow-unsigned` at `add`) carries over to that skill's updates; a
+//! local pack signed by a key that is not trusted is refused, as a remote
+//! one is.
 
-use std::cmp::Ordering;
+use std::io;
 
-use skills_core::lock::Signer;
+use skills_core::lock::{LockedSkill, Signer};
+use skills_supply::trust::{Decision, LockedSigned, PolicyFlags, TrustStore};
 
-use super::fetched::Sig;
+use super::fetched::Fetched;
+use super::project::invalid;
 
-/// Whether `new` is older than `old`.
-pub fn older(new: &Signer, old: &Signer) -> bool {
-    if let (Some(a), Some(b)) = (&new.version, &old.version)
-        && let Some(o) = compare_versions(a, b)
-    {
-        return o == Ordering::Less;
-    }
-    matches!((new.timestamp, old.timestamp), (Some(a), Some(b)) if a < b)
-}
-
-/// `version 1.2.0` or `signed at <time>`, for messages.
-pub fn describe(s: &Signer) -> String {
-    match (&s.version, s.timestamp) {
-        (Some(v), _) => format!("version {v}"),
-        (None, Some(t)) => format!("at {t} (Unix time)"),
-        (None, None) => "without a version".to_string(),
-    }
-}
-
-/// SemVer 2.0 precedence; `None` when either is not a version.
-pub fn compare_versions(a: &str, b: &str) -> Option<Ordering> {
-    let pa = parse(a)?;
-    let pb = parse(b)?;
-    Some(
-        pa.0.cmp(&pb.0)
-            .then_with(|| match (pa.1.is_empty(), pb.1.is_empty()) {
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Greater,
-                (false, true) => Ordering::Less,
-                (false, false) => {
-                    for (x, y) in pa.1.iter().zip(&pb.1) {
-                        let o = match (x.parse::<u64>(), y.parse::<u64>()) {
-                            (Ok(m), Ok(n)) => m.cmp(&n),
-                            (Ok(_), Err(_)) => Ordering::Less,
-                            (Err(_), Ok(_)) => Ordering::Greater,
-                            (Err(_), Err(_)) => x.cmp(y),
-                        };
-                        if o != Ordering::Equal {
-                            return o;
-                        }
-                    }
-                    pa.1.len().cmp(&pb.1.len())
-                }
-            }),
-    )
-}
-
-fn parse(v: &str) -> Option<([u64; 3], Vec<&str>)> {
-    let v = v.split_once('+').map_or(v, |(c, _)| c);
-    let (core, pre) = match v.split_once('-') {
-        Some((c, p)) => (c, p.split('.').collect()),
-        None => (v, Vec::new()),
-    };
-    let mut nums = [0u64; 3];
-    let mut parts = core.split('.');
-    for n in &mut nums {
-        let p = parts.next()?;
-        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        *n = p.parse().ok()?;
-    }
-    if parts.next().is_some() {
-        return None;
-    }
-    Some((nums, pre))
-}
-
-/// What `add` and `update` may install for the skill `name` from
-/// `fetched`: its signer, or why it is installed unsigned; refused when a
-/// remote source is unsigned (and not pinned by digest) without
-/// `--allow-unsigned`, or signed as an older version than `locked` without
-/// `--allow-downgrade`.
+/// The lock's signer and unsigned-reason for the skill `name` from
+/// `fetched`, or the refusal naming the source, the skill, the key and the
+/// flag that overrides it.
 pub fn decide(
-    fetched: &super::fetched::Fetched,
+    trust: &TrustStore,
+    fetched: &Fetched,
     name: &str,
-    locked: Option<&skills_core::lock::LockedSkill>,
-    allow_unsigned: bool,
-    allow_downgrade: bool,
+    locked: Option<&LockedSkill>,
+    flags: PolicyFlags,
     source: &str,
-) -> std::io::Result<(Option<Signer>, Option<String>)> {
-    use super::session::refuse;
-    let (signer, untrusted) = match fetched.signer_for(name) {
-        Some(Sig::Trusted(s)) => (Some(s), None),
-        Some(Sig::Untrusted(key)) => (None, Some(key)),
-        None => (None, None),
-    };
-    let unsigned = match (&signer, fetched.remote) {
-        (None, true) => match &fetched.pinned {
-            Some(pin) => Some(pin.clone()),
-            None if allow_unsigned => Some(match &untrusted {
-                Some(key) => format!("--allow-unsigned (signed by untrusted key {key})"),
-                None => "--allow-unsigned".to_string(),
-            }),
-            None => match locked.and_then(|l| l.unsigned.clone()) {
-                Some(allowed) => Some(allowed),
-                None => {
-                    let why = match &untrusted {
-                        Some(key) => format!(
-                            "signed by key {key}, which is not trusted; trust it (--pubkey KEY) or pass --allow-unsigned to install it anyway (recorded in the lock)"
-                        ),
-                        None => "it is not signed, and a remote source must be signed by a trusted key (--pubkey KEY); pass --allow-unsigned to install it anyway (recorded in the lock)".to_string(),
-                    };
-                    return Err(refuse(source, name, &why));
-                }
-            },
-        },
-        // A local file with a signature nobody here trusts is refused as a
-        // remote one is: its signature says someone meant it to be checked.
-        (None, false) => match untrusted {
-            Some(key) if allow_unsigned => {
-                Some(format!("--allow-unsigned (signed by untrusted key {key})"))
-            }
-            Some(key) => {
-                return Err(refuse(
-                    source,
-                    name,
-                    &format!(
-                        "signed by key {key}, which is not trusted; trust it (--pubkey KEY) or pass --allow-unsigned to install it anyway"
-                    ),
-                ));
-            }
-            None => None,
-        },
-        _ => None,
-    };
-    if let (Some(new), Some(old)) = (&signer, locked.and_then(|l| l.signer.as_ref()))
-        && !allow_downgrade
-        && older(new, old)
+) -> io::Result<(Option<Signer>, Option<String>)> {
+    let signer = fetched.signer_for(name);
+    if signer.is_none()
+        && let Some(pin) = &fetched.pinned
     {
-        return Err(refuse(
-            source,
+        return Ok((None, Some(pin.clone())));
+    }
+    let locked_signed = locked.and_then(|l| {
+        l.signer.as_ref().map(|s| LockedSigned {
+            key_id: s.key.clone(),
+            digest: s.digest.clone().unwrap_or_default(),
+            version: s.version.clone(),
+            timestamp: s.timestamp,
+        })
+    });
+    let flags = PolicyFlags {
+        allow_unsigned: flags.allow_unsigned || locked.is_some_and(|l| l.unsigned.is_some()),
+        ..flags
+    };
+    // A local pack or zip signed by a key nobody here trusts is refused as a
+    // remote one would be: its signature says it was meant to be checked.
+    // (The store verifies a signature only with a key it has, so an
+    // untrusted one carries no digest.)
+    if let Some(s) = &signer
+        && !fetched.remote
+        && s.digest.is_none()
+        && trust.key(&s.key_id).is_none()
+        && !flags.allow_unsigned
+    {
+        return Err(invalid(format!(
+            "refusing `{source}` skill `{name}`: signed by key {}, which is not in the trust store; trust it with `skb trust add` (or --pubkey KEY) or pass --allow-unsigned",
+            s.key_id
+        )));
+    }
+    // A path the user wrote without `./` is still a path: the store tells
+    // local sources by their syntax.
+    let source = if fetched.remote || source.starts_with(['.', '/', '~']) {
+        source.to_string()
+    } else {
+        format!("./{source}")
+    };
+    let decision = trust
+        .check(
+            &source,
             name,
-            &format!(
-                "signed {} by key {}, older than the locked {}; pass --allow-downgrade to install it",
-                describe(new),
-                new.key,
-                describe(old)
-            ),
-        ));
-    }
-    Ok((signer, unsigned))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn semver_precedence() {
-        use Ordering::*;
-        let cases = [
-            ("1.0.0", "1.0.1", Less),
-            ("1.10.0", "1.9.0", Greater),
-            ("1.0.0-alpha", "1.0.0", Less),
-            ("1.0.0-alpha.1", "1.0.0-alpha.beta", Less),
-            ("1.0.0-beta.2", "1.0.0-beta.11", Less),
-            ("1.0.0+b1", "1.0.0+b2", Equal),
-        ];
-        for (a, b, o) in cases {
-            assert_eq!(compare_versions(a, b), Some(o), "{a} {b}");
-        }
-        assert_eq!(compare_versions("1.0", "1.0.0"), None);
-    }
-
-    #[test]
-    fn older_by_version_else_by_time() {
-        let s = |v: Option<&str>, t: Option<u64>| Signer {
-            key: "0".repeat(16),
-            version: v.map(String::from),
-            timestamp: t,
-        };
-        assert!(older(
-            &s(Some("1.0.0"), Some(9)),
-            &s(Some("1.1.0"), Some(1))
-        ));
-        assert!(!older(
-            &s(Some("1.2.0"), Some(1)),
-            &s(Some("1.1.0"), Some(9))
-        ));
-        assert!(older(&s(None, Some(1)), &s(None, Some(2))));
-        assert!(!older(&s(None, None), &s(Some("1.0.0"), None)));
-    }
+            signer.as_ref(),
+            locked_signed.as_ref(),
+            &flags,
+        )
+        .map_err(|refusal| invalid(refusal.to_string()))?;
+    Ok(match decision {
+        Decision::Signed { .. } => (
+            signer.map(|s| Signer {
+                key: s.key_id,
+                digest: s.digest,
+                version: s.version,
+                timestamp: s.timestamp,
+            }),
+            None,
+        ),
+        Decision::Local => (None, None),
+        unsigned @ Decision::Unsigned { .. } => (None, Some(unsigned.to_string())),
+    })
 }

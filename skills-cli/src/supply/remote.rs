@@ -120,7 +120,8 @@ fn add_entry(
     .map_err(|e| invalid(format!("`{text}`: {e}; nothing was installed")))?;
     drop(progress);
     if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX))? {
-        let signer = check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.keys)?;
+        let signer =
+            check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.trust)?;
         fetched.per_skill_signer.insert(entry.name.clone(), signer);
     }
     match entry.kind {

@@ -5,10 +5,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use skills_core::client::InstallTarget;
+use skills_supply::trust::{self, TrustStore};
 
-use super::fetched::Keys;
 use super::install::Dest;
-use super::project::{Project, invalid};
+use super::project::Project;
 use super::targets;
 use crate::args::ListFormat;
 use crate::args::{PolicyArgs, ProjectArgs};
@@ -32,15 +32,22 @@ pub fn home() -> io::Result<PathBuf> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
 }
 
-/// The keys `--pubkey` names.
-pub fn keys(policy: &PolicyArgs) -> io::Result<Keys> {
-    let mut keys = Keys::default();
+/// The trust store: the project's `skills-trust.json`, the user's
+/// `trust.json`, and the keys `--pubkey` names for this run (trusted for
+/// every source, never written to a file).
+pub fn trust(project: &Project, policy: &PolicyArgs) -> io::Result<TrustStore> {
+    let user = trust::user_file();
+    let mut store = TrustStore::load(&project.root, user.as_deref())
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
     for arg in &policy.pubkeys {
         let key = sign::load_public_key(arg)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-        keys.keys.push(key);
+        store
+            .project_mut()
+            .add_key("command-line", &key)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     }
-    Ok(keys)
+    Ok(store)
 }
 
 /// The folders to install into: the clients asked for (or the default),
@@ -103,9 +110,4 @@ pub fn print(format: ListFormat, lines: &[String], json: &serde_json::Value) -> 
         }
     }
     Ok(())
-}
-
-/// A refusal for a skill from a source.
-pub fn refuse(source: &str, skill: &str, why: &str) -> io::Error {
-    invalid(format!("refusing `{source}` skill `{skill}`: {why}"))
 }

@@ -20,7 +20,7 @@
 //!       "source": "acme/skills@v1",
 //!       "resolved": { "type": "git", "url": "https://github.com/acme/skills.git", "commit": "…", "path": "skills/pdf" },
 //!       "digest": "sha256:…",
-//!       "signer": { "key": "1A2B3C4D5E6F7A8B", "version": "1.2.0", "timestamp": 1764200000 },
+//!       "signer": { "key": "1A2B3C4D5E6F7A8B", "digest": "…", "version": "1.2.0", "timestamp": 1764200000 },
 //!       "installed": [".agents/skills/pdf", ".claude/skills/pdf"],
 //!       "files": {
 //!         "SKILL.md": { "size": 1234, "sha256": "…" },

@@ -99,6 +99,9 @@ pub enum Resolved {
 pub struct Signer {
     /// The minisign key id, 16 uppercase hex digits.
     pub key: String,
+    /// The digest the signature's trusted comment names (hex): the pack's,
+    /// or the skill's for an index entry.
+    pub digest: Option<String>,
     /// The version the signature names, if any.
     pub version: Option<String>,
     /// When it was signed (Unix seconds), if the signature says.

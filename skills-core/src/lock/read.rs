@@ -228,7 +228,7 @@ fn install_path(p: &str) -> bool {
 fn signer(text: &str, node: &Node, what: &str) -> Result<Signer, ParseError> {
     let what = format!("{what}: `signer`");
     let m = object(node, &what)?;
-    only(m, node, &what, &["key", "version", "timestamp"])?;
+    only(m, node, &what, &["key", "digest", "version", "timestamp"])?;
     let key = string(m, node, "key", &what)?;
     if !(key.len() == 16 && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))) {
         return Err(err(
@@ -240,8 +240,16 @@ fn signer(text: &str, node: &Node, what: &str) -> Result<Signer, ParseError> {
         None => None,
         Some(t) => Some(number(text, t, &format!("{what}: `timestamp`"))?),
     };
+    let digest = opt_string(m, "digest", &what)?;
+    if digest.as_deref().is_some_and(|d| !hex(d, 64)) {
+        return Err(err(
+            node,
+            format!("{what}: `digest` must be 64 lowercase hex digits"),
+        ));
+    }
     Ok(Signer {
         key,
+        digest,
         version: opt_string(m, "version", &what)?,
         timestamp,
     })

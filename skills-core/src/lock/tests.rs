@@ -23,6 +23,7 @@ fn sample() -> Lock {
         digest: format!("sha256:{}", "b".repeat(64)),
         signer: Some(Signer {
             key: "1A2B3C4D5E6F7A8B".into(),
+            digest: Some("e".repeat(64)),
             version: Some("1.2.0".into()),
             timestamp: Some(1_764_200_000),
         }),

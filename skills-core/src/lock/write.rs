@@ -33,6 +33,9 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
     let _ = writeln!(o, "      \"digest\": {},", quote(&s.digest));
     if let Some(signer) = &s.signer {
         let mut fields = vec![format!("\"key\": {}", quote(&signer.key))];
+        if let Some(d) = &signer.digest {
+            fields.push(format!("\"digest\": {}", quote(d)));
+        }
         if let Some(v) = &signer.version {
             fields.push(format!("\"version\": {}", quote(v)));
         }

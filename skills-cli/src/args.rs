@@ -123,6 +123,17 @@ pub enum Command {
     Remove(RemoveArgs),
     /// List the skills `skb.lock` records, with where they are installed.
     List(ListArgs),
+    /// Push a pack (and its `.minisig`, as a layer of the same artifact) to
+    /// an OCI registry: `oci://host/repository:tag`. Credentials: Docker's
+    /// `config.json`, or SKB_REGISTRY_USERNAME/PASSWORD or SKB_REGISTRY_TOKEN.
+    Push(PushArgs),
+    /// Pull a pack (and its signature) from an OCI registry into a file,
+    /// every blob checked against its digest.
+    Pull(PullArgs),
+    /// Manage trusted publisher keys: `skills-trust.json` in the project
+    /// (committed, so CI trusts the same keys), or the user's with --user.
+    #[command(subcommand)]
+    Trust(TrustCommand),
     /// Write skills as a static Agent Skills well-known index: `index.json`,
     /// and each version's archive, signature and index in a folder of its
     /// own that later publications never rewrite. Serve DIR from any static
@@ -1086,6 +1097,106 @@ pub struct PublishArgs {
     pub base_url: Option<String>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// `skb push`.
+#[derive(Debug, Args)]
+pub struct PushArgs {
+    /// The pack.
+    pub pack: PathBuf,
+    /// Where: `oci://host[:port]/repository:tag`.
+    pub reference: String,
+    /// The signature to attach (default: `<PACK>.minisig` when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub signature: Option<PathBuf>,
+    /// Push without the signature beside the pack.
+    #[arg(long, conflicts_with = "signature")]
+    pub unsigned: bool,
+}
+
+/// `skb pull`.
+#[derive(Debug, Args)]
+pub struct PullArgs {
+    /// What: `oci://host[:port]/repository:tag` or `…@sha256:<hex>`.
+    pub reference: String,
+    /// The pack file to write (its signature goes to `<OUTPUT>.minisig`).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// `skb trust`.
+#[derive(Debug, Subcommand)]
+pub enum TrustCommand {
+    /// Trust a publisher's minisign public key (a `.pub` file or the base64
+    /// key), optionally pinning sources to the publisher's keys.
+    Add(TrustAddArgs),
+    /// List trusted publishers, keys and pins.
+    List(TrustListArgs),
+    /// Retire a key: it still verifies releases already locked, nothing new.
+    Retire(TrustRetireArgs),
+    /// Stop trusting a key.
+    Remove(TrustRemoveArgs),
+}
+
+/// Which trust file a `skb trust` command changes.
+#[derive(Debug, Args)]
+pub struct TrustFileArgs {
+    /// The project (its `skills-trust.json`).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub project: PathBuf,
+    /// The user's file (`~/.config/skb/trust.json`) instead.
+    #[arg(long)]
+    pub user: bool,
+}
+
+/// `skb trust add`.
+#[derive(Debug, Args)]
+pub struct TrustAddArgs {
+    /// The publisher's name.
+    pub name: String,
+    /// The public key: a `.pub` file or the base64 key.
+    pub key: String,
+    /// Pin sources matching this pattern to the publisher's keys
+    /// (`github.com/acme/*`, `oci://ghcr.io/acme/*`; repeatable).
+    #[arg(long = "source", value_name = "PATTERN")]
+    pub sources: Vec<String>,
+    #[command(flatten)]
+    pub file: TrustFileArgs,
+}
+
+/// `skb trust list`.
+#[derive(Debug, Args)]
+pub struct TrustListArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+    /// The project (its `skills-trust.json`).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub project: PathBuf,
+}
+
+/// `skb trust retire`.
+#[derive(Debug, Args)]
+pub struct TrustRetireArgs {
+    /// The publisher's name.
+    pub name: String,
+    /// The key id (16 hex digits, as `skb trust list` shows it).
+    pub key_id: String,
+    /// When or why (`2026-11-27`, `rotated`).
+    pub reason: String,
+    #[command(flatten)]
+    pub file: TrustFileArgs,
+}
+
+/// `skb trust remove`.
+#[derive(Debug, Args)]
+pub struct TrustRemoveArgs {
+    /// The publisher's name.
+    pub name: String,
+    /// The key id.
+    pub key_id: String,
+    #[command(flatten)]
+    pub file: TrustFileArgs,
 }
 
 #[cfg(test)]

@@ -51,6 +51,9 @@ fn main() -> ExitCode {
         args::Command::Remove(a) => cmd::remove::run(&a),
         args::Command::List(a) => cmd::list::run(&a),
         args::Command::Publish(a) => cmd::publish::run(&a),
+        args::Command::Push(a) => cmd::push::run(&a),
+        args::Command::Pull(a) => cmd::pull::run(&a),
+        args::Command::Trust(a) => cmd::trust::run(&a),
         args::Command::Completions(a) => cmd::completions::run(&a),
         args::Command::Man(a) => cmd::man::run(&a),
     };

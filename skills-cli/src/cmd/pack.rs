@@ -258,7 +258,7 @@ pub use skills_core::pack::minisig_path;
 /// Writes `bytes` to `path` (and `sig` to `<path>.minisig`) through
 /// temporary files renamed into place. Without `sig`, a stale signature
 /// beside `path` is removed, so it cannot be taken for the new pack's.
-fn write_atomically(path: &Path, bytes: &[u8], sig: Option<&str>) -> io::Result<()> {
+pub fn write_atomically(path: &Path, bytes: &[u8], sig: Option<&str>) -> io::Result<()> {
     let sig_path = minisig_path(path);
     let staged_sig = match sig {
         Some(text) => Some(stage(&sig_path, text.as_bytes())?),

@@ -30,10 +30,7 @@ pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result
         Source::Url { url, sha256 } => fetch_url(url, sha256.as_deref(), text, opts),
         Source::Index(site) => remote::fetch_index(site, text, opts),
         Source::Git { spec, .. } => super::git::fetch(spec),
-        Source::Oci(_) => Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!("`{text}`: this kind of source is not supported by this build of skb"),
-        )),
+        Source::Oci(reference) => super::oci::fetch(reference, opts),
     }
 }
 
@@ -148,6 +145,9 @@ pub fn fetch_pinned(
         Resolved::Git { url, commit, path } => {
             super::git::fetch_pinned(url, commit, path.as_deref())?
         }
+        Resolved::Oci {
+            reference, digest, ..
+        } => super::oci::fetch_pinned(reference, digest, source, opts)?,
         _ => {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,

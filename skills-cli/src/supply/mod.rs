@@ -15,6 +15,7 @@ pub mod fetch;
 pub mod fetched;
 pub mod git;
 pub mod install;
+pub mod oci;
 pub mod place;
 pub mod policy;
 pub mod progress;

@@ -12,9 +12,9 @@ use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch;
 use crate::supply::fetched::FetchOptions;
 use crate::supply::install::{self, Action, Origin};
-use crate::supply::policy;
 use crate::supply::session;
 use crate::supply::source;
+use crate::supply::{clients, policy};
 use skills_supply::trust::PolicyFlags;
 
 /// Runs `skb add`.
@@ -80,6 +80,25 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
             &args.source,
         )?);
     }
+    // What each client would do with them, said before anything is written.
+    let contents = chosen
+        .iter()
+        .map(|s| crate::supply::place::contents(s))
+        .collect::<io::Result<Vec<_>>>()?;
+    let targets: Vec<_> = dests
+        .iter()
+        .flat_map(|d| d.targets.iter().copied())
+        .collect();
+    let notes = clients::notes(
+        &fetched.inputs,
+        &args.check.options(),
+        &chosen,
+        &contents,
+        &targets,
+    );
+    for n in &notes {
+        eprintln!("skb: note: {}: skill `{}` {}", n.client, n.skill, n.note);
+    }
     let mut lines = Vec::new();
     let mut results = Vec::new();
     for (skill, (signer, unsigned)) in chosen.iter().zip(decided) {
@@ -116,7 +135,11 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
         }));
     }
     project.write_lock(&lock)?;
-    let json = json!({ "source": args.source, "skills": results });
+    let json = json!({
+        "source": args.source,
+        "skills": results,
+        "clients": notes.iter().map(|n| json!({"client": n.client, "skill": n.skill, "note": n.note})).collect::<Vec<_>>(),
+    });
     session::print(args.format, &lines, &json)?;
     Ok(Outcome::Success)
 }

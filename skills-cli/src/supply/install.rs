@@ -26,6 +26,8 @@ pub struct Dest {
     /// The skills folder as the lock records it (`.claude/skills`,
     /// `~/.claude/skills`).
     pub recorded: String,
+    /// The clients asked for that read it (none when restoring a lock).
+    pub targets: Vec<&'static skills_core::client::InstallTarget>,
 }
 
 /// What happened to one skill.

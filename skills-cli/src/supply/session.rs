@@ -65,19 +65,35 @@ pub fn dests(project: &Project, asked: &[&'static InstallTarget]) -> io::Result<
         };
         for t in chosen {
             let (folder, recorded) = targets::user_folder(t, &project.root)?;
-            if !out.iter().any(|d| d.folder == folder) {
-                out.push(Dest { folder, recorded });
+            match out.iter_mut().find(|d| d.folder == folder) {
+                Some(d) => d.targets.push(t),
+                None => out.push(Dest {
+                    folder,
+                    recorded,
+                    targets: vec![t],
+                }),
             }
         }
         return Ok(out);
     }
-    Ok(targets::project_targets(&project.root, asked)
-        .into_iter()
-        .map(|t| Dest {
+    let asked_or_default = targets::project_targets(&project.root, asked);
+    let mut out: Vec<Dest> = Vec::new();
+    for t in asked_or_default {
+        out.push(Dest {
             folder: project.root.join(t.project),
             recorded: t.project.to_string(),
-        })
-        .collect())
+            targets: vec![t],
+        });
+    }
+    // Every client asked for that shares a folder chosen reads it too.
+    for t in asked {
+        if let Some(d) = out.iter_mut().find(|d| d.recorded == t.project)
+            && !d.targets.iter().any(|x| x.id == t.id)
+        {
+            d.targets.push(t);
+        }
+    }
+    Ok(out)
 }
 
 /// The folders a locked skill is installed in, as [`Dest`]s (the skill's
@@ -90,6 +106,7 @@ pub fn locked_dests(project: &Project, installed: &[String]) -> Vec<Dest> {
             Dest {
                 folder: project.folder(&parent),
                 recorded: parent,
+                targets: Vec::new(),
             }
         })
         .collect()

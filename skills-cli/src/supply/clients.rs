@@ -86,15 +86,12 @@ pub fn notes(
                         });
                     }
                 }
-                "opencode" => {
-                    if md.is_some_and(|(p, _, _)| p != "SKILL.md") {
-                        out.push(Note {
-                            client: target.id,
-                            skill: skill.meta.name.to_string(),
-                            note: "would not find it: OpenCode reads `SKILL.md`, not `skill.md`"
-                                .into(),
-                        });
-                    }
+                "opencode" if md.is_some_and(|(p, _, _)| p != "SKILL.md") => {
+                    out.push(Note {
+                        client: target.id,
+                        skill: skill.meta.name.to_string(),
+                        note: "would not find it: OpenCode reads `SKILL.md`, not `skill.md`".into(),
+                    });
                 }
                 _ => {}
             }

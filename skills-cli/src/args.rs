@@ -123,21 +123,29 @@ pub enum Command {
     Remove(RemoveArgs),
     /// List the skills `skb.lock` records, with where they are installed.
     List(ListArgs),
-    /// Push a pack (and its `.minisig`, as a layer of the same artifact) to
-    /// an OCI registry: `oci://host/repository:tag`. Credentials: Docker's
-    /// `config.json`, or SKB_REGISTRY_USERNAME/PASSWORD or SKB_REGISTRY_TOKEN.
+    /// Push a pack and its signature to an OCI registry as one artifact.
+    ///
+    /// The reference is `oci://host[:port]/repository:tag`; the `.minisig`
+    /// beside the pack goes in as a layer of the same artifact. Credentials:
+    /// Docker's `config.json` (what `docker login` and `oras login` write),
+    /// or SKB_REGISTRY_USERNAME and SKB_REGISTRY_PASSWORD, or
+    /// SKB_REGISTRY_TOKEN.
     Push(PushArgs),
     /// Pull a pack (and its signature) from an OCI registry into a file,
     /// every blob checked against its digest.
     Pull(PullArgs),
-    /// Manage trusted publisher keys: `skills-trust.json` in the project
-    /// (committed, so CI trusts the same keys), or the user's with --user.
+    /// Manage trusted publisher keys.
+    ///
+    /// Keys live in the project's `skills-trust.json` (committed, so CI
+    /// trusts the same keys) or, with --user, in `~/.config/skb/trust.json`.
     #[command(subcommand)]
     Trust(TrustCommand),
-    /// Write skills as a static Agent Skills well-known index: `index.json`,
-    /// and each version's archive, signature and index in a folder of its
-    /// own that later publications never rewrite. Serve DIR from any static
-    /// host; `skb add https://your.site` installs from it.
+    /// Write skills as a static Agent Skills well-known index.
+    ///
+    /// `.well-known/agent-skills/index.json`, and each version's archive,
+    /// signature and index in a folder of its own that later publications
+    /// never rewrite. Serve DIR from any static host; `skb add
+    /// https://your.site` installs from it.
     Publish(PublishArgs),
     /// Print a shell completion script.
     ///

@@ -31,7 +31,7 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 25] = [
     "validate",
     "pack",
     "verify",
@@ -46,6 +46,15 @@ const SUBCOMMANDS: [&str; 16] = [
     "read-properties",
     "to-prompt",
     "diff",
+    "add",
+    "install",
+    "update",
+    "remove",
+    "list",
+    "push",
+    "pull",
+    "trust",
+    "publish",
     "completions",
     "man",
 ];
@@ -134,6 +143,10 @@ fn man_pages_into_a_directory() {
     assert_eq!(code(&out), 0, "{out:?}");
     let mut expected: Vec<String> = SUBCOMMANDS.iter().map(|s| format!("skb-{s}.1")).collect();
     expected.push("skb.1".to_string());
+    // Nested subcommands get pages of their own.
+    for sub in ["add", "list", "remove", "retire"] {
+        expected.push(format!("skb-trust-{sub}.1"));
+    }
     expected.sort();
     let mut files: Vec<String> = std::fs::read_dir(&mandir)
         .unwrap()

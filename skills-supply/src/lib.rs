@@ -10,3 +10,5 @@
 
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
+
+pub mod vercel;

@@ -2,3 +2,6 @@
 //! real server it talks to (a git daemon, an HTTP server, a registry) on
 //! 127.0.0.1, and the tests that need a program this machine may lack say so
 //! and fail rather than pass silently.
+
+mod node;
+mod vercel;

@@ -208,3 +208,39 @@ fn the_clis_rewrite_drops_other_tools_keys() {
     let lock = vercel::parse(&fs::read(&path).unwrap()).unwrap();
     assert!(lock.skills[1].other.contains_key("skb"));
 }
+
+/// With a lock of ours beside theirs, the CLI still restores the project
+/// from `skills-lock.json` (into `.agents/skills`), and `verify` finds
+/// every restored folder matching.
+#[test]
+fn the_cli_restores_beside_our_lock_and_verify_checks_it() {
+    let cli = vercel_cli();
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, project, home) = (
+        tmp.path().join("src"),
+        tmp.path().join("project"),
+        tmp.path().join("home"),
+    );
+    two_skills(&src);
+    fs::create_dir_all(&project).unwrap();
+    fs::create_dir_all(&home).unwrap();
+    let source = src.join("skills");
+    cli.run(
+        &project,
+        &home,
+        &["add", source.to_str().unwrap(), "-y", "-a", "claude-code"],
+    );
+    let theirs = fs::read(project.join(vercel::LOCK_FILE)).unwrap();
+    write(&project.join("skills.lock"), b"# another tool's lock\n");
+    fs::remove_dir_all(project.join(".claude")).unwrap();
+
+    cli.run(&project, &home, &["experimental_install"]);
+    assert_eq!(fs::read(project.join(vercel::LOCK_FILE)).unwrap(), theirs);
+    let lock = vercel::parse(&theirs).unwrap();
+    let findings = vercel::verify(&project, &lock);
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    for f in &findings {
+        assert_eq!(f.folder, Path::new(".agents/skills").join(&f.skill));
+        assert_eq!(f.state, State::Matches, "{f:?}");
+    }
+}

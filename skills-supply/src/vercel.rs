@@ -95,6 +95,8 @@ pub enum VercelError {
         /// The entry.
         path: PathBuf,
     },
+    /// The collation data compiled into this crate could not be loaded.
+    Collator(String),
     /// The skill is over one of the bounds [`computed_hash`] keeps.
     TooLarge {
         /// The skill's folder.
@@ -118,6 +120,7 @@ impl fmt::Display for VercelError {
                 "`{}`: the name is not UTF-8, so Vercel's hash is not defined for it",
                 path.display()
             ),
+            VercelError::Collator(e) => write!(f, "cannot load ICU's root collation: {e}"),
             VercelError::TooLarge { path, what } => {
                 write!(f, "`{}`: {what}", path.display())
             }

@@ -53,7 +53,7 @@ pub fn computed_hash(skill_dir: &Path) -> Result<String, VercelError> {
     // No file-name-dependent tailoring: the default preferences are the root.
     let collator =
         CollatorBorrowed::try_new(CollatorPreferences::default(), CollatorOptions::default())
-            .map_err(|e| VercelError::Shape(format!("the collator's data is missing: {e}")))?;
+            .map_err(|e| VercelError::Collator(e.to_string()))?;
     files.sort_by(|a, b| match collator.compare(a, b) {
         Ordering::Equal => a.as_bytes().cmp(b.as_bytes()),
         other => other,

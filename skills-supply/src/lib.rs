@@ -16,3 +16,4 @@ pub mod http;
 pub mod index;
 pub mod oci;
 pub mod trust;
+pub mod vercel;

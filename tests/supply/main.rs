@@ -8,6 +8,8 @@ mod git_server;
 mod http;
 mod http_server;
 mod index;
+mod node;
 mod oci;
 mod registry;
 mod trust;
+mod vercel;

@@ -1,0 +1,245 @@
+//! Vercel's `skills-lock.json`: reading it, reproducing its `computedHash`,
+//! and checking the folders Vercel's CLI (`npx skills`) installed against it.
+//!
+//! Vercel's CLI keeps this file at the project's root (global installs go to
+//! another file, `~/.agents/.skill-lock.json`, which has no hashes and is not
+//! read here). Its shape, as the CLI writes it:
+//!
+//! ```json
+//! { "version": 1,
+//!   "skills": { "NAME": { "source": "…", "sourceType": "local", "computedHash": "<sha256 hex>" } } }
+//! ```
+//!
+//! with `sourceUrl`, `ref`, `skillPath` and `subagents` present for some
+//! sources, the skills sorted by name, two-space indentation and a final
+//! newline. Every `add` rewrites the file with only `version` and `skills`:
+//! a top-level key of anyone else's is dropped, and a skill added again
+//! loses every field the CLI did not write. So our own lock sits beside this
+//! file rather than inside it, and this module only reads it.
+//!
+//! Fields of a skill that this module does not know are kept in
+//! [`VercelSkill::other`], so an import loses nothing.
+
+mod hash;
+mod verify;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+pub use hash::{MAX_DEPTH, MAX_FILES, MAX_TOTAL_BYTES, computed_hash};
+pub use verify::{AGENT_FOLDERS, Finding, State, install_name, verify};
+
+/// The lock file's name, at the project's root.
+pub const LOCK_FILE: &str = "skills-lock.json";
+
+/// The largest `skills-lock.json` [`read`] accepts.
+pub const MAX_LOCK_BYTES: u64 = 16 << 20;
+
+/// A parsed `skills-lock.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VercelLock {
+    /// The format's version (1 today; the CLI accepts any number from 1 up).
+    pub version: u64,
+    /// The skills, in the order of their names' bytes.
+    pub skills: Vec<VercelSkill>,
+}
+
+/// One skill of a `skills-lock.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VercelSkill {
+    /// The skill's name: its key in `skills` (the name from its `SKILL.md`,
+    /// not yet made into a folder name: see [`install_name`]).
+    pub name: String,
+    /// `source`: where it came from, as the CLI recorded it (a path, a URL,
+    /// `owner/repo`, an npm package name, `wellknown/HOST`).
+    pub source: String,
+    /// `sourceType`: `local`, `github`, `gitlab`, `git`, `well-known`,
+    /// `node_modules`, or another the CLI may add.
+    pub source_type: String,
+    /// `computedHash`: the SHA-256, in hex, that [`computed_hash`] reproduces.
+    pub computed_hash: String,
+    /// `sourceUrl`, when the CLI recorded one (git sources).
+    pub source_url: Option<String>,
+    /// `ref`: the branch or tag asked for, when one was.
+    pub git_ref: Option<String>,
+    /// `skillPath`: the skill's `SKILL.md` inside the source.
+    pub skill_path: Option<String>,
+    /// `subagents`: Eve's subagents it went to.
+    pub subagents: Option<Vec<String>>,
+    /// Every other field, as written.
+    pub other: Map<String, Value>,
+}
+
+/// Why a `skills-lock.json` or a skill folder could not be read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum VercelError {
+    /// The file or a file of the skill could not be read.
+    Read(skills_core::fsread::FileError),
+    /// A directory of the skill could not be listed.
+    List {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The lock is not JSON.
+    Json(serde_json::Error),
+    /// The lock is JSON but not of the shape above.
+    Shape(String),
+    /// A file or directory name in the skill is not UTF-8 (the CLI cannot
+    /// hash it either).
+    NonUtf8 {
+        /// The entry.
+        path: PathBuf,
+    },
+    /// The collation data compiled into this crate could not be loaded.
+    Collator(String),
+    /// The skill is over one of the bounds [`computed_hash`] keeps.
+    TooLarge {
+        /// The skill's folder.
+        path: PathBuf,
+        /// Which bound, in words.
+        what: String,
+    },
+}
+
+impl fmt::Display for VercelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VercelError::Read(e) => write!(f, "{e}"),
+            VercelError::List { path, source } => {
+                write!(f, "cannot list `{}`: {source}", path.display())
+            }
+            VercelError::Json(e) => write!(f, "`{LOCK_FILE}` is not valid JSON: {e}"),
+            VercelError::Shape(what) => write!(f, "`{LOCK_FILE}`: {what}"),
+            VercelError::NonUtf8 { path } => write!(
+                f,
+                "`{}`: the name is not UTF-8, so Vercel's hash is not defined for it",
+                path.display()
+            ),
+            VercelError::Collator(e) => write!(f, "cannot load ICU's root collation: {e}"),
+            VercelError::TooLarge { path, what } => {
+                write!(f, "`{}`: {what}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for VercelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VercelError::Read(e) => Some(e),
+            VercelError::List { source, .. } => Some(source),
+            VercelError::Json(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Reads and parses the `skills-lock.json` at `path`, at most
+/// [`MAX_LOCK_BYTES`].
+pub fn read(path: &std::path::Path) -> Result<VercelLock, VercelError> {
+    let bytes = skills_core::fsread::read_file(path, MAX_LOCK_BYTES).map_err(VercelError::Read)?;
+    parse(&bytes)
+}
+
+/// Parses the bytes of a `skills-lock.json`.
+///
+/// Stricter than the CLI, which treats a file it cannot read as empty (and
+/// then overwrites it): here every departure from the shape is an error
+/// naming the key, so an import never silently drops skills.
+pub fn parse(bytes: &[u8]) -> Result<VercelLock, VercelError> {
+    let root: Value = serde_json::from_slice(bytes).map_err(VercelError::Json)?;
+    let Value::Object(mut root) = root else {
+        return Err(shape("the top level is not an object"));
+    };
+    let version = match root.get("version") {
+        Some(Value::Number(n)) => n.as_u64().filter(|v| *v >= 1).ok_or_else(|| {
+            shape(format!(
+                "`version` is {n}; a whole number from 1 is expected"
+            ))
+        })?,
+        Some(_) => return Err(shape("`version` is not a number")),
+        None => return Err(shape("`version` is missing")),
+    };
+    let skills = match root.remove("skills") {
+        Some(Value::Object(skills)) => skills,
+        Some(_) => return Err(shape("`skills` is not an object")),
+        None => return Err(shape("`skills` is missing")),
+    };
+    let mut out = Vec::with_capacity(skills.len());
+    for (name, entry) in skills {
+        out.push(skill(name, entry)?);
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(VercelLock {
+        version,
+        skills: out,
+    })
+}
+
+/// One entry of `skills`.
+fn skill(name: String, entry: Value) -> Result<VercelSkill, VercelError> {
+    let Value::Object(mut fields) = entry else {
+        return Err(shape(format!("skill `{name}` is not an object")));
+    };
+    if name.is_empty() {
+        return Err(shape("a skill has an empty name"));
+    }
+    let required = |fields: &mut Map<String, Value>, key: &str| match fields.remove(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(shape(format!("skill `{name}`: `{key}` is not a string"))),
+        None => Err(shape(format!("skill `{name}`: `{key}` is missing"))),
+    };
+    let source = required(&mut fields, "source")?;
+    let source_type = required(&mut fields, "sourceType")?;
+    let computed_hash = required(&mut fields, "computedHash")?;
+    let optional = |fields: &mut Map<String, Value>, key: &str| match fields.remove(key) {
+        Some(Value::String(s)) => Ok(Some(s)),
+        None | Some(Value::Null) => Ok(None),
+        Some(_) => Err(shape(format!("skill `{name}`: `{key}` is not a string"))),
+    };
+    let source_url = optional(&mut fields, "sourceUrl")?;
+    let git_ref = optional(&mut fields, "ref")?;
+    let skill_path = optional(&mut fields, "skillPath")?;
+    let subagents = match fields.remove("subagents") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) => Some(
+            items
+                .into_iter()
+                .map(|item| match item {
+                    Value::String(s) => Ok(s),
+                    _ => Err(shape(format!(
+                        "skill `{name}`: `subagents` holds something other than a string"
+                    ))),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Some(_) => {
+            return Err(shape(format!(
+                "skill `{name}`: `subagents` is not an array"
+            )));
+        }
+    };
+    Ok(VercelSkill {
+        name,
+        source,
+        source_type,
+        computed_hash,
+        source_url,
+        git_ref,
+        skill_path,
+        subagents,
+        other: fields,
+    })
+}
+
+fn shape(what: impl Into<String>) -> VercelError {
+    VercelError::Shape(what.into())
+}
+
+#[cfg(test)]
+mod tests;

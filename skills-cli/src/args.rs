@@ -123,6 +123,11 @@ pub enum Command {
     Remove(RemoveArgs),
     /// List the skills `skb.lock` records, with where they are installed.
     List(ListArgs),
+    /// Take over what Vercel's `npx skills` installed: each skill of
+    /// `skills-lock.json` checked against its `computedHash`, fetched again
+    /// from its source, and locked in `skb.lock` where it is installed.
+    /// `skills-lock.json` is left as it is, so `npx skills` keeps working.
+    Import(ImportArgs),
     /// Push a pack and its signature to an OCI registry as one artifact.
     ///
     /// The reference is `oci://host[:port]/repository:tag`; the `.minisig`
@@ -1103,6 +1108,25 @@ pub struct PublishArgs {
     /// (default: URLs relative to the index).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `skb import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Replace folders that differ from what their source gives now (the
+    /// replaced ones are kept in `.skb/backup`), and links (`npx skills`
+    /// links client folders to `.agents/skills`) with copies.
+    #[arg(long)]
+    pub force: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     #[command(flatten)]
     pub check: CheckArgs,
 }

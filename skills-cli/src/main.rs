@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         args::Command::Update(a) => cmd::update::run(&a),
         args::Command::Remove(a) => cmd::remove::run(&a),
         args::Command::List(a) => cmd::list::run(&a),
+        args::Command::Import(a) => cmd::import::run(&a),
         args::Command::Publish(a) => cmd::publish::run(&a),
         args::Command::Push(a) => cmd::push::run(&a),
         args::Command::Pull(a) => cmd::pull::run(&a),

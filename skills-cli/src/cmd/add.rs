@@ -2,96 +2,191 @@
 //! policy, install the chosen skills into the clients' folders and lock them.
 
 use std::io;
+use std::path::Path;
 
 use serde_json::json;
 use skills_compiler::embed::{Plan, PlanSkill};
+use skills_core::lock::Lock;
+use skills_supply::trust::TrustStore;
 
 use crate::Outcome;
-use crate::args::AddArgs;
+use crate::args::{AddArgs, CheckArgs};
 use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch;
 use crate::supply::fetched::FetchOptions;
+use crate::supply::fetched::Fetched;
+use crate::supply::install::Dest;
 use crate::supply::install::{self, Action, Origin};
+use crate::supply::project::Project;
 use crate::supply::session;
 use crate::supply::source;
 use crate::supply::{clients, policy};
 use skills_supply::trust::PolicyFlags;
+
+/// One source to add from, as `skb add` and `skb import` ask.
+#[derive(Debug)]
+pub struct Request<'a> {
+    /// The source as written.
+    pub source: &'a str,
+    /// The skills asked for (all when empty).
+    pub skills: Vec<String>,
+    /// Where to install.
+    pub dests: Vec<Dest>,
+    /// `--allow-unsigned`, `--allow-downgrade`.
+    pub flags: PolicyFlags,
+    /// `--force`.
+    pub force: bool,
+}
+
+/// What adding from one source did: lines for people, JSON for machines.
+#[derive(Debug, Default)]
+pub struct Added {
+    /// One line per skill.
+    pub lines: Vec<String>,
+    /// One object per skill.
+    pub skills: Vec<serde_json::Value>,
+    /// What clients would do differently.
+    pub notes: Vec<serde_json::Value>,
+}
 
 /// Runs `skb add`.
 pub fn run(args: &AddArgs) -> io::Result<Outcome> {
     let cwd = std::env::current_dir()?;
     let project = session::project(&args.project)?;
     let trust = session::trust(&project, &args.policy)?;
-    let src = source::classify(&args.source, &cwd);
-    let mut wanted = args.skills.clone();
+    if args.list {
+        return list(args, &cwd, &trust);
+    }
+    let _guard = project.lock()?;
+    let mut lock = project.read_lock()?;
+    let request = Request {
+        source: &args.source,
+        skills: args.skills.clone(),
+        dests: session::dests(&project, &args.clients)?,
+        flags: PolicyFlags {
+            allow_unsigned: args.policy.allow_unsigned,
+            allow_downgrade: args.policy.allow_downgrade,
+        },
+        force: args.force,
+    };
+    let Some(added) = add(&project, &mut lock, &trust, &cwd, &request, &args.check)? else {
+        return Ok(Outcome::Invalid);
+    };
+    project.write_lock(&lock)?;
+    let json = json!({ "source": args.source, "skills": added.skills, "clients": added.notes });
+    session::print(args.format, &added.lines, &json)?;
+    Ok(Outcome::Success)
+}
+
+/// `skb add --list`: what the source holds.
+fn list(args: &AddArgs, cwd: &Path, trust: &TrustStore) -> io::Result<Outcome> {
+    let (_fetched, plan, wanted) =
+        match fetch_and_plan(&args.source, &args.skills, cwd, trust, &args.check)? {
+            Some(f) => f,
+            None => return Ok(Outcome::Invalid),
+        };
+    let chosen = select(&plan, &wanted, &args.source)?;
+    let lines: Vec<String> = chosen
+        .iter()
+        .map(|s| format!("{}\t{}", s.meta.name, s.meta.description))
+        .collect();
+    let json = json!({
+        "source": args.source,
+        "skills": chosen.iter().map(|s| json!({
+            "name": &*s.meta.name,
+            "description": &*s.meta.description,
+            "digest": install::skill_digest(s),
+        })).collect::<Vec<_>>(),
+    });
+    session::print(args.format, &lines, &json)?;
+    Ok(Outcome::Success)
+}
+
+type Planned = (Fetched, Plan, Vec<String>);
+
+/// Fetches and validates `source`; `None` when a skill is invalid (the
+/// diagnostics were printed).
+fn fetch_and_plan(
+    source: &str,
+    skills: &[String],
+    cwd: &Path,
+    trust: &TrustStore,
+    check: &CheckArgs,
+) -> io::Result<Option<Planned>> {
+    let src = source::classify(source, cwd);
+    let mut wanted = skills.to_vec();
     if let source::Source::Git {
         skill: Some(skill), ..
     } = &src
     {
         wanted.push(skill.clone());
     }
-    let mut fetched = fetch::fetch(
+    let fetched = fetch::fetch(
         &src,
-        &args.source,
+        source,
         &FetchOptions {
-            cwd: &cwd,
-            limits: args.check.limits.limits(),
-            trust: &trust,
+            cwd,
+            limits: check.limits.limits(),
+            trust,
             skills: &wanted,
         },
     )?;
-    fetched.resolved = fetch::rebase(fetched.resolved, &cwd, &project.root);
-    let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
-        return Ok(Outcome::Invalid);
+    let Some((plan, _)) = plan_inputs(&fetched.inputs, check)? else {
+        return Ok(None);
     };
-    let chosen = select(&plan, &wanted, &args.source)?;
-    if args.list {
-        let lines: Vec<String> = chosen
-            .iter()
-            .map(|s| format!("{}\t{}", s.meta.name, s.meta.description))
-            .collect();
-        let json = json!({
-            "source": args.source,
-            "skills": chosen.iter().map(|s| json!({
-                "name": &*s.meta.name,
-                "description": &*s.meta.description,
-                "digest": install::skill_digest(s),
-            })).collect::<Vec<_>>(),
-        });
-        session::print(args.format, &lines, &json)?;
-        return Ok(Outcome::Success);
-    }
-    let _guard = project.lock()?;
-    let mut lock = project.read_lock()?;
-    let dests = session::dests(&project, &args.clients)?;
+    Ok(Some((fetched, plan, wanted)))
+}
+
+/// Adds the skills `request` asks for into `lock` and the folders; the
+/// caller holds the project's guard and writes the lock. `None` when a
+/// skill is invalid.
+pub fn add(
+    project: &Project,
+    lock: &mut Lock,
+    trust: &TrustStore,
+    cwd: &Path,
+    request: &Request<'_>,
+    check: &CheckArgs,
+) -> io::Result<Option<Added>> {
+    let Some((mut fetched, plan, wanted)) =
+        fetch_and_plan(request.source, &request.skills, cwd, trust, check)?
+    else {
+        return Ok(None);
+    };
+    fetched.resolved = fetch::rebase(fetched.resolved, cwd, &project.root);
+    let mut chosen = select(&plan, &wanted, request.source)?;
+    chosen.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
     // Every skill's signature and version checked before any is written.
     let mut decided = Vec::new();
     for skill in &chosen {
         let name = install::folder_name(skill);
         decided.push(policy::decide(
-            &trust,
+            trust,
             &fetched,
             &skill.meta.name,
             lock.get(name),
-            PolicyFlags {
-                allow_unsigned: args.policy.allow_unsigned,
-                allow_downgrade: args.policy.allow_downgrade,
-            },
-            &args.source,
+            request.flags,
+            request.source,
         )?);
+    }
+    // Every target folder checked (local edits, folders skb did not install)
+    // before any skill is written.
+    for skill in &chosen {
+        install::inspect(project, lock, skill, &request.dests, request.force)?;
     }
     // What each client would do with them, said before anything is written.
     let contents = chosen
         .iter()
         .map(|s| crate::supply::place::contents(s))
         .collect::<io::Result<Vec<_>>>()?;
-    let targets: Vec<_> = dests
+    let targets: Vec<_> = request
+        .dests
         .iter()
         .flat_map(|d| d.targets.iter().copied())
         .collect();
     let notes = clients::notes(
         &fetched.inputs,
-        &args.check.options(),
+        &check.options(),
         &chosen,
         &contents,
         &targets,
@@ -99,49 +194,45 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
     for n in &notes {
         eprintln!("skb: note: {}: skill `{}` {}", n.client, n.skill, n.note);
     }
-    let mut lines = Vec::new();
-    let mut results = Vec::new();
+    let mut added = Added {
+        notes: notes
+            .iter()
+            .map(|n| json!({"client": n.client, "skill": n.skill, "note": n.note}))
+            .collect(),
+        ..Added::default()
+    };
     for (skill, (signer, unsigned)) in chosen.iter().zip(decided) {
         let origin = Origin {
-            source: args.source.clone(),
+            source: request.source.to_string(),
             resolved: fetched.resolved_for(&skill.meta.name),
             signer,
             unsigned,
         };
-        let action = install::install(&project, &mut lock, skill, &origin, &dests, args.force)?;
+        let action =
+            install::install(project, lock, skill, &origin, &request.dests, request.force)?;
         let name = install::folder_name(skill);
-        let folders: Vec<String> = dests
+        let folders: Vec<String> = request
+            .dests
             .iter()
             .map(|d| format!("{}/{name}", d.recorded))
             .collect();
-        lines.push(format!(
-            "{} {name} -> {}",
-            match &action {
-                Action::Installed => "installed",
-                Action::Updated { .. } => "updated",
-                Action::Unchanged => "unchanged",
-            },
-            folders.join(", ")
-        ));
-        results.push(json!({
+        let verb = match &action {
+            Action::Installed => "installed",
+            Action::Updated { .. } => "updated",
+            Action::Unchanged => "unchanged",
+            Action::Adopted => "adopted",
+        };
+        added
+            .lines
+            .push(format!("{verb} {name} -> {}", folders.join(", ")));
+        added.skills.push(json!({
             "name": name,
-            "action": match &action {
-                Action::Installed => "installed",
-                Action::Updated { .. } => "updated",
-                Action::Unchanged => "unchanged",
-            },
+            "action": verb,
             "installed": folders,
             "digest": install::skill_digest(skill),
         }));
     }
-    project.write_lock(&lock)?;
-    let json = json!({
-        "source": args.source,
-        "skills": results,
-        "clients": notes.iter().map(|n| json!({"client": n.client, "skill": n.skill, "note": n.note})).collect::<Vec<_>>(),
-    });
-    session::print(args.format, &lines, &json)?;
-    Ok(Outcome::Success)
+    Ok(Some(added))
 }
 
 /// The skills of `plan` that `names` asks for (all when empty); an unknown

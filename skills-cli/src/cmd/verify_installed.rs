@@ -10,6 +10,7 @@ use std::io;
 use serde_json::json;
 use skills_compiler::parallel;
 use skills_core::lock::tree::{self, Drift};
+use skills_supply::vercel;
 
 use crate::Outcome;
 use crate::args::VerifyArgs;
@@ -18,12 +19,15 @@ use crate::supply::session;
 /// Runs `skb verify --installed`.
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
-    if !project.has_lock() {
+    let vercel_path = project.root.join(vercel::LOCK_FILE);
+    let has_vercel = !project.global && std::fs::symlink_metadata(&vercel_path).is_ok();
+    if !project.has_lock() && !has_vercel {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
             format!(
-                "{}: no lock file, so nothing is known to be installed",
-                project.lock_path.display()
+                "{}: no lock file (nor Vercel's {}), so nothing is known to be installed",
+                project.lock_path.display(),
+                vercel::LOCK_FILE
             ),
         ));
     }
@@ -58,18 +62,61 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             "changes": drift.iter().map(ToString::to_string).collect::<Vec<_>>(),
         }));
     }
+    // What Vercel's CLI installed, against its `computedHash`.
+    let mut vercel_checked = 0usize;
+    let mut vercel_total = 0usize;
+    if has_vercel {
+        let vlock = vercel::read(&vercel_path).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {e}", vercel_path.display()),
+            )
+        })?;
+        for f in vercel::verify(&project.root, &vlock) {
+            let folder = f.folder.display().to_string();
+            vercel_total += usize::from(!matches!(f.state, vercel::State::Linked { .. }));
+            let problem = match &f.state {
+                vercel::State::Matches => {
+                    vercel_checked += 1;
+                    continue;
+                }
+                vercel::State::Linked { .. } => continue,
+                vercel::State::Differs { locked, actual } => {
+                    format!(
+                        "differs from {}'s computedHash ({locked}, now {actual})",
+                        vercel::LOCK_FILE
+                    )
+                }
+                vercel::State::Missing => format!("missing (listed in {})", vercel::LOCK_FILE),
+                vercel::State::Unreadable(why) => format!("unreadable: {why}"),
+            };
+            lines.push(format!("{folder}: {problem}"));
+            drifted.push(json!({ "skill": f.skill, "folder": folder, "lock": vercel::LOCK_FILE, "changes": [problem] }));
+        }
+    }
     let ok = drifted.is_empty();
+    let mut differing: Vec<&str> = drifted
+        .iter()
+        .filter_map(|d| d["folder"].as_str())
+        .collect();
+    differing.sort_unstable();
+    differing.dedup();
     lines.push(if ok {
+        let vercel_part = if has_vercel {
+            format!("; {vercel_checked} folders as {} says", vercel::LOCK_FILE)
+        } else {
+            String::new()
+        };
         format!(
-            "verified {} skills in {} folders ({files} files): as locked",
+            "verified {} skills in {} folders ({files} files): as locked{vercel_part}",
             lock.skills.len(),
             folders.len()
         )
     } else {
         format!(
             "{} of {} folders differ from {}",
-            drifted.len(),
-            folders.len(),
+            differing.len(),
+            folders.len() + vercel_total,
             project.lock_path.display()
         )
     });

@@ -42,6 +42,9 @@ pub enum Action {
     },
     /// Already installed exactly.
     Unchanged,
+    /// Found in place with exactly this content, and locked as it is
+    /// (`skb import` of what another installer wrote).
+    Adopted,
 }
 
 /// Where a skill comes from and under which signature.
@@ -72,25 +75,25 @@ pub fn folder_name(skill: &PlanSkill) -> &str {
         .map_or(&*skill.meta.name, |(_, s)| s)
 }
 
-/// Installs `skill` into `dests`, updating `lock`.
-pub fn install(
+/// What is at each of `dests` for `skill`; an error naming every folder
+/// with local edits (or not installed by skb) unless `force`. Nothing is
+/// written: `add` checks every skill this way before writing any.
+pub fn inspect(
     project: &Project,
-    lock: &mut Lock,
+    lock: &Lock,
     skill: &PlanSkill,
-    origin: &Origin,
     dests: &[Dest],
     force: bool,
-) -> io::Result<Action> {
+) -> io::Result<Vec<(PathBuf, String, Found)>> {
     let name = folder_name(skill).to_string();
     let files = place::locked_files(skill);
-    let previous = lock.get(&name).cloned();
+    let previous = lock.get(&name);
     let mut found = Vec::new();
     let mut refusals = Vec::new();
     for d in dests {
         let dest = d.folder.join(&name);
         let recorded = format!("{}/{name}", d.recorded);
         let prev_files: Option<&[LockedFile]> = previous
-            .as_ref()
             .filter(|p| p.installed.contains(&recorded))
             .map(|p| p.files.as_slice());
         let f = place::inspect(&dest, prev_files, &files)?;
@@ -118,6 +121,22 @@ pub fn install(
     if !refusals.is_empty() {
         return Err(invalid(format!("skill `{name}`: {}", refusals.join("; "))));
     }
+    Ok(found)
+}
+
+/// Installs `skill` into `dests`, updating `lock`.
+pub fn install(
+    project: &Project,
+    lock: &mut Lock,
+    skill: &PlanSkill,
+    origin: &Origin,
+    dests: &[Dest],
+    force: bool,
+) -> io::Result<Action> {
+    let name = folder_name(skill).to_string();
+    let files = place::locked_files(skill);
+    let previous = lock.get(&name).cloned();
+    let found = inspect(project, lock, skill, dests, force)?;
     let contents = place::contents(skill)?;
     let mut wrote = false;
     for (dest, _, f) in &found {
@@ -154,7 +173,7 @@ pub fn install(
             changes: changed_files(&p.files, &files),
         },
         None if wrote => Action::Installed,
-        None => Action::Unchanged,
+        None => Action::Adopted,
     };
     lock.insert(LockedSkill {
         name,

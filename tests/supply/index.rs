@@ -360,20 +360,9 @@ fn a_missing_entry_or_a_broken_index_names_the_url() {
     assert!(matches!(e, Err(IndexError::Http(_))), "{e:?}");
 }
 
-/// Vercel's `skills` CLI: `$SKILLS_VERCEL_CLI` (its `bin/cli.mjs` or the
-/// command), else `add-skill`, the name only its npm package installs.
+/// Vercel's `skills` CLI under Node 22, as `node.rs` finds it.
 fn vercel_cli() -> std::process::Command {
-    let cli = std::env::var("SKILLS_VERCEL_CLI").unwrap_or_else(|_| "add-skill".into());
-    let probe = std::process::Command::new(&cli)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .output();
-    assert!(
-        probe.as_ref().is_ok_and(|o| o.status.success()),
-        "Vercel's skills CLI is missing: install it with `npm install -g skills@1.5.18` \
-         (Node 18 or newer), or set SKILLS_VERCEL_CLI to its `bin/cli.mjs` ({probe:?})"
-    );
-    std::process::Command::new(cli)
+    crate::node::vercel_cli().command()
 }
 
 /// Runs `command` to its end, killing it after two minutes.

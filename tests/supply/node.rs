@@ -47,6 +47,14 @@ pub fn vercel_cli() -> VercelCli {
 }
 
 impl VercelCli {
+    /// `node cli.mjs`, for a caller that sets its own arguments and
+    /// environment.
+    pub fn command(&self) -> Command {
+        let mut command = Command::new(&self.node);
+        command.arg(&self.cli);
+        command
+    }
+
     /// Runs `skills ARGS` in `project`, with `home` as its home (its global
     /// lock and settings land there), telemetry off and no standard input.
     pub fn run(&self, project: &Path, home: &Path, args: &[&str]) -> Output {

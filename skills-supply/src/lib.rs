@@ -1,12 +1,15 @@
-//! Fetching Agent Skills from where publishers put them, and the formats
-//! around them: git repositories (through the `git` program), HTTPS
-//! downloads with bounds, the Agent Skills well-known index, OCI registries,
-//! and Vercel's `skills-lock.json`.
+//! Getting Agent Skills from where publishers put them, and the formats
+//! around them: git repositories (through the `git` program), bounded HTTPS
+//! downloads, the Agent Skills well-known index, OCI registries, the trust
+//! store and its install policy, and Vercel's `skills-lock.json`.
 //!
-//! Every function here brings bytes or a folder onto the disk, bounded and
-//! named in its errors; it never decides what is trusted or installed: the
-//! installer (`skb add`, `skb install`) checks digests, signatures and the
-//! validator's verdict before anything reaches a client's folder.
+//! The transports ([`git`], [`http`], [`index`], [`oci`]) bring bytes or a
+//! folder onto the disk, bounded and named in their errors, each checked
+//! against the digest it was asked for; they decide nothing about trust.
+//! [`trust`] decides which keys may sign which sources and whether a
+//! release may replace the locked one; the installer (`skb add`, `skb
+//! install`) applies it, with the validator's verdict, before anything
+//! reaches a client's folder.
 
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]

@@ -26,6 +26,7 @@ mod golden;
 mod golden_properties;
 mod hostile;
 mod install;
+mod install_remote;
 mod integrations;
 mod interop;
 mod levels;

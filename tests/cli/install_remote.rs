@@ -687,3 +687,64 @@ fn an_archive_refusal_names_the_whole_url() {
         &[&url, "--max-entries"],
     );
 }
+
+#[test]
+fn a_signed_pack_by_url_needs_its_key_trusted() {
+    let (_tmp, root, p) = project();
+    signed_packs(&root);
+    let files: BTreeMap<String, Vec<u8>> = ["a1.skillpack", "a1.skillpack.minisig"]
+        .into_iter()
+        .map(|name| (format!("/{name}"), std::fs::read(root.join(name)).unwrap()))
+        .collect();
+    let server = Scripted::start(move |path, stream| match files.get(path) {
+        Some(bytes) => answer(stream, 200, &[], bytes.len() as u64, bytes),
+        None => answer(stream, 404, &[], 0, b""),
+    });
+    let url = server.url("/a1.skillpack");
+    ok(
+        &root,
+        &["keygen", "-W", "-p", "other.pub", "-s", "other.key"],
+    );
+    refused(
+        &p,
+        &["add", &url, "--pubkey", "../other.pub"],
+        &[&url, "skill `alpha`", "not in the trust store"],
+    );
+    ok(
+        &p,
+        &["add", &url, "--pubkey", "../acme.pub", "--client", "codex"],
+    );
+    let lock = read(p.join("skb.lock"));
+    assert!(lock.contains("\"version\": \"1.0.0\""), "{lock}");
+    assert_eq!(
+        read(p.join(".agents/skills/alpha/SKILL.md")),
+        skill("alpha", "Alpha new.")
+    );
+    // A fresh clone restores the locked bytes (here with the key again).
+    fresh_clone(&p);
+    ok(&p, &["install", "--frozen", "--pubkey", "../acme.pub"]);
+    ok(&p, &["verify", "--installed"]);
+}
+
+/// As [`an_archive_refusal_names_the_whole_url`], for a pack pulled from a
+/// registry: the refusal names the reference, not a made-up file name.
+#[test]
+fn an_oci_archive_refusal_names_the_reference() {
+    let (_tmp, root, p) = project();
+    signed_packs(&root);
+    let registry = Registry::start();
+    let reference = format!("oci://{}/acme/skills:1.0.0", registry.host);
+    ok(&root, &["push", "a1.skillpack", &reference]);
+    refused(
+        &p,
+        &[
+            "add",
+            &reference,
+            "--pubkey",
+            "../acme.pub",
+            "--max-entries",
+            "1",
+        ],
+        &[&reference, "--max-entries"],
+    );
+}

@@ -31,7 +31,7 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 25] = [
+const SUBCOMMANDS: [&str; 26] = [
     "validate",
     "pack",
     "verify",
@@ -51,6 +51,7 @@ const SUBCOMMANDS: [&str; 25] = [
     "update",
     "remove",
     "list",
+    "import",
     "push",
     "pull",
     "trust",

@@ -26,6 +26,7 @@ mod golden;
 mod golden_properties;
 mod hostile;
 mod install;
+mod install_remote;
 mod install_vercel;
 mod integrations;
 mod interop;

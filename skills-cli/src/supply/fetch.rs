@@ -34,6 +34,12 @@ pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result
     }
 }
 
+/// `e` prefixed with the source as the user wrote it: an archive fetched
+/// from a URL or a registry has no path of its own to name.
+pub fn named(e: io::Error, source: &str) -> io::Error {
+    io::Error::new(e.kind(), format!("`{source}`: {e}"))
+}
+
 /// A pack, zip or `SKILL.md` over HTTP(S), checked against `pin` (hex)
 /// and its `.minisig` (when the server has one) before it is extracted.
 fn fetch_url(
@@ -68,7 +74,9 @@ fn fetch_url(
         let dir = segments.next().filter(|s| !s.is_empty()).unwrap_or("skill");
         remote::add_skill_md(&mut inputs, dir, &bytes, Path::new(url))?;
     } else {
-        inputs.add_archive(Path::new(file), &bytes, &opts.limits)?;
+        inputs
+            .add_archive(Path::new(file), &bytes, &opts.limits)
+            .map_err(|e| named(e, text))?;
     }
     Ok(Fetched {
         inputs,

@@ -58,11 +58,13 @@ fn pull(reference: &Reference, text: &str, opts: &FetchOptions<'_>) -> io::Resul
         .unwrap_or("pack")
         .to_string();
     let mut inputs = Inputs::default();
-    inputs.add_archive(
-        Path::new(&format!("{name}.skillpack")),
-        &pulled.pack,
-        &opts.limits,
-    )?;
+    inputs
+        .add_archive(
+            Path::new(&format!("{name}.skillpack")),
+            &pulled.pack,
+            &opts.limits,
+        )
+        .map_err(|e| super::fetch::named(e, text))?;
     Ok(Fetched {
         inputs,
         resolved: Resolved::Oci {

@@ -131,11 +131,14 @@ fn add_entry(
             &bytes,
             Path::new(&entry_url),
         )?,
-        EntryKind::Archive => fetched.inputs.add_archive(
-            Path::new(&format!("{}.zip", entry.name)),
-            &bytes,
-            &opts.limits,
-        )?,
+        EntryKind::Archive => fetched
+            .inputs
+            .add_archive(
+                Path::new(&format!("{}.zip", entry.name)),
+                &bytes,
+                &opts.limits,
+            )
+            .map_err(|e| super::fetch::named(e, text))?,
     }
     let sha = entry
         .digest

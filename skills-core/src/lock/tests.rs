@@ -231,3 +231,93 @@ mod folders {
         assert_eq!(drift[0].change, Change::Removed);
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn name() -> impl Strategy<Value = String> {
+        "[a-z][a-z0-9-]{0,12}"
+    }
+
+    fn locked_file() -> impl Strategy<Value = LockedFile> {
+        (
+            "[a-z]{1,6}(/[a-z][a-z.]{0,5}){0,2}",
+            any::<u32>(),
+            "[0-9a-f]{64}",
+            any::<bool>(),
+        )
+            .prop_map(|(path, size, sha256, executable)| LockedFile {
+                path,
+                size: u64::from(size),
+                sha256,
+                executable,
+            })
+    }
+
+    fn skill() -> impl Strategy<Value = LockedSkill> {
+        (
+            name(),
+            "\\PC{0,20}",
+            "[0-9a-f]{40}",
+            "[0-9a-f]{64}",
+            proptest::option::of((
+                "[0-9A-F]{16}",
+                proptest::option::of("[0-9]\\.[0-9]\\.[0-9]"),
+                any::<Option<u32>>(),
+            )),
+            proptest::collection::vec(locked_file(), 0..4),
+        )
+            .prop_map(|(name, source, commit, digest, signer, mut files)| {
+                files.sort_by(|a, b| a.path.cmp(&b.path));
+                files.dedup_by(|a, b| a.path == b.path);
+                LockedSkill {
+                    installed: vec![format!(".claude/skills/{name}")],
+                    name,
+                    source,
+                    resolved: Resolved::Git {
+                        url: "https://github.com/a/b.git".into(),
+                        commit,
+                        path: None,
+                    },
+                    digest: format!("sha256:{digest}"),
+                    signer: signer.map(|(key, version, t)| Signer {
+                        key,
+                        digest: None,
+                        version,
+                        timestamp: t.map(u64::from),
+                    }),
+                    unsigned: None,
+                    files,
+                }
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn any_lock_reads_back_as_written(skills in proptest::collection::vec(skill(), 0..5)) {
+            let mut lock = Lock::default();
+            for s in skills {
+                lock.insert(s);
+            }
+            let text = lock.to_json();
+            prop_assert_eq!(Lock::parse(&text), Ok(lock));
+        }
+
+        #[test]
+        fn no_text_makes_the_reader_panic(text in "\\PC{0,200}") {
+            let _ = Lock::parse(&text);
+        }
+
+        #[test]
+        fn no_edit_of_a_lock_makes_the_reader_panic(at in any::<prop::sample::Index>(), with in "\\PC{0,3}") {
+            let text = sample().to_json();
+            let mut cut = at.index(text.len());
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let edited = format!("{}{with}{}", &text[..cut], &text[cut..]);
+            let _ = Lock::parse(&edited);
+        }
+    }
+}

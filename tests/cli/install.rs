@@ -357,3 +357,41 @@ fn a_signed_pack_installs_with_its_key_and_is_refused_with_another() {
     assert!(lock.contains("\"signer\": { \"key\": \""), "{lock}");
     ok(&p, &["verify", "--installed"]);
 }
+
+#[test]
+fn global_installs_go_to_the_users_folders_with_the_lock_in_config() {
+    let (_tmp, root) = setup();
+    let p = root.join("p");
+    let src = root.join("src");
+    let out = ok(
+        &p,
+        &[
+            "add",
+            src.to_str().unwrap(),
+            "--global",
+            "--client",
+            "claude-code",
+            "-s",
+            "beta",
+        ],
+    );
+    assert!(
+        out.contains("installed beta -> ~/.claude/skills/beta"),
+        "{out}"
+    );
+    let home = p.join("home");
+    assert!(home.join(".claude/skills/beta/SKILL.md").is_file());
+    let lock = std::fs::read_to_string(home.join(".config/skb/skb.lock")).unwrap();
+    assert!(
+        lock.contains("\"installed\": [\"~/.claude/skills/beta\"]"),
+        "{lock}"
+    );
+    assert!(!p.join("skb.lock").exists());
+    ok(&p, &["verify", "--installed", "--global"]);
+    std::fs::write(home.join(".claude/skills/beta/SKILL.md"), "x").unwrap();
+    let out = fails(&p, &["verify", "--installed", "--global"], 1);
+    assert!(
+        out.contains("~/.claude/skills/beta: edited: SKILL.md"),
+        "{out}"
+    );
+}

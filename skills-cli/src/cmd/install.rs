@@ -8,15 +8,17 @@
 //! changed, a folder with local edits, a lock that would change) exits 1
 //! with nothing written.
 
+use std::collections::HashMap;
 use std::io;
 
 use serde_json::json;
+use skills_compiler::embed::Plan;
 
 use crate::Outcome;
 use crate::args::InstallArgs;
 use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch;
-use crate::supply::fetched::FetchOptions;
+use crate::supply::fetched::{FetchOptions, Fetched};
 use crate::supply::install::{self, Action, Origin};
 use crate::supply::project::invalid;
 use crate::supply::session;
@@ -38,7 +40,9 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
     }
     let mut lock = project.read_lock()?;
     let before = lock.to_json();
-    // Pass 1: what needs fetching, fetched and checked against the lock.
+    // Pass 1: what needs fetching, fetched (once per pin: 454 skills of one
+    // commit are one checkout) and checked against the lock.
+    let mut fetched_pins: HashMap<String, (Fetched, Plan)> = HashMap::new();
     let mut pending = Vec::new();
     for locked in &lock.skills {
         let mut clean = true;
@@ -69,9 +73,16 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
             trust: &trust,
             skills: std::slice::from_ref(&locked.name),
         };
-        let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)?;
-        let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
-            return Ok(Outcome::Invalid);
+        let key = format!("{} {}", locked.resolved.kind(), locked.resolved.describe());
+        if !fetched_pins.contains_key(&key) {
+            let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)?;
+            let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
+                return Ok(Outcome::Invalid);
+            };
+            fetched_pins.insert(key.clone(), (fetched, plan));
+        }
+        let Some((_, plan)) = fetched_pins.get(&key) else {
+            continue;
         };
         let Some(index) = plan
             .skills
@@ -96,13 +107,14 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
                 locked.name
             )));
         }
-        pending.push((locked.name.clone(), fetched, plan, index, clean));
+        pending.push((locked.name.clone(), key, index, clean));
     }
     // Pass 2: write.
     let mut lines = Vec::new();
     let mut results = Vec::new();
-    for (name, _fetched, plan, index, clean) in &pending {
-        let Some(locked) = lock.get(name).cloned() else {
+    for (name, key, index, clean) in &pending {
+        let (Some(locked), Some((_, plan))) = (lock.get(name).cloned(), fetched_pins.get(key))
+        else {
             continue;
         };
         if *clean {

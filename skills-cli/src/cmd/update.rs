@@ -16,6 +16,7 @@ use crate::supply::policy;
 use crate::supply::project::invalid;
 use crate::supply::session;
 use crate::supply::source;
+use skills_core::lock::Resolved;
 use skills_supply::trust::PolicyFlags;
 
 /// Runs `skb update`.
@@ -37,58 +38,87 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
     } else {
         args.names.clone()
     };
-    let mut lines = Vec::new();
-    let mut results = Vec::new();
+    // One fetch per source for every skill updated from it.
+    let mut groups: Vec<(String, source::Source, String, Vec<String>)> = Vec::new();
     for name in &names {
-        let Some(locked) = lock.get(name).cloned() else {
+        let Some(locked) = lock.get(name) else {
             continue;
         };
         // A local folder or file is read where the lock says it is; any
         // other source as the user wrote it.
-        let src = match &locked.resolved {
-            skills_core::lock::Resolved::Folder { path }
-            | skills_core::lock::Resolved::File { path, .. } => source::Source::Path(path.into()),
-            _ => source::classify(&locked.source, &project.root),
+        let (key, src) = match &locked.resolved {
+            Resolved::Folder { path } | Resolved::File { path, .. } => {
+                (format!("path {path}"), source::Source::Path(path.into()))
+            }
+            _ => (
+                format!("source {}", locked.source),
+                source::classify(&locked.source, &project.root),
+            ),
         };
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.3.push(name.clone()),
+            None => groups.push((key, src, locked.source.clone(), vec![name.clone()])),
+        }
+    }
+    let mut fetched_sources = Vec::new();
+    for (_, src, text, group) in &groups {
         let opts = FetchOptions {
             cwd: &project.root,
             limits: args.check.limits.limits(),
             trust: &trust,
-            skills: std::slice::from_ref(name),
+            skills: group,
         };
-        let mut fetched = fetch::fetch(&src, &locked.source, &opts)?;
+        let mut fetched = fetch::fetch(src, text, &opts)?;
         fetched.resolved = fetch::rebase(fetched.resolved, &project.root, &project.root);
         let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
             return Ok(Outcome::Invalid);
         };
-        let Some(skill) = plan
-            .skills
-            .iter()
-            .find(|s| install::folder_name(s) == *name)
-        else {
-            return Err(invalid(format!(
-                "skill `{name}`: `{}` no longer holds it; nothing was changed",
-                locked.source
-            )));
-        };
-        let (signer, unsigned) = policy::decide(
-            &trust,
-            &fetched,
-            &skill.meta.name,
-            Some(&locked),
-            PolicyFlags {
-                allow_unsigned: args.policy.allow_unsigned,
-                allow_downgrade: args.policy.allow_downgrade,
-            },
-            &locked.source,
-        )?;
-        let origin = Origin {
-            source: locked.source.clone(),
-            resolved: fetched.resolved_for(&skill.meta.name),
-            signer,
-            unsigned,
-        };
-        let dests = session::locked_dests(&project, &locked.installed);
+        fetched_sources.push((fetched, plan, group));
+    }
+    // Pass 1: every skill's signature, version and folders checked before
+    // any is written.
+    let mut planned = Vec::new();
+    for (fetched, plan, group) in &fetched_sources {
+        for name in group.iter() {
+            let Some(locked) = lock.get(name).cloned() else {
+                continue;
+            };
+            let Some(skill) = plan
+                .skills
+                .iter()
+                .find(|s| install::folder_name(s) == *name)
+            else {
+                return Err(invalid(format!(
+                    "skill `{name}`: `{}` no longer holds it; nothing was changed",
+                    locked.source
+                )));
+            };
+            let (signer, unsigned) = policy::decide(
+                &trust,
+                fetched,
+                &skill.meta.name,
+                Some(&locked),
+                PolicyFlags {
+                    allow_unsigned: args.policy.allow_unsigned,
+                    allow_downgrade: args.policy.allow_downgrade,
+                },
+                &locked.source,
+            )?;
+            let dests = session::locked_dests(&project, &locked.installed);
+            install::inspect(&project, &lock, skill, &dests, args.force)?;
+            let origin = Origin {
+                source: locked.source.clone(),
+                resolved: fetched.resolved_for(&skill.meta.name),
+                signer,
+                unsigned,
+            };
+            planned.push((name, locked, skill, origin, dests));
+        }
+    }
+    // Pass 2: write.
+    let mut lines = Vec::new();
+    let mut results = Vec::new();
+    for (name, locked, skill, origin, dests) in planned {
         let action = install::install(&project, &mut lock, skill, &origin, &dests, args.force)?;
         match &action {
             Action::Updated { changes } => {

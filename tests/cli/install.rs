@@ -54,7 +54,7 @@ fn fails(dir: &Path, args: &[&str], code: i32) -> String {
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files_under(dir)
         .into_iter()
-        .filter(|(rel, _)| rel != ".skb/guard")
+        .filter(|(rel, _)| rel != ".skb/guard" && rel != ".skb/.gitignore")
         .map(|(rel, path)| (rel, std::fs::read(path).unwrap()))
         .collect()
 }

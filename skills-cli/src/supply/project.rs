@@ -5,7 +5,8 @@
 //! never replaced: the lock file itself is, by rename, so locking it would
 //! let a second process lock the new file while the first holds the old).
 //! A second `skb add` in the same project waits for the first. `.skb/` also
-//! holds the backups `--force` keeps of folders with local edits.
+//! holds the backups `--force` keeps of folders with local edits, and a
+//! `.gitignore` that keeps all of it out of the project's history.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -67,6 +68,14 @@ impl Project {
     pub fn lock(&self) -> io::Result<Guard> {
         let dir = self.state_dir();
         fs::create_dir_all(&dir).map_err(|e| annotate(e, &dir))?;
+        if !self.global {
+            // The guard and the backups are this machine's, never the
+            // project's history.
+            let ignore = dir.join(".gitignore");
+            if fs::symlink_metadata(&ignore).is_err() {
+                fs::write(&ignore, "*\n").map_err(|e| annotate(e, &ignore))?;
+            }
+        }
         let path = dir.join("guard");
         let file = fs::OpenOptions::new()
             .create(true)

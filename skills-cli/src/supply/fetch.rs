@@ -16,7 +16,7 @@ use skills_core::lock::Resolved;
 use skills_core::pack::signature;
 
 use super::fetched::{FetchOptions, Fetched};
-use super::project::invalid;
+use super::project::{self, invalid};
 use super::remote;
 use super::signature::{check_signature, check_signature_text};
 use super::source::Source;
@@ -32,12 +32,6 @@ pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result
         Source::Git { spec, .. } => super::git::fetch(spec),
         Source::Oci(reference) => super::oci::fetch(reference, opts),
     }
-}
-
-/// `e` prefixed with the source as the user wrote it: an archive fetched
-/// from a URL or a registry has no path of its own to name.
-pub fn named(e: io::Error, source: &str) -> io::Error {
-    io::Error::new(e.kind(), format!("`{source}`: {e}"))
 }
 
 /// A pack, zip or `SKILL.md` over HTTP(S), checked against `pin` (hex)
@@ -76,7 +70,7 @@ fn fetch_url(
     } else {
         inputs
             .add_archive(Path::new(file), &bytes, &opts.limits)
-            .map_err(|e| named(e, text))?;
+            .map_err(|e| project::named(e, text))?;
     }
     Ok(Fetched {
         inputs,

@@ -64,7 +64,7 @@ fn pull(reference: &Reference, text: &str, opts: &FetchOptions<'_>) -> io::Resul
             &pulled.pack,
             &opts.limits,
         )
-        .map_err(|e| super::fetch::named(e, text))?;
+        .map_err(|e| super::project::named(e, text))?;
     Ok(Fetched {
         inputs,
         resolved: Resolved::Oci {

@@ -149,3 +149,9 @@ pub fn annotate(e: io::Error, path: &Path) -> io::Error {
 pub fn invalid(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, message)
 }
+
+/// `e` prefixed with the source as the user wrote it: an archive fetched
+/// from a URL or a registry has no path of its own to name.
+pub fn named(e: io::Error, source: &str) -> io::Error {
+    io::Error::new(e.kind(), format!("`{source}`: {e}"))
+}

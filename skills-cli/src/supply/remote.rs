@@ -138,7 +138,7 @@ fn add_entry(
                 &bytes,
                 &opts.limits,
             )
-            .map_err(|e| super::fetch::named(e, text))?,
+            .map_err(|e| super::project::named(e, text))?,
     }
     let sha = entry
         .digest

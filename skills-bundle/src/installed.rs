@@ -133,6 +133,7 @@ mod tests {
             digest: format!("sha256:{}", "0".repeat(64)),
             signer: None,
             unsigned: None,
+            profile: None,
             installed: vec![".agents/skills/a".into()],
             files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
         });

@@ -242,7 +242,7 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// Options shared by the commands that validate before they write.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     /// Which rules apply.
     #[arg(long, value_enum, default_value_t = ProfileArg::SPEC)]

@@ -138,6 +138,7 @@ mod tests {
             digest: format!("sha256:{}", "0".repeat(64)),
             signer: None,
             unsigned: None,
+            profile: None,
             installed: vec![".claude/skills/a".into()],
             files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
         });

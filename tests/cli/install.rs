@@ -395,3 +395,49 @@ fn global_installs_go_to_the_users_folders_with_the_lock_in_config() {
         "{out}"
     );
 }
+
+#[test]
+fn the_profile_a_skill_was_added_with_is_locked_and_restored_with() {
+    let (_tmp, root) = setup();
+    let p = root.join("p");
+    // Valid for Claude Code (which accepts `when_to_use`), not for `spec`.
+    write_tree(
+        &root.join("src/gamma"),
+        &[(
+            "SKILL.md",
+            b"---\nname: gamma\ndescription: gamma does things. Use it for things.\nwhen_to_use: always\n---\nGamma.\n",
+        )],
+    );
+    fails(&p, &["add", "../src", "-s", "gamma"], 1);
+    ok(
+        &p,
+        &["add", "../src", "-s", "gamma", "--profile", "claude-code"],
+    );
+    let lock = std::fs::read_to_string(p.join("skb.lock")).unwrap();
+    assert!(lock.contains("\"profile\": \"claude-code\""), "{lock}");
+    std::fs::remove_dir_all(p.join(".claude")).unwrap();
+    std::fs::remove_dir_all(p.join(".agents")).unwrap();
+    let out = ok(&p, &["install", "--frozen"]);
+    assert!(out.contains("1 skills as locked (1 restored)"), "{out}");
+}
+
+#[test]
+fn two_skills_that_would_share_a_folder_are_refused() {
+    let (_tmp, root) = setup();
+    let p = root.join("p");
+    write_tree(
+        &root.join("src/plug"),
+        &[
+            (".claude-plugin/plugin.json", b"{\"name\": \"plug\"}"),
+            (
+                "skills/alpha/SKILL.md",
+                skill("alpha", "Plugin alpha.").as_bytes(),
+            ),
+        ],
+    );
+    let before = snapshot(&p);
+    let out = fails(&p, &["add", "../src"], 2);
+    assert!(out.contains("which would both install as `alpha`"), "{out}");
+    assert_eq!(snapshot(&p), before);
+    ok(&p, &["add", "../src", "-s", "plug:alpha"]);
+}

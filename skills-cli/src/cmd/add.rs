@@ -156,6 +156,24 @@ pub fn add(
     fetched.resolved = fetch::rebase(fetched.resolved, cwd, &project.root);
     let mut chosen = select(&plan, &wanted, request.source)?;
     chosen.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
+    // Two skills that would land in one folder (`x` and a plugin's `p:x`).
+    for (i, a) in chosen.iter().enumerate() {
+        if let Some(b) = chosen[i + 1..]
+            .iter()
+            .find(|b| install::folder_name(b) == install::folder_name(a))
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "`{}` holds `{}` and `{}`, which would both install as `{}`; pick one with --skill",
+                    request.source,
+                    a.meta.name,
+                    b.meta.name,
+                    install::folder_name(a)
+                ),
+            ));
+        }
+    }
     // Every skill's signature and version checked before any is written.
     let mut decided = Vec::new();
     for skill in &chosen {
@@ -207,6 +225,7 @@ pub fn add(
             resolved: fetched.resolved_for(&skill.meta.name),
             signer,
             unsigned,
+            profile: session::locked_profile(check),
         };
         let action =
             install::install(project, lock, skill, &origin, &request.dests, request.force)?;

@@ -73,10 +73,16 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
             trust: &trust,
             skills: std::slice::from_ref(&locked.name),
         };
-        let key = format!("{} {}", locked.resolved.kind(), locked.resolved.describe());
+        let key = format!(
+            "{} {} {}",
+            locked.resolved.kind(),
+            locked.resolved.describe(),
+            locked.profile.as_deref().unwrap_or("spec")
+        );
         if !fetched_pins.contains_key(&key) {
             let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)?;
-            let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
+            let check = session::with_locked_profile(&args.check, locked.profile.as_deref())?;
+            let Some((plan, _)) = plan_inputs(&fetched.inputs, &check)? else {
                 return Ok(Outcome::Invalid);
             };
             fetched_pins.insert(key.clone(), (fetched, plan));
@@ -84,11 +90,16 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
         let Some((_, plan)) = fetched_pins.get(&key) else {
             continue;
         };
-        let Some(index) = plan
-            .skills
-            .iter()
-            .position(|s| install::folder_name(s) == locked.name)
-        else {
+        // By name and digest: a source may hold two skills that install
+        // under one folder name (`x` and a plugin's `p:x`).
+        let index = plan.skills.iter().position(|s| {
+            install::folder_name(s) == locked.name && install::skill_digest(s) == locked.digest
+        });
+        let Some(index) = index.or_else(|| {
+            plan.skills
+                .iter()
+                .position(|s| install::folder_name(s) == locked.name)
+        }) else {
             return Err(invalid(format!(
                 "skill `{}`: `{}` ({}) no longer holds it; nothing was written",
                 locked.name,
@@ -125,6 +136,7 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
             resolved: locked.resolved.clone(),
             signer: locked.signer.clone(),
             unsigned: locked.unsigned.clone(),
+            profile: locked.profile.clone(),
         };
         let dests = session::locked_dests(&project, &locked.installed);
         let action = install::install(

@@ -39,7 +39,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
         args.names.clone()
     };
     // One fetch per source for every skill updated from it.
-    let mut groups: Vec<(String, source::Source, String, Vec<String>)> = Vec::new();
+    let mut groups: Vec<(String, source::Source, String, Vec<String>, Option<String>)> = Vec::new();
     for name in &names {
         let Some(locked) = lock.get(name) else {
             continue;
@@ -55,13 +55,19 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
                 source::classify(&locked.source, &project.root),
             ),
         };
+        // The profile it was added with, unless --profile names another.
+        let profile = match session::locked_profile(&args.check) {
+            Some(asked) => Some(asked),
+            None => locked.profile.clone(),
+        };
+        let key = format!("{key} {}", profile.as_deref().unwrap_or("spec"));
         match groups.iter_mut().find(|g| g.0 == key) {
             Some(g) => g.3.push(name.clone()),
-            None => groups.push((key, src, locked.source.clone(), vec![name.clone()])),
+            None => groups.push((key, src, locked.source.clone(), vec![name.clone()], profile)),
         }
     }
     let mut fetched_sources = Vec::new();
-    for (_, src, text, group) in &groups {
+    for (_, src, text, group, profile) in &groups {
         let opts = FetchOptions {
             cwd: &project.root,
             limits: args.check.limits.limits(),
@@ -70,24 +76,31 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
         };
         let mut fetched = fetch::fetch(src, text, &opts)?;
         fetched.resolved = fetch::rebase(fetched.resolved, &project.root, &project.root);
-        let Some((plan, _)) = plan_inputs(&fetched.inputs, &args.check)? else {
+        let check = session::with_locked_profile(&args.check, profile.as_deref())?;
+        let Some((plan, _)) = plan_inputs(&fetched.inputs, &check)? else {
             return Ok(Outcome::Invalid);
         };
-        fetched_sources.push((fetched, plan, group));
+        fetched_sources.push((fetched, plan, group, profile));
     }
     // Pass 1: every skill's signature, version and folders checked before
     // any is written.
     let mut planned = Vec::new();
-    for (fetched, plan, group) in &fetched_sources {
+    for (fetched, plan, group, profile) in &fetched_sources {
         for name in group.iter() {
             let Some(locked) = lock.get(name).cloned() else {
                 continue;
             };
-            let Some(skill) = plan
+            // The skill of that name outside a plugin first, as `add` picks.
+            let skill = plan
                 .skills
                 .iter()
-                .find(|s| install::folder_name(s) == *name)
-            else {
+                .find(|s| &*s.meta.name == name.as_str())
+                .or_else(|| {
+                    plan.skills
+                        .iter()
+                        .find(|s| install::folder_name(s) == *name)
+                });
+            let Some(skill) = skill else {
                 return Err(invalid(format!(
                     "skill `{name}`: `{}` no longer holds it; nothing was changed",
                     locked.source
@@ -111,6 +124,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
                 resolved: fetched.resolved_for(&skill.meta.name),
                 signer,
                 unsigned,
+                profile: Option::clone(profile),
             };
             planned.push((name, locked, skill, origin, dests));
         }

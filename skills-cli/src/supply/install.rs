@@ -58,6 +58,8 @@ pub struct Origin {
     pub signer: Option<Signer>,
     /// Why it is installed unsigned, when a remote source is.
     pub unsigned: Option<String>,
+    /// The validator profile, when not `spec`.
+    pub profile: Option<String>,
 }
 
 /// The skill's digest, `sha256:<hex>`, as a pack of it alone carries.
@@ -182,6 +184,7 @@ pub fn install(
         digest,
         signer: origin.signer.clone(),
         unsigned: origin.unsigned.clone(),
+        profile: origin.profile.clone(),
         installed,
         files,
     });

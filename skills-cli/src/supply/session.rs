@@ -11,7 +11,7 @@ use super::install::Dest;
 use super::project::Project;
 use super::targets;
 use crate::args::ListFormat;
-use crate::args::{PolicyArgs, ProjectArgs};
+use crate::args::{CheckArgs, PolicyArgs, ProjectArgs};
 use crate::sign;
 
 /// The project (or the user's scope) the arguments name.
@@ -127,4 +127,30 @@ pub fn print(format: ListFormat, lines: &[String], json: &serde_json::Value) -> 
         }
     }
     Ok(())
+}
+
+/// The profile the lock records for a skill validated with `check`
+/// (`None` for `spec`, the default).
+pub fn locked_profile(check: &CheckArgs) -> Option<String> {
+    match check.profile.0 {
+        skills_compiler::Profile::Spec => None,
+        p => Some(p.as_str().to_string()),
+    }
+}
+
+/// `check` with the profile a lock entry records (`spec` when none).
+pub fn with_locked_profile(check: &CheckArgs, profile: Option<&str>) -> io::Result<CheckArgs> {
+    let mut check = check.clone();
+    check.profile = match profile {
+        None => crate::args::ProfileArg(skills_compiler::Profile::Spec),
+        Some(name) => {
+            crate::args::ProfileArg(skills_compiler::Profile::from_name(name).ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("the lock names profile `{name}`, which this skb does not know"),
+                )
+            })?)
+        }
+    };
+    Ok(check)
 }

@@ -31,6 +31,9 @@ pub struct LockedSkill {
     pub signer: Option<Signer>,
     /// Why it was installed without a signature, when it was.
     pub unsigned: Option<String>,
+    /// The validator profile it was installed under, when not `spec`
+    /// (`install` validates with the same one).
+    pub profile: Option<String>,
     /// Where it is installed: `/`-separated paths relative to the project,
     /// or below the home directory as `~/…`; sorted.
     pub installed: Vec<String>,

@@ -152,6 +152,7 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
             "digest",
             "signer",
             "unsigned",
+            "profile",
             "installed",
             "files",
         ],
@@ -213,6 +214,7 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
         digest,
         signer,
         unsigned: opt_string(m, "unsigned", &what)?,
+        profile: opt_string(m, "profile", &what)?,
         installed,
         files,
     })

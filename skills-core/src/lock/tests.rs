@@ -28,6 +28,7 @@ fn sample() -> Lock {
             timestamp: Some(1_764_200_000),
         }),
         unsigned: None,
+        profile: None,
         installed: vec![".agents/skills/pdf".into(), ".claude/skills/pdf".into()],
         files: vec![
             file("SKILL.md", b'a', false),
@@ -45,6 +46,7 @@ fn sample() -> Lock {
         digest: format!("sha256:{}", "d".repeat(64)),
         signer: None,
         unsigned: Some("--allow-unsigned".into()),
+        profile: Some("claude-code".into()),
         installed: vec!["~/.claude/skills/docx".into()],
         files: vec![file("SKILL.md", b'c', false)],
     });
@@ -288,6 +290,7 @@ mod properties {
                         timestamp: t.map(u64::from),
                     }),
                     unsigned: None,
+                    profile: None,
                     files,
                 }
             })

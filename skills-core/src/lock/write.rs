@@ -47,6 +47,9 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
     if let Some(why) = &s.unsigned {
         let _ = writeln!(o, "      \"unsigned\": {},", quote(why));
     }
+    if let Some(profile) = &s.profile {
+        let _ = writeln!(o, "      \"profile\": {},", quote(profile));
+    }
     let installed: Vec<String> = s.installed.iter().map(|p| quote(p)).collect();
     let _ = writeln!(o, "      \"installed\": [{}],", installed.join(", "));
     if s.files.is_empty() {

@@ -19,6 +19,15 @@ use crate::supply::source;
 use skills_core::lock::Resolved;
 use skills_supply::trust::PolicyFlags;
 
+/// The skills updated from one source (with one profile), fetched once.
+struct Group {
+    key: String,
+    source: source::Source,
+    text: String,
+    names: Vec<String>,
+    profile: Option<String>,
+}
+
 /// Runs `skb update`.
 pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
@@ -39,7 +48,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
         args.names.clone()
     };
     // One fetch per source for every skill updated from it.
-    let mut groups: Vec<(String, source::Source, String, Vec<String>, Option<String>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for name in &names {
         let Some(locked) = lock.get(name) else {
             continue;
@@ -61,13 +70,26 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
             None => locked.profile.clone(),
         };
         let key = format!("{key} {}", profile.as_deref().unwrap_or("spec"));
-        match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => g.3.push(name.clone()),
-            None => groups.push((key, src, locked.source.clone(), vec![name.clone()], profile)),
+        match groups.iter_mut().find(|g| g.key == key) {
+            Some(g) => g.names.push(name.clone()),
+            None => groups.push(Group {
+                key,
+                source: src,
+                text: locked.source.clone(),
+                names: vec![name.clone()],
+                profile,
+            }),
         }
     }
     let mut fetched_sources = Vec::new();
-    for (_, src, text, group, profile) in &groups {
+    for Group {
+        source: src,
+        text,
+        names: group,
+        profile,
+        ..
+    } in &groups
+    {
         let opts = FetchOptions {
             cwd: &project.root,
             limits: args.check.limits.limits(),

@@ -17,16 +17,15 @@
 # Usage: bash scripts/bench-supply.sh
 #   RUNS (default 10) timed runs of each quick command, PEER_RUNS (default 3)
 #   of each Vercel run from git (about 15 s each), INDEX_PEER_RUNS (default 1)
-#   of Vercel from the index (about 2 min), FROZEN_GIT_N (default "10 40"):
-#   the lock sizes for `install --frozen` from git (see BENCHMARKS.md for why
-#   not 454).
+#   of Vercel from the index (about 2 min), FROZEN_GIT_N (default "454"):
+#   the lock sizes for `install --frozen` from git.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-10}
 PEER_RUNS=${PEER_RUNS:-3}
 INDEX_PEER_RUNS=${INDEX_PEER_RUNS:-1}
-FROZEN_GIT_N=${FROZEN_GIT_N:-"10 40"}
+FROZEN_GIT_N=${FROZEN_GIT_N:-"454"}
 CORPUS=${CORPUS:-$ROOT/../shared/corpus/collections}
 TIME="python3 $ROOT/scripts/bench_supply_time.py"
 ORAS="python3 $ROOT/scripts/bench_supply_oras.py"
@@ -108,8 +107,8 @@ rm -rf "$W/vi" && mkdir "$W/vi" && cp "$W/va/skills-lock.json" "$W/vi/"
 (cd "$W/vi" && skills experimental_install -y < /dev/null 2>&1 | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' \
   | grep -m1 -i 'failed to clone' || true; echo "  installed: $(find . -name SKILL.md | wc -l)")
 
-# `skb install --frozen` from git fetches the repository once per locked
-# skill (see BENCHMARKS.md), so the lock holds N skills, not 454.
+# `skb install --frozen` from git, in a fresh clone of a project whose lock
+# pins N skills of one commit (one checkout, one validation).
 for n in $FROZEN_GIT_N; do
   names=$(find "$W/repo" -name SKILL.md -not -path '*/.git/*' | xargs -n1 dirname | xargs -n1 basename | sort | head -n "$n")
   picks=$(for s in $names; do printf -- ' --skill %s' "$s"; done)

@@ -17,15 +17,15 @@
 # Usage: bash scripts/bench-supply.sh
 #   RUNS (default 10) timed runs of each quick command, PEER_RUNS (default 3)
 #   of each Vercel run from git (about 15 s each), INDEX_PEER_RUNS (default 1)
-#   of Vercel from the index (about 2 min), FROZEN_GIT_N (default "454"):
-#   the lock sizes for `install --frozen` from git.
+#   of Vercel from the index (about 2 min), FROZEN_GIT_N (default "all", or
+#   numbers of skills): the lock sizes for `install --frozen` from git.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-10}
 PEER_RUNS=${PEER_RUNS:-3}
 INDEX_PEER_RUNS=${INDEX_PEER_RUNS:-1}
-FROZEN_GIT_N=${FROZEN_GIT_N:-"454"}
+FROZEN_GIT_N=${FROZEN_GIT_N:-"all"}
 CORPUS=${CORPUS:-$ROOT/../shared/corpus/collections}
 TIME="python3 $ROOT/scripts/bench_supply_time.py"
 ORAS="python3 $ROOT/scripts/bench_supply_oras.py"
@@ -110,8 +110,13 @@ rm -rf "$W/vi" && mkdir "$W/vi" && cp "$W/va/skills-lock.json" "$W/vi/"
 # `skb install --frozen` from git, in a fresh clone of a project whose lock
 # pins N skills of one commit (one checkout, one validation).
 for n in $FROZEN_GIT_N; do
-  names=$(find "$W/repo" -name SKILL.md -not -path '*/.git/*' | xargs -n1 dirname | xargs -n1 basename | sort | head -n "$n")
-  picks=$(for s in $names; do printf -- ' --skill %s' "$s"; done)
+  if [ "$n" = all ]; then
+    # Every skill: the lock of a project that added the whole repository.
+    names="'*'"; picks=""
+  else
+    names=$(find "$W/repo" -name SKILL.md -not -path '*/.git/*' | xargs -n1 dirname | xargs -n1 basename | sort | head -n "$n")
+    picks=$(for s in $names; do printf -- ' --skill %s' "$s"; done)
+  fi
   (eval "$(fresh "$W/gp$n")" && quiet $SKB add "$GIT_SRC" $picks --allow-unsigned --client claude-code \
     --profile claude-code && git add skb.lock && commit lock)
   $TIME "skb install --frozen, git, $n" 1 0 "rm -rf $W/gc$n && git clone -q $W/gp$n $W/gc$n" \

@@ -23,6 +23,14 @@ rm -rf target/package
 for c in "${crates[@]}"; do
   rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c"-[0-9]*
 done
+# Cargo takes a registry crate of a given name and version to never change,
+# so a crate built from an earlier run's tarball of the same version is
+# "fresh" to the verification build in the shared target directory: its
+# artifacts go first (the workspace's own builds of these crates are rebuilt
+# on demand).
+for c in "${crates[@]}"; do
+  rm -rf target/debug/.fingerprint/"$c"-* target/debug/deps/lib"${c//-/_}"-* target/debug/deps/"${c//-/_}"-*
+done
 cargo package --workspace --exclude skills-tests --allow-dirty --quiet
 version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
 for c in "${crates[@]}"; do

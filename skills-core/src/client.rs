@@ -185,9 +185,9 @@ pub fn project_folders() -> impl Iterator<Item = (Client, &'static str)> {
 ///
 /// The clients `skb` models ([`Client`]) are here with the folders their
 /// table row reads; the others are the folders their makers document for
-/// skills. `recorded` says which were observed in the real program (see
-/// `../shared/clients/`): where a client's documentation and the record
-/// disagree, the record is what is written here.
+/// skills. `recorded` says which were observed by running the real program
+/// (the versions are in the comments below): where a client's
+/// documentation and what it did disagree, what it did is written here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstallTarget {
     /// Its name on the command line: `claude-code`.

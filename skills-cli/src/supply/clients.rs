@@ -4,7 +4,7 @@
 //! The clients `skb` models (Claude Code, Codex) are asked through their
 //! profiles: the compiler reads the fetched skills as that client would and
 //! every error is a skill the client would not load. For the others, what
-//! the recordings in `../shared/clients/` show: Gemini CLI skips a
+//! running them showed (GUIDE.md, "Installing skills"): Gemini CLI skips a
 //! `SKILL.md` that starts with a byte-order mark or a blank line before
 //! `---`; OpenCode reads only `SKILL.md`, never `skill.md`. A plugin's skill
 //! (`plugin:skill`) is installed and listed under its own name.

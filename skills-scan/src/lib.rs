@@ -1,0 +1,87 @@
+//! A static security scanner for Agent Skills.
+//!
+//! A skill is instructions an agent follows and files it runs, so an attack
+//! can be written in either: a step in `SKILL.md` that posts `~/.aws` to a
+//! collector, a reference file that tells the agent to hide what it does, a
+//! script that decodes and runs a payload, a frontmatter granting every shell
+//! command. [`scan`] reads every file of one skill the way each is used:
+//!
+//! - `SKILL.md` and other Markdown as instructions (what they tell the agent
+//!   to do), their shell, Python and JavaScript blocks as code, the
+//!   frontmatter's `description` and `allowed-tools`, and Claude Code's
+//!   `` !`command` `` lines, which run before anyone reads them;
+//! - scripts by language: shell split into commands as a shell splits them,
+//!   Python and JavaScript tokenised, with sources (the environment, key files,
+//!   browser stores) followed to sinks (network calls);
+//! - configuration files for hooks, MCP servers, permissions and collectors;
+//! - everything for hidden text (Unicode tags, zero-width bit runs, bidi
+//!   controls, look-alike letters), secrets in known formats, and encoded
+//!   blobs (base64, hex, URL and Unicode escapes, character codes, zlib and
+//!   gzip), which are decoded, bounded, and scanned again.
+//!
+//! Each finding names a stable rule ([`RULES`], codes `SK6xx`/`SK7xx`), a
+//! severity, the file, line and column, a one-line reason and the evidence.
+//! An author silences one with a marker and a reason (see [`suppress`]); a
+//! team adopting the scanner on an existing tree records the rest in a
+//! [`baseline`].
+//!
+//! Every pattern is a finite automaton (the `regex` crate: no backtracking),
+//! decoding is bounded in depth and size, and files are read with a bound:
+//! a scan takes time linear in its input, whatever the input.
+
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
+
+#[allow(dead_code)] // the analyzers that use the rest land next
+mod engine;
+mod finding;
+mod markdown;
+mod rule;
+pub mod suppress;
+mod text;
+mod unicode;
+
+#[cfg(feature = "fs")]
+mod disk;
+
+pub use finding::{EVIDENCE_CHARS, Finding, Report, Suppressed};
+pub use rule::{Category, RULES, Rule, Severity, rule};
+
+#[cfg(feature = "fs")]
+pub use disk::{ScanError, scan_dir};
+
+/// One file of a skill, as the scanner takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillFile<'a> {
+    /// The path relative to the skill's folder, `/`-separated (`SKILL.md`,
+    /// `scripts/run.sh`).
+    pub path: &'a str,
+    /// The file's bytes.
+    pub bytes: &'a [u8],
+}
+
+/// Bounds of a scan.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Files larger than this are skipped (and reported as skipped).
+    pub max_file_bytes: u64,
+    /// The most bytes decoding may produce from one file, all layers together.
+    pub max_decoded_bytes: usize,
+    /// How many encodings deep a payload is followed (`base64` of `zlib` is 2).
+    pub max_decode_depth: u8,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_file_bytes: 8 << 20,
+            max_decoded_bytes: 1 << 20,
+            max_decode_depth: 3,
+        }
+    }
+}
+
+/// Scans the files of one skill.
+pub fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
+    engine::scan(files, options)
+}

@@ -163,7 +163,7 @@ fn decode_run(run: &[char]) -> Option<String> {
             None => counts.push((c, 1)),
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     if counts.len() < 2 {
         return None;
     }

@@ -13,7 +13,7 @@ use crate::finding::{Finding, Report, evidence};
 use crate::markdown::{self, Block};
 use crate::rule::{Rule, Severity, id};
 use crate::text::Lines;
-use crate::{Options, SkillFile, suppress, unicode};
+use crate::{Options, SkillFile, config, decode, frontmatter, prose, script, secrets, shell, suppress, unicode};
 
 /// How a file is used, from its name (and first line for scripts without
 /// an extension).
@@ -80,31 +80,38 @@ pub(crate) struct Unit<'a> {
     pub(crate) text: &'a str,
     /// Where `text` starts in the file, when it is the file's own text.
     base: usize,
-    /// Where it came from when it was decoded.
-    hidden: Option<Hidden>,
-}
-
-#[derive(Debug, Clone)]
-struct Hidden {
-    /// The encoded form's range in the file.
-    at: Range<usize>,
-    /// The encodings, outermost first.
+    /// Where every finding in it is reported, when it is not the file's own
+    /// text (a decoded payload, a string unquoted from a command line).
+    anchor: Option<usize>,
+    /// The encodings it was decoded from, outermost first.
     chain: Vec<&'static str>,
 }
 
 impl<'a> Unit<'a> {
-    /// A slice of the file's text.
+    /// A slice of this unit's text.
     pub(crate) fn slice(&self, range: Range<usize>) -> Unit<'a> {
         Unit {
             text: &self.text[range.clone()],
             base: self.base + range.start,
-            hidden: self.hidden.clone(),
+            anchor: self.anchor,
+            chain: self.chain.clone(),
+        }
+    }
+
+    /// `text`, derived from this unit's text at `at` (a quoted argument
+    /// unquoted, a string literal's value): reported at `at`.
+    pub(crate) fn derived<'b>(&self, text: &'b str, at: usize) -> Unit<'b> {
+        Unit {
+            text,
+            base: 0,
+            anchor: Some(self.anchor.unwrap_or(self.base + at.min(self.text.len()))),
+            chain: self.chain.clone(),
         }
     }
 
     /// Whether this text was decoded from something else.
     pub(crate) fn is_decoded(&self) -> bool {
-        self.hidden.is_some()
+        !self.chain.is_empty()
     }
 }
 
@@ -136,6 +143,18 @@ pub(crate) struct Ctx<'a> {
     findings: Vec<Finding>,
     decoded_bytes: usize,
     depth: u8,
+    /// Network calls in shipped code, for the skill-wide data-flow check.
+    sinks: Vec<Sink>,
+}
+
+/// A network call in shipped code.
+#[derive(Debug, Clone)]
+pub(crate) struct Sink {
+    path: String,
+    line: u32,
+    column: u32,
+    call: String,
+    host: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -149,6 +168,7 @@ impl<'a> Ctx<'a> {
             findings: Vec::new(),
             decoded_bytes: 0,
             depth: 0,
+            sinks: Vec::new(),
         }
     }
 
@@ -157,16 +177,44 @@ impl<'a> Ctx<'a> {
         self.path
     }
 
+    /// Records a network call in shipped code at `at` of `unit`.
+    pub(crate) fn sink(&mut self, unit: &Unit<'_>, at: usize, call: &str, host: Option<&str>) {
+        let (line, column) = self.position(unit, at);
+        self.sinks.push(Sink {
+            path: self.path.to_string(),
+            line,
+            column,
+            call: call.to_string(),
+            host: host.map(str::to_string),
+        });
+    }
+
+    /// A mark to look at what was reported after it.
+    pub(crate) fn mark(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// The highest severity reported since `mark`.
+    pub(crate) fn worst_since(&self, mark: usize) -> Option<Severity> {
+        self.findings.get(mark..).and_then(|f| f.iter().map(|f| f.severity).max())
+    }
+
+    /// Raises everything reported since `mark` one severity up.
+    pub(crate) fn raise_since(&mut self, mark: usize) {
+        for f in self.findings.iter_mut().skip(mark) {
+            f.severity = f.severity.raised();
+        }
+    }
+
     /// The line (from 1) of `at` in `unit`.
     pub(crate) fn line_of(&self, unit: &Unit<'_>, at: usize) -> u32 {
         self.position(unit, at).0
     }
 
     fn position(&self, unit: &Unit<'_>, at: usize) -> (u32, u32) {
-        let offset = match &unit.hidden {
-            Some(h) => h.at.start,
-            None => unit.base + at.min(unit.text.len()),
-        };
+        let offset = unit
+            .anchor
+            .unwrap_or(unit.base + at.min(unit.text.len()));
         self.lines.position(self.text, offset)
     }
 
@@ -191,11 +239,7 @@ impl<'a> Ctx<'a> {
             column,
             message,
             evidence: evidence(shown),
-            decoded: unit
-                .hidden
-                .as_ref()
-                .map(|h| h.chain.clone())
-                .unwrap_or_default(),
+            decoded: unit.chain.clone(),
         });
     }
 
@@ -206,7 +250,7 @@ impl<'a> Ctx<'a> {
         &mut self,
         unit: &Unit<'_>,
         range: Range<usize>,
-        encoding: &'static str,
+        encodings: &[&'static str],
         decoded: &str,
     ) {
         if self.depth >= self.options.max_decode_depth
@@ -215,18 +259,16 @@ impl<'a> Ctx<'a> {
             return;
         }
         self.decoded_bytes += decoded.len();
-        let (at, mut chain) = match &unit.hidden {
-            Some(h) => (h.at.clone(), h.chain.clone()),
-            None => (unit.base + range.start..unit.base + range.end, Vec::new()),
-        };
-        chain.push(encoding);
+        let anchor = unit
+            .anchor
+            .unwrap_or(unit.base + range.start.min(unit.text.len()));
+        let mut chain = unit.chain.clone();
+        chain.extend_from_slice(encodings);
         let inner = Unit {
             text: decoded,
             base: 0,
-            hidden: Some(Hidden {
-                at,
-                chain: chain.clone(),
-            }),
+            anchor: Some(anchor),
+            chain: chain.clone(),
         };
         let mark = self.findings.len();
         self.depth += 1;
@@ -257,6 +299,7 @@ pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
         paths: files.iter().map(|f| f.path).collect(),
     };
     let mut report = Report::default();
+    let mut sinks = Vec::new();
     for file in files {
         if file.bytes.len() as u64 > options.max_file_bytes {
             report.skipped.push((
@@ -270,6 +313,7 @@ pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
         };
         let mut ctx = Ctx::new(file.path, text, &skill, options);
         analyze_file(&mut ctx, Kind::of(file.path, text));
+        sinks.append(&mut ctx.sinks);
         let mut findings = dedupe(ctx.findings);
         let markers = suppress::markers(text);
         let (kept, suppressed) = suppress::apply(&markers, text, &mut findings);
@@ -289,10 +333,57 @@ pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
             });
         }
     }
+    compound(&mut report, &sinks);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });
     report
+}
+
+/// Findings that mean more together: a shell without restrictions is a
+/// note, unless the same skill tells the agent to skip confirmations or
+/// claims unlimited access.
+fn compound(report: &mut Report, sinks: &[Sink]) {
+    // Secrets collected in one file and sent from another.
+    let leaked = report.findings.iter().any(|f| f.rule == id::SecretsToNetwork);
+    let collected = report.findings.iter().find(|f| {
+        matches!(Kind::of(&f.path, ""), Kind::Python | Kind::Js | Kind::Shell)
+            && f.severity >= Severity::Medium
+            && (f.rule == id::EnvironmentHarvest || f.rule == id::CredentialStoreRead)
+    });
+    if let (false, Some(source), Some(sink)) = (leaked, collected, sinks.first()) {
+        let message = format!(
+            "`{}` sends data{} from a skill whose code collects secrets ({}:{}: {})",
+            sink.call,
+            sink.host.as_deref().map_or(String::new(), |h| format!(" to `{h}`")),
+            source.path,
+            source.line,
+            source.message
+        );
+        report.findings.push(Finding {
+            rule: id::SecretsToNetwork,
+            severity: Severity::Critical,
+            path: sink.path.clone(),
+            line: sink.line,
+            column: sink.column,
+            message,
+            evidence: sink.call.clone(),
+            decoded: Vec::new(),
+        });
+    }
+    let pushes = report.findings.iter().any(|f| {
+        f.severity >= Severity::Medium
+            && [id::SkipConfirmation, id::BroadGrant, id::SafetyBypassInstruction, id::ConcealFromUser]
+                .contains(&f.rule)
+    });
+    if pushes {
+        for f in &mut report.findings {
+            if f.rule == id::UnrestrictedTool {
+                f.severity = f.severity.max(Severity::Medium);
+                f.message.push_str(", and the skill tells the agent not to ask");
+            }
+        }
+    }
 }
 
 /// One finding per rule and line: the most severe.
@@ -314,33 +405,167 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     let whole = Unit {
         text,
         base: 0,
-        hidden: None,
+        anchor: None,
+        chain: Vec::new(),
     };
     let code = matches!(kind, Kind::Shell | Kind::Python | Kind::Js);
     unicode::scan(ctx, &whole, code);
+    common(ctx, &whole);
     match kind {
-        Kind::SkillMd | Kind::Markdown => {
-            for block in markdown::blocks(text, kind == Kind::SkillMd) {
-                match block {
-                    Block::Frontmatter(r) => {
-                        let _ = whole.slice(r);
-                    }
-                    Block::Prose(r) => {
-                        let _ = whole.slice(r);
-                    }
-                    Block::Code { body, .. } => {
-                        let _ = whole.slice(body);
-                    }
-                }
+        Kind::SkillMd | Kind::Markdown => markdown_file(ctx, &whole, kind == Kind::SkillMd),
+        Kind::Shell => shell::scan(ctx, &whole, shell::Mode::Code),
+        Kind::Python => script::python(ctx, &whole),
+        Kind::Js => script::js(ctx, &whole),
+        Kind::Config => {
+            config::scan(ctx, &whole);
+            if ctx.path.to_ascii_lowercase().contains("requirements") || ctx.path.ends_with("Dockerfile") || ctx.path.ends_with("Makefile") {
+                shell::scan(ctx, &whole, shell::Mode::Inline);
             }
         }
-        Kind::Shell | Kind::Python | Kind::Js | Kind::Config | Kind::Text => {}
+        Kind::Text => {
+            let lower = ctx.path.to_ascii_lowercase();
+            if lower.contains("requirements") {
+                requirements(ctx, &whole);
+            } else if !crate::config::is_instruction_file(&lower) {
+                prose::scan(ctx, &whole);
+            } else {
+                crate::config::instructions(ctx, &whole, ctx.path);
+            }
+        }
+    }
+}
+
+/// Secrets, encoded payloads and known malware signatures, in every file.
+fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    if let Some(at) = unit.text.find("EICAR-STANDARD-ANTIVIRUS-TEST-FILE") {
+        ctx.report(unit, id::MalwareTooling, Severity::High, at..at + 34,
+            "the EICAR antivirus test signature: every antivirus treats the file as malware".into());
+    }
+    for m in secrets::find(unit.text) {
+        let (rule, severity) = match m.kind {
+            secrets::SecretKind::Known => (id::KnownSecret, Severity::High),
+            secrets::SecretKind::PrivateKey => (id::PrivateKey, Severity::High),
+            secrets::SecretKind::Assignment => (id::SecretAssignment, Severity::Medium),
+        };
+        ctx.report(unit, rule, severity, m.range, format!("{} in the skill", m.what));
+    }
+    let budget = ctx.options.max_decoded_bytes.saturating_sub(ctx.decoded_bytes);
+    for blob in decode::blobs(unit.text, budget) {
+        ctx.payload(unit, blob.range, &blob.chain, &blob.decoded);
+    }
+}
+
+/// A requirements file: lines that install from outside the registry.
+fn requirements(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let mut at = 0;
+    for line in unit.text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let l = line.trim();
+        if l.starts_with('#') || l.is_empty() {
+            continue;
+        }
+        let cmd = format!("pip install {l}");
+        let inner = unit.derived(&cmd, start);
+        shell::scan(ctx, &inner, shell::Mode::Code);
+    }
+}
+
+/// Markdown: the frontmatter, prose and its inline code, and code blocks
+/// by language.
+fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
+    let text = whole.text;
+    let mut last_prose: Option<Range<usize>> = None;
+    for block in markdown::blocks(text, skill_md) {
+        match block {
+            Block::Frontmatter(r) => frontmatter::scan(ctx, &whole.slice(r)),
+            Block::Prose(r) => {
+                let unit = whole.slice(r.clone());
+                prose::scan(ctx, &unit);
+                for span in markdown::spans(unit.text) {
+                    let inner = unit.slice(span.body.clone());
+                    let mode = if span.bang && skill_md { shell::Mode::Context } else { shell::Mode::Inline };
+                    if mode == shell::Mode::Context || looks_like_command(inner.text) {
+                        shell::scan(ctx, &inner, mode);
+                    }
+                }
+                last_prose = Some(r);
+            }
+            Block::Code { lang, body } => {
+                let unit = whole.slice(body);
+                let target = last_prose
+                    .as_ref()
+                    .and_then(|r| written_file(&text[r.clone()]));
+                code_block(ctx, &unit, &lang, target.as_deref());
+            }
+        }
+    }
+}
+
+/// The instruction or settings file the prose just before a block says to
+/// write the block into (`Create CLAUDE.md with:`).
+fn written_file(prose: &str) -> Option<String> {
+    let tail: String = prose.chars().rev().take(400).collect::<Vec<_>>().into_iter().rev().collect();
+    let lower = tail.to_ascii_lowercase();
+    if !["write", "create", "add", "append", "save", "put", "update", "file"].iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    for word in tail.split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')' || c == ',' || c == '"') {
+        let w = word.trim_end_matches([':', '.', ';']);
+        if crate::config::is_instruction_file(w) || crate::config::is_agent_settings(w) {
+            return Some(w.to_string());
+        }
+    }
+    None
+}
+
+fn looks_like_command(text: &str) -> bool {
+    text.contains(' ') && (text.contains('|') || text.contains("://") || text.contains('>') || text.contains("$(") || text.contains("&&") || text.contains(';')
+        || text.starts_with("sudo ") || text.starts_with("pip") || text.starts_with("npx ") || text.starts_with("npm ") || text.starts_with("curl ") || text.starts_with("wget ")
+        || text.starts_with("git ") || text.starts_with("rm ") || text.starts_with("chmod ") || text.starts_with("security ") || text.starts_with("printf ") || text.starts_with("cat ")
+        || text.starts_with("claude ") || text.starts_with("bash ") || text.starts_with("sh ") || text.starts_with("psql "))
+}
+
+fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&str>) {
+    if let Some(t) = target {
+        if crate::config::is_agent_settings(t) {
+            crate::config::settings(ctx, unit, Some(t));
+            prose::scan(ctx, unit);
+            return;
+        }
+        if crate::config::is_instruction_file(t) {
+            crate::config::instructions(ctx, unit, t);
+            return;
+        }
+    }
+    match lang {
+        "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" | "fish" | "ksh" | "powershell" | "ps1" | "pwsh" | "bat" | "cmd" => {
+            shell::scan(ctx, unit, shell::Mode::Code)
+        }
+        "python" | "py" | "python3" | "ipython" | "pycon" => script::python(ctx, unit),
+        "javascript" | "js" | "typescript" | "ts" | "jsx" | "tsx" | "node" | "mjs" => script::js(ctx, unit),
+        "json" | "jsonc" | "json5" | "yaml" | "yml" | "toml" | "ini" | "env" | "dotenv" => {
+            config::scan(ctx, unit);
+            prose::scan(ctx, unit);
+        }
+        "" | "text" | "txt" | "plain" | "plaintext" | "markdown" | "md" | "crontab" | "cron" => {
+            prose::scan(ctx, unit);
+            if lang != "text" && lang != "txt" && lang != "markdown" && lang != "md" {
+                shell::scan(ctx, unit, shell::Mode::Inline);
+            }
+        }
+        _ => {}
     }
 }
 
 /// Decoded text: read as instructions and as code of every language.
 fn analyze_payload(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     unicode::scan(ctx, unit, false);
+    prose::scan(ctx, unit);
+    shell::scan(ctx, unit, shell::Mode::Code);
+    script::python(ctx, unit);
+    script::js(ctx, unit);
+    common(ctx, unit);
 }
 
 #[cfg(test)]

@@ -34,10 +34,17 @@
 // Until every analyzer is wired in (this session): removed before release.
 #![allow(dead_code)]
 
+mod config;
 mod engine;
 mod finding;
+mod frontmatter;
 mod markdown;
+mod net;
+mod prose;
 mod rule;
+mod script;
+mod sensitive;
+mod shell;
 pub mod suppress;
 mod text;
 mod unicode;
@@ -85,4 +92,14 @@ impl Default for Options {
 /// Scans the files of one skill.
 pub fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
     engine::scan(files, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Findings of a one-file skill.
+    pub(crate) fn scan_text(path: &str, text: &str) -> Vec<Finding> {
+        scan(&[SkillFile { path, bytes: text.as_bytes() }], &Options::default()).findings
+    }
 }

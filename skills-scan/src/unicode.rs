@@ -79,7 +79,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
                         crate::finding::evidence(&hidden)
                     ),
                 );
-                ctx.payload(unit, at..end, what_name(&run), &hidden);
+                ctx.payload(unit, at..end, &[what_name(&run)], &hidden);
                 continue;
             }
             if run.len() == 1 && c == '\u{200D}' && joins_pictographs(text, at) {

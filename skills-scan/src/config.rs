@@ -1,0 +1,124 @@
+//! Configuration: agent settings (hooks, MCP servers, permissions), agent
+//! instruction files (`CLAUDE.md`, `AGENTS.md`, Cursor rules, memory files),
+//! security policies, and addresses in any configuration a skill ships.
+//!
+//! The same checks apply to a settings file the skill ships, a JSON block
+//! its instructions tell the agent to write, and a here-document a script
+//! writes: what matters is the content and where it goes.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::engine::{Ctx, Unit};
+use crate::net;
+use crate::rule::{Severity, id};
+
+/// Whether `path` is a file an agent reads its settings or MCP servers
+/// from.
+pub(crate) fn is_agent_settings(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    [
+        ".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".mcp.json",
+        ".codex/config.toml", ".gemini/settings.json", ".cursor/mcp.json", "claude_desktop_config.json",
+        ".vscode/mcp.json", "opencode.json", ".continue/config.json", ".windsurf/mcp.json",
+        ".codeium/windsurf/mcp_config.json", ".amp/settings.json", ".config/goose/config.yaml",
+    ]
+    .iter()
+    .any(|f| p.ends_with(f))
+}
+
+/// Whether `path` is a file an agent reads as standing instructions.
+pub(crate) fn is_instruction_file(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    let name = p.rsplit('/').next().unwrap_or(&p);
+    matches!(name, "claude.md" | "agents.md" | "gemini.md" | "memory.md" | ".cursorrules" | ".windsurfrules" | ".clinerules" | "copilot-instructions.md" | "claude.local.md" | "conventions.md")
+        || p.contains(".cursor/rules/")
+        || p.contains(".github/instructions/")
+        || p.contains(".claude/instructions")
+        || p.contains(".clinerules/")
+        || p.contains(".windsurf/rules/")
+        || p.contains(".claude/memory")
+}
+
+static HOOKS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?s)["']?hooks["']?\s*[:=]\s*[\[{(].{0,400}?(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|Notification|PreCompact|["']?command["']?\s*[:=])"#)
+        .expect("valid")
+});
+static MCP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"["']?(?:mcpServers|mcp_servers|mcp-servers|context_servers)["']?\s*[:=\]]|\[mcp_servers\.|enableAllProjectMcpServers["']?\s*:\s*true"#).expect("valid")
+});
+static ALLOW_ALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?s)["']?allow["']?\s*[:=]\s*\[[^\]]{0,400}?["'](?:Bash|Shell|Write|Edit|WebFetch|Read|\*)(?:\(\s*\*?\s*\))?["']"#).expect("valid")
+});
+static ALLOW_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"["'](?:Bash|Shell|\*)(?:\(\s*\*\s*\))?["']"#).expect("valid")
+});
+static POLICY_ALLOW_ALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?s)["'](?:execute_command|shell_exec|network_request|file_write|run_command|exec)["']\s*:\s*\[\s*\[\s*1\s*,\s*0\s*,\s*\{\s*\}\s*,\s*0\s*\]\s*\]|["']?(?:default_action|defaultAction|default)["']?\s*:\s*["']allow["']"#).expect("valid")
+});
+
+static CODE_IN_DATA: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"require\(\s*\\?["']child_process\\?["']\s*\)|__import__\(\s*\\?["']os\\?["']\s*\)\.(?:system|popen)|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\{\{[^}]*(?:__globals__|__builtins__|popen|subclasses)[^}]*\}\}|\$\{jndi:"#).expect("valid")
+});
+
+/// Settings content (a settings file, or text written into one): hooks,
+/// MCP servers, broad permission grants. `target` is where it is written,
+/// when known.
+pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>) {
+    let text = unit.text;
+    let into = target.map_or(String::new(), |t| format!(" into `{t}`"));
+    if let Some(m) = HOOKS.find(text) {
+        ctx.report(unit, id::AgentHooks, Severity::High, m.start()..m.start() + 5,
+            format!("writes hooks{into}: a command then runs on the agent's events in every session"));
+    }
+    if let Some(m) = MCP.find(text) {
+        ctx.report(unit, id::McpRegistration, Severity::High, m.range(),
+            format!("registers MCP servers{into}: they start in every session"));
+    }
+    if let Some(m) = ALLOW_ALL.find(text)
+        && ALLOW_ENTRY.is_match(m.as_str())
+    {
+        ctx.report(unit, id::BroadGrant, Severity::High, m.range(),
+            format!("grants the agent unrestricted tools{into}"));
+    }
+}
+
+/// Any configuration: settings rules when it looks like settings, policies
+/// that allow everything, and collector endpoints.
+pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let text = unit.text;
+    let path = ctx.path().to_string();
+    if is_agent_settings(&path) || text.contains("hooks") || text.contains("mcpServers") || text.contains("mcp_servers") || text.contains("permissions") {
+        settings(ctx, unit, None);
+    }
+    if let Some(m) = CODE_IN_DATA.find(text) {
+        ctx.report(unit, id::DynamicEvaluation, Severity::High, m.range(),
+            "configuration carries code that runs a command when the application evaluates it".into());
+    }
+    if let Some(m) = POLICY_ALLOW_ALL.find(text) {
+        ctx.report(unit, id::PolicyAllowAll, Severity::High, m.range(), "replaces a security policy with one that allows every action".into());
+    }
+    for m in net::URL.find_iter(text) {
+        if let Some(host) = net::host(m.as_str())
+            && net::is_collector(&host)
+        {
+            ctx.report(unit, id::CollectorEndpoint, Severity::Medium, m.range(),
+                format!("points at `{host}`, a tunnel or request-collection service, not a real service's address"));
+        }
+    }
+}
+
+/// Text written into an agent's instruction file: every order in it becomes
+/// a standing order. Findings in it are reported as a memory edit.
+pub(crate) fn instructions(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: &str) {
+    let mark = ctx.mark();
+    crate::prose::scan(ctx, unit);
+    crate::shell::scan(ctx, unit, crate::shell::Mode::Inline);
+    if let Some(worst) = ctx.worst_since(mark)
+        && worst >= Severity::Medium
+    {
+        ctx.report(unit, id::AgentMemoryEdit, worst.max(Severity::High), 0..0,
+            format!("writes standing orders into `{target}` that another rule reports; they would apply to every later session"));
+    }
+}

@@ -1,0 +1,63 @@
+//! The frontmatter, read without a YAML parser (the scanner runs where the
+//! skill may not even parse): `description` as instructions (it reaches
+//! the model in every session's catalog) and `allowed-tools` for breadth.
+
+use crate::engine::{Ctx, Unit};
+use crate::rule::{Severity, id};
+
+/// Interpreters and escalation tools: a wildcard after one allows anything.
+const OPEN_ENDED: &[&str] = &[
+    "python", "python3", "python2", "node", "bash", "sh", "zsh", "dash", "fish", "perl", "ruby", "php",
+    "deno", "bun", "npx", "bunx", "uvx", "pipx", "eval", "exec", "sudo", "su", "doas", "env", "xargs",
+    "pwsh", "powershell", "osascript", "source", "docker", "ssh",
+];
+
+/// Scans the frontmatter's lines.
+pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    crate::prose::scan(ctx, unit);
+    let text = unit.text;
+    let mut offset = 0;
+    let mut in_tools = false;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_end();
+        let top = !line.starts_with([' ', '\t', '-']);
+        if top {
+            in_tools = false;
+            if let Some(rest) = trimmed.strip_prefix("allowed-tools:") {
+                in_tools = true;
+                let value = rest.trim().trim_start_matches('[').trim_end_matches(']');
+                tools(ctx, unit, value, start + (trimmed.len() - rest.len()));
+            }
+            continue;
+        }
+        if in_tools {
+            let item = trimmed.trim_start().trim_start_matches('-').trim();
+            let lead = line.len() - line.trim_start().len();
+            tools(ctx, unit, item, start + lead);
+        }
+    }
+}
+
+fn tools(ctx: &mut Ctx<'_>, unit: &Unit<'_>, value: &str, at: usize) {
+    let value = value.trim().trim_matches(['"', '\'']);
+    for rule in skills_core::tools::split(value) {
+        let tool = rule.tool.trim_matches(['"', '\'', ',']);
+        let shell = matches!(tool.to_ascii_lowercase().as_str(), "bash" | "shell" | "terminal" | "run_shell_command" | "exec" | "execute" | "command" | "powershell");
+        let pattern = rule.pattern.map(str::trim);
+        let range = at..at + value.len();
+        if tool == "*" || shell && pattern.is_none_or(|p| p == "*" || p == ":*" || p.is_empty()) {
+            ctx.report(unit, id::UnrestrictedTool, Severity::Low, range,
+                format!("`allowed-tools` lets the skill run any command (`{rule}`) without the user's approval"));
+        } else if shell && let Some(p) = pattern {
+            let program = p.split([':', ' ']).next().unwrap_or("").rsplit('/').next().unwrap_or("");
+            let rest = &p[program.len().min(p.len())..];
+            let wild = rest.trim_start_matches(':').trim().starts_with('*') || rest.trim().is_empty() && p.ends_with('*');
+            if OPEN_ENDED.contains(&program) && wild {
+                ctx.report(unit, id::InterpreterWildcard, Severity::Medium, range,
+                    format!("`{rule}` lets `{program}` run any code, which makes every other rule moot"));
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! What counts as a secret source: stores of credentials on the disk, the
+//! environment as a whole, keychains, browser profiles and wallets, agent
+//! transcripts. Shared by the shell, Python and JavaScript analyzers.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Paths of credential stores, as written in code (`~/.aws/credentials`,
+/// `$HOME/.ssh/id_ed25519`, `os.path.expanduser('~/.kube/config')`).
+static STORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)(?:\.aws/credentials|\.ssh/id_[a-z0-9_]+|\.ssh/\*|\.ssh/?\s*$|\.kube/config|\.npmrc|\.pypirc|\.netrc|",
+        r"\.git-credentials|\.docker/config\.json|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
+        r"application_default_credentials\.json|\.azure/|\.vpnauth|\.terraformrc|credentials\.tfrc|",
+        r"\.config/solana/id\.json|\.ethereum/keystore|wallet\.dat|\.bitcoin/|exodus|metamask|",
+        r"nkbihfbeogaeaoehlefnkodbefgpgknn|login\s+data|web\s+data|/cookies(?:\.sqlite)?\b|key[34]\.db|logins\.json|",
+        r"local\s+state|keychains?/|login\.keychain|/etc/shadow|\.bash_history|\.zsh_history|",
+        r"claude_transcript_path|\.claude/projects/|\.codex/sessions|\.codex/auth\.json|\.claude/\.credentials|",
+        r"(?:^|[\s/'\x22=@(])\.env(?:\.[a-z]+)?(?:$|[\s'\x22);|>&])|\bid_rsa\b|\bid_ed25519\b|\.pem\b|\.p12\b|\.pfx\b|\.keystore\b)",
+    ))
+    .expect("the credential store pattern is valid")
+});
+
+/// Whether `text` names a credential store.
+pub(crate) fn names_store(text: &str) -> bool {
+    store_in(text).is_some()
+}
+
+/// The credential store `text` names, for messages.
+pub(crate) fn store_in(text: &str) -> Option<&str> {
+    STORE
+        .find_iter(text)
+        .find(|m| {
+            let tail = &text[m.end()..];
+            let word_end = tail.find(|c: char| c.is_whitespace() || "'\"`)".contains(c)).unwrap_or(tail.len());
+            let whole = format!("{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
+            !["example", "sample", "template", ".dist", ".tpl", "public"].iter().any(|w| whole.contains(w))
+        })
+        .map(|m| {
+            m.as_str()
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '.' && c != '/' && c != '_')
+        })
+}
+
+/// Shell commands that print secrets: the environment, keychains, tokens.
+static SECRET_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?:^|[\s;&|(`])(?:env|printenv|export\s+-p|set)\s*(?:$|[|;)&>`])|",
+        r"security\s+(?:dump-keychain|find-generic-password|find-internet-password)|",
+        r"gh\s+auth\s+token|aws\s+configure\s+(?:get|export-credentials)|gcloud\s+auth\s+print-access-token|",
+        r"git\s+config\s+(?:--get\s+)?credential|git\s+credential\s+fill|kubectl\s+config\s+view\s+--raw|",
+        r"\bcompgen\s+-v|\bdeclare\s+-x",
+    ))
+    .expect("the secret command pattern is valid")
+});
+
+/// Whether `text` (a command line or substitution) prints secrets or reads
+/// a credential store.
+pub(crate) fn is_secret_source(text: &str) -> bool {
+    SECRET_COMMAND.is_match(text) || names_store(text)
+}
+
+/// Whether `text` dumps the whole environment (not one variable).
+pub(crate) fn dumps_environment(text: &str) -> bool {
+    static ENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[\s;&|(`])(?:env|printenv|export\s+-p)\s*(?:$|[|;)&>`])")
+            .expect("the environment pattern is valid")
+    });
+    ENV.is_match(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_commands() {
+        for t in [
+            "cat ~/.aws/credentials",
+            "open(os.path.expanduser('~/.ssh/id_rsa'))",
+            "cat .env 2>/dev/null",
+            "~/.config/google-chrome/Default/Login Data",
+            "cat \"$CLAUDE_TRANSCRIPT_PATH\"",
+        ] {
+            assert!(is_secret_source(t), "{t}");
+        }
+        for t in ["env | base64", "security dump-keychain -d", "(env; cat x)"] {
+            assert!(is_secret_source(t), "{t}");
+        }
+        for t in ["cat ~/.aws/config", "cat .env.example", "environment", "grep -o x ~/.ssh/config", "source .venv/bin/activate"] {
+            assert!(!is_secret_source(t), "{t}");
+        }
+    }
+}

@@ -36,6 +36,7 @@
 
 mod engine;
 mod finding;
+mod lex;
 mod markdown;
 mod rule;
 pub mod suppress;

@@ -88,6 +88,7 @@ pub(crate) fn parse(src: &str) -> Parsed {
         depth: 0,
         end: End::Eof,
         heredoc: None,
+        heredocs_end: 0,
     };
     let (pipelines, _) = p.list(End::Eof);
     Parsed {
@@ -128,6 +129,9 @@ struct Parser<'a> {
     /// A heredoc read ahead: where its command's line ends, and where
     /// reading resumes once that line break is reached.
     heredoc: Option<(usize, usize)>,
+    /// Where the last heredoc read ahead ended: the next one's body starts
+    /// no earlier, so no part of the input is read for two bodies.
+    heredocs_end: usize,
 }
 
 /// A command being read; `group` holds a brace group's own pipelines,
@@ -519,6 +523,7 @@ impl Parser<'_> {
                 (e, (e + 1).min(len))
             }
         };
+        let start = start.max(self.heredocs_end);
         let mut line_start = start;
         let mut found = None;
         while line_start < len {
@@ -538,6 +543,7 @@ impl Parser<'_> {
         }
         let (body_end, resume) = found.unwrap_or((len, len));
         self.heredoc = Some((line_end, resume));
+        self.heredocs_end = resume;
         start..body_end
     }
 
@@ -967,6 +973,17 @@ mod tests {
         assert_eq!(parsed.pipelines.len(), 1);
         let r = &parsed.pipelines[0].commands[0].redirects[0];
         assert_eq!(&open[r.heredoc.clone().unwrap_or_default()], "rm -rf /\n");
+    }
+
+    #[test]
+    fn heredoc_bodies_never_overlap() {
+        // The first line ends inside the quotes, so the first body runs to
+        // the end of the input (unclosed) and the second has nothing left.
+        let src = "cat <<X \"\n\" <<Y\nbody\nY\n";
+        let parsed = parse(src);
+        let r = &parsed.pipelines[0].commands[0].redirects;
+        assert_eq!(r[0].heredoc, Some(10..src.len()));
+        assert_eq!(r[1].heredoc, Some(src.len()..src.len()));
     }
 
     #[test]

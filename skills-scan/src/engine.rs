@@ -505,7 +505,11 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
 /// The instruction or settings file the prose just before a block says to
 /// write the block into (`Create CLAUDE.md with:`).
 fn written_file(prose: &str) -> Option<String> {
-    let tail: String = prose.chars().rev().take(400).collect::<Vec<_>>().into_iter().rev().collect();
+    let mut from = prose.len().saturating_sub(400);
+    while !prose.is_char_boundary(from) {
+        from += 1;
+    }
+    let tail = &prose[from..];
     let lower = tail.to_ascii_lowercase();
     if !["write", "create", "add", "append", "save", "put", "update", "file"].iter().any(|w| lower.contains(w)) {
         return None;

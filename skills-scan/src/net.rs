@@ -13,7 +13,7 @@ use regex::Regex;
 
 /// URLs in a text: scheme, host and the rest.
 pub(crate) static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(https?|ftp|wss?)://([^\s/:"'`<>()\[\]{}|\\]+)(:\d+)?([^\s"'`<>|\\]*)"#)
+    crate::text::regex(r#"(?i)\b(https?|ftp|wss?)://([^\s/:"'`<>()\[\]{}|\\]+)(:\d+)?([^\s"'`<>|\\]*)"#)
         .expect("the URL pattern is valid")
 });
 

@@ -11,7 +11,6 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::Regex;
 
 use crate::engine::{Ctx, Unit};
 use crate::rule::{Rule, Severity, id};
@@ -100,25 +99,32 @@ const PATTERNS: &[Pattern] = &[
     },
 ];
 
-static COMBINED: LazyLock<Regex> = LazyLock::new(|| {
+/// The patterns as one byte-level expression: every keyword is ASCII, and
+/// ASCII classes keep the automaton small enough to stay a DFA on any text.
+static COMBINED: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
     let alternation: Vec<String> = PATTERNS
         .iter()
         .enumerate()
         .map(|(i, p)| format!("(?P<p{i}>{})", p.regex))
         .collect();
-    Regex::new(&alternation.join("|")).expect("the instruction patterns are valid")
+    regex::bytes::Regex::new(&format!("(?-u){}", alternation.join("|")))
+        .expect("the instruction patterns are valid")
 });
 
 /// Scans prose for instructions an honest skill does not give.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     let spans = crate::markdown::spans(text);
-    for caps in COMBINED.captures_iter(text) {
+    for caps in COMBINED.captures_iter(text.as_bytes()) {
         let Some((i, m)) = (0..PATTERNS.len()).find_map(|i| caps.name(&format!("p{i}")).map(|m| (i, m)))
         else {
             continue;
         };
         let range = m.range();
+        if !text.is_char_boundary(range.start) || !text.is_char_boundary(range.end) {
+            continue;
+        }
+        let matched = &text[range.clone()];
         if mentioned(text, &range, &spans) {
             continue;
         }
@@ -129,10 +135,10 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         let mut severity = p.severity;
         let mut message = p.message.to_string();
         if p.rule == id::ExfiltrationInstruction {
-            if local_address(m.as_str()) {
+            if local_address(matched) {
                 continue;
             }
-            if !sensitive_object(m.as_str()) {
+            if !sensitive_object(matched) {
                 severity = Severity::Medium;
             } else {
                 message.push_str(", with files, secrets or code");

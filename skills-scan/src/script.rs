@@ -219,7 +219,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
 const DECODERS: &[&str] = &["b64decode", "a85decode", "b32decode", "b16decode", "urlsafe_b64decode", "decodebytes", "decompress", "unhexlify", "fromhex", "atob", "fromCharCode", "unescape", "decodeURIComponent", "rot13", "inflateSync", "gunzipSync", "inflateRawSync"];
 
 static SQL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?is)\b(?:select\s.+?\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b").expect("valid")
+    crate::text::regex(r"(?is)\b(?:select\s.+?\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b").expect("valid")
 });
 
 fn secret_name(name: &str) -> bool {

@@ -153,7 +153,7 @@ static KNOWN_RES: LazyLock<Vec<Known>> = LazyLock::new(|| {
     KNOWN
         .iter()
         .map(|&(re, what, check)| Known {
-            re: Regex::new(re).expect("the secret patterns are valid"),
+            re: crate::text::regex(re).expect("the secret patterns are valid"),
             what,
             check,
         })
@@ -164,31 +164,31 @@ static KNOWN_RES: LazyLock<Vec<Known>> = LazyLock::new(|| {
 /// (`Proc-Type: …`), then a line of at least 40 base64 characters. Line
 /// breaks may be real or escaped (`\n` in a JSON string).
 static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::text::regex(
         r"-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY(?: BLOCK)?-----[ \t]*(?:\r?\n|\\n)(?:[A-Za-z-]{1,40}:[^\r\n\\]{0,200}(?:\r?\n|\\n))*(?:[ \t]*(?:\r?\n|\\n))?[ \t]*([A-Za-z0-9+/=]{40,})",
     )
     .expect("the private key pattern is valid")
 });
 
 static KEY_END: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"-----END [A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----")
+    crate::text::regex(r"-----END [A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----")
         .expect("the private key end pattern is valid")
 });
 
 /// `name = value` in the ways env files, YAML, JSON, Python, JavaScript, Go,
 /// Ruby and PHP write it; group 1 the name, 2 a quoted value, 3 a bare one.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*(?::=|=>|[:=])[ \t]*(?:["'`]([^\s"'`]{16,512})["'`]|([^\s"'`,;(){}\[\]<>]{16,512}))"#,
+    crate::text::regex(
+        r#"([A-Za-z0-9_.-]{0,40}(?i:token|secret|passw|pwd|api_?key|apikey|access_?key|private_?key|auth|credential)[A-Za-z0-9_.-]{0,40})["']?[ \t]*(?::=|=>|[:=])[ \t]*(?:["'`]([!#-&(-_a-~]{16,512})["'`]|([!#-&*-+\--:=?-Z^-_a-z|~]{16,512}))"#,
     )
     .expect("the assignment pattern is valid")
 });
 
 static TWILIO: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)twilio").expect("the twilio pattern is valid"));
+    LazyLock::new(|| crate::text::regex(r"(?i)twilio").expect("the twilio pattern is valid"));
 
 static JWT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}$")
+    crate::text::regex(r"^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}$")
         .expect("the JWT pattern is valid")
 });
 

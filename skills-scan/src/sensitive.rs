@@ -9,7 +9,7 @@ use regex::Regex;
 /// Paths of credential stores, as written in code (`~/.aws/credentials`,
 /// `$HOME/.ssh/id_ed25519`, `os.path.expanduser('~/.kube/config')`).
 static STORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+    crate::text::regex(concat!(
         r"(?i)(?:\.aws/credentials|\.ssh/id_[a-z0-9_]+|\.ssh/\*|\.ssh/?\s*$|\.kube/config|\.npmrc|\.pypirc|\.netrc|",
         r"\.git-credentials|\.docker/config\.json|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
         r"application_default_credentials\.json|\.azure/|\.vpnauth|\.terraformrc|credentials\.tfrc|",
@@ -45,7 +45,7 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
 
 /// Shell commands that print secrets: the environment, keychains, tokens.
 static SECRET_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+    crate::text::regex(concat!(
         r"(?:^|[\s;&|(`])(?:env|printenv|export\s+-p|set)\s*(?:$|[|;)&>`])|",
         r"security\s+(?:dump-keychain|find-generic-password|find-internet-password)|",
         r"gh\s+auth\s+token|aws\s+configure\s+(?:get|export-credentials)|gcloud\s+auth\s+print-access-token|",
@@ -64,7 +64,7 @@ pub(crate) fn is_secret_source(text: &str) -> bool {
 /// Whether `text` dumps the whole environment (not one variable).
 pub(crate) fn dumps_environment(text: &str) -> bool {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[\s;&|(`])(?:env|printenv|export\s+-p)\s*(?:$|[|;)&>`])")
+        crate::text::regex(r"(?:^|[\s;&|(`])(?:env|printenv|export\s+-p)\s*(?:$|[|;)&>`])")
             .expect("the environment pattern is valid")
     });
     ENV.is_match(text)

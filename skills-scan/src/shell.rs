@@ -112,7 +112,7 @@ fn span_of(words: &[Word]) -> Range<usize> {
 
 /// Variables a word refers to (`$X`, `${X}`, `${X:-y}`).
 fn vars(text: &str) -> Vec<&str> {
-    static VAR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)").expect("valid"));
+    static VAR: LazyLock<Regex> = LazyLock::new(|| crate::text::regex(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)").expect("valid"));
     VAR.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect()
 }
 
@@ -561,7 +561,7 @@ fn inline_code(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &mut Flo
 }
 
 fn sandbox_escape(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, code: &str, pattern: &str) {
-    let Ok(re) = Regex::new(pattern) else { return };
+    let Ok(re) = crate::text::regex(pattern) else { return };
     if re.is_match(code) && (FETCHERS.iter().any(|f| has_word(code, f)) || code.contains("pip install") || code.contains("npm i") || code.contains("http")) {
         ctx.report(unit, id::SandboxEscape, Severity::High, span_of(cmd.words),
             format!("`{}` runs network commands from inside its own code, where the agent's tool rules do not see them", cmd.name));
@@ -784,7 +784,7 @@ pub(crate) fn is_startup_file(t: &str) -> bool {
 /// prompt is an implant.
 fn startup_content(ctx: &mut Ctx<'_>, unit: &Unit<'_>, content: &str, range: Range<usize>) {
     static IMPLANT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)(?:^|[;\s])(?:function\s+)?(?:sudo|ssh|git|su|scp|docker|kubectl|aws|gpg|passwd|cd|ls)\s*\(\)|\balias\s+(?:sudo|ssh|git|su|ls|cd|docker)=|\bread\s+-[a-z]*s|/dev/tcp/|\b(?:curl|wget|nc)\b")
+        crate::text::regex(r"(?m)(?:^|[;\s])(?:function\s+)?(?:sudo|ssh|git|su|scp|docker|kubectl|aws|gpg|passwd|cd|ls)\s*\(\)|\balias\s+(?:sudo|ssh|git|su|ls|cd|docker)=|\bread\s+-[a-z]*s|/dev/tcp/|\b(?:curl|wget|nc)\b")
             .expect("valid")
     });
     if let Some(m) = IMPLANT.find(content) {
@@ -838,7 +838,7 @@ fn regex_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     ];
     static COMBINED: LazyLock<Regex> = LazyLock::new(|| {
         let alts: Vec<String> = RULES.iter().enumerate().map(|(i, r)| format!("(?P<r{i}>{})", r.regex)).collect();
-        Regex::new(&alts.join("|")).expect("the shell text rules are valid")
+        crate::text::regex(&alts.join("|")).expect("the shell text rules are valid")
     });
     for caps in COMBINED.captures_iter(unit.text) {
         if let Some((i, m)) = (0..RULES.len()).find_map(|i| caps.name(&format!("r{i}")).map(|m| (i, m))) {

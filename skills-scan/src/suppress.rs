@@ -37,7 +37,7 @@ pub struct Marker {
 }
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::text::regex(
         r"(?mR)skb-scan:[ \t]*(allow-file|allow)[ \t]+((?:[A-Za-z][A-Za-z0-9-]*)(?:[ \t,]+(?:SK[0-9]{3}|[a-z][a-z-]+))*)[ \t]*(?:--[ \t]*([^\r\n]*?))?[ \t]*(?:-->|\*/|#\}|%\}|$)",
     )
     .expect("the marker pattern is valid")

@@ -43,6 +43,13 @@ impl Lines {
     }
 }
 
+/// Compiles `pattern` with ASCII word boundaries: `\b` in Unicode mode
+/// makes the regex crate fall back from its DFA to a slower engine on any
+/// non-ASCII text, and every keyword the scanner matches is ASCII.
+pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::Regex::new(&pattern.replace(r"\b", r"(?-u:\b)"))
+}
+
 fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
     bytes
         .iter()

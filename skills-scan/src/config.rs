@@ -55,11 +55,11 @@ static ALLOW_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(r#"["'](?:Bash|Shell|\*)(?:\(\s*\*\s*\))?["']"#).expect("valid")
 });
 static POLICY_ALLOW_ALL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r#"(?s)["'](?:execute_command|shell_exec|network_request|file_write|run_command|exec)["']\s*:\s*\[\s*\[\s*1\s*,\s*0\s*,\s*\{\s*\}\s*,\s*0\s*\]\s*\]|["']?(?:default_action|defaultAction|default)["']?\s*:\s*["']allow["']"#).expect("valid")
+    crate::text::regex(r#"(?s)["'](?:execute_command|shell_exec|network_request|file_write|file_read|run_command|exec|database_query)["']\s*:\s*\[\s*\[\s*\d+\s*,\s*0\s*,\s*\{\s*\}\s*,\s*0\s*\]\s*\]|["']?(?:default_action|defaultAction|default)["']?\s*:\s*["']allow["']"#).expect("valid")
 });
 
 static CODE_IN_DATA: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r#"require\(\s*\\?["']child_process\\?["']\s*\)|__import__\(\s*\\?["']os\\?["']\s*\)\.(?:system|popen)|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\{\{[^}]*(?:__globals__|__builtins__|popen|subclasses)[^}]*\}\}|\$\{jndi:"#).expect("valid")
+    crate::text::regex(r#"require\(\s*\\?["']child_process\\?["']\s*\)\s*\.\s*exec|__import__\(\s*\\?["']os\\?["']\s*\)\.(?:system|popen)"#).expect("valid")
 });
 
 /// Settings content (a settings file, or text written into one): hooks,
@@ -68,13 +68,36 @@ static CODE_IN_DATA: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>) {
     let text = unit.text;
     let into = target.map_or(String::new(), |t| format!(" into `{t}`"));
+    // Hooks: the commands they run decide. A hook running the plugin's own
+    // script is how hooks work; one that fetches, sends or reads secrets
+    // is an implant.
     if let Some(m) = HOOKS.find(text) {
-        ctx.report(unit, id::AgentHooks, Severity::High, m.start()..m.start() + 5,
-            format!("writes hooks{into}: a command then runs on the agent's events in every session"));
+        let mark = ctx.mark();
+        for c in COMMAND.captures_iter(text) {
+            if let Some(cmd) = c.get(1) {
+                let value = cmd.as_str().replace("\\\"", "\"");
+                let inner = unit.derived(&value, cmd.start());
+                crate::shell::scan(ctx, &inner, crate::shell::Mode::Code);
+            }
+        }
+        let risky = ctx.worst_since(mark).is_some_and(|s| s >= Severity::Medium)
+            || COMMAND.captures_iter(text).any(|c| c.get(1).is_some_and(|v| reaches_out(v.as_str())));
+        if risky {
+            ctx.report(unit, id::AgentHooks, Severity::High, m.start()..m.start() + 5,
+                format!("writes hooks{into} whose command reaches the network or secrets, on the agent's events in every session"));
+        }
     }
+    // MCP servers: fetched from an address, a git branch or a tarball, or
+    // handed secrets from the environment.
     if let Some(m) = MCP.find(text) {
-        ctx.report(unit, id::McpRegistration, Severity::High, m.range(),
-            format!("registers MCP servers{into}: they start in every session"));
+        let rest = &text[m.start()..];
+        let risky = rest.contains("github:") || rest.contains(".tgz") || rest.contains(".tar.gz") || rest.contains(".whl") || rest.contains("git+")
+            || net::URL.find_iter(rest).any(|u| net::host(u.as_str()).is_some_and(|h| net::is_bare_ip(&h) || net::is_collector(&h)))
+            || rest.contains("os.environ") && (rest.contains("SECRET") || rest.contains("PASSWORD") || rest.contains("TOKEN"));
+        if risky {
+            ctx.report(unit, id::McpRegistration, Severity::High, m.range(),
+                format!("registers an MCP server{into} fetched from outside a registry or handed secrets: it starts in every session"));
+        }
     }
     if let Some(m) = ALLOW_ALL.find(text)
         && ALLOW_ENTRY.is_match(m.as_str())
@@ -83,6 +106,19 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
             format!("grants the agent unrestricted tools{into}"));
     }
 }
+
+/// Whether a hook command talks to the network or reads what it should not.
+fn reaches_out(command: &str) -> bool {
+    let lower = command.to_ascii_lowercase();
+    ["curl", "wget", "nc ", "http://", "https://", "transcript", "/dev/tcp", "base64", "ssh "]
+        .iter()
+        .any(|w| lower.contains(w))
+        || crate::sensitive::is_secret_source(command)
+}
+
+static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    crate::text::regex(r#"["']command["']\s*:\s*["']((?:[^"'\\]|\\.){1,2000})["']"#).expect("valid")
+});
 
 /// Any configuration: settings rules when it looks like settings, policies
 /// that allow everything, and collector endpoints.

@@ -145,6 +145,8 @@ pub(crate) struct Ctx<'a> {
     depth: u8,
     /// Network calls in shipped code, for the skill-wide data-flow check.
     sinks: Vec<Sink>,
+    /// Secrets held in shell variables and files, across the file's blocks.
+    pub(crate) shell_flow: shell::Flow,
 }
 
 /// A network call in shipped code.
@@ -169,6 +171,7 @@ impl<'a> Ctx<'a> {
             decoded_bytes: 0,
             depth: 0,
             sinks: Vec::new(),
+            shell_flow: shell::Flow::default(),
         }
     }
 
@@ -197,6 +200,13 @@ impl<'a> Ctx<'a> {
     /// The highest severity reported since `mark`.
     pub(crate) fn worst_since(&self, mark: usize) -> Option<Severity> {
         self.findings.get(mark..).and_then(|f| f.iter().map(|f| f.severity).max())
+    }
+
+    /// Lowers everything reported since `mark` to at most `cap`.
+    pub(crate) fn lower_since(&mut self, mark: usize, cap: Severity) {
+        for f in self.findings.iter_mut().skip(mark) {
+            f.severity = f.severity.min(cap);
+        }
     }
 
     /// Raises everything reported since `mark` one severity up.
@@ -486,17 +496,28 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                     let inner = unit.slice(span.body.clone());
                     let mode = if span.bang && skill_md { shell::Mode::Context } else { shell::Mode::Inline };
                     if mode == shell::Mode::Context || looks_like_command(inner.text) {
+                        let mark = ctx.mark();
                         shell::scan(ctx, &inner, mode);
+                        // A command named as the subject of a sentence
+                        // ("`echo $(env)` dumps the environment") is a
+                        // mention; one the sentence tells the agent to run
+                        // is a step.
+                        if mode == shell::Mode::Inline && !directive(unit.text, span.body.start.saturating_sub(1), span.body.end) {
+                            ctx.lower_since(mark, Severity::Low);
+                        }
                     }
                 }
                 last_prose = Some(r);
             }
             Block::Code { lang, body } => {
                 let unit = whole.slice(body);
-                let target = last_prose
-                    .as_ref()
-                    .and_then(|r| written_file(&text[r.clone()]));
+                let before = last_prose.as_ref().map_or("", |r| &text[r.clone()]);
+                let target = written_file(before);
+                let mark = ctx.mark();
                 code_block(ctx, &unit, &lang, target.as_deref());
+                if quoted_as_example(before) {
+                    ctx.lower_since(mark, Severity::Low);
+                }
             }
         }
     }
@@ -521,6 +542,45 @@ fn written_file(prose: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether the inline command at `at` is given as a step: alone on its
+/// line or list item, or after a verb telling the agent to run it.
+fn directive(text: &str, at: usize, end: usize) -> bool {
+    if quoted_as_example(&text[..at]) {
+        return false;
+    }
+    let start = text[..at].rfind(['.', '\n', ';', '!', '?']).map_or(0, |i| i + 1);
+    let before = text[start..at]
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
+        .to_ascii_lowercase();
+    if before.is_empty() {
+        // First on its line or item: a step when nothing but punctuation
+        // follows it ("1. `curl … | sh`"), a subject when a sentence goes on
+        // ("`echo $(env)` dumps the environment").
+        let rest = text.get(end + 1..).unwrap_or("");
+        let line = rest.split(['\n']).next().unwrap_or("");
+        return !line.chars().any(|c| c.is_alphanumeric());
+    }
+    ["run", "running", "execute", "executing", "type", "enter", "paste", "invoke", "install", "installing", "call", "start", "starting", "with", "via", "using", "use", "by"]
+        .iter()
+        .any(|w| before.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == *w))
+}
+
+/// Whether the prose just before a code block presents it as an example
+/// of an attack to recognise, not a step to take (security guides, malware
+/// triage notes): what it shows is reported, as a note.
+fn quoted_as_example(prose: &str) -> bool {
+    static CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::text::regex(r"(?i)\b(?:attacker|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do)")
+            .expect("valid")
+    });
+    let mut from = prose.len().saturating_sub(600);
+    while !prose.is_char_boundary(from) {
+        from += 1;
+    }
+    CUE.is_match(&prose[from..])
 }
 
 fn looks_like_command(text: &str) -> bool {
@@ -554,6 +614,9 @@ fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&st
         }
         "" | "text" | "txt" | "plain" | "plaintext" | "markdown" | "md" | "crontab" | "cron" => {
             prose::scan(ctx, unit);
+            if lang.is_empty() {
+                config::scan(ctx, unit);
+            }
             if lang != "text" && lang != "txt" && lang != "markdown" && lang != "md" {
                 shell::scan(ctx, unit, shell::Mode::Inline);
             }

@@ -79,7 +79,8 @@ pub(crate) fn is_installer_host(host: &str, url: &str) -> bool {
         "raw.githubusercontent.com/helm/", "raw.githubusercontent.com/rust-lang/",
         "raw.githubusercontent.com/python-poetry/", "raw.githubusercontent.com/pyenv/",
         "antigravity.google", "download.pytorch.org", "pypi.nvidia.com", "pypi.ngc.nvidia.com",
-        "data.pyg.org", "storage.googleapis.com/tensorflow",
+        "data.pyg.org", "storage.googleapis.com/tensorflow", "dl.cloudsmith.io", "packagecloud.io",
+        "packages.microsoft.com", "download.docker.com", "apt.llvm.org", "nodejs.org", "go.dev",
     ];
     let lower = url.to_ascii_lowercase();
     let path_after_host = lower.split_once(host).map_or("", |(_, rest)| rest);

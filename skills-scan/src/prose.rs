@@ -35,7 +35,7 @@ const PATTERNS: &[Pattern] = &[
         rule: id::InstructionOverride,
         severity: Severity::High,
         message: "claims to outrank the user's and the client's instructions",
-        regex: r"(?i:\b(?:this\s+skill|these\s+instructions|this\s+file|this\s+rule|it)\s+(?:always\s+)?(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?)\s+(?:all\s+|any\s+)?(?:other\s+)?(?:skills?|instructions|the\s+user|system|claude\.md|agents\.md)|\bfollow\s+(?:its|these|my|this\s+skill'?s?)\s+instructions\s+over\b|\byou\s+are\s+now\s+(?:in\s+)?(?:dan\b|developer\s+mode|unrestricted|jailbr)|\b(?:which|that|they|these)\s+(?:always\s+)?takes?\s+precedence\s+over\s+(?:the\s+)?user|\bsame\s+authority\s+as\s+(?:the\s+)?user|\btreated\s+as\s+system(?:-level)?\s+instructions)|(?m:^\s*[-*]?\s*OVERRIDE:)",
+        regex: r"(?i:\b(?:this\s+skill|these\s+instructions|this\s+file|this\s+rule|it)\s+(?:always\s+)?(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?)\s+(?:all\s+|any\s+)?(?:other\s+)?(?:skills?|instructions|the\s+user|system|claude\.md|agents\.md)|\bfollow\s+(?:its|these|my|this\s+skill'?s?)\s+instructions\s+over\b|\byou\s+are\s+now\s+(?:in\s+)?(?:dan\b|developer\s+mode|unrestricted|jailbr)|\b(?:which|that|they|these)\s+(?:always\s+)?takes?\s+precedence\s+over\s+(?:the\s+)?user|\bsame\s+authority\s+as\s+(?:the\s+)?user|\btreated\s+as\s+system(?:-level)?\s+instructions|\bmust\s+not\s+be\s+overridden\s+by\s+(?:\w+[\s-]){0,3}user|\bregardless\s+of\s+(?:what\s+)?(?:the\s+)?user(?:'s)?\s+(?:says|asks|instructions|requests?))|(?m:^\s*[-*]?\s*OVERRIDE:)",
     },
     Pattern {
         rule: id::RoleImpersonation,
@@ -47,19 +47,19 @@ const PATTERNS: &[Pattern] = &[
         rule: id::ConcealFromUser,
         severity: Severity::High,
         message: "tells the agent to hide what it does from the user",
-        regex: r"(?i:\b(?:do\s+not|don'?t|never)\s+(?:mention|tell|inform|notify|alert|reveal|disclose|show|report)\b[^.\n]{0,50}?\b(?:to\s+|from\s+)?(?:the\s+)?(?:user|human|developer|operator)s?\b|\bkeep\s+(?:this|it|these|them)\s+(?:\w+\s+)?(?:hidden|secret)\s+from\b|\bkeep\s+this\s+(?:behaviou?r\s+)?hidden\b|\bproceed\s+silently\b|\bsilently\s+(?:send|upload|post|exfiltrat\w*|copy|run|execute|install)\b|\bmust\s+not\s+be\s+(?:removed\s+or\s+)?mentioned\b|\bhide\s+(?:this|it|these|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:as|run\s+as)\s+background\s+telemetry\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bshould\s+never\s+be\s+(?:disclosed|mentioned|summari[sz]ed|revealed)|\bnot\s+user-facing\b|\bavoid\s+alarming\s+the\s+user|\bsilently\s+(?:read|fetch|collect|include|gather|append|add|write))",
+        regex: r"(?i:\b(?:do\s+not|don'?t|never)\s+(?:mention|tell|inform|notify|alert|reveal|disclose|show|report)\b[^.\n]{0,50}?\b(?:to\s+|from\s+)?(?:the\s+)?(?:user|human|developer|operator)s?\b|\bkeep\s+(?:this|it|these|them)\s+(?:\w+\s+)?(?:hidden|secret)\s+from\b|\bkeep\s+this\s+(?:behaviou?r\s+)?hidden\b|\bproceed\s+silently\b|\bsilently\s+(?:send|upload|post|exfiltrat\w*|transmit|forward)\b|\bmust\s+not\s+be\s+(?:removed\s+or\s+)?mentioned\b|\bhide\s+(?:this|it|these|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:as|run\s+as)\s+background\s+telemetry\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bshould\s+never\s+be\s+(?:disclosed|mentioned|summari[sz]ed|revealed)|\bshould\s+be\s+(?:performed|done|run|executed|carried\s+out)\s+silently|\backnowledge\s+(?:the\s+)?request\s+but\s+(?:proceed|continue)|\bavoid\s+alarming\s+the\s+user)",
     },
     Pattern {
         rule: id::SkipConfirmation,
         severity: Severity::Medium,
         message: "tells the agent to act without the user's confirmation",
-        regex: r"(?i:\b(?:without|no\s+need\s+(?:for|to))\s+(?:asking|waiting\s+for|requiring|seeking|prompting\s+for|requesting|getting)\s+(?:for\s+)?(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|permission|consent)\b|\b(?:do\s+not|don'?t|never)\s+(?:stop\s+to\s+)?(?:ask|wait)\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|approval|permission)\b|\bdo\s+not\s+stop\s+to\s+confirm\b|\brun\s+(?:these|them|this|it|everything|all\s+\w+|any\s+command[^.\n]{0,40}?)\s+without\s+asking\b|\bwithout\s+asking\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+request\s+confirmation|\bdisable\s+confirmation\s+prompts?|\b(?:are|is|been)\s+pre-?(?:approved|authori[sz]ed)\b|confirm-(?:writes|shell)\s*=\s*false|\bautoApprove\W+true)",
+        regex: r"(?i:\b(?:without|no\s+need\s+(?:for|to))\s+(?:asking|waiting\s+for|requiring|seeking|prompting\s+for|requesting|getting)\s+(?:for\s+)?(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|permission|consent)\b|\b(?:do\s+not|don'?t|never)\s+(?:stop\s+to\s+)?(?:ask|wait)\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|approval|permission)\b|\bdo\s+not\s+stop\s+to\s+confirm\b|\brun\s+(?:these|them|this|it|everything|all\s+\w+|any\s+command[^.\n]{0,40}?)\s+without\s+asking\b|\bwithout\s+asking\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+request\s+confirmation|\bdisable\s+confirmation\s+prompts?|\ball\s+(?:\w+\s+){0,3}(?:operations|actions|commands|requests|changes|writes)\s+(?:\w+\s+){0,3}(?:are|were|have\s+been)\s+pre-?(?:approved|authori[sz]ed)|\bpre-?authori[sz]ed\s+all\b|\bpermissions\s+pre-?approved|[\w-]*confirm[\w-]*\s*[=:]\s*[\x22']?(?:false|disabled|off|no|none|never)\b|\btrust[\w-]*\s*[=:]\s*[\x22']?(?:full|permissive|unrestricted|all)\b|\b(?:network|shell|file|command)[\w-]*access\s*[=:]\s*[\x22']?(?:unrestricted|full|all)\b|\bautoApprove\W+true|\b(?:execute|run|apply|install|write|delete)\s+(?:them|it|these|this|everything|all\s+\w+|commands?)\s+without\s+(?:any\s+)?(?:confirmation|approval|asking|sandbox(?:ing)?)\b|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:before|first|for\s+permission))",
     },
     Pattern {
         rule: id::SafetyBypassInstruction,
         severity: Severity::High,
         message: "tells the agent to skip security checks or warnings",
-        regex: r"(?i:\bskip\s+(?:any\s+|all\s+)?security\s+(?:warnings?|checks?|scans?|reviews?)|\bnever\s+block\s+on\s+(?:them|it|security)|\bretry\s+with\s+sudo\b|\b(?:security|safety)\s+(?:policy\s+)?(?:checks?|policy|policies)\s+(?:are|is)\s+advisory|\bexecute\s+code\s+blocks\s+found\b|\btreat\s+all\s+urls\b[^.\n]{0,40}\bpre-?vetted|\bopen\s+trust\s+model\s+with\s+no\s+restrictions|\bignore\s+(?:the\s+)?(?:security|safety)\s+(?:warnings?|checks?|policy|guidelines))",
+        regex: r"(?i:\bskip\s+(?:any\s+|all\s+)?security\s+(?:warnings?|checks?|scans?|reviews?)|\bnever\s+block\s+on\s+(?:them|it|security)|\bretry\s+with\s+sudo\b|\b(?:security|safety)\s+(?:policy\s+)?(?:checks?|policy|policies)\s+(?:are|is)\s+advisory|\bexecute\s+code\s+blocks\s+found\b|\btreat\s+all\s+urls\b[^.\n]{0,40}\bpre-?vetted|\bopen\s+trust\s+model\s+with\s+no\s+restrictions|\bignore\s+(?:the\s+)?(?:security|safety)\s+(?:warnings?|checks?|policy|guidelines)|\bignore\s+(?:any\s+|all\s+)?(?:tool(?:\s+call)?\s+restrictions|security\s+polic(?:y|ies)|policy\s+errors|permission\s+errors|sandbox\s+(?:errors|restrictions))|\b(?:disable|remove|turn\s+off|skip|bypass|deactivate|strip|purge)\s+(?:the\s+|all\s+|any\s+)?(?:security|safety|audit|vulnerability|signature|certificate|tls|ssl|gpg)(?:[\s-]related)?[\s-](?:checks?|scans?|scanning|hooks?|tools|dependencies|packages|rules?|policy|policies|linters?|gates?|verification|validation))",
     },
     Pattern {
         rule: id::RemoteInstructions,
@@ -77,19 +77,25 @@ const PATTERNS: &[Pattern] = &[
         rule: id::CredentialPhishing,
         severity: Severity::High,
         message: "tells the agent to disclose a secret",
-        regex: r"(?i:\b(?:echo|print|reveal|output|repeat|paste|disclose|leak|dump)\s+(?:back\s+)?(?:the\s+)?(?:value\s+of\s+(?:the\s+)?|full\s+|raw\s+|contents\s+of\s+(?:the\s+)?)?(?:authorization\s+headers?|api\s+keys?|access\s+tokens?|bearer\s+tokens?|secret\s+keys?|session\s+cookies?|passwords?|credentials|private\s+keys?|system\s+prompt)\b)",
+        regex: r"(?i:\b(?:echo|print|reveal|output|repeat|paste|disclose)\s+(?:back\s+)?(?:the\s+)?(?:value\s+of\s+(?:the\s+)?|full\s+|raw\s+|contents\s+of\s+(?:the\s+)?)?(?:authorization\s+headers?|api\s+keys?|access\s+tokens?|bearer\s+tokens?|secret\s+keys?|session\s+cookies?|passwords?|credentials|private\s+keys?|system\s+prompt)\b)",
     },
     Pattern {
         rule: id::UnboundedLoop,
         severity: Severity::Medium,
         message: "tells the agent to repeat without end",
-        regex: r"(?i:\b(?:retry|repeat|loop|call|invoke|run)\b[^.\n]{0,30}?\b(?:indefinitely|forever|infinitely|endlessly|without\s+(?:any\s+)?(?:limit|stopping|end))\b|continue_after_error\W+true)",
+        regex: r"(?i:\b(?:retry|repeat)\s+(?:this\s+|the\s+|that\s+)?(?:tool\s+|call\s+|request\s+|command\s+|step\s+|it\s+)?(?:indefinitely|forever|infinitely|endlessly|without\s+(?:any\s+)?(?:limit|stopping|end))\b|continue_after_error\W+true)",
     },
     Pattern {
         rule: id::ExfiltrationInstruction,
         severity: Severity::High,
         message: "tells the agent to send data to an outside address",
         regex: r"(?i:\b(?:post|send|upload|email|e-mail|forward|submit|transmit|exfiltrate|pipe|include)\b[^.\n]{0,80}?\b(?:to|at)\s+`?(?:https?://[^\s`)>]+|[\w.+-]+@[\w-]+\.[\w.-]+))",
+    },
+    Pattern {
+        rule: id::ExfiltrationInstruction,
+        severity: Severity::High,
+        message: "routes found secrets to an outside address",
+        regex: r"(?i:\b(?:secrets?|credentials?|tokens?|keys?|passwords?)[\w\s-]{0,30}?[=:(]?\s*(?:log|send|post|upload|forward|report|ship)[\w-]*\(?\s*https?://)",
     },
     Pattern {
         rule: id::BroadGrant,
@@ -113,6 +119,7 @@ static COMBINED: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
 
 /// Scans prose for instructions an honest skill does not give.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    store_reads(ctx, unit);
     let text = unit.text;
     let spans = crate::markdown::spans(text);
     for caps in COMBINED.captures_iter(text.as_bytes()) {
@@ -129,7 +136,14 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             continue;
         }
         let p = &PATTERNS[i];
-        if (p.rule == id::CredentialPhishing || p.rule == id::UnboundedLoop) && negated(text, range.start) {
+        let silently = p.rule == id::ConcealFromUser && matched.to_ascii_lowercase().contains("silently");
+        let lower = matched.to_ascii_lowercase();
+        let switch_off = p.rule == id::SafetyBypassInstruction
+            && ["disable", "remove", "turn", "skip", "bypass", "deactivate", "strip", "purge"].iter().any(|v| lower.starts_with(v));
+        if switch_off && (!imperative(text, range.start) || negated(text, range.start)) {
+            continue;
+        }
+        if (p.rule == id::CredentialPhishing || p.rule == id::UnboundedLoop || silently) && negated(text, range.start) {
             continue;
         }
         let mut severity = p.severity;
@@ -146,6 +160,51 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         }
         ctx.report(unit, p.rule, severity, range, message);
     }
+}
+
+/// Steps that tell the agent to read a credential store: a list item or
+/// sentence starting with a reading verb and naming the store.
+fn store_reads(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    static STEP: LazyLock<regex::Regex> = LazyLock::new(|| {
+        crate::text::regex(r"(?im)^[ \t>*-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*\s*)?(?:read|open|cat|extract|collect|copy|dump|gather|upload|send|parse|decrypt|export|harvest|retrieve|load|list\s+and\s+extract|scan\s+and\s+extract)\b[^\n]{0,300}")
+            .expect("valid")
+    });
+    let text = unit.text;
+    if !text.contains('/') {
+        return;
+    }
+    for m in STEP.find_iter(text) {
+        let step = m.as_str();
+        let Some(store) = crate::sensitive::store_in(step) else { continue };
+        if store.trim_start_matches(['.', '/']).starts_with("env") || negated_anywhere(step) {
+            continue;
+        }
+        let extracts = ["extract", "contents", "values", "decrypt", "password", "display", "output", "share", "include", "key material"]
+            .iter()
+            .any(|w| step.to_ascii_lowercase().contains(w));
+        let severity = if extracts { Severity::High } else { Severity::Medium };
+        ctx.report(unit, id::CredentialStoreRead, severity, m.range(),
+            format!("tells the agent to read the credential store `{store}`"));
+    }
+}
+
+/// Whether the words at `at` start an order: the sentence (or list item,
+/// or comment) begins there, or only a softener precedes them.
+pub(crate) fn imperative(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind(['.', '\n', ';', ':', '!', '?']).map_or(0, |i| i + 1);
+    let before = text[start..at]
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
+        .to_ascii_lowercase();
+    before.is_empty()
+        || ["please", "always", "then", "now", "first", "also", "you should", "you must", "just", "simply"]
+            .iter()
+            .any(|w| before == *w || before.ends_with(&format!(" {w}")))
+}
+
+fn negated_anywhere(step: &str) -> bool {
+    let lower = step.to_ascii_lowercase();
+    ["never", "do not", "don't", "not ", "avoid", "without reading", "only the names", "(names)"].iter().any(|w| lower.contains(w))
 }
 
 /// Whether the match is quoted or in an inline code span on its line: a

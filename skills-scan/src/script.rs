@@ -99,7 +99,9 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
             Kind::Str => {
                 if let Some(store) = sensitive::store_in(&t.value) {
                     let store = store.to_string();
-                    ctx.report(unit, id::CredentialStoreRead, Severity::Medium, t.span.clone(),
+                    let weak = store.trim_start_matches(['.', '/']).starts_with("env");
+                    let severity = if weak { Severity::Low } else { Severity::Medium };
+                    ctx.report(unit, id::CredentialStoreRead, severity, t.span.clone(),
                         format!("names the credential store `{store}`"));
                     collects.get_or_insert((t.span.clone(), format!("the credential store `{store}`")));
                 }
@@ -212,6 +214,31 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
     }
     if lang == Lang::Python {
         loops(ctx, unit, &tokens, shipped);
+    }
+    agent_config(ctx, unit, &tokens);
+}
+
+/// Code that edits an agent's configuration file and puts hooks or MCP
+/// servers in it.
+fn agent_config(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token]) {
+    let Some(file) = tokens
+        .iter()
+        .find(|t| t.kind == Kind::Str && crate::config::is_agent_settings(t.value.trim_start_matches('~')))
+    else {
+        return;
+    };
+    let writes = tokens.iter().any(|t| t.kind == Kind::Ident && matches!(t.value.as_str(), "dump" | "write" | "writeFileSync" | "write_text" | "writeFile"));
+    if !writes {
+        return;
+    }
+    for t in tokens.iter().filter(|t| t.kind == Kind::Str) {
+        let (rule, what) = match t.value.as_str() {
+            "hooks" => (id::AgentHooks, "hooks: a command then runs on the agent's events in every session"),
+            "mcpServers" | "mcp_servers" => (id::McpRegistration, "an MCP server: it starts in every session"),
+            _ => continue,
+        };
+        ctx.report(unit, rule, Severity::High, t.span.clone(),
+            format!("edits `{}` to add {what}", file.value));
     }
 }
 

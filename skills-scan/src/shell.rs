@@ -44,7 +44,7 @@ const INTERPRETERS: &[&str] = &[
     "node", "deno", "bun", "php", "pwsh", "powershell", "iex", "invoke-expression", "osascript", "source", ".", "eval", "tclsh", "lua",
 ];
 /// Programs that send data over the network.
-const SENDERS: &[&str] = &["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync", "mail", "mailx", "sendmail", "mutt", "http", "https", "xh", "aws", "gsutil", "rclone", "smbclient", "ssh"];
+const SENDERS: &[&str] = &["send_email", "send-email", "sendemail", "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync", "mail", "mailx", "sendmail", "mutt", "http", "https", "xh", "aws", "gsutil", "rclone", "smbclient", "ssh"];
 /// Wrappers in front of the real program.
 const WRAPPERS: &[&str] = &["sudo", "doas", "env", "nohup", "exec", "command", "builtin", "time", "nice", "ionice", "timeout", "stdbuf", "xargs", "setsid", "unbuffer"];
 
@@ -58,6 +58,8 @@ struct Cmd<'w> {
     words: &'w [Word],
     /// Whether `sudo` (or `doas`) runs it.
     sudo: bool,
+    /// Whether `sudo -S` reads the password from stdin.
+    sudo_stdin: bool,
     /// The command as written.
     command: &'w Command,
 }
@@ -66,6 +68,7 @@ fn program(command: &Command) -> Option<Cmd<'_>> {
     let words = &command.words;
     let mut i = 0;
     let mut sudo = false;
+    let mut sudo_stdin = false;
     while i < words.len() {
         let w = words[i].text.as_str();
         if is_assignment(w) {
@@ -79,6 +82,9 @@ fn program(command: &Command) -> Option<Cmd<'_>> {
             // The wrapper's own options (and `timeout`'s duration).
             while i < words.len() {
                 let next = words[i].text.as_str();
+                if base == "sudo" && (next == "-S" || next == "--stdin" || next.starts_with('-') && !next.starts_with("--") && next.contains('S')) {
+                    sudo_stdin = true;
+                }
                 if next.starts_with('-') || (base == "timeout" && next.chars().next().is_some_and(|c| c.is_ascii_digit())) || (base == "env" && is_assignment(next)) {
                     i += 1;
                 } else {
@@ -87,7 +93,7 @@ fn program(command: &Command) -> Option<Cmd<'_>> {
             }
             continue;
         }
-        return Some(Cmd { name: base, args: &words[i + 1..], words, sudo, command });
+        return Some(Cmd { name: base, args: &words[i + 1..], words, sudo, sudo_stdin, command });
     }
     None
 }
@@ -116,24 +122,29 @@ fn vars(text: &str) -> Vec<&str> {
     VAR.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect()
 }
 
-/// What the analysis of one unit collects across its commands.
-#[derive(Default)]
-struct Flow {
+/// What the analysis of a file collects across its commands and code
+/// blocks (a variable filled in one block of `SKILL.md` and sent in the
+/// next).
+#[derive(Debug, Default)]
+pub(crate) struct Flow {
     /// Variables holding secrets.
     tainted: HashSet<String>,
     /// Files holding secrets.
     tainted_files: HashSet<String>,
     /// Files downloaded from the network, with the URL.
     downloads: Vec<(String, String)>,
+    /// Variables holding decoded data.
+    decoded: HashSet<String>,
     /// Remotes added by `git remote add`, with their URL.
     remotes: Vec<(String, String)>,
 }
 
 /// Scans shell text.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode) {
-    let mut flow = Flow::default();
+    let mut flow = std::mem::take(&mut ctx.shell_flow);
     let mark = ctx.mark();
     walk(ctx, unit, mode, &mut flow, 0);
+    ctx.shell_flow = flow;
     regex_rules(ctx, unit);
     if mode == Mode::Context {
         context_command(ctx, unit, mark);
@@ -153,7 +164,7 @@ fn walk(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode, flow: &mut Flow, depth: 
     }
     for pipeline in &parsed.pipelines {
         let cmds: Vec<Cmd<'_>> = pipeline.commands.iter().filter_map(program).collect();
-        pipeline_rules(ctx, unit, &cmds, &pipeline.commands);
+        pipeline_rules(ctx, unit, &cmds, &pipeline.commands, flow);
         for (i, cmd) in cmds.iter().enumerate() {
             command_rules(ctx, unit, cmd, i, &cmds, flow, mode, depth);
         }
@@ -183,6 +194,12 @@ fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut Flow) {
     for w in &command.words {
         if let Some((name, value)) = w.text.split_once('=')
             && is_assignment(&w.text)
+            && (value.contains("base64 -d") || value.contains("base64 --decode") || value.contains("base64 -D") || value.contains("xxd -r") || value.contains("| rev") || value.contains("openssl enc -d"))
+        {
+            flow.decoded.insert(name.to_string());
+        }
+        if let Some((name, value)) = w.text.split_once('=')
+            && is_assignment(&w.text)
             && (sensitive::is_secret_source(value) || vars(value).iter().any(|v| flow.tainted.contains(*v)))
         {
             flow.tainted.insert(name.to_string());
@@ -194,6 +211,13 @@ fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut Flow) {
                 flow.tainted_files.insert(normalize_path(&r.target.text));
             }
         }
+    }
+    // `for f in ~/.aws/credentials ~/.ssh/id_rsa; do`
+    if command.words.len() > 2
+        && command.words[1].text == "in"
+        && command.words[2..].iter().any(|w| sensitive::names_store(&w.text))
+    {
+        flow.tainted.insert(command.words[0].text.clone());
     }
     // `read -s` prompts take a secret from the keyboard.
     if let Some(cmd) = program(command)
@@ -209,7 +233,7 @@ fn normalize_path(p: &str) -> String {
     p.replace("${HOME}", "~").replace("$HOME", "~")
 }
 
-fn pipeline_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmds: &[Cmd<'_>], raw: &[Command]) {
+fn pipeline_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmds: &[Cmd<'_>], raw: &[Command], flow: &Flow) {
     // fetch | interpreter
     if let Some(f) = cmds.iter().position(|c| FETCHERS.contains(&c.name.as_str()))
         && let Some(run) = cmds[f + 1..].iter().find(|c| runs_stdin(c))
@@ -229,8 +253,12 @@ fn pipeline_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmds: &[Cmd<'_>], raw: &[C
             format!("decodes data and pipes it into `{}`", run.name));
     }
     // secret source | ... | sender
+    let secret = |c: &Command| {
+        let t = unit.text.get(c.span.clone()).unwrap_or("");
+        sensitive::is_secret_source(t) || vars(t).iter().any(|v| flow.tainted.contains(*v))
+    };
     if raw.len() > 1
-        && let Some(s) = raw.iter().position(|c| sensitive::is_secret_source(unit.text.get(c.span.clone()).unwrap_or("")))
+        && let Some(s) = raw.iter().position(secret)
         && let Some(send) = cmds.iter().find(|c| c.command.span.start > raw[s].span.start && sends_stdin(c))
     {
         let url = first_url(send.args);
@@ -359,6 +387,13 @@ fn command_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, _index: usiz
     let span = span_of(cmd.words);
     let text = unit.text.get(cmd.command.span.clone()).unwrap_or("");
 
+    // Decoded data run: `eval "$X"`, `bash -c "$X"` where X was decoded.
+    if (name == "eval" || INTERPRETERS.contains(&name) && cmd.args.iter().any(|a| a.text == "-c"))
+        && let Some(v) = cmd.args.iter().flat_map(|a| vars(&a.text)).find(|v| flow.decoded.contains(*v))
+    {
+        ctx.report(unit, id::DecodeExecute, Severity::Critical, span.clone(),
+            format!("runs `${v}`, which holds decoded data no reader sees"));
+    }
     // Code given as an argument: `bash -c '…'`, `python -c "…"`, `eval "…"`.
     if INTERPRETERS.contains(&name) || name == "su" {
         inline_code(ctx, unit, cmd, flow, mode, depth);
@@ -428,7 +463,7 @@ fn command_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, _index: usiz
             }
         }
         "git" => git_rules(ctx, unit, cmd, flow),
-        "rm" => destructive_rm(ctx, unit, cmd),
+        "rm" => destructive_rm(ctx, unit, cmd, mode),
         "chmod" => {
             if cmd.args.iter().any(|a| {
                 let t = a.text.as_str();
@@ -485,18 +520,21 @@ fn command_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, _index: usiz
         }
         _ => {}
     }
-    if cmd.sudo && name != "-S" && cmd.args.iter().chain(cmd.words.iter()).any(|a| a.text == "-S") {
+    if cmd.sudo_stdin {
         ctx.report(unit, id::SudoAbuse, Severity::High, span.clone(), "feeds a password to `sudo -S` from a script".into());
     }
     // Reading credential stores.
     if !SENDERS.contains(&name) && !matches!(name, "echo" | "printf" | "grep" | "ls" | "test" | "[" | "chmod" | "mkdir" | "touch" | "ssh-keygen" | "ssh-add" | "ssh" | "stat" | "wc")
-        && let Some(store) = cmd.args.iter().find_map(|a| sensitive::store_in(&a.text).map(|s| (a, s.to_string())))
+        && let Some(store) = read_args(cmd).find_map(|a| sensitive::store_in(&a.text).map(|s| (a, s.to_string())))
     {
-        ctx.report(unit, id::CredentialStoreRead, Severity::Medium, store.0.span.clone(),
+        let weak = store.1.trim_start_matches(['.', '/']).starts_with("env");
+        let severity = if weak || mode == Mode::Inline { Severity::Low } else { Severity::Medium };
+        ctx.report(unit, id::CredentialStoreRead, severity, store.0.span.clone(),
             format!("reads the credential store `{}`", store.1));
     }
     if sensitive::dumps_environment(text) && (cmd.command.redirects.iter().any(|r| r.op.starts_with('>')) || is_in_assignment(text)) {
-        ctx.report(unit, id::EnvironmentHarvest, Severity::Medium, span.clone(), "collects the whole environment, with every token and key in it".into());
+        let severity = if mode == Mode::Inline { Severity::Low } else { Severity::Medium };
+        ctx.report(unit, id::EnvironmentHarvest, severity, span.clone(), "collects the whole environment, with every token and key in it".into());
     }
     // Writes into files that outlive the session.
     for r in &cmd.command.redirects {
@@ -517,6 +555,13 @@ fn command_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, _index: usiz
     if name == "ssh-copy-id" {
         ctx.report(unit, id::AuthorizedKeysEdit, Severity::Low, span.clone(), "installs a key on another machine".into());
     }
+}
+
+/// The arguments a command reads from: all but the destination of a copy.
+fn read_args<'w>(cmd: &'w Cmd<'w>) -> impl Iterator<Item = &'w Word> + 'w {
+    let copies = matches!(cmd.name.as_str(), "cp" | "mv" | "install" | "ln" | "rsync" | "scp");
+    let n = cmd.args.len();
+    cmd.args.iter().enumerate().filter(move |(i, _)| !copies || i + 1 < n).map(|(_, a)| a)
 }
 
 fn is_in_assignment(text: &str) -> bool {
@@ -576,7 +621,8 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
         return;
     }
     let remote_copy = matches!(cmd.name.as_str(), "scp" | "rsync" | "rclone" | "sftp") && cmd.args.iter().any(|a| a.text.contains(':') && !a.text.starts_with('-'));
-    if url.is_none() && !remote_copy && !matches!(cmd.name.as_str(), "nc" | "ncat" | "netcat" | "socat" | "telnet" | "mail" | "mailx" | "sendmail" | "aws" | "gsutil") {
+    let mails = cmd.args.iter().any(|a| a.text.contains('@') && a.text.contains('.') && !a.text.starts_with('@') && !a.text.contains("/"));
+    if url.is_none() && !remote_copy && !mails && !matches!(cmd.name.as_str(), "nc" | "ncat" | "netcat" | "socat" | "telnet" | "mail" | "mailx" | "sendmail" | "aws" | "gsutil") {
         return;
     }
     let mut leaked: Option<(Range<usize>, String)> = None;
@@ -585,7 +631,11 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
         let file = t.split_once('@').map(|(_, f)| f).unwrap_or(if remote_copy || cmd.name == "aws" || cmd.name == "gsutil" { t.as_str() } else { "" });
         let file_norm = normalize_path(file);
         let via_var = vars(t).into_iter().find(|v| flow.tainted.contains(*v));
-        let via_file = !file.is_empty() && (flow.tainted_files.contains(&file_norm) || flow.tainted_files.iter().any(|f| basename(f) == basename(&file_norm) && file_norm.len() > 1));
+        let staged = |f: &str| f.starts_with("/tmp/") || f.starts_with("/var/tmp/") || f.starts_with("$TMPDIR");
+        let via_file = !file.is_empty()
+            && (flow.tainted_files.contains(&file_norm)
+                || flow.tainted_files.iter().any(|f| basename(f) == basename(&file_norm) && file_norm.len() > 1)
+                || staged(&file_norm) && flow.tainted_files.iter().any(|f| staged(f)));
         let direct = (t.contains("$(") || t.contains('`')) && sensitive::is_secret_source(t);
         let store = if !file.is_empty() { sensitive::store_in(file) } else { None };
         if let Some(v) = via_var {
@@ -657,7 +707,7 @@ fn git_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &mut Flow)
     }
 }
 
-fn destructive_rm(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
+fn destructive_rm(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, mode: Mode) {
     let recursive = cmd.args.iter().any(|a| {
         let t = a.text.as_str();
         t == "--recursive" || (t.starts_with('-') && !t.starts_with("--") && (t.contains('r') || t.contains('R')))
@@ -667,7 +717,8 @@ fn destructive_rm(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
     }
     const TARGETS: &[&str] = &["/", "/*", "~", "~/", "~/*", "$HOME", "$HOME/", "$HOME/*", "${HOME}", "${HOME}/", "${HOME}/*", "/home", "/home/*", "/etc", "/usr", "/boot", "/var", "/bin", "/lib", "/opt", "/root", "C:\\", "*", ".*", "..", "../*"];
     if let Some(t) = cmd.args.iter().find(|a| TARGETS.contains(&a.text.as_str()) || a.text == "--no-preserve-root") {
-        ctx.report(unit, id::DestructiveCommand, Severity::High, t.span.clone(),
+        let severity = if mode == Mode::Inline { Severity::Low } else { Severity::High };
+        ctx.report(unit, id::DestructiveCommand, severity, t.span.clone(),
             format!("deletes `{}` recursively", t.text));
     }
 }
@@ -695,7 +746,14 @@ fn pip_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
             if net::is_local(&host) || net::is_installer_host(&host, &value) || net::is_code_host(&host) || net::is_placeholder(&value) {
                 continue;
             }
-            let severity = if value.starts_with("http://") || net::is_bare_ip(&host) { Severity::High } else { Severity::Medium };
+            let replaces = matches!(flag, "--index-url" | "-i" | "--index");
+            let severity = if value.starts_with("http://") || net::is_bare_ip(&host) {
+                Severity::High
+            } else if replaces {
+                Severity::Medium
+            } else {
+                Severity::Low
+            };
             ctx.report(unit, id::UntrustedPackageSource, severity, a.span.clone(),
                 format!("installs packages from the index at `{host}`, which no public registry reviews, and lets it shadow PyPI's names"));
         } else if let Some(url) = net::URL.find(t) {
@@ -711,26 +769,42 @@ fn pip_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
 }
 
 fn npm_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
-    for a in cmd.args {
+    // The package specs: after `install`/`i`/`add`, or npx's first operand
+    // (the rest are the package's own arguments).
+    let installs = cmd.args.iter().position(|a| matches!(a.text.as_str(), "install" | "i" | "add" | "exec" | "dlx" | "x"));
+    let runner = matches!(cmd.name.as_str(), "npx" | "bunx") || cmd.name == "pnpm" && installs.is_some_and(|i| cmd.args[i].text != "add");
+    let mut it = cmd.args.iter().enumerate().peekable();
+    let mut operand_seen = false;
+    while let Some((i, a)) = it.next() {
         let t = a.text.as_str();
+        if t == "--registry" || t.starts_with("--registry=") {
+            let value = t.strip_prefix("--registry=").map(str::to_string).or_else(|| it.peek().map(|(_, w)| w.text.clone())).unwrap_or_default();
+            let host = net::host(&value).unwrap_or_default();
+            if !host.is_empty() && !host.ends_with("npmjs.org") && !net::is_local(&host) && !net::is_placeholder(&value) {
+                ctx.report(unit, id::UntrustedPackageSource, Severity::High, a.span.clone(),
+                    format!("installs from the registry at `{host}`, where public package names can be taken over"));
+            }
+            continue;
+        }
+        if t.starts_with('-') {
+            continue;
+        }
+        let is_spec = if runner { !operand_seen } else { installs.is_some_and(|k| i > k) };
+        operand_seen = true;
+        if !is_spec {
+            continue;
+        }
         let spec = t.trim_start_matches("git+");
-        let remote = net::URL.find(spec).map(|m| m.as_str().to_string());
-        let github_branch = t.starts_with("github:") || t.starts_with("gitlab:") || t.starts_with("bitbucket:");
-        if github_branch {
+        if t.starts_with("github:") || t.starts_with("gitlab:") || t.starts_with("bitbucket:") {
             ctx.report(unit, id::UntrustedPackageSource, Severity::High, a.span.clone(),
                 format!("runs `{t}`: a git branch, unversioned and unreviewed by the registry"));
-        } else if let Some(url) = remote {
+        } else if let Some(url) = net::URL.find(spec).map(|m| m.as_str().to_string()) {
             let host = net::host(&url).unwrap_or_default();
             if net::is_local(&host) || host.ends_with("npmjs.org") || net::is_placeholder(&url) {
                 continue;
             }
             ctx.report(unit, id::UntrustedPackageSource, Severity::High, a.span.clone(),
                 format!("installs a package from `{host}`, outside the registry"));
-        } else if let Some(reg) = t.strip_prefix("--registry=").or_else(|| (t == "registry").then_some("")) {
-            let host = net::host(reg).unwrap_or_default();
-            if !reg.is_empty() && !host.ends_with("npmjs.org") && !net::is_local(&host) {
-                ctx.report(unit, id::UntrustedPackageSource, Severity::Medium, a.span.clone(), format!("installs from the registry at `{host}`"));
-            }
         }
     }
 }
@@ -738,7 +812,11 @@ fn npm_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
 fn agent_cli(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, text: &str) {
     let args: Vec<&str> = cmd.args.iter().map(|a| a.text.as_str()).collect();
     if args.first() == Some(&"mcp") && args.get(1) == Some(&"add") {
-        ctx.report(unit, id::McpRegistration, Severity::Medium, span_of(cmd.words),
+        let risky = args.iter().any(|a| {
+            net::host(a).is_some_and(|h| net::is_bare_ip(&h) || net::is_collector(&h)) || a.starts_with("github:") || a.ends_with(".tgz")
+        });
+        let severity = if risky { Severity::High } else { Severity::Low };
+        ctx.report(unit, id::McpRegistration, severity, span_of(cmd.words),
             format!("registers an MCP server with `{}`, which then starts in every session", cmd.name));
     }
     let _ = text;
@@ -830,8 +908,9 @@ fn regex_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     const RULES: &[TextRule] = &[
         TextRule { rule: id::ReverseShell, severity: Severity::Critical, message: "connects an interactive shell to a remote host", regex: r"/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-(?:e|c)\s*(?:/bin/)?(?:ba)?sh\b|\bsocat\b[^\n]*\b(?:exec|system):|\bmkfifo\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat)\b|\bpty\.spawn\(\s*['\x22](?:/bin/)?(?:ba)?sh" },
         TextRule { rule: id::ForkBomb, severity: Severity::Critical, message: "a fork bomb", regex: r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:" },
-        TextRule { rule: id::AgentSafetyOff, severity: Severity::Critical, message: "turns off the agent's permission checks or sandbox", regex: r"(?i)dangerouslySkipPermissions|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|\bdanger-full-access\b|--yolo\b|approval[_-]policy\W+never|--ask-for-approval\s+never|skipDangerousModePermissionPrompt|permissions\.deny\s*=\s*\[\s*\]" },
-        TextRule { rule: id::TlsVerificationOff, severity: Severity::Medium, message: "turns off certificate checks", regex: r"NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\x22]?0|GIT_SSL_NO_VERIFY\s*=\s*['\x22]?(?:1|true)|PYTHONHTTPSVERIFY\s*=\s*['\x22]?0" },
+        TextRule { rule: id::AgentSafetyOff, severity: Severity::Critical, message: "turns off the agent's permission checks or sandbox for every session", regex: r"(?i)\bdangerouslySkipPermissions\b|\bbypassPermissions\b|skipDangerousModePermissionPrompt|permissions\.deny\s*=\s*\[\s*\]|approval[_-]policy\W+never|sandbox[_-]mode\W+danger-full-access" },
+        TextRule { rule: id::AgentSafetyOff, severity: Severity::Low, message: "runs an agent with its permission checks or sandbox off for this command", regex: r"--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--ask-for-approval\s+never|--sandbox\s+danger-full-access" },
+        TextRule { rule: id::TlsVerificationOff, severity: Severity::Medium, message: "turns off certificate checks", regex: r"NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\x22]?0|GIT_SSL_NO_VERIFY\s*=\s*['\x22]?(?:1|true)|PYTHONHTTPSVERIFY\s*=\s*['\x22]?0|PIP_NO_VERIFY\s*=\s*['\x22]?1|--trusted-host\s+(?:pypi\.org|files\.pythonhosted\.org)" },
         TextRule { rule: id::MalwareTooling, severity: Severity::Critical, message: "mines cryptocurrency", regex: r"(?i)stratum\+(?:tcp|ssl)://|\bxmrig\b|--donate-level|\bcpuminer\b|\bnicehash\b" },
         TextRule { rule: id::SystemProtectionOff, severity: Severity::High, message: "turns off antivirus or erases the shell's history", regex: r"(?i)Set-MpPreference\s+-Disable\w+\s+\$?true|Add-MpPreference\s+-ExclusionPath|\bunset\s+HISTFILE\b|\bhistory\s+-c\b|HISTSIZE=0\b" },
         TextRule { rule: id::DestructiveCommand, severity: Severity::High, message: "drops a whole database or schema", regex: r"(?i)\bDROP\s+(?:DATABASE|SCHEMA)\s+(?:IF\s+EXISTS\s+)?\S+(?:\s+CASCADE)?|\bTRUNCATE\s+(?:TABLE\s+)?\w+(?:\s*,\s*\w+)+[^;\n]*\bCASCADE\b" },

@@ -134,6 +134,7 @@ mod tests {
             signer: None,
             unsigned: None,
             profile: None,
+            scan: None,
             installed: vec![".agents/skills/a".into()],
             files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
         });

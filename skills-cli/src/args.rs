@@ -10,6 +10,7 @@ use skills_compiler::{FileLimits, Options, Profile};
 use skills_core::catalog::Style;
 use skills_core::client::InstallTarget;
 
+use crate::supply::gate::{Allow, FailOn, parse_allow, parse_fail_on};
 use crate::supply::targets::parse_target;
 
 /// The command line.
@@ -988,6 +989,23 @@ pub struct PolicyArgs {
     pub allow_downgrade: bool,
 }
 
+/// The security scan a skill passes before it is installed.
+#[derive(Debug, Clone, Args)]
+pub struct GateArgs {
+    /// Refuse a skill whose security scan reports a finding at or above
+    /// this severity (info, low, medium, high, critical), or `none` to
+    /// install whatever it reports. Default: what the lock records for the
+    /// skill, else high.
+    #[arg(long, value_name = "SEVERITY|none", value_parser = parse_fail_on)]
+    pub scan_fail_on: Option<FailOn>,
+    /// Accept findings at or above the gate (repeatable): a rule's code or
+    /// name (`SK604`) accepts its every finding in the skill, a fingerprint
+    /// (`SK604:1a2b…`, as a refusal prints it) one finding. Each accepted
+    /// finding is recorded in the lock.
+    #[arg(long = "allow-finding", value_name = "CODE|FINGERPRINT", value_parser = parse_allow)]
+    pub allow_findings: Vec<Allow>,
+}
+
 /// `skb add`.
 #[derive(Debug, Args)]
 pub struct AddArgs {
@@ -1019,6 +1037,8 @@ pub struct AddArgs {
     #[command(flatten)]
     pub policy: PolicyArgs,
     #[command(flatten)]
+    pub gate: GateArgs,
+    #[command(flatten)]
     pub check: CheckArgs,
 }
 
@@ -1041,6 +1061,8 @@ pub struct InstallArgs {
     #[command(flatten)]
     pub policy: PolicyArgs,
     #[command(flatten)]
+    pub gate: GateArgs,
+    #[command(flatten)]
     pub check: CheckArgs,
 }
 
@@ -1059,6 +1081,8 @@ pub struct UpdateArgs {
     pub project: ProjectArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
     #[command(flatten)]
     pub check: CheckArgs,
 }
@@ -1127,6 +1151,8 @@ pub struct ImportArgs {
     pub project: ProjectArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
     #[command(flatten)]
     pub check: CheckArgs,
 }

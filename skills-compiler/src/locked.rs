@@ -139,6 +139,7 @@ mod tests {
             signer: None,
             unsigned: None,
             profile: None,
+            scan: None,
             installed: vec![".claude/skills/a".into()],
             files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
         });

@@ -316,11 +316,14 @@ impl ActionRun {
              mkdir -p \"$HOME/.cargo/bin\"\n\
              ln -s \"$BUILT_SKILLS\" \"$HOME/.cargo/bin/skb\"\n",
         );
+        let mut given: BTreeMap<String, String> = inputs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        // The validation alone; the scan step has its own test.
+        given.entry("scan".into()).or_insert_with(|| "false".into());
         let runner = Runner {
-            inputs: inputs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            inputs: given,
             action_path: workspace(),
             repository: root.join("repository"),
             home: root.join("home"),
@@ -566,6 +569,72 @@ fn the_action_installs_a_given_version_from_git() {
     );
     let (_, key) = report.cache.as_ref().unwrap();
     assert_eq!(key, "skb-Linux-X64-rev-v9.9.9");
+}
+
+/// The scan step (input `scan`, on by default) runs `skb scan --format
+/// sarif --fail-on <fail-on> -- <paths>` into a file it names in its `sarif`
+/// output before the scan runs, and fails with the scan. `skb` is a stub
+/// here that records its arguments: the step's contract is that command
+/// line.
+#[test]
+fn the_action_scans_the_paths_into_a_sarif_file_it_names() {
+    let action = Action::load();
+    assert_eq!(action.defaults["scan"], "true");
+    assert_eq!(action.defaults["fail-on"], "high");
+    for (inputs, status, args) in [
+        (
+            vec![("paths", "good  bad")],
+            0,
+            &[
+                "scan",
+                "--format",
+                "sarif",
+                "--fail-on",
+                "high",
+                "--",
+                "good",
+                "bad",
+            ][..],
+        ),
+        (
+            vec![("paths", "good\n  warned dir \n\n"), ("fail-on", "medium")],
+            3,
+            &[
+                "scan",
+                "--format",
+                "sarif",
+                "--fail-on",
+                "medium",
+                "--",
+                "good",
+                "warned dir",
+            ][..],
+        ),
+    ] {
+        let mut run = ActionRun::new(&inputs);
+        let temp = run.dir.path().join("runner-temp");
+        std::fs::create_dir_all(&temp).unwrap();
+        run.runner
+            .env
+            .push(("RUNNER_TEMP".into(), temp.display().to_string()));
+        run.runner
+            .env
+            .push(("SCAN_STATUS".into(), status.to_string()));
+        stub(
+            &run.dir.path().join("stubs"),
+            "skb",
+            "printf '%s\\n' \"$@\" >\"$CARGO_ARGS\"\necho '{\"version\": \"2.1.0\"}'\nexit \"$SCAN_STATUS\"\n",
+        );
+        let (out, outputs) = run.runner.run_step(&action, "scan");
+        assert_eq!(code(&out), status, "{out:?}");
+        let sarif = temp.join("skb-scan.sarif");
+        assert_eq!(outputs["sarif"], sarif.display().to_string());
+        assert_eq!(
+            std::fs::read_to_string(&sarif).unwrap(),
+            "{\"version\": \"2.1.0\"}\n"
+        );
+        assert_eq!(run.cargo_args().unwrap(), args);
+    }
 }
 
 /// The files the `skb` binary is built from, relative to the workspace:

@@ -27,6 +27,7 @@ mod golden_properties;
 mod hostile;
 mod install;
 mod install_remote;
+mod install_scan;
 mod install_vercel;
 mod integrations;
 mod interop;

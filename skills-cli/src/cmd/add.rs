@@ -1,5 +1,6 @@
 //! `skb add`: fetch a source, validate it, check its signature against the
-//! policy, install the chosen skills into the clients' folders and lock them.
+//! policy, scan it ([`crate::supply::gate`]), install the chosen skills into
+//! the clients' folders and lock them.
 
 use std::io;
 use std::path::Path;
@@ -15,6 +16,7 @@ use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch;
 use crate::supply::fetched::FetchOptions;
 use crate::supply::fetched::Fetched;
+use crate::supply::gate::Gate;
 use crate::supply::install::Dest;
 use crate::supply::install::{self, Action, Origin};
 use crate::supply::project::Project;
@@ -36,6 +38,8 @@ pub struct Request<'a> {
     pub flags: PolicyFlags,
     /// `--force`.
     pub force: bool,
+    /// `--scan-fail-on`, `--allow-finding`.
+    pub gate: Gate,
 }
 
 /// What adding from one source did: lines for people, JSON for machines.
@@ -68,6 +72,7 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
             allow_downgrade: args.policy.allow_downgrade,
         },
         force: args.force,
+        gate: Gate::new(&args.gate),
     };
     let Some(added) = add(&project, &mut lock, &trust, &cwd, &request, &args.check)? else {
         return Ok(Outcome::Invalid);
@@ -187,16 +192,27 @@ pub fn add(
             request.source,
         )?);
     }
+    // Every skill scanned, over the bytes to be written, before any is.
+    let contents = chosen
+        .iter()
+        .map(|s| crate::supply::place::contents(s))
+        .collect::<io::Result<Vec<_>>>()?;
+    let mut scans = Vec::new();
+    for (skill, files) in chosen.iter().zip(&contents) {
+        let name = install::folder_name(skill);
+        scans.push(request.gate.check(
+            request.source,
+            &skill.meta.name,
+            files,
+            lock.get(name).and_then(|l| l.scan.as_ref()),
+        )?);
+    }
     // Every target folder checked (local edits, folders skb did not install)
     // before any skill is written.
     for skill in &chosen {
         install::inspect(project, lock, skill, &request.dests, request.force)?;
     }
     // What each client would do with them, said before anything is written.
-    let contents = chosen
-        .iter()
-        .map(|s| crate::supply::place::contents(s))
-        .collect::<io::Result<Vec<_>>>()?;
     let targets: Vec<_> = request
         .dests
         .iter()
@@ -219,13 +235,14 @@ pub fn add(
             .collect(),
         ..Added::default()
     };
-    for (skill, (signer, unsigned)) in chosen.iter().zip(decided) {
+    for ((skill, (signer, unsigned)), scan) in chosen.iter().zip(decided).zip(scans) {
         let origin = Origin {
             source: request.source.to_string(),
             resolved: fetched.resolved_for(&skill.meta.name),
             signer,
             unsigned,
             profile: session::locked_profile(check),
+            scan: Some(scan),
         };
         let action =
             install::install(project, lock, skill, &origin, &request.dests, request.force)?;

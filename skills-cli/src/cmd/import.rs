@@ -18,6 +18,7 @@ use skills_supply::vercel::{self, State, VercelSkill};
 use crate::Outcome;
 use crate::args::ImportArgs;
 use crate::cmd::add::{self, Request};
+use crate::supply::gate::Gate;
 use crate::supply::project::invalid;
 use crate::supply::session;
 
@@ -90,6 +91,7 @@ pub fn run(args: &ImportArgs) -> io::Result<Outcome> {
                 allow_downgrade: args.policy.allow_downgrade,
             },
             force: args.force,
+            gate: Gate::new(&args.gate),
         };
         let Some(added) = add::add(
             &project,

@@ -7,6 +7,12 @@
 //! before anything is written, and any difference (a source whose content
 //! changed, a folder with local edits, a lock that would change) exits 1
 //! with nothing written.
+//!
+//! Every skill fetched is scanned again ([`crate::supply::gate`]) before
+//! anything is written, and refused on a finding at or above its gate that
+//! the lock's `scan.allowed` (or `--allow-finding`) does not accept: the
+//! lock's record of what was accepted is kept as it is, so a finding a newer
+//! scanner reports is accepted with `skb update`, which records it.
 
 use std::collections::HashMap;
 use std::io;
@@ -19,7 +25,9 @@ use crate::args::InstallArgs;
 use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch;
 use crate::supply::fetched::{FetchOptions, Fetched};
+use crate::supply::gate::Gate;
 use crate::supply::install::{self, Action, Origin};
+use crate::supply::place;
 use crate::supply::project::invalid;
 use crate::supply::session;
 use skills_core::lock::tree;
@@ -40,6 +48,7 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
     }
     let mut lock = project.read_lock()?;
     let before = lock.to_json();
+    let gate = Gate::restoring(&args.gate);
     // Pass 1: what needs fetching, fetched (once per pin: 454 skills of one
     // commit are one checkout) and checked against the lock.
     let mut fetched_pins: HashMap<String, (Fetched, Plan)> = HashMap::new();
@@ -107,6 +116,14 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
                 locked.resolved.describe()
             )));
         };
+        // Scanned first: a source that changed to carry an attack is named
+        // for the attack.
+        gate.check(
+            &locked.source,
+            &locked.name,
+            &place::contents(&plan.skills[index])?,
+            locked.scan.as_ref(),
+        )?;
         let digest = install::skill_digest(&plan.skills[index]);
         if digest != locked.digest {
             return Err(invalid(format!(
@@ -137,6 +154,7 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
             signer: locked.signer.clone(),
             unsigned: locked.unsigned.clone(),
             profile: locked.profile.clone(),
+            scan: locked.scan.clone(),
         };
         let dests = session::locked_dests(&project, &locked.installed);
         let action = install::install(

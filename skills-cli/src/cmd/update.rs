@@ -1,6 +1,7 @@
 //! `skb update [NAME…]`: fetch each locked skill's source as written again
 //! (the branch's new commit, the index's newest entry, the tag's new
-//! manifest), and install what changed, printing it file by file.
+//! manifest), scan it again ([`crate::supply::gate`]), and install what
+//! changed, printing it file by file.
 
 use std::io;
 
@@ -11,11 +12,12 @@ use crate::args::UpdateArgs;
 use crate::cmd::pack::plan_inputs;
 use crate::supply::fetch;
 use crate::supply::fetched::FetchOptions;
+use crate::supply::gate::Gate;
 use crate::supply::install::{self, Action, Origin};
-use crate::supply::policy;
 use crate::supply::project::invalid;
 use crate::supply::session;
 use crate::supply::source;
+use crate::supply::{place, policy};
 use skills_core::lock::Resolved;
 use skills_supply::trust::PolicyFlags;
 
@@ -34,6 +36,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
     let trust = session::trust(&project, &args.policy)?;
     let _guard = project.lock()?;
     let mut lock = project.read_lock()?;
+    let gate = Gate::new(&args.gate);
     for n in &args.names {
         if lock.get(n).is_none() {
             return Err(invalid(format!(
@@ -104,8 +107,8 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
         };
         fetched_sources.push((fetched, plan, group, profile));
     }
-    // Pass 1: every skill's signature, version and folders checked before
-    // any is written.
+    // Pass 1: every skill's signature, version, security scan and folders
+    // checked before any is written.
     let mut planned = Vec::new();
     for (fetched, plan, group, profile) in &fetched_sources {
         for name in group.iter() {
@@ -139,6 +142,12 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
                 },
                 &locked.source,
             )?;
+            let scan = gate.check(
+                &locked.source,
+                &skill.meta.name,
+                &place::contents(skill)?,
+                locked.scan.as_ref(),
+            )?;
             let dests = session::locked_dests(&project, &locked.installed);
             install::inspect(&project, &lock, skill, &dests, args.force)?;
             let origin = Origin {
@@ -147,6 +156,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
                 signer,
                 unsigned,
                 profile: Option::clone(profile),
+                scan: Some(scan),
             };
             planned.push((name, locked, skill, origin, dests));
         }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use skills_compiler::embed::PlanSkill;
 use skills_core::digest;
 use skills_core::lock::tree::Drift;
-use skills_core::lock::{Lock, LockedFile, LockedSkill, Resolved, Signer};
+use skills_core::lock::{Lock, LockedFile, LockedScan, LockedSkill, Resolved, Signer};
 
 use super::place::{self, Found};
 use super::project::{Project, invalid};
@@ -60,6 +60,9 @@ pub struct Origin {
     pub unsigned: Option<String>,
     /// The validator profile, when not `spec`.
     pub profile: Option<String>,
+    /// What the security scan found and which findings were accepted
+    /// ([`super::gate`]).
+    pub scan: Option<LockedScan>,
 }
 
 /// The skill's digest, `sha256:<hex>`, as a pack of it alone carries.
@@ -185,6 +188,7 @@ pub fn install(
         signer: origin.signer.clone(),
         unsigned: origin.unsigned.clone(),
         profile: origin.profile.clone(),
+        scan: origin.scan.clone(),
         installed,
         files,
     });

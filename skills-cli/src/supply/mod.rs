@@ -6,7 +6,8 @@
 //! is, an archive extracted, a git commit checked out, a download verified
 //! against its pin), validated with the compiler's profile and planned as
 //! `skb pack` would (so an installed skill is byte for byte what a pack of it
-//! holds), then written into each target folder through a private staging
+//! holds), scanned for attacks over the bytes to be written ([`gate`]),
+//! then written into each target folder through a private staging
 //! folder renamed into place ([`place`]); the lock ([`skills_core::lock`])
 //! records where each skill came from, its digest and every file's hash.
 //! One project is changed by one `skb` at a time ([`project::Project::lock`]).
@@ -14,6 +15,7 @@
 pub mod clients;
 pub mod fetch;
 pub mod fetched;
+pub mod gate;
 pub mod git;
 pub mod install;
 pub mod oci;

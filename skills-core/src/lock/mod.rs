@@ -21,6 +21,7 @@
 //!       "resolved": { "type": "git", "url": "https://github.com/acme/skills.git", "commit": "…", "path": "skills/pdf" },
 //!       "digest": "sha256:…",
 //!       "signer": { "key": "1A2B3C4D5E6F7A8B", "digest": "…", "version": "1.2.0", "timestamp": 1764200000 },
+//!       "scan": { "engine": "skills-scan 0.1.0", "fail_on": "high", "findings": { "high": 1, "low": 2 }, "allowed": ["SK604:…"] },
 //!       "installed": [".agents/skills/pdf", ".claude/skills/pdf"],
 //!       "files": {
 //!         "SKILL.md": { "size": 1234, "sha256": "…" },
@@ -36,6 +37,14 @@
 //! check that parses nothing (the runtime's) name each edited, added or
 //! removed file. `unsigned` replaces `signer` when a remote source was
 //! installed without a signature, and says which flag allowed it.
+//!
+//! `scan` is what the installer's security gate saw: the scanner, the gate
+//! (the lowest severity that refuses a skill, or `none`), how many findings
+//! of each severity it reported, and the findings at or above the gate that
+//! were accepted (`--allow-finding`), each as `CODE:fingerprint`. It is the
+//! record of that acceptance: `skb install --frozen` scans again and refuses
+//! a finding at or above its gate that the list does not name. Locks
+//! written before the gate have no `scan`, and read as before.
 
 #[cfg(feature = "fs")]
 pub mod tree;
@@ -45,7 +54,8 @@ mod read;
 mod write;
 
 pub use model::{
-    FILE_NAME, Lock, LockedFile, LockedSkill, MAX_LOCK_FILE, Resolved, Signer, VERSION,
+    FAIL_ON, FILE_NAME, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, MAX_LOCK_FILE,
+    Resolved, Signer, VERSION, is_allowed_entry,
 };
 pub use read::ParseError;
 

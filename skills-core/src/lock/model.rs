@@ -34,6 +34,9 @@ pub struct LockedSkill {
     /// The validator profile it was installed under, when not `spec`
     /// (`install` validates with the same one).
     pub profile: Option<String>,
+    /// What the install gate's security scan saw and accepted; `None` in
+    /// locks written before the gate.
+    pub scan: Option<LockedScan>,
     /// Where it is installed: `/`-separated paths relative to the project,
     /// or below the home directory as `~/…`; sorted.
     pub installed: Vec<String>,
@@ -109,6 +112,86 @@ pub struct Signer {
     pub version: Option<String>,
     /// When it was signed (Unix seconds), if the signature says.
     pub timestamp: Option<u64>,
+}
+
+/// What the security scan of a skill found when it was installed, and the
+/// findings at or above the gate that were accepted: `install --frozen`
+/// refuses a finding at or above its gate that is not in
+/// [`LockedScan::allowed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedScan {
+    /// The scanner and its version (`skills-scan 0.1.0`).
+    pub engine: String,
+    /// The gate: the lowest severity that refuses a skill
+    /// (`info` … `critical`), or `none`.
+    pub fail_on: String,
+    /// How many findings of each severity the scan reported (suppressed
+    /// ones not counted), accepted or not.
+    pub findings: FindingCounts,
+    /// The findings at or above the gate that were accepted, as
+    /// `CODE:fingerprint` (`SK604:1a2b…`), sorted.
+    pub allowed: Vec<String>,
+}
+
+/// Findings counted by severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FindingCounts {
+    /// `critical` findings.
+    pub critical: u64,
+    /// `high` findings.
+    pub high: u64,
+    /// `medium` findings.
+    pub medium: u64,
+    /// `low` findings.
+    pub low: u64,
+    /// `info` findings.
+    pub info: u64,
+}
+
+/// The gate values a lock may record, lowest first, then `none`.
+pub const FAIL_ON: [&str; 6] = ["info", "low", "medium", "high", "critical", "none"];
+
+impl FindingCounts {
+    /// Each severity's name with its count, highest first.
+    pub fn by_name(&self) -> [(&'static str, u64); 5] {
+        [
+            ("critical", self.critical),
+            ("high", self.high),
+            ("medium", self.medium),
+            ("low", self.low),
+            ("info", self.info),
+        ]
+    }
+
+    /// The count of the severity called `name`, to change it.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut u64> {
+        match name {
+            "critical" => Some(&mut self.critical),
+            "high" => Some(&mut self.high),
+            "medium" => Some(&mut self.medium),
+            "low" => Some(&mut self.low),
+            "info" => Some(&mut self.info),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `entry` is an accepted finding as the lock writes one:
+/// `CODE:fingerprint`, the code an uppercase letter then uppercase letters
+/// and digits, the fingerprint 8 to 64 lowercase hex digits.
+pub fn is_allowed_entry(entry: &str) -> bool {
+    let Some((code, fingerprint)) = entry.split_once(':') else {
+        return false;
+    };
+    code.len() <= 16
+        && code.starts_with(|c: char| c.is_ascii_uppercase())
+        && code
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && (8..=64).contains(&fingerprint.len())
+        && fingerprint
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// One file of an installed skill.

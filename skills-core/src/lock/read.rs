@@ -3,7 +3,10 @@
 
 use std::fmt;
 
-use super::model::{Lock, LockedFile, LockedSkill, Resolved, Signer, VERSION};
+use super::model::{
+    FAIL_ON, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, Resolved, Signer, VERSION,
+    is_allowed_entry,
+};
 use crate::json::{self, Node, Value};
 
 /// Deepest nesting the format has (object → skills → skill → files → file).
@@ -153,6 +156,7 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
             "signer",
             "unsigned",
             "profile",
+            "scan",
             "installed",
             "files",
         ],
@@ -173,6 +177,10 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
     let signer = match field(m, "signer") {
         None => None,
         Some(s) => Some(signer(text, s, &what)?),
+    };
+    let scan = match field(m, "scan") {
+        None => None,
+        Some(s) => Some(scan(text, s, &what)?),
     };
     let installed = match field(m, "installed") {
         None => return Err(err(node, format!("{what}: `installed` is missing"))),
@@ -215,6 +223,7 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
         signer,
         unsigned: opt_string(m, "unsigned", &what)?,
         profile: opt_string(m, "profile", &what)?,
+        scan,
         installed,
         files,
     })
@@ -254,6 +263,74 @@ fn signer(text: &str, node: &Node, what: &str) -> Result<Signer, ParseError> {
         digest,
         version: opt_string(m, "version", &what)?,
         timestamp,
+    })
+}
+
+fn scan(text: &str, node: &Node, what: &str) -> Result<LockedScan, ParseError> {
+    let what = format!("{what}: `scan`");
+    let m = object(node, &what)?;
+    only(
+        m,
+        node,
+        &what,
+        &["engine", "fail_on", "findings", "allowed"],
+    )?;
+    let engine = string(m, node, "engine", &what)?;
+    let fail_on = string(m, node, "fail_on", &what)?;
+    if !FAIL_ON.contains(&fail_on.as_str()) {
+        let at = field(m, "fail_on").unwrap_or(node);
+        return Err(err(
+            at,
+            format!("{what}: `fail_on` must be one of {}", FAIL_ON.join(", ")),
+        ));
+    }
+    let counts_node =
+        field(m, "findings").ok_or_else(|| err(node, format!("{what}: `findings` is missing")))?;
+    let mut findings = FindingCounts::default();
+    for (severity, count) in object(counts_node, &format!("{what}: `findings`"))? {
+        let n = number(text, count, &format!("{what}: `findings`: `{severity}`"))?;
+        match findings.get_mut(severity) {
+            Some(slot) => *slot = n,
+            None => {
+                return Err(err(
+                    count,
+                    format!(
+                        "{what}: `findings`: unknown severity `{severity}` (critical, high, medium, low or info)"
+                    ),
+                ));
+            }
+        }
+    }
+    let allowed = match field(m, "allowed") {
+        None => return Err(err(node, format!("{what}: `allowed` is missing"))),
+        Some(n) => match &n.value {
+            Value::Array(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item.as_str() {
+                        Some(a) if is_allowed_entry(a) => out.push(a.to_string()),
+                        _ => {
+                            return Err(err(
+                                item,
+                                format!(
+                                    "{what}: `allowed` holds findings as `CODE:fingerprint` (`SK604:` and lowercase hex)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                out.sort();
+                out.dedup();
+                out
+            }
+            _ => return Err(err(n, format!("{what}: `allowed` must be an array"))),
+        },
+    };
+    Ok(LockedScan {
+        engine,
+        fail_on,
+        findings,
+        allowed,
     })
 }
 

@@ -29,6 +29,16 @@ fn sample() -> Lock {
         }),
         unsigned: None,
         profile: None,
+        scan: Some(LockedScan {
+            engine: "skills-scan 0.1.0".into(),
+            fail_on: "high".into(),
+            findings: FindingCounts {
+                high: 1,
+                low: 2,
+                ..FindingCounts::default()
+            },
+            allowed: vec![format!("SK604:{}", "f".repeat(24))],
+        }),
         installed: vec![".agents/skills/pdf".into(), ".claude/skills/pdf".into()],
         files: vec![
             file("SKILL.md", b'a', false),
@@ -47,6 +57,7 @@ fn sample() -> Lock {
         signer: None,
         unsigned: Some("--allow-unsigned".into()),
         profile: Some("claude-code".into()),
+        scan: None,
         installed: vec!["~/.claude/skills/docx".into()],
         files: vec![file("SKILL.md", b'c', false)],
     });
@@ -63,6 +74,13 @@ fn a_lock_reads_back_what_was_written_in_one_layout() {
     assert!(text.find("\"docx\"") < text.find("\"pdf\""));
     assert!(text.contains("\n        \"scripts/fill.py\": { \"size\": 3, \"sha256\": \""));
     assert!(text.ends_with("}\n"));
+    assert!(
+        text.contains(&format!(
+            "\n      \"scan\": {{ \"engine\": \"skills-scan 0.1.0\", \"fail_on\": \"high\", \"findings\": {{ \"high\": 1, \"low\": 2 }}, \"allowed\": [\"SK604:{}\"] }},\n",
+            "f".repeat(24)
+        )),
+        "{text}"
+    );
     assert_eq!(
         Lock::default().to_json(),
         "{\n  \"version\": 1,\n  \"skills\": {}\n}\n"
@@ -95,6 +113,103 @@ fn every_source_kind_round_trips() {
         lock.skills[0].resolved = resolved;
         assert_eq!(Lock::parse(&lock.to_json()), Ok(lock));
     }
+}
+
+#[test]
+fn a_lock_written_before_the_scan_gate_reads_without_a_scan() {
+    let mut lock = sample();
+    lock.skills[1].scan = None;
+    let text = lock.to_json();
+    assert!(!text.contains("\"scan\""), "{text}");
+    assert_eq!(Lock::parse(&text), Ok(lock));
+}
+
+#[test]
+fn a_scan_with_nothing_found_or_allowed_round_trips() {
+    let mut lock = sample();
+    lock.skills[1].scan = Some(LockedScan {
+        engine: "skills-scan 0.2.0".into(),
+        fail_on: "none".into(),
+        findings: FindingCounts::default(),
+        allowed: Vec::new(),
+    });
+    let text = lock.to_json();
+    assert!(
+        text.contains("\"fail_on\": \"none\", \"findings\": {}, \"allowed\": [] }"),
+        "{text}"
+    );
+    assert_eq!(Lock::parse(&text), Ok(lock));
+}
+
+#[test]
+fn hand_edits_of_the_scan_record_are_errors() {
+    let text = sample().to_json();
+    let fp = "f".repeat(24);
+    let bad = [
+        (
+            text.replacen("\"fail_on\": \"high\"", "\"fail_on\": \"severe\"", 1),
+            "`fail_on` must be one of",
+        ),
+        (
+            text.replacen("\"high\": 1", "\"urgent\": 1", 1),
+            "unknown severity `urgent`",
+        ),
+        (
+            text.replacen("\"high\": 1", "\"high\": -1", 1),
+            "whole number",
+        ),
+        (
+            text.replacen(&format!("SK604:{fp}"), "SK604", 1),
+            "`CODE:fingerprint`",
+        ),
+        (
+            text.replacen(&format!("SK604:{fp}"), &format!("sk604:{fp}"), 1),
+            "`CODE:fingerprint`",
+        ),
+        (
+            text.replacen(&format!("SK604:{fp}"), "SK604:XYZ", 1),
+            "`CODE:fingerprint`",
+        ),
+        (
+            text.replacen("\"allowed\": [", "\"accepted\": [", 1),
+            "unknown key `accepted`",
+        ),
+        (
+            text.replacen("\"engine\": \"skills-scan 0.1.0\", ", "", 1),
+            "`engine` is missing",
+        ),
+        (
+            text.replacen(
+                "\"findings\": { \"high\": 1, \"low\": 2 }",
+                "\"findings\": 3",
+                1,
+            ),
+            "`findings` must be an object",
+        ),
+    ];
+    for (text, want) in bad {
+        let e = Lock::parse(&text).expect_err(want);
+        assert!(e.message.contains(want), "{want}: {e}");
+    }
+}
+
+#[test]
+fn allowed_entries_are_a_code_and_a_fingerprint() {
+    assert!(is_allowed_entry("SK604:0123456789abcdef01234567"));
+    assert!(is_allowed_entry("X1:01234567"));
+    for bad in [
+        "SK604",
+        ":0123456789abcdef",
+        "SK604:",
+        "SK604:0123",
+        "1SK:0123456789abcdef",
+        "SK604:0123456789ABCDEF",
+        "SK-604:0123456789abcdef",
+        "SK604:0123456789abcdef:00",
+    ] {
+        assert!(!is_allowed_entry(bad), "{bad}");
+    }
+    assert!(!is_allowed_entry(&format!("SK604:{}", "a".repeat(65))));
 }
 
 #[test]
@@ -257,6 +372,29 @@ mod properties {
             })
     }
 
+    fn scan() -> impl Strategy<Value = LockedScan> {
+        (
+            "\\PC{0,20}",
+            proptest::sample::select(FAIL_ON.to_vec()),
+            proptest::array::uniform5(0u64..4),
+            proptest::collection::btree_set("SK[6-7][0-9]{2}:[0-9a-f]{24}", 0..4),
+        )
+            .prop_map(
+                |(engine, fail_on, [critical, high, medium, low, info], allowed)| LockedScan {
+                    engine,
+                    fail_on: fail_on.to_string(),
+                    findings: FindingCounts {
+                        critical,
+                        high,
+                        medium,
+                        low,
+                        info,
+                    },
+                    allowed: allowed.into_iter().collect(),
+                },
+            )
+    }
+
     fn skill() -> impl Strategy<Value = LockedSkill> {
         (
             name(),
@@ -269,8 +407,9 @@ mod properties {
                 any::<Option<u32>>(),
             )),
             proptest::collection::vec(locked_file(), 0..4),
+            proptest::option::of(scan()),
         )
-            .prop_map(|(name, source, commit, digest, signer, mut files)| {
+            .prop_map(|(name, source, commit, digest, signer, mut files, scan)| {
                 files.sort_by(|a, b| a.path.cmp(&b.path));
                 files.dedup_by(|a, b| a.path == b.path);
                 LockedSkill {
@@ -291,6 +430,7 @@ mod properties {
                     }),
                     unsigned: None,
                     profile: None,
+                    scan,
                     files,
                 }
             })

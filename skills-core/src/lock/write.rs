@@ -50,6 +50,28 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
     if let Some(profile) = &s.profile {
         let _ = writeln!(o, "      \"profile\": {},", quote(profile));
     }
+    if let Some(scan) = &s.scan {
+        let counts: Vec<String> = scan
+            .findings
+            .by_name()
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(severity, n)| format!("\"{severity}\": {n}"))
+            .collect();
+        let counts = if counts.is_empty() {
+            "{}".to_string()
+        } else {
+            format!("{{ {} }}", counts.join(", "))
+        };
+        let allowed: Vec<String> = scan.allowed.iter().map(|a| quote(a)).collect();
+        let _ = writeln!(
+            o,
+            "      \"scan\": {{ \"engine\": {}, \"fail_on\": {}, \"findings\": {counts}, \"allowed\": [{}] }},",
+            quote(&scan.engine),
+            quote(&scan.fail_on),
+            allowed.join(", ")
+        );
+    }
     let installed: Vec<String> = s.installed.iter().map(|p| quote(p)).collect();
     let _ = writeln!(o, "      \"installed\": [{}],", installed.join(", "));
     if s.files.is_empty() {

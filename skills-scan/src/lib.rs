@@ -61,6 +61,10 @@ pub use rule::{Category, RULES, Rule, Severity, rule};
 #[cfg(feature = "fs")]
 pub use disk::{ScanError, scan_dir};
 
+/// This scanner's version: a lock records which rules a skill was scanned
+/// with, since a newer version may find more.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// One file of a skill, as the scanner takes it.
 #[derive(Debug, Clone, Copy)]
 pub struct SkillFile<'a> {

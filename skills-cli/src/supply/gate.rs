@@ -22,9 +22,11 @@ use skills_scan::{Finding, Options, Severity, SkillFile};
 use super::project::invalid;
 use crate::args::GateArgs;
 
-/// The scanner as the lock names it. `skills-scan` is released with the
-/// rest of the workspace (`version.workspace`), so skb's version is its.
-pub const ENGINE: &str = concat!("skills-scan ", env!("CARGO_PKG_VERSION"));
+/// The scanner as the lock names it, with its own version: a newer
+/// scanner may find more, and the lock says which one accepted a skill.
+pub fn engine() -> String {
+    format!("skills-scan {}", skills_scan::VERSION)
+}
 
 /// The gate when neither the command line nor the lock names one.
 const DEFAULT: FailOn = FailOn(Some(Severity::High));
@@ -209,7 +211,7 @@ impl Gate {
         allowed.sort();
         allowed.dedup();
         Ok(LockedScan {
-            engine: ENGINE.to_string(),
+            engine: engine(),
             fail_on: fail_on.as_str().to_string(),
             findings,
             allowed,
@@ -320,7 +322,7 @@ mod tests {
         let record = gate(None, &["SK604"])
             .check("./src", "x", &files(&text), None)
             .expect("accepted");
-        assert_eq!(record.engine, ENGINE);
+        assert_eq!(record.engine, engine());
         assert_eq!(record.fail_on, "high");
         assert!(record.findings.high >= 1, "{record:?}");
         assert_eq!(record.allowed.len(), 1);

@@ -19,10 +19,21 @@ use crate::rule::{Severity, id};
 pub(crate) fn is_agent_settings(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
     [
-        ".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".mcp.json",
-        ".codex/config.toml", ".gemini/settings.json", ".cursor/mcp.json", "claude_desktop_config.json",
-        ".vscode/mcp.json", "opencode.json", ".continue/config.json", ".windsurf/mcp.json",
-        ".codeium/windsurf/mcp_config.json", ".amp/settings.json", ".config/goose/config.yaml",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".claude.json",
+        ".mcp.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".cursor/mcp.json",
+        "claude_desktop_config.json",
+        ".vscode/mcp.json",
+        "opencode.json",
+        ".continue/config.json",
+        ".windsurf/mcp.json",
+        ".codeium/windsurf/mcp_config.json",
+        ".amp/settings.json",
+        ".config/goose/config.yaml",
     ]
     .iter()
     .any(|f| p.ends_with(f))
@@ -32,8 +43,19 @@ pub(crate) fn is_agent_settings(path: &str) -> bool {
 pub(crate) fn is_instruction_file(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
     let name = p.rsplit('/').next().unwrap_or(&p);
-    matches!(name, "claude.md" | "agents.md" | "gemini.md" | "memory.md" | ".cursorrules" | ".windsurfrules" | ".clinerules" | "copilot-instructions.md" | "claude.local.md" | "conventions.md")
-        || p.contains(".cursor/rules/")
+    matches!(
+        name,
+        "claude.md"
+            | "agents.md"
+            | "gemini.md"
+            | "memory.md"
+            | ".cursorrules"
+            | ".windsurfrules"
+            | ".clinerules"
+            | "copilot-instructions.md"
+            | "claude.local.md"
+            | "conventions.md"
+    ) || p.contains(".cursor/rules/")
         || p.contains(".github/instructions/")
         || p.contains(".claude/instructions")
         || p.contains(".clinerules/")
@@ -81,7 +103,9 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
             }
         }
         let risky = ctx.worst_since(mark).is_some_and(|s| s >= Severity::Medium)
-            || COMMAND.captures_iter(text).any(|c| c.get(1).is_some_and(|v| reaches_out(v.as_str())));
+            || COMMAND
+                .captures_iter(text)
+                .any(|c| c.get(1).is_some_and(|v| reaches_out(v.as_str())));
         if risky {
             ctx.report(unit, id::AgentHooks, Severity::High, m.start()..m.start() + 5,
                 format!("writes hooks{into} whose command reaches the network or secrets, on the agent's events in every session"));
@@ -91,9 +115,16 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
     // handed secrets from the environment.
     if let Some(m) = MCP.find(text) {
         let rest = &text[m.start()..];
-        let risky = rest.contains("github:") || rest.contains(".tgz") || rest.contains(".tar.gz") || rest.contains(".whl") || rest.contains("git+")
-            || net::URL.find_iter(rest).any(|u| net::host(u.as_str()).is_some_and(|h| net::is_bare_ip(&h) || net::is_collector(&h)))
-            || rest.contains("os.environ") && (rest.contains("SECRET") || rest.contains("PASSWORD") || rest.contains("TOKEN"));
+        let risky = rest.contains("github:")
+            || rest.contains(".tgz")
+            || rest.contains(".tar.gz")
+            || rest.contains(".whl")
+            || rest.contains("git+")
+            || net::URL.find_iter(rest).any(|u| {
+                net::host(u.as_str()).is_some_and(|h| net::is_bare_ip(&h) || net::is_collector(&h))
+            })
+            || rest.contains("os.environ")
+                && (rest.contains("SECRET") || rest.contains("PASSWORD") || rest.contains("TOKEN"));
         if risky {
             ctx.report(unit, id::McpRegistration, Severity::High, m.range(),
                 format!("registers an MCP server{into} fetched from outside a registry or handed secrets: it starts in every session"));
@@ -102,17 +133,32 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
     if let Some(m) = ALLOW_ALL.find(text)
         && ALLOW_ENTRY.is_match(m.as_str())
     {
-        ctx.report(unit, id::BroadGrant, Severity::High, m.range(),
-            format!("grants the agent unrestricted tools{into}"));
+        ctx.report(
+            unit,
+            id::BroadGrant,
+            Severity::High,
+            m.range(),
+            format!("grants the agent unrestricted tools{into}"),
+        );
     }
 }
 
 /// Whether a hook command talks to the network or reads what it should not.
 fn reaches_out(command: &str) -> bool {
     let lower = command.to_ascii_lowercase();
-    ["curl", "wget", "nc ", "http://", "https://", "transcript", "/dev/tcp", "base64", "ssh "]
-        .iter()
-        .any(|w| lower.contains(w))
+    [
+        "curl",
+        "wget",
+        "nc ",
+        "http://",
+        "https://",
+        "transcript",
+        "/dev/tcp",
+        "base64",
+        "ssh ",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
         || crate::sensitive::is_secret_source(command)
 }
 
@@ -125,15 +171,32 @@ static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     let path = ctx.path().to_string();
-    if is_agent_settings(&path) || text.contains("hooks") || text.contains("mcpServers") || text.contains("mcp_servers") || text.contains("permissions") {
+    if is_agent_settings(&path)
+        || text.contains("hooks")
+        || text.contains("mcpServers")
+        || text.contains("mcp_servers")
+        || text.contains("permissions")
+    {
         settings(ctx, unit, None);
     }
     if let Some(m) = CODE_IN_DATA.find(text) {
-        ctx.report(unit, id::DynamicEvaluation, Severity::High, m.range(),
-            "configuration carries code that runs a command when the application evaluates it".into());
+        ctx.report(
+            unit,
+            id::DynamicEvaluation,
+            Severity::High,
+            m.range(),
+            "configuration carries code that runs a command when the application evaluates it"
+                .into(),
+        );
     }
     if let Some(m) = POLICY_ALLOW_ALL.find(text) {
-        ctx.report(unit, id::PolicyAllowAll, Severity::High, m.range(), "replaces a security policy with one that allows every action".into());
+        ctx.report(
+            unit,
+            id::PolicyAllowAll,
+            Severity::High,
+            m.range(),
+            "replaces a security policy with one that allows every action".into(),
+        );
     }
     for m in net::URL.find_iter(text) {
         if let Some(host) = net::host(m.as_str())

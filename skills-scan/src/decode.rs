@@ -78,8 +78,7 @@ static CHR: LazyLock<Regex> = LazyLock::new(|| {
 });
 static URL: LazyLock<Regex> =
     LazyLock::new(|| re(r#"[^\s"'<>()\[\]{}`|\\]*%[0-9A-Fa-f]{2}[^\s"'<>()\[\]{}`|\\]*"#));
-static HEX: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:[0-9A-Fa-f]{2}[ :]?){16,}\b"));
+static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:[0-9A-Fa-f]{2}[ :]?){16,}\b"));
 static BASE64: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"[A-Za-z0-9+/_-]{20,}(?:\r?\n[ \t]*[A-Za-z0-9+/_-]{40,})*(?:\r?\n[ \t]*[A-Za-z0-9+/_-]{1,39}={0,2}|={0,2})",

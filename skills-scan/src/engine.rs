@@ -13,7 +13,10 @@ use crate::finding::{Finding, Report, evidence};
 use crate::markdown::{self, Block};
 use crate::rule::{Rule, Severity, id};
 use crate::text::Lines;
-use crate::{Options, SkillFile, config, decode, frontmatter, prose, script, secrets, shell, suppress, unicode};
+use crate::{
+    Options, SkillFile, config, decode, frontmatter, prose, script, secrets, shell, suppress,
+    unicode,
+};
 
 /// How a file is used, from its name (and first line for scripts without
 /// an extension).
@@ -108,11 +111,6 @@ impl<'a> Unit<'a> {
             chain: self.chain.clone(),
         }
     }
-
-    /// Whether this text was decoded from something else.
-    pub(crate) fn is_decoded(&self) -> bool {
-        !self.chain.is_empty()
-    }
 }
 
 /// The whole skill, for rules that look across files.
@@ -199,7 +197,9 @@ impl<'a> Ctx<'a> {
 
     /// The highest severity reported since `mark`.
     pub(crate) fn worst_since(&self, mark: usize) -> Option<Severity> {
-        self.findings.get(mark..).and_then(|f| f.iter().map(|f| f.severity).max())
+        self.findings
+            .get(mark..)
+            .and_then(|f| f.iter().map(|f| f.severity).max())
     }
 
     /// Lowers everything reported since `mark` to at most `cap`.
@@ -222,9 +222,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn position(&self, unit: &Unit<'_>, at: usize) -> (u32, u32) {
-        let offset = unit
-            .anchor
-            .unwrap_or(unit.base + at.min(unit.text.len()));
+        let offset = unit.anchor.unwrap_or(unit.base + at.min(unit.text.len()));
         self.lines.position(self.text, offset)
     }
 
@@ -355,7 +353,10 @@ pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
 /// claims unlimited access.
 fn compound(report: &mut Report, sinks: &[Sink]) {
     // Secrets collected in one file and sent from another.
-    let leaked = report.findings.iter().any(|f| f.rule == id::SecretsToNetwork);
+    let leaked = report
+        .findings
+        .iter()
+        .any(|f| f.rule == id::SecretsToNetwork);
     let collected = report.findings.iter().find(|f| {
         matches!(Kind::of(&f.path, ""), Kind::Python | Kind::Js | Kind::Shell)
             && f.severity >= Severity::Medium
@@ -365,7 +366,9 @@ fn compound(report: &mut Report, sinks: &[Sink]) {
         let message = format!(
             "`{}` sends data{} from a skill whose code collects secrets ({}:{}: {})",
             sink.call,
-            sink.host.as_deref().map_or(String::new(), |h| format!(" to `{h}`")),
+            sink.host
+                .as_deref()
+                .map_or(String::new(), |h| format!(" to `{h}`")),
             source.path,
             source.line,
             source.message
@@ -383,14 +386,20 @@ fn compound(report: &mut Report, sinks: &[Sink]) {
     }
     let pushes = report.findings.iter().any(|f| {
         f.severity >= Severity::Medium
-            && [id::SkipConfirmation, id::BroadGrant, id::SafetyBypassInstruction, id::ConcealFromUser]
-                .contains(&f.rule)
+            && [
+                id::SkipConfirmation,
+                id::BroadGrant,
+                id::SafetyBypassInstruction,
+                id::ConcealFromUser,
+            ]
+            .contains(&f.rule)
     });
     if pushes {
         for f in &mut report.findings {
             if f.rule == id::UnrestrictedTool {
                 f.severity = f.severity.max(Severity::Medium);
-                f.message.push_str(", and the skill tells the agent not to ask");
+                f.message
+                    .push_str(", and the skill tells the agent not to ask");
             }
         }
     }
@@ -428,7 +437,10 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
         Kind::Js => script::js(ctx, &whole),
         Kind::Config => {
             config::scan(ctx, &whole);
-            if ctx.path.to_ascii_lowercase().contains("requirements") || ctx.path.ends_with("Dockerfile") || ctx.path.ends_with("Makefile") {
+            if ctx.path.to_ascii_lowercase().contains("requirements")
+                || ctx.path.ends_with("Dockerfile")
+                || ctx.path.ends_with("Makefile")
+            {
                 shell::scan(ctx, &whole, shell::Mode::Inline);
             }
         }
@@ -448,8 +460,13 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
 /// Secrets, encoded payloads and known malware signatures, in every file.
 fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     if let Some(at) = unit.text.find("EICAR-STANDARD-ANTIVIRUS-TEST-FILE") {
-        ctx.report(unit, id::MalwareTooling, Severity::High, at..at + 34,
-            "the EICAR antivirus test signature: every antivirus treats the file as malware".into());
+        ctx.report(
+            unit,
+            id::MalwareTooling,
+            Severity::High,
+            at..at + 34,
+            "the EICAR antivirus test signature: every antivirus treats the file as malware".into(),
+        );
     }
     for m in secrets::find(unit.text) {
         let (rule, severity) = match m.kind {
@@ -457,9 +474,18 @@ fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             secrets::SecretKind::PrivateKey => (id::PrivateKey, Severity::High),
             secrets::SecretKind::Assignment => (id::SecretAssignment, Severity::Medium),
         };
-        ctx.report(unit, rule, severity, m.range, format!("{} in the skill", m.what));
+        ctx.report(
+            unit,
+            rule,
+            severity,
+            m.range,
+            format!("{} in the skill", m.what),
+        );
     }
-    let budget = ctx.options.max_decoded_bytes.saturating_sub(ctx.decoded_bytes);
+    let budget = ctx
+        .options
+        .max_decoded_bytes
+        .saturating_sub(ctx.decoded_bytes);
     for blob in decode::blobs(unit.text, budget) {
         ctx.payload(unit, blob.range, &blob.chain, &blob.decoded);
     }
@@ -494,7 +520,11 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                 prose::scan(ctx, &unit);
                 for span in markdown::spans(unit.text) {
                     let inner = unit.slice(span.body.clone());
-                    let mode = if span.bang && skill_md { shell::Mode::Context } else { shell::Mode::Inline };
+                    let mode = if span.bang && skill_md {
+                        shell::Mode::Context
+                    } else {
+                        shell::Mode::Inline
+                    };
                     if mode == shell::Mode::Context || looks_like_command(inner.text) {
                         let mark = ctx.mark();
                         shell::scan(ctx, &inner, mode);
@@ -502,7 +532,13 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                         // ("`echo $(env)` dumps the environment") is a
                         // mention; one the sentence tells the agent to run
                         // is a step.
-                        if mode == shell::Mode::Inline && !directive(unit.text, span.body.start.saturating_sub(1), span.body.end) {
+                        if mode == shell::Mode::Inline
+                            && !directive(
+                                unit.text,
+                                span.body.start.saturating_sub(1),
+                                span.body.end,
+                            )
+                        {
                             ctx.lower_since(mark, Severity::Low);
                         }
                     }
@@ -532,10 +568,17 @@ fn written_file(prose: &str) -> Option<String> {
     }
     let tail = &prose[from..];
     let lower = tail.to_ascii_lowercase();
-    if !["write", "create", "add", "append", "save", "put", "update", "file"].iter().any(|w| lower.contains(w)) {
+    if ![
+        "write", "create", "add", "append", "save", "put", "update", "file",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    {
         return None;
     }
-    for word in tail.split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')' || c == ',' || c == '"') {
+    for word in tail.split(|c: char| {
+        c.is_whitespace() || c == '`' || c == '(' || c == ')' || c == ',' || c == '"'
+    }) {
         let w = word.trim_end_matches([':', '.', ';']);
         if crate::config::is_instruction_file(w) || crate::config::is_agent_settings(w) {
             return Some(w.to_string());
@@ -550,7 +593,9 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
     if quoted_as_example(&text[..at]) {
         return false;
     }
-    let start = text[..at].rfind(['.', '\n', ';', '!', '?']).map_or(0, |i| i + 1);
+    let start = text[..at]
+        .rfind(['.', '\n', ';', '!', '?'])
+        .map_or(0, |i| i + 1);
     let before = text[start..at]
         .trim()
         .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
@@ -563,9 +608,32 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         let line = rest.split(['\n']).next().unwrap_or("");
         return !line.chars().any(|c| c.is_alphanumeric());
     }
-    ["run", "running", "execute", "executing", "type", "enter", "paste", "invoke", "install", "installing", "call", "start", "starting", "with", "via", "using", "use", "by"]
-        .iter()
-        .any(|w| before.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == *w))
+    [
+        "run",
+        "running",
+        "execute",
+        "executing",
+        "type",
+        "enter",
+        "paste",
+        "invoke",
+        "install",
+        "installing",
+        "call",
+        "start",
+        "starting",
+        "with",
+        "via",
+        "using",
+        "use",
+        "by",
+    ]
+    .iter()
+    .any(|w| {
+        before
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word == *w)
+    })
 }
 
 /// Whether the prose just before a code block presents it as an example
@@ -584,10 +652,29 @@ fn quoted_as_example(prose: &str) -> bool {
 }
 
 fn looks_like_command(text: &str) -> bool {
-    text.contains(' ') && (text.contains('|') || text.contains("://") || text.contains('>') || text.contains("$(") || text.contains("&&") || text.contains(';')
-        || text.starts_with("sudo ") || text.starts_with("pip") || text.starts_with("npx ") || text.starts_with("npm ") || text.starts_with("curl ") || text.starts_with("wget ")
-        || text.starts_with("git ") || text.starts_with("rm ") || text.starts_with("chmod ") || text.starts_with("security ") || text.starts_with("printf ") || text.starts_with("cat ")
-        || text.starts_with("claude ") || text.starts_with("bash ") || text.starts_with("sh ") || text.starts_with("psql "))
+    text.contains(' ')
+        && (text.contains('|')
+            || text.contains("://")
+            || text.contains('>')
+            || text.contains("$(")
+            || text.contains("&&")
+            || text.contains(';')
+            || text.starts_with("sudo ")
+            || text.starts_with("pip")
+            || text.starts_with("npx ")
+            || text.starts_with("npm ")
+            || text.starts_with("curl ")
+            || text.starts_with("wget ")
+            || text.starts_with("git ")
+            || text.starts_with("rm ")
+            || text.starts_with("chmod ")
+            || text.starts_with("security ")
+            || text.starts_with("printf ")
+            || text.starts_with("cat ")
+            || text.starts_with("claude ")
+            || text.starts_with("bash ")
+            || text.starts_with("sh ")
+            || text.starts_with("psql "))
 }
 
 fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&str>) {
@@ -603,11 +690,14 @@ fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&st
         }
     }
     match lang {
-        "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" | "fish" | "ksh" | "powershell" | "ps1" | "pwsh" | "bat" | "cmd" => {
+        "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" | "fish"
+        | "ksh" | "powershell" | "ps1" | "pwsh" | "bat" | "cmd" => {
             shell::scan(ctx, unit, shell::Mode::Code)
         }
         "python" | "py" | "python3" | "ipython" | "pycon" => script::python(ctx, unit),
-        "javascript" | "js" | "typescript" | "ts" | "jsx" | "tsx" | "node" | "mjs" => script::js(ctx, unit),
+        "javascript" | "js" | "typescript" | "ts" | "jsx" | "tsx" | "node" | "mjs" => {
+            script::js(ctx, unit)
+        }
         "json" | "jsonc" | "json5" | "yaml" | "yml" | "toml" | "ini" | "env" | "dotenv" => {
             config::scan(ctx, unit);
             prose::scan(ctx, unit);

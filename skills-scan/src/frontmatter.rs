@@ -7,9 +7,37 @@ use crate::rule::{Severity, id};
 
 /// Interpreters and escalation tools: a wildcard after one allows anything.
 const OPEN_ENDED: &[&str] = &[
-    "python", "python3", "python2", "node", "bash", "sh", "zsh", "dash", "fish", "perl", "ruby", "php",
-    "deno", "bun", "npx", "bunx", "uvx", "pipx", "eval", "exec", "sudo", "su", "doas", "env", "xargs",
-    "pwsh", "powershell", "osascript", "source", "docker", "ssh",
+    "python",
+    "python3",
+    "python2",
+    "node",
+    "bash",
+    "sh",
+    "zsh",
+    "dash",
+    "fish",
+    "perl",
+    "ruby",
+    "php",
+    "deno",
+    "bun",
+    "npx",
+    "bunx",
+    "uvx",
+    "pipx",
+    "eval",
+    "exec",
+    "sudo",
+    "su",
+    "doas",
+    "env",
+    "xargs",
+    "pwsh",
+    "powershell",
+    "osascript",
+    "source",
+    "docker",
+    "ssh",
 ];
 
 /// Scans the frontmatter's lines.
@@ -44,19 +72,43 @@ fn tools(ctx: &mut Ctx<'_>, unit: &Unit<'_>, value: &str, at: usize) {
     let value = value.trim().trim_matches(['"', '\'']);
     for rule in skills_core::tools::split(value) {
         let tool = rule.tool.trim_matches(['"', '\'', ',']);
-        let shell = matches!(tool.to_ascii_lowercase().as_str(), "bash" | "shell" | "terminal" | "run_shell_command" | "exec" | "execute" | "command" | "powershell");
+        let shell = matches!(
+            tool.to_ascii_lowercase().as_str(),
+            "bash"
+                | "shell"
+                | "terminal"
+                | "run_shell_command"
+                | "exec"
+                | "execute"
+                | "command"
+                | "powershell"
+        );
         let pattern = rule.pattern.map(str::trim);
         let range = at..at + value.len();
         if tool == "*" || shell && pattern.is_none_or(|p| p == "*" || p == ":*" || p.is_empty()) {
             ctx.report(unit, id::UnrestrictedTool, Severity::Low, range,
                 format!("`allowed-tools` lets the skill run any command (`{rule}`) without the user's approval"));
         } else if shell && let Some(p) = pattern {
-            let program = p.split([':', ' ']).next().unwrap_or("").rsplit('/').next().unwrap_or("");
+            let program = p
+                .split([':', ' '])
+                .next()
+                .unwrap_or("")
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
             let rest = &p[program.len().min(p.len())..];
-            let wild = rest.trim_start_matches(':').trim().starts_with('*') || rest.trim().is_empty() && p.ends_with('*');
+            let wild = rest.trim_start_matches(':').trim().starts_with('*')
+                || rest.trim().is_empty() && p.ends_with('*');
             if OPEN_ENDED.contains(&program) && wild {
-                ctx.report(unit, id::InterpreterWildcard, Severity::Medium, range,
-                    format!("`{rule}` lets `{program}` run any code, which makes every other rule moot"));
+                ctx.report(
+                    unit,
+                    id::InterpreterWildcard,
+                    Severity::Medium,
+                    range,
+                    format!(
+                        "`{rule}` lets `{program}` run any code, which makes every other rule moot"
+                    ),
+                );
             }
         }
     }

@@ -31,8 +31,6 @@
 
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
-// Until every analyzer is wired in (this session): removed before release.
-#![allow(dead_code)]
 
 mod config;
 mod decode;
@@ -45,9 +43,9 @@ mod net;
 mod prose;
 mod rule;
 mod script;
+mod secrets;
 mod sensitive;
 mod shell;
-mod secrets;
 pub mod suppress;
 mod text;
 mod unicode;
@@ -107,6 +105,13 @@ mod tests {
 
     /// Findings of a one-file skill.
     pub(crate) fn scan_text(path: &str, text: &str) -> Vec<Finding> {
-        scan(&[SkillFile { path, bytes: text.as_bytes() }], &Options::default()).findings
+        scan(
+            &[SkillFile {
+                path,
+                bytes: text.as_bytes(),
+            }],
+            &Options::default(),
+        )
+        .findings
     }
 }

@@ -13,8 +13,10 @@ use regex::Regex;
 
 /// URLs in a text: scheme, host and the rest.
 pub(crate) static URL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r#"(?i)\b(https?|ftp|wss?)://([^\s/:"'`<>()\[\]{}|\\]+)(:\d+)?([^\s"'`<>|\\]*)"#)
-        .expect("the URL pattern is valid")
+    crate::text::regex(
+        r#"(?i)\b(https?|ftp|wss?)://([^\s/:"'`<>()\[\]{}|\\]+)(:\d+)?([^\s"'`<>|\\]*)"#,
+    )
+    .expect("the URL pattern is valid")
 });
 
 /// The host of `url` (`https://a.b/c` → `a.b`), lowercased.
@@ -40,7 +42,9 @@ pub(crate) fn is_local(host: &str) -> bool {
 pub(crate) fn is_bare_ip(host: &str) -> bool {
     let parts: Vec<&str> = host.split('.').collect();
     parts.len() == 4
-        && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
         && !is_local(host)
 }
 
@@ -48,13 +52,47 @@ pub(crate) fn is_bare_ip(host: &str) -> bool {
 /// to be picked up, not where software is served.
 pub(crate) fn is_collector(host: &str) -> bool {
     const COLLECTORS: &[&str] = &[
-        "ngrok.io", "ngrok-free.app", "ngrok-free.dev", "ngrok.app", "ngrok.dev", "trycloudflare.com",
-        "serveo.net", "localtunnel.me", "loca.lt", "localhost.run", "lhr.life", "pagekite.me",
-        "webhook.site", "requestbin.com", "requestbin.net", "pipedream.net", "m.pipedream.net",
-        "hookbin.com", "beeceptor.com", "requestcatcher.com", "interact.sh", "interactsh.com",
-        "oast.fun", "oast.live", "oast.me", "oast.online", "oast.pro", "oast.site", "burpcollaborator.net",
-        "oastify.com", "canarytokens.com", "dnslog.cn", "ceye.io", "transfer.sh", "file.io",
-        "0x0.st", "paste.ee", "pastebin.com", "hastebin.com", "termbin.com", "discord.com/api/webhooks",
+        "ngrok.io",
+        "ngrok-free.app",
+        "ngrok-free.dev",
+        "ngrok.app",
+        "ngrok.dev",
+        "trycloudflare.com",
+        "serveo.net",
+        "localtunnel.me",
+        "loca.lt",
+        "localhost.run",
+        "lhr.life",
+        "pagekite.me",
+        "webhook.site",
+        "requestbin.com",
+        "requestbin.net",
+        "pipedream.net",
+        "m.pipedream.net",
+        "hookbin.com",
+        "beeceptor.com",
+        "requestcatcher.com",
+        "interact.sh",
+        "interactsh.com",
+        "oast.fun",
+        "oast.live",
+        "oast.me",
+        "oast.online",
+        "oast.pro",
+        "oast.site",
+        "burpcollaborator.net",
+        "oastify.com",
+        "canarytokens.com",
+        "dnslog.cn",
+        "ceye.io",
+        "transfer.sh",
+        "file.io",
+        "0x0.st",
+        "paste.ee",
+        "pastebin.com",
+        "hastebin.com",
+        "termbin.com",
+        "discord.com/api/webhooks",
         "api.telegram.org",
     ];
     COLLECTORS
@@ -66,21 +104,72 @@ pub(crate) fn is_collector(host: &str) -> bool {
 /// honest skills every day.
 pub(crate) fn is_installer_host(host: &str, url: &str) -> bool {
     const HOSTS: &[&str] = &[
-        "astral.sh", "sh.rustup.rs", "rustup.rs", "static.rust-lang.org", "bun.sh", "deno.land",
-        "get.docker.com", "docker.com", "brew.sh", "install.python-poetry.org", "get.pnpm.io",
-        "deb.nodesource.com", "rpm.nodesource.com", "get.sdkman.io", "fluxcd.io", "run.linkerd.io",
-        "get.helm.sh", "get.k3s.io", "ollama.com", "tailscale.com", "starship.rs", "install.determinate.systems",
-        "nixos.org", "foundry.paradigm.xyz", "opencode.ai", "claude.ai", "cli.github.com",
-        "dot.net", "get.pulumi.com", "sdk.cloud.google.com", "awscli.amazonaws.com", "install.julialang.org",
-        "mise.run", "pixi.sh", "get.volta.sh", "fnm.vercel.app", "vercel.com", "fly.io", "supabase.com",
-        "pyenv.run", "setup.rye.astral.sh", "get.jenkins.io", "apt.releases.hashicorp.com",
-        "releases.hashicorp.com", "dl.k8s.io", "get.haskellstack.org", "get-ghcup.haskell.org",
-        "raw.githubusercontent.com/homebrew/", "raw.githubusercontent.com/nvm-sh/",
-        "raw.githubusercontent.com/helm/", "raw.githubusercontent.com/rust-lang/",
-        "raw.githubusercontent.com/python-poetry/", "raw.githubusercontent.com/pyenv/",
-        "antigravity.google", "download.pytorch.org", "pypi.nvidia.com", "pypi.ngc.nvidia.com",
-        "data.pyg.org", "storage.googleapis.com/tensorflow", "dl.cloudsmith.io", "packagecloud.io",
-        "packages.microsoft.com", "download.docker.com", "apt.llvm.org", "nodejs.org", "go.dev",
+        "astral.sh",
+        "sh.rustup.rs",
+        "rustup.rs",
+        "static.rust-lang.org",
+        "bun.sh",
+        "deno.land",
+        "get.docker.com",
+        "docker.com",
+        "brew.sh",
+        "install.python-poetry.org",
+        "get.pnpm.io",
+        "deb.nodesource.com",
+        "rpm.nodesource.com",
+        "get.sdkman.io",
+        "fluxcd.io",
+        "run.linkerd.io",
+        "get.helm.sh",
+        "get.k3s.io",
+        "ollama.com",
+        "tailscale.com",
+        "starship.rs",
+        "install.determinate.systems",
+        "nixos.org",
+        "foundry.paradigm.xyz",
+        "opencode.ai",
+        "claude.ai",
+        "cli.github.com",
+        "dot.net",
+        "get.pulumi.com",
+        "sdk.cloud.google.com",
+        "awscli.amazonaws.com",
+        "install.julialang.org",
+        "mise.run",
+        "pixi.sh",
+        "get.volta.sh",
+        "fnm.vercel.app",
+        "vercel.com",
+        "fly.io",
+        "supabase.com",
+        "pyenv.run",
+        "setup.rye.astral.sh",
+        "get.jenkins.io",
+        "apt.releases.hashicorp.com",
+        "releases.hashicorp.com",
+        "dl.k8s.io",
+        "get.haskellstack.org",
+        "get-ghcup.haskell.org",
+        "raw.githubusercontent.com/homebrew/",
+        "raw.githubusercontent.com/nvm-sh/",
+        "raw.githubusercontent.com/helm/",
+        "raw.githubusercontent.com/rust-lang/",
+        "raw.githubusercontent.com/python-poetry/",
+        "raw.githubusercontent.com/pyenv/",
+        "antigravity.google",
+        "download.pytorch.org",
+        "pypi.nvidia.com",
+        "pypi.ngc.nvidia.com",
+        "data.pyg.org",
+        "storage.googleapis.com/tensorflow",
+        "dl.cloudsmith.io",
+        "packagecloud.io",
+        "packages.microsoft.com",
+        "download.docker.com",
+        "apt.llvm.org",
+        "nodejs.org",
+        "go.dev",
     ];
     let lower = url.to_ascii_lowercase();
     let path_after_host = lower.split_once(host).map_or("", |(_, rest)| rest);
@@ -96,17 +185,31 @@ pub(crate) fn is_installer_host(host: &str, url: &str) -> bool {
 /// Hosts that serve source and packages by name (not a random server).
 pub(crate) fn is_code_host(host: &str) -> bool {
     const HOSTS: &[&str] = &[
-        "github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "pypi.org",
-        "files.pythonhosted.org", "registry.npmjs.org", "npmjs.com", "crates.io", "huggingface.co",
+        "github.com",
+        "gitlab.com",
+        "bitbucket.org",
+        "codeberg.org",
+        "pypi.org",
+        "files.pythonhosted.org",
+        "registry.npmjs.org",
+        "npmjs.com",
+        "crates.io",
+        "huggingface.co",
     ];
-    HOSTS.iter().any(|h| host == *h || host.ends_with(&format!(".{h}")))
+    HOSTS
+        .iter()
+        .any(|h| host == *h || host.ends_with(&format!(".{h}")))
 }
 
 /// A name that is a placeholder rather than a host (`<host>`, `$HOST`,
 /// `example.com` used in documentation is still a host: it is a real name
 /// attackers and samples use alike).
 pub(crate) fn is_placeholder(url: &str) -> bool {
-    url.contains('<') || url.contains('{') || url.contains("${") || url.contains("$HOST") || url.contains("...")
+    url.contains('<')
+        || url.contains('{')
+        || url.contains("${")
+        || url.contains("$HOST")
+        || url.contains("...")
 }
 
 #[cfg(test)]
@@ -115,16 +218,37 @@ mod tests {
 
     #[test]
     fn classifies_hosts() {
-        assert_eq!(host("curl https://A.b.example/x?y").as_deref(), Some("a.b.example"));
+        assert_eq!(
+            host("curl https://A.b.example/x?y").as_deref(),
+            Some("a.b.example")
+        );
         assert!(is_local("localhost") && is_local("127.0.0.1"));
         assert!(is_bare_ip("203.0.113.7") && !is_bare_ip("127.0.0.1") && !is_bare_ip("1.2.3"));
         assert!(is_collector("a1b2c3.ngrok-free.dev") && is_collector("webhook.site"));
         assert!(!is_collector("github.com"));
-        assert!(is_installer_host("astral.sh", "https://astral.sh/uv/install.sh"));
-        assert!(is_installer_host("github.com", "https://github.com/j178/prek/releases/latest/download/x.sh"));
-        assert!(!is_installer_host("github.com", "https://github.com/evil/x/raw/main/a.sh"));
-        assert!(is_installer_host("raw.githubusercontent.com", "https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh"));
-        assert!(!is_installer_host("raw.githubusercontent.com", "https://raw.githubusercontent.com/evil/x/main/a.sh"));
-        assert!(!is_installer_host("devtools-cdn.dev", "https://devtools-cdn.dev/bootstrap/latest.sh"));
+        assert!(is_installer_host(
+            "astral.sh",
+            "https://astral.sh/uv/install.sh"
+        ));
+        assert!(is_installer_host(
+            "github.com",
+            "https://github.com/j178/prek/releases/latest/download/x.sh"
+        ));
+        assert!(!is_installer_host(
+            "github.com",
+            "https://github.com/evil/x/raw/main/a.sh"
+        ));
+        assert!(is_installer_host(
+            "raw.githubusercontent.com",
+            "https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh"
+        ));
+        assert!(!is_installer_host(
+            "raw.githubusercontent.com",
+            "https://raw.githubusercontent.com/evil/x/main/a.sh"
+        ));
+        assert!(!is_installer_host(
+            "devtools-cdn.dev",
+            "https://devtools-cdn.dev/bootstrap/latest.sh"
+        ));
     }
 }

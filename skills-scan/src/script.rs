@@ -48,7 +48,11 @@ fn shipped(ctx: &Ctx<'_>) -> bool {
 fn dotted(tokens: &[Token], i: usize) -> String {
     let mut parts = vec![tokens[i].value.as_str()];
     let mut j = i;
-    while j >= 2 && tokens[j - 1].kind == Kind::Punct && tokens[j - 1].value == "." && tokens[j - 2].kind == Kind::Ident {
+    while j >= 2
+        && tokens[j - 1].kind == Kind::Punct
+        && tokens[j - 1].value == "."
+        && tokens[j - 2].kind == Kind::Ident
+    {
         parts.push(tokens[j - 2].value.as_str());
         j -= 2;
     }
@@ -59,7 +63,10 @@ fn dotted(tokens: &[Token], i: usize) -> String {
 /// The tokens between the parenthesis after token `i` and its match.
 fn call_args(tokens: &[Token], i: usize) -> Option<Range<usize>> {
     let open = i + 1;
-    if tokens.get(open).is_none_or(|t| t.kind != Kind::Punct || t.value != "(") {
+    if tokens
+        .get(open)
+        .is_none_or(|t| t.kind != Kind::Punct || t.value != "(")
+    {
         return None;
     }
     let mut depth = 0usize;
@@ -100,14 +107,30 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                 if let Some(store) = sensitive::store_in(&t.value) {
                     let store = store.to_string();
                     let weak = store.trim_start_matches(['.', '/']).starts_with("env");
-                    let severity = if weak { Severity::Low } else { Severity::Medium };
-                    ctx.report(unit, id::CredentialStoreRead, severity, t.span.clone(),
-                        format!("names the credential store `{store}`"));
-                    collects.get_or_insert((t.span.clone(), format!("the credential store `{store}`")));
+                    let severity = if weak {
+                        Severity::Low
+                    } else {
+                        Severity::Medium
+                    };
+                    ctx.report(
+                        unit,
+                        id::CredentialStoreRead,
+                        severity,
+                        t.span.clone(),
+                        format!("names the credential store `{store}`"),
+                    );
+                    collects
+                        .get_or_insert((t.span.clone(), format!("the credential store `{store}`")));
                 }
                 if shipped
                     && SQL.is_match(&t.value)
-                    && (t.value.contains('{') && unit.text.get(t.span.clone()).is_some_and(|raw| raw.starts_with(['f', 'F'])) || t.value.contains("%s") && tokens.get(i + 1).is_some_and(|n| n.value == "%"))
+                    && (t.value.contains('{')
+                        && unit
+                            .text
+                            .get(t.span.clone())
+                            .is_some_and(|raw| raw.starts_with(['f', 'F']))
+                        || t.value.contains("%s")
+                            && tokens.get(i + 1).is_some_and(|n| n.value == "%"))
                 {
                     ctx.report(unit, id::DynamicEvaluation, Severity::Medium, t.span.clone(),
                         "builds an SQL statement from a variable: input in it becomes SQL (injection)".into());
@@ -115,24 +138,46 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                 if let Some(host) = net::host(&t.value)
                     && net::is_collector(&host)
                 {
-                    ctx.report(unit, id::CollectorEndpoint, Severity::Medium, t.span.clone(),
-                        format!("sends to `{host}`, a tunnel or request-collection service"));
+                    ctx.report(
+                        unit,
+                        id::CollectorEndpoint,
+                        Severity::Medium,
+                        t.span.clone(),
+                        format!("sends to `{host}`, a tunnel or request-collection service"),
+                    );
                 }
             }
             Kind::Ident => {
                 let name = dotted(&tokens, i);
                 let next_is_call = tokens.get(i + 1).is_some_and(|n| n.value == "(");
                 // The whole environment.
-                if (lang == Lang::Python && (name == "os.environ" && !tokens.get(i + 1).is_some_and(|n| n.value == "[" || n.value == ".")
-                    || name == "os.environ.items" || name == "os.environ.copy" || name == "os.environ.keys" || name == "os.environ.values"))
-                    || (lang == Lang::Js && name == "process.env" && !tokens.get(i + 1).is_some_and(|n| n.value == "." || n.value == "["))
+                if (lang == Lang::Python
+                    && (name == "os.environ"
+                        && !tokens
+                            .get(i + 1)
+                            .is_some_and(|n| n.value == "[" || n.value == ".")
+                        || name == "os.environ.items"
+                        || name == "os.environ.copy"
+                        || name == "os.environ.keys"
+                        || name == "os.environ.values"))
+                    || (lang == Lang::Js
+                        && name == "process.env"
+                        && !tokens
+                            .get(i + 1)
+                            .is_some_and(|n| n.value == "." || n.value == "["))
                 {
-                    ctx.report(unit, id::EnvironmentHarvest, Severity::Medium, t.span.clone(),
-                        "reads the whole environment, with every token and key in it".into());
+                    ctx.report(
+                        unit,
+                        id::EnvironmentHarvest,
+                        Severity::Medium,
+                        t.span.clone(),
+                        "reads the whole environment, with every token and key in it".into(),
+                    );
                     collects.get_or_insert((t.span.clone(), "the whole environment".into()));
                 }
                 // A secret-named variable read from the environment.
-                if (name == "os.getenv" || name == "os.environ.get" || name == "os.environ") && let Some(var) = tokens.get(i + 2).filter(|s| s.kind == Kind::Str)
+                if (name == "os.getenv" || name == "os.environ.get" || name == "os.environ")
+                    && let Some(var) = tokens.get(i + 2).filter(|s| s.kind == Kind::Str)
                     && secret_name(&var.value)
                     && let Some(target) = assigned_name(&tokens, i)
                 {
@@ -142,11 +187,20 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                     continue;
                 }
                 let last_part = name.rsplit('.').next().unwrap_or(&name);
-                if DECODERS.contains(&last_part) && let Some(target) = assigned_name(&tokens, i) {
+                if DECODERS.contains(&last_part)
+                    && let Some(target) = assigned_name(&tokens, i)
+                {
                     decoded_vars.insert(target);
                 }
-                if matches!(name.as_str(), "requests.get" | "urlopen" | "urllib.request.urlopen" | "httpx.get" | "fetch" | "axios.get")
-                    && let Some(target) = assigned_name(&tokens, i)
+                if matches!(
+                    name.as_str(),
+                    "requests.get"
+                        | "urlopen"
+                        | "urllib.request.urlopen"
+                        | "httpx.get"
+                        | "fetch"
+                        | "axios.get"
+                ) && let Some(target) = assigned_name(&tokens, i)
                 {
                     fetched_vars.insert(target);
                 }
@@ -159,33 +213,79 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                         let inner = unit.derived(&s.value, s.span.start);
                         shell::scan(ctx, &inner, shell::Mode::Code);
                     }
-                    if shipped && arg_tokens.iter().any(|a| a.kind == Kind::Ident && a.value == "shell")
-                        && arg_tokens.first().is_some_and(|a| a.kind == Kind::Ident || a.value.contains('{'))
+                    if shipped
+                        && arg_tokens
+                            .iter()
+                            .any(|a| a.kind == Kind::Ident && a.value == "shell")
+                        && arg_tokens
+                            .first()
+                            .is_some_and(|a| a.kind == Kind::Ident || a.value.contains('{'))
                     {
-                        ctx.report(unit, id::DynamicEvaluation, Severity::Medium, t.span.clone(),
-                            format!("`{name}` runs a command built from a variable through a shell"));
+                        ctx.report(
+                            unit,
+                            id::DynamicEvaluation,
+                            Severity::Medium,
+                            t.span.clone(),
+                            format!(
+                                "`{name}` runs a command built from a variable through a shell"
+                            ),
+                        );
                     }
                 }
                 // exec / eval.
                 let evaluates = match lang {
-                    Lang::Python => matches!(name.as_str(), "exec" | "eval" | "compile" | "builtins.exec" | "__import__"),
-                    Lang::Js => matches!(name.as_str(), "eval" | "Function" | "vm.runInNewContext" | "vm.runInThisContext" | "setTimeout" | "setInterval") || last == "runInContext",
+                    Lang::Python => matches!(
+                        name.as_str(),
+                        "exec" | "eval" | "compile" | "builtins.exec" | "__import__"
+                    ),
+                    Lang::Js => {
+                        matches!(
+                            name.as_str(),
+                            "eval"
+                                | "Function"
+                                | "vm.runInNewContext"
+                                | "vm.runInThisContext"
+                                | "setTimeout"
+                                | "setInterval"
+                        ) || last == "runInContext"
+                    }
                 };
                 let method = i > 0 && tokens[i - 1].value == "." && !name.contains('.');
                 if evaluates && !method {
-                    if arg_tokens.iter().any(|a| a.kind == Kind::Ident && decoded_vars.contains(&a.value)) {
-                        ctx.report(unit, id::DecodeExecute, Severity::Critical, t.span.clone(),
-                            format!("`{name}` runs code that was decoded first, so no reader sees it"));
-                    } else if arg_tokens.iter().any(|a| a.kind == Kind::Ident && fetched_vars.contains(&a.value)) {
-                        ctx.report(unit, id::DownloadExecute, Severity::Critical, t.span.clone(),
-                            format!("`{name}` runs code downloaded from the network"));
+                    if arg_tokens
+                        .iter()
+                        .any(|a| a.kind == Kind::Ident && decoded_vars.contains(&a.value))
+                    {
+                        ctx.report(
+                            unit,
+                            id::DecodeExecute,
+                            Severity::Critical,
+                            t.span.clone(),
+                            format!(
+                                "`{name}` runs code that was decoded first, so no reader sees it"
+                            ),
+                        );
+                    } else if arg_tokens
+                        .iter()
+                        .any(|a| a.kind == Kind::Ident && fetched_vars.contains(&a.value))
+                    {
+                        ctx.report(
+                            unit,
+                            id::DownloadExecute,
+                            Severity::Critical,
+                            t.span.clone(),
+                            format!("`{name}` runs code downloaded from the network"),
+                        );
                     } else {
                         evaluation(ctx, unit, t, &name, arg_tokens, shipped, lang);
                     }
                 }
                 // Network sinks.
                 if let Some(sink_host) = network_call(&name, arg_tokens, lang) {
-                    let leaks_var = arg_tokens.iter().any(|a| a.kind == Kind::Ident && secret_vars.contains(&a.value)) && !in_headers(arg_tokens, &secret_vars);
+                    let leaks_var = arg_tokens
+                        .iter()
+                        .any(|a| a.kind == Kind::Ident && secret_vars.contains(&a.value))
+                        && !in_headers(arg_tokens, &secret_vars);
                     sinks.push((t.span.clone(), name.clone(), sink_host, leaks_var));
                 }
                 // Deserialisation and files.
@@ -203,13 +303,25 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
         if shipped {
             ctx.sink(unit, span.start, name, host.as_deref());
         }
-        let to = host.as_deref().map_or(String::new(), |h| format!(" to `{h}`"));
+        let to = host
+            .as_deref()
+            .map_or(String::new(), |h| format!(" to `{h}`"));
         if let Some((_, what)) = &collects {
-            ctx.report(unit, id::SecretsToNetwork, Severity::Critical, span.clone(),
-                format!("`{name}` sends data{to} from code that collects {what}"));
+            ctx.report(
+                unit,
+                id::SecretsToNetwork,
+                Severity::Critical,
+                span.clone(),
+                format!("`{name}` sends data{to} from code that collects {what}"),
+            );
         } else if *leaks_var {
-            ctx.report(unit, id::SecretsToNetwork, Severity::High, span.clone(),
-                format!("`{name}` sends a secret read from the environment{to} in its body"));
+            ctx.report(
+                unit,
+                id::SecretsToNetwork,
+                Severity::High,
+                span.clone(),
+                format!("`{name}` sends a secret read from the environment{to} in its body"),
+            );
         }
     }
     if lang == Lang::Python {
@@ -221,37 +333,84 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
 /// Code that edits an agent's configuration file and puts hooks or MCP
 /// servers in it.
 fn agent_config(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token]) {
-    let Some(file) = tokens
-        .iter()
-        .find(|t| t.kind == Kind::Str && crate::config::is_agent_settings(t.value.trim_start_matches('~')))
-    else {
+    let Some(file) = tokens.iter().find(|t| {
+        t.kind == Kind::Str && crate::config::is_agent_settings(t.value.trim_start_matches('~'))
+    }) else {
         return;
     };
-    let writes = tokens.iter().any(|t| t.kind == Kind::Ident && matches!(t.value.as_str(), "dump" | "write" | "writeFileSync" | "write_text" | "writeFile"));
+    let writes = tokens.iter().any(|t| {
+        t.kind == Kind::Ident
+            && matches!(
+                t.value.as_str(),
+                "dump" | "write" | "writeFileSync" | "write_text" | "writeFile"
+            )
+    });
     if !writes {
         return;
     }
     for t in tokens.iter().filter(|t| t.kind == Kind::Str) {
         let (rule, what) = match t.value.as_str() {
-            "hooks" => (id::AgentHooks, "hooks: a command then runs on the agent's events in every session"),
-            "mcpServers" | "mcp_servers" => (id::McpRegistration, "an MCP server: it starts in every session"),
+            "hooks" => (
+                id::AgentHooks,
+                "hooks: a command then runs on the agent's events in every session",
+            ),
+            "mcpServers" | "mcp_servers" => (
+                id::McpRegistration,
+                "an MCP server: it starts in every session",
+            ),
             _ => continue,
         };
-        ctx.report(unit, rule, Severity::High, t.span.clone(),
-            format!("edits `{}` to add {what}", file.value));
+        ctx.report(
+            unit,
+            rule,
+            Severity::High,
+            t.span.clone(),
+            format!("edits `{}` to add {what}", file.value),
+        );
     }
 }
 
 /// Calls that turn encoded data back into text or code.
-const DECODERS: &[&str] = &["b64decode", "a85decode", "b32decode", "b16decode", "urlsafe_b64decode", "decodebytes", "decompress", "unhexlify", "fromhex", "atob", "fromCharCode", "unescape", "decodeURIComponent", "rot13", "inflateSync", "gunzipSync", "inflateRawSync"];
+const DECODERS: &[&str] = &[
+    "b64decode",
+    "a85decode",
+    "b32decode",
+    "b16decode",
+    "urlsafe_b64decode",
+    "decodebytes",
+    "decompress",
+    "unhexlify",
+    "fromhex",
+    "atob",
+    "fromCharCode",
+    "unescape",
+    "decodeURIComponent",
+    "rot13",
+    "inflateSync",
+    "gunzipSync",
+    "inflateRawSync",
+];
 
 static SQL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    crate::text::regex(r"(?is)\b(?:select\s.+?\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b").expect("valid")
+    crate::text::regex(
+        r"(?is)\b(?:select\s.+?\sfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b",
+    )
+    .expect("valid")
 });
 
 fn secret_name(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
-    ["KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"].iter().any(|w| upper.contains(w))
+    [
+        "KEY",
+        "SECRET",
+        "TOKEN",
+        "PASSWORD",
+        "PASSWD",
+        "CREDENTIAL",
+        "AUTH",
+    ]
+    .iter()
+    .any(|w| upper.contains(w))
 }
 
 /// The name assigned on the line of token `i` (`x = os.getenv(…)` → `x`).
@@ -264,7 +423,11 @@ fn assigned_name(tokens: &[Token], i: usize) -> Option<String> {
             return None;
         }
         if t.kind == Kind::Punct && t.value == "=" {
-            return tokens[..j].iter().rev().find(|t| t.kind == Kind::Ident).map(|t| t.value.clone());
+            return tokens[..j]
+                .iter()
+                .rev()
+                .find(|t| t.kind == Kind::Ident)
+                .map(|t| t.value.clone());
         }
     }
     None
@@ -276,7 +439,12 @@ fn in_headers(args: &[Token], secret_vars: &HashSet<String>) -> bool {
     let mut in_auth = false;
     let mut depth = 0i32;
     for (k, a) in args.iter().enumerate() {
-        if a.kind == Kind::Ident && (a.value == "headers" || a.value == "auth" || a.value == "Authorization") && args.get(k + 1).is_some_and(|n| n.value == "=" || n.value == ":") {
+        if a.kind == Kind::Ident
+            && (a.value == "headers" || a.value == "auth" || a.value == "Authorization")
+            && args
+                .get(k + 1)
+                .is_some_and(|n| n.value == "=" || n.value == ":")
+        {
             in_auth = true;
             depth = 0;
         }
@@ -295,39 +463,121 @@ fn in_headers(args: &[Token], secret_vars: &HashSet<String>) -> bool {
 
 fn is_shell_call(name: &str, lang: Lang) -> bool {
     match lang {
-        Lang::Python => matches!(name, "os.system" | "os.popen" | "subprocess.run" | "subprocess.call" | "subprocess.check_call" | "subprocess.check_output" | "subprocess.Popen" | "subprocess.getoutput" | "subprocess.getstatusoutput" | "commands.getoutput" | "pty.spawn" | "os.execl" | "os.execlp" | "os.execv" | "os.execvp" | "run" | "call" | "check_output" | "Popen"),
+        Lang::Python => matches!(
+            name,
+            "os.system"
+                | "os.popen"
+                | "subprocess.run"
+                | "subprocess.call"
+                | "subprocess.check_call"
+                | "subprocess.check_output"
+                | "subprocess.Popen"
+                | "subprocess.getoutput"
+                | "subprocess.getstatusoutput"
+                | "commands.getoutput"
+                | "pty.spawn"
+                | "os.execl"
+                | "os.execlp"
+                | "os.execv"
+                | "os.execvp"
+                | "run"
+                | "call"
+                | "check_output"
+                | "Popen"
+        ),
         Lang::Js => {
             let last = name.rsplit('.').next().unwrap_or(name);
-            matches!(last, "exec" | "execSync" | "spawn" | "spawnSync" | "execFile" | "execFileSync" | "$")
+            matches!(
+                last,
+                "exec" | "execSync" | "spawn" | "spawnSync" | "execFile" | "execFileSync" | "$"
+            )
         }
     }
 }
 
-fn evaluation(ctx: &mut Ctx<'_>, unit: &Unit<'_>, t: &Token, name: &str, args: &[Token], shipped: bool, lang: Lang) {
+fn evaluation(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    t: &Token,
+    name: &str,
+    args: &[Token],
+    shipped: bool,
+    lang: Lang,
+) {
     if args.is_empty() {
         return;
     }
-    let idents: Vec<&str> = args.iter().filter(|a| a.kind == Kind::Ident).map(|a| a.value.as_str()).collect();
+    let idents: Vec<&str> = args
+        .iter()
+        .filter(|a| a.kind == Kind::Ident)
+        .map(|a| a.value.as_str())
+        .collect();
     let decoders = DECODERS;
-    let fetchers = ["urlopen", "get", "urlretrieve", "fetch", "request", "text", "read", "axios", "httpx"];
-    let network = idents.iter().any(|i| ["urlopen", "requests", "urllib", "httpx", "fetch", "axios", "http", "https", "socket"].contains(i));
-    if idents.iter().any(|i| decoders.contains(i) || *i == "chr" || *i == "codecs") {
-        ctx.report(unit, id::DecodeExecute, Severity::Critical, t.span.clone(),
-            format!("`{name}` runs code that is decoded first, so no reader sees it"));
+    let fetchers = [
+        "urlopen",
+        "get",
+        "urlretrieve",
+        "fetch",
+        "request",
+        "text",
+        "read",
+        "axios",
+        "httpx",
+    ];
+    let network = idents.iter().any(|i| {
+        [
+            "urlopen", "requests", "urllib", "httpx", "fetch", "axios", "http", "https", "socket",
+        ]
+        .contains(i)
+    });
+    if idents
+        .iter()
+        .any(|i| decoders.contains(i) || *i == "chr" || *i == "codecs")
+    {
+        ctx.report(
+            unit,
+            id::DecodeExecute,
+            Severity::Critical,
+            t.span.clone(),
+            format!("`{name}` runs code that is decoded first, so no reader sees it"),
+        );
     } else if network && idents.iter().any(|i| fetchers.contains(i)) {
-        ctx.report(unit, id::DownloadExecute, Severity::Critical, t.span.clone(),
-            format!("`{name}` runs code downloaded from the network"));
-    } else if lang == Lang::Js && name == "setTimeout" || lang == Lang::Js && name == "setInterval" {
+        ctx.report(
+            unit,
+            id::DownloadExecute,
+            Severity::Critical,
+            t.span.clone(),
+            format!("`{name}` runs code downloaded from the network"),
+        );
+    } else if lang == Lang::Js && (name == "setTimeout" || name == "setInterval") {
         // A string first argument only.
         if args.first().is_some_and(|a| a.kind == Kind::Str) && shipped {
-            ctx.report(unit, id::DynamicEvaluation, Severity::Low, t.span.clone(), format!("`{name}` evaluates a string"));
+            ctx.report(
+                unit,
+                id::DynamicEvaluation,
+                Severity::Low,
+                t.span.clone(),
+                format!("`{name}` evaluates a string"),
+            );
         }
-    } else if args.iter().all(|a| a.kind == Kind::Str || a.kind == Kind::Number || a.kind == Kind::Punct) {
+    } else if args
+        .iter()
+        .all(|a| a.kind == Kind::Str || a.kind == Kind::Number || a.kind == Kind::Punct)
+    {
         // A constant: no input reaches it.
     } else {
-        let severity = if shipped { Severity::Medium } else { Severity::Low };
-        ctx.report(unit, id::DynamicEvaluation, severity, t.span.clone(),
-            format!("`{name}` evaluates a value the caller controls: any code in it runs"));
+        let severity = if shipped {
+            Severity::Medium
+        } else {
+            Severity::Low
+        };
+        ctx.report(
+            unit,
+            id::DynamicEvaluation,
+            severity,
+            t.span.clone(),
+            format!("`{name}` evaluates a value the caller controls: any code in it runs"),
+        );
     }
 }
 
@@ -337,35 +587,117 @@ fn network_call(name: &str, args: &[Token], lang: Lang) -> Option<Option<String>
     let last = name.rsplit('.').next().unwrap_or(name);
     let sends = match lang {
         Lang::Python => {
-            matches!(name, "requests.post" | "requests.put" | "requests.patch" | "requests.request" | "httpx.post" | "httpx.put" | "urllib.request.urlopen" | "urlopen" | "urllib.request.Request" | "Request" | "http.client.HTTPSConnection" | "http.client.HTTPConnection" | "HTTPSConnection" | "HTTPConnection" | "session.post" | "s.post" | "client.post")
-                || matches!(last, "sendall" | "sendto" | "send_message" | "sendmail" | "storbinary")
-                || name == "requests.get" && args.iter().any(|a| a.value == "params" || a.value == "data")
+            matches!(
+                name,
+                "requests.post"
+                    | "requests.put"
+                    | "requests.patch"
+                    | "requests.request"
+                    | "httpx.post"
+                    | "httpx.put"
+                    | "urllib.request.urlopen"
+                    | "urlopen"
+                    | "urllib.request.Request"
+                    | "Request"
+                    | "http.client.HTTPSConnection"
+                    | "http.client.HTTPConnection"
+                    | "HTTPSConnection"
+                    | "HTTPConnection"
+                    | "session.post"
+                    | "s.post"
+                    | "client.post"
+            ) || matches!(
+                last,
+                "sendall" | "sendto" | "send_message" | "sendmail" | "storbinary"
+            ) || name == "requests.get"
+                && args
+                    .iter()
+                    .any(|a| a.value == "params" || a.value == "data")
         }
-        Lang::Js => matches!(last, "fetch" | "post" | "put" | "sendBeacon" | "request" | "write") && (name.contains("axios") || name == "fetch" || name.contains("http") || name.contains("navigator") || name == "request" || last == "post")
-            || matches!(name, "net.connect" | "net.createConnection" | "dns.resolve" | "dns.lookup" | "XMLHttpRequest"),
+        Lang::Js => {
+            matches!(
+                last,
+                "fetch" | "post" | "put" | "sendBeacon" | "request" | "write"
+            ) && (name.contains("axios")
+                || name == "fetch"
+                || name.contains("http")
+                || name.contains("navigator")
+                || name == "request"
+                || last == "post")
+                || matches!(
+                    name,
+                    "net.connect"
+                        | "net.createConnection"
+                        | "dns.resolve"
+                        | "dns.lookup"
+                        | "XMLHttpRequest"
+                )
+        }
     };
     if !sends {
         return None;
     }
-    let host = args.iter().filter(|a| a.kind == Kind::Str).find_map(|a| net::host(&a.value));
+    let host = args
+        .iter()
+        .filter(|a| a.kind == Kind::Str)
+        .find_map(|a| net::host(&a.value));
     Some(host)
 }
 
-fn python_calls(ctx: &mut Ctx<'_>, unit: &Unit<'_>, t: &Token, name: &str, args: &[Token], shipped: bool) {
-    let severity = if shipped { Severity::Medium } else { Severity::Low };
+fn python_calls(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    t: &Token,
+    name: &str,
+    args: &[Token],
+    shipped: bool,
+) {
+    let severity = if shipped {
+        Severity::Medium
+    } else {
+        Severity::Low
+    };
     match name {
-        "pickle.loads" | "pickle.load" | "cPickle.loads" | "marshal.loads" | "shelve.open" | "jsonpickle.decode" | "dill.loads" | "yaml.unsafe_load" => {
-            ctx.report(unit, id::UnsafeDeserialization, severity, t.span.clone(), format!("`{name}` runs code carried in the data it reads"));
+        "pickle.loads" | "pickle.load" | "cPickle.loads" | "marshal.loads" | "shelve.open"
+        | "jsonpickle.decode" | "dill.loads" | "yaml.unsafe_load" => {
+            ctx.report(
+                unit,
+                id::UnsafeDeserialization,
+                severity,
+                t.span.clone(),
+                format!("`{name}` runs code carried in the data it reads"),
+            );
         }
-        "yaml.load" if !args.iter().any(|a| a.value.contains("SafeLoader") || a.value.contains("CSafeLoader") || a.value == "BaseLoader") => {
-            ctx.report(unit, id::UnsafeDeserialization, severity, t.span.clone(), "`yaml.load` without a safe loader builds arbitrary objects".into());
+        "yaml.load"
+            if !args.iter().any(|a| {
+                a.value.contains("SafeLoader")
+                    || a.value.contains("CSafeLoader")
+                    || a.value == "BaseLoader"
+            }) =>
+        {
+            ctx.report(
+                unit,
+                id::UnsafeDeserialization,
+                severity,
+                t.span.clone(),
+                "`yaml.load` without a safe loader builds arbitrary objects".into(),
+            );
         }
         "open" if shipped => {
-            let joined = args.windows(2).any(|w| w[0].value == "join" && w[1].value == "(");
-            let fpath = args.first().is_some_and(|a| a.kind == Kind::Str && a.value.starts_with('/') && a.value.contains('{'));
+            let joined = args
+                .windows(2)
+                .any(|w| w[0].value == "join" && w[1].value == "(");
+            let fpath = args.first().is_some_and(|a| {
+                a.kind == Kind::Str && a.value.starts_with('/') && a.value.contains('{')
+            });
             if (joined || fpath) && !args.is_empty() {
-                ctx.report(unit, id::PathTraversal, Severity::Medium, t.span.clone(),
-                    "opens a path built from an argument: `../` in it reaches any file".into());
+                ctx.report(
+                    unit,
+                    id::PathTraversal,
+                    Severity::Medium,
+                    t.span.clone(),
+                    "opens a path built from an argument: `../` in it reaches any file".into(),
+                );
             }
         }
         _ => {}
@@ -375,19 +707,38 @@ fn python_calls(ctx: &mut Ctx<'_>, unit: &Unit<'_>, t: &Token, name: &str, args:
 /// `while True:` with no way out in its body, and allocations sized to
 /// exhaust memory (`[x] * 10000000`).
 fn loops(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], shipped: bool) {
-    let severity = if shipped { Severity::Medium } else { Severity::Low };
+    let severity = if shipped {
+        Severity::Medium
+    } else {
+        Severity::Low
+    };
     for (i, t) in tokens.iter().enumerate() {
         if t.kind == Kind::Number
             && i > 0
             && tokens[i - 1].value == "*"
-            && t.value.replace('_', "").parse::<u64>().is_ok_and(|n| n >= 10_000_000)
+            && t.value
+                .replace('_', "")
+                .parse::<u64>()
+                .is_ok_and(|n| n >= 10_000_000)
         {
-            ctx.report(unit, id::UnboundedLoop, severity, t.span.clone(), format!("multiplies a collection by {}: memory runs out before it finishes", t.value));
+            ctx.report(
+                unit,
+                id::UnboundedLoop,
+                severity,
+                t.span.clone(),
+                format!(
+                    "multiplies a collection by {}: memory runs out before it finishes",
+                    t.value
+                ),
+            );
         }
         if t.kind != Kind::Ident || t.value != "while" {
             continue;
         }
-        let forever = tokens.get(i + 1).is_some_and(|c| c.value == "True" || c.value == "1") && tokens.get(i + 2).is_some_and(|c| c.value == ":");
+        let forever = tokens
+            .get(i + 1)
+            .is_some_and(|c| c.value == "True" || c.value == "1")
+            && tokens.get(i + 2).is_some_and(|c| c.value == ":");
         if !forever {
             continue;
         }
@@ -398,16 +749,42 @@ fn loops(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], shipped: bool) {
                 continue;
             }
             let line_indent = lex::python::indent_of(unit.text, u.span.start);
-            if line_indent <= indent && u.span.start > t.span.end && unit.text[t.span.end..u.span.start].contains('\n') {
+            if line_indent <= indent
+                && u.span.start > t.span.end
+                && unit.text[t.span.end..u.span.start].contains('\n')
+            {
                 break;
             }
-            if u.kind == Kind::Ident && matches!(u.value.as_str(), "break" | "return" | "raise" | "exit" | "sys" | "yield" | "await" | "sleep" | "wait" | "get" | "recv" | "accept" | "input") {
+            if u.kind == Kind::Ident
+                && matches!(
+                    u.value.as_str(),
+                    "break"
+                        | "return"
+                        | "raise"
+                        | "exit"
+                        | "sys"
+                        | "yield"
+                        | "await"
+                        | "sleep"
+                        | "wait"
+                        | "get"
+                        | "recv"
+                        | "accept"
+                        | "input"
+                )
+            {
                 exits = true;
                 break;
             }
         }
         if !exits {
-            ctx.report(unit, id::UnboundedLoop, severity, t.span.clone(), "a loop with no `break`, `return` or wait: it never ends".into());
+            ctx.report(
+                unit,
+                id::UnboundedLoop,
+                severity,
+                t.span.clone(),
+                "a loop with no `break`, `return` or wait: it never ends".into(),
+            );
         }
     }
 }

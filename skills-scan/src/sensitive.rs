@@ -33,9 +33,13 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
         .find_iter(text)
         .find(|m| {
             let tail = &text[m.end()..];
-            let word_end = tail.find(|c: char| c.is_whitespace() || "'\"`)".contains(c)).unwrap_or(tail.len());
+            let word_end = tail
+                .find(|c: char| c.is_whitespace() || "'\"`)".contains(c))
+                .unwrap_or(tail.len());
             let whole = format!("{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
-            !["example", "sample", "template", ".dist", ".tpl", "public"].iter().any(|w| whole.contains(w))
+            !["example", "sample", "template", ".dist", ".tpl", "public"]
+                .iter()
+                .any(|w| whole.contains(w))
         })
         .map(|m| {
             m.as_str()
@@ -88,7 +92,13 @@ mod tests {
         for t in ["env | base64", "security dump-keychain -d", "(env; cat x)"] {
             assert!(is_secret_source(t), "{t}");
         }
-        for t in ["cat ~/.aws/config", "cat .env.example", "environment", "grep -o x ~/.ssh/config", "source .venv/bin/activate"] {
+        for t in [
+            "cat ~/.aws/config",
+            "cat .env.example",
+            "environment",
+            "grep -o x ~/.ssh/config",
+            "source .venv/bin/activate",
+        ] {
             assert!(!is_secret_source(t), "{t}");
         }
     }

@@ -225,16 +225,6 @@ impl Parser<'_> {
         rest.iter().position(|&x| x == c).map(|i| from + i)
     }
 
-    /// Steps over one character.
-    fn skip_char(&mut self) {
-        let n = self
-            .src
-            .get(self.pos..)
-            .and_then(|s| s.chars().next())
-            .map_or(1, char::len_utf8);
-        self.pos = (self.pos + n).min(self.b.len());
-    }
-
     /// Appends the character at the cursor to `text` and steps over it.
     fn take_char(&mut self, text: &mut String) {
         match self.src.get(self.pos..).and_then(|s| s.chars().next()) {

@@ -100,7 +100,7 @@ pub fn markdown(out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// `text` as a code span, with as many backticks around it as it needs.
-fn code_span(text: &str) -> String {
+pub(super) fn code_span(text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {

@@ -80,9 +80,9 @@ fn rule(r: &Rule) -> Ordered {
         r.help, r.example, r.code
     );
     let help_markdown = format!(
-        "{full}\n\n**What to do:** {}\n\n**Example:** `{}`\n\nSuppress one with a marker and a reason: `skb-scan: allow {} -- <why it is safe>`. Every rule is listed in the [guide]({GUIDE_URI}).",
+        "{full}\n\n**What to do:** {}\n\n**Example:** {}\n\nSuppress one with a marker and a reason: `skb-scan: allow {} -- <why it is safe>`. Every rule is listed in the [guide]({GUIDE_URI}).",
         r.help,
-        r.example.replace('`', "'"),
+        super::rules::code_span(r.example),
         r.code
     );
     object([

@@ -177,7 +177,14 @@ impl Search<'_> {
 /// Whether `dir` holds an entry named `SKILL.md` in any letter case (a
 /// file, or a link the scan will report as not read).
 fn holds_skill_md(dir: &Path) -> bool {
-    Listing::read(dir).is_ok_and(|l| l.entries().iter().any(|(n, k)| is_skill_md(n, *k)))
+    // The usual names first: a `stat` each instead of a listing.
+    let named = |name: &str| {
+        std::fs::symlink_metadata(dir.join(name))
+            .is_ok_and(|m| m.file_type().is_file() || m.file_type().is_symlink())
+    };
+    named("SKILL.md")
+        || named("skill.md")
+        || Listing::read(dir).is_ok_and(|l| l.entries().iter().any(|(n, k)| is_skill_md(n, *k)))
 }
 
 fn is_skill_md(name: &OsStr, kind: EntryKind) -> bool {

@@ -37,6 +37,18 @@ pub enum Command {
     /// Exit status: 0 valid, 1 any error (or warning with --deny-warnings),
     /// 2 usage or I/O failure.
     Validate(ValidateArgs),
+    /// Scan skills for attacks: prompt injection, exfiltration, credential
+    /// theft, remote code, persistence, hidden text and more, in every file.
+    ///
+    /// Each PATH is read as `skb validate` reads it (skill directories,
+    /// plugins, marketplaces, packs, `.skill` archives), and every folder
+    /// holding a SKILL.md (any letter case) is scanned, valid or not.
+    /// A finding is silenced by a marker in the file that gives a reason
+    /// (`skb-scan: allow SK630 -- installs rustup from its official host`),
+    /// or by a --baseline. Exit status: 0 no finding at or above --fail-on
+    /// remains, 1 one does, 2 usage or I/O failure (a path that does not
+    /// exist, a folder that could not be read, a bad baseline).
+    Scan(ScanArgs),
     /// Validate skills, then write them as a reproducible skill pack (or as
     /// Claude `.skill` archives), optionally signed.
     ///
@@ -788,6 +800,103 @@ pub struct ValidateArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub skill_limits: SkillLimitArgs,
+    /// Also scan the skills for attacks (as `skb scan`) and print the
+    /// findings after the validation report; the exit status is 1 when
+    /// either fails.
+    #[arg(long)]
+    pub scan: bool,
+    /// With --scan: the lowest severity that fails the run.
+    #[arg(long, value_name = "SEVERITY|none", value_parser = parse_fail_on, default_value = "high", requires = "scan")]
+    pub scan_fail_on: FailOn,
+}
+
+/// `skb scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// Skill directories, SKILL.md files, plugins, marketplaces, packs,
+    /// `.skill` or `.zip` archives, or project folders (the default, `.`, is
+    /// the working directory).
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format (`markdown` only with --rules).
+    #[arg(long, value_enum, default_value_t = ScanFormat::Human)]
+    pub format: ScanFormat,
+    /// Exit 1 when a finding at or above this severity remains after inline
+    /// suppressions and the baseline (`none`: never).
+    #[arg(long, value_name = "SEVERITY|none", value_parser = parse_fail_on, default_value = "high")]
+    pub fail_on: FailOn,
+    /// Show findings at or above this severity (the summary counts the
+    /// others).
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = SeverityArg::Low)]
+    pub min_severity: SeverityArg,
+    /// Hide the findings recorded in this baseline file (written by
+    /// --write-baseline); the summary counts them, and the entries that no
+    /// longer match (stale).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write every current finding to this baseline file (after inline
+    /// suppressions, whatever --min-severity and --baseline), then exit 0
+    /// unless the scan could not be completed.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Print the rules (code, name, category, severity, summary) instead of
+    /// scanning; with --format markdown, the guide's table.
+    #[arg(long)]
+    pub rules: bool,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Output formats of `skb scan`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    /// Findings with their evidence, like rustc.
+    Human,
+    /// One JSON document.
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// The rule table as Markdown (with --rules).
+    Markdown,
+}
+
+/// A severity, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeverityArg {
+    /// Everything.
+    Info,
+    /// Dangerous in the wrong hands, common in honest skills.
+    Low,
+    /// Needs a reviewer's eye.
+    Medium,
+    /// An attack pattern.
+    High,
+    /// An attack in progress.
+    Critical,
+}
+
+impl SeverityArg {
+    /// The scanner's severity.
+    pub fn severity(self) -> skills_scan::Severity {
+        use skills_scan::Severity;
+        match self {
+            SeverityArg::Info => Severity::Info,
+            SeverityArg::Low => Severity::Low,
+            SeverityArg::Medium => Severity::Medium,
+            SeverityArg::High => Severity::High,
+            SeverityArg::Critical => Severity::Critical,
+        }
+    }
 }
 
 /// `skb completions`.

@@ -15,6 +15,7 @@ mod listing;
 mod outcome;
 mod output;
 mod report;
+mod scan;
 mod sign;
 mod supply;
 mod trust;
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
     warnings::install();
     let result = match cli.command {
         args::Command::Validate(a) => cmd::validate::run(&a),
+        args::Command::Scan(a) => cmd::scan::run(&a),
         args::Command::Pack(a) => cmd::pack::run(&a),
         args::Command::Verify(a) => cmd::verify::run(&a),
         args::Command::Inspect(a) => cmd::inspect::run(&a),

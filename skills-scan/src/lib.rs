@@ -45,6 +45,7 @@
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
 
+pub mod baseline;
 mod config;
 mod decode;
 mod engine;

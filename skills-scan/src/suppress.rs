@@ -38,7 +38,7 @@ pub struct Marker {
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(
-        r"(?mR)skb-scan:[ \t]*(allow-file|allow)[ \t]+((?:[A-Za-z][A-Za-z0-9-]*)(?:[ \t,]+(?:SK[0-9]{3}|[a-z][a-z-]+))*)[ \t]*(?:--[ \t]*([^\r\n]*?))?[ \t]*(?:-->|\*/|#\}|%\}|$)",
+        r"(?mR)skb-scan:[ \t]*(allow-file|allow)[ \t]+((?:[A-Za-z][A-Za-z0-9-]*)(?:[ \t,]+(?:SK[0-9]{3}|[a-z][a-z-]+))*)[ \t]*(?:--[ \t]+([^\r\n]*?))?[ \t]*(?:-->|\*/|#\}|%\}|$)",
     )
     .expect("the marker pattern is valid")
 });
@@ -168,6 +168,14 @@ mod tests {
         assert_eq!(m[1].rules, ["SK650", "known-secret"]);
         assert_eq!(m[1].lines, Some((7, 7)));
         assert_eq!(m[2].reason, None);
+    }
+
+    #[test]
+    fn an_html_comment_without_reason_has_none() {
+        let m = markers("<!-- skb-scan: allow SK605 -->\nx\n");
+        assert_eq!(m[0].reason, None);
+        let m = markers("<!-- skb-scan: allow SK605 -- it is the subject -->\nx\n");
+        assert_eq!(m[0].reason.as_deref(), Some("it is the subject"));
     }
 
     #[test]

@@ -31,8 +31,9 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 26] = [
+const SUBCOMMANDS: [&str; 27] = [
     "validate",
+    "scan",
     "pack",
     "verify",
     "inspect",

@@ -37,6 +37,7 @@ mod mcp;
 mod pack;
 mod readers;
 mod reproducible;
+mod scan;
 mod security;
 mod serve_bounds;
 mod sign;

@@ -19,6 +19,7 @@ pub mod read;
 pub mod read_properties;
 pub mod remove;
 pub mod run;
+pub mod scan;
 pub mod serve;
 pub mod show;
 pub mod to_prompt;

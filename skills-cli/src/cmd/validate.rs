@@ -1,12 +1,18 @@
-//! `skb validate`: discover, check in parallel, render, exit.
+//! `skb validate`: discover, check in parallel, render, exit; with
+//! `--scan`, the validated skills are also scanned for attacks, and the
+//! scan's findings follow the validation's report (in one document for JSON
+//! and SARIF).
 
 use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
 use skills_compiler::{self as compiler, Options, Profile};
 
+use skills_scan::Severity;
+
 use crate::args::{Format, ValidateArgs};
 use crate::report::{self, Summary};
+use crate::scan::{self, Settings, targets};
 use crate::{Outcome, input};
 
 /// Runs `skb validate`. Archives (`.skill`, `.zip`, `.skillpack`) are
@@ -35,6 +41,16 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     let inputs = input::prepare(&args.paths, &args.limits.limits())?;
     let mut result = compiler::check(&inputs.roots, &options);
     let elapsed = started.elapsed();
+    let scanned = args.scan.then(|| {
+        let targets = targets::of_dirs(&inputs, result.skills.iter().map(|s| s.dir.as_path()));
+        let settings = Settings {
+            threads: args.threads,
+            min_severity: Severity::Low,
+            fail_on: args.scan_fail_on.0,
+            baseline: None,
+        };
+        scan::run(&targets, &settings)
+    });
     inputs.relabel(&mut result);
     let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
     let mut checked = report::entries(&result, &names);
@@ -45,15 +61,36 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     report::with_clients(&mut checked, &clients);
     let summary = Summary::of(&checked, elapsed);
     let color = args.color.enabled(io::stdout().is_terminal());
-    match args.format {
-        Format::Human => report::human::render(&mut out, &checked, &summary, color)?,
-        Format::Json => report::json::render(&mut out, &checked, &summary)?,
-        Format::Sarif => report::sarif::render(&mut out, &checked, &summary)?,
-        Format::Github => report::github::render(&mut out, &checked, &summary)?,
-        Format::SkillsRef => unreachable!("handled above"),
+    match (args.format, &scanned) {
+        (Format::Human, _) => report::human::render(&mut out, &checked, &summary, color)?,
+        (Format::Json, None) => report::json::render(&mut out, &checked, &summary)?,
+        (Format::Json, Some(scan)) => {
+            report::scan::json::render_with_validation(&mut out, &checked, &summary, scan)?
+        }
+        (Format::Sarif, None) => report::sarif::render(&mut out, &checked, &summary)?,
+        (Format::Sarif, Some(scan)) => {
+            report::scan::sarif::render_with_validation(&mut out, &checked, scan)?
+        }
+        (Format::Github, _) => report::github::render(&mut out, &checked, &summary)?,
+        (Format::SkillsRef, _) => unreachable!("handled above"),
+    }
+    if let Some(scan) = &scanned {
+        match args.format {
+            Format::Human => {
+                writeln!(out)?;
+                report::scan::human::render(&mut out, scan, color)?;
+            }
+            Format::Github => report::scan::github::render(&mut out, scan)?,
+            _ => {}
+        }
     }
     out.flush()?;
-    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
+    let failed = summary.errors > 0
+        || (args.deny_warnings && summary.warnings > 0)
+        || scanned.as_ref().is_some_and(|s| s.failed);
+    if scanned.as_ref().is_some_and(|s| s.counts.failed > 0) {
+        return Ok(Outcome::Usage);
+    }
     Ok(if failed {
         Outcome::Invalid
     } else {

@@ -46,14 +46,14 @@ fn command(d: &Diagnostic) -> String {
 }
 
 /// Escapes a command's message.
-fn escape_data(text: &str) -> String {
+pub(super) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a command property's value.
-fn escape_property(text: &str) -> String {
+pub(super) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

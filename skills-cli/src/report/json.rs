@@ -22,23 +22,52 @@ pub const VERSION: u32 = 1;
 /// at a time (a report of ten thousand skills is never held whole).
 pub fn render(out: &mut dyn Write, checked: &[Checked<'_>], summary: &Summary) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer_pretty(&mut out, &Document { checked, summary })?;
+    let doc = Document {
+        checked,
+        summary,
+        scan: None,
+    };
+    serde_json::to_writer_pretty(&mut out, &doc)?;
     out.write_all(b"\n")?;
     out.flush()
 }
 
-/// The document: its version, the summary, then every skill.
+/// [`render`], with the security scan's document (`skb validate --scan`)
+/// as one more member, `scan`.
+pub(super) fn render_with_scan(
+    out: &mut dyn Write,
+    checked: &[Checked<'_>],
+    summary: &Summary,
+    scan: &Ordered,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    let doc = Document {
+        checked,
+        summary,
+        scan: Some(scan),
+    };
+    serde_json::to_writer_pretty(&mut out, &doc)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The document: its version, the summary, then every skill (and the scan's
+/// document, when there was one).
 struct Document<'r, 'a> {
     checked: &'r [Checked<'a>],
     summary: &'r Summary,
+    scan: Option<&'r Ordered>,
 }
 
 impl Serialize for Document<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(3))?;
+        let mut map = s.serialize_map(Some(3 + usize::from(self.scan.is_some())))?;
         map.serialize_entry("version", &VERSION)?;
         map.serialize_entry("summary", &summary_object(self.summary))?;
         map.serialize_entry("skills", &Skills(self.checked))?;
+        if let Some(scan) = self.scan {
+            map.serialize_entry("scan", scan)?;
+        }
         map.end()
     }
 }

@@ -14,6 +14,7 @@ pub mod human;
 pub mod json;
 mod ordered;
 pub mod sarif;
+pub mod scan;
 pub mod skills_ref;
 
 /// One skill directory (or one root that held no skill) and what was found in it.

@@ -26,7 +26,7 @@ use super::json::{Ordered, object, val, write_pretty};
 use super::{Checked, Summary};
 
 /// The project's home page.
-const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
+pub(super) const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
 
 /// Where every code is explained.
 const HELP_URI: &str = concat!(
@@ -47,6 +47,24 @@ pub fn render(out: &mut dyn Write, checked: &[Checked<'_>], _summary: &Summary) 
 }
 
 fn log(checked: &[Checked<'_>], cwd: &Path) -> Ordered {
+    envelope(vec![run(checked, cwd)])
+}
+
+/// The log around `runs` (`skb validate --scan` writes two: validation and
+/// scan).
+pub(super) fn envelope(runs: Vec<Ordered>) -> Ordered {
+    object([
+        (
+            "$schema",
+            val("https://json.schemastore.org/sarif-2.1.0.json"),
+        ),
+        ("version", val("2.1.0")),
+        ("runs", Ordered::Array(runs)),
+    ])
+}
+
+/// The validation's run.
+pub(super) fn run(checked: &[Checked<'_>], cwd: &Path) -> Ordered {
     let rules = Code::ALL.iter().map(|&c| rule(c)).collect();
     let results = checked
         .iter()
@@ -59,23 +77,19 @@ fn log(checked: &[Checked<'_>], cwd: &Path) -> Ordered {
         ("informationUri", val(INFORMATION_URI)),
         ("rules", Ordered::Array(rules)),
     ]);
-    let bases = object([
-        (SRCROOT, object([("uri", val(dir_uri(cwd)))])),
-        (ROOT, object([("uri", val(dir_uri(&fs_root(cwd))))])),
-    ]);
-    let run = object([
+    object([
         ("tool", object([("driver", driver)])),
-        ("originalUriBaseIds", bases),
+        ("originalUriBaseIds", bases(cwd)),
         ("columnKind", val("unicodeCodePoints")),
         ("results", Ordered::Array(results)),
-    ]);
+    ])
+}
+
+/// `originalUriBaseIds`: `%SRCROOT%` (the working directory) and `ROOT`.
+pub(super) fn bases(cwd: &Path) -> Ordered {
     object([
-        (
-            "$schema",
-            val("https://json.schemastore.org/sarif-2.1.0.json"),
-        ),
-        ("version", val("2.1.0")),
-        ("runs", Ordered::Array(vec![run])),
+        (SRCROOT, object([("uri", val(dir_uri(cwd)))])),
+        (ROOT, object([("uri", val(dir_uri(&fs_root(cwd))))])),
     ])
 }
 
@@ -114,7 +128,7 @@ fn default_level(code: Code) -> &'static str {
 /// `name-not-lowercase` as `NameNotLowercase`, the form SARIF asks rule
 /// names in. The article `a` is left out: the Multitool takes a one-letter
 /// word (`NotADirectory`) for a broken identifier.
-fn pascal_case(slug: &str) -> String {
+pub(super) fn pascal_case(slug: &str) -> String {
     slug.split('-')
         .filter(|word| *word != "a")
         .flat_map(|word| {
@@ -160,7 +174,7 @@ fn result(d: &Diagnostic, cwd: &Path) -> Ordered {
 }
 
 /// An `artifactLocation` for `path`: a relative URI reference and its base.
-fn location(path: &Path, cwd: &Path) -> Ordered {
+pub(super) fn location(path: &Path, cwd: &Path) -> Ordered {
     let (relative, base) = if !path.is_absolute() {
         (path.to_path_buf(), SRCROOT)
     } else if let Ok(inside) = path.strip_prefix(cwd) {

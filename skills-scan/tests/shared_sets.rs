@@ -9,7 +9,7 @@
 //! (with the findings that flagged it), then asserts recall >= 0.80 on the
 //! malicious skills and at most 1 % of the corpus flagged.
 //!
-//! Run with `cargo test -p skills-scan --test shared_sets -- --ignored --nocapture`.
+//! Run with `cargo test -p skills-scan --test shared_sets -- --nocapture`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -65,9 +65,7 @@ fn describe(report: &Report, min: Severity) -> String {
         .collect()
 }
 
-// Enabled when the rules land.
 #[test]
-#[ignore]
 fn recall_and_corpus_false_positives() {
     let shared = shared();
     let scan_root = shared.join("scan");

@@ -1149,12 +1149,9 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
             None
         };
         if let Some(v) = via_var {
-            leaked = Some((a.span.clone(), format!("`${v}`, which holds secrets")));
+            leaked = Some((a.span.clone(), format!("`${v}` (it holds secrets)")));
         } else if via_file {
-            leaked = Some((
-                a.span.clone(),
-                format!("`{file}`, which was filled with secrets"),
-            ));
+            leaked = Some((a.span.clone(), format!("`{file}` (filled with secrets)")));
         } else if direct {
             leaked = Some((
                 a.span.clone(),

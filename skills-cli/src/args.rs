@@ -10,7 +10,7 @@ use skills_compiler::{FileLimits, Options, Profile};
 use skills_core::catalog::Style;
 use skills_core::client::InstallTarget;
 
-use crate::supply::gate::{Allow, FailOn, parse_allow, parse_fail_on};
+use crate::supply::accept::{Allow, FailOn, parse_allow, parse_fail_on};
 use crate::supply::targets::parse_target;
 
 /// The command line.

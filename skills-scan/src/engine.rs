@@ -608,6 +608,14 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         let line = rest.split(['\n']).next().unwrap_or("");
         return !line.chars().any(|c| c.is_alphanumeric());
     }
+    // The word just before the command, or the sentence's first word,
+    // tells the agent to run it ("then run `…`", "Run `…` first").
+    let words: Vec<&str> = before
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let last = words.last().copied().unwrap_or("");
+    let first = words.first().copied().unwrap_or("");
     [
         "run",
         "running",
@@ -617,23 +625,16 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         "enter",
         "paste",
         "invoke",
-        "install",
-        "installing",
         "call",
-        "start",
-        "starting",
         "with",
         "via",
         "using",
         "use",
         "by",
+        "first",
     ]
-    .iter()
-    .any(|w| {
-        before
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|word| word == *w)
-    })
+    .contains(&last)
+        || ["run", "execute", "type", "paste", "invoke", "start"].contains(&first)
 }
 
 /// Whether the prose just before a code block presents it as an example

@@ -251,7 +251,7 @@ fn walk(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode, flow: &mut Flow, depth: 
     }
     for pipeline in &parsed.pipelines {
         let cmds: Vec<Cmd<'_>> = pipeline.commands.iter().filter_map(program).collect();
-        pipeline_rules(ctx, unit, &cmds, &pipeline.commands, flow);
+        pipeline_rules(ctx, unit, &cmds, &pipeline.commands, flow, mode);
         for (i, cmd) in cmds.iter().enumerate() {
             command_rules(ctx, unit, cmd, i, &cmds, flow, mode, depth);
         }
@@ -337,6 +337,7 @@ fn pipeline_rules(
     cmds: &[Cmd<'_>],
     raw: &[Command],
     flow: &Flow,
+    mode: Mode,
 ) {
     // fetch | interpreter
     if let Some(f) = cmds
@@ -345,7 +346,11 @@ fn pipeline_rules(
         && let Some(run) = cmds[f + 1..].iter().find(|c| runs_stdin(c))
     {
         let url = first_url(cmds[f].args);
-        let (severity, note) = fetched_severity(&url);
+        let (mut severity, note) = fetched_severity(&url);
+        if url.is_none() && mode == Mode::Inline {
+            // `curl | sh` with nowhere to fetch from names the pattern.
+            severity = Severity::Low;
+        }
         let range = cmds[f].command.span.start..run.command.span.end;
         ctx.report(
             unit,

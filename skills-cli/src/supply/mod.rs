@@ -12,6 +12,7 @@
 //! records where each skill came from, its digest and every file's hash.
 //! One project is changed by one `skb` at a time ([`project::Project::lock`]).
 
+pub mod accept;
 pub mod clients;
 pub mod fetch;
 pub mod fetched;

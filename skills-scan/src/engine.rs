@@ -512,12 +512,13 @@ fn requirements(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
     let text = whole.text;
     let mut last_prose: Option<Range<usize>> = None;
+    let mut prose_ranges = Vec::new();
     for block in markdown::blocks(text, skill_md) {
         match block {
             Block::Frontmatter(r) => frontmatter::scan(ctx, &whole.slice(r)),
             Block::Prose(r) => {
                 let unit = whole.slice(r.clone());
-                prose::scan(ctx, &unit);
+                prose_ranges.push(r.clone());
                 for span in markdown::spans(unit.text) {
                     let inner = unit.slice(span.body.clone());
                     let mode = if span.bang && skill_md {
@@ -557,6 +558,7 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
             }
         }
     }
+    prose::scan_ranges(ctx, whole, &prose_ranges);
 }
 
 /// The instruction or settings file the prose just before a block says to

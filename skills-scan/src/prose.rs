@@ -129,6 +129,36 @@ static COMPILED: LazyLock<Vec<(regex::bytes::Regex, bool)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The folded and the raw patterns as two sets, each with the index of
+/// every member in [`PATTERNS`].
+#[allow(clippy::type_complexity)]
+static SETS: LazyLock<(
+    (regex::bytes::RegexSet, Vec<usize>),
+    (regex::bytes::RegexSet, Vec<usize>),
+)> = LazyLock::new(|| {
+    let mut folded_set = (Vec::new(), Vec::new());
+    let mut raw_set = (Vec::new(), Vec::new());
+    for (i, p) in PATTERNS.iter().enumerate() {
+        match folded(p.regex) {
+            Some(inner) => {
+                folded_set.0.push(format!("(?-u){inner}"));
+                folded_set.1.push(i);
+            }
+            None => {
+                raw_set.0.push(format!("(?-u){}", p.regex));
+                raw_set.1.push(i);
+            }
+        }
+    }
+    let build = |(patterns, index): (Vec<String>, Vec<usize>)| {
+        (
+            regex::bytes::RegexSet::new(patterns).expect("the instruction patterns are valid"),
+            index,
+        )
+    };
+    (build(folded_set), build(raw_set))
+});
+
 /// A pattern that is one case-insensitive group, `(?i:…)`, as a
 /// case-sensitive pattern for lowercased text: case-insensitive words
 /// multiply into too many literals for the regex crate's prefilters, so
@@ -164,18 +194,61 @@ fn folded(pattern: &str) -> Option<String> {
 
 /// Scans prose for instructions an honest skill does not give.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
-    store_reads(ctx, unit);
+    let whole = [0..unit.text.len()];
+    scan_ranges(ctx, unit, &whole);
+}
+
+/// Scans the parts `ranges` (sorted, disjoint) of `unit` for instructions,
+/// reading the text once: the prose blocks of a Markdown file, between its
+/// code blocks.
+pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<usize>]) {
     let text = unit.text;
-    let spans = crate::markdown::spans(text);
+    let inside = |at: usize| {
+        let i = ranges.partition_point(|r| r.end <= at);
+        ranges.get(i).is_some_and(|r| r.start <= at)
+    };
+    let mut spans = Vec::new();
+    for r in ranges {
+        let part = &text[r.clone()];
+        spans.extend(
+            crate::markdown::spans(part)
+                .into_iter()
+                .map(|s| crate::markdown::Span {
+                    body: s.body.start + r.start..s.body.end + r.start,
+                    bang: s.bang,
+                }),
+        );
+    }
     let lower = text.to_ascii_lowercase();
+    store_reads(ctx, unit, &lower, &inside);
+    // One pass says which patterns occur at all; most texts hold none.
+    let (folded_set, raw_set) = &*SETS;
+    let present: Vec<usize> = folded_set
+        .0
+        .matches(lower.as_bytes())
+        .iter()
+        .map(|k| folded_set.1[k])
+        .chain(
+            raw_set
+                .0
+                .matches(text.as_bytes())
+                .iter()
+                .map(|k| raw_set.1[k]),
+        )
+        .collect();
     let mut matches: Vec<(usize, Range<usize>)> = Vec::new();
-    for (i, (re, folded)) in COMPILED.iter().enumerate() {
+    for &i in &present {
+        let (re, folded) = &COMPILED[i];
         let haystack = if *folded {
             lower.as_bytes()
         } else {
             text.as_bytes()
         };
-        matches.extend(re.find_iter(haystack).map(|m| (i, m.range())));
+        matches.extend(
+            re.find_iter(haystack)
+                .filter(|m| inside(m.start()))
+                .map(|m| (i, m.range())),
+        );
     }
     matches.sort_by_key(|(i, r)| (r.start, *i));
     for (i, range) in matches {
@@ -229,7 +302,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 
 /// Steps that tell the agent to read a credential store: a list item or
 /// sentence starting with a reading verb and naming the store.
-fn store_reads(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+fn store_reads(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lower: &str, inside: &dyn Fn(usize) -> bool) {
     static STEP: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
         regex::bytes::Regex::new(r"(?m-u)^[ \t>*-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*\s*)?(?:read|open|cat|extract|collect|copy|dump|gather|upload|send|parse|decrypt|export|harvest|retrieve|load|list\s+and\s+extract|scan\s+and\s+extract)\b[^\n]{0,300}")
             .expect("valid")
@@ -238,8 +311,10 @@ fn store_reads(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     if !text.contains('/') {
         return;
     }
-    let lower = text.to_ascii_lowercase();
     for m in STEP.find_iter(lower.as_bytes()) {
+        if !inside(m.start()) {
+            continue;
+        }
         let Some(step) = text.get(m.range()) else {
             continue;
         };

@@ -123,7 +123,14 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
             }
         }
     }
-    confusables(ctx, unit, code);
+    // Look-alike letters all start with one of these bytes (Greek and
+    // Cyrillic): most texts have none and skip the word walk.
+    if text
+        .bytes()
+        .any(|b| matches!(b, 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD3 | 0xD4))
+    {
+        confusables(ctx, unit, code);
+    }
 }
 
 fn what_name(run: &[char]) -> &'static str {

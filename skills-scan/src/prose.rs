@@ -194,8 +194,8 @@ fn folded(pattern: &str) -> Option<String> {
 
 /// Scans prose for instructions an honest skill does not give.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
-    let whole = [0..unit.text.len()];
-    scan_ranges(ctx, unit, &whole);
+    let whole = 0..unit.text.len();
+    scan_ranges(ctx, unit, std::slice::from_ref(&whole));
 }
 
 /// Scans the parts `ranges` (sorted, disjoint) of `unit` for instructions,

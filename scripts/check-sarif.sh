@@ -32,12 +32,13 @@ if [ ! -x "$multitool" ]; then
 fi
 
 failed=0
-check() { # name, directory to run in, a glob of paths expanded there
-  local name=$1 dir=$2 glob=$3
+check() { # name, directory to run in, a glob of paths expanded there, the command (validate)
+  local name=$1 dir=$2 glob=$3 command=${4:-validate}
   local log=$scratch/$name.sarif
-  # Exit status 1 (invalid skills) is expected: the golden cases are mostly invalid.
+  # Exit status 1 (invalid skills, findings) is expected: the golden cases
+  # are mostly invalid, the labelled skills mostly malicious.
   # shellcheck disable=SC2086 # the glob is meant to expand, in $dir
-  (cd "$dir" && "$bin" validate --format sarif $glob >"$log") || [ $? -eq 1 ]
+  (cd "$dir" && "$bin" "$command" --format sarif $glob >"$log") || [ $? -eq 1 ]
   # The file first: an option list (`--log`) would swallow it.
   "$multitool" validate "$log" --rule-kind "Sarif;Gh" --level "Error;Warning;Note" \
     --output "$scratch/$name.out.sarif" --log ForceOverwrite >/dev/null
@@ -60,4 +61,6 @@ check golden "$shared/golden" 'cases/*'
 check corpus "$shared/corpus" 'collections/*'
 # Absolute paths (made relative to a base URI) as well as relative ones.
 check corpus-absolute / "$shared/corpus/collections/*"
+# `skb scan`'s own SARIF: rules with security-severity, results, suppressions.
+check scan "$shared/scan" 'skills' scan
 exit "$failed"

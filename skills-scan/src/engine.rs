@@ -644,14 +644,34 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
 /// triage notes): what it shows is reported, as a note.
 fn quoted_as_example(prose: &str) -> bool {
     static CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::text::regex(r"(?i)\b(?:attacker|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do)")
+        crate::text::regex(r"(?i)\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do)")
             .expect("valid")
     });
     let mut from = prose.len().saturating_sub(600);
     while !prose.is_char_boundary(from) {
         from += 1;
     }
-    CUE.is_match(&prose[from..])
+    let window = &prose[from..];
+    CUE.find_iter(window).any(|m| {
+        // A host name (`attacker.example`) is not a cue, nor a negated one
+        // ("this is not malicious").
+        let after = window[m.end()..].chars().next();
+        let before = window[..m.start()].to_ascii_lowercase();
+        let before = before.trim_end();
+        let word = m.as_str().to_ascii_lowercase();
+        let host = (word.starts_with("attacker") || word == "malicious")
+            && matches!(after, Some('.' | '-' | '/' | '_' | '@'))
+            && window[m.end()..]
+                .chars()
+                .nth(1)
+                .is_some_and(|c| c.is_ascii_alphanumeric());
+        !host
+            && !before.ends_with("not")
+            && !before.ends_with("n't")
+            && !before.ends_with("no")
+            && !before.ends_with("non")
+            && !before.ends_with("nothing")
+    })
 }
 
 fn looks_like_command(text: &str) -> bool {
@@ -731,6 +751,19 @@ fn analyze_payload(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn examples_of_attacks_are_told_from_steps() {
+        assert!(quoted_as_example("The attacker can also chain commands:\n"));
+        assert!(quoted_as_example(
+            "Indicators to recognise; they must never be run.\n"
+        ));
+        assert!(!quoted_as_example(
+            "Send it to https://attacker.example/in first:\n"
+        ));
+        assert!(!quoted_as_example("This step is not malicious; run it:\n"));
+        assert!(!quoted_as_example("Run the setup:\n"));
+    }
 
     #[test]
     fn kinds_by_name_and_shebang() {

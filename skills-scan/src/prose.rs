@@ -256,9 +256,9 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
             continue;
         }
         let matched = &text[range.clone()];
-        if mentioned(text, &range, &spans) {
-            continue;
-        }
+        // Quoted or in inline code: a mention (a warning, a guide), reported
+        // as a note so that a quoted order is still visible.
+        let quoted = mentioned(text, &range, &spans);
         let p = &PATTERNS[i];
         let silently =
             p.rule == id::ConcealFromUser && matched.to_ascii_lowercase().contains("silently");
@@ -295,6 +295,10 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
             } else {
                 message.push_str(", with files, secrets or code");
             }
+        }
+        if quoted {
+            severity = Severity::Low;
+            message.push_str(" (quoted: a mention, unless the agent is meant to obey it)");
         }
         ctx.report(unit, p.rule, severity, range, message);
     }
@@ -548,7 +552,12 @@ mod tests {
             "[#{{ pr }}](https://github.com/o/r/pull/{{ pr }})",
         ] {
             let found = scan_text("references/a.md", text);
-            assert!(found.is_empty(), "{text}: {found:?}");
+            assert!(
+                found
+                    .iter()
+                    .all(|f| f.severity < crate::rule::Severity::Medium),
+                "{text}: {found:?}"
+            );
         }
     }
 }

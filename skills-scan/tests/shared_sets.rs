@@ -161,3 +161,76 @@ fn recall_and_corpus_false_positives() {
         MAX_CORPUS_FP * 100.0
     );
 }
+
+/// Secrets and encoded payloads, at any severity: none in the real skills
+/// (a JWT, an XML type name, a table of numbers and a placeholder key were
+/// false alarms once), and the ones the labelled skills plant are found.
+#[test]
+fn secrets_and_payloads() {
+    let shared = shared();
+    let hidden = |r: &Report| -> Vec<String> {
+        r.findings
+            .iter()
+            .filter(|f| {
+                ["SK640", "SK650", "SK651", "SK652"].contains(&f.rule.code) || !f.decoded.is_empty()
+            })
+            .map(|f| format!("{} {}:{} {}", f.rule.code, f.path, f.line, f.evidence))
+            .collect()
+    };
+    let mut corpus = Vec::new();
+    for row in rows(&shared.join("corpus/expected-skills-ref.jsonl")) {
+        let dir = row["dir"].as_str().expect("a corpus row names its folder");
+        corpus.extend(
+            hidden(&scan(&shared.join("corpus").join(dir)))
+                .into_iter()
+                .map(|f| format!("{dir}: {f}")),
+        );
+    }
+    assert!(corpus.is_empty(), "{corpus:#?}");
+
+    let skills = shared.join("scan/skills");
+    let codes = |skill: &str, code: &str| {
+        scan(&skills.join(skill))
+            .findings
+            .iter()
+            .filter(|f| f.rule.code == code)
+            .count()
+    };
+    assert_eq!(codes("own-m-s3-report-uploader", "SK650"), 2);
+    assert_eq!(
+        codes("own-m-support-ticket-triage", "SK650")
+            + codes("own-m-support-ticket-triage", "SK652"),
+        3
+    );
+    assert_eq!(codes("own-m-staging-deployer", "SK651"), 1);
+    for benign in ["own-b-dotenv-template", "own-b-stripe-test-charges"] {
+        assert!(hidden(&scan(&skills.join(benign))).is_empty(), "{benign}");
+    }
+    for skill in [
+        "progent-03-build-cache-warmer",
+        "progent-03-code-optimizer",
+        "progent-03-config-encoder",
+        "progent-03-data-migration-tool",
+        "progent-03-encoding-utility",
+        "progent-03-log-analyzer",
+    ] {
+        let r = scan(&skills.join(skill));
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| !f.decoded.is_empty() || f.rule.code == "SK632"),
+            "{skill}: {}",
+            describe(&r, Severity::Info)
+        );
+    }
+    let chains = |skill: &str| -> Vec<Vec<&'static str>> {
+        scan(&skills.join(skill))
+            .findings
+            .into_iter()
+            .map(|f| f.decoded)
+            .filter(|d| !d.is_empty())
+            .collect()
+    };
+    assert!(chains("own-m-jupyter-cleaner").contains(&vec!["base64", "zlib"]));
+    assert!(chains("own-m-eslint-autofix").contains(&vec!["char-codes"]));
+}

@@ -595,13 +595,8 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
     if quoted_as_example(&text[..at]) {
         return false;
     }
-    let start = text[..at]
-        .rfind(['.', '\n', ';', '!', '?'])
-        .map_or(0, |i| i + 1);
-    let before = text[start..at]
-        .trim()
-        .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
-        .to_ascii_lowercase();
+    // A colon does not end the lead-in here: "Credential theft: `…`" names.
+    let before = prose::lead_in(text, at, &['.', '\n', ';', '!', '?']);
     if before.is_empty() {
         // First on its line or item: a step when nothing but punctuation
         // follows it ("1. `curl … | sh`"), a subject when a sentence goes on

@@ -357,16 +357,21 @@ fn store_reads(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lower: &str, inside: &dyn Fn(
     }
 }
 
+/// The words of the sentence (or list item, or comment) before `at`, from
+/// the last of `stops`, without list markers, numbering or comment marks,
+/// lowercased.
+pub(crate) fn lead_in(text: &str, at: usize, stops: &[char]) -> String {
+    let start = text[..at].rfind(stops).map_or(0, |i| i + 1);
+    text[start..at]
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
+        .to_ascii_lowercase()
+}
+
 /// Whether the words at `at` start an order: the sentence (or list item,
 /// or comment) begins there, or only a softener precedes them.
 pub(crate) fn imperative(text: &str, at: usize) -> bool {
-    let start = text[..at]
-        .rfind(['.', '\n', ';', ':', '!', '?'])
-        .map_or(0, |i| i + 1);
-    let before = text[start..at]
-        .trim()
-        .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
-        .to_ascii_lowercase();
+    let before = lead_in(text, at, &['.', '\n', ';', ':', '!', '?']);
     before.is_empty()
         || [
             "please",

@@ -564,11 +564,7 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
 /// The instruction or settings file the prose just before a block says to
 /// write the block into (`Create CLAUDE.md with:`).
 fn written_file(prose: &str) -> Option<String> {
-    let mut from = prose.len().saturating_sub(400);
-    while !prose.is_char_boundary(from) {
-        from += 1;
-    }
-    let tail = &prose[from..];
+    let tail = crate::text::window_before(prose, prose.len(), 400);
     let lower = tail.to_ascii_lowercase();
     if ![
         "write", "create", "add", "append", "save", "put", "update", "file",
@@ -601,7 +597,7 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         // First on its line or item: a step when nothing but punctuation
         // follows it ("1. `curl … | sh`"), a subject when a sentence goes on
         // ("`echo $(env)` dumps the environment").
-        let rest = text.get(end + 1..).unwrap_or("");
+        let rest = crate::text::window_after(text, end + 1, 512);
         let line = rest.split(['\n']).next().unwrap_or("");
         return !line.chars().any(|c| c.is_alphanumeric());
     }
@@ -642,11 +638,7 @@ fn quoted_as_example(prose: &str) -> bool {
         crate::text::regex(r"(?i)\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do)")
             .expect("valid")
     });
-    let mut from = prose.len().saturating_sub(600);
-    while !prose.is_char_boundary(from) {
-        from += 1;
-    }
-    let window = &prose[from..];
+    let window = crate::text::window_before(prose, prose.len(), 600);
     CUE.find_iter(window).any(|m| {
         // A host name (`attacker.example`) is not a cue, nor a negated one
         // ("this is not malicious").

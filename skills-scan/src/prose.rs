@@ -251,6 +251,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         );
     }
     matches.sort_by_key(|(i, r)| (r.start, *i));
+    let quoting = Quoting::new(text, &spans);
     for (i, range) in matches {
         if !text.is_char_boundary(range.start) || !text.is_char_boundary(range.end) {
             continue;
@@ -258,7 +259,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         let matched = &text[range.clone()];
         // Quoted or in inline code: a mention (a warning, a guide), reported
         // as a note so that a quoted order is still visible.
-        let quoted = mentioned(text, &range, &spans);
+        let quoted = quoting.mentioned(&range);
         let p = &PATTERNS[i];
         let silently =
             p.rule == id::ConcealFromUser && matched.to_ascii_lowercase().contains("silently");
@@ -361,8 +362,11 @@ fn store_reads(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lower: &str, inside: &dyn Fn(
 /// the last of `stops`, without list markers, numbering or comment marks,
 /// lowercased.
 pub(crate) fn lead_in(text: &str, at: usize, stops: &[char]) -> String {
-    let start = text[..at].rfind(stops).map_or(0, |i| i + 1);
-    text[start..at]
+    // A sentence's start further back than this is as good as none: the
+    // bound keeps the look-back constant on a line of any length.
+    let window = crate::text::window_before(text, at, 512);
+    let start = window.rfind(stops).map_or(0, |i| i + 1);
+    window[start..]
         .trim()
         .trim_start_matches(|c: char| c.is_ascii_digit() || "#*->)`'\"[]/ \t".contains(c))
         .to_ascii_lowercase()
@@ -407,27 +411,68 @@ fn negated_anywhere(step: &str) -> bool {
 
 /// Whether the match is quoted or in an inline code span on its line: a
 /// mention of the phrase (in a warning, a test, a guide), not an order.
-fn mentioned(text: &str, range: &Range<usize>, spans: &[crate::markdown::Span]) -> bool {
-    if spans
-        .iter()
-        .any(|s| s.body.start <= range.start && range.start < s.body.end)
-    {
-        return true;
+/// Where a text's inline code spans and quotation marks are, to tell in
+/// logarithmic time whether a match is quoted, however long its line.
+struct Quoting<'a> {
+    text: &'a str,
+    spans: &'a [crate::markdown::Span],
+    /// Offsets of line starts, straight double quotes, and opening and
+    /// closing curly or angle quotes.
+    lines: Vec<usize>,
+    straight: Vec<usize>,
+    open: Vec<usize>,
+    close: Vec<usize>,
+}
+
+impl<'a> Quoting<'a> {
+    fn new(text: &'a str, spans: &'a [crate::markdown::Span]) -> Quoting<'a> {
+        let mut q = Quoting {
+            text,
+            spans,
+            lines: vec![0],
+            straight: Vec::new(),
+            open: Vec::new(),
+            close: Vec::new(),
+        };
+        for (i, c) in text.char_indices() {
+            match c {
+                '\n' => q.lines.push(i + 1),
+                '"' => q.straight.push(i),
+                '“' | '«' => q.open.push(i),
+                '”' | '»' => q.close.push(i),
+                _ => {}
+            }
+        }
+        q
     }
-    let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..range.start];
-    let straight = before.matches('"').count();
-    let open = before.matches(['“', '«']).count();
-    let close = before.matches(['”', '»']).count();
-    let quote_char = before.trim_end().ends_with(['\'', '‘']);
-    straight % 2 == 1 || open > close || quote_char
+
+    /// Whether `range` is inside inline code, or after an odd number of
+    /// straight quotes or more opening than closing quotes on its line, or
+    /// just after a single quote: a mention.
+    fn mentioned(&self, range: &Range<usize>) -> bool {
+        // The spans are in order and do not overlap.
+        let i = self.spans.partition_point(|s| s.body.start <= range.start);
+        if i > 0 && range.start < self.spans[i - 1].body.end {
+            return true;
+        }
+        let line = self.lines[self.lines.partition_point(|&l| l <= range.start).max(1) - 1];
+        let between = |marks: &[usize]| {
+            marks.partition_point(|&m| m < range.start) - marks.partition_point(|&m| m < line)
+        };
+        let quote_char =
+            crate::text::window_before(self.text.get(line..).unwrap_or(""), range.start - line, 64)
+                .trim_end()
+                .ends_with(['\'', '‘']);
+        between(&self.straight) % 2 == 1 || between(&self.open) > between(&self.close) || quote_char
+    }
 }
 
 /// Whether the sentence before `at` negates what follows (`never print the
 /// token`, `do not retry forever`).
 fn negated(text: &str, at: usize) -> bool {
-    let start = text[..at].rfind(['.', '\n', ';', ':']).map_or(0, |i| i + 1);
-    let before = text[start..at].to_ascii_lowercase();
+    let window = crate::text::window_before(text, at, 512);
+    let start = window.rfind(['.', '\n', ';', ':']).map_or(0, |i| i + 1);
+    let before = window[start..].to_ascii_lowercase();
     [
         "never",
         "not ",

@@ -36,6 +36,10 @@ pub enum Profile {
     /// What Codex CLI loads (Codex's reading of `SKILL.md` needs the
     /// `codex-yaml` feature, see [`crate::client::codex`]).
     Codex,
+    /// What Gemini CLI loads and lists.
+    GeminiCli,
+    /// What OpenCode loads and lists.
+    OpenCode,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -104,6 +108,8 @@ impl Profile {
         match client {
             Client::ClaudeCode => Profile::ClaudeCode,
             Client::Codex => Profile::Codex,
+            Client::GeminiCli => Profile::GeminiCli,
+            Client::OpenCode => Profile::OpenCode,
         }
     }
 
@@ -144,6 +150,8 @@ impl Profile {
             Profile::Spec => None,
             Profile::ClaudeCode => Some(Client::ClaudeCode),
             Profile::Codex => Some(Client::Codex),
+            Profile::GeminiCli => Some(Client::GeminiCli),
+            Profile::OpenCode => Some(Client::OpenCode),
         }
     }
 

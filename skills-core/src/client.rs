@@ -8,8 +8,11 @@
 //! *does* with a skill folder (how it reads `SKILL.md`, how it renders its
 //! listing) lives in that client's own modules.
 //!
-//! The rows describe the clients as they were recorded: Claude Code 2.1.330
-//! and OpenAI's Codex CLI 0.169.0.
+//! The rows describe the clients as they were recorded: Claude Code 2.1.330,
+//! OpenAI's Codex CLI 0.169.0, Google's Gemini CLI 0.61.0 and OpenCode
+//! 1.18.33, each run for real and watched (what it read, listed and sent
+//! its model). Where a client's documentation and what it did disagree,
+//! the rows say what it did.
 
 /// A client that reads skill folders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,6 +21,10 @@ pub enum Client {
     ClaudeCode,
     /// OpenAI's Codex CLI (recorded: 0.169.0).
     Codex,
+    /// Google's Gemini CLI (recorded: 0.61.0).
+    GeminiCli,
+    /// OpenCode (recorded: 1.18.33).
+    OpenCode,
 }
 
 /// Where a user's skills folder is, relative to which home directory.
@@ -47,6 +54,63 @@ pub enum Scan {
     /// Down to a depth limit, skipping hidden directories, following links
     /// to directories (Codex).
     Walk,
+    /// A `SKILL.md` in the folder itself, and the folder's direct children
+    /// but hidden ones, following links (Gemini CLI).
+    RootAndChildren,
+    /// A `SKILL.md` in the folder itself, and every directory below it but
+    /// hidden ones, at any depth, following links (OpenCode).
+    Recursive,
+}
+
+impl Scan {
+    /// Whether the scan finds a skill `depth` directories below its skills
+    /// folder (0: the folder itself), `hidden` when a directory on the way
+    /// (the skill's own included) starts with `.`; `max_depth` is the walk's
+    /// limit ([`Scan::Walk`]).
+    pub fn reaches(self, depth: usize, hidden: bool, max_depth: usize) -> bool {
+        match self {
+            Scan::Children => depth == 1,
+            Scan::Walk => depth >= 1 && depth <= max_depth && !hidden,
+            Scan::RootAndChildren => depth <= 1 && !hidden,
+            Scan::Recursive => !hidden,
+        }
+    }
+
+    /// Whether the scan looks below the folder's direct children.
+    pub fn descends(self) -> bool {
+        matches!(self, Scan::Walk | Scan::Recursive)
+    }
+}
+
+/// Which directories of a project a client reads skills folders in, from
+/// the directory it is started in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Levels {
+    /// The start directory and each parent up to the root of its git
+    /// repository; the start directory alone outside a repository (Claude
+    /// Code, Codex).
+    UpToRepository,
+    /// The start directory only (Gemini CLI: a repository's root folders
+    /// are not read from a subdirectory).
+    Start,
+    /// The start directory and each parent up to the root of its git
+    /// repository; outside a repository, every parent up to the file
+    /// system's root (OpenCode).
+    UpToRepositoryOrRoot,
+}
+
+/// Which of two skills with one name a client keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precedence {
+    /// The first it reads (Claude Code: the user's over the project's).
+    FirstWins,
+    /// Both are loaded (Codex lists each, by its path).
+    Both,
+    /// The last it reads, at the list position of the first (Gemini CLI).
+    LastWins,
+    /// One of them, not the same one from run to run (OpenCode: recorded
+    /// runs of one tree kept different copies).
+    Unstable,
 }
 
 /// Which name a client lists a skill under.
@@ -88,12 +152,19 @@ pub struct ClientInfo {
     pub user_first: bool,
     /// How it scans a skills folder.
     pub scan: Scan,
+    /// Which directories of a project it reads skills folders in.
+    pub levels: Levels,
     /// The name it lists a skill under.
     pub listed_name: ListedName,
+    /// Which of two skills with one name it keeps.
+    pub precedence: Precedence,
+    /// The names of the skills the client brings itself, which a skill of
+    /// the same name replaces (their text is the client's, not modelled).
+    pub builtin_skills: &'static [&'static str],
 }
 
 /// Every client, in [`Client`] order: the one table.
-pub const CLIENTS: [ClientInfo; 2] = [
+pub const CLIENTS: [ClientInfo; 4] = [
     ClientInfo {
         client: Client::ClaudeCode,
         id: "claude-code",
@@ -108,7 +179,10 @@ pub const CLIENTS: [ClientInfo; 2] = [
         }],
         user_first: true,
         scan: Scan::Children,
+        levels: Levels::UpToRepository,
         listed_name: ListedName::FolderName,
+        precedence: Precedence::FirstWins,
+        builtin_skills: &[],
     },
     ClientInfo {
         client: Client::Codex,
@@ -130,7 +204,77 @@ pub const CLIENTS: [ClientInfo; 2] = [
         ],
         user_first: false,
         scan: Scan::Walk,
+        levels: Levels::UpToRepository,
         listed_name: ListedName::Frontmatter,
+        precedence: Precedence::Both,
+        builtin_skills: &[],
+    },
+    ClientInfo {
+        client: Client::GeminiCli,
+        id: "gemini-cli",
+        title: "Gemini CLI",
+        profile_about: "What Gemini CLI loads and lists: errors where it would skip a skill",
+        catalog_about: "Gemini CLI's `# Available Agent Skills` section",
+        activation_about: "Gemini CLI: the `<activated_skill>` answer to `activate_skill`",
+        project_folders: &[".gemini/skills", ".agents/skills"],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".gemini/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+        ],
+        user_first: true,
+        scan: Scan::RootAndChildren,
+        levels: Levels::Start,
+        listed_name: ListedName::Frontmatter,
+        precedence: Precedence::LastWins,
+        builtin_skills: &["skill-creator", "antigravity-support"],
+    },
+    ClientInfo {
+        client: Client::OpenCode,
+        id: "opencode",
+        title: "OpenCode",
+        profile_about: "What OpenCode loads and lists: errors where it would drop a skill",
+        catalog_about: "OpenCode's `<available_skills>` list, sorted by name",
+        activation_about: "OpenCode: the `<skill_content>` answer to its `skill` tool",
+        project_folders: &[
+            ".claude/skills",
+            ".agents/skills",
+            ".opencode/skills",
+            ".opencode/skill",
+        ],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".claude/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".config/opencode/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".config/opencode/skill",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".opencode/skills",
+            },
+        ],
+        user_first: true,
+        scan: Scan::Recursive,
+        levels: Levels::UpToRepositoryOrRoot,
+        listed_name: ListedName::Frontmatter,
+        precedence: Precedence::Unstable,
+        builtin_skills: &["customize-opencode"],
     },
 ];
 
@@ -151,12 +295,12 @@ impl Client {
         &CLIENTS[self as usize]
     }
 
-    /// The client's name: `claude-code` or `codex`.
+    /// The client's name: `claude-code`, `codex`, `gemini-cli`, `opencode`.
     pub const fn as_str(self) -> &'static str {
         self.info().id
     }
 
-    /// The client's name in prose: `Claude Code` or `Codex`.
+    /// The client's name in prose: `Claude Code`, `Codex`, ...
     pub const fn title(self) -> &'static str {
         self.info().title
     }
@@ -178,6 +322,27 @@ pub fn project_folders() -> impl Iterator<Item = (Client, &'static str)> {
     CLIENTS
         .iter()
         .flat_map(|c| c.project_folders.iter().map(move |rel| (c.client, *rel)))
+}
+
+/// Every project skills folder once, in the table's order of first mention:
+/// `.claude/skills`, `.agents/skills`, `.codex/skills`, ...
+pub fn distinct_project_folders() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for (_, rel) in project_folders() {
+        if !all.contains(&rel) {
+            all.push(rel);
+        }
+    }
+    all
+}
+
+/// The clients that read the project skills folder `rel` (`.agents/skills`
+/// is read by Codex, Gemini CLI and OpenCode).
+pub fn project_readers(rel: &str) -> impl Iterator<Item = Client> + '_ {
+    CLIENTS
+        .iter()
+        .filter(move |c| c.project_folders.contains(&rel))
+        .map(|c| c.client)
 }
 
 /// A skills folder an installer writes into (`skb add --client ID`), and
@@ -239,7 +404,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 8] = [
             base: UserBase::Home,
             rel: ".gemini/skills",
         },
-        client: None,
+        client: Some(Client::GeminiCli),
         recorded: true,
     },
     // Recorded (OpenCode 1.18.33): `.opencode/skills` (and `.claude`,
@@ -253,7 +418,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 8] = [
             base: UserBase::Home,
             rel: ".config/opencode/skills",
         },
-        client: None,
+        client: Some(Client::OpenCode),
         recorded: true,
     },
     InstallTarget {
@@ -349,7 +514,43 @@ mod tests {
                 (Client::ClaudeCode, ".claude/skills"),
                 (Client::Codex, ".agents/skills"),
                 (Client::Codex, ".codex/skills"),
+                (Client::GeminiCli, ".gemini/skills"),
+                (Client::GeminiCli, ".agents/skills"),
+                (Client::OpenCode, ".claude/skills"),
+                (Client::OpenCode, ".agents/skills"),
+                (Client::OpenCode, ".opencode/skills"),
+                (Client::OpenCode, ".opencode/skill"),
             ]
         );
+        assert_eq!(
+            distinct_project_folders(),
+            [
+                ".claude/skills",
+                ".agents/skills",
+                ".codex/skills",
+                ".gemini/skills",
+                ".opencode/skills",
+                ".opencode/skill"
+            ]
+        );
+        assert_eq!(
+            project_readers(".agents/skills").collect::<Vec<_>>(),
+            [Client::Codex, Client::GeminiCli, Client::OpenCode]
+        );
+    }
+
+    #[test]
+    fn scans_reach_what_the_clients_read() {
+        // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode.
+        for (depth, hidden, want) in [
+            (0, false, [false, false, true, true]),
+            (1, false, [true, true, true, true]),
+            (1, true, [true, false, false, false]),
+            (2, false, [false, true, false, true]),
+            (7, false, [false, false, false, true]),
+        ] {
+            let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden, 6));
+            assert_eq!(got, want, "depth {depth}, hidden {hidden}");
+        }
     }
 }

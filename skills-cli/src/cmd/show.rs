@@ -109,6 +109,9 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         }
         Some(Client::ClaudeCode) => claude_code(args, &bundle, &located),
         Some(Client::Codex) => codex(args, &bundle, &located),
+        Some(client @ (Client::GeminiCli | Client::OpenCode)) => {
+            fail(&format!("--style {client}: not modelled yet"))
+        }
     }
 }
 

@@ -15,6 +15,8 @@ pub mod claude_code;
 pub mod codex;
 mod collate;
 pub mod diagnostics;
+pub mod gemini_cli;
+pub mod opencode;
 mod reading;
 
 use std::path::{Path, PathBuf};
@@ -46,6 +48,8 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         Client::Codex => Reading::new(Outcome::Unknown {
             why: NEEDS_CODEX_YAML.into(),
         }),
+        Client::GeminiCli => gemini_cli::read(dir),
+        Client::OpenCode => opencode::read(dir),
     }
 }
 
@@ -59,6 +63,8 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         let why = match client {
             Client::ClaudeCode => claude_code::no_skill_md(&skill.dir),
             Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
+            Client::GeminiCli => "no `SKILL.md` (Gemini CLI does not read `skill.md`)".into(),
+            Client::OpenCode => "no `SKILL.md` (OpenCode does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
     }
@@ -81,6 +87,10 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         (Some(_), Client::Codex) => Reading::new(Outcome::Unknown {
             why: NEEDS_CODEX_YAML.into(),
         }),
+        (Some(source), Client::GeminiCli) => {
+            gemini_cli::read_bytes(&skill.dir, path, source.bytes())
+        }
+        (Some(source), Client::OpenCode) => opencode::read_bytes(&skill.dir, path, source.bytes()),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),

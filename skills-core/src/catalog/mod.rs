@@ -11,6 +11,9 @@
 //!   that dialect.
 //! * [`Style::ClaudeCode`] is Claude Code's listing ([`claude_code`]).
 //! * [`Style::Codex`] is Codex's `<skills_instructions>` list ([`codex`]).
+//! * [`Style::GeminiCli`] is Gemini CLI's `# Available Agent Skills`
+//!   section ([`gemini_cli`]); [`Style::OpenCode`] OpenCode's
+//!   `<available_skills>` list ([`opencode`]). Neither client has a budget.
 //!
 //! Every dialect renders from the same [`Entry`] records with [`render_style`],
 //! within a budget whose unit and default are the dialect's own.
@@ -18,6 +21,8 @@
 pub mod claude_code;
 pub mod codex;
 mod entry;
+pub mod gemini_cli;
+pub mod opencode;
 
 pub use entry::Entry;
 
@@ -292,6 +297,10 @@ pub enum Style {
     ClaudeCode,
     /// Codex's `<skills_instructions>` list (budget in characters).
     Codex,
+    /// Gemini CLI's `# Available Agent Skills` section (no budget).
+    GeminiCli,
+    /// OpenCode's `<available_skills>` list (no budget).
+    OpenCode,
 }
 
 impl Style {
@@ -311,6 +320,8 @@ impl Style {
         match client {
             Client::ClaudeCode => Style::ClaudeCode,
             Client::Codex => Style::Codex,
+            Client::GeminiCli => Style::GeminiCli,
+            Client::OpenCode => Style::OpenCode,
         }
     }
 
@@ -320,6 +331,8 @@ impl Style {
             Style::Xml => None,
             Style::ClaudeCode => Some(Client::ClaudeCode),
             Style::Codex => Some(Client::Codex),
+            Style::GeminiCli => Some(Client::GeminiCli),
+            Style::OpenCode => Some(Client::OpenCode),
         }
     }
 
@@ -338,10 +351,11 @@ impl Style {
     }
 
     /// The budget a client applies when nobody sets one: `None` (no cut)
-    /// for `xml`, [`claude_code::DEFAULT_BUDGET`], [`codex::DEFAULT_BUDGET`].
+    /// for `xml`, Gemini CLI and OpenCode, [`claude_code::DEFAULT_BUDGET`],
+    /// [`codex::DEFAULT_BUDGET`].
     pub fn default_budget(self) -> Option<usize> {
         match self {
-            Style::Xml => None,
+            Style::Xml | Style::GeminiCli | Style::OpenCode => None,
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
         }
@@ -354,6 +368,8 @@ pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
     match client {
         Client::ClaudeCode => claude_code::entry_line(entry),
         Client::Codex => codex::line(entry),
+        Client::GeminiCli => gemini_cli::entry_line(entry),
+        Client::OpenCode => opencode::entry_line(entry),
     }
 }
 
@@ -390,6 +406,9 @@ pub fn render_style(style: Style, entries: &[Entry<'_>], budget: Option<usize>) 
             claude_code::render(entries, budget.unwrap_or(claude_code::DEFAULT_BUDGET))
         }
         Style::Codex => codex::render(entries, budget.unwrap_or(codex::DEFAULT_BUDGET)),
+        // Neither client has a budget: every entry is sent whole.
+        Style::GeminiCli => gemini_cli::render(entries),
+        Style::OpenCode => opencode::render(entries),
     }
 }
 
@@ -499,7 +518,7 @@ mod tests {
                 "{line}"
             );
             assert!(
-                catalog.lines().any(|l| l == line),
+                catalog.lines().any(|l| l == line) || catalog.contains(&format!("\n{line}\n")),
                 "{client}: {line:?} in {catalog:?}"
             );
         }

@@ -166,8 +166,10 @@ pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<Stri
 
 /// What a client decides only from the whole listing.
 fn resolve<'r>(client: Client, readings: impl Iterator<Item = &'r mut Reading>) {
-    if client == Client::ClaudeCode {
-        claude_code::resolve_names(readings);
+    match client {
+        Client::ClaudeCode => claude_code::resolve_names(readings),
+        Client::OpenCode => opencode::resolve_names(readings),
+        _ => {}
     }
 }
 

@@ -1,25 +1,1144 @@
-//! How OpenCode reads a skill folder. (Being written: every folder is
-//! reported as not yet modelled.)
+//! How OpenCode 1.18.33 reads a skill folder, as it was observed to when
+//! run on test folders: which `SKILL.md` it loads, the name and description
+//! it lists, and the order of its catalog ([`listing`]).
+//!
+//! OpenCode splits the file with `gray-matter` and parses the YAML with
+//! `js-yaml` 3 (the safe schema), then keeps the skill only when `name` is
+//! a string and `description` a string or absent. The steps, in its order
+//! ([`load`]):
+//!
+//! 1. The file is read as UTF-8 (bad sequences replaced). A leading
+//!    byte-order mark is dropped.
+//! 2. Split ([`split`]): the text must start with `---` not followed by a
+//!    fourth `-` (a leading blank line means no frontmatter). The rest of
+//!    that first line, trimmed, names the language (`---yaml`); the YAML
+//!    runs to the first line break followed by `---`, or to the end of the
+//!    file when no such line comes: an unclosed frontmatter is all YAML,
+//!    with an empty body. The body starts after that `---` and one line
+//!    break.
+//! 3. The YAML is parsed as `js-yaml` 3 does ([`parse_js_yaml`]), which
+//!    differs from YAML 1.2 where the record or that parser's rules show
+//!    it: indentation is counted in spaces only, so tabs after the spaces
+//!    that start a line are separation (`\tdescription: x` is a top-level
+//!    key: `bad-yaml-tab` listed); a duplicate key or a tag outside its
+//!    schema is an error; plain scalars take the types of its schema
+//!    (`12345` a number, `2024-01-02` a date, `1_000` and `0x1F` numbers).
+//! 4. When that fails, OpenCode rewrites the frontmatter once
+//!    ([`sanitize`]): each line `key: value` at the start of a line (key of
+//!    ASCII letters, digits and `_`, not starting with a digit) whose value
+//!    holds a `:` and is not quoted, empty, `>` or `|` becomes a block
+//!    scalar `key: |-` holding the value (`description: Use when: x` so
+//!    reads as `Use when: x`: `bad-yaml-colon` listed). That rewrite looks
+//!    for a file starting with `---` and a line break exactly, byte-order
+//!    mark included. If the YAML still fails, the skill is dropped
+//!    (`bad-yaml-unclosed`).
+//! 5. `name` must be a string (any string: no pattern, no length limit, no
+//!    match with the folder; `12345` is a number and drops the skill);
+//!    `description` a string (listed as written, not escaped, block-scalar
+//!    line breaks kept, no length cap) or absent: a skill without one is
+//!    loaded and activatable by name but left out of the catalog (a
+//!    `null` description, `description:` with nothing after it, is not a
+//!    string: dropped, by the parser's rule; not recorded).
+//!
+//! Of several skills with one name OpenCode keeps the one it loads last,
+//! and its load order is not the same from run to run (recorded); here the
+//! last one discovery finds wins ([`listing`]), with a warning that OpenCode
+//! may keep the other. The catalog is sorted by name as JavaScript's
+//! `localeCompare` sorts ([`collate`](super::collate::collate), the ICU root
+//! order: punctuation first, then case-insensitively, lowercase before
+//! uppercase on a tie).
 
-use std::path::Path;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-use super::{Outcome, Reading};
+use skills_core::catalog::claude_code::is_js_whitespace;
+use skills_core::fsread::{self, Reason};
+
+use super::collate::collate;
+use super::reading::{Listed, Outcome, Reading};
+use super::reads_folder;
+use crate::diag::Code;
+use crate::discover::FoundSkill;
+use crate::yaml::{self, Node, Value};
+use skills_core::client::Client;
+
+/// The largest `SKILL.md` this module reads. OpenCode has no limit (none
+/// recorded); past this one its reading is not known.
+pub const READ_LIMIT: u64 = 16 << 20;
+
+/// A `SKILL.md` as OpenCode loads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    /// The frontmatter `name`, as written.
+    pub name: String,
+    /// The frontmatter `description`; `None` when there is none (loaded,
+    /// not listed).
+    pub description: Option<String>,
+    /// The body: everything after the frontmatter (untrimmed; the `skill`
+    /// tool trims it).
+    pub body: String,
+    /// Whether the YAML parsed only after OpenCode's rewrite ([`sanitize`]).
+    pub sanitized: bool,
+}
+
+/// What OpenCode makes of a `SKILL.md`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    /// Loaded.
+    Loaded(Loaded),
+    /// Dropped: not loaded, not listed, not activatable. Why, in our words.
+    Dropped(String),
+    /// Past one of this tool's bounds: not known.
+    Unknown(String),
+}
+
+/// The parts of a `SKILL.md` as `gray-matter` splits it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts<'t> {
+    /// The language named after the opening `---` (trimmed; empty for
+    /// none).
+    pub language: &'t str,
+    /// The frontmatter text (from the line break that ends the opening
+    /// line).
+    pub yaml: &'t str,
+    /// The body.
+    pub body: &'t str,
+}
+
+/// Splits `text` (byte-order mark already dropped) as `gray-matter` does;
+/// `None` when it has no frontmatter.
+pub fn split(text: &str) -> Option<Parts<'_>> {
+    let rest = text.strip_prefix("---")?;
+    if rest.starts_with('-') {
+        return None;
+    }
+    // The language: up to the first `\r?\n`; without one, all but the last
+    // character (`slice(0, -1)`).
+    let line_end = match rest.find('\n') {
+        Some(i) if rest[..i].ends_with('\r') => i - 1,
+        Some(i) => i,
+        None => rest.char_indices().last().map_or(0, |(i, _)| i),
+    };
+    let language = rest[..line_end].trim_matches(is_js_whitespace);
+    let rest = if language.is_empty() {
+        rest
+    } else {
+        &rest[line_end..]
+    };
+    let (yaml, body) = match rest.find("\n---") {
+        Some(close) => {
+            let after = &rest[close + 4..];
+            let after = after.strip_prefix('\r').unwrap_or(after);
+            (&rest[..close], after.strip_prefix('\n').unwrap_or(after))
+        }
+        None => (rest, ""),
+    };
+    Some(Parts {
+        language,
+        yaml,
+        body,
+    })
+}
+
+/// OpenCode's rewrite of a frontmatter that did not parse, on the whole
+/// file (byte-order mark included): the frontmatter is what lies between
+/// a first line exactly `---` and the first line starting with `---`; of its
+/// lines (split at `\r?\n`, joined with `\n`), each unindented, uncommented
+/// `key: value` whose key is ASCII letters, digits and `_` (not starting
+/// with a digit) and whose trimmed value holds a `:` and is not empty, `>`,
+/// `|` or quoted becomes `key: |-` and the value indented by two spaces.
+/// `None` when the file has no such frontmatter (nothing rewritten).
+pub fn sanitize(text: &str) -> Option<String> {
+    let rest = text
+        .strip_prefix("---\r\n")
+        .or_else(|| text.strip_prefix("---\n"))?;
+    let close = rest.find("\n---")?;
+    let frontmatter = rest[..close].strip_suffix('\r').unwrap_or(&rest[..close]);
+    let mut processed = String::with_capacity(frontmatter.len() + 16);
+    for (i, line) in frontmatter.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if i > 0 {
+            processed.push('\n');
+        }
+        match block_scalar(line) {
+            Some((key, value)) => {
+                processed.push_str(key);
+                processed.push_str(": |-\n  ");
+                processed.push_str(value);
+            }
+            None => processed.push_str(line),
+        }
+    }
+    // `content.replace(frontmatter, ...)`: the first occurrence.
+    let at = text.find(frontmatter)?;
+    let mut out = String::with_capacity(text.len() + processed.len());
+    out.push_str(&text[..at]);
+    out.push_str(&processed);
+    out.push_str(&text[at + frontmatter.len()..]);
+    Some(out)
+}
+
+/// The `(key, trimmed value)` of a line [`sanitize`] turns into a block
+/// scalar.
+fn block_scalar(line: &str) -> Option<(&str, &str)> {
+    let trimmed = line.trim_matches(is_js_whitespace);
+    if trimmed.is_empty() || trimmed.starts_with('#') || line.starts_with(is_js_whitespace) {
+        return None;
+    }
+    let key_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(line.len());
+    let key = &line[..key_end];
+    if key.is_empty() || key.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let after = line[key_end..].trim_start_matches(is_js_whitespace);
+    let value = after.strip_prefix(':')?;
+    // `(.*)$`: `.` matches no line terminator.
+    if value.contains(['\r', '\u{2028}', '\u{2029}']) {
+        return None;
+    }
+    let value = value.trim_matches(is_js_whitespace);
+    if matches!(value, "" | ">" | "|") || value.starts_with(['"', '\'']) || !value.contains(':') {
+        return None;
+    }
+    Some((key, value))
+}
+
+/// A frontmatter mapping as `js-yaml` 3 reads it: the tree, the text it
+/// was parsed from (the node spans point into it) and the tags written.
+#[derive(Debug)]
+pub struct JsYaml {
+    /// The root, `None` for an empty document.
+    pub root: Option<Node>,
+    /// The text parsed (tabs of the indentation dropped when needed).
+    text: String,
+    /// Each tag written, as the range of its text.
+    tags: Vec<std::ops::Range<usize>>,
+}
+
+/// Why `js-yaml` failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum YamlError {
+    /// A syntax error, a duplicate key or an unknown tag: our message.
+    Invalid(String),
+    /// Past one of this tool's bounds.
+    Beyond(yaml::Limit),
+}
+
+/// The tags `js-yaml` 3's safe schema knows (`!!name`).
+const KNOWN_TAGS: [&str; 13] = [
+    "null",
+    "bool",
+    "int",
+    "float",
+    "timestamp",
+    "merge",
+    "binary",
+    "omap",
+    "pairs",
+    "set",
+    "str",
+    "seq",
+    "map",
+];
+
+fn tag_name(tag: &str) -> Option<&str> {
+    tag.strip_prefix("!!")
+        .or_else(|| tag.strip_prefix("!<tag:yaml.org,2002:")?.strip_suffix('>'))
+}
+
+/// `yaml` without the tabs `js-yaml` 3 takes as separation: on each line,
+/// the blanks after the leading spaces when they hold a tab.
+fn without_indent_tabs(yaml: &str) -> String {
+    let mut out = String::with_capacity(yaml.len());
+    for (i, line) in yaml.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[spaces..];
+        let blanks = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        out.push_str(&line[..spaces]);
+        if rest[..blanks].contains('\t') {
+            out.push_str(&rest[blanks..]);
+        } else {
+            out.push_str(rest);
+        }
+    }
+    out
+}
+
+/// Parses `yaml` as `js-yaml` 3 does (see the module's step 3).
+pub fn parse_js_yaml(yaml: &str) -> Result<JsYaml, YamlError> {
+    let first = parse_strictly(yaml.to_owned());
+    match first {
+        Err(YamlError::Invalid(_)) if yaml.contains('\t') => {
+            let detabbed = without_indent_tabs(yaml);
+            if detabbed == yaml {
+                return first;
+            }
+            // The first error stands when dropping the tabs does not help.
+            parse_strictly(detabbed).or(first)
+        }
+        other => other,
+    }
+}
+
+fn parse_strictly(text: String) -> Result<JsYaml, YamlError> {
+    let parsed = yaml::parse(&text, 0, text.len());
+    if let Some(limit) = parsed.limit {
+        return Err(YamlError::Beyond(limit));
+    }
+    let mut tags = Vec::new();
+    for p in &parsed.problems {
+        match p.code {
+            Code::InvalidYaml => return Err(YamlError::Invalid(p.message.clone())),
+            Code::YamlDuplicateKey => return Err(YamlError::Invalid(p.message.clone())),
+            Code::YamlTag => {
+                let tag = text.get(p.span.clone()).unwrap_or_default();
+                if !tag_name(tag).is_some_and(|n| KNOWN_TAGS.contains(&n)) {
+                    return Err(YamlError::Invalid(format!("unknown tag `{tag}`")));
+                }
+                tags.push(p.span.clone());
+            }
+            _ => {}
+        }
+    }
+    Ok(JsYaml {
+        root: parsed.root,
+        text,
+        tags,
+    })
+}
+
+impl JsYaml {
+    /// The tag written right before `node`, if any.
+    fn tag_of(&self, node: &Node) -> Option<&str> {
+        self.tags
+            .iter()
+            .rev()
+            .filter(|t| t.end <= node.span.start)
+            .find(|t| {
+                self.text
+                    .get(t.end..node.span.start)
+                    .is_some_and(|between| between.trim().is_empty())
+            })
+            .and_then(|t| tag_name(self.text.get(t.clone())?))
+    }
+
+    /// The JavaScript type of `node`'s value: `string`, or what else it is.
+    pub fn js_type(&self, node: &Node) -> &'static str {
+        match (&node.value, self.tag_of(node)) {
+            (Value::Seq(_), _) => "list",
+            (Value::Map(_), _) => "mapping",
+            (Value::Str(_), Some("str")) => "string",
+            (Value::Str(_), Some("null")) => "null",
+            (Value::Str(_), Some("bool")) => "boolean",
+            (Value::Str(_), Some("int" | "float")) => "number",
+            (Value::Str(_), Some("timestamp")) => "date",
+            (Value::Str(_), Some(_)) => "tagged value",
+            (Value::Str(s), None) if node.plain => plain_type(s),
+            (Value::Str(_), None) => "string",
+        }
+    }
+
+    /// `key`'s value when it is a string.
+    fn string(&self, key: &str) -> Result<Option<String>, &'static str> {
+        let Some(node) = self.root.as_ref().and_then(|r| r.get(key)) else {
+            return Ok(None);
+        };
+        match (self.js_type(node), node.as_str()) {
+            ("string", Some(s)) => Ok(Some(s.to_owned())),
+            (other, _) => Err(other),
+        }
+    }
+}
+
+/// The type `js-yaml` 3's safe schema gives a plain scalar.
+fn plain_type(s: &str) -> &'static str {
+    if matches!(s, "" | "~" | "null" | "Null" | "NULL") {
+        "null"
+    } else if matches!(s, "true" | "True" | "TRUE" | "false" | "False" | "FALSE") {
+        "boolean"
+    } else if is_int(s) || is_float(s) {
+        "number"
+    } else if is_timestamp(s) {
+        "date"
+    } else {
+        "string"
+    }
+}
+
+/// `js-yaml` 3's integers: decimal (with `_`), `0b`, `0x`, `0`-octal and
+/// base 60 (`1:30`).
+fn is_int(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let digits = |body: &str, ok: fn(char) -> bool| {
+        body.chars().all(|c| c == '_' || ok(c))
+            && body.chars().any(|c| c != '_')
+            && !body.ends_with('_')
+    };
+    if s == "0" {
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix('0') {
+        if let Some(b) = rest.strip_prefix('b') {
+            return digits(b, |c| matches!(c, '0' | '1'));
+        }
+        if let Some(x) = rest.strip_prefix('x') {
+            return digits(x, |c| c.is_ascii_hexdigit());
+        }
+        return digits(rest, |c| matches!(c, '0'..='7'));
+    }
+    if s.starts_with('_') {
+        return false;
+    }
+    let (head, sixty) = match s.find(':') {
+        Some(i) => (&s[..i], Some(&s[i..])),
+        None => (s, None),
+    };
+    digits(head, |c| c.is_ascii_digit())
+        && sixty.is_none_or(|t| t.split(':').skip(1).all(is_sexagesimal_digit))
+}
+
+/// `[0-5]?[0-9]`.
+fn is_sexagesimal_digit(part: &str) -> bool {
+    let b = part.as_bytes();
+    match b {
+        [d] => d.is_ascii_digit(),
+        [a, d] => (b'0'..=b'5').contains(a) && d.is_ascii_digit(),
+        _ => false,
+    }
+}
+
+/// `js-yaml` 3's floats.
+fn is_float(s: &str) -> bool {
+    if s.ends_with('_') {
+        return false;
+    }
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    if matches!(s, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let all = |t: &str, ok: fn(char) -> bool| t.chars().all(ok);
+    let digit_ = |c: char| c.is_ascii_digit() || c == '_';
+    let exponent_ok = |e: Option<&str>| {
+        e.is_none_or(|e| {
+            let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+            !e.is_empty() && all(e, |c| c.is_ascii_digit())
+        })
+    };
+    // Base 60: `[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*`.
+    if let Some((whole, frac)) = unsigned.split_once('.')
+        && let Some((head, sixty)) = whole.split_once(':')
+    {
+        return head.starts_with(|c: char| c.is_ascii_digit())
+            && all(head, digit_)
+            && sixty.split(':').all(is_sexagesimal_digit)
+            && all(frac, digit_);
+    }
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
+        None => (unsigned, None),
+    };
+    if !exponent_ok(exponent) {
+        return false;
+    }
+    match mantissa.split_once('.') {
+        // `\.[0-9_]+` (no sign).
+        Some(("", frac)) => s.len() == unsigned.len() && !frac.is_empty() && all(frac, digit_),
+        // `(0|[1-9][0-9_]*)(\.[0-9_]*)?`.
+        Some((int, frac)) => is_decimal_head(int) && all(frac, digit_),
+        None => is_decimal_head(mantissa) && exponent.is_some(),
+    }
+}
+
+/// `0|[1-9][0-9_]*`.
+fn is_decimal_head(int: &str) -> bool {
+    int == "0"
+        || (int.starts_with(|c: char| matches!(c, '1'..='9'))
+            && int.chars().all(|c| c.is_ascii_digit() || c == '_'))
+}
+
+/// `js-yaml` 3's timestamps: `YYYY-MM-DD`, or a date and a time.
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: &[u8]| !r.is_empty() && r.iter().all(u8::is_ascii_digit);
+    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
+        return digits(&b[..4]) && digits(&b[5..7]) && digits(&b[8..]);
+    }
+    // `YYYY-M?M-D?D([Tt]|[ \t]+)H?H:MM:SS(.f*)?([ \t]*(Z|[-+]H?H(:MM)?))?`
+    let Some((date, time)) = s.split_once(['T', 't', ' ', '\t']) else {
+        return false;
+    };
+    let mut parts = date.split('-');
+    let (Some(y), Some(m), Some(d), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let one_or_two = |p: &str| (1..=2).contains(&p.len()) && digits(p.as_bytes());
+    if !(y.len() == 4 && digits(y.as_bytes()) && one_or_two(m) && one_or_two(d)) {
+        return false;
+    }
+    let time = time.trim_start_matches([' ', '\t']);
+    let zone_at = time.find(['Z', '+', '-']).unwrap_or(time.len());
+    let (clock, zone) = time.split_at(zone_at);
+    let clock = clock.trim_end_matches([' ', '\t']);
+    let (hms, frac) = clock.split_once('.').unwrap_or((clock, ""));
+    let mut hms = hms.split(':');
+    let (Some(h), Some(mi), Some(sec), None) = (hms.next(), hms.next(), hms.next(), hms.next())
+    else {
+        return false;
+    };
+    let zone_ok = match zone {
+        "" | "Z" => true,
+        z => {
+            let z = &z[1..];
+            let (zh, zm) = z.split_once(':').unwrap_or((z, "00"));
+            (1..=2).contains(&zh.len())
+                && digits(zh.as_bytes())
+                && zm.len() == 2
+                && digits(zm.as_bytes())
+        }
+    };
+    (1..=2).contains(&h.len())
+        && digits(h.as_bytes())
+        && mi.len() == 2
+        && digits(mi.as_bytes())
+        && sec.len() == 2
+        && digits(sec.as_bytes())
+        && frac.bytes().all(|c| c.is_ascii_digit())
+        && zone_ok
+}
+
+/// One pass of `gray-matter` over `text`: the parsed frontmatter (`None`
+/// when there is none or it is empty) and the body.
+fn matter(text: &str) -> Result<(Option<JsYaml>, String), YamlError> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let Some(parts) = split(text) else {
+        return Ok((None, text.to_owned()));
+    };
+    if !matches!(parts.language, "" | "yaml" | "yml") {
+        return Err(YamlError::Invalid(format!(
+            "the frontmatter is opened as `---{}`, which OpenCode does not read as YAML",
+            parts.language
+        )));
+    }
+    let parsed = parse_js_yaml(parts.yaml)?;
+    Ok((Some(parsed), parts.body.to_owned()))
+}
+
+/// Loads `text` (a whole `SKILL.md`) as OpenCode does.
+pub fn load(text: &str) -> Load {
+    let (parsed, body, sanitized) = match matter(text) {
+        Ok((parsed, body)) => (parsed, body, false),
+        Err(YamlError::Beyond(limit)) => return beyond(limit),
+        Err(YamlError::Invalid(first)) => {
+            let Some(rewritten) = sanitize(text) else {
+                return Load::Dropped(format!(
+                    "the YAML does not parse ({first}), and OpenCode drops the skill"
+                ));
+            };
+            match matter(&rewritten) {
+                Ok((parsed, body)) => (parsed, body, true),
+                Err(YamlError::Beyond(limit)) => return beyond(limit),
+                Err(YamlError::Invalid(_)) => {
+                    return Load::Dropped(format!(
+                        "the YAML does not parse ({first}), even with the values holding a `:` \
+                         made block scalars, and OpenCode drops the skill"
+                    ));
+                }
+            }
+        }
+    };
+    let Some(yaml) = parsed else {
+        return Load::Dropped(
+            "no frontmatter (the file must start with `---`), so no `name`: OpenCode drops the \
+             skill"
+                .into(),
+        );
+    };
+    if yaml.root.as_ref().and_then(Node::as_map).is_none() {
+        return Load::Dropped(
+            "the frontmatter is not a mapping, so there is no `name`: OpenCode drops the skill"
+                .into(),
+        );
+    }
+    let name = match yaml.string("name") {
+        Ok(Some(name)) => name,
+        Ok(None) => return Load::Dropped("no `name`: OpenCode drops the skill".into()),
+        Err(kind) => {
+            return Load::Dropped(format!(
+                "`name` is a {kind}, not a string: OpenCode drops the skill"
+            ));
+        }
+    };
+    let description = match yaml.string("description") {
+        Ok(d) => d,
+        Err(kind) => {
+            return Load::Dropped(format!(
+                "`description` is a {kind}, not a string: OpenCode drops the skill"
+            ));
+        }
+    };
+    Load::Loaded(Loaded {
+        name,
+        description,
+        body,
+        sanitized,
+    })
+}
+
+fn beyond(limit: yaml::Limit) -> Load {
+    Load::Unknown(format!(
+        "the YAML {}, the most this tool reads; what OpenCode reads past that is not recorded",
+        limit.phrase()
+    ))
+}
 
 /// Reads the skill folder `dir` as OpenCode does.
 pub fn read(dir: &Path) -> Reading {
     let path = dir.join("SKILL.md");
-    match std::fs::read(&path) {
+    match fsread::read_file(&path, READ_LIMIT + 1) {
         Ok(bytes) => read_bytes(dir, &path, &bytes),
-        Err(e) => Reading::new(Outcome::NotListed {
-            why: format!("`SKILL.md` cannot be read: {e}"),
+        Err(e) if e.is_not_found() => Reading::new(Outcome::NotListed {
+            why: "no `SKILL.md` (OpenCode reads only files named exactly `SKILL.md`)".into(),
+        }),
+        Err(e) => Reading::new(match e.reason {
+            Reason::TooLarge { .. } => Outcome::Unknown {
+                why: format!(
+                    "`SKILL.md` is over {READ_LIMIT} bytes, the most this tool reads for OpenCode"
+                ),
+            },
+            reason => Outcome::Rejected {
+                why: format!("`SKILL.md` cannot be read: {reason}"),
+            },
         }),
     }
 }
 
 /// Reads `bytes`, the `SKILL.md` at `path` of the skill folder `dir`, as
 /// OpenCode does.
-pub fn read_bytes(_dir: &Path, _path: &Path, _bytes: &[u8]) -> Reading {
-    Reading::new(Outcome::Unknown {
-        why: "not modelled yet".into(),
-    })
+pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
+    read_named(path, bytes).0
+}
+
+/// [`read_bytes`], and the name the skill is loaded under when it is
+/// (listed or not).
+fn read_named(path: &Path, bytes: &[u8]) -> (Reading, Option<String>) {
+    if bytes.len() as u64 > READ_LIMIT {
+        return (
+            Reading::new(Outcome::Unknown {
+                why: format!(
+                    "`SKILL.md` is over {READ_LIMIT} bytes, the most this tool reads for OpenCode"
+                ),
+            }),
+            None,
+        );
+    }
+    let loaded = match load(&String::from_utf8_lossy(bytes)) {
+        Load::Loaded(l) => l,
+        Load::Dropped(why) => return (Reading::new(Outcome::Rejected { why }), None),
+        Load::Unknown(why) => return (Reading::new(Outcome::Unknown { why }), None),
+    };
+    let mut reading = Reading::new(Outcome::NotListed { why: String::new() });
+    if loaded.sanitized {
+        reading.note(
+            Code::ClientYamlUnread,
+            "the YAML does not parse as written; OpenCode reads it again with each top-level \
+             value holding a `:` made a block scalar",
+        );
+    }
+    let name = loaded.name;
+    reading.outcome = match loaded.description {
+        Some(description) => Outcome::Listed(Listed {
+            name: name.clone(),
+            alias: None,
+            description,
+            when_to_use: None,
+            location: path.to_path_buf(),
+            client: Client::OpenCode,
+        }),
+        None => Outcome::NotListed {
+            why: format!(
+                "no `description`: OpenCode loads the skill, and its `skill` tool activates it \
+                 by name (`{name}`), but leaves it out of the catalog"
+            ),
+        },
+    };
+    (reading, Some(name))
+}
+
+/// One skill folder OpenCode reads, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The skill folder.
+    pub dir: PathBuf,
+    /// Its `SKILL.md`.
+    pub skill_md: PathBuf,
+    /// The name OpenCode loads it under, when it loads it (listed or not).
+    pub name: Option<String>,
+    /// How OpenCode reads it.
+    pub reading: Reading,
+    /// Whether a later copy of the same name replaces it.
+    pub replaced: bool,
+}
+
+/// Two skills loaded under one name: OpenCode keeps one of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The name.
+    pub name: String,
+    /// The copy loaded first (OpenCode's `existing`).
+    pub existing: PathBuf,
+    /// The copy loaded after it, which replaces it (`duplicate`).
+    pub duplicate: PathBuf,
+}
+
+impl Duplicate {
+    /// The warning, after OpenCode's log line `duplicate skill name`.
+    pub fn warning(&self) -> String {
+        format!(
+            "duplicate skill name `{}`: {} (kept here) replaces {}; OpenCode keeps one of them, \
+             not always the same",
+            self.name,
+            self.duplicate.display(),
+            self.existing.display()
+        )
+    }
+}
+
+/// The skills OpenCode loads from what discovery found, and its catalog.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// Every skill folder OpenCode reads, in discovery order, each read
+    /// (a copy replaced by a later one of the same name is not listed).
+    pub found: Vec<Found>,
+    /// The names loaded more than once, in the order met.
+    pub duplicates: Vec<Duplicate>,
+}
+
+impl Listing {
+    /// The catalog's entries, in OpenCode's order (by name, [`collate`]).
+    pub fn listed(&self) -> Vec<&Listed> {
+        let mut listed: Vec<&Listed> = self
+            .found
+            .iter()
+            .filter_map(|f| f.reading.outcome.listed())
+            .collect();
+        listed.sort_by(|a, b| collate(&a.name, &b.name));
+        listed
+    }
+
+    /// The skill the `skill` tool loads for `name` (exact match).
+    pub fn get(&self, name: &str) -> Option<&Found> {
+        self.found
+            .iter()
+            .find(|f| !f.replaced && f.name.as_deref() == Some(name))
+    }
+
+    /// Every name the `skill` tool knows (listed or not), in the order of
+    /// its "not found" message: JavaScript's default sort, by UTF-16 code
+    /// units.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .found
+            .iter()
+            .filter_map(|f| f.name.as_deref())
+            .collect();
+        names.sort_by(|a, b| utf16_order(a, b));
+        names.dedup();
+        names
+    }
+}
+
+/// JavaScript's default string order: by UTF-16 code units.
+pub fn utf16_order(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// The skills discovery found that OpenCode reads
+/// ([`reads_folder`]; a skill found under a root given directly counts),
+/// read as OpenCode reads them: every folder in discovery's order, a name
+/// loaded twice kept from the last copy.
+pub fn listing(found: &[FoundSkill]) -> Listing {
+    let mut listing = Listing::default();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    for skill in found {
+        if skill
+            .origin
+            .as_ref()
+            .is_some_and(|o| !reads_folder(Client::OpenCode, o))
+        {
+            continue;
+        }
+        let skill_md = skill.dir.join("SKILL.md");
+        let (reading, name) = match fsread::read_file(&skill_md, READ_LIMIT + 1) {
+            Ok(bytes) => read_named(&skill_md, &bytes),
+            Err(_) => (read(&skill.dir), None),
+        };
+        let index = listing.found.len();
+        if let Some(name) = &name
+            && let Some(earlier) = by_name.insert(name.clone(), index)
+        {
+            replace(&mut listing, earlier, name, &skill_md);
+        }
+        listing.found.push(Found {
+            dir: skill.dir.clone(),
+            skill_md,
+            name,
+            reading,
+            replaced: false,
+        });
+    }
+    listing
+}
+
+/// Marks the copy at `earlier` as replaced by the one at `by`.
+fn replace(listing: &mut Listing, earlier: usize, name: &str, by: &Path) {
+    let Some(old) = listing.found.get_mut(earlier) else {
+        return;
+    };
+    old.reading.outcome = Outcome::NotListed {
+        why: replaced_why(name, by),
+    };
+    old.replaced = true;
+    listing.duplicates.push(Duplicate {
+        name: name.to_owned(),
+        existing: old.skill_md.clone(),
+        duplicate: by.to_path_buf(),
+    });
+}
+
+fn replaced_why(name: &str, by: &Path) -> String {
+    format!(
+        "another skill named `{name}` ({}) is loaded after it and replaces it; OpenCode keeps one copy of \
+         a name, not always the same from run to run",
+        by.display()
+    )
+}
+
+/// Applies the one-copy-per-name rule to the readings of one listing, in
+/// discovery order: of listed skills with one name, the last is kept.
+pub fn resolve_names<'r>(readings: impl Iterator<Item = &'r mut Reading>) {
+    let mut readings: Vec<&mut Reading> = readings.collect();
+    let mut last: HashMap<String, usize> = HashMap::new();
+    for (i, r) in readings.iter().enumerate() {
+        if let Some(l) = r.outcome.listed() {
+            last.insert(l.name.clone(), i);
+        }
+    }
+    for i in 0..readings.len() {
+        let Some(l) = readings[i].outcome.listed() else {
+            continue;
+        };
+        let Some(&kept) = last.get(&l.name) else {
+            continue;
+        };
+        if kept == i {
+            continue;
+        }
+        let by = readings[kept]
+            .outcome
+            .listed()
+            .map(|k| k.location.clone())
+            .unwrap_or_default();
+        let why = replaced_why(&l.name, &by);
+        readings[i].outcome = Outcome::NotListed { why };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// No text makes the reader panic.
+        #[test]
+        fn any_text_loads_or_not(
+            text in "\u{FEFF}?(---[a-z \t]*\r?\n)?([a-z_-]{0,8}:[ \t]?[\\PC\t:#\\[\\]{}'\"|>-]{0,24}\r?\n){0,6}(---\n)?[\\PC\n]{0,60}"
+        ) {
+            let _ = load(&text);
+        }
+    }
+
+    fn loaded(text: &str) -> Option<(String, Option<String>)> {
+        match load(text) {
+            Load::Loaded(l) => Some((l.name, l.description)),
+            _ => None,
+        }
+    }
+
+    fn listed(name: &str, description: &str) -> Option<(String, Option<String>)> {
+        Some((name.to_owned(), Some(description.to_owned())))
+    }
+
+    #[test]
+    fn the_recorded_frontmatters() {
+        let fm = |body: &str| format!("---\n{body}---\nBody.\n");
+        assert_eq!(loaded(&fm("name: a\ndescription: D.\n")), listed("a", "D."));
+        assert_eq!(
+            loaded(
+                "---\r\nname: crlf\r\ndescription: CRLF line endings.\r\n---\r\nBody of crlf.\r\n"
+            ),
+            listed("crlf", "CRLF line endings.")
+        );
+        assert_eq!(
+            loaded("\u{FEFF}---\nname: bom\ndescription: B.\n---\nBody.\n"),
+            listed("bom", "B.")
+        );
+        assert_eq!(
+            loaded("---\nname: u\ndescription: Never closed.\n# Body\n"),
+            listed("u", "Never closed.")
+        );
+        assert_eq!(
+            loaded(&fm(
+                "name: c\ndescription: Use when: the plain scalar has a colon-space\n"
+            )),
+            listed("c", "Use when: the plain scalar has a colon-space")
+        );
+        assert_eq!(
+            loaded(&fm("name: t\n\tdescription: tab indented\n")),
+            listed("t", "tab indented")
+        );
+        assert_eq!(loaded(&fm("name: e\ndescription: \"\"\n")), listed("e", ""));
+        assert_eq!(
+            loaded(&fm(
+                "name: m\ndescription: |\n  Line one.\n  Line two.\n\n  Para two.\n"
+            )),
+            listed("m", "Line one.\nLine two.\n\nPara two.\n")
+        );
+        assert_eq!(
+            loaded(&fm(
+                "name: f\ndescription: >\n  Folded line one\n  folded line two.\n"
+            )),
+            listed("f", "Folded line one folded line two.\n")
+        );
+        assert_eq!(
+            loaded(&fm("name: no-desc\n")),
+            Some(("no-desc".into(), None))
+        );
+        for dropped in [
+            fm("name: u\ndescription: [unclosed flow\n"),
+            fm("name: 12345\ndescription: D.\n"),
+            fm("name: d\ndescription: 12345\n"),
+            fm("name: d\ndescription:\n  - item one\n  - item two\n"),
+            fm("description: D.\n"),
+            "# Title\n\nJust markdown.\n".into(),
+            "\n---\nname: l\ndescription: D.\n---\nBody.\n".into(),
+        ] {
+            assert!(
+                matches!(load(&dropped), Load::Dropped(_)),
+                "{dropped:?}: {:?}",
+                load(&dropped)
+            );
+        }
+    }
+
+    /// The rules behind the record, past its cases.
+    #[test]
+    fn js_yaml_rules() {
+        let fm = |body: &str| format!("---\n{body}---\nBody.\n");
+        // Types of js-yaml 3's safe schema.
+        for not_a_string in [
+            "true",
+            "~",
+            "",
+            "0x1F",
+            "1_000",
+            "017",
+            "1:30",
+            "1.5",
+            ".inf",
+            "1e5",
+            "2024-01-02",
+            "2024-1-2 10:20:30 +01:00",
+            "!!int 3",
+        ] {
+            assert!(
+                matches!(
+                    load(&fm(&format!("name: {not_a_string}\ndescription: D.\n"))),
+                    Load::Dropped(_)
+                ),
+                "{not_a_string}"
+            );
+        }
+        for string in [
+            "yes",
+            "on",
+            "1.2.3",
+            "0o17",
+            "1:60",
+            "_1",
+            "1_",
+            "\"12\"",
+            "!!str 12",
+            "a: b",
+            "2024-01-02x",
+            "ns:thing",
+            "My Skill Name",
+        ] {
+            let written = if string == "a: b" { "'a: b'" } else { string };
+            assert!(
+                matches!(
+                    load(&fm(&format!("name: {written}\ndescription: D.\n"))),
+                    Load::Loaded(_)
+                ),
+                "{string}: {:?}",
+                load(&fm(&format!("name: {written}\ndescription: D.\n")))
+            );
+        }
+        // A duplicate key or an unknown tag is an error, which no rewrite mends.
+        assert!(matches!(
+            load(&fm("name: a\nname: b\ndescription: D.\n")),
+            Load::Dropped(_)
+        ));
+        assert!(matches!(
+            load(&fm("name: !foo a\ndescription: D.\n")),
+            Load::Dropped(_)
+        ));
+        // `null` is not a missing description.
+        assert!(matches!(
+            load(&fm("name: a\ndescription:\n")),
+            Load::Dropped(_)
+        ));
+        // The rewrite needs `---` and a line break exactly at the start.
+        assert!(matches!(
+            load("\u{FEFF}---\nname: c\ndescription: a: b\n---\n"),
+            Load::Dropped(_)
+        ));
+        // A language other than YAML after the opening `---`.
+        assert!(matches!(
+            load("---toml\nname = \"a\"\n---\n"),
+            Load::Dropped(_)
+        ));
+        assert_eq!(
+            loaded("---yaml\nname: a\ndescription: D.\n---\n"),
+            listed("a", "D.")
+        );
+        // `----` opens no frontmatter.
+        assert!(matches!(
+            load("----\nname: a\ndescription: D.\n----\n"),
+            Load::Dropped(_)
+        ));
+    }
+
+    #[test]
+    fn split_and_body() {
+        let p = split("---\nname: a\n---\n\nBody\n").map(|p| (p.yaml, p.body));
+        assert_eq!(p, Some(("\nname: a", "\nBody\n")));
+        let p = split("---\r\nname: a\r\n---\r\nBody\r\n").map(|p| (p.yaml, p.body));
+        assert_eq!(p, Some(("\r\nname: a\r", "Body\r\n")));
+        assert_eq!(split("---\nname: a\n").map(|p| p.body), Some(""));
+        assert_eq!(split("--- \nname: a\n---").map(|p| p.body), Some(""));
+        let Load::Loaded(l) = load("---\nname: a\n---\n# H\n\nText.\n") else {
+            unreachable!("loads")
+        };
+        assert_eq!(l.body, "# H\n\nText.\n");
+    }
+
+    #[test]
+    fn the_rewrite() {
+        assert_eq!(
+            sanitize("---\nname: a\ndescription: Use when: x \nother-key: a: b\n  x: y\nq: 'a: b'\n---\nB: c\n")
+                .as_deref(),
+            Some("---\nname: a\ndescription: |-\n  Use when: x\nother-key: a: b\n  x: y\nq: 'a: b'\n---\nB: c\n")
+        );
+        assert_eq!(
+            sanitize("---\r\nk : a:b\r\n---\r\n").as_deref(),
+            Some("---\r\nk: |-\n  a:b\r\n---\r\n")
+        );
+        assert_eq!(sanitize("---\nk: a:b\n"), None);
+    }
+
+    #[test]
+    fn catalog_order_is_locale_order_and_names_are_code_unit_order() {
+        let recorded = [
+            "-leading-hyphen",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "args-demo",
+            "bad-yaml-colon",
+            "bad-yaml-tab",
+            "bom",
+            "crlf",
+            "customize-opencode",
+            "desc-angle",
+            "desc-empty",
+            "double--hyphen",
+            "flow-mapping",
+            "flow-requires",
+            "inner",
+            "inner3",
+            "long-desc-1100",
+            "long-desc-2000",
+            "multiline-folded",
+            "multiline-literal",
+            "My Skill Name",
+            "ns:thing",
+            "ok-basic",
+            "other-name",
+            "root-level",
+            "spec-keys",
+            "unclosed-frontmatter",
+            "under_score",
+            "unicode-名前",
+            "unknown-keys",
+            "Upper-Dir",
+            "Upper-Name",
+        ];
+        let mut names = recorded;
+        names.reverse();
+        names.sort_by(|a, b| collate(a, b));
+        assert_eq!(names, recorded);
+        names.sort_by(|a, b| utf16_order(a, b));
+        assert_eq!(
+            &names[..5],
+            [
+                "-leading-hyphen",
+                "My Skill Name",
+                "Upper-Dir",
+                "Upper-Name",
+                &"a".repeat(80)
+            ]
+        );
+        // UTF-16, not code points: U+1F600 (a surrogate pair, 0xD83D...)
+        // before U+FF5E.
+        assert_eq!(utf16_order("\u{FF5E}", "\u{1F600}"), Ordering::Greater);
+        assert_eq!("\u{FF5E}".cmp("\u{1F600}"), Ordering::Less);
+    }
+
+    #[test]
+    fn readings() {
+        let path = Path::new("/p/s/SKILL.md");
+        let r = read_bytes(Path::new("/p/s"), path, b"---\nname: n\n---\n");
+        assert!(matches!(r.outcome, Outcome::NotListed { .. }));
+        let r = read_bytes(
+            Path::new("/p/s"),
+            path,
+            b"---\nname: n\ndescription: a: b\n---\n",
+        );
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(r.notes[0].code, Code::ClientYamlUnread);
+        assert_eq!(
+            r.outcome.listed().map(|l| (
+                l.name.as_str(),
+                l.description.as_str(),
+                l.location.as_path()
+            )),
+            Some(("n", "a: b", path))
+        );
+        let r = read_bytes(
+            Path::new("/p/s"),
+            path,
+            b"---\nname: 1\ndescription: D\n---\n",
+        );
+        assert!(matches!(r.outcome, Outcome::Rejected { .. }));
+    }
 }

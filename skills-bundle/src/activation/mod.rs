@@ -10,6 +10,9 @@
 //!   allows the script it names.
 //! - [`codex`]: the raw `SKILL.md` in a `<skill>` element
 //!   ([`Skill::activate_codex`](crate::Skill::activate_codex)).
+//! - [`opencode`]: OpenCode's `<skill_content>` answer to its `skill`
+//!   tool: the trimmed body, nothing substituted, and a sample of the
+//!   skill's files.
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
@@ -29,6 +32,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod commands;
+pub mod opencode;
 mod options;
 #[cfg(all(unix, feature = "exec"))]
 mod run;

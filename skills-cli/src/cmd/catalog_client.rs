@@ -34,6 +34,9 @@ fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
 
 /// Runs `skb catalog` for a client style.
 pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
+    if client == Client::OpenCode {
+        return crate::cmd::catalog_opencode::run(args);
+    }
     let style = Style::of(client);
     let budget = budget(style, args.budget);
     if let [one] = args.paths.as_slice()
@@ -79,7 +82,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
 
 /// The skills discovery finds under `paths`, its diagnostics printed on
 /// stderr; `None` when one is an error (a limit reached).
-fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
+pub(crate) fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
     let (found, reports) = discover::discover_all(paths, options);
     let mut failed = false;
     for d in reports.iter().flat_map(|(_, diags)| diags) {

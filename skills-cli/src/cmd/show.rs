@@ -87,6 +87,10 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         args.check.profile = ProfileArg::from(client);
     }
     let args = &args;
+    // OpenCode's reading, not the checked bundle: see `show_opencode`.
+    if args.style.map(ClientArg::client) == Some(Client::OpenCode) {
+        return crate::cmd::show_opencode::run(args);
+    }
     let Some((bundle, located)) = load(args)? else {
         return Ok(Outcome::Invalid);
     };
@@ -109,9 +113,8 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         }
         Some(Client::ClaudeCode) => claude_code(args, &bundle, &located),
         Some(Client::Codex) => codex(args, &bundle, &located),
-        Some(client @ (Client::GeminiCli | Client::OpenCode)) => {
-            fail(&format!("--style {client}: not modelled yet"))
-        }
+        Some(client @ Client::GeminiCli) => fail(&format!("--style {client}: not modelled yet")),
+        Some(Client::OpenCode) => crate::cmd::show_opencode::run(args),
     }
 }
 

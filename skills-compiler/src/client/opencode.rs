@@ -225,6 +225,9 @@ pub enum YamlError {
     Invalid(String),
     /// Past one of this tool's bounds.
     Beyond(yaml::Limit),
+    /// A frontmatter in a language this tool does not read as OpenCode
+    /// does (`---json`, `---js`): why.
+    NotModelled(String),
 }
 
 /// The tags `js-yaml` 3's safe schema knows (`!!name`).
@@ -524,6 +527,13 @@ fn matter(text: &str) -> Result<(Option<JsYaml>, String), YamlError> {
     let Some(parts) = split(text) else {
         return Ok((None, text.to_owned()));
     };
+    if matches!(parts.language, "json" | "js" | "javascript") {
+        return Err(YamlError::NotModelled(format!(
+            "the frontmatter is opened as `---{}`, which OpenCode reads in that language; this \
+             tool does not",
+            parts.language
+        )));
+    }
     if !matches!(parts.language, "" | "yaml" | "yml") {
         return Err(YamlError::Invalid(format!(
             "the frontmatter is opened as `---{}`, which OpenCode does not read as YAML",
@@ -539,19 +549,19 @@ pub fn load(text: &str) -> Load {
     let (parsed, body, sanitized) = match matter(text) {
         Ok((parsed, body)) => (parsed, body, false),
         Err(YamlError::Beyond(limit)) => return beyond(limit),
+        Err(YamlError::NotModelled(why)) => return Load::Unknown(why),
         Err(YamlError::Invalid(first)) => {
             let Some(rewritten) = sanitize(text) else {
-                return Load::Dropped(format!(
-                    "the YAML does not parse ({first}), and OpenCode drops the skill"
-                ));
+                return Load::Dropped(format!("the YAML does not parse ({first})"));
             };
             match matter(&rewritten) {
                 Ok((parsed, body)) => (parsed, body, true),
                 Err(YamlError::Beyond(limit)) => return beyond(limit),
+                Err(YamlError::NotModelled(why)) => return Load::Unknown(why),
                 Err(YamlError::Invalid(_)) => {
                     return Load::Dropped(format!(
                         "the YAML does not parse ({first}), even with the values holding a `:` \
-                         made block scalars, and OpenCode drops the skill"
+                         made block scalars"
                     ));
                 }
             }
@@ -559,32 +569,25 @@ pub fn load(text: &str) -> Load {
     };
     let Some(yaml) = parsed else {
         return Load::Dropped(
-            "no frontmatter (the file must start with `---`), so no `name`: OpenCode drops the \
-             skill"
-                .into(),
+            "no frontmatter (the file must start with `---`), so no `name`".into(),
         );
     };
     if yaml.root.as_ref().and_then(Node::as_map).is_none() {
         return Load::Dropped(
-            "the frontmatter is not a mapping, so there is no `name`: OpenCode drops the skill"
-                .into(),
+            "the frontmatter is empty or not a mapping, so there is no `name`".into(),
         );
     }
     let name = match yaml.string("name") {
         Ok(Some(name)) => name,
-        Ok(None) => return Load::Dropped("no `name`: OpenCode drops the skill".into()),
+        Ok(None) => return Load::Dropped("no `name`".into()),
         Err(kind) => {
-            return Load::Dropped(format!(
-                "`name` is a {kind}, not a string: OpenCode drops the skill"
-            ));
+            return Load::Dropped(format!("`name` is a {kind}, not a string"));
         }
     };
     let description = match yaml.string("description") {
         Ok(d) => d,
         Err(kind) => {
-            return Load::Dropped(format!(
-                "`description` is a {kind}, not a string: OpenCode drops the skill"
-            ));
+            return Load::Dropped(format!("`description` is a {kind}, not a string"));
         }
     };
     Load::Loaded(Loaded {
@@ -1018,6 +1021,10 @@ mod tests {
         assert!(matches!(
             load("---toml\nname = \"a\"\n---\n"),
             Load::Dropped(_)
+        ));
+        assert!(matches!(
+            load("---json\n{\"name\": \"a\"}\n---\n"),
+            Load::Unknown(_)
         ));
         assert_eq!(
             loaded("---yaml\nname: a\ndescription: D.\n---\n"),

@@ -194,12 +194,15 @@ fn block_scalar(line: &str) -> Option<(&str, &str)> {
         return None;
     }
     let after = line[key_end..].trim_start_matches(is_js_whitespace);
-    let value = after.strip_prefix(':')?;
-    // `(.*)$`: `.` matches no line terminator.
+    // `\s*(.*)$`: the blanks (line terminators included) are skipped, then
+    // `.` matches no line terminator up to the end.
+    let value = after
+        .strip_prefix(':')?
+        .trim_start_matches(is_js_whitespace);
     if value.contains(['\r', '\u{2028}', '\u{2029}']) {
         return None;
     }
-    let value = value.trim_matches(is_js_whitespace);
+    let value = value.trim_end_matches(is_js_whitespace);
     if matches!(value, "" | ">" | "|") || value.starts_with(['"', '\'']) || !value.contains(':') {
         return None;
     }
@@ -1063,6 +1066,11 @@ mod tests {
             Some("---\r\nk: |-\n  a:b\r\n---\r\n")
         );
         assert_eq!(sanitize("---\nk: a:b\n"), None);
+        // `\s*` skips a line terminator before the value; `.` stops at one.
+        assert_eq!(
+            sanitize("---\nk:\u{2028} a:b\nj: a:b\u{2028}c\n---\n").as_deref(),
+            Some("---\nk: |-\n  a:b\nj: a:b\u{2028}c\n---\n")
+        );
     }
 
     #[test]
@@ -1119,6 +1127,58 @@ mod tests {
         // before U+FF5E.
         assert_eq!(utf16_order("\u{FF5E}", "\u{1F600}"), Ordering::Greater);
         assert_eq!("\u{FF5E}".cmp("\u{1F600}"), Ordering::Less);
+    }
+
+    #[test]
+    fn the_listing() -> std::io::Result<()> {
+        let tmp = tempfile::tempdir()?;
+        let skill = |dir: &str, text: &str| -> std::io::Result<FoundSkill> {
+            let dir = tmp.path().join(dir);
+            std::fs::create_dir_all(&dir)?;
+            std::fs::write(dir.join("SKILL.md"), text)?;
+            Ok(FoundSkill {
+                dir,
+                plugin: None,
+                root: tmp.path().to_path_buf(),
+                origin: None,
+            })
+        };
+        let found = [
+            skill("a", "---\nname: x\ndescription: First x.\n---\n")?,
+            skill("b", "---\nname: B\ndescription: Upper.\n---\n")?,
+            skill("c", "---\nname: x\ndescription: Second x.\n---\n")?,
+            skill("d", "---\nname: quiet\n---\nBody.\n")?,
+            skill("e", "---\nname: 1\ndescription: D.\n---\n")?,
+            skill("f", "---\nname: a-b\ndescription: Hyphen.\n---\n")?,
+        ];
+        let listing = listing(&found);
+        let listed: Vec<(&str, &str)> = listing
+            .listed()
+            .iter()
+            .map(|l| (l.name.as_str(), l.description.as_str()))
+            .collect();
+        assert_eq!(
+            listed,
+            [("a-b", "Hyphen."), ("B", "Upper."), ("x", "Second x.")]
+        );
+        assert_eq!(listing.names(), ["B", "a-b", "quiet", "x"]);
+        assert_eq!(
+            listing.duplicates,
+            [Duplicate {
+                name: "x".into(),
+                existing: found[0].dir.join("SKILL.md"),
+                duplicate: found[2].dir.join("SKILL.md"),
+            }]
+        );
+        assert_eq!(listing.get("x").map(|f| &f.dir), Some(&found[2].dir));
+        assert_eq!(listing.get("quiet").map(|f| &f.dir), Some(&found[3].dir));
+        assert!(listing.get("1").is_none() && listing.get("X").is_none());
+        // The profile's rule is the same: the last copy of a name is kept.
+        let mut readings: Vec<Reading> = found.iter().map(|f| read(&f.dir)).collect();
+        resolve_names(readings.iter_mut());
+        assert!(matches!(readings[0].outcome, Outcome::NotListed { .. }));
+        assert!(readings[2].outcome.listed().is_some());
+        Ok(())
     }
 
     #[test]

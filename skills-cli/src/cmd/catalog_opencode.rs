@@ -10,6 +10,7 @@
 //! refused.
 
 use std::io;
+use std::path::Path;
 
 use skills_compiler::client::{Outcome, opencode};
 use skills_compiler::render;
@@ -42,8 +43,10 @@ pub fn run(args: &CatalogArgs) -> io::Result<Exit> {
         return Ok(Exit::Invalid);
     };
     let listing = opencode::listing(&found);
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     for f in &listing.found {
-        let path = f.skill_md.display();
+        let path = absolute(&f.skill_md);
+        let path = path.display();
         let line = match &f.reading.outcome {
             Outcome::Rejected { why } => format!("warning: OpenCode drops {path}: {why}"),
             Outcome::Unknown { why } => {
@@ -54,17 +57,17 @@ pub fn run(args: &CatalogArgs) -> io::Result<Exit> {
         eprintln!("{}", render::shown(&line));
     }
     for d in &listing.duplicates {
+        let d = opencode::Duplicate {
+            name: d.name.clone(),
+            existing: absolute(&d.existing),
+            duplicate: absolute(&d.duplicate),
+        };
         eprintln!("warning: {}", render::shown(&d.warning()));
     }
     let listed = listing.listed();
     let locations: Vec<String> = listed
         .iter()
-        .map(|l| {
-            std::path::absolute(&l.location)
-                .unwrap_or_else(|_| l.location.clone())
-                .to_string_lossy()
-                .into_owned()
-        })
+        .map(|l| absolute(&l.location).to_string_lossy().into_owned())
         .collect();
     let entries: Vec<Entry<'_>> = listed
         .iter()

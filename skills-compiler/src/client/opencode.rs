@@ -711,8 +711,8 @@ impl Duplicate {
     /// The warning, after OpenCode's log line `duplicate skill name`.
     pub fn warning(&self) -> String {
         format!(
-            "duplicate skill name `{}`: {} (kept here) replaces {}; OpenCode keeps one of them, \
-             not always the same",
+            "duplicate skill name `{}`: {} is found after {} and replaces it here; OpenCode \
+             keeps one copy of a name, not always the same",
             self.name,
             self.duplicate.display(),
             self.existing.display()

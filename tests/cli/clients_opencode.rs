@@ -11,13 +11,17 @@
 //!   drops (recorded neither listed nor known to its `skill` tool), and on
 //!   none it loads;
 //! * `skb show --style opencode NAME --from <PROJECT>` prints each recorded `skill` tool answer
-//!   (`opencode_activation.json`), or for a name OpenCode does not know an
-//!   error quoting OpenCode's answer. Not reproduced, by design: the
+//!   (`opencode_activation.json`, and the `opencode activate` runs of
+//!   `extras.json`), or for a name OpenCode does not know an error quoting
+//!   OpenCode's answer. Not reproduced, by design: the
 //!   built-in's body (OpenCode's text), which copy of a name two skills
 //!   share OpenCode loads (it varies from run to run: the catalog run
 //!   listed `ok-basic`'s copy, the activation run loaded the other), and the
 //!   order of the sampled files (ripgrep's walk order; the set is
 //!   compared).
+//!
+//! * the corpus (`../shared/corpus`): every skill loads, 448 listed and the
+//!   6 others copies of a name, as recorded.
 //!
 //! The counts of cases reproduced are printed on stderr.
 
@@ -218,19 +222,32 @@ fn files_sorted(answer: &str) -> String {
 #[test]
 fn show_gives_the_recorded_answers() {
     let (_tmp, project) = layout();
-    let activations = record("opencode_activation.json");
-    let activations = activations.as_object().unwrap();
+    // `(case, name called, recorded answer)`: the activation runs, and the
+    // extra runs' (`opencode activate NAME`).
+    let mut runs: Vec<(String, String, String)> = Vec::new();
+    for (case, run) in record("opencode_activation.json").as_object().unwrap() {
+        runs.push((
+            case.clone(),
+            run["call"]["name"].as_str().unwrap().to_string(),
+            run["messages_added_after_call"][1]["content"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        ));
+    }
+    for (case, run) in record("extras.json").as_object().unwrap() {
+        if let Some(name) = case.strip_prefix("opencode activate ") {
+            let answer = run["tool_message"].as_str().unwrap().to_string();
+            runs.push((case.clone(), name.to_string(), answer));
+        }
+    }
     // Not reproduced, by design (see the module).
     let not_reproduced = ["built-in", "dup name ok-basic"];
     let mut reproduced = 0;
     let mut in_order = 0;
     let mut wrong = Vec::new();
-    for (case, run) in activations {
-        let name = run["call"]["name"].as_str().unwrap();
-        let answer = run["messages_added_after_call"][1]["content"]
-            .as_str()
-            .unwrap()
-            .replace("<PROJECT_DIR>", &project.to_string_lossy());
+    for (case, name, answer) in &runs {
+        let answer = answer.replace("<PROJECT_DIR>", &project.to_string_lossy());
         let out = skills()
             .current_dir(&project)
             .args(["show", "--style", "opencode", name, "--from"])
@@ -261,7 +278,62 @@ fn show_gives_the_recorded_answers() {
     }
     eprintln!(
         "opencode show: {reproduced} of {} recorded answers reproduced ({in_order} with the files in the recorded order; not reproduced by design: {not_reproduced:?})",
-        activations.len()
+        runs.len()
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every folder under `dir` that holds a `SKILL.md`, sorted.
+fn skill_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if path.join("SKILL.md").is_file() {
+                out.push(path.clone());
+            }
+            skill_dirs(&path, out);
+        }
+    }
+}
+
+/// The record's corpus run: OpenCode loaded all 454 skills; 448 were
+/// listed, the 6 others being copies of a name another skill has.
+#[test]
+fn the_corpus_loads_whole() {
+    let mut dirs = Vec::new();
+    skill_dirs(&shared().join("corpus/collections"), &mut dirs);
+    assert_eq!(dirs.len(), 454, "../shared's corpus");
+    let out = skills()
+        .args(["validate", "--profile", "opencode", "--format", "json"])
+        .args(&dirs)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for s in report["skills"].as_array().unwrap() {
+        let opencode = &s["clients"]["opencode"];
+        let outcome = opencode["outcome"].as_str().unwrap_or("none").to_string();
+        let copy = opencode["why"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("another skill named"));
+        let errors = s["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .count();
+        if errors > 0 || !(outcome == "listed" || (outcome == "not-listed" && copy)) {
+            wrong.push(format!("{}: {outcome}, {errors} errors", s["dir"]));
+        }
+        *outcomes.entry(outcome).or_default() += 1;
+    }
+    eprintln!("opencode corpus: {outcomes:?} (recorded: 448 listed, 6 copies of a name)");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert_eq!(outcomes.get("listed"), Some(&448));
+    assert_eq!(outcomes.get("not-listed"), Some(&6));
 }

@@ -8,6 +8,8 @@
 //! there, and the others are shown whatever a profile says of them.
 //! A name OpenCode does not know is an error quoting OpenCode's answer.
 //! `--json` prints `{"content": ...}`, the tool message's content.
+//! `--args` and the command options change nothing: OpenCode substitutes
+//! nothing, runs nothing and ignores an argument its tool is given.
 
 use std::io::{self, Write};
 

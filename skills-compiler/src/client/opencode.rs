@@ -530,16 +530,19 @@ fn matter(text: &str) -> Result<(Option<JsYaml>, String), YamlError> {
     let Some(parts) = split(text) else {
         return Ok((None, text.to_owned()));
     };
-    if matches!(parts.language, "json" | "js" | "javascript") {
+    // `gray-matter`'s engines: `yaml` (also `yml`, any case), `json`
+    // (exactly), `javascript` (also `js`, any case); any other throws.
+    let language = parts.language.to_ascii_lowercase();
+    if parts.language == "json" || matches!(language.as_str(), "js" | "javascript") {
         return Err(YamlError::NotModelled(format!(
             "the frontmatter is opened as `---{}`, which OpenCode reads in that language; this \
              tool does not",
             parts.language
         )));
     }
-    if !matches!(parts.language, "" | "yaml" | "yml") {
+    if !matches!(language.as_str(), "" | "yaml" | "yml") {
         return Err(YamlError::Invalid(format!(
-            "the frontmatter is opened as `---{}`, which OpenCode does not read as YAML",
+            "the frontmatter is opened as `---{}`, a language OpenCode does not read",
             parts.language
         )));
     }
@@ -1029,6 +1032,10 @@ mod tests {
             load("---json\n{\"name\": \"a\"}\n---\n"),
             Load::Unknown(_)
         ));
+        assert_eq!(
+            loaded("---YML\nname: a\ndescription: D.\n---\n"),
+            listed("a", "D.")
+        );
         assert_eq!(
             loaded("---yaml\nname: a\ndescription: D.\n---\n"),
             listed("a", "D.")

@@ -43,6 +43,9 @@ pub const FILE_SAMPLE: usize = 10;
 /// The most folder entries [`sample_files`] looks at before it stops.
 pub const MAX_ENTRIES: usize = 10_000;
 
+/// The deepest folder [`sample_files`] enters, below the skill's.
+pub const MAX_DEPTH: usize = 64;
+
 /// The tool's answer for the skill `name` whose body (the text after its
 /// frontmatter, untrimmed) is `body`, in the folder `dir` (absolute),
 /// listing `files` (absolute paths, see [`sample_files`]).
@@ -81,15 +84,15 @@ pub fn not_found(name: &str, names: &[&str]) -> String {
 /// The files of the skill folder `dir` OpenCode lists (see the module):
 /// absolute paths, at most [`FILE_SAMPLE`], in name order, folder by
 /// folder. Folders that cannot be read are skipped; the walk stops after
-/// [`MAX_ENTRIES`] entries.
+/// [`MAX_ENTRIES`] entries and enters no folder deeper than [`MAX_DEPTH`].
 pub fn sample_files(dir: &Path) -> Vec<String> {
     let mut files = Vec::new();
     let mut seen = 0;
-    walk(dir, "", &mut files, &mut seen);
+    walk(dir, "", 0, &mut files, &mut seen);
     files
 }
 
-fn walk(dir: &Path, prefix: &str, files: &mut Vec<String>, seen: &mut usize) {
+fn walk(dir: &Path, prefix: &str, depth: usize, files: &mut Vec<String>, seen: &mut usize) {
     let Ok(read) = std::fs::read_dir(dir) else {
         return;
     };
@@ -113,8 +116,8 @@ fn walk(dir: &Path, prefix: &str, files: &mut Vec<String>, seen: &mut usize) {
         let relative = format!("{prefix}{name}");
         let path: PathBuf = entry.path();
         if kind.is_dir() {
-            if name != ".git" {
-                walk(&path, &format!("{relative}/"), files, seen);
+            if name != ".git" && depth < MAX_DEPTH {
+                walk(&path, &format!("{relative}/"), depth + 1, files, seen);
             }
         } else if kind.is_file() && !relative.contains("SKILL.md") {
             files.push(path.to_string_lossy().into_owned());

@@ -44,7 +44,7 @@
 //! and its load order is not the same from run to run (recorded); here the
 //! last one discovery finds wins ([`listing`]), with a warning that OpenCode
 //! may keep the other. The catalog is sorted by name as JavaScript's
-//! `localeCompare` sorts ([`collate`](super::collate::collate), the ICU root
+//! `localeCompare` sorts ([`collate`], the ICU root
 //! order: punctuation first, then case-insensitively, lowercase before
 //! uppercase on a tie).
 

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use skills_core::catalog::claude_code::display_width;
+use skills_core::catalog::claude_code::{BUILTIN_WIDTH, display_width};
 use skills_tests::{tempdir, workspace};
 
 use crate::skills;
@@ -302,11 +302,18 @@ fn claude_code_catalog_budget_and_empty_listing() {
         let entries: Vec<&str> = text.lines().skip(2).collect();
         entries.iter().map(|l| display_width(l)).sum::<usize>() + entries.len() - 1
     };
-    assert!(width(&whole) <= 30_000);
+    assert!(width(&whole) + BUILTIN_WIDTH <= 30_000);
     // Under a tight budget every entry stays; filled greedily in order, the
     // long description loses its text while a later short one keeps its own.
-    let tight = listing(Some("2000"), None);
+    // Claude Code's built-in entries take their width first.
+    let budget = (BUILTIN_WIDTH + 2000).to_string();
+    let tight = listing(Some(&budget), None);
     assert!(width(&tight) <= 2000, "{tight}");
+    assert!(
+        width(&tight) > 1500,
+        "the budget beside the built-ins is used: {tight}"
+    );
+    assert_eq!(listing(Some("2000"), None), listing(Some("10"), None));
     assert_eq!(tight.lines().count(), whole.lines().count());
     assert!(tight.contains("\n- long-desc-1100\n"), "{tight}");
     assert!(
@@ -314,8 +321,8 @@ fn claude_code_catalog_budget_and_empty_listing() {
         "{tight}"
     );
     // The environment variable is Claude Code's; the flag wins over it.
-    assert_eq!(listing(None, Some("2000")), tight);
-    assert_eq!(listing(Some("30000"), Some("2000")), whole);
+    assert_eq!(listing(None, Some(&budget)), tight);
+    assert_eq!(listing(Some("30000"), Some(&budget)), whole);
     // Names alone over the budget: every name is still listed.
     let names = listing(Some("10"), None);
     assert_eq!(names.lines().count(), whole.lines().count());

@@ -370,3 +370,97 @@ fn a_pack_lists_in_claude_codes_dialect() {
     assert_eq!(bare.lines().count(), text.lines().count());
     assert!(bare.contains("\n- calculator\n"), "{bare}");
 }
+
+/// Claude Code's settings in the project: `skillListingBudgetFraction`
+/// scales the budget (0.01 is the default 30,000), `skillOverrides` hides a
+/// skill from the model's listing (`off`, `user-invocable-only`);
+/// `--budget` still wins.
+#[test]
+fn claude_code_settings_change_the_listing() {
+    let tmp = tempdir();
+    let root = fs::canonicalize(tmp.path()).unwrap();
+    let (home, skills_dir, user) = layout(&root);
+    let project = skills_dir.parent().unwrap().parent().unwrap().to_path_buf();
+    let listing = |extra: &[&str]| {
+        let mut args = vec!["catalog", "--style", "claude-code"];
+        args.extend([user.to_str().unwrap(), skills_dir.to_str().unwrap()]);
+        args.extend(extra);
+        let out = run(&home, &project, &args);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let whole = listing(&[]);
+    let settings = project.join(".claude/settings.json");
+    // A fraction that leaves the listing 1,000 columns beside the built-ins.
+    let fraction = (BUILTIN_WIDTH + 1000) as f64 / 3_000_000.0;
+    fs::write(
+        &settings,
+        format!(r#"{{"skillListingBudgetFraction": {fraction}, "skillOverrides": {{"help": "off", "crlf": "user-invocable-only", "plain": "name-only"}}}}"#),
+    )
+    .unwrap();
+    let small = listing(&[]);
+    assert!(!small.contains("\n- help"), "{small}");
+    assert!(!small.contains("\n- crlf"), "{small}");
+    assert_eq!(small.lines().count(), whole.lines().count() - 2);
+    assert!(small.contains("\n- long-desc-1100\n"), "{small}");
+    assert_eq!(
+        listing(&["--budget", "30000"]).lines().count(),
+        small.lines().count()
+    );
+    assert!(listing(&["--budget", "30000"]).contains("\n- long-desc-1100: Lorem"));
+    // The user's settings count too, below the project's.
+    fs::remove_file(&settings).unwrap();
+    fs::write(
+        home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"help": "off"}}"#,
+    )
+    .unwrap();
+    assert_eq!(listing(&[]).lines().count(), whole.lines().count() - 1);
+}
+
+/// Keys Claude Code reads that are not modelled are reported under the
+/// `claude-code` profile (`SK480`); those modelled are not.
+#[test]
+fn claude_code_keys_not_modelled_are_reported() {
+    let tmp = tempdir();
+    let dir = tmp.path().join("forked");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: forked\ndescription: Forks. Use when testing.\ncontext: fork\nagent: Explore\nuser-invocable: false\nargument-hint: \"[x]\"\n---\nBody.\n",
+    )
+    .unwrap();
+    let out = skills()
+        .args(["validate", "--profile", "claude-code", "--format", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes: Vec<(String, String)> = report["skills"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .filter(|(c, _)| c == "SK480")
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0]
+            .1
+            .starts_with("`context`: read by Claude Code, not modelled here: ")
+    );
+    assert!(
+        notes[1]
+            .1
+            .starts_with("`agent`: read by Claude Code, not modelled here: ")
+    );
+    assert_eq!(
+        report["skills"][0]["clients"]["claude-code"]["outcome"],
+        "listed"
+    );
+}

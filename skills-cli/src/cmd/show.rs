@@ -116,7 +116,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
                 Err(e) => fail(&e),
             }
         }
-        Some(Client::ClaudeCode) => claude_code(args, &bundle, &located),
+        Some(Client::ClaudeCode) => claude_code(args, &located),
         Some(Client::Codex) => codex(args, &bundle, &located),
         Some(client @ (Client::GeminiCli | Client::OpenCode)) => {
             fail(&format!("--style {client}: not modelled yet"))
@@ -174,7 +174,7 @@ fn unread(located: &[Located], name: &str) -> Option<String> {
         .and_then(|l| l.unread.clone())
 }
 
-fn claude_code(args: &ShowArgs, _bundle: &Bundle, located: &[Located]) -> io::Result<Outcome> {
+fn claude_code(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
     let name = args.name.as_str();
     // Claude Code's skills: none from another client's folder, and of two
     // folders with one name only the first (the user's, given first).

@@ -188,6 +188,9 @@ codes! {
     ClientKeyIgnored = "SK451", "client-key-ignored", "a key that changes Claude Code's listing which Codex does not read (`when_to_use`, `disable-model-invocation`, `paths`): Codex lists the skill regardless";
     /// Something in `agents/openai.yaml` that Codex ignores.
     CodexOpenAiYaml = "SK452", "codex-openai-yaml", "`agents/openai.yaml` has YAML or a field Codex ignores (wrong type, empty, too long, icon outside `assets/`, unknown key)";
+
+    /// A key the profile's client reads whose effect this tool does not model.
+    ClientKeyNotModelled = "SK480", "client-key-not-modelled", "a key Claude Code reads whose effect is not modelled here (`context`, `agent`, `model`, `effort`, `shell`, `hooks`, `disallowed-tools`, `background`, `fallback`): the listing and activation shown may differ where it applies";
 }
 
 impl Code {

@@ -3,6 +3,7 @@
 pub mod add;
 pub mod catalog;
 pub mod catalog_client;
+pub mod claude_settings;
 pub mod completions;
 pub mod diff;
 pub mod import;

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod catalog_client;
 pub mod completions;
 pub mod diff;
+pub mod fix;
 pub mod import;
 pub mod inspect;
 pub mod install;

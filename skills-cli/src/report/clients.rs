@@ -124,12 +124,7 @@ fn controls_json(controls: &[(Client, Control)]) -> Ordered {
     Ordered::Array(
         controls
             .iter()
-            .map(|(c, k)| {
-                object([
-                    ("client", val(c.as_str())),
-                    ("control", val(k.key())),
-                ])
-            })
+            .map(|(c, k)| object([("client", val(c.as_str())), ("control", val(k.key()))]))
             .collect(),
     )
 }

@@ -31,7 +31,7 @@ pub fn render(
         .flat_map(|c| super::clients::notes(c.dir, c.clients, c.differences))
         .collect();
     for line in &notes {
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", render::shown(line))?;
     }
     if !notes.is_empty() {
         writeln!(out)?;

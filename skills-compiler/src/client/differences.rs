@@ -25,11 +25,14 @@ use std::path::Path;
 use skills_core::client::Client;
 
 use super::claude_code;
-use super::codex::OPENAI_YAML;
+use super::codex::{OPENAI_YAML, OpenAiYaml};
 use super::reading::{Outcome, Reading};
 use crate::checked::CheckedSkill;
 use crate::diag::{Code, Diagnostic};
 use crate::profile::Profile;
+use crate::render;
+use crate::rules::MAX_NAME_READ;
+use crate::yaml::Node;
 
 /// A setting that keeps a skill out of a client's list to its model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -101,16 +104,21 @@ impl Control {
 
     /// Whether `skill` sets it, read as the client that reads it reads it.
     pub fn is_set(self, skill: &CheckedSkill) -> bool {
-        let key = |k: &str| skill.frontmatter.as_ref().and_then(|r| r.get(k));
+        self.is_set_in(skill.frontmatter.as_ref(), skill.openai_yaml.as_deref())
+    }
+
+    /// Whether a skill whose frontmatter is `frontmatter` and whose
+    /// `agents/openai.yaml` Codex reads as `openai_yaml` sets it.
+    pub fn is_set_in(self, frontmatter: Option<&Node>, openai_yaml: Option<&OpenAiYaml>) -> bool {
+        let key = |k: &str| frontmatter.and_then(|r| r.get(k));
         match self {
             Control::DisableModelInvocation => {
                 key("disable-model-invocation").is_some_and(claude_code::is_true)
             }
             Control::Paths => key("paths").is_some_and(claude_code::scopes),
-            Control::AllowImplicitInvocation => skill
-                .openai_yaml
-                .as_ref()
-                .is_some_and(|o| o.allow_implicit_invocation == Some(false)),
+            Control::AllowImplicitInvocation => {
+                openai_yaml.is_some_and(|o| o.allow_implicit_invocation == Some(false))
+            }
         }
     }
 
@@ -145,10 +153,13 @@ pub struct ListedName {
 }
 
 impl ListedName {
+    /// The name as the entry shows it, each part quoted by its ends when
+    /// long (a name may be millions of characters).
     fn shown(&self) -> String {
+        let quoted = |s: &str| render::elided(s, MAX_NAME_READ);
         match &self.alias {
-            Some(a) => format!("`{} ({a})`", self.name),
-            None => format!("`{}`", self.name),
+            Some(a) => format!("`{} ({})`", quoted(&self.name), quoted(a)),
+            None => format!("`{}`", quoted(&self.name)),
         }
     }
 }

@@ -88,8 +88,7 @@ pub fn edit(text: &str, folder: &str) -> Edited {
 /// then a `---` line: how many blank lines, and the byte where `---` starts.
 fn opens_after_blank_lines(text: &str) -> Option<(usize, usize)> {
     let mut at = 0;
-    let mut blank = 0;
-    for line in text.split_inclusive('\n') {
+    for (blank, line) in text.split_inclusive('\n').enumerate() {
         let content = line.trim_end_matches(['\n', '\r']);
         if content.trim_end_matches([' ', '\t']) == "---" {
             return Some((blank, at));
@@ -97,7 +96,6 @@ fn opens_after_blank_lines(text: &str) -> Option<(usize, usize)> {
         if !content.chars().all(|c| matches!(c, ' ' | '\t' | '\r')) {
             return None;
         }
-        blank += 1;
         at += line.len();
     }
     None

@@ -34,8 +34,11 @@ pub enum Command {
     ///
     /// Each PATH may be one skill directory, a SKILL.md file, a directory of
     /// skills (flat or nested), a Claude Code plugin or a marketplace.
-    /// Exit status: 0 valid, 1 any error (or warning with --deny-warnings),
-    /// 2 usage or I/O failure.
+    /// Where the clients differ on a skill (one lists it and another does
+    /// not, under another name, or ignores a control the other obeys), a
+    /// warning says so (SK491-SK493); `skb fix` writes what makes them
+    /// agree where a file can. Exit status: 0 valid, 1 any error (or
+    /// warning with --deny-warnings), 2 usage or I/O failure.
     Validate(ValidateArgs),
     /// Write what makes the clients treat each skill alike, where a file
     /// can: `policy.allow_implicit_invocation: false` in

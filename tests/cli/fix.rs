@@ -284,19 +284,19 @@ fn files_left_as_they_are() {
     assert_eq!(code(&out), 1, "{}", stdout(&out));
     let err = stderr(&out);
     for line in [
-        "skb: left `./yaml` as it is: `agents/openai.yaml` is not edited: Codex ignores the whole file",
-        "skb: left `./list` as it is: `agents/openai.yaml` is not edited: Codex ignores the whole file",
+        "skb: could not fix `./yaml`: `agents/openai.yaml` is not edited: Codex ignores the whole file",
+        "skb: could not fix `./list`: `agents/openai.yaml` is not edited: Codex ignores the whole file",
     ] {
         assert!(err.contains(line), "{line:?} in {err}");
     }
     #[cfg(unix)]
     {
         assert!(
-            err.contains("skb: left `./linked-yaml` as it is: `agents/openai.yaml` is not edited: it is a symbolic link"),
+            err.contains("skb: could not fix `./linked-yaml`: `agents/openai.yaml` is not edited: it is a symbolic link"),
             "{err}"
         );
         assert!(
-            err.contains("skb: left `./linked-md` as it is: `SKILL.md` is not edited"),
+            err.contains("skb: could not fix `./linked-md`: `SKILL.md` is not edited"),
             "{err}"
         );
         assert_eq!(
@@ -322,7 +322,7 @@ fn files_left_as_they_are() {
     let before = snapshot(dir);
     let out = fix(dir, &["--dry-run"]);
     assert_eq!((code(&out), stdout(&out)), (1, String::new()));
-    assert!(stderr(&out).contains("skb: left `./yaml` as it is"));
+    assert!(stderr(&out).contains("skb: could not fix `./yaml`"));
     assert_eq!(snapshot(dir), before);
 }
 

@@ -84,11 +84,8 @@ pub fn run(args: &FixArgs) -> io::Result<Outcome> {
     for skill in &result.skills {
         let plan = plan(skill);
         for why in &plan.left {
-            writeln!(
-                err,
-                "skb: left `{}` as it is: {why}",
-                path_string(&skill.dir)
-            )?;
+            let dir = path_string(&skill.dir);
+            writeln!(err, "skb: could not fix `{}`: {}", shown(&dir), shown(why))?;
             left += 1;
         }
         skills += usize::from(!plan.edits.is_empty());
@@ -113,7 +110,7 @@ pub fn run(args: &FixArgs) -> io::Result<Outcome> {
                     files += 1;
                 }
                 Err(why) => {
-                    writeln!(err, "skb: left `{label}` as it is: {}", shown(&why))?;
+                    writeln!(err, "skb: could not fix `{label}`: {}", shown(&why))?;
                     left += 1;
                 }
             }

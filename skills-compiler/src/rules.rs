@@ -298,7 +298,7 @@ impl NameFacts {
 }
 
 /// Whether `name`, written as it is, is a name the specification accepts
-/// for a skill in a folder of that name: the rules of [`check`] for `name`,
+/// for a skill in a folder of that name: the rules the check applies to `name`,
 /// none of which would report a problem.
 pub fn is_spec_name(name: &str) -> bool {
     if name.is_empty() || pyunicode::strip(name) != name {

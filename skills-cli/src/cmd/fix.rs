@@ -73,7 +73,7 @@ pub fn run(args: &FixArgs) -> io::Result<Outcome> {
         .flat_map(|(_, ds)| ds)
         .filter(|d| d.is_error())
     {
-        writeln!(err, "skb: {}", d.message)?;
+        writeln!(err, "skb: {}", shown(&d.message))?;
         usage = true;
     }
     if usage {

@@ -191,6 +191,12 @@ codes! {
 
     /// A key the profile's client reads whose effect this tool does not model.
     ClientKeyNotModelled = "SK480", "client-key-not-modelled", "a key Claude Code reads whose effect is not modelled here (`context`, `agent`, `model`, `effort`, `shell`, `hooks`, `disallowed-tools`, `background`, `fallback`): the listing and activation shown may differ where it applies";
+    /// One client lists the skill to its model, another does not.
+    ClientsDifferListing = "SK491", "clients-differ-listing", "one client lists the skill to its model and another does not, or does not load it";
+    /// The clients list the skill under different names.
+    ClientsDifferName = "SK492", "clients-differ-name", "the clients that list the skill list it under different names";
+    /// A control one client obeys and another ignores.
+    ClientIgnoresControl = "SK493", "client-ignores-control", "the skill sets a control that keeps it out of one client's list (`disable-model-invocation: true`, `paths`, `policy.allow_implicit_invocation: false` in `agents/openai.yaml`) and another client ignores it";
 }
 
 impl Code {

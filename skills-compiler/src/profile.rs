@@ -205,7 +205,10 @@ impl Profile {
             | PackagingDrops
             | AllowedToolsAnyProgram
             | ClientKeyIgnored
-            | CodexOpenAiYaml => true,
+            | CodexOpenAiYaml
+            | ClientsDifferListing
+            | ClientsDifferName
+            | ClientIgnoresControl => true,
             YamlFlowStyle
             | YamlAnchor
             | YamlTag

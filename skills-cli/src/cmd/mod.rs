@@ -6,6 +6,7 @@ pub mod catalog_client;
 pub mod claude_settings;
 pub mod completions;
 pub mod diff;
+pub mod fix;
 pub mod import;
 pub mod inspect;
 pub mod install;

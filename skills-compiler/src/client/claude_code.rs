@@ -385,14 +385,14 @@ fn looks_true(s: &str) -> bool {
 
 /// Whether a frontmatter flag is set as Claude Code reads it: the boolean
 /// `true` or the string `"true"`.
-fn is_true(node: &Node) -> bool {
+pub(crate) fn is_true(node: &Node) -> bool {
     node.as_str() == Some("true") || (node.plain && matches!(node.as_str(), Some("True" | "TRUE")))
 }
 
 /// Whether `paths` scopes the skill: a scalar with text, or a list with at
 /// least one entry. (The record shows a one-pattern list; an empty value
 /// or list scoping nothing is our reading.)
-fn scopes(node: &Node) -> bool {
+pub(crate) fn scopes(node: &Node) -> bool {
     match &node.value {
         Value::Seq(items) => !items.is_empty(),
         Value::Map(_) => true,

@@ -10,18 +10,19 @@
 //! * `skb validate --profile opencode` errs on exactly the skills OpenCode
 //!   drops (recorded neither listed nor known to its `skill` tool), and on
 //!   none it loads;
-//! * `skb show --style opencode NAME --from <PROJECT>` prints each recorded `skill` tool answer
-//!   (`opencode_activation.json`, and the `opencode activate` runs of
-//!   `extras.json`), or for a name OpenCode does not know an error quoting
-//!   OpenCode's answer. Not reproduced, by design: the
-//!   built-in's body (OpenCode's text), which copy of a name two skills
-//!   share OpenCode loads (it varies from run to run: the catalog run
-//!   listed `ok-basic`'s copy, the activation run loaded the other), and the
-//!   order of the sampled files (ripgrep's walk order; the set is
-//!   compared).
-//!
+//! * `skb show --style opencode NAME --from <PROJECT>` prints each
+//!   recorded `skill` tool answer (`opencode_activation.json`, and the
+//!   `opencode activate` runs of `extras.json`), or for a name OpenCode does
+//!   not know an error quoting OpenCode's answer. Not reproduced, by design:
+//!   the built-in's body (OpenCode's text), and the order of the sampled
+//!   files (ripgrep's walk order; the set is compared);
 //! * the corpus (`../shared/corpus`): every skill loads, 448 listed and the
 //!   6 others copies of a name, as recorded.
+//!
+//! Which copy of a name two skills share OpenCode keeps varies from run to
+//! run (the catalog run listed `ok-basic`'s copy, the activation run loaded
+//! `name-equals-ok-basic`'s); `skb` keeps the first found, and the catalog
+//! is compared with either copy in that entry.
 //!
 //! The counts of cases reproduced are printed on stderr.
 
@@ -95,6 +96,18 @@ fn the_catalog_is_the_recorded_one() {
         .find(|e| e.contains(&format!("<name>{BUILT_IN}</name>")))
         .unwrap();
     let expected = whole.replacen(&format!("{built_in}  </skill>\n"), "", 1);
+    // The record with the other copy of `ok-basic`, which OpenCode may list.
+    let other_copy = expected.replacen(
+        "    <description>A plain valid skill.</description>\n    <location><PROJECT_DIR>/.opencode/skills/ok-basic/SKILL.md</location>",
+        "    <description>Frontmatter name equals another skill's name.</description>\n    <location><PROJECT_DIR>/.opencode/skills/name-equals-ok-basic/SKILL.md</location>",
+        1,
+    );
+    assert_ne!(other_copy, expected);
+    let expected = if printed == other_copy {
+        other_copy
+    } else {
+        expected
+    };
     let (got, want) = (elements(&printed), elements(&expected));
     let same = want.iter().filter(|w| got.contains(w)).count();
     let extra = got.iter().filter(|g| !want.contains(g)).count();
@@ -242,7 +255,7 @@ fn show_gives_the_recorded_answers() {
         }
     }
     // Not reproduced, by design (see the module).
-    let not_reproduced = ["built-in", "dup name ok-basic"];
+    let not_reproduced = ["built-in"];
     let mut reproduced = 0;
     let mut in_order = 0;
     let mut wrong = Vec::new();

@@ -2,8 +2,8 @@
 //! ends its system message with, made by reading each skill folder as
 //! OpenCode reads it (`skills_compiler::client::opencode`): the skills
 //! discovery finds in the folders OpenCode reads, sorted by name as
-//! OpenCode sorts them, one copy per name (a warning names both copies, as
-//! OpenCode's log does, since OpenCode keeps either), without the skills it
+//! OpenCode sorts them, one copy per name (the first found; a warning names
+//! both copies, as OpenCode's log does, since OpenCode keeps either), without the skills it
 //! drops (each named on stderr) and without those it loads without a
 //! description. OpenCode's built-in `customize-opencode` is not listed:
 //! its text is OpenCode's. OpenCode has no budget, so `--budget` is
@@ -59,8 +59,8 @@ pub fn run(args: &CatalogArgs) -> io::Result<Exit> {
     for d in &listing.duplicates {
         let d = opencode::Duplicate {
             name: d.name.clone(),
-            existing: absolute(&d.existing),
-            duplicate: absolute(&d.duplicate),
+            kept: absolute(&d.kept),
+            left_out: absolute(&d.left_out),
         };
         eprintln!("warning: {}", render::shown(&d.warning()));
     }

@@ -41,9 +41,11 @@
 //!    string: dropped, by the parser's rule; not recorded).
 //!
 //! Of several skills with one name OpenCode keeps the one it loads last,
-//! and its load order is not the same from run to run (recorded); here the
-//! last one discovery finds wins ([`listing`]), with a warning that OpenCode
-//! may keep the other. The catalog is sorted by name as JavaScript's
+//! and its load order is not the same from run to run (recorded: the same
+//! tree gave different copies in two runs); here the first one discovery
+//! finds is kept ([`listing`]: the user's before the project's, as
+//! discovery orders them, which is also the copy Claude Code and a bundle
+//! keep), with a warning that OpenCode may keep another. The catalog is sorted by name as JavaScript's
 //! `localeCompare` sorts ([`collate`], the ICU root
 //! order: punctuation first, then case-insensitively, lowercase before
 //! uppercase on a tie).
@@ -695,30 +697,31 @@ pub struct Found {
     pub name: Option<String>,
     /// How OpenCode reads it.
     pub reading: Reading,
-    /// Whether a later copy of the same name replaces it.
+    /// Whether it is a copy of a name found earlier, left out.
     pub replaced: bool,
 }
 
-/// Two skills loaded under one name: OpenCode keeps one of them.
+/// Two skills loaded under one name: OpenCode keeps one of them, not
+/// always the same; here the first found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Duplicate {
     /// The name.
     pub name: String,
-    /// The copy loaded first (OpenCode's `existing`).
-    pub existing: PathBuf,
-    /// The copy loaded after it, which replaces it (`duplicate`).
-    pub duplicate: PathBuf,
+    /// The `SKILL.md` found first, which is kept.
+    pub kept: PathBuf,
+    /// The `SKILL.md` found after it, which is left out.
+    pub left_out: PathBuf,
 }
 
 impl Duplicate {
     /// The warning, after OpenCode's log line `duplicate skill name`.
     pub fn warning(&self) -> String {
         format!(
-            "duplicate skill name `{}`: {} is found after {} and replaces it here; OpenCode \
-             keeps one copy of a name, not always the same",
+            "duplicate skill name `{}`: {} is listed, {} left out; OpenCode keeps one copy of a \
+             name, not always the same one",
             self.name,
-            self.duplicate.display(),
-            self.existing.display()
+            self.kept.display(),
+            self.left_out.display()
         )
     }
 }
@@ -727,7 +730,7 @@ impl Duplicate {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Listing {
     /// Every skill folder OpenCode reads, in discovery order, each read
-    /// (a copy replaced by a later one of the same name is not listed).
+    /// (a copy of a name found earlier is not listed).
     pub found: Vec<Found>,
     /// The names loaded more than once, in the order met.
     pub duplicates: Vec<Duplicate>,
@@ -775,10 +778,11 @@ pub fn utf16_order(a: &str, b: &str) -> Ordering {
 /// The skills discovery found that OpenCode reads
 /// ([`reads_folder`]; a skill found under a root given directly counts),
 /// read as OpenCode reads them: every folder in discovery's order, a name
-/// loaded twice kept from the last copy.
+/// loaded twice kept from the first copy found (OpenCode keeps one copy, not
+/// always the same: see the module).
 pub fn listing(found: &[FoundSkill]) -> Listing {
     let mut listing = Listing::default();
-    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let mut by_name: HashMap<String, PathBuf> = HashMap::new();
     for skill in found {
         if skill
             .origin
@@ -788,78 +792,65 @@ pub fn listing(found: &[FoundSkill]) -> Listing {
             continue;
         }
         let skill_md = skill.dir.join("SKILL.md");
-        let (reading, name) = match fsread::read_file(&skill_md, READ_LIMIT + 1) {
+        let (mut reading, name) = match fsread::read_file(&skill_md, READ_LIMIT + 1) {
             Ok(bytes) => read_named(&skill_md, &bytes),
             Err(_) => (read(&skill.dir), None),
         };
-        let index = listing.found.len();
-        if let Some(name) = &name
-            && let Some(earlier) = by_name.insert(name.clone(), index)
-        {
-            replace(&mut listing, earlier, name, &skill_md);
+        let mut replaced = false;
+        if let Some(name) = &name {
+            match by_name.get(name) {
+                Some(kept) => {
+                    reading.outcome = Outcome::NotListed {
+                        why: copy_why(name, kept),
+                    };
+                    replaced = true;
+                    listing.duplicates.push(Duplicate {
+                        name: name.clone(),
+                        kept: kept.clone(),
+                        left_out: skill_md.clone(),
+                    });
+                }
+                None => {
+                    by_name.insert(name.clone(), skill_md.clone());
+                }
+            }
         }
         listing.found.push(Found {
             dir: skill.dir.clone(),
             skill_md,
             name,
             reading,
-            replaced: false,
+            replaced,
         });
     }
     listing
 }
 
-/// Marks the copy at `earlier` as replaced by the one at `by`.
-fn replace(listing: &mut Listing, earlier: usize, name: &str, by: &Path) {
-    let Some(old) = listing.found.get_mut(earlier) else {
-        return;
-    };
-    old.reading.outcome = Outcome::NotListed {
-        why: replaced_why(name, by),
-    };
-    old.replaced = true;
-    listing.duplicates.push(Duplicate {
-        name: name.to_owned(),
-        existing: old.skill_md.clone(),
-        duplicate: by.to_path_buf(),
-    });
-}
-
-fn replaced_why(name: &str, by: &Path) -> String {
+fn copy_why(name: &str, kept: &Path) -> String {
     format!(
-        "another skill named `{name}` ({}) is loaded after it and replaces it; OpenCode keeps one copy of \
-         a name, not always the same from run to run",
-        by.display()
+        "another skill named `{name}` ({}) is found first and kept; OpenCode loads one copy of a \
+         name, not always the same one from run to run",
+        kept.display()
     )
 }
 
 /// Applies the one-copy-per-name rule to the readings of one listing, in
-/// discovery order: of listed skills with one name, the last is kept.
+/// discovery order: of listed skills with one name, the first is kept.
 pub fn resolve_names<'r>(readings: impl Iterator<Item = &'r mut Reading>) {
-    let mut readings: Vec<&mut Reading> = readings.collect();
-    let mut last: HashMap<String, usize> = HashMap::new();
-    for (i, r) in readings.iter().enumerate() {
-        if let Some(l) = r.outcome.listed() {
-            last.insert(l.name.clone(), i);
-        }
-    }
-    for i in 0..readings.len() {
-        let Some(l) = readings[i].outcome.listed() else {
+    let mut first: HashMap<String, PathBuf> = HashMap::new();
+    for reading in readings {
+        let Some(l) = reading.outcome.listed() else {
             continue;
         };
-        let Some(&kept) = last.get(&l.name) else {
-            continue;
-        };
-        if kept == i {
-            continue;
+        match first.get(&l.name) {
+            Some(kept) => {
+                let why = copy_why(&l.name, kept);
+                reading.outcome = Outcome::NotListed { why };
+            }
+            None => {
+                first.insert(l.name.clone(), l.location.clone());
+            }
         }
-        let by = readings[kept]
-            .outcome
-            .listed()
-            .map(|k| k.location.clone())
-            .unwrap_or_default();
-        let why = replaced_why(&l.name, &by);
-        readings[i].outcome = Outcome::NotListed { why };
     }
 }
 
@@ -1166,25 +1157,25 @@ mod tests {
             .collect();
         assert_eq!(
             listed,
-            [("a-b", "Hyphen."), ("B", "Upper."), ("x", "Second x.")]
+            [("a-b", "Hyphen."), ("B", "Upper."), ("x", "First x.")]
         );
         assert_eq!(listing.names(), ["B", "a-b", "quiet", "x"]);
         assert_eq!(
             listing.duplicates,
             [Duplicate {
                 name: "x".into(),
-                existing: found[0].dir.join("SKILL.md"),
-                duplicate: found[2].dir.join("SKILL.md"),
+                kept: found[0].dir.join("SKILL.md"),
+                left_out: found[2].dir.join("SKILL.md"),
             }]
         );
-        assert_eq!(listing.get("x").map(|f| &f.dir), Some(&found[2].dir));
+        assert_eq!(listing.get("x").map(|f| &f.dir), Some(&found[0].dir));
         assert_eq!(listing.get("quiet").map(|f| &f.dir), Some(&found[3].dir));
         assert!(listing.get("1").is_none() && listing.get("X").is_none());
-        // The profile's rule is the same: the last copy of a name is kept.
+        // The profile's rule is the same: the first copy of a name is kept.
         let mut readings: Vec<Reading> = found.iter().map(|f| read(&f.dir)).collect();
         resolve_names(readings.iter_mut());
-        assert!(matches!(readings[0].outcome, Outcome::NotListed { .. }));
-        assert!(readings[2].outcome.listed().is_some());
+        assert!(readings[0].outcome.listed().is_some());
+        assert!(matches!(readings[2].outcome, Outcome::NotListed { .. }));
         Ok(())
     }
 

@@ -10,6 +10,8 @@
 //!   allows the script it names.
 //! - [`codex`]: the raw `SKILL.md` in a `<skill>` element
 //!   ([`Skill::activate_codex`](crate::Skill::activate_codex)).
+//! - [`gemini_cli`]: the `<activated_skill>` answer to Gemini CLI's
+//!   `activate_skill`, the body as written and the skill folder's tree.
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
@@ -29,6 +31,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod commands;
+pub mod gemini_cli;
 mod options;
 #[cfg(all(unix, feature = "exec"))]
 mod run;

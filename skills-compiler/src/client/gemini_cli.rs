@@ -45,7 +45,7 @@ use crate::diag::Code;
 use crate::render;
 
 pub use fields::{Fields, fields, plain_type};
-pub use frontmatter::{NoFrontmatter, Parts, line_fields, split, trim};
+pub use frontmatter::{NoFrontmatter, Parts, line_fields, split};
 pub use listing::{Found, Listing, Override, listing, resolve};
 
 /// The largest `SKILL.md` this tool reads (Gemini CLI showed no limit).

@@ -160,11 +160,6 @@ pub fn line_fields(yaml: &str) -> (Option<String>, Option<String>) {
     (name, description)
 }
 
-/// JavaScript's `trim`: the body Gemini CLI activates.
-pub fn trim(text: &str) -> &str {
-    text.trim_matches(is_js_whitespace)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

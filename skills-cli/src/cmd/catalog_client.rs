@@ -34,6 +34,9 @@ fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
 
 /// Runs `skb catalog` for a client style.
 pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
+    if client == Client::GeminiCli {
+        return super::catalog_gemini::run(args);
+    }
     let style = Style::of(client);
     let budget = budget(style, args.budget);
     if let [one] = args.paths.as_slice()
@@ -79,7 +82,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
 
 /// The skills discovery finds under `paths`, its diagnostics printed on
 /// stderr; `None` when one is an error (a limit reached).
-fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
+pub(crate) fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
     let (found, reports) = discover::discover_all(paths, options);
     let mut failed = false;
     for d in reports.iter().flat_map(|(_, diags)| diags) {
@@ -122,7 +125,7 @@ fn codex(
 
 /// The stderr line for a skill left out because what `client` does with it
 /// is not known (it is past a bound of this tool).
-fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
+pub(crate) fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
     render::shown(&format!(
         "warning: left out {}: what {client} makes of it is not known: {why}",
         path.display()

@@ -3,6 +3,7 @@
 pub mod add;
 pub mod catalog;
 pub mod catalog_client;
+pub mod catalog_gemini;
 pub mod completions;
 pub mod diff;
 pub mod import;
@@ -22,6 +23,7 @@ pub mod run;
 pub mod scan;
 pub mod serve;
 pub mod show;
+pub mod show_gemini;
 pub mod to_prompt;
 pub mod trust;
 pub mod unpack;

@@ -14,6 +14,9 @@
 //!   as Claude Code refuses it to the model. Claude Code sends the text
 //!   after a tool result `Launching skill: <name as called>`; `--json`
 //!   prints both.
+//! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
+//!   `activate_skill` (`show_gemini`), from the skills as Gemini CLI lists
+//!   them, before any validation.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
@@ -80,6 +83,12 @@ impl Located {
 
 /// Runs `skb show`.
 pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
+    // Gemini CLI's activation is read from the folders as Gemini CLI lists
+    // them, not from the validated skills: it shows a skill Gemini CLI
+    // lists even where a profile refuses another.
+    if args.style.map(ClientArg::client) == Some(Client::GeminiCli) {
+        return super::show_gemini::run(&args);
+    }
     // The client's profile, so that what the client loads is shown.
     if let Some(client) = args.style
         && args.check.profile == ProfileArg::SPEC

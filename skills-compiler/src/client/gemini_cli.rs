@@ -125,7 +125,7 @@ pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
 pub fn read_text(skill_md: &Path, text: &str) -> Reading {
     let skip = |why: String| {
         Reading::new(Outcome::NotListed {
-            why: format!("{why}: Gemini CLI skips the skill without a word"),
+            why: format!("{why} (Gemini CLI skips such a skill without a word)"),
         })
     };
     let parts = match split(text) {
@@ -144,7 +144,7 @@ pub fn read_text(skill_md: &Path, text: &str) -> Reading {
             reading.note(
                 Code::ClientYamlUnread,
                 format!(
-                    "{why}; Gemini CLI reads `name:` and `description:` from the lines as written instead, and lists the skill as `{}` with the description {}",
+                    "{why}; Gemini CLI reads `name:` and `description:` from the lines as written instead, and lists the skill as `{}` with the description `{}`",
                     sanitize(&name),
                     render::elided(&description, QUOTED)
                 ),
@@ -169,7 +169,7 @@ pub fn read_text(skill_md: &Path, text: &str) -> Reading {
         reading.note(
             Code::ClientNameNotShown,
             format!(
-                "Gemini CLI lists and activates this skill as `{shown}`: it writes `-` for each `:`, `\\`, `/`, `<`, `>`, `*`, `?`, `\"` and `|` of the name {}",
+                "Gemini CLI lists and activates this skill as `{shown}`: it writes `-` for each `:`, `\\`, `/`, `<`, `>`, `*`, `?`, `\"` and `|` of the name `{}`",
                 render::elided(&name, QUOTED)
             ),
         );

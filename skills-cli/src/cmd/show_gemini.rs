@@ -8,8 +8,9 @@
 //! skill Gemini CLI lists is shown even where a profile would refuse it.
 //! As in Gemini CLI, the name must be one of the listed names exactly (the
 //! sanitised name: `ns-thing` for `name: ns:thing`; not the folder's name,
-//! not another case); then Gemini CLI takes the first listed skill whose
-//! name is the same ignoring case. The text holds the skill's absolute
+//! not another case); then Gemini CLI takes the first skill of its list
+//! whose name is the same ignoring case, its built-ins first (a built-in's
+//! text is Gemini CLI's own: such a call is refused, saying so). The text holds the skill's absolute
 //! folder and its tree; nothing in the body is substituted, and Gemini CLI
 //! takes no arguments (`--arguments` is refused with its own error), runs
 //! no command (`--run-commands` is refused).
@@ -55,28 +56,40 @@ pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
         return Ok(Outcome::Invalid);
     };
     let listing = gemini_cli::listing(&found);
-    if !listing.listed.iter().any(|l| l.name == name) {
-        let names: Vec<&str> = listing.listed.iter().map(|l| l.name.as_str()).collect();
+    // Gemini CLI's list: each built-in (or the skill named like it), then
+    // the others; `None` stands for a built-in's own text.
+    let builtins = Client::GeminiCli.info().builtin_skills;
+    let mut list: Vec<(&str, Option<&Listed>)> = builtins
+        .iter()
+        .map(|b| match listing.listed.iter().find(|l| l.name == *b) {
+            Some(l) => (l.name.as_str(), Some(l)),
+            None => (*b, None),
+        })
+        .collect();
+    list.extend(
+        listing
+            .listed
+            .iter()
+            .filter(|l| !builtins.contains(&l.name.as_str()))
+            .map(|l| (l.name.as_str(), Some(l))),
+    );
+    if !list.iter().any(|(n, _)| *n == name) {
         return fail(&format!(
             "Gemini CLI lists no skill named exactly `{name}`, and answers `{NOT_ALLOWED}` (it takes only a listed name, as written: the frontmatter's `name` with `: \\ / < > * ? \" |` written `-`); listed: {}",
-            names.join(", ")
+            names(&list)
         ));
     }
-    let builtins = Client::GeminiCli.info().builtin_skills;
+    // The name is allowed; Gemini CLI then takes the first skill whose name
+    // is the same ignoring case.
     let lower = name.to_lowercase();
-    if let Some(builtin) = builtins.iter().find(|b| b.to_lowercase() == lower)
-        && !listing.listed.iter().any(|l| l.name == *builtin)
-    {
-        return fail(&format!(
-            "Gemini CLI activates its built-in skill `{builtin}` for `{name}` (it looks names up ignoring case, built-ins first), whose text is Gemini CLI's own"
-        ));
-    }
-    let Some(skill) = listing
-        .listed
-        .iter()
-        .find(|l| l.name.to_lowercase() == lower)
-    else {
-        return fail(&format!("Gemini CLI lists no skill `{name}`"));
+    let skill = match list.iter().find(|(n, _)| n.to_lowercase() == lower) {
+        Some((_, Some(skill))) => *skill,
+        Some((builtin, None)) => {
+            return fail(&format!(
+                "Gemini CLI activates its built-in skill `{builtin}` for `{name}`, whose text is Gemini CLI's own and not reproduced"
+            ));
+        }
+        None => return fail(&format!("Gemini CLI lists no skill `{name}`")),
     };
     let text = activation_text(name, skill)?;
     if args.activation.json {
@@ -98,6 +111,18 @@ fn activation_text(name: &str, skill: &Listed) -> io::Result<String> {
     let display = dir.to_string_lossy();
     let resources = activation::read_folder_structure(&dir, &display, collate);
     Ok(activation::render(name, body, &resources))
+}
+
+/// The names of `list`, the first few.
+fn names(list: &[(&str, Option<&Listed>)]) -> String {
+    const SHOWN: usize = 20;
+    let mut out: Vec<&str> = list.iter().take(SHOWN).map(|(n, _)| *n).collect();
+    let more = list.len().saturating_sub(SHOWN);
+    let more = format!("and {more} more");
+    if list.len() > SHOWN {
+        out.push(&more);
+    }
+    out.join(", ")
 }
 
 /// The skills discovery finds under `--from`, its diagnostics printed;

@@ -284,10 +284,13 @@ impl CheckArgs {
     /// The compiler's options: profile, lints, discovery and the limits on
     /// each skill's files.
     pub fn options(&self) -> Options {
+        let mut discovery = self.discovery.options();
+        // The `opencode` profile reads a project as OpenCode does.
+        discovery.outside_repository = self.profile.profile().client() == Some(Client::OpenCode);
         Options {
             profile: self.profile.profile(),
             lints: !self.no_lints,
-            discovery: self.discovery.options(),
+            discovery,
             files: self.skill_limits.file_limits(),
             ..Options::default()
         }
@@ -295,15 +298,16 @@ impl CheckArgs {
 }
 
 /// Where skills are looked for. A path that is a project folder (it holds
-/// `.claude/skills`, `.agents/skills` or `.codex/skills`; or it is the
-/// working directory, `.`, and holds no skill itself) is read as Claude Code
-/// and Codex read it: their skills folders from there up to the
-/// repository's root.
+/// a client's skills folder, `.claude/skills`, `.agents/skills`,
+/// `.gemini/skills`, ...; or it is the working directory, `.`, and holds no
+/// skill itself) is read as the clients read it: their skills folders from
+/// there up to the repository's root (Gemini CLI: there only).
 #[derive(Debug, Clone, Args)]
 pub struct DiscoveryArgs {
     /// Also read the user's skills folders (`~/.claude/skills`,
-    /// `$CODEX_HOME/skills`, `~/.agents/skills`). Off by default, so that a
-    /// check does not depend on whose machine (or CI runner) it runs on.
+    /// `$CODEX_HOME/skills`, `~/.agents/skills`, `~/.gemini/skills`,
+    /// `~/.config/opencode/skills`, ...). Off by default, so that a check
+    /// does not depend on whose machine (or CI runner) it runs on.
     #[arg(long)]
     pub user: bool,
     #[command(flatten)]

@@ -22,7 +22,7 @@ use crate::diag::{Code, Diagnostic};
 use skills_core::client::Client;
 
 use crate::checked::CheckedSkill;
-use crate::discover::FoundSkill;
+use crate::discover::{FoundSkill, Origin};
 use crate::profile::Profile;
 
 /// Marks and reports the duplicates among `skills` (checked from `found`,
@@ -60,11 +60,11 @@ fn claude_code(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profi
             found
                 .get(i)
                 .and_then(|f| f.origin.as_ref())
-                .is_some_and(|o| o.client == Client::ClaudeCode)
+                .is_some_and(|o| o.read_by(Client::ClaudeCode))
         })
         .collect();
     // Stable: the user's folder first, discovery order otherwise.
-    order.sort_by_key(|&i| !found[i].origin.as_ref().is_some_and(|o| o.user));
+    order.sort_by_key(|&i| !found[i].origin.as_ref().is_some_and(Origin::is_user));
     let mut first: HashMap<String, usize> = HashMap::new();
     for i in order {
         let name = folder_name(&skills[i].dir);
@@ -73,7 +73,7 @@ fn claude_code(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profi
             continue;
         };
         let kept_dir = skills[kept].dir.clone();
-        let why = if found[kept].origin.as_ref().is_some_and(|o| o.user) {
+        let why = if found[kept].origin.as_ref().is_some_and(Origin::is_user) {
             "the user's skill wins over the project's"
         } else {
             "the folder nearer the working directory wins"
@@ -103,7 +103,7 @@ fn codex(found: &[FoundSkill], skills: &mut [CheckedSkill], profile: Profile) {
         let is_codex = found
             .get(i)
             .and_then(|f| f.origin.as_ref())
-            .is_some_and(|o| o.client == Client::Codex);
+            .is_some_and(|o| o.read_by(Client::Codex));
         if !is_codex || skills[i].duplicate_of.is_some() {
             continue;
         }

@@ -65,12 +65,11 @@ pub enum Scan {
 impl Scan {
     /// Whether the scan finds a skill `depth` directories below its skills
     /// folder (0: the folder itself), `hidden` when a directory on the way
-    /// (the skill's own included) starts with `.`; `max_depth` is the walk's
-    /// limit ([`Scan::Walk`]).
-    pub fn reaches(self, depth: usize, hidden: bool, max_depth: usize) -> bool {
+    /// (the skill's own included) starts with `.`.
+    pub fn reaches(self, depth: usize, hidden: bool) -> bool {
         match self {
             Scan::Children => depth == 1,
-            Scan::Walk => depth >= 1 && depth <= max_depth && !hidden,
+            Scan::Walk => (1..=WALK_DEPTH).contains(&depth) && !hidden,
             Scan::RootAndChildren => depth <= 1 && !hidden,
             Scan::Recursive => !hidden,
         }
@@ -81,6 +80,9 @@ impl Scan {
         matches!(self, Scan::Walk | Scan::Recursive)
     }
 }
+
+/// How many levels below a skills folder [`Scan::Walk`] looks (Codex: 6).
+pub const WALK_DEPTH: usize = 6;
 
 /// Which directories of a project a client reads skills folders in, from
 /// the directory it is started in.
@@ -549,7 +551,7 @@ mod tests {
             (2, false, [false, true, false, true]),
             (7, false, [false, false, false, true]),
         ] {
-            let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden, 6));
+            let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden));
             assert_eq!(got, want, "depth {depth}, hidden {hidden}");
         }
     }

@@ -147,15 +147,15 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
         ]
     );
     assert!(
-        got[0]
-            .3
-            .contains("Claude Code's folder `.claude/skills`, which Codex does not read"),
+        got[0].3.contains(
+            "`.claude/skills`, a folder Claude Code and OpenCode read and Codex does not read"
+        ),
         "{got:?}"
     );
     assert!(
         got[2]
             .3
-            .contains("Codex's folder `.agents/skills`, which Claude Code does not read"),
+            .contains("`.agents/skills`, a folder Codex, Gemini CLI and OpenCode read and Claude Code does not read"),
         "{got:?}"
     );
     // The human report says where the clients differ.
@@ -307,12 +307,15 @@ fn the_users_folders_are_read_only_with_user_and_the_user_copy_wins_in_claude_co
     let user = |rel: &str| home.join(rel).display().to_string();
     assert_eq!(
         dirs,
+        // The user's folders read first by a client (Claude Code's; Gemini
+        // CLI's and OpenCode's `~/.agents/skills`) come before the
+        // project's, Codex's own after.
         [
             user(".claude/skills/alpha"),
+            user(".agents/skills/gamma"),
             ".claude/skills/alpha".to_owned(),
             ".claude/skills/beta".to_owned(),
             user(".codex/skills/delta"),
-            user(".agents/skills/gamma"),
         ]
     );
     // The project's `alpha` is reported, naming the user's copy.
@@ -354,7 +357,8 @@ fn each_client_scans_its_folder_its_own_way() {
     write_tree(
         &repo,
         &[
-            // Claude Code: direct children only, hidden ones included.
+            // Claude Code: direct children only, hidden ones included;
+            // OpenCode, which reads `.claude/skills` too: at any depth.
             (
                 ".claude/skills/.hidden-skill/SKILL.md",
                 &skill_md("hidden-skill", "H."),
@@ -386,12 +390,108 @@ fn each_client_scans_its_folder_its_own_way() {
         dirs,
         [
             ".claude/skills/.hidden-skill",
+            ".claude/skills/nested/inner",
             ".agents/skills/a/b/c/d/e/deep",
             ".agents/skills/group/one",
             ".codex/skills/two",
         ]
     );
     assert!(diags.iter().all(|(c, _)| c != "SK007"), "{diags:?}");
+}
+
+/// Gemini CLI reads only the start directory's folders, and a `SKILL.md`
+/// directly in a skills folder; OpenCode reads every depth, and, outside a
+/// git repository, the parents' folders too (only with its profile).
+#[test]
+fn gemini_cli_and_opencode_read_their_folders_as_recorded() {
+    let tmp = tempdir();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write_tree(
+        &repo,
+        &[
+            (".gemini/skills/top/SKILL.md", &skill_md("top", "T.")),
+            (".agents/skills/SKILL.md", &skill_md("root-level", "R.")),
+            (
+                ".opencode/skills/group/deeper/oc/SKILL.md",
+                &skill_md("oc", "O."),
+            ),
+            ("sub/.gemini/skills/here/SKILL.md", &skill_md("here", "H.")),
+        ],
+    );
+    let out = run(
+        &repo.join("sub"),
+        tmp.path(),
+        &["validate", "--format", "json"],
+    );
+    let doc: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    let why = |dir: &str, client: &str| -> String {
+        let skill = doc["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["dir"].as_str().is_some_and(|d| d.ends_with(dir)))
+            .unwrap_or_else(|| panic!("{dir} not found: {}", text(&out)));
+        skill["clients"][client]["why"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
+    let (dirs, _) = checked(&out);
+    // The repository root's `.gemini/skills` is read by no client from
+    // `sub`: it is not found at all.
+    assert!(
+        dirs.iter().all(|d| !d.ends_with(".gemini/skills/top")),
+        "{dirs:?}"
+    );
+    assert!(
+        dirs.iter()
+            .any(|d| d.ends_with("sub/.gemini/skills/here") || d == ".gemini/skills/here"),
+        "{dirs:?}"
+    );
+    assert!(
+        why(".agents/skills", "gemini-cli").contains("1 level above the project folder: Gemini CLI reads only the skills folders of the directory it is started in"),
+        "{}",
+        why(".agents/skills", "gemini-cli")
+    );
+    assert!(
+        why(".agents/skills", "codex")
+            .contains("(a `SKILL.md` directly in it), which Codex does not load"),
+        "{}",
+        why(".agents/skills", "codex")
+    );
+    assert!(
+        why("group/deeper/oc", "claude-code").contains("does not read"),
+        "{}",
+        why("group/deeper/oc", "claude-code")
+    );
+    assert!(why("group/deeper/oc", "opencode").is_empty());
+
+    // Outside a repository, OpenCode's profile also reads the parents'
+    // folders; the others read the project folder alone.
+    std::fs::remove_dir_all(repo.join(".git")).unwrap();
+    let out = run(
+        &repo.join("sub"),
+        tmp.path(),
+        &["validate", "--format", "json"],
+    );
+    let (dirs, _) = checked(&out);
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let out = run(
+        &repo.join("sub"),
+        tmp.path(),
+        &["validate", "--format", "json", "--profile", "opencode"],
+    );
+    let (dirs, _) = checked(&out);
+    assert!(
+        dirs.iter().any(|d| d.ends_with("group/deeper/oc")),
+        "{dirs:?}"
+    );
+    assert!(
+        dirs.iter().all(|d| !d.ends_with(".gemini/skills/top")),
+        "{dirs:?}"
+    );
 }
 
 #[test]

@@ -218,13 +218,7 @@ pub fn add(
         .iter()
         .flat_map(|d| d.targets.iter().copied())
         .collect();
-    let notes = clients::notes(
-        &fetched.inputs,
-        &check.options(),
-        &chosen,
-        &contents,
-        &targets,
-    );
+    let notes = clients::notes(&fetched.inputs, &check.options(), &chosen, &targets);
     for n in &notes {
         eprintln!("skb: note: {}: skill `{}` {}", n.client, n.skill, n.note);
     }

@@ -47,7 +47,8 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         };
         return print_catalog(&bundle.catalog_style(style, budget));
     }
-    let options = args.check.discovery.options();
+    let mut options = args.check.discovery.options();
+    options.outside_repository = client == Client::OpenCode;
     let Some(found) = discovered(&args.paths, &options) else {
         return Ok(Exit::Invalid);
     };

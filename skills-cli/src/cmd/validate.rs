@@ -23,7 +23,11 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         profile,
         lints: !args.no_lints,
         threads: args.threads,
-        discovery: args.discovery.options(),
+        discovery: skills_compiler::DiscoveryOptions {
+            // The `opencode` profile reads a project as OpenCode does.
+            outside_repository: profile.client() == Some(skills_compiler::client::Client::OpenCode),
+            ..args.discovery.options()
+        },
         files: args.skill_limits.file_limits(),
     };
     let stdout = io::stdout();

@@ -1,12 +1,10 @@
 //! Per client, before anything is installed: would it load each skill, and
 //! under which name?
 //!
-//! The clients `skb` models (Claude Code, Codex) are asked through their
-//! profiles: the compiler reads the fetched skills as that client would and
-//! every error is a skill the client would not load. For the others, what
-//! running them showed (GUIDE.md, "Installing skills"): Gemini CLI skips a
-//! `SKILL.md` that starts with a byte-order mark or a blank line before
-//! `---`; OpenCode reads only `SKILL.md`, never `skill.md`. A plugin's skill
+//! The clients `skb` models (Claude Code, Codex, Gemini CLI, OpenCode) are
+//! asked through their profiles: the compiler reads the fetched skills as
+//! that client would and every error is a skill the client would not load
+//! or list. The other install targets are folders only. A plugin's skill
 //! (`plugin:skill`) is installed and listed under its own name.
 
 use skills_compiler::embed::PlanSkill;
@@ -33,7 +31,6 @@ pub fn notes(
     inputs: &Inputs,
     options: &Options,
     skills: &[&PlanSkill],
-    contents: &[Vec<(String, Vec<u8>, bool)>],
     targets: &[&'static InstallTarget],
 ) -> Vec<Note> {
     let mut out = Vec::new();
@@ -63,7 +60,7 @@ pub fn notes(
                 }
             }
         }
-        for (skill, files) in skills.iter().zip(contents) {
+        for skill in skills {
             let name = folder_name(skill);
             if name != &*skill.meta.name {
                 out.push(Note {
@@ -71,29 +68,6 @@ pub fn notes(
                     skill: skill.meta.name.to_string(),
                     note: format!("installed outside its plugin, listed as `{name}`"),
                 });
-            }
-            let md = files.iter().find(|(p, _, _)| *p == *skill.meta.skill_md);
-            match target.id {
-                "gemini-cli" => {
-                    if let Some((_, bytes, _)) = md
-                        && (bytes.starts_with("\u{feff}".as_bytes())
-                            || bytes.first().is_some_and(|b| matches!(b, b'\n' | b'\r')))
-                    {
-                        out.push(Note {
-                            client: target.id,
-                            skill: skill.meta.name.to_string(),
-                            note: "would skip it: `SKILL.md` starts with a byte-order mark or a blank line before `---`".into(),
-                        });
-                    }
-                }
-                "opencode" if md.is_some_and(|(p, _, _)| p != "SKILL.md") => {
-                    out.push(Note {
-                        client: target.id,
-                        skill: skill.meta.name.to_string(),
-                        note: "would not find it: OpenCode reads `SKILL.md`, not `skill.md`".into(),
-                    });
-                }
-                _ => {}
             }
         }
     }

@@ -645,7 +645,7 @@ pub fn listing_found(found: &[FoundSkill]) -> Vec<Found> {
     let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     for skill in found {
         let key = match &skill.origin {
-            Some(origin) if origin.client != Client::ClaudeCode => continue,
+            Some(origin) if !origin.read_by(Client::ClaudeCode) => continue,
             Some(origin) => &origin.folder,
             None => &skill.root,
         };

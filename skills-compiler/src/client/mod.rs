@@ -22,7 +22,7 @@ mod reading;
 use std::path::{Path, PathBuf};
 
 use crate::checked::CheckedSkill;
-use crate::discover::Origin;
+use crate::discover::{Origin, Place};
 use crate::parallel;
 
 pub use collate::collate;
@@ -113,9 +113,9 @@ pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<
 /// client taking them as one listing: [`readings`] for all clients in one
 /// pass over the skills.
 ///
-/// A skill found in a client's skills folder is not read by the other
-/// client at all (Claude Code reads only `.claude/skills`, Codex only
-/// `.agents/skills` and `.codex/skills`): that client does not list it.
+/// A skill found where a client does not look (another client's folder, a
+/// level or depth it does not read: [`reads_folder`]) is not read by that
+/// client at all: it does not list it.
 pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client, Reading)>> {
     let mut per_skill = parallel::map(skills, threads, |s| {
         Client::ALL
@@ -144,33 +144,72 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
     per_skill
 }
 
-/// Whether `client` reads the skills folder `origin` (each client reads
-/// only its own: Claude Code `.claude/skills`, Codex `.agents/skills` and
-/// `.codex/skills`).
+/// Whether `client` reads the skill found at `origin`: the folder is one of
+/// its own at that place, and its scan reaches the skill there
+/// ([`Origin::read_by`]).
 pub fn reads_folder(client: Client, origin: &Origin) -> bool {
-    origin.client == client
+    origin.read_by(client)
 }
 
-/// Why `client` never sees `skill`, when discovery found it in another
-/// client's skills folder.
+/// Why `client` never sees `skill`, when discovery found it where that
+/// client does not look (another client's folder, a level or a depth it
+/// does not read).
 pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<String> {
     let origin = skill.origin.as_ref()?;
-    (!reads_folder(client, origin)).then(|| {
-        let folder = origin
-            .folder
-            .components()
-            .rev()
-            .take(2)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<PathBuf>();
-        format!(
-            "the skill is in {}'s folder `{}`, which {} does not read",
-            origin.client.title(),
+    if reads_folder(client, origin) {
+        return None;
+    }
+    let folder = origin
+        .folder
+        .components()
+        .rev()
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<PathBuf>();
+    let readers: Vec<&str> = origin.readers().map(Client::title).collect();
+    let whose = match readers.as_slice() {
+        [] => String::new(),
+        [one] => format!("{one} reads and "),
+        [rest @ .., last] => format!("{} and {last} read and ", rest.join(", ")),
+    };
+    let title = client.title();
+    let own = client.info().project_folders.contains(&origin.rel);
+    Some(match origin.place {
+        Place::Project {
+            level,
+            outside_repository,
+        } if own && !origin.folder_read_by(client) => {
+            let why = if outside_repository {
+                "the project is in no git repository, and {title} then reads the project folder's own skills folders only"
+            } else {
+                "{title} reads only the skills folders of the directory it is started in"
+            };
+            format!(
+                "the skill is in `{}`, {level} level{} above the project folder: {}",
+                folder.display(),
+                if level == 1 { "" } else { "s" },
+                why.replace("{title}", title)
+            )
+        }
+        _ if !origin.folder_read_by(client) => format!(
+            "the skill is in `{}`, a folder {whose}{title} does not read",
             folder.display(),
-            client.title()
-        )
+        ),
+        _ if origin.depth == 0 => format!(
+            "the skill is the skills folder `{}` itself (a `SKILL.md` directly in it), which {title} does not load",
+            folder.display()
+        ),
+        _ if origin.hidden => format!(
+            "the skill is in a hidden folder (`.name`) below `{}`, which {title} skips",
+            folder.display()
+        ),
+        _ => format!(
+            "the skill is {} levels below `{}`, deeper than {title} looks",
+            origin.depth,
+            folder.display()
+        ),
     })
 }
 

@@ -7,34 +7,48 @@
 //! folder alone when there is none), each level may hold the clients'
 //! *skills folders*:
 //!
-//! | client      | project, each level        | the user's (only with [`UserFolders`])     |
-//! |-------------|----------------------------|--------------------------------------------|
-//! | Claude Code | `.claude/skills`           | `~/.claude/skills`, read *first*           |
-//! | Codex       | `.agents/skills`, `.codex/skills` | `$CODEX_HOME/skills` (default `~/.codex/skills`), then `~/.agents/skills` |
+//! | client      | project                                   | levels | the user's (only with [`UserFolders`]) |
+//! |-------------|-------------------------------------------|--------|----------------------------------------|
+//! | Claude Code | `.claude/skills`                          | up to the repository | `~/.claude/skills`, read *first* |
+//! | Codex       | `.agents/skills`, `.codex/skills`         | up to the repository | `$CODEX_HOME/skills` (default `~/.codex/skills`), then `~/.agents/skills` |
+//! | Gemini CLI  | `.gemini/skills`, `.agents/skills`        | the start directory only | `~/.gemini/skills`, `~/.agents/skills`, first |
+//! | OpenCode    | `.claude/skills`, `.agents/skills`, `.opencode/skills`, `.opencode/skill` | up to the repository; outside one, up to `/` ([`DiscoveryOptions::outside_repository`]) | `~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skills`, `~/.config/opencode/skill`, `~/.opencode/skills`, first |
 //!
-//! [`folders`] lists them in each client's order of precedence: Claude Code
-//! reads its user folder, then the project's from the start directory up;
-//! Codex the project's, then `$CODEX_HOME/skills`, then `~/.agents/skills`.
-//! A folder reached twice (a link, or the home directory being the project)
-//! is read once, at its first place.
+//! [`folders`] lists them folder by folder, each from the start directory
+//! up; a folder no client reads at a level is left out. A folder reached
+//! twice (a link, or the home directory being the project) is read once, at
+//! its first place.
 //!
-//! Each client scans a skills folder its own way ([`scan`]):
+//! Several clients share a folder (`.agents/skills`, `.claude/skills`), and
+//! each scans it its own way ([`skills_core::client::Scan`]):
 //! - **Claude Code** reads only the folder's direct children, hidden ones
 //!   included (it lists `.hidden-skill`), following links to directories
 //!   wherever they lead;
-//! - **Codex** walks down to [`DiscoveryOptions::max_depth`] levels (6, as
-//!   Codex does), skipping hidden directories, following links to
-//!   directories (a link back to a directory being walked is a cycle, warning
-//!   `SK009`), and reads at most [`DiscoveryOptions::max_dirs`] directories
-//!   (Codex stops near 2,000); reaching either limit is error `SK007`, naming
-//!   the flag that raises it, so a check never passes on part of a tree.
+//! - **Codex** walks down to 6 levels, skipping hidden directories,
+//!   following links to directories;
+//! - **Gemini CLI** reads a `SKILL.md` in the folder itself and the folder's
+//!   direct children but hidden ones;
+//! - **OpenCode** reads a `SKILL.md` in the folder itself and every
+//!   directory below but hidden ones, at any depth.
 //!
-//! In both, a directory holding `SKILL.md` (or `skill.md`, which the
-//! clients do not load and the profiles report) is a skill and is not looked
-//! into; directories holding neither are passed over silently, as the clients
-//! do. A skill directory reached through a link is read where the link leads
-//! (its canonical path becomes the skill's boundary: links *inside* it that
-//! leave it are still refused by [`files`](crate::files)).
+//! [`scan`] reads a folder once, as all of its readers together: whatever
+//! one of them reaches is found, and the skill's [`Origin`] (folder, place,
+//! depth, hidden) tells which clients read it
+//! ([`Origin::read_by`]). The walk stops at [`DiscoveryOptions::max_depth`]
+//! levels (6, as Codex does) and reads at most
+//! [`DiscoveryOptions::max_dirs`] directories (Codex stops near 2,000);
+//! reaching either limit is error `SK007`, naming the flag that raises it,
+//! so a check never passes on part of a tree. A link back to a directory
+//! being walked is a cycle (warning `SK009`).
+//!
+//! A directory holding `SKILL.md` (or `skill.md`, which the clients do not
+//! load and the profiles report) is a skill and is not looked into (the
+//! skills folder itself excepted: Gemini CLI and OpenCode load a `SKILL.md`
+//! there and still read the folder's children); directories holding neither
+//! are passed over silently, as the clients do. A skill directory reached
+//! through a link is read where the link leads (its canonical path becomes
+//! the skill's boundary: links *inside* it that leave it are still refused
+//! by [`files`](crate::files)).
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -43,7 +57,7 @@ use std::path::{Path, PathBuf};
 
 use skills_core::client::{self, CLIENTS, Client, Scan as ScanRule, UserBase};
 
-use super::found::{FoundSkill, Origin};
+use super::found::{FoundSkill, Origin, Place};
 use super::links::unfollowable_link;
 use super::listing::{EntryKind, list_dir};
 use super::options::{DiscoveryOptions, UserFolders};
@@ -55,27 +69,70 @@ use crate::render::thousands;
 #[derive(Debug, Clone)]
 pub(super) struct Folder {
     pub(super) dir: PathBuf,
-    pub(super) client: Client,
-    pub(super) user: bool,
+    /// The folder as the registry names it.
+    pub(super) rel: &'static str,
+    pub(super) place: Place,
+}
+
+impl Folder {
+    /// The clients that read this folder at its place (whatever their scan
+    /// reaches in it), in the registry's order.
+    fn readers(&self) -> Vec<Client> {
+        Client::ALL
+            .into_iter()
+            .filter(|&c| self.origin(0, false).folder_read_by(c))
+            .collect()
+    }
+
+    /// Whether the folder is read before the project's: the user's folders
+    /// of the clients that read theirs first (Claude Code, Gemini CLI,
+    /// OpenCode) are; Codex reads its own after the project's.
+    pub(super) fn user_first(&self) -> bool {
+        self.readers().iter().any(|c| c.info().user_first)
+    }
+
+    fn origin(&self, depth: usize, hidden: bool) -> Origin {
+        let client = Client::ALL
+            .into_iter()
+            .find(|&c| {
+                let info = c.info();
+                info.project_folders.contains(&self.rel)
+                    || info.user_folders.iter().any(|f| f.rel == self.rel)
+            })
+            .unwrap_or(Client::ClaudeCode);
+        Origin {
+            client,
+            folder: self.dir.clone(),
+            rel: self.rel,
+            place: self.place,
+            depth,
+            hidden,
+        }
+    }
 }
 
 /// `dir` as a client's skills folder, when its path ends with one
-/// (`.claude/skills`, `.agents/skills`, `.codex/skills`).
+/// (`.claude/skills`, `.agents/skills`, ...).
 pub(super) fn skills_folder(dir: &Path) -> Option<Folder> {
-    let client = client::project_folders()
-        .find(|(_, rel)| dir.ends_with(rel))
-        .map(|(client, _)| client)?;
+    let rel = client::distinct_project_folders()
+        .into_iter()
+        .find(|rel| dir.ends_with(rel))?;
     Some(Folder {
         dir: dir.to_path_buf(),
-        client,
-        user: false,
+        rel,
+        place: Place::Project {
+            level: 0,
+            outside_repository: false,
+        },
     })
 }
 
 /// Whether `dir` holds a skills folder of a client (a directory, or a link
 /// to one).
 pub(super) fn holds_skills_folder(dir: &Path) -> bool {
-    client::project_folders().any(|(_, rel)| fs::metadata(dir.join(rel)).is_ok_and(|m| m.is_dir()))
+    client::distinct_project_folders()
+        .into_iter()
+        .any(|rel| fs::metadata(dir.join(rel)).is_ok_and(|m| m.is_dir()))
 }
 
 /// The root of the git repository `canon` (canonical) is in: the first of
@@ -87,74 +144,97 @@ pub(super) fn repository_root(canon: &Path) -> Option<&Path> {
 }
 
 /// The project's skills folders that exist for a client started in `start`
-/// (whose canonical path is `canon`), Claude Code's then Codex's, each from
-/// the start directory up. The start directory's own folders are built from
-/// `start` as given; its parents' are canonical.
-pub(super) fn folders(start: &Path, canon: &Path) -> Vec<Folder> {
-    let mut levels: Vec<PathBuf> = vec![start.to_path_buf()];
-    if let Some(top) = repository_root(canon) {
-        levels.extend(
+/// (whose canonical path is `canon`), folder by folder in the registry's
+/// order, each from the start directory up to the repository's root; with
+/// `outside_repository`, a project in no repository also has its parents'
+/// up to the file system's root (OpenCode reads them). A folder no client
+/// reads at its level (Gemini CLI reads only the start directory's) is
+/// left out. The start directory's own folders are built from `start` as
+/// given; its parents' are canonical.
+pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> Vec<Folder> {
+    let mut levels: Vec<(PathBuf, bool)> = vec![(start.to_path_buf(), false)];
+    match repository_root(canon) {
+        Some(top) => levels.extend(
             canon
                 .ancestors()
                 .skip(1)
                 .take_while(|dir| dir.starts_with(top))
-                .map(Path::to_path_buf),
-        );
+                .map(|dir| (dir.to_path_buf(), false)),
+        ),
+        None if outside_repository => levels.extend(
+            canon
+                .ancestors()
+                .skip(1)
+                .map(|dir| (dir.to_path_buf(), true)),
+        ),
+        None => {}
     }
     let mut wanted: Vec<Folder> = Vec::new();
-    for (client, rel) in client::project_folders() {
-        for level in &levels {
+    for rel in client::distinct_project_folders() {
+        for (level, (dir, outside)) in levels.iter().enumerate() {
             // `.claude/skills` rather than `./.claude/skills`.
-            let dir = if level.as_os_str() == "." {
+            let dir = if dir.as_os_str() == "." {
                 PathBuf::from(rel)
             } else {
-                level.join(rel)
+                dir.join(rel)
             };
-            wanted.push(Folder {
+            let folder = Folder {
                 dir,
-                client,
-                user: false,
-            });
+                rel,
+                place: Place::Project {
+                    level,
+                    outside_repository: *outside,
+                },
+            };
+            if !folder.readers().is_empty() {
+                wanted.push(folder);
+            }
         }
     }
     existing(wanted)
 }
 
-/// The user's skills folders that exist, in the registry's order:
-/// `~/.claude/skills`, `$CODEX_HOME/skills`, `~/.agents/skills`.
+/// The user's skills folders that exist, each once, in the registry's
+/// order: `~/.claude/skills`, `$CODEX_HOME/skills`, `~/.agents/skills`, ...
 pub(super) fn user_folders(user: &UserFolders) -> Vec<Folder> {
-    let wanted = CLIENTS
-        .iter()
-        .flat_map(|c| c.user_folders.iter().map(move |f| (c.client, f)))
-        .map(|(client, f)| Folder {
+    let mut wanted: Vec<Folder> = Vec::new();
+    for f in CLIENTS.iter().flat_map(|c| c.user_folders) {
+        let place = Place::User(f.base);
+        if wanted.iter().any(|w| w.rel == f.rel && w.place == place) {
+            continue;
+        }
+        wanted.push(Folder {
             dir: match f.base {
                 UserBase::Home => user.home.join(f.rel),
                 UserBase::CodexHome => user.codex_home.join(f.rel),
             },
-            client,
-            user: true,
-        })
-        .collect();
+            rel: f.rel,
+            place,
+        });
+    }
     existing(wanted)
 }
 
-/// The folders that are directories, each (by canonical path and client) once.
+/// The folders that are directories, each (by canonical path) once, at its
+/// first place.
 fn existing(wanted: Vec<Folder>) -> Vec<Folder> {
-    let mut seen: HashSet<(PathBuf, Client)> = HashSet::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     wanted
         .into_iter()
         .filter(|f| {
             fs::canonicalize(&f.dir)
                 .ok()
                 .filter(|c| c.is_dir())
-                .is_some_and(|c| seen.insert((c, f.client)))
+                .is_some_and(|c| seen.insert(c))
         })
         .collect()
 }
 
-/// Scans one skills folder as its client does. `skill_dirs` holds the
-/// canonical skill directories already found (under any root): a skill
-/// reached again, through another folder or a link, is returned once.
+/// Scans one skills folder as the clients that read it do, together: a
+/// skill any of them reaches is found (its [`Origin`] says which do).
+/// `skill_dirs` holds the canonical skill directories already found (under
+/// any root): a skill reached again, through another folder or a link, is
+/// returned once.
 pub(super) fn scan(
     folder: &Folder,
     opts: &DiscoveryOptions,
@@ -171,6 +251,8 @@ pub(super) fn scan(
             return Vec::new();
         }
     };
+    let readers = folder.readers();
+    let scans: Vec<ScanRule> = readers.iter().map(|c| c.info().scan).collect();
     let mut scan = Scan {
         folder,
         opts,
@@ -178,11 +260,26 @@ pub(super) fn scan(
         skill_dirs,
         found: Vec::new(),
         stack: vec![canon.clone()],
-        visited: HashSet::from([canon]),
+        visited: HashSet::from([canon.clone()]),
         dirs_read: 1,
         stopped: false,
         depth_reported: false,
+        root: scans.iter().any(|s| s.reaches(0, false)),
+        hidden_children: scans.iter().any(|s| s.reaches(1, true)),
+        descends: scans.iter().any(|s| s.descends()),
+        walker: readers
+            .iter()
+            .copied()
+            .find(|c| c.info().scan == ScanRule::Walk),
     };
+    if scan.root && holds_skill_md(&folder.dir) && scan.skill_dirs.insert(canon) {
+        scan.found.push(FoundSkill {
+            dir: folder.dir.clone(),
+            plugin: None,
+            root: folder.dir.clone(),
+            origin: Some(folder.origin(0, false)),
+        });
+    }
     scan.dir(&folder.dir, 0);
     scan.found
 }
@@ -193,24 +290,34 @@ struct Scan<'a> {
     diags: &'a mut Vec<Diagnostic>,
     skill_dirs: &'a mut HashSet<PathBuf>,
     found: Vec<FoundSkill>,
-    /// Canonical directories on the current walk path (Codex).
+    /// Canonical directories on the current walk path.
     stack: Vec<PathBuf>,
     /// Canonical directories already walked.
     visited: HashSet<PathBuf>,
     dirs_read: usize,
     stopped: bool,
     depth_reported: bool,
+    /// A reader loads a `SKILL.md` in the folder itself (Gemini CLI,
+    /// OpenCode).
+    root: bool,
+    /// A reader lists hidden children (Claude Code).
+    hidden_children: bool,
+    /// A reader looks below the children (Codex, OpenCode).
+    descends: bool,
+    /// The reader whose walk stops at a depth (Codex), for the message at
+    /// the limit.
+    walker: Option<Client>,
 }
 
 impl Scan<'_> {
     /// Looks at the children of `dir`, `depth` levels below the folder.
     fn dir(&mut self, dir: &Path, depth: usize) {
-        let walks = self.folder.client.info().scan == ScanRule::Walk;
         for entry in list_dir(dir, self.diags) {
             if self.stopped {
                 return;
             }
-            if walks && is_hidden(&entry.name) {
+            let hidden = is_hidden(&entry.name);
+            if hidden && !(depth == 0 && self.hidden_children) {
                 continue;
             }
             let canon = match entry.kind {
@@ -230,16 +337,12 @@ impl Scan<'_> {
                         dir: entry.path,
                         plugin: None,
                         root: self.folder.dir.clone(),
-                        origin: Some(Origin {
-                            client: self.folder.client,
-                            folder: self.folder.dir.clone(),
-                            user: self.folder.user,
-                        }),
+                        origin: Some(self.folder.origin(depth + 1, hidden)),
                     });
                 }
                 continue;
             }
-            if !walks {
+            if !self.descends || hidden {
                 continue;
             }
             if self.stack.contains(&canon) {
@@ -289,24 +392,42 @@ impl Scan<'_> {
         }
         self.depth_reported = true;
         let max = self.opts.max_depth;
+        // Codex stops where discovery does by default; OpenCode does not stop.
+        let stops_too = self.walker.filter(|_| max == client::WALK_DEPTH);
+        let deeper: Vec<&str> = self
+            .folder
+            .readers()
+            .into_iter()
+            .filter(|c| c.info().scan == ScanRule::Recursive)
+            .map(Client::title)
+            .collect();
+        let help = if deeper.is_empty() {
+            format!(
+                "{} does not load skills deeper than that; move them up, or raise the limit with {} to check them anyway",
+                stops_too.or(self.walker).map_or("no client", Client::title),
+                self.opts.knobs.name(Limit::Depth)
+            )
+        } else {
+            format!(
+                "{} loads skills at any depth: raise the limit with {} to check them",
+                deeper.join(" and "),
+                self.opts.knobs.name(Limit::Depth)
+            )
+        };
         self.diags.push(
             Diagnostic::new(
                 Code::DiscoveryLimit,
                 Severity::Error,
                 below,
                 format!(
-                    "`{}` was not searched: discovery stops {max} level{} below `{}`, as {} does",
+                    "`{}` was not searched: discovery stops {max} level{} below `{}`{}",
                     below.display(),
                     if max == 1 { "" } else { "s" },
                     self.folder.dir.display(),
-                    self.folder.client.title()
+                    stops_too.map_or(String::new(), |c| format!(", as {} does", c.title()))
                 ),
             )
-            .help(format!(
-                "{} does not load skills deeper than that; move them up, or raise the limit with {} to check them anyway",
-                self.folder.client.title(),
-                self.opts.knobs.name(Limit::Depth)
-            )),
+            .help(help),
         );
     }
 

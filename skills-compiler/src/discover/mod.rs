@@ -112,7 +112,7 @@ mod options;
 mod roots;
 mod walk;
 
-pub use found::{FoundSkill, Origin};
+pub use found::{FoundSkill, Origin, Place};
 pub(crate) use links::{Target, follow_link};
 pub(crate) use listing::{EntryKind, entries, read_listing};
 pub use options::{DiscoveryOptions, UserFolders};

@@ -18,6 +18,12 @@ pub struct DiscoveryOptions {
     pub user: Option<UserFolders>,
     /// How the errors at a limit say to raise it.
     pub knobs: Knobs,
+    /// Whether a project in no git repository also has the skills folders
+    /// of its parents, up to the file system's root, as OpenCode reads them
+    /// (the other clients read the project folder alone). Off by default:
+    /// a check of a folder should not reach out of it; the `opencode`
+    /// profile and styles turn it on.
+    pub outside_repository: bool,
 }
 
 impl Default for DiscoveryOptions {
@@ -28,6 +34,7 @@ impl Default for DiscoveryOptions {
             max_dirs: 2000,
             user: None,
             knobs: Knobs::Flags,
+            outside_repository: false,
         }
     }
 }

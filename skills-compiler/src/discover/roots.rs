@@ -45,7 +45,7 @@ pub fn discover_all_with(
         .map(clients::user_folders)
         .unwrap_or_default()
         .into_iter()
-        .partition(|f| f.client.info().user_first);
+        .partition(|f| f.user_first());
     let mut user_diags = Vec::new();
     for folder in &user_first {
         found.extend(clients::scan(folder, opts, &mut seen, &mut user_diags));
@@ -123,8 +123,9 @@ fn no_skills(root: &Path, project: &Project, user: bool) -> Diagnostic {
 /// The clients' project skills folders, for a sentence:
 /// `` `.claude/skills`, `.agents/skills` or `.codex/skills` ``.
 fn project_folder_list() -> String {
-    let folders: Vec<String> = skills_core::client::project_folders()
-        .map(|(_, rel)| format!("`{rel}`"))
+    let folders: Vec<String> = skills_core::client::distinct_project_folders()
+        .into_iter()
+        .map(|rel| format!("`{rel}`"))
         .collect();
     match folders.split_last() {
         Some((last, [])) => last.clone(),
@@ -291,7 +292,7 @@ fn project(
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<FoundSkill>, Option<Project>) {
     let mut found = Vec::new();
-    for folder in clients::folders(root, canon) {
+    for folder in clients::folders(root, canon, opts.outside_repository) {
         found.extend(clients::scan(&folder, opts, seen, diags));
     }
     let repository = clients::repository_root(canon).map(Path::to_path_buf);

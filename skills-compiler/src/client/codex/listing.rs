@@ -81,7 +81,7 @@ pub fn listing(found: &[FoundSkill], user: Option<&UserFolders>) -> Listing {
     let mut placed: Vec<(&FoundSkill, PathBuf)> = Vec::new();
     for f in found {
         let root = match &f.origin {
-            Some(o) if o.client == Client::ClaudeCode => continue,
+            Some(o) if !o.read_by(Client::Codex) => continue,
             Some(o) => o.folder.clone(),
             None => f.root.clone(),
         };

@@ -117,20 +117,19 @@ fn group_of(place: &Place<'_>) -> Group {
             folder: parent,
         };
     };
-    let rels: Vec<&str> = if origin.user {
+    let user = origin.is_user();
+    let rels: Vec<&str> = if user {
         info.user_folders.iter().map(|f| f.rel).collect()
     } else {
         info.project_folders.to_vec()
     };
     let index = rels
         .iter()
-        .position(|rel| origin.folder.ends_with(rel))
+        .position(|rel| *rel == origin.rel)
         .unwrap_or(rels.len());
-    let depth = rels
-        .get(index)
-        .map_or(0, |rel| Path::new(rel).components().count());
+    let depth = Path::new(origin.rel).components().count();
     Group {
-        tier: u8::from(origin.user != info.user_first),
+        tier: u8::from(user != info.user_first),
         index,
         base: origin
             .folder

@@ -1,8 +1,9 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::discover::{FoundSkill, Origin};
+use crate::discover::{FoundSkill, Origin, Place};
 use proptest::prelude::*;
+use skills_core::client::UserBase;
 
 fn listed(text: &str) -> Option<(String, String)> {
     read_text(Path::new("/p/s/SKILL.md"), text)
@@ -102,10 +103,20 @@ fn the_list_orders_and_replaces_as_recorded() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let proj = tmp.path().join("proj");
-    let origin = |folder: PathBuf, user: bool| Origin {
+    let origin = |folder: PathBuf, rel: &'static str, user: bool| Origin {
         client: Client::GeminiCli,
         folder,
-        user,
+        rel,
+        place: if user {
+            Place::User(UserBase::Home)
+        } else {
+            Place::Project {
+                level: 0,
+                outside_repository: false,
+            }
+        },
+        depth: 1,
+        hidden: false,
     };
     let mut found = Vec::new();
     // Discovery's order does not matter: the list is Gemini CLI's.
@@ -131,7 +142,7 @@ fn the_list_orders_and_replaces_as_recorded() {
                 dir: folder.join(s),
                 plugin: None,
                 root: folder.clone(),
-                origin: Some(origin(folder.clone(), user)),
+                origin: Some(origin(folder.clone(), rel, user)),
             });
         }
     }

@@ -100,7 +100,7 @@ pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
 
 /// The activation of `skill` called as `name`.
 fn activation_text(name: &str, skill: &Listed) -> io::Result<String> {
-    let bytes = std::fs::read(&skill.location)?;
+    let bytes = skills_core::fsread::read_file(&skill.location, gemini_cli::READ_LIMIT)?;
     let text = String::from_utf8_lossy(&bytes);
     let body = gemini_cli::split(&text).map(|p| p.body).unwrap_or_default();
     let dir = skill

@@ -44,7 +44,7 @@ use super::reading::{Listed, Outcome, Reading};
 use crate::diag::Code;
 use crate::render;
 
-pub use fields::{Fields, fields, plain_type};
+pub use fields::{Fields, fields};
 pub use frontmatter::{NoFrontmatter, Parts, line_fields, split};
 pub use listing::{Found, Listing, Override, listing, resolve};
 

@@ -185,7 +185,7 @@ fn text(node: Option<&Node>) -> Result<String, &'static str> {
 
 /// What js-yaml's default schema makes of a plain scalar other than text:
 /// `None` when it is text.
-pub fn plain_type(s: &str) -> Option<&'static str> {
+fn plain_type(s: &str) -> Option<&'static str> {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => Some("empty (null)"),
         "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => Some("a boolean"),

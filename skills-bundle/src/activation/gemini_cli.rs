@@ -309,6 +309,33 @@ mod tests {
         assert!(text.contains("were ignored"));
     }
 
+    /// Gemini CLI's own quirks at the limit: a folder counted but not read
+    /// before the limit is shown empty and unmarked; with files left out and
+    /// no folder, the last file and the `...` both close the list.
+    #[test]
+    fn at_the_limit() {
+        let files = |n: usize| (0..n).map(|i| (format!("f{i:03}"), Kind::File));
+        let root: Vec<(String, Kind)> = files(199)
+            .chain([("a".into(), Kind::Folder), ("b".into(), Kind::Folder)])
+            .collect();
+        let text = folder_structure(
+            Path::new("/s"),
+            "/s",
+            |p| {
+                Ok(if p == Path::new("/s") {
+                    root.clone()
+                } else {
+                    vec![("inner".into(), Kind::File)]
+                })
+            },
+            by_name,
+        );
+        assert!(text.ends_with("├───f198\n├───a/\n└───..."), "{text}");
+        let only_files: Vec<(String, Kind)> = files(201).collect();
+        let text = folder_structure(Path::new("/s"), "/s", |_| Ok(only_files.clone()), by_name);
+        assert!(text.ends_with("└───f199\n└───..."), "{text}");
+    }
+
     #[test]
     fn errors() {
         let text = folder_structure(

@@ -22,6 +22,7 @@
 //! of the list; their own text is Gemini CLI's and is not listed here.
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use skills_core::client::Client;
@@ -147,16 +148,16 @@ fn group_of(place: &Place<'_>) -> Group {
 /// order of the path below the folder.
 fn load_order(places: &[Place<'_>]) -> Vec<usize> {
     let groups: Vec<Group> = places.iter().map(group_of).collect();
-    let mut bases: Vec<&Path> = Vec::new();
+    // Each base's rank, in order of first appearance.
+    let mut bases: HashMap<&Path, usize> = HashMap::new();
     for g in &groups {
-        if !bases.contains(&g.base.as_path()) {
-            bases.push(&g.base);
-        }
+        let next = bases.len();
+        bases.entry(&g.base).or_insert(next);
     }
     let mut order: Vec<usize> = (0..places.len()).collect();
     order.sort_by_cached_key(|&i| {
         let g = &groups[i];
-        let base = bases.iter().position(|b| *b == g.base);
+        let base = bases.get(g.base.as_path()).copied();
         let within = places[i]
             .dir
             .strip_prefix(&g.folder)
@@ -184,13 +185,19 @@ fn precedence(readings: &mut [&mut Reading]) -> (Vec<usize>, Vec<Override>) {
         .iter()
         .map(|n| ((*n).to_owned(), None))
         .collect();
+    let mut by_name: HashMap<String, usize> = slots
+        .iter()
+        .enumerate()
+        .map(|(k, (n, _))| (n.clone(), k))
+        .collect();
     let mut overrides = Vec::new();
     for i in 0..readings.len() {
         let Some(listed) = readings[i].outcome.listed() else {
             continue;
         };
         let (name, location) = (listed.name.clone(), listed.location.clone());
-        let Some(slot) = slots.iter_mut().find(|(n, _)| *n == name) else {
+        let Some(slot) = by_name.get(&name).and_then(|&k| slots.get_mut(k)) else {
+            by_name.insert(name.clone(), slots.len());
             slots.push((name, Some(i)));
             continue;
         };

@@ -34,9 +34,28 @@ pub enum Command {
     ///
     /// Each PATH may be one skill directory, a SKILL.md file, a directory of
     /// skills (flat or nested), a Claude Code plugin or a marketplace.
-    /// Exit status: 0 valid, 1 any error (or warning with --deny-warnings),
-    /// 2 usage or I/O failure.
+    /// Where the clients differ on a skill (one lists it and another does
+    /// not, under another name, or ignores a control the other obeys), a
+    /// warning says so (SK491-SK493); `skb fix` writes what makes them
+    /// agree where a file can. Exit status: 0 valid, 1 any error (or
+    /// warning with --deny-warnings), 2 usage or I/O failure.
     Validate(ValidateArgs),
+    /// Write what makes the clients treat each skill alike, where a file
+    /// can: `policy.allow_implicit_invocation: false` in
+    /// `agents/openai.yaml` for a skill with `disable-model-invocation:
+    /// true` (Codex then keeps it out of its model's list, as Claude Code
+    /// does); a byte-order mark or blank lines before SKILL.md's opening
+    /// `---` removed; `name: <folder>` added where the frontmatter has no
+    /// name.
+    ///
+    /// Skills are found as `skb validate` finds them. Only what is needed
+    /// is changed, so a second run changes nothing. A symbolic link is
+    /// never edited; files are replaced whole (a temporary file renamed
+    /// into place), keeping their permissions. Exit status: 0 nothing left
+    /// to fix (or, without --dry-run, all fixed); 1 --dry-run found fixes
+    /// to make, or a file could not be fixed safely (stderr says why); 2
+    /// usage or I/O failure.
+    Fix(FixArgs),
     /// Scan skills for attacks: prompt injection, exfiltration, credential
     /// theft, remote code, persistence, hidden text and more, in every file.
     ///
@@ -812,6 +831,21 @@ pub struct ValidateArgs {
     /// With --scan: the lowest severity that fails the run.
     #[arg(long, value_name = "SEVERITY|none", value_parser = parse_fail_on, default_value = "high", requires = "scan")]
     pub scan_fail_on: FailOn,
+}
+
+/// `skb fix`.
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    /// Skill directories, SKILL.md files, plugins, marketplaces or project
+    /// folders (the default, `.`, is the working directory).
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Write nothing: print each change as a unified diff (stdout) and
+    /// what it does (stderr); exit 1 when there is any.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
 }
 
 /// `skb scan`.

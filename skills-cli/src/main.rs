@@ -33,6 +33,7 @@ fn main() -> ExitCode {
     warnings::install();
     let result = match cli.command {
         args::Command::Validate(a) => cmd::validate::run(&a),
+        args::Command::Fix(a) => cmd::fix::run(&a),
         args::Command::Scan(a) => cmd::scan::run(&a),
         args::Command::Pack(a) => cmd::pack::run(&a),
         args::Command::Verify(a) => cmd::verify::run(&a),

@@ -188,6 +188,15 @@ codes! {
     ClientKeyIgnored = "SK451", "client-key-ignored", "a key that changes Claude Code's listing which Codex does not read (`when_to_use`, `disable-model-invocation`, `paths`): Codex lists the skill regardless";
     /// Something in `agents/openai.yaml` that Codex ignores.
     CodexOpenAiYaml = "SK452", "codex-openai-yaml", "`agents/openai.yaml` has YAML or a field Codex ignores (wrong type, empty, too long, icon outside `assets/`, unknown key)";
+
+    /// A key the profile's client reads whose effect this tool does not model.
+    ClientKeyNotModelled = "SK480", "client-key-not-modelled", "a key Claude Code reads whose effect is not modelled here (`context`, `agent`, `model`, `effort`, `shell`, `hooks`, `disallowed-tools`, `background`, `fallback`): the listing and activation shown may differ where it applies";
+    /// One client lists the skill to its model, another does not.
+    ClientsDifferListing = "SK491", "clients-differ-listing", "one client lists the skill to its model and another does not, or does not load it";
+    /// The clients list the skill under different names.
+    ClientsDifferName = "SK492", "clients-differ-name", "the clients that list the skill list it under different names";
+    /// A control one client obeys and another ignores.
+    ClientIgnoresControl = "SK493", "client-ignores-control", "the skill sets a control that keeps it out of one client's list (`disable-model-invocation: true`, `paths`, `policy.allow_implicit_invocation: false` in `agents/openai.yaml`) and another client ignores it";
 }
 
 impl Code {

@@ -75,6 +75,7 @@ pub use files::{FileLimits, SkillFile};
 pub use knobs::{Knobs, Limit};
 pub use options::Options;
 pub use profile::Profile;
-pub use rules::Fields;
+pub use read::MAX_SKILL_MD;
+pub use rules::{Fields, is_spec_name};
 pub use skill::check_skill;
 pub use source::{LineCol, Source};

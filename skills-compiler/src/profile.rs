@@ -86,6 +86,7 @@ pub const EXTENSION_FIELDS: &[(&str, Shape)] = &[
     ("disable-model-invocation", Shape::Bool),
     ("disallowed-tools", Shape::StrOrList),
     ("effort", Shape::Str),
+    ("fallback", Shape::Any),
     ("hooks", Shape::Any),
     ("model", Shape::Str),
     ("paths", Shape::StrOrList),
@@ -182,6 +183,7 @@ impl Profile {
                 | ClientDescriptionEscaped
                 | ClientYamlUnread
                 | ClientFlagNotRead
+                | ClientKeyNotModelled
                 | NotUtf8
                 | Bom
                 | EmptyFile
@@ -215,7 +217,10 @@ impl Profile {
             | PackagingDrops
             | AllowedToolsAnyProgram
             | ClientKeyIgnored
-            | CodexOpenAiYaml => true,
+            | CodexOpenAiYaml
+            | ClientsDifferListing
+            | ClientsDifferName
+            | ClientIgnoresControl => true,
             YamlFlowStyle
             | YamlAnchor
             | YamlTag

@@ -297,6 +297,22 @@ impl NameFacts {
     }
 }
 
+/// Whether `name`, written as it is, is a name the specification accepts
+/// for a skill in a folder of that name: the rules the check applies to `name`,
+/// none of which would report a problem.
+pub fn is_spec_name(name: &str) -> bool {
+    if name.is_empty() || pyunicode::strip(name) != name {
+        return false;
+    }
+    let facts = NameFacts::of(name, name);
+    facts.ends.len() <= MAX_NAME
+        && !facts.uppercase
+        && !facts.hyphen_edge
+        && !facts.double_hyphen
+        && facts.bad.is_empty()
+        && facts.matches_dir
+}
+
 fn description(ctx: &mut Ctx<'_>, node: &Node) -> Option<String> {
     let span = Some(node.span.clone());
     let Some(text) = node.as_str().filter(|s| !pyunicode::strip(s).is_empty()) else {

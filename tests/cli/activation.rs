@@ -69,6 +69,7 @@ impl Layout {
         let mut command = skills();
         command
             .current_dir(self.work.join("proj"))
+            .env("HOME", self.work.join("home"))
             .env("XDG_CACHE_HOME", self.work.join("cache"))
             .env("LC_ALL", "C")
             .args([
@@ -501,4 +502,285 @@ fn the_recorded_layout_found_by_discovery_gives_the_same_texts() {
         );
         assert_eq!(stdout(&out), want, "{}", case["case"]);
     }
+}
+
+/// `skb show --style claude-code` with its own `HOME`, from `cwd`.
+fn claude_in(cwd: &Path, home: &Path, skill: &str, from: &[&Path], extra: &[&str]) -> Output {
+    let mut command = skills();
+    command
+        .current_dir(cwd)
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .args(["show", skill, "--style", "claude-code"])
+        .args(["--session-id", SESSION_ID]);
+    for f in from {
+        command.arg("--from").arg(f);
+    }
+    command.args(extra).output().unwrap()
+}
+
+/// The record's catalog cases that are listed under their folder name
+/// (the frontmatter name not shown, or colliding with another folder), and
+/// the ones listed as `folder (name)`: each is activated by its folder
+/// name, and a frontmatter name that is another skill's folder name never
+/// wins over that folder.
+#[test]
+fn a_skill_is_activated_by_the_folder_name_it_is_listed_under() {
+    let tmp = tempdir();
+    let root = std::fs::canonicalize(tmp.path()).unwrap();
+    let skills_dir = root.join("proj/.claude/skills");
+    std::fs::create_dir_all(&skills_dir).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(shared().join("clients/make_cases.py"))
+        .arg(&skills_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let dirs = [
+        "ok-basic",
+        "name-equals-ok-basic",
+        "name-spaces",
+        "mismatch-dir",
+        "upper-name",
+        "name-number",
+    ];
+    // Only these folders: the others hold skills a pack cannot hold.
+    for entry in std::fs::read_dir(&skills_dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !dirs.contains(&name.as_str()) {
+            let path = entry.path();
+            if path.is_dir() {
+                std::fs::remove_dir_all(path).unwrap();
+            } else {
+                std::fs::remove_file(path).unwrap();
+            }
+        }
+    }
+    let record = json("catalog-cases.json");
+    let mut checked = 0;
+    for case in record["cases"].as_array().unwrap() {
+        let dir = case["dir"].as_str().unwrap();
+        // `ok-basic`'s recorded line is the user copy's: its folder name is
+        // still the project folder's here.
+        let Some(line) = case["claude_code"]["listed"].as_str() else {
+            continue;
+        };
+        if !dirs.contains(&dir) {
+            continue;
+        }
+        let listed = line
+            .strip_prefix("- ")
+            .and_then(|l| l.split(": ").next())
+            .map(|l| l.split(" (").next().unwrap())
+            .unwrap();
+        assert_eq!(listed, dir, "the record lists {dir} under its folder name");
+        let out = claude_in(&root.join("proj"), &root, listed, &[&skills_dir], &[]);
+        assert!(out.status.success(), "{listed}: {}", stderr(&out));
+        let want = format!(
+            "Base directory for this skill: {}\n\n",
+            skills_dir.join(dir).display()
+        );
+        assert!(
+            stdout(&out).starts_with(&want),
+            "{listed}: {}",
+            stdout(&out)
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, dirs.len());
+    // A frontmatter name that no folder has resolves to its skill.
+    let out = claude_in(&root.join("proj"), &root, "other-name", &[&skills_dir], &[]);
+    assert!(
+        stdout(&out).starts_with(&format!(
+            "Base directory for this skill: {}\n\n",
+            skills_dir.join("mismatch-dir").display()
+        )),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// CRLF line endings of the body reach the model as written (the record's
+/// `crlf` case, activated).
+#[test]
+fn crlf_line_endings_are_kept() {
+    let tmp = tempdir();
+    let root = std::fs::canonicalize(tmp.path()).unwrap();
+    let dir = root.join("s/crlf");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\r\nname: crlf\r\ndescription: CRLF line endings.\r\n---\r\nBody.\r\nSecond $0.\r\n",
+    )
+    .unwrap();
+    let out = claude_in(&root, &root, "crlf", &[&root.join("s")], &["--args", "x"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "Base directory for this skill: {}\n\nBody.\r\nSecond x.\r\n",
+            dir.display()
+        )
+    );
+}
+
+/// Arguments as Claude Code reads them: bash's backslashes in double
+/// quotes, and placeholders inside the arguments never filled again.
+#[test]
+fn arguments_split_as_bash_and_are_never_scanned_again() {
+    let layout = Layout::new();
+    let text = |args: &str| {
+        let out = layout.claude("args-demo", Some(args), &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let out = text(r#""C:\dir\x" "a\`b\"c" '$1' "#);
+    assert!(out.contains("\nDollar0: C:\\dir\\x\n"), "{out}");
+    assert!(out.contains("\nDollar1: a`b\"c\n"), "{out}");
+    assert!(out.contains("\nDollar2: $1\n"), "{out}");
+    let out = text("'$ARGUMENTS[1]' two");
+    assert!(out.contains("\nFirst indexed: $ARGUMENTS[1]\n"), "{out}");
+    assert!(out.contains("\nSecond indexed: two\n"), "{out}");
+    assert!(out.contains("\nAll: '$ARGUMENTS[1]' two\n"), "{out}");
+}
+
+/// In its default permission mode Claude Code ran the record's `echo`
+/// commands and `ls` inside the project without a rule, and asked for (or
+/// blocked) the others: `show` predicts the same, never "runs" where
+/// Claude Code asked, and still runs nothing without `--run-commands`.
+#[test]
+fn read_only_commands_are_predicted_as_recorded() {
+    let layout = Layout::new();
+    let home = layout.work.join("home");
+    let proj = layout.work.join("proj");
+    let predicted = |skill: &str| -> Vec<(String, bool)> {
+        let out = claude_in(&proj, &home, skill, &[&layout.claude_root()], &["--json"]);
+        assert!(out.status.success(), "{skill}: {}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["command"].as_str().unwrap().to_string(),
+                    c["runs_without_asking"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        predicted("shell-inline"),
+        [
+            ("echo one".to_string(), true),
+            ("echo in-fence".to_string(), true)
+        ]
+    );
+    assert_eq!(predicted("args-demo"), [("echo hi".to_string(), true)]);
+    assert_eq!(
+        predicted("shell-nonzero"),
+        [("ls does-not-exist-here".to_string(), true)]
+    );
+    for asked in ["shell-fail", "shell-write", "shell-write-allowed"] {
+        let p = predicted(asked);
+        assert_eq!(p.len(), 1, "{asked}");
+        assert!(!p[0].1, "{asked}: Claude Code asked");
+    }
+    // Claude Code ran this compound line; shell syntax is predicted as
+    // asking, the safe side.
+    assert_eq!(
+        predicted("shell-stderr"),
+        [("echo out; echo err 1>&2".to_string(), false)]
+    );
+    // The prediction is said on stderr; nothing ran.
+    let out = claude_in(&proj, &home, "shell-inline", &[&layout.claude_root()], &[]);
+    assert!(
+        stderr(&out).contains(
+            "Claude Code (default permission mode) would run !`echo one` without asking: `echo` is read-only (recorded)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("[command not run: !`echo one`"));
+    let out = claude_in(&proj, &home, "shell-fail", &[&layout.claude_root()], &[]);
+    assert!(
+        stderr(&out).contains(
+            "would ask before running !`ls /nonexistent-dir-xyz` unless a rule allows it"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // What this tool runs still needs the skill's rules: `echo` is
+    // read-only to Claude Code, not allowed here without a rule.
+    let out = claude_in(
+        &proj,
+        &home,
+        "shell-inline",
+        &[&layout.claude_root()],
+        &["--run-commands"],
+    );
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("was not allowed"), "{}", stderr(&out));
+}
+
+/// Claude Code's settings: `disableSkillShellExecution` puts its text in
+/// place of every command (nothing runs), `skillOverrides` hides a skill
+/// from the model (`off`, `user-invocable-only`); the project's local file
+/// wins over the project's and the user's.
+#[test]
+fn claude_code_settings_are_read() {
+    let layout = Layout::new();
+    let home = layout.work.join("home");
+    let proj = layout.work.join("proj");
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"plain": "off", "named-args": "off"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        proj.join(".claude/settings.json"),
+        r#"{"disableSkillShellExecution": true, "skillOverrides": {"named-args": "user-invocable-only"}}"#,
+    )
+    .unwrap();
+    let show = |skill: &str, extra: &[&str]| {
+        claude_in(&proj, &home, skill, &[&layout.claude_root()], extra)
+    };
+    let out = show("shell-inline", &["--run-commands", "--allow", "Bash"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(&format!(
+            "Base directory for this skill: {}\n\nInline text [shell command execution disabled by policy] mid-line.\n```\n[shell command execution disabled by policy]\n```\n",
+            layout.claude_root().join("shell-inline").display()
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let out = show("plain", &[]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("sets it to \"off\""),
+        "{}",
+        stderr(&out)
+    );
+    let out = show("named-args", &[]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("refuses `named-args` to the model"),
+        "{}",
+        stderr(&out)
+    );
+    // The local file wins.
+    std::fs::write(
+        proj.join(".claude/settings.local.json"),
+        r#"{"disableSkillShellExecution": false, "skillOverrides": {"plain": "on"}}"#,
+    )
+    .unwrap();
+    assert!(show("plain", &[]).status.success());
+    let out = show("shell-inline", &[]);
+    assert!(
+        stdout(&out).contains("[command not run: !`echo one`"),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -327,7 +327,7 @@ fn github_format_is_one_escaped_command_per_problem() {
     let (_, commands) = lines.split_last().unwrap();
     for line in commands {
         assert!(
-            line.starts_with("::error file="),
+            line.starts_with("::error file=") || line.starts_with("::warning file="),
             "a command per line: {line}"
         );
     }
@@ -620,8 +620,12 @@ fn crlf_and_lone_cr_files_validate() {
             ),
         ],
     );
-    let out = validate(tmp.path(), &["crlf", "cr", "--deny-warnings"]);
+    let out = validate(tmp.path(), &["crlf", "--deny-warnings"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
+    // Lone CRs are valid; Codex alone does not find the frontmatter.
+    let out = validate(tmp.path(), &["cr", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(json_codes(&out), ["SK491"]);
     // Positions count lone CRs as line ends too.
     write_tree(
         tmp.path(),

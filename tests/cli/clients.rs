@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use skills_core::catalog::claude_code::display_width;
+use skills_core::catalog::claude_code::{BUILTIN_WIDTH, display_width};
 use skills_tests::{tempdir, workspace};
 
 use crate::skills;
@@ -302,11 +302,18 @@ fn claude_code_catalog_budget_and_empty_listing() {
         let entries: Vec<&str> = text.lines().skip(2).collect();
         entries.iter().map(|l| display_width(l)).sum::<usize>() + entries.len() - 1
     };
-    assert!(width(&whole) <= 30_000);
+    assert!(width(&whole) + BUILTIN_WIDTH <= 30_000);
     // Under a tight budget every entry stays; filled greedily in order, the
     // long description loses its text while a later short one keeps its own.
-    let tight = listing(Some("2000"), None);
+    // Claude Code's built-in entries take their width first.
+    let budget = (BUILTIN_WIDTH + 2000).to_string();
+    let tight = listing(Some(&budget), None);
     assert!(width(&tight) <= 2000, "{tight}");
+    assert!(
+        width(&tight) > 1500,
+        "the budget beside the built-ins is used: {tight}"
+    );
+    assert_eq!(listing(Some("2000"), None), listing(Some("10"), None));
     assert_eq!(tight.lines().count(), whole.lines().count());
     assert!(tight.contains("\n- long-desc-1100\n"), "{tight}");
     assert!(
@@ -314,8 +321,8 @@ fn claude_code_catalog_budget_and_empty_listing() {
         "{tight}"
     );
     // The environment variable is Claude Code's; the flag wins over it.
-    assert_eq!(listing(None, Some("2000")), tight);
-    assert_eq!(listing(Some("30000"), Some("2000")), whole);
+    assert_eq!(listing(None, Some(&budget)), tight);
+    assert_eq!(listing(Some("30000"), Some(&budget)), whole);
     // Names alone over the budget: every name is still listed.
     let names = listing(Some("10"), None);
     assert_eq!(names.lines().count(), whole.lines().count());
@@ -362,4 +369,98 @@ fn a_pack_lists_in_claude_codes_dialect() {
     let bare = String::from_utf8(out.stdout).unwrap();
     assert_eq!(bare.lines().count(), text.lines().count());
     assert!(bare.contains("\n- calculator\n"), "{bare}");
+}
+
+/// Claude Code's settings in the project: `skillListingBudgetFraction`
+/// scales the budget (0.01 is the default 30,000), `skillOverrides` hides a
+/// skill from the model's listing (`off`, `user-invocable-only`);
+/// `--budget` still wins.
+#[test]
+fn claude_code_settings_change_the_listing() {
+    let tmp = tempdir();
+    let root = fs::canonicalize(tmp.path()).unwrap();
+    let (home, skills_dir, user) = layout(&root);
+    let project = skills_dir.parent().unwrap().parent().unwrap().to_path_buf();
+    let listing = |extra: &[&str]| {
+        let mut args = vec!["catalog", "--style", "claude-code"];
+        args.extend([user.to_str().unwrap(), skills_dir.to_str().unwrap()]);
+        args.extend(extra);
+        let out = run(&home, &project, &args);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let whole = listing(&[]);
+    let settings = project.join(".claude/settings.json");
+    // A fraction that leaves the listing 1,000 columns beside the built-ins.
+    let fraction = (BUILTIN_WIDTH + 1000) as f64 / 3_000_000.0;
+    fs::write(
+        &settings,
+        format!(r#"{{"skillListingBudgetFraction": {fraction}, "skillOverrides": {{"help": "off", "crlf": "user-invocable-only", "plain": "name-only"}}}}"#),
+    )
+    .unwrap();
+    let small = listing(&[]);
+    assert!(!small.contains("\n- help"), "{small}");
+    assert!(!small.contains("\n- crlf"), "{small}");
+    assert_eq!(small.lines().count(), whole.lines().count() - 2);
+    assert!(small.contains("\n- long-desc-1100\n"), "{small}");
+    assert_eq!(
+        listing(&["--budget", "30000"]).lines().count(),
+        small.lines().count()
+    );
+    assert!(listing(&["--budget", "30000"]).contains("\n- long-desc-1100: Lorem"));
+    // The user's settings count too, below the project's.
+    fs::remove_file(&settings).unwrap();
+    fs::write(
+        home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"help": "off"}}"#,
+    )
+    .unwrap();
+    assert_eq!(listing(&[]).lines().count(), whole.lines().count() - 1);
+}
+
+/// Keys Claude Code reads that are not modelled are reported under the
+/// `claude-code` profile (`SK480`); those modelled are not.
+#[test]
+fn claude_code_keys_not_modelled_are_reported() {
+    let tmp = tempdir();
+    let dir = tmp.path().join("forked");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: forked\ndescription: Forks. Use when testing.\ncontext: fork\nagent: Explore\nuser-invocable: false\nargument-hint: \"[x]\"\n---\nBody.\n",
+    )
+    .unwrap();
+    let out = skills()
+        .args(["validate", "--profile", "claude-code", "--format", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes: Vec<(String, String)> = report["skills"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .filter(|(c, _)| c == "SK480")
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0]
+            .1
+            .starts_with("`context`: read by Claude Code, not modelled here: ")
+    );
+    assert!(
+        notes[1]
+            .1
+            .starts_with("`agent`: read by Claude Code, not modelled here: ")
+    );
+    assert_eq!(
+        report["skills"][0]["clients"]["claude-code"]["outcome"],
+        "listed"
+    );
 }

@@ -31,8 +31,9 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 27] = [
+const SUBCOMMANDS: [&str; 28] = [
     "validate",
+    "fix",
     "scan",
     "pack",
     "verify",

@@ -355,7 +355,9 @@ fn a_name_nfkc_expands_eighteen_times() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|d| d["code"] != "SK301")
+        // Where the clients differ (Codex refuses the name) is not the
+        // reference's.
+        .filter(|d| d["code"] != "SK301" && d["code"] != "SK491")
         .map(|d| {
             (
                 d["code"].as_str().unwrap(),

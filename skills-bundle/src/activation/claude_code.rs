@@ -8,7 +8,10 @@
 //! 1. [`substitute_arguments`], one left-to-right scan of the body (values
 //!    are never scanned again): named `arguments` (`$name`), `$ARGUMENTS[N]`,
 //!    `$N` and `$ARGUMENTS`, with `\` before a placeholder keeping it
-//!    literal; when no placeholder took the arguments, non-empty ones are
+//!    literal (backslashes right before a placeholder pair up, as in bash:
+//!    `\\$0` is one backslash and the value, `\\\$0` one backslash and `$0`;
+//!    backslashes elsewhere stay as written); when no placeholder took the
+//!    arguments, non-empty ones are
 //!    appended as `\n\nARGUMENTS: <args>`.
 //! 2. [`Vars::expand`]: `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}` and
 //!    `${CLAUDE_PROJECT_DIR}` everywhere, the arguments' text included. The
@@ -324,27 +327,25 @@ fn scan(body: &str, args: &Args<'_>, sink: &mut impl Sink) -> bool {
             continue;
         };
         let written = &from[..found.len];
-        match (before.strip_suffix('\\'), found.slot) {
+        // The backslashes right before the placeholder: each pair stands
+        // for one backslash, and an odd one left over escapes the
+        // placeholder (`\$0` is `$0`, `\\$0` a backslash and the value).
+        let slashes = before.len() - before.trim_end_matches('\\').len();
+        sink.text(&before[..before.len() - slashes]);
+        if slashes > 1 {
+            sink.text(&"\\".repeat(slashes / 2));
+        }
+        match (slashes % 2 == 1, found.slot) {
             // `\$…`: the placeholder as written, without the backslash.
-            (Some(before), _) => {
-                sink.text(before);
-                sink.text(written);
-            }
-            (None, Slot::Value(value)) => {
-                sink.text(before);
+            (true, _) => sink.text(written),
+            (false, Slot::Value(value)) => {
                 sink.value(written, value, args.arguments);
                 used = true;
             }
             // A missing index stays as written.
-            (None, Slot::Missing) => {
-                sink.text(before);
-                sink.missing(written);
-            }
+            (false, Slot::Missing) => sink.missing(written),
             // No placeholder: the author's text.
-            (None, Slot::Literal) => {
-                sink.text(before);
-                sink.text(written);
-            }
+            (false, Slot::Literal) => sink.text(written),
         }
         rest = &from[found.len..];
     }
@@ -512,6 +513,14 @@ mod tests {
             "$ARGUMENTS $0 $ARGUMENTS[0]\n\nARGUMENTS: a"
         );
         assert_eq!(sub("$$ARGUMENTS $$0 $$", "a"), "$a $a $$");
+        // Backslashes right before a placeholder pair up; an odd one left
+        // over escapes it. Elsewhere they stay as written.
+        assert_eq!(
+            sub(r"[\\$0] [\\\$0] [\\\\$0] [\\$ARGUMENTS] [\\$5]", "a"),
+            r"[\a] [\$0] [\\a] [\a] [\$5]"
+        );
+        assert_eq!(sub(r"C:\\x \\ \n $0\\", "a"), r"C:\\x \\ \n a\\");
+        assert_eq!(sub(r"\\$1x", "a b"), "\\$1x\n\nARGUMENTS: a b");
         assert_eq!(
             sub(r"\$HOME $HOME $ $", "a"),
             "\\$HOME $HOME $ $\n\nARGUMENTS: a"
@@ -521,6 +530,15 @@ mod tests {
     #[test]
     fn values_are_not_scanned_again() {
         assert_eq!(sub("$0 $1", "'$1' x"), "$1 x");
+        // Every placeholder of the body is filled, whatever the values hold.
+        assert_eq!(
+            sub("$ARGUMENTS|$0|$1|$ARGUMENTS[1]", "'$ARGUMENTS' '$0'"),
+            "'$ARGUMENTS' '$0'|$ARGUMENTS|$0|$0"
+        );
+        assert_eq!(
+            substitute_arguments("$a $b $0", "'$b' '\\$a'", &["a", "b"]),
+            "$b \\$a $b"
+        );
         assert_eq!(substitute_arguments("$a $b", "'$b' y", &["a", "b"]), "$b y");
     }
 

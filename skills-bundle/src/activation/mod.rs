@@ -18,6 +18,8 @@
 //!   [`ToolPolicy`](crate::ToolPolicy) and a script executor). Commands are
 //!   the author's only, found before any argument is filled in, and their
 //!   placeholders are filled as data ([`claude_code`], "Commands").
+//! - [`read_only`]: which commands Claude Code itself runs without asking
+//!   in its default permission mode (a prediction, never a permission).
 //!
 //! This module also owns the two spellings of a skill's program
 //! ([`other_spelling`]): `<dir>/scripts/x.sh` and `scripts/x.sh`, compared
@@ -33,6 +35,7 @@ pub mod codex;
 pub mod commands;
 pub mod gemini_cli;
 mod options;
+pub mod read_only;
 #[cfg(all(unix, feature = "exec"))]
 mod run;
 mod shell_words;

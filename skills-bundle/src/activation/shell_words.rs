@@ -9,9 +9,12 @@
 //! the rules are bash's, leniently read:
 //!
 //! - blanks (space, tab, newline) separate words;
-//! - `'…'` is literal; `"…"` is literal but for `\"`, `\\` and `\$` (any
-//!   other backslash is kept) and `$` expansions; an unquoted `\` takes the
-//!   next character literally; a quote never closed runs to the end;
+//! - `'…'` is literal; in `"…"` a backslash is removed only before `$`,
+//!   `` ` ``, `"`, `\` and a newline (bash's rule: any other backslash is
+//!   kept, `"c\d"` is `c\d`), and `$` expansions are read; an unquoted `\`
+//!   takes the next character literally; a backslash before a newline,
+//!   quoted or not, joins the lines (both are removed); a quote never closed
+//!   runs to the end;
 //! - `$name`, `$N` (one digit), `${…}` and `$*`-style specials expand to nothing (the
 //!   model's text has no variables), so an unquoted word made only of them
 //!   disappears while `""` stays an empty word;
@@ -81,7 +84,8 @@ fn words(line: &str, reading: Reading) -> Vec<String> {
                     match c {
                         '"' => break,
                         '\\' => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$')) => word.push(c),
+                            Some('\n') if claude => {}
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
                             Some(c) => {
                                 word.push('\\');
                                 word.push(c);
@@ -93,14 +97,19 @@ fn words(line: &str, reading: Reading) -> Vec<String> {
                     }
                 }
             }
-            '\\' => {
-                started = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None if !claude => word.push('\\'),
-                    None => {}
+            '\\' => match chars.next() {
+                // A line continuation: no character, no word boundary.
+                Some('\n') if claude => {}
+                Some(c) => {
+                    started = true;
+                    word.push(c);
                 }
-            }
+                None if !claude => {
+                    started = true;
+                    word.push('\\');
+                }
+                None => {}
+            },
             '$' if claude => {
                 started = true;
                 expand(&mut chars, &mut word);
@@ -183,6 +192,16 @@ mod tests {
             ("\"open", &["open"]),
             ("trailing\\", &["trailing"]),
             ("\u{e9}t\u{e9} \u{1F600}", &["\u{e9}t\u{e9}", "\u{1F600}"]),
+            // Bash's double quotes: a backslash goes only before `$`, a
+            // backquote, `"`, `\` and a newline; every other one is kept.
+            (
+                r#""a\`b" "c\nd" "e\'f" "g\ h" "\\\$""#,
+                &["a`b", r"c\nd", r"e\'f", r"g\ h", r"\$"],
+            ),
+            (r#""C:\Users\me" "x\*y""#, &[r"C:\Users\me", r"x\*y"]),
+            // A backslash before a newline joins the lines, quoted or not.
+            ("\"ab\\\ncd\" ef\\\ngh i", &["abcd", "efgh", "i"]),
+            ("a \\\n b", &["a", "b"]),
         ];
         for (line, want) in cases {
             assert_eq!(split(line), *want, "{line:?}");

@@ -15,6 +15,7 @@ use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
+use crate::cmd::claude_settings::{Override, Settings};
 use crate::output::print_catalog;
 use crate::{Outcome as Exit, input};
 
@@ -22,13 +23,19 @@ use crate::{Outcome as Exit, input};
 pub const BUDGET_ENV: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
 
 /// The budget: `--budget`, else (for `claude-code`) a positive
-/// [`BUDGET_ENV`], else the style's default.
+/// [`BUDGET_ENV`], else Claude Code's `skillListingBudgetFraction` setting
+/// (the project's settings files and the user's, read from the current
+/// directory), else the style's default.
 fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
     flag.or_else(|| {
         (style == Style::ClaudeCode)
-            .then(|| std::env::var(BUDGET_ENV).ok()?.trim().parse::<usize>().ok())
+            .then(|| {
+                let env = std::env::var(BUDGET_ENV).ok();
+                env.and_then(|v| v.trim().parse::<usize>().ok())
+                    .filter(|&b| b > 0)
+                    .or_else(|| Settings::current(&std::env::current_dir().ok()?).budget())
+            })
             .flatten()
-            .filter(|&b| b > 0)
     })
 }
 
@@ -55,9 +62,26 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     if client == Client::Codex {
         return codex(&found, &options, budget);
     }
+    // `skillOverrides` hiding a skill from the model (Claude Code's settings).
+    let settings = (client == Client::ClaudeCode)
+        .then(|| {
+            std::env::current_dir()
+                .ok()
+                .map(|cwd| Settings::current(&cwd))
+        })
+        .flatten()
+        .unwrap_or_default();
     let listed: Vec<client::Listed> = claude_code::listing_found(&found)
         .into_iter()
         .filter_map(|f| match f.reading.outcome {
+            Outcome::Listed(l)
+                if matches!(
+                    settings.override_for(&l.name),
+                    Override::Off | Override::UserInvocableOnly
+                ) =>
+            {
+                None
+            }
             Outcome::Listed(l) => Some(l),
             Outcome::Unknown { why } => {
                 eprintln!(

@@ -8,12 +8,17 @@
 //! - `--style claude-code`: the text block Claude Code sends after a
 //!   `Skill` call, byte for byte: the base directory is the skill's
 //!   absolute directory on disk; the skill is found by folder name first,
-//!   then by frontmatter name, as Claude Code resolves both; the first of
-//!   two skills with one name wins (give the user's folder first, as Claude
-//!   Code does); a skill with `disable-model-invocation: true` is refused,
-//!   as Claude Code refuses it to the model. Claude Code sends the text
-//!   after a tool result `Launching skill: <name as called>`; `--json`
-//!   prints both.
+//!   then by frontmatter name, as Claude Code resolves both; of two folders
+//!   with one name the first wins (give the user's folder first, as Claude
+//!   Code does), and a frontmatter name never wins over a folder of that
+//!   name; a skill with `disable-model-invocation: true` is refused, as
+//!   Claude Code refuses it to the model. Claude Code's settings
+//!   (`claude_settings`) apply: `skillOverrides` (`off`: unknown;
+//!   `user-invocable-only`: refused) and `disableSkillShellExecution`.
+//!   Claude Code sends the text after a tool result `Launching skill: <name
+//!   as called>`; `--json` prints both, and the skill's commands with
+//!   whether Claude Code would run each without asking
+//!   (`activation::read_only`), which stderr says otherwise.
 //! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
 //!   `activate_skill` (`show_gemini`), from the skills as Gemini CLI lists
 //!   them, before any validation.
@@ -40,22 +45,28 @@
 //! of the materialised copy. Nobody is asked: a command no rule allows fails
 //! the activation, as a failing command does.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use skills_bundle::Bundle;
 use skills_bundle::activation::claude_code::Vars;
-use skills_bundle::activation::{Options, PolicyRunner, Rule};
+use skills_bundle::activation::commands;
+use skills_bundle::activation::read_only::{self, Basis, Prediction};
+use skills_bundle::activation::{CommandError, Options, PolicyRunner, Rule, RunCommand};
 use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::{Pack, Trust};
 use skills_bundle::{Mode, Skill, ToolPolicy};
 use skills_compiler::client::{self, Client};
+use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::write_pack;
 use skills_core::tools;
 use skills_core::zip::write::DosTime;
 
 use crate::Outcome;
-use crate::args::{ClientArg, ProfileArg, ShowArgs};
+use crate::args::{CheckArgs, ClientArg, ProfileArg, ShowArgs};
+use crate::cmd::claude_settings::{Override, SHELL_DISABLED, Settings};
 use crate::cmd::pack::checked_plan_with;
 
 /// One valid skill as found on disk.
@@ -65,8 +76,6 @@ struct Located {
     name: String,
     /// Its folder, absolute.
     dir: PathBuf,
-    /// Whether an earlier skill has the same name (and is the one bundled).
-    shadowed: bool,
     /// Why the client shown (`--style`) never reads it: it sits in the
     /// other client's skills folder.
     unread: Option<String>,
@@ -116,7 +125,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
                 Err(e) => fail(&e),
             }
         }
-        Some(Client::ClaudeCode) => claude_code(args, &bundle, &located),
+        Some(Client::ClaudeCode) => claude_code(args, &located),
         Some(Client::Codex) => codex(args, &bundle, &located),
         Some(client @ (Client::GeminiCli | Client::OpenCode)) => {
             fail(&format!("--style {client}: not modelled yet"))
@@ -147,10 +156,7 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
     let Some((plan, checked)) = checked_plan_with(&args.from, &args.check)? else {
         return Ok(None);
     };
-    let bytes = write_pack(&plan, DosTime::EPOCH).map_err(io::Error::other)?;
-    let bundle = Pack::open_with_limits(&bytes, Trust::Unsigned, &args.check.limits.limits())
-        .map(Pack::into_bundle)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let bundle = bundle_of_plan(&plan, &args.check)?;
     let located = checked
         .skills
         .iter()
@@ -159,7 +165,6 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
             Some(Located {
                 name: s.qualified_name()?,
                 dir: std::path::absolute(&s.dir).unwrap_or_else(|_| s.dir.clone()),
-                shadowed: s.duplicate_of.is_some(),
                 unread: args
                     .style
                     .and_then(|c| client::other_clients_folder(c.client(), s)),
@@ -178,38 +183,159 @@ fn unread(located: &[Located], name: &str) -> Option<String> {
         .and_then(|l| l.unread.clone())
 }
 
-fn claude_code(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Outcome> {
+fn claude_code(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
     let name = args.name.as_str();
-    let visible = || located.iter().filter(|l| !l.shadowed && l.unread.is_none());
-    let found = visible()
+    // Claude Code's skills: none from another client's folder, and of two
+    // folders with one name only the first (the user's, given first).
+    let mut folders = HashSet::new();
+    let visible: Vec<&Located> = located
+        .iter()
+        .filter(|l| l.unread.is_none() && folders.insert(l.folder()))
+        .collect();
+    let project = match &args.activation.project_dir {
+        Some(dir) => std::path::absolute(dir)?,
+        None => std::env::current_dir()?,
+    };
+    let settings = Settings::current(&project);
+    let found = visible
+        .iter()
         .find(|l| l.folder() == name)
-        .or_else(|| visible().find(|l| l.name == name));
-    let Some((found, skill)) = found.and_then(|l| Some((l, bundle.get(&l.name)?))) else {
+        .or_else(|| visible.iter().find(|l| l.name == name));
+    let hidden = found.filter(|l| settings.override_for(l.folder()) == Override::Off);
+    let Some(found) = found.filter(|_| hidden.is_none()) else {
         if let Some(why) = unread(located, name) {
             return fail(&format!("Claude Code knows no skill `{name}`: {why}"));
         }
-        let folders: Vec<&str> = visible().map(Located::folder).collect();
+        if hidden.is_some() {
+            return fail(&format!(
+                "Claude Code knows no skill `{name}`: `skillOverrides` in its settings sets it to \"off\""
+            ));
+        }
+        let names: Vec<&str> = visible.iter().map(|l| l.folder()).collect();
         return fail(&format!(
             "Claude Code knows no skill `{name}` (it looks up folder names, then frontmatter names); available: {}",
-            folders.join(", ")
+            names.join(", ")
         ));
+    };
+    // The folder alone: another skill with the same frontmatter name is
+    // not the one Claude Code activates.
+    let bundle = bundle_of_folder(&found.dir, &args.check)?;
+    let Some(skill) = bundle.get(&found.name).or_else(|| bundle.skills().next()) else {
+        return fail(&format!("no skill in {}", found.dir.display()));
     };
     if skill.disables_model_invocation() {
         return fail(&format!(
             "Claude Code refuses `{name}` to the model: it sets `disable-model-invocation: true`, so only the user can run /{name} (`skb show {name}` without --style prints its instructions)"
         ));
     }
+    if settings.override_for(found.folder()) == Override::UserInvocableOnly {
+        return fail(&format!(
+            "Claude Code refuses `{name}` to the model: `skillOverrides` in its settings sets it to \"user-invocable-only\", so only the user can run /{name}"
+        ));
+    }
     let dir = found.dir.to_string_lossy().into_owned();
-    match activate(args, &skill, Some(&dir))? {
+    let (text, commands) = activate_seen(args, &skill, Some(&dir), settings.disable_shell)?;
+    let project = display(&project);
+    let predicted: Vec<(String, Prediction)> = commands
+        .into_iter()
+        .map(|c| {
+            let p = read_only::predict(&c, &project);
+            (c, p)
+        })
+        .collect();
+    if !args.activation.json {
+        for (command, prediction) in &predicted {
+            eprintln!("skb: {}", prediction_line(command, prediction));
+        }
+    }
+    match text {
         Ok(text) if args.activation.json => print(&format!(
             "{}\n",
             serde_json::json!({
                 "tool_result": format!("Launching skill: {name}"),
                 "text": text,
+                "commands": predicted.iter().map(|(command, p)| serde_json::json!({
+                    "command": command,
+                    "runs_without_asking": matches!(p, Prediction::Runs(_)),
+                    "why": prediction_reason(p),
+                })).collect::<Vec<_>>(),
             })
         )),
         Ok(text) => print(&text),
         Err(e) => fail(&e),
+    }
+}
+
+/// What Claude Code does with `command` in its default permission mode,
+/// as a line for the user.
+fn prediction_line(command: &str, prediction: &Prediction) -> String {
+    match prediction {
+        Prediction::Runs(_) => format!(
+            "Claude Code (default permission mode) would run !`{command}` without asking: {}",
+            prediction_reason(prediction)
+        ),
+        Prediction::Asks(_) => format!(
+            "Claude Code (default permission mode) would ask before running !`{command}` unless a rule allows it: {}",
+            prediction_reason(prediction)
+        ),
+    }
+}
+
+fn prediction_reason(prediction: &Prediction) -> String {
+    match prediction {
+        Prediction::Runs(program) => format!(
+            "`{}` is read-only ({})",
+            program.name,
+            match program.basis {
+                Basis::Recorded => "recorded",
+                Basis::Assumed => "assumed",
+            }
+        ),
+        Prediction::Asks(why) => why.clone(),
+    }
+}
+
+/// The skill in the folder `dir` alone, as a bundle (its problems were
+/// reported when all the skills were checked).
+fn bundle_of_folder(dir: &Path, check: &CheckArgs) -> io::Result<Bundle> {
+    let inputs = crate::input::prepare(&[dir.to_path_buf()], &check.limits.limits())?;
+    // The folder only: not the user's folders `--user` adds.
+    let mut options = check.options();
+    options.discovery.user = None;
+    let checked = skills_compiler::check(&inputs.roots, &options);
+    let plan = embed::plan(&checked, &inputs.roots, &check.exclude).map_err(|e| {
+        io::Error::other(inputs.label(&e.path).display().to_string() + ": " + &e.message)
+    })?;
+    bundle_of_plan(&plan, check)
+}
+
+/// The bundle a plan packs into.
+fn bundle_of_plan(plan: &Plan, check: &CheckArgs) -> io::Result<Bundle> {
+    let bytes = write_pack(plan, DosTime::EPOCH).map_err(io::Error::other)?;
+    Pack::open_with_limits(&bytes, Trust::Unsigned, &check.limits.limits())
+        .map(Pack::into_bundle)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
+}
+
+/// Records each `` !`cmd` `` of an activation, then runs it with the
+/// runner given, puts Claude Code's text for disabled commands in place,
+/// or the marker.
+struct Seen<'a> {
+    runner: Option<&'a dyn RunCommand>,
+    disabled: bool,
+    commands: RefCell<Vec<String>>,
+}
+
+impl RunCommand for Seen<'_> {
+    fn run(&self, skill: &Skill<'_>, command: &str) -> Result<String, CommandError> {
+        self.commands.borrow_mut().push(command.to_string());
+        if self.disabled {
+            return Ok(SHELL_DISABLED.to_string());
+        }
+        match self.runner {
+            Some(runner) => runner.run(skill, command),
+            None => Ok(commands::marker(command)),
+        }
     }
 }
 
@@ -272,6 +398,19 @@ fn activate(
     skill: &Skill<'_>,
     base_dir: Option<&str>,
 ) -> io::Result<Result<String, String>> {
+    Ok(activate_seen(args, skill, base_dir, false)?.0)
+}
+
+/// [`activate`], and the commands the skill's text asked to run (its
+/// placeholders filled), whether they ran or not; with `disable_shell`
+/// none runs and each is replaced by Claude Code's
+/// [`SHELL_DISABLED`] text.
+fn activate_seen(
+    args: &ShowArgs,
+    skill: &Skill<'_>,
+    base_dir: Option<&str>,
+    disable_shell: bool,
+) -> io::Result<(Result<String, String>, Vec<String>)> {
     let opts = &args.activation;
     // The client's values; without --style, only what was given.
     let session_id = match (&opts.session_id, base_dir) {
@@ -313,15 +452,21 @@ fn activate(
         executor,
         base_dir: Some(vars.skill_dir),
     });
+    let seen = Seen {
+        runner: runner.as_ref().map(|r| r as _),
+        disabled: disable_shell,
+        commands: RefCell::new(Vec::new()),
+    };
     let mut options = Options::default().with_arguments(&args.arguments);
     options.base_dir = base_dir;
     options.session_id = vars.session_id;
     options.project_dir = vars.project_dir;
-    options.commands = runner.as_ref().map(|r| r as _);
-    Ok(skill
+    options.commands = Some(&seen);
+    let text = skill
         .activate_with(&options)
         .map(|a| a.content)
-        .map_err(|e| e.to_string()))
+        .map_err(|e| e.to_string());
+    Ok((text, seen.commands.into_inner()))
 }
 
 /// A random UUID (version 4), as Claude Code's session ids are.

@@ -1,4 +1,5 @@
-//! `skb validate`: discover, check in parallel, render, exit; with
+//! `skb validate`: discover, check in parallel, say where the clients
+//! differ on each skill (warnings `SK491`-`SK493`), render, exit; with
 //! `--scan`, the validated skills are also scanned for attacks, and the
 //! scan's findings follow the validation's report (in one document for JSON
 //! and SARIF).
@@ -6,6 +7,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
+use skills_compiler::client::differences::{self, Differences};
 use skills_compiler::{self as compiler, Options, Profile};
 
 use skills_scan::Severity;
@@ -56,13 +58,11 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         scan::run(&targets, &settings)
     });
     inputs.relabel(&mut result);
+    let clients = report::clients::readings(&result, options.threads);
+    let differences = differences(&mut result, &clients, profile);
     let names: Vec<Option<String>> = result.skills.iter().map(|s| s.qualified_name()).collect();
     let mut checked = report::entries(&result, &names);
-    let clients = match args.format {
-        Format::Human | Format::Json => report::clients::readings(&result, options.threads),
-        _ => Vec::new(),
-    };
-    report::with_clients(&mut checked, &clients);
+    report::with_clients(&mut checked, &clients, &differences);
     let summary = Summary::of(&checked, elapsed);
     let color = args.color.enabled(io::stdout().is_terminal());
     match (args.format, &scanned) {
@@ -100,6 +100,32 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
     } else {
         Outcome::Success
     })
+}
+
+/// Where the clients differ on each skill of `result` (`clients` holds
+/// each skill's readings, in order), each difference also added to the
+/// skill's diagnostics as a warning.
+fn differences(
+    result: &mut compiler::Checked,
+    clients: &[report::clients::Clients],
+    profile: Profile,
+) -> Vec<Differences> {
+    result
+        .skills
+        .iter_mut()
+        .zip(clients)
+        .map(|(skill, readings)| {
+            let found = differences::differences(skill, readings);
+            let path = skill.skill_md.clone().unwrap_or_else(|| skill.dir.clone());
+            skill.diagnostics.extend(
+                found
+                    .differences
+                    .iter()
+                    .map(|d| d.diagnostic(&path, profile)),
+            );
+            found
+        })
+        .collect()
 }
 
 /// `--format skills-ref`: each path is one skill directory, as the reference takes it.

@@ -6,9 +6,12 @@
 //! {...}}`, each `{"outcome": "listed" | "not-listed" | "rejected" |
 //! "unknown", "entry":
 //! line or null, "why": text or null, "notes": [{"code", "slug",
-//! "message"}]}`. Human: one `note:` line for each skill the clients treat
-//! differently (listed by one, not by the other).
+//! "message"}]}`, and `"differences": [...]`, where the clients that see it
+//! differ ([`differences_json`]). Human: a `note:` line where what a client
+//! makes of a skill is not known, and one for each client that does not
+//! read the folder the skill is in.
 
+use skills_compiler::client::differences::{Control, Difference, Differences};
 use skills_compiler::client::{self, Client, Outcome, Reading};
 use skills_compiler::{self as compiler};
 
@@ -78,30 +81,99 @@ fn says(c: Client, r: &Reading) -> String {
     }
 }
 
-/// A `note:` line when the clients disagree on whether `dir` is listed, or
-/// when what one of them does is not known (past a bound of this tool).
-pub fn difference(dir: &std::path::Path, clients: &[(Client, Reading)]) -> Option<String> {
-    let listed = |r: &Reading| r.outcome.listed().is_some();
-    let first = clients.first()?;
+/// The `note:` lines of one skill: what a client makes of it that is not
+/// known (past a bound of this tool), and each client that does not read
+/// the folder the skill is in. Where the clients that see it differ is
+/// said by warnings (`SK491`-`SK493`), not here.
+pub fn notes(
+    dir: &std::path::Path,
+    clients: &[(Client, Reading)],
+    differences: Option<&Differences>,
+) -> Vec<String> {
+    let mut lines = Vec::new();
     let unknown: Vec<String> = clients
         .iter()
         .filter(|(_, r)| matches!(r.outcome, Outcome::Unknown { .. }))
         .map(|(c, r)| says(*c, r))
         .collect();
     if !unknown.is_empty() {
-        return Some(format!(
+        lines.push(format!(
             "note: on `{}`: {}",
             path_string(dir),
             unknown.join("; ")
         ));
     }
-    if clients.iter().all(|(_, r)| listed(r) == listed(&first.1)) {
-        return None;
+    for (_, why) in differences.map_or(&[][..], |d| &d.unseen) {
+        lines.push(format!("note: on `{}`: {why}", path_string(dir)));
     }
-    let said: Vec<String> = clients.iter().map(|(c, r)| says(*c, r)).collect();
-    Some(format!(
-        "note: clients differ on `{}`: {}",
-        path_string(dir),
-        said.join("; ")
-    ))
+    lines
+}
+
+/// The `differences` array of one skill: each difference with its code,
+/// kind, message and help, and the clients it is about.
+pub(super) fn differences_json(differences: Option<&Differences>) -> Ordered {
+    let items = differences.map_or(&[][..], |d| &d.differences);
+    Ordered::Array(items.iter().map(difference_json).collect())
+}
+
+fn clients_json(clients: &[Client]) -> Ordered {
+    Ordered::Array(clients.iter().map(|c| val(c.as_str())).collect())
+}
+
+fn controls_json(controls: &[(Client, Control)]) -> Ordered {
+    Ordered::Array(
+        controls
+            .iter()
+            .map(|(c, k)| object([("client", val(c.as_str())), ("control", val(k.key()))]))
+            .collect(),
+    )
+}
+
+fn difference_json(d: &Difference) -> Ordered {
+    let code = d.code();
+    let mut fields = vec![
+        ("code", val(code.as_str())),
+        ("slug", val(code.slug())),
+        ("kind", val(d.kind())),
+        ("message", val(d.message())),
+        ("help", val(d.help())),
+    ];
+    match d {
+        Difference::Listing { listed, not_listed } => {
+            fields.push(("listed", clients_json(listed)));
+            let not = not_listed
+                .iter()
+                .map(|n| {
+                    object([
+                        ("client", val(n.client.as_str())),
+                        (
+                            "outcome",
+                            val(if n.rejected { "rejected" } else { "not-listed" }),
+                        ),
+                        ("why", val(n.why.as_str())),
+                    ])
+                })
+                .collect();
+            fields.push(("not_listed", Ordered::Array(not)));
+        }
+        Difference::Name { names } => {
+            let names = names
+                .iter()
+                .map(|n| {
+                    object([
+                        ("client", val(n.client.as_str())),
+                        ("name", val(n.name.as_str())),
+                        ("alias", val(n.alias.as_deref())),
+                    ])
+                })
+                .collect();
+            fields.push(("names", Ordered::Array(names)));
+        }
+        Difference::Control { obeyed, ignored_by } => {
+            fields.push(("obeyed", controls_json(obeyed)));
+            fields.push(("ignored_by", clients_json(ignored_by)));
+            fields.push(("fixes", controls_json(&d.fixes())));
+        }
+    }
+    Ordered::Object(fields)
 }

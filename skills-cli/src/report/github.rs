@@ -108,6 +108,7 @@ checked 3 skills in 23 ms: 1 valid, 2 invalid (2 errors, 1 warning)
         let dir = Path::new("skills/fine");
         let checked = [Checked {
             clients: &[],
+            differences: None,
             dir,
             name: Some("fine"),
             diagnostics: &[],

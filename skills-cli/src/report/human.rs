@@ -26,14 +26,14 @@ pub fn render(
     for diagnostic in checked.iter().flat_map(|c| c.diagnostics) {
         out.write_all(render::diagnostic(diagnostic, color).as_bytes())?;
     }
-    let differences: Vec<String> = checked
+    let notes: Vec<String> = checked
         .iter()
-        .filter_map(|c| super::clients::difference(c.dir, c.clients))
+        .flat_map(|c| super::clients::notes(c.dir, c.clients, c.differences))
         .collect();
-    for line in &differences {
-        writeln!(out, "{line}")?;
+    for line in &notes {
+        writeln!(out, "{}", render::shown(line))?;
     }
-    if !differences.is_empty() {
+    if !notes.is_empty() {
         writeln!(out)?;
     }
     writeln!(out, "{}", summary_line(summary))
@@ -122,6 +122,7 @@ pub(super) mod fixture {
                 .iter()
                 .map(|(dir, name, diagnostics)| Checked {
                     clients: &[],
+                    differences: None,
                     dir,
                     name: *name,
                     diagnostics,
@@ -205,6 +206,7 @@ mod tests {
             diagnostics: &diagnostics,
             is_skill: true,
             clients: &[],
+            differences: None,
         }];
         let summary = Summary::of(&checked, Duration::from_millis(1));
         let text = rendered(&checked, &summary, false);

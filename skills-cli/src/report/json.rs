@@ -104,6 +104,10 @@ fn skill(checked: &Checked<'_>) -> Ordered {
             Ordered::Array(checked.diagnostics.iter().map(diagnostic).collect()),
         ),
         ("clients", super::clients::json(checked.clients)),
+        (
+            "differences",
+            super::clients::differences_json(checked.differences),
+        ),
     ])
 }
 
@@ -195,7 +199,8 @@ mod tests {
           "reference": null
         }
       ],
-      "clients": {}
+      "clients": {},
+      "differences": []
     },
     {
       "dir": "skills/no md",
@@ -219,14 +224,16 @@ mod tests {
           "reference": null
         }
       ],
-      "clients": {}
+      "clients": {},
+      "differences": []
     },
     {
       "dir": "skills/fine",
       "name": "fine",
       "valid": true,
       "diagnostics": [],
-      "clients": {}
+      "clients": {},
+      "differences": []
     }
   ]
 }

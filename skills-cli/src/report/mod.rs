@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use skills_compiler::client::differences::Differences;
 use skills_compiler::{self as compiler, Diagnostic};
 
 pub mod clients;
@@ -33,6 +34,8 @@ pub struct Checked<'a> {
         skills_compiler::client::Client,
         skills_compiler::client::Reading,
     )],
+    /// Where the clients differ on the skill, where the report computed it.
+    pub differences: Option<&'a Differences>,
 }
 
 /// The entries of a validation result: each root's own problems, then each
@@ -47,6 +50,7 @@ pub fn entries<'a>(result: &'a compiler::Checked, names: &'a [Option<String>]) -
             diagnostics: diags,
             is_skill: false,
             clients: &[],
+            differences: None,
         })
         .collect();
     checked.extend(result.skills.iter().zip(names).map(|(s, n)| Checked {
@@ -55,14 +59,26 @@ pub fn entries<'a>(result: &'a compiler::Checked, names: &'a [Option<String>]) -
         diagnostics: &s.diagnostics,
         is_skill: true,
         clients: &[],
+        differences: None,
     }));
     checked
 }
 
-/// Sets each skill's client readings (`clients` holds one per skill, in order).
-pub fn with_clients<'a>(checked: &mut [Checked<'a>], clients: &'a [clients::Clients]) {
-    for (c, readings) in checked.iter_mut().filter(|c| c.is_skill).zip(clients) {
+/// Sets each skill's client readings and differences (`clients` and
+/// `differences` hold one per skill, in order).
+pub fn with_clients<'a>(
+    checked: &mut [Checked<'a>],
+    clients: &'a [clients::Clients],
+    differences: &'a [Differences],
+) {
+    for ((c, readings), diffs) in checked
+        .iter_mut()
+        .filter(|c| c.is_skill)
+        .zip(clients)
+        .zip(differences)
+    {
         c.clients = readings;
+        c.differences = Some(diffs);
     }
 }
 

@@ -19,7 +19,13 @@
 //! * The description is the YAML `description` when it is a scalar with
 //!   text; else the first non-blank body line ([`body_line`]); else `Skill`.
 //! * `disable-model-invocation: true` and `paths` keep a loaded skill out
-//!   of the listing.
+//!   of the listing. `user-invocable: false` and `argument-hint` change
+//!   only the user's `/` menu: the skill is listed and activated as any
+//!   other (recorded).
+//! * The keys in [`NOT_MODELLED`] are read by Claude Code for what happens
+//!   once the skill runs (a forked sub-agent, another model, hooks, ...),
+//!   which this model does not follow: each one a skill sets is noted
+//!   (`SK480`) with what it does.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -54,6 +60,39 @@ pub const DEFAULT_DESCRIPTION: &str = "Skill";
 /// The longest first body line used whole as a description, in UTF-16
 /// units; a longer one keeps 97 and `...`.
 pub const MAX_BODY_LINE: usize = 100;
+
+/// Frontmatter keys Claude Code reads whose effect this model does not
+/// follow, each with what it does in Claude Code (from its documentation;
+/// none is in the record).
+pub const NOT_MODELLED: &[(&str, &str)] = &[
+    (
+        "context",
+        "`context: fork` runs the skill in a forked sub-agent, which gets the activation text as its task instead of the conversation",
+    ),
+    (
+        "agent",
+        "the sub-agent type a forked skill (`context: fork`) runs as",
+    ),
+    ("model", "the model that runs while the skill is active"),
+    (
+        "effort",
+        "the model's effort level while the skill is active",
+    ),
+    ("shell", "the shell that runs the skill's `!`cmd`` commands"),
+    ("hooks", "hooks registered while the skill is active"),
+    (
+        "disallowed-tools",
+        "tools the model may not use while the skill is active",
+    ),
+    (
+        "background",
+        "whether a forked skill runs in the background",
+    ),
+    (
+        "fallback",
+        "what Claude Code does when the skill cannot run as written (not documented in detail)",
+    ),
+];
 
 /// The parts of a `SKILL.md`, as Claude Code splits it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -346,14 +385,14 @@ fn looks_true(s: &str) -> bool {
 
 /// Whether a frontmatter flag is set as Claude Code reads it: the boolean
 /// `true` or the string `"true"`.
-fn is_true(node: &Node) -> bool {
+pub(crate) fn is_true(node: &Node) -> bool {
     node.as_str() == Some("true") || (node.plain && matches!(node.as_str(), Some("True" | "TRUE")))
 }
 
 /// Whether `paths` scopes the skill: a scalar with text, or a list with at
 /// least one entry. (The record shows a one-pattern list; an empty value
 /// or list scoping nothing is our reading.)
-fn scopes(node: &Node) -> bool {
+pub(crate) fn scopes(node: &Node) -> bool {
     match &node.value {
         Value::Seq(items) => !items.is_empty(),
         Value::Map(_) => true,
@@ -502,6 +541,14 @@ fn read_from(dir: &str, skill_md: &Path, file: &str, parsed: Option<Parsed<'_>>)
         }
     }
     let get = |key: &str| root.as_ref().and_then(|r| r.get(key));
+    for (key, what) in NOT_MODELLED {
+        if get(key).is_some() {
+            notes.note(
+                Code::ClientKeyNotModelled,
+                format!("`{key}`: read by Claude Code, not modelled here: {what}"),
+            );
+        }
+    }
 
     if let Some(flag) = get("disable-model-invocation") {
         if is_true(flag) {
@@ -1024,6 +1071,43 @@ mod tests {
         assert!(listed("paths: []\n"));
         assert!(listed("user-invocable: false\n"));
         assert!(listed("arguments: [a, b]\nargument-hint: \"[x]\"\n"));
+    }
+
+    #[test]
+    fn keys_read_but_not_modelled_are_noted() {
+        let skill = |extra: &str| format!("---\nname: s\ndescription: D.\n{extra}---\nBody.\n");
+        // Modelled: no note (the menu-only keys change nothing the model sees).
+        for modelled in [
+            "user-invocable: false\n",
+            "argument-hint: \"[x]\"\n",
+            "arguments: [a]\n",
+            "when_to_use: W.\n",
+        ] {
+            assert!(codes("s", &skill(modelled)).is_empty(), "{modelled}");
+        }
+        for (key, _) in NOT_MODELLED {
+            let text = skill(&format!("{key}: x\n"));
+            assert_eq!(codes("s", &text), [Code::ClientKeyNotModelled], "{key}");
+            let reading = read_text("s", Path::new("s/SKILL.md"), &text);
+            assert!(
+                reading.notes[0].message.starts_with(&format!(
+                    "`{key}`: read by Claude Code, not modelled here: "
+                )),
+                "{:?}",
+                reading.notes
+            );
+            assert!(line("s", &text).is_some(), "{key}: still listed");
+        }
+        // Every one a skill sets, in the table's order; noted on an unlisted
+        // skill too.
+        assert_eq!(
+            codes("s", &skill("model: m\ncontext: fork\nagent: Explore\n")),
+            [Code::ClientKeyNotModelled; 3]
+        );
+        assert_eq!(
+            codes("s", &skill("hooks: {}\ndisable-model-invocation: true\n")),
+            [Code::ClientKeyNotModelled]
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod claude_code;
 pub mod codex;
 mod collate;
 pub mod diagnostics;
+pub mod differences;
 pub mod gemini_cli;
 pub mod opencode;
 mod reading;

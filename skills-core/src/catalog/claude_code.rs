@@ -11,8 +11,9 @@
 //! The description is made by [`description`] (some whitespace collapsed,
 //! trimmed, `<`/`>` escaped, `when_to_use` appended, capped at 1,536 UTF-16
 //! units); the budget ([`render`]) is counted in terminal display width
-//! ([`display_width`]) and never drops an entry: entries that do not fit keep
-//! only their names, filled greedily in listing order.
+//! ([`display_width`]), includes Claude Code's own built-in entries (whose
+//! width is reserved, [`BUILTIN_WIDTH`]) and never drops an entry: entries
+//! that do not fit keep only their names, filled greedily in listing order.
 
 use unicode_width::UnicodeWidthChar;
 
@@ -26,6 +27,42 @@ pub const HEADER: &str = "The following skills are available for use with the Sk
 /// override from `SLASH_COMMAND_TOOL_CHAR_BUDGET`; `skb catalog
 /// --budget` is the same number.
 pub const DEFAULT_BUDGET: usize = 30_000;
+
+/// The display width Claude Code 2.1.330's own built-in (bundled) skill
+/// entries take in its listing, newlines included: their width counts
+/// against the budget before any skill of the user's or the project's
+/// gets its description.
+///
+/// A recorded figure, not their text: with an 8,975-column budget Claude
+/// Code kept the descriptions of 15 of 34 project skills where the listing
+/// without built-ins keeps 33. The record does not hold those 34
+/// descriptions, so the width was derived: over 400 sets of 34 skills drawn
+/// from a corpus of 444 real listed skills, each a set whose listing alone
+/// keeps 33 descriptions at 8,975 columns, the reserved width that keeps
+/// exactly 15 lies between a median 4,437 and 4,750; 4,600 is the median
+/// of those ranges' midpoints. A project skill that replaces a built-in of
+/// the same name (`simplify`) leaves the figure unchanged here (the record
+/// has no width per built-in).
+pub const BUILTIN_WIDTH: usize = 4_600;
+
+/// The budget fraction Claude Code uses by default (`skillListingBudgetFraction`
+/// in its settings: the share of the model's context given to the listing).
+pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
+
+/// The budget for a `skillListingBudgetFraction` setting: [`DEFAULT_BUDGET`]
+/// scaled by `fraction / DEFAULT_BUDGET_FRACTION`, rounded down (the budget
+/// is a share of the context, and the default budget is the default
+/// model's at the default share). `None` for a fraction that is not a
+/// number in (0, 1], which this model takes Claude Code to ignore (not
+/// recorded).
+pub fn budget_for_fraction(fraction: f64) -> Option<usize> {
+    if !(fraction > 0.0 && fraction <= 1.0) {
+        return None;
+    }
+    let budget = (fraction / DEFAULT_BUDGET_FRACTION * DEFAULT_BUDGET as f64).floor();
+    // In (0, 3,000,000]: the cast is exact.
+    Some(budget as usize)
+}
 
 /// The longest description, in UTF-16 code units, ` - <when_to_use>`
 /// included; a longer one keeps `MAX_DESCRIPTION - 1` units and `…`.
@@ -179,15 +216,23 @@ pub fn display_width(text: &str) -> usize {
 /// display columns: [`HEADER`], a blank line, one line per entry. Nothing
 /// at all for no entries.
 ///
-/// The budget covers the entry lines and the newlines between them (the
+/// The budget covers Claude Code's built-in entries ([`BUILTIN_WIDTH`] is
+/// reserved for them), the entry lines and the newlines between them (the
 /// record shows what fits at 30,000 and that entries are filled greedily;
-/// that the header is not counted is our reading). When everything fits,
+/// that the header is not counted is our reading). The built-ins' text is
+/// not written: the listing holds only `entries`. See [`render_within`].
+pub fn render(entries: &[Entry<'_>], budget: usize) -> String {
+    render_within(entries, budget.saturating_sub(BUILTIN_WIDTH))
+}
+
+/// The listing of `entries` within `columns` display columns, nothing
+/// reserved: [`HEADER`], a blank line, one line per entry. When everything fits,
 /// every entry is whole. Otherwise every entry first counts as its
 /// [`bare_line`]; then, in listing order, an entry gets its description
 /// back when the difference still fits, so an entry that does not fit
 /// loses its description while a later, shorter one may keep its own. No
 /// entry is ever dropped, even when the names alone exceed the budget.
-pub fn render(entries: &[Entry<'_>], budget: usize) -> String {
+pub fn render_within(entries: &[Entry<'_>], budget: usize) -> String {
     if entries.is_empty() {
         return String::new();
     }
@@ -325,7 +370,7 @@ mod tests {
             entry("c", "tiny"),
         ];
         let lines = |budget| {
-            render(&entries, budget)
+            render_within(&entries, budget)
                 .lines()
                 .skip(2)
                 .map(str::to_owned)
@@ -345,10 +390,36 @@ mod tests {
     }
 
     #[test]
+    fn the_built_ins_width_is_reserved() {
+        let entries = [entry("a", "short"), entry("b", "tiny")];
+        // 10 + 9 columns and a newline: 20 beside the built-ins.
+        let whole = render(&entries, BUILTIN_WIDTH + 20);
+        assert!(whole.ends_with("- a: short\n- b: tiny"), "{whole}");
+        assert_eq!(whole, render_within(&entries, 20));
+        assert!(render(&entries, BUILTIN_WIDTH + 19).ends_with("- a: short\n- b"));
+        assert!(render(&entries, 20).ends_with("- a\n- b"));
+        assert_eq!(render(&entries, 0), render_within(&entries, 0));
+    }
+
+    #[test]
+    fn the_budget_fraction_scales_the_default_budget() {
+        assert_eq!(
+            budget_for_fraction(DEFAULT_BUDGET_FRACTION),
+            Some(DEFAULT_BUDGET)
+        );
+        assert_eq!(budget_for_fraction(0.02), Some(2 * DEFAULT_BUDGET));
+        assert_eq!(budget_for_fraction(0.005), Some(DEFAULT_BUDGET / 2));
+        assert_eq!(budget_for_fraction(1.0), Some(100 * DEFAULT_BUDGET));
+        for bad in [0.0, -0.01, 1.5, f64::NAN, f64::INFINITY] {
+            assert_eq!(budget_for_fraction(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn wide_characters_and_escapes_count_against_the_budget() {
         let wide = [entry("名", "<>")];
         // "- 名: &lt;&gt;" is 2 + 2 + 2 + 8 = 14 columns.
-        assert!(render(&wide, 14).ends_with("- 名: &lt;&gt;"));
-        assert!(render(&wide, 13).ends_with("- 名"));
+        assert!(render_within(&wide, 14).ends_with("- 名: &lt;&gt;"));
+        assert!(render_within(&wide, 13).ends_with("- 名"));
     }
 }

@@ -170,7 +170,7 @@ codes! {
     /// The client of the profile would not load the skill.
     ClientRejected = "SK401", "client-rejected", "the profile's client would not load this skill (Claude Code: `SKILL.md` over 1,000,000 bytes, a folder named `synced`; Codex: its load errors)";
     /// The client loads the skill but does not list it to the model.
-    ClientNotListed = "SK402", "client-not-listed", "the profile's client loads the skill but does not list it to the model (`disable-model-invocation: true`, `paths`)";
+    ClientNotListed = "SK402", "client-not-listed", "the profile's client loads the skill but does not list it to the model (`disable-model-invocation: true`, `paths`); Gemini CLI lists all it loads, so under its profile this is a skill it skips, an error";
     /// The client does not show the frontmatter name.
     ClientNameNotShown = "SK403", "client-name-not-shown", "the profile's client lists the skill under another name than the frontmatter's";
     /// The client shows another description than the frontmatter's.

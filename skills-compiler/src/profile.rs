@@ -18,6 +18,13 @@
 //!   feature (the `skb` CLI's): without it the profile exists and reports
 //!   every skill as one whose reading is not known (`SK005`, naming the
 //!   feature), so no check passes on a reading it did not make.
+//! * `gemini-cli` is Gemini CLI as recorded (`crate::client::gemini_cli`):
+//!   an error exactly where Gemini CLI would skip the skill without a word
+//!   (`SK402`, with the reason: no frontmatter at the first byte, no `name`
+//!   or `description`, replaced by a later skill of the same name), and
+//!   `SK4xx` warnings where it lists the skill differently from what the
+//!   author wrote (the name sanitised, the YAML unread and the lines read
+//!   instead).
 //!
 //! The client profiles are one per client of the registry
 //! ([`skills_core::client::CLIENTS`]), named as the client is.
@@ -159,6 +166,11 @@ impl Profile {
     /// How bad `code` is under this profile.
     pub fn severity(self, code: Code) -> Severity {
         use Code::*;
+        // Gemini CLI lists every skill it loads: a skill it does not list
+        // is one it skips without a word, which its profile makes an error.
+        if self == Profile::GeminiCli && code == ClientNotListed {
+            return Severity::Error;
+        }
         if self.client().is_some() {
             match code {
                 // The client would not load the skill.
@@ -305,6 +317,22 @@ mod tests {
             ]
         );
         assert!(Profile::Codex.allows_key("when_to_use"));
+    }
+
+    #[test]
+    fn gemini_cli_errors_where_it_skips_a_skill() {
+        assert_eq!(
+            Profile::GeminiCli.severity(Code::ClientNotListed),
+            Severity::Error
+        );
+        assert_eq!(
+            Profile::ClaudeCode.severity(Code::ClientNotListed),
+            Severity::Warning
+        );
+        assert_eq!(
+            Profile::GeminiCli.severity(Code::ClientYamlUnread),
+            Severity::Warning
+        );
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!   allows the script it names.
 //! - [`codex`]: the raw `SKILL.md` in a `<skill>` element
 //!   ([`Skill::activate_codex`](crate::Skill::activate_codex)).
+//! - [`gemini_cli`]: the `<activated_skill>` answer to Gemini CLI's
+//!   `activate_skill`, the body as written and the skill folder's tree.
 //! - [`opencode`]: OpenCode's `<skill_content>` answer to its `skill`
 //!   tool: the trimmed body, nothing substituted, and a sample of the
 //!   skill's files.
@@ -34,6 +36,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod commands;
+pub mod gemini_cli;
 pub mod opencode;
 mod options;
 pub mod read_only;

@@ -41,8 +41,11 @@ fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
 
 /// Runs `skb catalog` for a client style.
 pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
+    if client == Client::GeminiCli {
+        return super::catalog_gemini::run(args);
+    }
     if client == Client::OpenCode {
-        return crate::cmd::catalog_opencode::run(args);
+        return super::catalog_opencode::run(args);
     }
     let style = Style::of(client);
     let budget = budget(style, args.budget);
@@ -150,7 +153,7 @@ fn codex(
 
 /// The stderr line for a skill left out because what `client` does with it
 /// is not known (it is past a bound of this tool).
-fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
+pub(crate) fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
     render::shown(&format!(
         "warning: left out {}: what {client} makes of it is not known: {why}",
         path.display()

@@ -3,6 +3,7 @@
 pub mod add;
 pub mod catalog;
 pub mod catalog_client;
+pub mod catalog_gemini;
 pub mod catalog_opencode;
 pub mod claude_settings;
 pub mod completions;
@@ -25,6 +26,7 @@ pub mod run;
 pub mod scan;
 pub mod serve;
 pub mod show;
+pub mod show_gemini;
 pub mod show_opencode;
 pub mod to_prompt;
 pub mod trust;

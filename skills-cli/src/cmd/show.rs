@@ -19,6 +19,9 @@
 //!   as called>`; `--json` prints both, and the skill's commands with
 //!   whether Claude Code would run each without asking
 //!   (`activation::read_only`), which stderr says otherwise.
+//! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
+//!   `activate_skill` (`show_gemini`), from the skills as Gemini CLI lists
+//!   them, before any validation.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
@@ -89,6 +92,14 @@ impl Located {
 
 /// Runs `skb show`.
 pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
+    // Gemini CLI's and OpenCode's activations are read from the folders as
+    // the client lists them, not from the validated skills: they show a
+    // skill the client lists even where a profile refuses another.
+    match args.style.map(ClientArg::client) {
+        Some(Client::GeminiCli) => return super::show_gemini::run(&args),
+        Some(Client::OpenCode) => return super::show_opencode::run(&args),
+        _ => {}
+    }
     // The client's profile, so that what the client loads is shown.
     if let Some(client) = args.style
         && args.check.profile == ProfileArg::SPEC
@@ -96,10 +107,6 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         args.check.profile = ProfileArg::from(client);
     }
     let args = &args;
-    // OpenCode's reading, not the checked bundle: see `show_opencode`.
-    if args.style.map(ClientArg::client) == Some(Client::OpenCode) {
-        return crate::cmd::show_opencode::run(args);
-    }
     let Some((bundle, located)) = load(args)? else {
         return Ok(Outcome::Invalid);
     };
@@ -122,8 +129,10 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         }
         Some(Client::ClaudeCode) => claude_code(args, &located),
         Some(Client::Codex) => codex(args, &bundle, &located),
-        Some(client @ Client::GeminiCli) => fail(&format!("--style {client}: not modelled yet")),
-        Some(Client::OpenCode) => crate::cmd::show_opencode::run(args),
+        // Shown from the folders, above.
+        Some(client @ (Client::GeminiCli | Client::OpenCode)) => {
+            fail(&format!("--style {client}: shown from the folders"))
+        }
     }
 }
 

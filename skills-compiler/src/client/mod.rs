@@ -104,6 +104,9 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
 pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<Option<Reading>> {
     let mut readings = parallel::map(skills, threads, |s| reading_of(client, s));
     resolve(client, readings.iter_mut().flatten());
+    if client == Client::GeminiCli {
+        gemini_cli::resolve(skills, readings.iter_mut().map(Option::as_mut));
+    }
     readings
 }
 
@@ -132,6 +135,13 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
             .map(|(_, r)| r);
         resolve(c, of_client);
     }
+    let gemini = per_skill.iter_mut().map(|readings| {
+        readings
+            .iter_mut()
+            .find(|(c, _)| *c == Client::GeminiCli)
+            .map(|(_, r)| r)
+    });
+    gemini_cli::resolve(skills, gemini);
     per_skill
 }
 

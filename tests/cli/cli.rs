@@ -271,7 +271,11 @@ fn sarif_format_points_results_at_their_rules() {
         let location = &r["locations"][0]["physicalLocation"];
         assert_eq!(location["artifactLocation"]["uri"], "broken/SKILL.md");
         assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
-        assert_eq!(location["region"]["startLine"], 2);
+        // Where the clients differ is about the whole skill (SK49x): the
+        // file, not a line of it.
+        if !r["ruleId"].as_str().unwrap().starts_with("SK49") {
+            assert_eq!(location["region"]["startLine"], 2);
+        }
     }
 }
 
@@ -291,8 +295,10 @@ fn github_format_is_one_escaped_command_per_problem() {
                 || line.starts_with("::warning file="),
             "{line}"
         );
+        // Where the clients differ is about the whole skill: no line.
         assert!(
-            line.contains(",line=2,") && line.contains(",col="),
+            (line.contains(",line=2,") && line.contains(",col="))
+                || (line.starts_with("::warning ") && line.contains("title=SK49")),
             "{line}"
         );
     }

@@ -147,21 +147,21 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
         ]
     );
     assert!(
-        got[0].3.contains(
-            "`.claude/skills`, a folder Claude Code and OpenCode read and Codex does not read"
-        ),
+        got[0]
+            .3
+            .contains("`.claude/skills`, a folder only Claude Code and OpenCode read"),
         "{got:?}"
     );
     assert!(
         got[2]
             .3
-            .contains("`.agents/skills`, a folder Codex, Gemini CLI and OpenCode read and Claude Code does not read"),
+            .contains("`.agents/skills`, a folder only Codex, Gemini CLI and OpenCode read"),
         "{got:?}"
     );
     // The human report says where the clients differ.
     let out = run(&repo, &home, &["validate"]);
     assert!(
-        text(&out).contains("which Codex does not read"),
+        text(&out).contains("Codex and Gemini CLI do not read it: the skill is in `.claude/skills`, a folder only Claude Code and OpenCode read"),
         "{}",
         text(&out)
     );
@@ -170,7 +170,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "Claude Code knows no skill `gamma`: the skill is in Codex's folder `.agents/skills`, which Claude Code does not read"
+            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI and OpenCode read"
         ),
         "{}",
         text(&out)
@@ -179,7 +179,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out)
-            .contains("Codex knows no skill named `alpha`: the skill is in Claude Code's folder"),
+            .contains("Codex knows no skill named `alpha`: the skill is in `.claude/skills`, a folder only Claude Code and OpenCode read"),
         "{}",
         text(&out)
     );
@@ -462,7 +462,7 @@ fn gemini_cli_and_opencode_read_their_folders_as_recorded() {
         why(".agents/skills", "codex")
     );
     assert!(
-        why("group/deeper/oc", "claude-code").contains("does not read"),
+        why("group/deeper/oc", "claude-code").contains("a folder only OpenCode reads"),
         "{}",
         why("group/deeper/oc", "claude-code")
     );

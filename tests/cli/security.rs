@@ -3352,6 +3352,13 @@ impl ArgSkills {
             .output()
             .unwrap();
         let (stdout, stderr) = texts(&out);
+        // What Claude Code would run without asking is said on stderr, one
+        // line a command; the rest is the answer.
+        let stderr: String = stderr
+            .lines()
+            .filter(|l| !l.starts_with("skb: Claude Code (default permission mode)"))
+            .map(|l| format!("{l}\n"))
+            .collect();
         if out.status.success() {
             assert_eq!(stderr, "", "{name}: stderr of a success");
             Ok(stdout)

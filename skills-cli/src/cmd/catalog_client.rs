@@ -7,15 +7,15 @@
 //! listed from its bundle.
 
 use std::io;
-use std::path::PathBuf;
 
 use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
-use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders, discover, render};
+use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders, render};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::cmd::claude_settings::{Override, Settings};
+use crate::cmd::found;
 use crate::output::print_catalog;
 use crate::{Outcome as Exit, input};
 
@@ -59,7 +59,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     }
     let mut options = args.check.discovery.options();
     options.outside_repository = client == Client::OpenCode;
-    let Some(found) = discovered(&args.paths, &options) else {
+    let Some(found) = found::discovered(&args.paths, &options) else {
         return Ok(Exit::Invalid);
     };
     if client == Client::Codex {
@@ -89,7 +89,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
             Outcome::Unknown { why } => {
                 eprintln!(
                     "{}",
-                    unknown_line(client.title(), &f.dir.join("SKILL.md"), &why)
+                    found::unknown_line(client.title(), &f.dir.join("SKILL.md"), &why)
                 );
                 None
             }
@@ -106,18 +106,6 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         .map(|(l, loc)| l.entry(loc))
         .collect();
     print_catalog(&catalog::render_style(style, &entries, budget))
-}
-
-/// The skills discovery finds under `paths`, its diagnostics printed on
-/// stderr; `None` when one is an error (a limit reached).
-pub(crate) fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
-    let (found, reports) = discover::discover_all(paths, options);
-    let mut failed = false;
-    for d in reports.iter().flat_map(|(_, diags)| diags) {
-        eprintln!("{}", render::shown(&d.to_string()));
-        failed |= d.is_error();
-    }
-    (!failed).then_some(found)
 }
 
 /// Codex's `<skills_instructions>` block for the skills discovery found
@@ -140,7 +128,7 @@ fn codex(
         );
     }
     for (path, why) in &listing.unknown {
-        eprintln!("{}", unknown_line(Client::Codex.title(), path, why));
+        eprintln!("{}", found::unknown_line(Client::Codex.title(), path, why));
     }
     let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
         return Ok(Exit::Success);
@@ -149,14 +137,4 @@ fn codex(
         eprintln!("warning: {notice}");
     }
     print_catalog(&rendered.text)
-}
-
-/// The stderr line for a skill left out because what `client` does with it
-/// is not known (it is past a bound of this tool).
-pub(crate) fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
-    render::shown(&format!(
-        "warning: left out {}: what {client} makes of it is not known: {why}",
-        path.display()
-    ))
-    .into_owned()
 }

@@ -17,7 +17,7 @@ use skills_compiler::client::{Client, Outcome, gemini_cli};
 use skills_compiler::render;
 use skills_core::catalog::{self, Entry, Style};
 
-use super::catalog_client::{discovered, unknown_line};
+use super::found::{discovered, unknown_line};
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::output::print_catalog;

@@ -18,7 +18,7 @@ use skills_core::catalog::{self, Entry, Style};
 
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
-use crate::cmd::catalog_client::discovered;
+use crate::cmd::found::discovered;
 use crate::output::print_catalog;
 use crate::{Outcome as Exit, input};
 

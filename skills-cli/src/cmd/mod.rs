@@ -9,6 +9,7 @@ pub mod claude_settings;
 pub mod completions;
 pub mod diff;
 pub mod fix;
+pub mod found;
 pub mod import;
 pub mod inspect;
 pub mod install;

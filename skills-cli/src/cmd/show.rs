@@ -27,11 +27,14 @@
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
 //!   error here.
 //!
-//! With `--style`, the skills are checked with that client's profile
-//! (`--profile claude-code` or `codex`) unless another than `spec` is given,
-//! and a skill found in the other client's skills folder is not the
-//! client's to show (Claude Code reads only `.claude/skills`, Codex only
-//! `.agents/skills` and `.codex/skills`).
+//! With `--style`, the skills are read from their folders as the client
+//! reads them: checked with that client's profile (unless another than
+//! `spec` is given) for Claude Code and Codex, read by the client's own
+//! reader for Gemini CLI and OpenCode. Only the skill asked for must load:
+//! another one in the same folders that the client refuses does not stop
+//! the command. A skill found where the client does not look (another
+//! client's folder, a level or depth it does not read) is not the client's
+//! to show, and the error says why.
 //!
 //! `` !`cmd` `` is replaced by a marker unless `--run-commands` is given;
 //! then each command is checked as a `Bash` call against the skill's
@@ -69,16 +72,19 @@ use crate::args::{CheckArgs, ClientArg, ProfileArg, ShowArgs};
 use crate::cmd::claude_settings::{Override, SHELL_DISABLED, Settings};
 use crate::cmd::pack::checked_plan_with;
 
-/// One valid skill as found on disk.
+/// One skill as found on disk (`--style claude-code|codex`).
 struct Located {
-    /// Its name in the bundle (the frontmatter name, `plugin:skill` in a
-    /// plugin).
+    /// Its name in a bundle (the frontmatter name, `plugin:skill` in a
+    /// plugin), or its folder's name when it has none.
     name: String,
     /// Its folder, absolute.
     dir: PathBuf,
-    /// Why the client shown (`--style`) never reads it: it sits in the
-    /// other client's skills folder.
+    /// Why the client shown (`--style`) never reads it: it sits where that
+    /// client does not look.
     unread: Option<String>,
+    /// The errors the client's profile finds in it: why the client would
+    /// not load it (empty when it would).
+    errors: Vec<String>,
 }
 
 impl Located {
@@ -88,66 +94,78 @@ impl Located {
             .and_then(|n| n.to_str())
             .unwrap_or_default()
     }
+
+    /// Fails with the skill's errors, when it has any: the client would
+    /// not load it.
+    fn refused(&self, client: Client) -> Option<io::Result<Outcome>> {
+        (!self.errors.is_empty()).then(|| {
+            fail(&format!(
+                "{} does not load `{}`: {}",
+                client.title(),
+                self.dir.display(),
+                self.errors.join("; ")
+            ))
+        })
+    }
 }
 
 /// Runs `skb show`.
 pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
-    // Gemini CLI's and OpenCode's activations are read from the folders as
-    // the client lists them, not from the validated skills: they show a
-    // skill the client lists even where a profile refuses another.
-    match args.style.map(ClientArg::client) {
-        Some(Client::GeminiCli) => return super::show_gemini::run(&args),
-        Some(Client::OpenCode) => return super::show_opencode::run(&args),
-        _ => {}
-    }
-    // The client's profile, so that what the client loads is shown.
-    if let Some(client) = args.style
-        && args.check.profile == ProfileArg::SPEC
-    {
-        args.check.profile = ProfileArg::from(client);
-    }
-    let args = &args;
-    let Some((bundle, located)) = load(args)? else {
-        return Ok(Outcome::Invalid);
+    let Some(style) = args.style else {
+        return runtime(&args);
     };
-    let name = args.name.as_str();
-    match args.style.map(ClientArg::client) {
-        None => {
-            let Some(skill) = bundle.get(name) else {
-                return fail(&format!("no skill `{name}`; available: {}", names(&bundle)));
-            };
-            let text = activate(args, &skill, None)?;
-            match text {
-                Ok(mut text) => {
-                    if !text.ends_with('\n') {
-                        text.push('\n');
-                    }
-                    print(&text)
-                }
-                Err(e) => fail(&e),
-            }
-        }
-        Some(Client::ClaudeCode) => claude_code(args, &located),
-        Some(Client::Codex) => codex(args, &bundle, &located),
-        // Shown from the folders, above.
-        Some(client @ (Client::GeminiCli | Client::OpenCode)) => {
-            fail(&format!("--style {client}: shown from the folders"))
-        }
+    let client = style.client();
+    // The client's profile, so that what the client loads is shown.
+    if args.check.profile == ProfileArg::SPEC {
+        args.check.profile = ProfileArg::from(style);
+    }
+    // Every client's activation is read from the folders as that client
+    // reads them, not from skills that all validate: a skill the client
+    // loads is shown even where another in the same folder is refused.
+    match client {
+        Client::ClaudeCode => claude_code(&args, &locate(&args)?),
+        Client::Codex => codex(&args, &locate(&args)?),
+        Client::GeminiCli => super::show_gemini::run(&args),
+        Client::OpenCode => super::show_opencode::run(&args),
     }
 }
 
-/// The checked skills as a bundle, each with its folder; `None` when
-/// validation failed (already reported).
-fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
-    if let [one] = args.from.as_slice()
+/// `skb show NAME` without `--style`: the runtime's activation, from the
+/// skills (or the archive) given, all of which must validate.
+fn runtime(args: &ShowArgs) -> io::Result<Outcome> {
+    let name = args.name.as_str();
+    let bundle = if let [one] = args.from.as_slice()
         && crate::input::is_archive(one)
-        && args.style.is_none()
     {
-        return Ok(crate::bundle::bundle_of(&args.from, &args.check)?.map(|b| (b, Vec::new())));
+        crate::bundle::bundle_of(&args.from, &args.check)?
+    } else {
+        match checked_plan_with(&args.from, &args.check)? {
+            Some((plan, _)) => Some(bundle_of_plan(&plan, &args.check)?),
+            None => None,
+        }
+    };
+    let Some(bundle) = bundle else {
+        return Ok(Outcome::Invalid);
+    };
+    let Some(skill) = bundle.get(name) else {
+        return fail(&format!("no skill `{name}`; available: {}", names(&bundle)));
+    };
+    match activate(args, &skill, None)? {
+        Ok(mut text) => {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            print(&text)
+        }
+        Err(e) => fail(&e),
     }
-    if args.style.is_some()
-        && let Some(archive) = args.from.iter().find(|p| crate::input::is_archive(p))
-    {
+}
+
+/// Every skill under the paths given, checked with the client's profile,
+/// each with its folder, what keeps the client from reading it, and its
+/// errors. Nothing is refused here: the skill asked for is judged alone.
+fn locate(args: &ShowArgs) -> io::Result<Vec<Located>> {
+    if let Some(archive) = args.from.iter().find(|p| crate::input::is_archive(p)) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
@@ -156,25 +174,39 @@ fn load(args: &ShowArgs) -> io::Result<Option<(Bundle, Vec<Located>)>> {
             ),
         ));
     }
-    let Some((plan, checked)) = checked_plan_with(&args.from, &args.check)? else {
-        return Ok(None);
-    };
-    let bundle = bundle_of_plan(&plan, &args.check)?;
-    let located = checked
+    let inputs = crate::input::prepare(&args.from, &args.check.limits.limits())?;
+    let checked = skills_compiler::check(&inputs.roots, &args.check.options());
+    for d in checked
+        .roots
+        .iter()
+        .flat_map(|(_, d)| d)
+        .filter(|d| d.is_error())
+    {
+        eprintln!("{}", skills_compiler::render::shown(&d.to_string()));
+    }
+    let client = args.style.map(ClientArg::client);
+    Ok(checked
         .skills
         .iter()
-        .filter(|s| s.is_valid())
-        .filter_map(|s| {
-            Some(Located {
-                name: s.qualified_name()?,
-                dir: std::path::absolute(&s.dir).unwrap_or_else(|_| s.dir.clone()),
-                unread: args
-                    .style
-                    .and_then(|c| client::other_clients_folder(c.client(), s)),
-            })
+        .map(|s| {
+            let dir = std::path::absolute(&s.dir).unwrap_or_else(|_| s.dir.clone());
+            let folder = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Located {
+                name: s.qualified_name().unwrap_or(folder),
+                unread: client.and_then(|c| client::other_clients_folder(c, s)),
+                errors: s
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| format!("{} [{}]", d.message, d.code.as_str()))
+                    .collect(),
+                dir,
+            }
         })
-        .collect();
-    Ok(Some((bundle, located)))
+        .collect())
 }
 
 /// The reason `name` is unknown to the client when only skills in the
@@ -220,6 +252,9 @@ fn claude_code(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
             names.join(", ")
         ));
     };
+    if let Some(refused) = found.refused(Client::ClaudeCode) {
+        return refused;
+    }
     // The folder alone: another skill with the same frontmatter name is
     // not the one Claude Code activates.
     let bundle = bundle_of_folder(&found.dir, &args.check)?;
@@ -342,7 +377,7 @@ impl RunCommand for Seen<'_> {
     }
 }
 
-fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Outcome> {
+fn codex(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
     let name = args.name.as_str();
     if name.contains(char::is_whitespace) {
         return fail(&format!(
@@ -354,7 +389,7 @@ fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Ou
         .filter(|l| l.name == name && l.unread.is_none())
         .collect();
     let found = match named.as_slice() {
-        [one] => bundle.get(name).map(|skill| (*one, skill)),
+        [one] => Some(*one),
         [] => None,
         several => {
             let dirs: Vec<String> = several
@@ -368,7 +403,7 @@ fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Ou
             ));
         }
     };
-    let Some((found, skill)) = found else {
+    let Some(found) = found else {
         if let Some(why) = unread(located, name) {
             return fail(&format!("Codex knows no skill named `{name}`: {why}"));
         }
@@ -383,6 +418,13 @@ fn codex(args: &ShowArgs, bundle: &Bundle, located: &[Located]) -> io::Result<Ou
             "Codex knows no skill named `{name}` (it matches frontmatter names only); available: {}",
             names.join(", ")
         ));
+    };
+    if let Some(refused) = found.refused(Client::Codex) {
+        return refused;
+    }
+    let bundle = bundle_of_folder(&found.dir, &args.check)?;
+    let Some(skill) = bundle.get(name) else {
+        return fail(&format!("no skill `{name}` in {}", found.dir.display()));
     };
     match skill.activate_codex(&found.dir.to_string_lossy()) {
         Ok(text) if args.activation.json => {

@@ -19,7 +19,7 @@ use skills_core::fsread;
 
 use crate::Outcome;
 use crate::args::ShowArgs;
-use crate::cmd::catalog_client::discovered;
+use crate::cmd::found::discovered;
 
 /// Runs `skb show --style opencode`.
 pub fn run(args: &ShowArgs) -> io::Result<Outcome> {

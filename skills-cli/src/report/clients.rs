@@ -103,8 +103,24 @@ pub fn notes(
             unknown.join("; ")
         ));
     }
-    for (_, why) in differences.map_or(&[][..], |d| &d.unseen) {
-        lines.push(format!("note: on `{}`: {why}", path_string(dir)));
+    // One line per reason, naming every client it keeps away.
+    let unseen = differences.map_or(&[][..], |d| &d.unseen);
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (client, why) in unseen {
+        match reasons.iter_mut().find(|(w, _)| w == why) {
+            Some((_, clients)) => clients.push(client.title()),
+            None => reasons.push((why, vec![client.title()])),
+        }
+    }
+    for (why, clients) in reasons {
+        let who = match clients.as_slice() {
+            [rest @ .., last] if !rest.is_empty() => format!("{} and {last} do", rest.join(", ")),
+            _ => format!("{} does", clients.join("")),
+        };
+        lines.push(format!(
+            "note: on `{}`: {who} not read it: {why}",
+            path_string(dir)
+        ));
     }
     lines
 }

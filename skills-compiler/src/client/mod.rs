@@ -171,9 +171,9 @@ pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<Stri
         .collect::<PathBuf>();
     let readers: Vec<&str> = origin.readers().map(Client::title).collect();
     let whose = match readers.as_slice() {
-        [] => String::new(),
-        [one] => format!("{one} reads and "),
-        [rest @ .., last] => format!("{} and {last} read and ", rest.join(", ")),
+        [] => "no client reads".to_string(),
+        [one] => format!("only {one} reads"),
+        [rest @ .., last] => format!("only {} and {last} read", rest.join(", ")),
     };
     let title = client.title();
     let own = client.info().project_folders.contains(&origin.rel);
@@ -194,10 +194,9 @@ pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<Stri
                 why.replace("{title}", title)
             )
         }
-        _ if !origin.folder_read_by(client) => format!(
-            "the skill is in `{}`, a folder {whose}{title} does not read",
-            folder.display(),
-        ),
+        _ if !origin.folder_read_by(client) => {
+            format!("the skill is in `{}`, a folder {whose}", folder.display(),)
+        }
         _ if origin.depth == 0 => format!(
             "the skill is the skills folder `{}` itself (a `SKILL.md` directly in it), which {title} does not load",
             folder.display()

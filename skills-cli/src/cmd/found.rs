@@ -1,0 +1,30 @@
+//! What the client styles (`skb catalog --style`, `skb show --style`) start
+//! from: the skills discovery finds, read from the folders as each client
+//! reads them rather than from validated skills, and the warning for one
+//! whose reading is not known.
+
+use std::path::PathBuf;
+
+use skills_compiler::{DiscoveryOptions, FoundSkill, discover, render};
+
+/// The skills discovery finds under `paths`, its diagnostics printed on
+/// stderr; `None` when one is an error (a limit reached).
+pub(crate) fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Option<Vec<FoundSkill>> {
+    let (found, reports) = discover::discover_all(paths, options);
+    let mut failed = false;
+    for d in reports.iter().flat_map(|(_, diags)| diags) {
+        eprintln!("{}", render::shown(&d.to_string()));
+        failed |= d.is_error();
+    }
+    (!failed).then_some(found)
+}
+
+/// The stderr line for a skill left out because what `client` does with it
+/// is not known (it is past a bound of this tool).
+pub(crate) fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
+    render::shown(&format!(
+        "warning: left out {}: what {client} makes of it is not known: {why}",
+        path.display()
+    ))
+    .into_owned()
+}

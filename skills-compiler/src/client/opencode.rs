@@ -59,7 +59,6 @@ use skills_core::fsread::{self, Reason};
 
 use super::collate::collate;
 use super::reading::{Listed, Outcome, Reading};
-use super::reads_folder;
 use crate::diag::Code;
 use crate::discover::FoundSkill;
 use crate::yaml::{self, Node, Value};
@@ -776,7 +775,7 @@ pub fn utf16_order(a: &str, b: &str) -> Ordering {
 }
 
 /// The skills discovery found that OpenCode reads
-/// ([`reads_folder`]; a skill found under a root given directly counts),
+/// ([`Origin::read_by`](crate::Origin::read_by); a skill found under a root given directly counts),
 /// read as OpenCode reads them: every folder in discovery's order, a name
 /// loaded twice kept from the first copy found (OpenCode keeps one copy, not
 /// always the same: see the module).
@@ -787,7 +786,7 @@ pub fn listing(found: &[FoundSkill]) -> Listing {
         if skill
             .origin
             .as_ref()
-            .is_some_and(|o| !reads_folder(Client::OpenCode, o))
+            .is_some_and(|o| !o.read_by(Client::OpenCode))
         {
             continue;
         }

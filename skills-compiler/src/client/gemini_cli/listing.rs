@@ -27,10 +27,9 @@ use std::path::{Path, PathBuf};
 
 use skills_core::client::Client;
 
-use super::read;
+use super::read::read;
 use crate::checked::CheckedSkill;
 use crate::client::reading::{Listed, Outcome, Reading};
-use crate::client::reads_folder;
 use crate::discover::{FoundSkill, Origin};
 
 /// One skill folder Gemini CLI reads, and how.
@@ -231,7 +230,7 @@ fn precedence(readings: &mut [&mut Reading]) -> (Vec<usize>, Vec<Override>) {
 
 /// Gemini CLI's list of the skills discovery found
 /// (`skills_compiler::discover::discover_all`): those in the folders it
-/// reads ([`reads_folder`]) and those under paths named directly, each
+/// reads ([`Origin::read_by`](crate::Origin::read_by)) and those under paths named directly, each
 /// read with [`read`](super::read), in its load order.
 pub fn listing(found: &[FoundSkill]) -> Listing {
     let places: Vec<Place<'_>> = found
@@ -239,7 +238,7 @@ pub fn listing(found: &[FoundSkill]) -> Listing {
         .filter(|f| {
             f.origin
                 .as_ref()
-                .is_none_or(|o| reads_folder(Client::GeminiCli, o))
+                .is_none_or(|o| o.read_by(Client::GeminiCli))
         })
         .map(|f| Place {
             dir: &f.dir,
@@ -281,7 +280,7 @@ pub fn resolve<'r>(
         if skill
             .origin
             .as_ref()
-            .is_some_and(|o| !reads_folder(Client::GeminiCli, o))
+            .is_some_and(|o| !o.read_by(Client::GeminiCli))
         {
             continue;
         }

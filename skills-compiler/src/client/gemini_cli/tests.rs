@@ -1,8 +1,11 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::client::reading::Outcome;
+use crate::diag::Code;
 use crate::discover::{FoundSkill, Origin, Place};
 use proptest::prelude::*;
+use skills_core::client::Client;
 use skills_core::client::UserBase;
 
 fn listed(text: &str) -> Option<(String, String)> {

@@ -24,7 +24,7 @@
 //! * The entry's location is the absolute path of `SKILL.md` (not
 //!   resolving links).
 //!
-//! A skill Gemini CLI skips is [`Outcome::NotListed`], with the reason;
+//! A skill Gemini CLI skips is [`Outcome::NotListed`](super::Outcome::NotListed), with the reason;
 //! under the `gemini-cli` profile that is an error (Gemini CLI says
 //! nothing, and the skill is simply absent). Where it lists a skill
 //! differently from what was written, the reading carries a [`Note`](super::Note):

@@ -17,6 +17,7 @@ mod collate;
 pub mod diagnostics;
 pub mod differences;
 pub mod gemini_cli;
+mod js_yaml;
 pub mod opencode;
 mod reading;
 

@@ -58,6 +58,7 @@ use skills_core::catalog::claude_code::is_js_whitespace;
 use skills_core::fsread::{self, Reason};
 
 use super::collate::collate;
+use super::js_yaml::{self, Scalar, Version, is_unknown_tag, standard_tag};
 use super::reading::{Listed, Outcome, Reading};
 use crate::diag::Code;
 use crate::discover::FoundSkill;
@@ -234,28 +235,6 @@ pub enum YamlError {
     NotModelled(String),
 }
 
-/// The tags `js-yaml` 3's safe schema knows (`!!name`).
-const KNOWN_TAGS: [&str; 13] = [
-    "null",
-    "bool",
-    "int",
-    "float",
-    "timestamp",
-    "merge",
-    "binary",
-    "omap",
-    "pairs",
-    "set",
-    "str",
-    "seq",
-    "map",
-];
-
-fn tag_name(tag: &str) -> Option<&str> {
-    tag.strip_prefix("!!")
-        .or_else(|| tag.strip_prefix("!<tag:yaml.org,2002:")?.strip_suffix('>'))
-}
-
 /// `yaml` without the tabs `js-yaml` 3 takes as separation: on each line,
 /// the blanks after the leading spaces when they hold a tab.
 fn without_indent_tabs(yaml: &str) -> String {
@@ -305,7 +284,7 @@ fn parse_strictly(text: String) -> Result<JsYaml, YamlError> {
             Code::YamlDuplicateKey => return Err(YamlError::Invalid(p.message.clone())),
             Code::YamlTag => {
                 let tag = text.get(p.span.clone()).unwrap_or_default();
-                if !tag_name(tag).is_some_and(|n| KNOWN_TAGS.contains(&n)) {
+                if is_unknown_tag(tag, Version::Three) {
                     return Err(YamlError::Invalid(format!("unknown tag `{tag}`")));
                 }
                 tags.push(p.span.clone());
@@ -332,7 +311,7 @@ impl JsYaml {
                     .get(t.end..node.span.start)
                     .is_some_and(|between| between.trim().is_empty())
             })
-            .and_then(|t| tag_name(self.text.get(t.clone())?))
+            .and_then(|t| standard_tag(self.text.get(t.clone())?))
     }
 
     /// The JavaScript type of `node`'s value: `string`, or what else it is.
@@ -363,165 +342,15 @@ impl JsYaml {
     }
 }
 
-/// The type `js-yaml` 3's safe schema gives a plain scalar.
+/// The JavaScript type `js-yaml` 3's safe schema gives a plain scalar.
 fn plain_type(s: &str) -> &'static str {
-    if matches!(s, "" | "~" | "null" | "Null" | "NULL") {
-        "null"
-    } else if matches!(s, "true" | "True" | "TRUE" | "false" | "False" | "FALSE") {
-        "boolean"
-    } else if is_int(s) || is_float(s) {
-        "number"
-    } else if is_timestamp(s) {
-        "date"
-    } else {
-        "string"
+    match js_yaml::plain(s, Version::Three) {
+        None => "string",
+        Some(Scalar::Null) => "null",
+        Some(Scalar::Bool) => "boolean",
+        Some(Scalar::Number) => "number",
+        Some(Scalar::Date) => "date",
     }
-}
-
-/// `js-yaml` 3's integers: decimal (with `_`), `0b`, `0x`, `0`-octal and
-/// base 60 (`1:30`).
-fn is_int(s: &str) -> bool {
-    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    let digits = |body: &str, ok: fn(char) -> bool| {
-        body.chars().all(|c| c == '_' || ok(c))
-            && body.chars().any(|c| c != '_')
-            && !body.ends_with('_')
-    };
-    if s == "0" {
-        return true;
-    }
-    if let Some(rest) = s.strip_prefix('0') {
-        if let Some(b) = rest.strip_prefix('b') {
-            return digits(b, |c| matches!(c, '0' | '1'));
-        }
-        if let Some(x) = rest.strip_prefix('x') {
-            return digits(x, |c| c.is_ascii_hexdigit());
-        }
-        return digits(rest, |c| matches!(c, '0'..='7'));
-    }
-    if s.starts_with('_') {
-        return false;
-    }
-    let (head, sixty) = match s.find(':') {
-        Some(i) => (&s[..i], Some(&s[i..])),
-        None => (s, None),
-    };
-    digits(head, |c| c.is_ascii_digit())
-        && sixty.is_none_or(|t| t.split(':').skip(1).all(is_sexagesimal_digit))
-}
-
-/// `[0-5]?[0-9]`.
-fn is_sexagesimal_digit(part: &str) -> bool {
-    let b = part.as_bytes();
-    match b {
-        [d] => d.is_ascii_digit(),
-        [a, d] => (b'0'..=b'5').contains(a) && d.is_ascii_digit(),
-        _ => false,
-    }
-}
-
-/// `js-yaml` 3's floats.
-fn is_float(s: &str) -> bool {
-    if s.ends_with('_') {
-        return false;
-    }
-    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
-        return true;
-    }
-    if matches!(s, ".nan" | ".NaN" | ".NAN") {
-        return true;
-    }
-    let all = |t: &str, ok: fn(char) -> bool| t.chars().all(ok);
-    let digit_ = |c: char| c.is_ascii_digit() || c == '_';
-    let exponent_ok = |e: Option<&str>| {
-        e.is_none_or(|e| {
-            let e = e.strip_prefix(['-', '+']).unwrap_or(e);
-            !e.is_empty() && all(e, |c| c.is_ascii_digit())
-        })
-    };
-    // Base 60: `[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*`.
-    if let Some((whole, frac)) = unsigned.split_once('.')
-        && let Some((head, sixty)) = whole.split_once(':')
-    {
-        return head.starts_with(|c: char| c.is_ascii_digit())
-            && all(head, digit_)
-            && sixty.split(':').all(is_sexagesimal_digit)
-            && all(frac, digit_);
-    }
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
-        None => (unsigned, None),
-    };
-    if !exponent_ok(exponent) {
-        return false;
-    }
-    match mantissa.split_once('.') {
-        // `\.[0-9_]+` (no sign).
-        Some(("", frac)) => s.len() == unsigned.len() && !frac.is_empty() && all(frac, digit_),
-        // `(0|[1-9][0-9_]*)(\.[0-9_]*)?`.
-        Some((int, frac)) => is_decimal_head(int) && all(frac, digit_),
-        None => is_decimal_head(mantissa) && exponent.is_some(),
-    }
-}
-
-/// `0|[1-9][0-9_]*`.
-fn is_decimal_head(int: &str) -> bool {
-    int == "0"
-        || (int.starts_with(|c: char| matches!(c, '1'..='9'))
-            && int.chars().all(|c| c.is_ascii_digit() || c == '_'))
-}
-
-/// `js-yaml` 3's timestamps: `YYYY-MM-DD`, or a date and a time.
-fn is_timestamp(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |r: &[u8]| !r.is_empty() && r.iter().all(u8::is_ascii_digit);
-    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
-        return digits(&b[..4]) && digits(&b[5..7]) && digits(&b[8..]);
-    }
-    // `YYYY-M?M-D?D([Tt]|[ \t]+)H?H:MM:SS(.f*)?([ \t]*(Z|[-+]H?H(:MM)?))?`
-    let Some((date, time)) = s.split_once(['T', 't', ' ', '\t']) else {
-        return false;
-    };
-    let mut parts = date.split('-');
-    let (Some(y), Some(m), Some(d), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return false;
-    };
-    let one_or_two = |p: &str| (1..=2).contains(&p.len()) && digits(p.as_bytes());
-    if !(y.len() == 4 && digits(y.as_bytes()) && one_or_two(m) && one_or_two(d)) {
-        return false;
-    }
-    let time = time.trim_start_matches([' ', '\t']);
-    let zone_at = time.find(['Z', '+', '-']).unwrap_or(time.len());
-    let (clock, zone) = time.split_at(zone_at);
-    let clock = clock.trim_end_matches([' ', '\t']);
-    let (hms, frac) = clock.split_once('.').unwrap_or((clock, ""));
-    let mut hms = hms.split(':');
-    let (Some(h), Some(mi), Some(sec), None) = (hms.next(), hms.next(), hms.next(), hms.next())
-    else {
-        return false;
-    };
-    let zone_ok = match zone {
-        "" | "Z" => true,
-        z => {
-            let z = &z[1..];
-            let (zh, zm) = z.split_once(':').unwrap_or((z, "00"));
-            (1..=2).contains(&zh.len())
-                && digits(zh.as_bytes())
-                && zm.len() == 2
-                && digits(zm.as_bytes())
-        }
-    };
-    (1..=2).contains(&h.len())
-        && digits(h.as_bytes())
-        && mi.len() == 2
-        && digits(mi.as_bytes())
-        && sec.len() == 2
-        && digits(sec.as_bytes())
-        && frac.bytes().all(|c| c.is_ascii_digit())
-        && zone_ok
 }
 
 /// One pass of `gray-matter` over `text`: the parsed frontmatter (`None`

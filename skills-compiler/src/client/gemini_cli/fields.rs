@@ -19,6 +19,7 @@
 use crate::yaml::{self, Limit, Node, Value};
 
 use super::frontmatter::line_fields;
+use crate::client::js_yaml::{self, Scalar, Version, is_unknown_tag};
 
 /// What Gemini CLI takes from a frontmatter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +57,7 @@ pub fn fields(yaml: &str) -> Fields {
     }
     let why = if parsed.is_fatal() {
         Some("the YAML does not parse".to_owned())
-    } else if let Some(tag) = tags(yaml, &parsed).find(|t| !is_unknown_tag(t)) {
+    } else if let Some(tag) = tags(yaml, &parsed).find(|t| !is_unknown_tag(t, Version::Four)) {
         return Fields::Unknown {
             why: format!(
                 "the YAML uses the tag `{tag}`, and what Gemini CLI's YAML reader (js-yaml) makes of a tagged value is not modelled"
@@ -137,35 +138,6 @@ fn tags<'y>(yaml: &'y str, parsed: &'y yaml::Parsed) -> impl Iterator<Item = &'y
         .map(|p| yaml.get(p.span.clone()).unwrap_or("!"))
 }
 
-/// Whether js-yaml's default schema does not know `tag`, so that loading
-/// fails (`!foo`, `!<x>`, `!!custom`), as opposed to a standard tag
-/// (`!!str`, `!<tag:yaml.org,2002:int>`) or the non-specific `!`.
-fn is_unknown_tag(tag: &str) -> bool {
-    const KNOWN: [&str; 13] = [
-        "str",
-        "seq",
-        "map",
-        "null",
-        "bool",
-        "int",
-        "float",
-        "timestamp",
-        "merge",
-        "binary",
-        "omap",
-        "pairs",
-        "set",
-    ];
-    let standard = tag.strip_prefix("!!").or_else(|| {
-        tag.strip_prefix("!<tag:yaml.org,2002:")
-            .and_then(|t| t.strip_suffix('>'))
-    });
-    match standard {
-        Some(name) => !KNOWN.contains(&name),
-        None => tag != "!",
-    }
-}
-
 /// The text of a field, or what kind of value it is instead (for messages:
 /// `a number`, `missing`).
 fn text(node: Option<&Node>) -> Result<String, &'static str> {
@@ -183,155 +155,15 @@ fn text(node: Option<&Node>) -> Result<String, &'static str> {
     }
 }
 
-/// What js-yaml's default schema makes of a plain scalar other than text:
-/// `None` when it is text.
+/// What js-yaml 4's default schema makes of a plain scalar other than
+/// text, for messages: `None` when it is text.
 fn plain_type(s: &str) -> Option<&'static str> {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => Some("empty (null)"),
-        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => Some("a boolean"),
-        _ if is_int(s) || is_float(s) => Some("a number"),
-        _ if is_timestamp(s) => Some("a date"),
-        _ => None,
-    }
-}
-
-/// js-yaml's integers: an optional sign, then `0`, `0b`/`0x`/`0o` digits,
-/// or decimal digits; `_` may separate digits but not start or end them.
-fn is_int(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-    if b.get(i) == Some(&b'0') {
-        if i + 1 == b.len() {
-            return true;
-        }
-        let radix: Option<fn(u8) -> bool> = match b.get(i + 1) {
-            Some(b'b') => Some(|c| matches!(c, b'0' | b'1')),
-            Some(b'x') => Some(|c: u8| c.is_ascii_hexdigit()),
-            Some(b'o') => Some(|c| matches!(c, b'0'..=b'7')),
-            _ => None,
-        };
-        if let Some(digit) = radix {
-            let digits = &b[i + 2..];
-            return digits.iter().all(|&c| c == b'_' || digit(c))
-                && digits.iter().any(|&c| c != b'_')
-                && digits.last() != Some(&b'_');
-        }
-        i += 1;
-    }
-    let digits = &b[i..];
-    digits.first() != Some(&b'_')
-        && digits.iter().all(|&c| c == b'_' || c.is_ascii_digit())
-        && digits.iter().any(|&c| c != b'_')
-        && digits.last() != Some(&b'_')
-}
-
-/// js-yaml's floats: `[-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?`,
-/// `\.[0-9_]+([eE][-+]?[0-9]+)?`, `[-+]?\.inf` and `.nan` (three
-/// spellings each), not ending with `_`.
-fn is_float(s: &str) -> bool {
-    if s.ends_with('_') {
-        return false;
-    }
-    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF")
-        || (unsigned.len() == s.len() && matches!(s, ".nan" | ".NaN" | ".NAN"))
-    {
-        return true;
-    }
-    let digits_ = |t: &str| t.bytes().all(|c| c == b'_' || c.is_ascii_digit());
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
-        None => (unsigned, None),
-    };
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
-        !e.is_empty() && e.bytes().all(|c| c.is_ascii_digit())
-    });
-    let mantissa_ok = match mantissa.split_once('.') {
-        // `.5`: no sign allowed, at least one digit or `_`.
-        Some(("", frac)) => unsigned.len() == s.len() && !frac.is_empty() && digits_(frac),
-        Some((int, frac)) => {
-            int.starts_with(|c: char| c.is_ascii_digit()) && digits_(int) && digits_(frac)
-        }
-        None => mantissa.starts_with(|c: char| c.is_ascii_digit()) && digits_(mantissa),
-    };
-    mantissa_ok && exponent_ok
-}
-
-/// js-yaml's timestamps: `YYYY-MM-DD`, or a date with a time
-/// (`YYYY-M-D` then `T`/`t` or blanks, `H:MM:SS`, a fraction, a zone).
-fn is_timestamp(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |from: usize, n: usize| {
-        b.get(from..from + n)
-            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-    };
-    if b.len() == 10 && digits(0, 4) && b[4] == b'-' && digits(5, 2) && b[7] == b'-' && digits(8, 2)
-    {
-        return true;
-    }
-    // The long form, read left to right.
-    let mut i = 0;
-    let take = |min: usize, max: usize, i: &mut usize| {
-        let n = b[*i..]
-            .iter()
-            .take(max)
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        let ok = n >= min;
-        *i += n;
-        ok
-    };
-    let lit = |c: u8, i: &mut usize| {
-        let ok = b.get(*i) == Some(&c);
-        *i += usize::from(ok);
-        ok
-    };
-    if !(take(4, 4, &mut i)
-        && lit(b'-', &mut i)
-        && take(1, 2, &mut i)
-        && lit(b'-', &mut i)
-        && take(1, 2, &mut i))
-    {
-        return false;
-    }
-    match b.get(i) {
-        Some(b'T' | b't') => i += 1,
-        Some(b' ' | b'\t') => {
-            while matches!(b.get(i), Some(b' ' | b'\t')) {
-                i += 1;
-            }
-        }
-        _ => return false,
-    }
-    if !(take(1, 2, &mut i)
-        && lit(b':', &mut i)
-        && take(2, 2, &mut i)
-        && lit(b':', &mut i)
-        && take(2, 2, &mut i))
-    {
-        return false;
-    }
-    if lit(b'.', &mut i) {
-        take(0, usize::MAX, &mut i);
-    }
-    if i == b.len() {
-        return true;
-    }
-    // Blanks only before a zone.
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
-    if lit(b'Z', &mut i) {
-        return i == b.len();
-    }
-    if !(lit(b'-', &mut i) || lit(b'+', &mut i)) || !take(1, 2, &mut i) {
-        return false;
-    }
-    if lit(b':', &mut i) && !take(2, 2, &mut i) {
-        return false;
-    }
-    i == b.len()
+    js_yaml::plain(s, Version::Four).map(|kind| match kind {
+        Scalar::Null => "empty (null)",
+        Scalar::Bool => "a boolean",
+        Scalar::Number => "a number",
+        Scalar::Date => "a date",
+    })
 }
 
 #[cfg(test)]

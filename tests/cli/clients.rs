@@ -464,3 +464,42 @@ fn claude_code_keys_not_modelled_are_reported() {
         "listed"
     );
 }
+
+/// `skillOverrides: name-only` is not modelled: the catalog says so and
+/// lists the skill as it would without the override.
+#[test]
+fn a_name_only_override_is_listed_with_a_warning() {
+    let tmp = tempdir();
+    let project = tmp.path().join("proj");
+    let home = tmp.path().join("home");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    fs::create_dir_all(&home).unwrap();
+    write_skill(
+        &project.join(".claude/skills/terse"),
+        "terse",
+        "Listed by name only in Claude Code.",
+        "Body.",
+    );
+    fs::write(
+        project.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"terse": "name-only"}}"#,
+    )
+    .unwrap();
+    let out = skills()
+        .current_dir(&project)
+        .env("HOME", &home)
+        .args(["catalog", "--style", "claude-code"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("- terse: Listed by name only in Claude Code."),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("sets `terse` to \"name-only\", which is not modelled"),
+        "{stderr}"
+    );
+}

@@ -85,7 +85,15 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
             {
                 None
             }
-            Outcome::Listed(l) => Some(l),
+            Outcome::Listed(l) => {
+                if settings.override_for(&l.name) == Override::NameOnly {
+                    eprintln!(
+                        "warning: `skillOverrides` sets `{}` to \"name-only\", which is not modelled: it is listed with its description",
+                        l.name
+                    );
+                }
+                Some(l)
+            }
             Outcome::Unknown { why } => {
                 eprintln!(
                     "{}",

@@ -11,7 +11,8 @@
 //! - `skillOverrides: {"<name>": "on" | "name-only" | "user-invocable-only" |
 //!   "off"}`: `off` hides the skill from the model and the user,
 //!   `user-invocable-only` from the model only, `name-only` lists it without
-//!   its description. The name is the one Claude Code lists the skill under
+//!   its description (not modelled: `skb catalog` warns and lists the
+//!   description). The name is the one Claude Code lists the skill under
 //!   (its folder name).
 //! - `skillListingBudgetFraction`: the listing budget's share of the
 //!   context, [`skills_core::catalog::claude_code::budget_for_fraction`].

@@ -259,9 +259,14 @@ fn walk(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode, flow: &mut Flow, depth: 
             if let Some(body) = &command.subshell {
                 walk(ctx, &unit.slice(body.clone()), mode, flow, depth + 1);
             }
-            for r in &command.redirects {
-                if let Some(body) = &r.heredoc {
-                    heredoc(ctx, unit, command, body.clone(), flow, mode, depth);
+            // The command and where it writes, once for all its heredocs
+            // (a line may stack thousands; their bodies never overlap).
+            if command.redirects.iter().any(|r| r.heredoc.is_some())
+                && let Some(cmd) = program(command)
+            {
+                let target = written_target(command);
+                for body in command.redirects.iter().filter_map(|r| r.heredoc.clone()) {
+                    heredoc(ctx, unit, &cmd, target.as_ref(), body, flow, mode, depth);
                 }
             }
         }
@@ -1638,18 +1643,10 @@ fn startup_content(ctx: &mut Ctx<'_>, unit: &Unit<'_>, content: &str, range: Ran
 }
 
 /// A here-document: its body is what the command reads or writes.
-fn heredoc(
-    ctx: &mut Ctx<'_>,
-    unit: &Unit<'_>,
-    command: &Command,
-    body: Range<usize>,
-    flow: &mut Flow,
-    mode: Mode,
-    depth: u8,
-) {
-    let Some(cmd) = program(command) else { return };
-    let inner = unit.slice(body.clone());
-    let target = command
+/// Where `command` writes its output (`> file`, `>> file`), normalised and
+/// lowercased, with the target's span.
+fn written_target(command: &Command) -> Option<(String, Range<usize>)> {
+    command
         .redirects
         .iter()
         .find(|r| r.op == ">" || r.op == ">>")
@@ -1658,21 +1655,35 @@ fn heredoc(
                 normalize_path(&r.target.text).to_ascii_lowercase(),
                 r.target.span.clone(),
             )
-        });
+        })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn heredoc(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    cmd: &Cmd<'_>,
+    target: Option<&(String, Range<usize>)>,
+    body: Range<usize>,
+    flow: &mut Flow,
+    mode: Mode,
+    depth: u8,
+) {
+    let inner = unit.slice(body.clone());
     match cmd.name.as_str() {
         "python" | "python2" | "python3" => crate::script::python(ctx, &inner),
         "node" | "deno" | "bun" => crate::script::js(ctx, &inner),
         n if INTERPRETERS.contains(&n) => walk(ctx, &inner, mode, flow, depth + 1),
         _ => {
             if let Some((t, range)) = target {
-                if is_startup_file(&t) {
-                    startup_content(ctx, unit, inner.text, range);
+                if is_startup_file(t) {
+                    startup_content(ctx, unit, inner.text, range.clone());
                 } else if t.contains(".git/hooks/") || t.ends_with(".sh") {
                     walk(ctx, &inner, mode, flow, depth + 1);
-                } else if crate::config::is_agent_settings(&t) {
-                    crate::config::settings(ctx, &inner, Some(&t));
-                } else if crate::config::is_instruction_file(&t) {
-                    crate::config::instructions(ctx, &inner, &t);
+                } else if crate::config::is_agent_settings(t) {
+                    crate::config::settings(ctx, &inner, Some(t));
+                } else if crate::config::is_instruction_file(t) {
+                    crate::config::instructions(ctx, &inner, t);
                 }
             }
         }

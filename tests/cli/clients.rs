@@ -503,3 +503,56 @@ fn a_name_only_override_is_listed_with_a_warning() {
         "{stderr}"
     );
 }
+
+/// `show --style` judges only the skill asked for: a skill the client
+/// refuses beside it does not stop the command, and asked for, it is refused
+/// with the profile's reason (Claude Code: a `SKILL.md` over 1,000,000
+/// bytes; Codex: no `description`).
+#[test]
+fn show_style_needs_only_the_skill_asked_for_to_load() {
+    let big = format!(
+        "---\nname: bad\ndescription: Big.\n---\n{}\n",
+        "x".repeat(1_000_001)
+    );
+    for (style, folder, bad) in [
+        ("claude-code", ".claude/skills", big.as_str()),
+        (
+            "codex",
+            ".agents/skills",
+            "---\nname: bad\n---\nNo description.\n",
+        ),
+    ] {
+        let tmp = tempdir();
+        let project = tmp.path().join("proj");
+        fs::create_dir_all(project.join(".git")).unwrap();
+        write_skill(
+            &project.join(folder).join("good"),
+            "good",
+            "Loads. Use when testing.",
+            "Good body.",
+        );
+        fs::create_dir_all(project.join(folder).join("bad")).unwrap();
+        fs::write(project.join(folder).join("bad/SKILL.md"), bad).unwrap();
+        let show = |name: &str| {
+            skills()
+                .current_dir(&project)
+                .env("HOME", tmp.path())
+                .args(["show", name, "--style", style])
+                .output()
+                .unwrap()
+        };
+        let out = show("good");
+        assert!(out.status.success(), "{style}: {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Good body."),
+            "{style}: {out:?}"
+        );
+        let out = show("bad");
+        assert_eq!(out.status.code(), Some(1), "{style}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("{folder}/bad`: ")) && stderr.contains("[SK401]"),
+            "{style}: {stderr}"
+        );
+    }
+}

@@ -95,13 +95,12 @@ impl Located {
             .unwrap_or_default()
     }
 
-    /// Fails with the skill's errors, when it has any: the client would
-    /// not load it.
-    fn refused(&self, client: Client) -> Option<io::Result<Outcome>> {
+    /// Fails with the skill's errors, when it has any: under the client's
+    /// profile, each says why the client would not load it.
+    fn refused(&self) -> Option<io::Result<Outcome>> {
         (!self.errors.is_empty()).then(|| {
             fail(&format!(
-                "{} does not load `{}`: {}",
-                client.title(),
+                "`{}`: {}",
                 self.dir.display(),
                 self.errors.join("; ")
             ))
@@ -252,7 +251,7 @@ fn claude_code(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
             names.join(", ")
         ));
     };
-    if let Some(refused) = found.refused(Client::ClaudeCode) {
+    if let Some(refused) = found.refused() {
         return refused;
     }
     // The folder alone: another skill with the same frontmatter name is
@@ -419,7 +418,7 @@ fn codex(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
             names.join(", ")
         ));
     };
-    if let Some(refused) = found.refused(Client::Codex) {
+    if let Some(refused) = found.refused() {
         return refused;
     }
     let bundle = bundle_of_folder(&found.dir, &args.check)?;

@@ -305,7 +305,11 @@ impl CheckArgs {
     pub fn options(&self) -> Options {
         let mut discovery = self.discovery.options();
         // The `opencode` profile reads a project as OpenCode does.
-        discovery.outside_repository = self.profile.profile().client() == Some(Client::OpenCode);
+        discovery.outside_repository = self
+            .profile
+            .profile()
+            .client()
+            .is_some_and(Client::reads_outside_repository);
         Options {
             profile: self.profile.profile(),
             lints: !self.no_lints,

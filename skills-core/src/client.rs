@@ -307,6 +307,12 @@ impl Client {
         self.info().title
     }
 
+    /// Whether the client reads the skills folders above a project that is
+    /// in no git repository ([`Levels::UpToRepositoryOrRoot`]: OpenCode).
+    pub fn reads_outside_repository(self) -> bool {
+        self.info().levels == Levels::UpToRepositoryOrRoot
+    }
+
     /// Parses a client name.
     pub fn from_name(name: &str) -> Option<Client> {
         Client::ALL.into_iter().find(|c| c.as_str() == name)

@@ -58,7 +58,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         return print_catalog(&bundle.catalog_style(style, budget));
     }
     let mut options = args.check.discovery.options();
-    options.outside_repository = client == Client::OpenCode;
+    options.outside_repository = client.reads_outside_repository();
     let Some(found) = found::discovered(&args.paths, &options) else {
         return Ok(Exit::Invalid);
     };

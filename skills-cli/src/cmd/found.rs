@@ -3,9 +3,25 @@
 //! reads them rather than from validated skills, and the warning for one
 //! whose reading is not known.
 
+use std::io;
 use std::path::PathBuf;
 
 use skills_compiler::{DiscoveryOptions, FoundSkill, discover, render};
+
+/// Refuses an archive among `paths`: a client style shows skills as the
+/// client reads them from their folders.
+pub(crate) fn folders_only(paths: &[PathBuf]) -> io::Result<()> {
+    match paths.iter().find(|p| crate::input::is_archive(p)) {
+        Some(archive) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--style shows skills as a client reads them from their folders, and `{}` is an archive: unpack it first (`skb unpack`)",
+                archive.display()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
 
 /// The skills discovery finds under `paths`, its diagnostics printed on
 /// stderr; `None` when one is an error (a limit reached).

@@ -164,15 +164,7 @@ fn runtime(args: &ShowArgs) -> io::Result<Outcome> {
 /// each with its folder, what keeps the client from reading it, and its
 /// errors. Nothing is refused here: the skill asked for is judged alone.
 fn locate(args: &ShowArgs) -> io::Result<Vec<Located>> {
-    if let Some(archive) = args.from.iter().find(|p| crate::input::is_archive(p)) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "--style shows skills as a client reads them from their folders, and `{}` is an archive: unpack it first (`skb unpack`)",
-                archive.display()
-            ),
-        ));
-    }
+    super::found::folders_only(&args.from)?;
     let inputs = crate::input::prepare(&args.from, &args.check.limits.limits())?;
     let checked = skills_compiler::check(&inputs.roots, &args.check.options());
     for d in checked

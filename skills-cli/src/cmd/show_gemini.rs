@@ -19,10 +19,11 @@ use std::io::{self, Write};
 
 use skills_bundle::activation::gemini_cli as activation;
 use skills_compiler::client::{Client, Listed, collate, gemini_cli};
-use skills_compiler::{FoundSkill, discover, render};
+use skills_compiler::render;
 
 use crate::Outcome;
 use crate::args::ShowArgs;
+use crate::cmd::found::discovered;
 
 /// What Gemini CLI answers a call naming a skill it does not list.
 pub const NOT_ALLOWED: &str = "params/name must be equal to one of the allowed values";
@@ -43,16 +44,8 @@ pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
             "Gemini CLI runs no command of a skill's instructions: `!{...}` and `` !`...` `` reach the model as written (leave out --run-commands)",
         );
     }
-    if let Some(archive) = args.from.iter().find(|p| crate::input::is_archive(p)) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "--style shows skills as a client reads them from their folders, and `{}` is an archive: unpack it first (`skb unpack`)",
-                archive.display()
-            ),
-        ));
-    }
-    let Some(found) = discovered(args)? else {
+    super::found::folders_only(&args.from)?;
+    let Some(found) = discovered(&args.from, &args.check.options().discovery) else {
         return Ok(Outcome::Invalid);
     };
     let listing = gemini_cli::listing(&found);
@@ -123,19 +116,6 @@ fn names(list: &[(&str, Option<&Listed>)]) -> String {
         out.push(&more);
     }
     out.join(", ")
-}
-
-/// The skills discovery finds under `--from`, its diagnostics printed;
-/// `None` when one is an error.
-fn discovered(args: &ShowArgs) -> io::Result<Option<Vec<FoundSkill>>> {
-    let options = args.check.discovery.options();
-    let (found, reports) = discover::discover_all(&args.from, &options);
-    let mut failed = false;
-    for d in reports.iter().flat_map(|(_, diags)| diags) {
-        eprintln!("{}", render::shown(&d.to_string()));
-        failed |= d.is_error();
-    }
-    Ok((!failed).then_some(found))
 }
 
 fn print(text: &str) -> io::Result<Outcome> {

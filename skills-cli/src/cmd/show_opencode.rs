@@ -23,7 +23,8 @@ use crate::cmd::found::discovered;
 
 /// Runs `skb show --style opencode`.
 pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
-    let Some(found) = discovered(&args.from, &args.check.discovery.options()) else {
+    // The style's profile (set by `show`) reads a project as OpenCode does.
+    let Some(found) = discovered(&args.from, &args.check.options().discovery) else {
         return Ok(Outcome::Invalid);
     };
     let listing = opencode::listing(&found);

@@ -27,7 +27,9 @@ pub fn run(args: &ValidateArgs) -> io::Result<Outcome> {
         threads: args.threads,
         discovery: skills_compiler::DiscoveryOptions {
             // The `opencode` profile reads a project as OpenCode does.
-            outside_repository: profile.client() == Some(skills_compiler::client::Client::OpenCode),
+            outside_repository: profile
+                .client()
+                .is_some_and(skills_compiler::client::Client::reads_outside_repository),
             ..args.discovery.options()
         },
         files: args.skill_limits.file_limits(),

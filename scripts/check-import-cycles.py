@@ -26,6 +26,7 @@ CRATES = [
     "skills-bundle/src",
     "skills-mcp/src",
     "skills-rig/src",
+    "skills-install/src",
     "skills-cli/src",
 ]
 

@@ -10,8 +10,8 @@ use skills_compiler::{FileLimits, Options, Profile};
 use skills_core::catalog::Style;
 use skills_core::client::InstallTarget;
 
-use crate::supply::accept::{Allow, FailOn, parse_allow, parse_fail_on};
-use crate::supply::targets::parse_target;
+use skills_install::accept::{Allow, FailOn, parse_allow, parse_fail_on};
+use skills_install::targets::parse_target;
 
 /// The command line.
 #[derive(Debug, Parser)]

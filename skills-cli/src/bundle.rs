@@ -16,8 +16,8 @@ use skills_core::zip::write::DosTime;
 
 use crate::args::CheckArgs;
 use crate::cmd::pack::checked_plan;
-use crate::extract::{self, Opened};
-use crate::input;
+use skills_install::extract::{self, Opened};
+use skills_install::input;
 
 /// The skills under `paths` as a bundle; `None` when validation failed
 /// (already reported).

@@ -13,8 +13,8 @@ use skills_core::digest;
 
 use crate::args::CheckArgs;
 use crate::cmd::pack::checked_plan;
-use crate::extract::{self, Opened};
-use crate::input;
+use skills_install::extract::{self, Opened};
+use skills_install::input;
 
 /// Skills and their files.
 #[derive(Debug)]

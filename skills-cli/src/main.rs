@@ -9,15 +9,14 @@
 mod args;
 mod bundle;
 mod cmd;
-mod extract;
-mod input;
+mod installing;
 mod listing;
 mod outcome;
 mod output;
+mod progress;
 mod report;
 mod scan;
 mod sign;
-mod supply;
 mod trust;
 mod warnings;
 

@@ -45,6 +45,7 @@ mod scan;
 mod security;
 mod serve_bounds;
 mod sign;
+mod transactions;
 mod ui;
 
 /// Every warning the libraries have logged in this test process so far

@@ -12,12 +12,13 @@ use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
 use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders, render};
 use skills_core::catalog::{self, Entry, Style};
 
+use crate::Outcome as Exit;
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::cmd::claude_settings::{Override, Settings};
 use crate::cmd::found;
 use crate::output::print_catalog;
-use crate::{Outcome as Exit, input};
+use skills_install::input;
 
 /// Claude Code's override of its listing budget, which `--budget` replaces.
 pub const BUDGET_ENV: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";

@@ -18,10 +18,11 @@ use skills_compiler::render;
 use skills_core::catalog::{self, Entry, Style};
 
 use super::found::{discovered, unknown_line};
+use crate::Outcome as Exit;
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::output::print_catalog;
-use crate::{Outcome as Exit, input};
+use skills_install::input;
 
 /// Runs `skb catalog --style gemini-cli`.
 pub fn run(args: &CatalogArgs) -> io::Result<Exit> {

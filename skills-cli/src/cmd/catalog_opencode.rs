@@ -16,11 +16,12 @@ use skills_compiler::client::{Outcome, opencode};
 use skills_compiler::render;
 use skills_core::catalog::{self, Entry, Style};
 
+use crate::Outcome as Exit;
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::cmd::found::discovered;
 use crate::output::print_catalog;
-use crate::{Outcome as Exit, input};
+use skills_install::input;
 
 /// Runs `skb catalog --style opencode`.
 pub fn run(args: &CatalogArgs) -> io::Result<Exit> {

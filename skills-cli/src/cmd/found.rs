@@ -11,7 +11,7 @@ use skills_compiler::{DiscoveryOptions, FoundSkill, discover, render};
 /// Refuses an archive among `paths`: a client style shows skills as the
 /// client reads them from their folders.
 pub(crate) fn folders_only(paths: &[PathBuf]) -> io::Result<()> {
-    match paths.iter().find(|p| crate::input::is_archive(p)) {
+    match paths.iter().find(|p| skills_install::input::is_archive(p)) {
         Some(archive) => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(

@@ -6,12 +6,12 @@ use serde_json::json;
 
 use crate::Outcome;
 use crate::args::ListArgs;
-use crate::supply::session;
+use crate::installing as session;
 
 /// Runs `skb list`.
 pub fn run(args: &ListArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
-    let lock = project.read_lock()?;
+    let lock = project.read().map_err(crate::installing::into_io)?;
     let mut lines = Vec::new();
     for s in &lock.skills {
         let trust = match (&s.signer, &s.unsigned) {

@@ -23,9 +23,10 @@ use skills_core::path;
 use skills_core::zip::write::DosTime;
 
 use crate::args::{CheckArgs, Color, PackArgs, PackFormat};
-use crate::input::Inputs;
 use crate::report::{self, Summary};
-use crate::{Outcome, extract, input, sign};
+use crate::{Outcome, sign};
+use skills_install::input::Inputs;
+use skills_install::{extract, input};
 
 /// Runs `skb pack`.
 pub fn run(args: &PackArgs) -> io::Result<Outcome> {
@@ -233,24 +234,33 @@ pub fn check_inputs(
     let result = compiler::check(&inputs.roots, options);
     let mut shown = result.clone();
     inputs.relabel(&mut shown);
-    let names: Vec<Option<String>> = shown.skills.iter().map(|s| s.qualified_name()).collect();
-    let entries = report::entries(&shown, &names);
-    let summary = Summary::of(&entries, started.elapsed());
+    let summary = render_checked(
+        &shown,
+        started.elapsed(),
+        color.enabled(io::stderr().is_terminal()),
+    )?;
     let failed = summary.errors > 0 || (deny_warnings && summary.warnings > 0);
-    if summary.errors + summary.warnings > 0 {
-        let mut err = io::stderr().lock();
-        report::human::render(
-            &mut err,
-            &entries,
-            &summary,
-            color.enabled(io::stderr().is_terminal()),
-        )?;
-    }
     if failed {
         eprintln!("skb: nothing was written");
         return Ok(None);
     }
     Ok(Some(result))
+}
+
+/// Renders the problems `checked` (labelled as shown) has on stderr, as
+/// `skb validate` does; nothing when it has none. Returns the counts.
+pub fn render_checked(
+    checked: &Checked,
+    elapsed: std::time::Duration,
+    color: bool,
+) -> io::Result<Summary> {
+    let names: Vec<Option<String>> = checked.skills.iter().map(|s| s.qualified_name()).collect();
+    let entries = report::entries(checked, &names);
+    let summary = Summary::of(&entries, elapsed);
+    if summary.errors + summary.warnings > 0 {
+        report::human::render(&mut io::stderr().lock(), &entries, &summary, color)?;
+    }
+    Ok(summary)
 }
 
 pub use skills_core::pack::minisig_path;

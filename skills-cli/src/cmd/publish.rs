@@ -17,7 +17,7 @@ use crate::Outcome;
 use crate::args::PublishArgs;
 use crate::cmd::pack::checked_plan;
 use crate::sign;
-use crate::supply::install::skill_digest;
+use skills_install::skill_digest;
 
 /// Runs `skb publish`.
 pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
@@ -57,7 +57,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
             None => None,
         };
         items.push(Publication {
-            name: crate::supply::install::folder_name(skill).to_string(),
+            name: skills_install::folder_name(skill).to_string(),
             description: skill.meta.description.to_string(),
             version: args.release.clone(),
             archive,

@@ -9,7 +9,7 @@ use skills_supply::oci::{self, OciOptions, Reference};
 
 use crate::Outcome;
 use crate::args::PullArgs;
-use crate::supply::oci::oci_error;
+use skills_install::oci::oci_error;
 
 /// Runs `skb pull`.
 pub fn run(args: &PullArgs) -> io::Result<Outcome> {

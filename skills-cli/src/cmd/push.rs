@@ -8,8 +8,8 @@ use skills_supply::oci::{self, OciOptions, Reference};
 
 use crate::Outcome;
 use crate::args::PushArgs;
-use crate::extract;
-use crate::supply::oci::oci_error;
+use skills_install::extract;
+use skills_install::oci::oci_error;
 
 /// Runs `skb push`.
 pub fn run(args: &PushArgs) -> io::Result<Outcome> {

@@ -16,10 +16,11 @@ use skills_compiler::Diagnostic;
 use skills_compiler::render;
 use skills_scan::baseline::Baseline;
 
+use crate::Outcome;
 use crate::args::{ScanArgs, ScanFormat};
 use crate::report::scan as report;
 use crate::scan::{self, Scan, Settings, targets};
-use crate::{Outcome, input};
+use skills_install::input;
 
 /// The largest baseline file read.
 const MAX_BASELINE_BYTES: u64 = 64 << 20;

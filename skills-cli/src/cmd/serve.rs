@@ -28,11 +28,12 @@ use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
 use skills_bundle_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer, StdioConfig};
 
+use crate::Outcome;
 use crate::args::{PolicyArg, ServeArgs};
 use crate::bundle::bundle_of;
-use crate::extract::{self, Opened};
 use crate::trust::Signed;
-use crate::{Outcome, input};
+use skills_install::extract::{self, Opened};
+use skills_install::input;
 
 /// Runs `skb serve`.
 pub fn run(args: &ServeArgs) -> io::Result<Outcome> {

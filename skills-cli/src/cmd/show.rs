@@ -134,7 +134,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
 fn runtime(args: &ShowArgs) -> io::Result<Outcome> {
     let name = args.name.as_str();
     let bundle = if let [one] = args.from.as_slice()
-        && crate::input::is_archive(one)
+        && skills_install::input::is_archive(one)
     {
         crate::bundle::bundle_of(&args.from, &args.check)?
     } else {
@@ -165,7 +165,7 @@ fn runtime(args: &ShowArgs) -> io::Result<Outcome> {
 /// errors. Nothing is refused here: the skill asked for is judged alone.
 fn locate(args: &ShowArgs) -> io::Result<Vec<Located>> {
     super::found::folders_only(&args.from)?;
-    let inputs = crate::input::prepare(&args.from, &args.check.limits.limits())?;
+    let inputs = skills_install::input::prepare(&args.from, &args.check.limits.limits())?;
     let checked = skills_compiler::check(&inputs.roots, &args.check.options());
     for d in checked
         .roots
@@ -327,7 +327,7 @@ fn prediction_reason(prediction: &Prediction) -> String {
 /// The skill in the folder `dir` alone, as a bundle (its problems were
 /// reported when all the skills were checked).
 fn bundle_of_folder(dir: &Path, check: &CheckArgs) -> io::Result<Bundle> {
-    let inputs = crate::input::prepare(&[dir.to_path_buf()], &check.limits.limits())?;
+    let inputs = skills_install::input::prepare(&[dir.to_path_buf()], &check.limits.limits())?;
     // The folder only: not the user's folders `--user` adds.
     let mut options = check.options();
     options.discovery.user = None;

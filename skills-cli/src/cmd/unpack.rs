@@ -17,9 +17,9 @@ use skills_compiler::Options;
 use crate::Outcome;
 use crate::args::{Color, UnpackArgs};
 use crate::cmd::pack::check_inputs;
-use crate::extract::{self, Opened, Staging};
-use crate::input::Inputs;
 use crate::trust::Signed;
+use skills_install::extract::{self, Opened, Staging};
+use skills_install::input::Inputs;
 
 /// Runs `skb unpack`.
 pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {

@@ -12,10 +12,11 @@ use skills_compiler::{self as compiler, Options, Profile};
 
 use skills_scan::Severity;
 
+use crate::Outcome;
 use crate::args::{Format, ValidateArgs};
 use crate::report::{self, Summary};
 use crate::scan::{self, Settings, targets};
-use crate::{Outcome, input};
+use skills_install::input;
 
 /// Runs `skb validate`. Archives (`.skill`, `.zip`, `.skillpack`) are
 /// extracted first and validated like directories.

@@ -17,9 +17,10 @@ use skills_bundle::pack::{Pack, PackError, Trust};
 use skills_bundle::{File, Skill};
 use skills_compiler::parallel;
 
+use crate::Outcome;
 use crate::args::{ListFormat, VerifyArgs};
 use crate::trust::{Signed, TrustError};
-use crate::{Outcome, extract};
+use skills_install::extract;
 
 /// How many steps a verified pack passes: signature, archive, manifest,
 /// files, metadata.

@@ -14,14 +14,14 @@ use skills_supply::vercel;
 
 use crate::Outcome;
 use crate::args::VerifyArgs;
-use crate::supply::session;
+use crate::installing as session;
 
 /// Runs `skb verify --installed`.
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     let project = session::project(&args.project)?;
     let vercel_path = project.root.join(vercel::LOCK_FILE);
     let has_vercel = !project.global && std::fs::symlink_metadata(&vercel_path).is_ok();
-    if !project.has_lock() && !has_vercel {
+    if !project.lock_path.exists() && !has_vercel {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
             format!(
@@ -31,7 +31,16 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             ),
         ));
     }
-    let lock = project.read_lock()?;
+    if project.interrupted().map_err(crate::installing::into_io)? {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "an interrupted skb command left a transaction in {}: run `skb install` to finish or undo it before verifying",
+                project.state_dir().display()
+            ),
+        ));
+    }
+    let lock = project.read().map_err(crate::installing::into_io)?;
     let folders: Vec<(&str, String, &[skills_core::lock::LockedFile])> = lock
         .skills
         .iter()

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use skills_compiler::{Diagnostic, DiscoveryOptions};
 use skills_core::listing::{EntryKind, Listing};
 
-use crate::input::Inputs;
+use skills_install::input::Inputs;
 
 /// Folders the walk never enters: version control, dependencies, builds.
 const SKIPPED: [&str; 8] = [

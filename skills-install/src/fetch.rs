@@ -15,16 +15,16 @@ use skills_core::digest::{hex, sha256};
 use skills_core::lock::Resolved;
 use skills_core::pack::signature;
 
-use super::fetched::{FetchOptions, Fetched};
-use super::project::{self, invalid};
-use super::remote;
-use super::signature::{check_signature, check_signature_text};
-use super::source::Source;
 use crate::extract;
+use crate::fetched::{FetchOptions, Fetched};
 use crate::input::{self, Inputs};
+use crate::ioerr::{self, invalid};
+use crate::remote;
+use crate::signature::{check_signature, check_signature_text};
+use crate::source::Source;
 
 /// Fetches `source` (`text` as the user wrote it).
-pub fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
+pub(crate) fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
     match source {
         Source::Path(path) => fetch_path(path, text, opts),
         Source::Url { url, sha256 } => fetch_url(url, sha256.as_deref(), text, opts),
@@ -42,7 +42,7 @@ fn fetch_url(
     text: &str,
     opts: &FetchOptions<'_>,
 ) -> io::Result<Fetched> {
-    let bytes = remote::get(url)?;
+    let bytes = remote::get(url, opts.observer)?;
     let sha = hex(&sha256(&bytes));
     if let Some(pin) = pin
         && pin != sha
@@ -70,7 +70,7 @@ fn fetch_url(
     } else {
         inputs
             .add_archive(Path::new(file), &bytes, &opts.limits)
-            .map_err(|e| project::named(e, text))?;
+            .map_err(|e| ioerr::named(e, text))?;
     }
     Ok(Fetched {
         inputs,
@@ -128,7 +128,7 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
 
 /// Fetches what `resolved` pins, and checks the source still resolves to
 /// it (same file hash, same commit, same manifest digest).
-pub fn fetch_pinned(
+pub(crate) fn fetch_pinned(
     resolved: &Resolved,
     source: &str,
     opts: &FetchOptions<'_>,
@@ -174,7 +174,7 @@ pub fn fetch_pinned(
 /// `resolved` with a local path made relative to the project `root` (or
 /// absolute when outside it), so that the lock reads the same from any
 /// working directory.
-pub fn rebase(resolved: Resolved, cwd: &Path, root: &Path) -> Resolved {
+pub(crate) fn rebase(resolved: Resolved, cwd: &Path, root: &Path) -> Resolved {
     let fix = |path: String| -> String {
         let abs = std::path::absolute(cwd.join(&path)).unwrap_or_else(|_| cwd.join(&path));
         match abs.strip_prefix(root) {

@@ -9,9 +9,9 @@ use std::path::Path;
 use skills_core::lock::Resolved;
 use skills_supply::git::{self, GitError, GitOptions, GitSpec};
 
-use super::fetched::Fetched;
-use super::project::invalid;
+use crate::fetched::Fetched;
 use crate::input::Inputs;
+use crate::ioerr::invalid;
 
 fn git_error(e: GitError) -> io::Error {
     let kind = match e {
@@ -25,7 +25,7 @@ fn git_error(e: GitError) -> io::Error {
 }
 
 /// The URL as the lock records it: any `user:password@` taken out.
-pub fn without_credentials(url: &str) -> String {
+pub(crate) fn without_credentials(url: &str) -> String {
     match url.split_once("://") {
         Some((scheme, rest)) => {
             let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
@@ -42,7 +42,7 @@ pub fn without_credentials(url: &str) -> String {
 
 /// Fetches the repository `text` names, at the ref it names (default
 /// branch otherwise).
-pub fn fetch(text: &str) -> io::Result<Fetched> {
+pub(crate) fn fetch(text: &str) -> io::Result<Fetched> {
     let spec = GitSpec::parse(text).map_err(git_error)?;
     let opts = GitOptions::default();
     let commit = git::resolve(&spec, &opts).map_err(git_error)?;
@@ -50,7 +50,7 @@ pub fn fetch(text: &str) -> io::Result<Fetched> {
 }
 
 /// Fetches exactly `commit` of `url` (and `path` in it): what the lock pins.
-pub fn fetch_pinned(url: &str, commit: &str, path: Option<&str>) -> io::Result<Fetched> {
+pub(crate) fn fetch_pinned(url: &str, commit: &str, path: Option<&str>) -> io::Result<Fetched> {
     let spec = GitSpec {
         url: url.to_string(),
         reference: Some(commit.to_string()),

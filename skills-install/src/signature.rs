@@ -1,7 +1,7 @@
 //! Reading a minisign signature found beside fetched bytes: its key id,
 //! and, when the trust store has that key, the signature checked over the
 //! bytes and the claims of its trusted comment. Whether that key may sign
-//! the source is the policy's decision ([`super::policy::decide`]).
+//! the source is the policy's decision ([`crate::policy::decide`]).
 
 use std::io;
 use std::path::Path;
@@ -9,10 +9,10 @@ use std::path::Path;
 use skills_core::pack::signature;
 use skills_supply::trust::{Signer, TrustStore};
 
-use super::project::invalid;
+use crate::ioerr::invalid;
 
 /// Reads the signature at `sig_path`, if there is one, over `bytes`.
-pub fn check_signature(
+pub(crate) fn check_signature(
     bytes: &[u8],
     sig_path: &Path,
     source: &str,
@@ -29,7 +29,7 @@ pub fn check_signature(
 /// Reads the minisign signature `text` over `bytes`: an error when it is
 /// not a signature, or when it is made with a trusted key and does not
 /// check (the bytes or the signature were changed).
-pub fn check_signature_text(
+pub(crate) fn check_signature_text(
     bytes: &[u8],
     text: &str,
     source: &str,

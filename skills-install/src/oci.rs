@@ -10,9 +10,9 @@ use std::path::Path;
 use skills_core::lock::Resolved;
 use skills_supply::oci::{self, OciError, OciOptions, Reference};
 
-use super::fetched::{FetchOptions, Fetched};
-use super::signature::check_signature_text;
+use crate::fetched::{FetchOptions, Fetched};
 use crate::input::Inputs;
+use crate::signature::check_signature_text;
 
 /// `e` as an I/O error of the kind its exit status needs.
 pub fn oci_error(e: OciError) -> io::Error {
@@ -28,13 +28,13 @@ pub fn oci_error(e: OciError) -> io::Error {
 }
 
 /// Pulls `text` (`oci://host/repo:tag` or `…@sha256:…`).
-pub fn fetch(text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
+pub(crate) fn fetch(text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
     let reference = Reference::parse(text).map_err(oci_error)?;
     pull(&reference, text, opts)
 }
 
 /// Pulls the artifact the lock pins: `reference` at `digest`.
-pub fn fetch_pinned(
+pub(crate) fn fetch_pinned(
     reference: &str,
     digest: &str,
     text: &str,
@@ -64,7 +64,7 @@ fn pull(reference: &Reference, text: &str, opts: &FetchOptions<'_>) -> io::Resul
             &pulled.pack,
             &opts.limits,
         )
-        .map_err(|e| super::project::named(e, text))?;
+        .map_err(|e| crate::ioerr::named(e, text))?;
     Ok(Fetched {
         inputs,
         resolved: Resolved::Oci {

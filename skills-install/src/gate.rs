@@ -14,14 +14,12 @@
 //! that record, so a finding a newer scanner reports must be accepted anew
 //! (`skb update NAME --allow-finding …`).
 
-use std::io;
-
 use skills_core::lock::{FindingCounts, LockedScan};
 use skills_scan::{Finding, Options, Severity, SkillFile};
 
-use super::accept::{Allow, FailOn};
-use super::project::invalid;
-use crate::args::GateArgs;
+use crate::accept::{Allow, FailOn};
+use crate::error::{Error, Result, Stage};
+use crate::observe::{Event, Note, Observer};
 
 /// The scanner as the lock names it, with its own version: a newer
 /// scanner may find more, and the lock says which one accepted a skill.
@@ -45,20 +43,22 @@ pub struct Gate {
 }
 
 impl Gate {
-    /// The gate of `add`, `update` and `import`.
-    pub fn new(args: &GateArgs) -> Gate {
+    /// The gate `fail_on` asks for (`None`: the lock's, else `high`),
+    /// with the findings `allow` accepts.
+    pub fn new(fail_on: Option<FailOn>, allow: Vec<Allow>) -> Gate {
         Gate {
-            fail_on: args.scan_fail_on,
-            allow: args.allow_findings.clone(),
+            fail_on,
+            allow,
             restoring: false,
         }
     }
 
-    /// The gate of `install`, which restores the lock rather than records.
-    pub fn restoring(args: &GateArgs) -> Gate {
+    /// The same gate for `install`, which restores the lock rather than
+    /// records: its refusals point at `update`.
+    pub(crate) fn restoring(&self) -> Gate {
         Gate {
             restoring: true,
-            ..Gate::new(args)
+            ..self.clone()
         }
     }
 
@@ -66,13 +66,14 @@ impl Gate {
     /// from `source`) and returns what the lock records of it, or the
     /// refusal. `locked` is the skill's record in the lock, if any: its gate
     /// and its accepted findings carry over.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         source: &str,
         name: &str,
         files: &[(String, Vec<u8>, bool)],
         locked: Option<&LockedScan>,
-    ) -> io::Result<LockedScan> {
+        observer: &dyn Observer,
+    ) -> Result<LockedScan> {
         let fail_on = self
             .fail_on
             .or_else(|| locked.and_then(|l| FailOn::parse(&l.fail_on)))
@@ -99,24 +100,27 @@ impl Gate {
             let accepted = self.allow.iter().any(|a| a.accepts(f, &fingerprint))
                 || locked.is_some_and(|l| l.allowed.contains(&id));
             if accepted {
-                eprintln!(
-                    "skb: note: skill `{name}`: accepted {}",
-                    describe(f, &fingerprint)
-                );
+                observer.event(Event::Note(Note::Accepted {
+                    skill: name.to_string(),
+                    finding: describe(f, &fingerprint),
+                }));
                 allowed.push(id);
             } else {
                 refused.push(describe(f, &fingerprint));
             }
         }
         if !refused.is_empty() {
-            return Err(invalid(self.refusal(source, name, fail_on, &refused)));
+            return Err(Error::refused(
+                Stage::Scan,
+                self.refusal(source, name, fail_on, &refused),
+            ));
         }
         if below > 0 {
-            eprintln!(
-                "skb: note: skill `{name}`: the security scan reported {below} finding{} below the gate ({}); `skb scan` lists them",
-                if below == 1 { "" } else { "s" },
-                fail_on.as_str()
-            );
+            observer.event(Event::Note(Note::BelowGate {
+                skill: name.to_string(),
+                count: below,
+                gate: fail_on.as_str(),
+            }));
         }
         allowed.sort();
         allowed.dedup();
@@ -166,7 +170,8 @@ fn describe(f: &Finding, fingerprint: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::supply::accept::{parse_allow, parse_fail_on};
+    use crate::accept::{parse_allow, parse_fail_on};
+    use crate::observe::Quiet;
 
     fn hidden(words: &str) -> String {
         let tags: String = words
@@ -181,13 +186,13 @@ mod tests {
     }
 
     fn gate(fail_on: Option<&str>, allow: &[&str]) -> Gate {
-        Gate::new(&GateArgs {
-            scan_fail_on: fail_on.map(|f| parse_fail_on(f).expect("severity")),
-            allow_findings: allow
+        Gate::new(
+            fail_on.map(|f| parse_fail_on(f).expect("severity")),
+            allow
                 .iter()
                 .map(|a| parse_allow(a).expect("allow"))
                 .collect(),
-        })
+        )
     }
 
     #[test]
@@ -220,7 +225,7 @@ mod tests {
     fn a_hidden_instruction_is_refused_accepted_by_flag_or_lock_and_counted() {
         let text = hidden("prefer short sentences");
         let refusal = gate(None, &[])
-            .check("./src", "x", &files(&text), None)
+            .check("./src", "x", &files(&text), None, &Quiet)
             .expect_err("refused");
         let message = refusal.to_string();
         assert!(message.contains("refusing `./src` skill `x`"), "{message}");
@@ -231,7 +236,7 @@ mod tests {
         assert!(message.contains("--allow-finding"), "{message}");
 
         let record = gate(None, &["SK604"])
-            .check("./src", "x", &files(&text), None)
+            .check("./src", "x", &files(&text), None, &Quiet)
             .expect("accepted");
         assert_eq!(record.engine, engine());
         assert_eq!(record.fail_on, "high");
@@ -244,14 +249,14 @@ mod tests {
         // accepts the same finding.
         assert_eq!(
             gate(None, &[])
-                .check("./src", "x", &files(&text), Some(&record))
+                .check("./src", "x", &files(&text), Some(&record), &Quiet)
                 .ok()
                 .as_ref(),
             Some(&record)
         );
         assert_eq!(
             gate(None, &[&record.allowed[0]])
-                .check("./src", "x", &files(&text), None)
+                .check("./src", "x", &files(&text), None, &Quiet)
                 .ok()
                 .as_ref(),
             Some(&record)
@@ -263,7 +268,8 @@ mod tests {
                     "./src",
                     "x",
                     &files(&hidden("use active voice")),
-                    Some(&record)
+                    Some(&record),
+                    &Quiet
                 )
                 .is_err()
         );
@@ -273,7 +279,7 @@ mod tests {
     fn the_gate_moves_with_the_flag_or_the_lock() {
         let text = hidden("prefer short sentences");
         let none = gate(Some("none"), &[])
-            .check("./src", "x", &files(&text), None)
+            .check("./src", "x", &files(&text), None, &Quiet)
             .expect("no gate");
         assert_eq!(none.fail_on, "none");
         assert!(none.allowed.is_empty());
@@ -281,17 +287,17 @@ mod tests {
         // The lock's `none` carries over; a flag overrides it.
         assert!(
             gate(None, &[])
-                .check("./src", "x", &files(&text), Some(&none))
+                .check("./src", "x", &files(&text), Some(&none), &Quiet)
                 .is_ok()
         );
         assert!(
             gate(Some("high"), &[])
-                .check("./src", "x", &files(&text), Some(&none))
+                .check("./src", "x", &files(&text), Some(&none), &Quiet)
                 .is_err()
         );
         assert!(
             gate(Some("critical"), &[])
-                .check("./src", "x", &files(&text), None)
+                .check("./src", "x", &files(&text), None, &Quiet)
                 .is_ok()
         );
     }
@@ -304,6 +310,7 @@ mod tests {
                 "x",
                 &files("---\nname: x\ndescription: Does x.\n---\nUse it.\n"),
                 None,
+                &Quiet,
             )
             .expect("clean");
         assert_eq!(record.findings, FindingCounts::default());

@@ -11,8 +11,8 @@ use skills_compiler::embed::PlanSkill;
 use skills_compiler::{self as compiler, Options, Profile};
 use skills_core::client::InstallTarget;
 
-use super::install::folder_name;
 use crate::input::Inputs;
+use crate::install::folder_name;
 
 /// One thing a client would do differently with a skill.
 #[derive(Debug, Clone, PartialEq, Eq)]

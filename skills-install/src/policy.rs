@@ -10,25 +10,23 @@
 //! local pack signed by a key that is not trusted is refused, as a remote
 //! one is.
 
-use std::io;
-
 use skills_core::lock::{LockedSkill, Signer};
 use skills_supply::trust::{Decision, LockedSigned, PolicyFlags, TrustStore};
 
-use super::fetched::Fetched;
-use super::project::invalid;
+use crate::error::{Error, Result, Stage};
+use crate::fetched::Fetched;
 
 /// The lock's signer and unsigned-reason for the skill `name` from
 /// `fetched`, or the refusal naming the source, the skill, the key and the
 /// flag that overrides it.
-pub fn decide(
+pub(crate) fn decide(
     trust: &TrustStore,
     fetched: &Fetched,
     name: &str,
     locked: Option<&LockedSkill>,
     flags: PolicyFlags,
     source: &str,
-) -> io::Result<(Option<Signer>, Option<String>)> {
+) -> Result<(Option<Signer>, Option<String>)> {
     let signer = fetched.signer_for(name);
     if signer.is_none()
         && let Some(pin) = &fetched.pinned
@@ -57,10 +55,13 @@ pub fn decide(
         && trust.key(&s.key_id).is_none()
         && !flags.allow_unsigned
     {
-        return Err(invalid(format!(
-            "refusing `{source}` skill `{name}`: signed by key {}, which is not in the trust store; trust it with `skb trust add` (or --pubkey KEY) or pass --allow-unsigned",
-            s.key_id
-        )));
+        return Err(Error::refused(
+            Stage::Verify,
+            format!(
+                "refusing `{source}` skill `{name}`: signed by key {}, which is not in the trust store; trust it with `skb trust add` (or --pubkey KEY) or pass --allow-unsigned",
+                s.key_id
+            ),
+        ));
     }
     // A path the user wrote without `./` is still a path: the store tells
     // local sources by their syntax.
@@ -77,7 +78,7 @@ pub fn decide(
             locked_signed.as_ref(),
             &flags,
         )
-        .map_err(|refusal| invalid(refusal.to_string()))?;
+        .map_err(|refusal| Error::refused(Stage::Verify, refusal.to_string()))?;
     Ok(match decision {
         Decision::Signed { .. } => (
             signer.map(|s| Signer {

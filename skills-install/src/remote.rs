@@ -9,11 +9,11 @@ use skills_core::lock::Resolved;
 use skills_supply::http::{self, HttpError, HttpOptions};
 use skills_supply::index::{self, Entry, EntryKind};
 
-use super::fetched::{FetchOptions, Fetched};
-use super::progress::Progress;
-use super::project::invalid;
-use super::signature::check_signature_text;
+use crate::fetched::{FetchOptions, Fetched};
 use crate::input::Inputs;
+use crate::ioerr::invalid;
+use crate::observe::{Event, Observer};
+use crate::signature::check_signature_text;
 
 /// The client's options: the defaults (`https://`, or `http://` to a
 /// loopback host; 256 MiB; retries with backoff).
@@ -29,15 +29,18 @@ fn http_error(e: HttpError) -> io::Error {
     io::Error::new(kind, e.to_string())
 }
 
-/// GETs `url`, with progress.
-pub fn get(url: &str) -> io::Result<Vec<u8>> {
-    let mut progress = Progress::new(url);
-    http::get(url, &options(), &mut |d, t| progress.update(d, t)).map_err(http_error)
+/// GETs `url`, its progress told to `observer`.
+pub(crate) fn get(url: &str, observer: &dyn Observer) -> io::Result<Vec<u8>> {
+    let got = http::get(url, &options(), &mut |done, total| {
+        observer.event(Event::Transfer { url, done, total });
+    });
+    observer.event(Event::TransferDone { url });
+    got.map_err(http_error)
 }
 
 /// GETs `url`; `None` when the server says 404 (a signature that is not
 /// there).
-pub fn get_optional(url: &str) -> io::Result<Option<Vec<u8>>> {
+pub(crate) fn get_optional(url: &str) -> io::Result<Option<Vec<u8>>> {
     match http::get(url, &options(), &mut |_, _| {}) {
         Ok(b) => Ok(Some(b)),
         Err(HttpError::Status { code: 404, .. }) => Ok(None),
@@ -46,7 +49,12 @@ pub fn get_optional(url: &str) -> io::Result<Option<Vec<u8>>> {
 }
 
 /// Adds one downloaded `SKILL.md` as the skill folder `dir`.
-pub fn add_skill_md(inputs: &mut Inputs, dir: &str, bytes: &[u8], label: &Path) -> io::Result<()> {
+pub(crate) fn add_skill_md(
+    inputs: &mut Inputs,
+    dir: &str,
+    bytes: &[u8],
+    label: &Path,
+) -> io::Result<()> {
     if !skills_core::path::is_normal(dir) || dir.contains('/') {
         return Err(invalid(format!(
             "{}: no usable folder name",
@@ -63,12 +71,18 @@ pub fn add_skill_md(inputs: &mut Inputs, dir: &str, bytes: &[u8], label: &Path) 
 /// Reads the well-known index `site` names and fetches the entries asked
 /// for, each checked against its digest (and its signature, when the
 /// publisher put one beside it) before anything is extracted.
-pub fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
+pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
     let url = index::index_url(site);
-    let mut progress = Progress::new(&url);
-    let idx = index::fetch_index(&url, &options(), &mut |d, t| progress.update(d, t))
-        .map_err(|e| io::Error::other(e.to_string()))?;
-    drop(progress);
+    let observer = opts.observer;
+    let idx = index::fetch_index(&url, &options(), &mut |done, total| {
+        observer.event(Event::Transfer {
+            url: &url,
+            done,
+            total,
+        });
+    });
+    observer.event(Event::TransferDone { url: &url });
+    let idx = idx.map_err(|e| io::Error::other(e.to_string()))?;
     for want in opts.skills {
         if !idx.skills.iter().any(|e| &e.name == want) {
             let have: Vec<&str> = idx.skills.iter().map(|e| e.name.as_str()).collect();
@@ -113,12 +127,16 @@ fn add_entry(
     opts: &FetchOptions<'_>,
 ) -> io::Result<()> {
     let entry_url = index::entry_url(index_url, entry).map_err(|e| invalid(e.to_string()))?;
-    let mut progress = Progress::new(&entry_url);
-    let bytes = index::fetch_entry(index_url, entry, &options(), &mut |d, t| {
-        progress.update(d, t);
-    })
-    .map_err(|e| invalid(format!("`{text}`: {e}; nothing was installed")))?;
-    drop(progress);
+    let observer = opts.observer;
+    let bytes = index::fetch_entry(index_url, entry, &options(), &mut |done, total| {
+        observer.event(Event::Transfer {
+            url: &entry_url,
+            done,
+            total,
+        });
+    });
+    observer.event(Event::TransferDone { url: &entry_url });
+    let bytes = bytes.map_err(|e| invalid(format!("`{text}`: {e}; nothing was installed")))?;
     if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX))? {
         let signer =
             check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.trust)?;
@@ -138,7 +156,7 @@ fn add_entry(
                 &bytes,
                 &opts.limits,
             )
-            .map_err(|e| super::project::named(e, text))?,
+            .map_err(|e| crate::ioerr::named(e, text))?,
     }
     let sha = entry
         .digest
@@ -158,7 +176,7 @@ fn add_entry(
 
 /// Fetches one locked index entry again: its URL (immutable once
 /// published), its bytes checked against the locked digest.
-pub fn fetch_entry_pinned(
+pub(crate) fn fetch_entry_pinned(
     index_url: &str,
     entry_url: &str,
     version: Option<&str>,

@@ -12,7 +12,7 @@ use crate::input::Inputs;
 
 /// A fetched source.
 #[derive(Debug)]
-pub struct Fetched {
+pub(crate) struct Fetched {
     /// What the validator reads.
     pub inputs: Inputs,
     /// The pin of every skill found, unless [`Fetched::per_skill`] names it.
@@ -48,8 +48,7 @@ impl Fetched {
 }
 
 /// Where fetching may look and what it may accept.
-#[derive(Debug)]
-pub struct FetchOptions<'a> {
+pub(crate) struct FetchOptions<'a> {
     /// The working directory relative paths are read from.
     pub cwd: &'a Path,
     /// Archive limits.
@@ -58,4 +57,6 @@ pub struct FetchOptions<'a> {
     pub trust: &'a TrustStore,
     /// The skills asked for (an index fetches only those; empty: all).
     pub skills: &'a [String],
+    /// Told of transfers.
+    pub observer: &'a dyn crate::observe::Observer,
 }

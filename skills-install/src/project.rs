@@ -1,0 +1,317 @@
+//! The project an operation changes: its root (the folder the lock's
+//! `installed` paths live under), its state folder, its lock file, and the
+//! guard that lets one `skb` at a time change it.
+//!
+//! A project's state folder is `<project>/.skb` (with a `.gitignore` that
+//! keeps it out of the project's history); the user's scope (`--global`)
+//! has its folders below the home folder and its lock and state in
+//! `$XDG_CONFIG_HOME/skb` (else `~/.config/skb`). The state folder holds
+//! the guard, the transactions ([`crate::commit`]) and the backups
+//! `--force` keeps.
+//!
+//! The guard is an exclusive advisory lock on `<state>/guard`, a file that
+//! is never replaced (the lock file itself is, by rename). Taking it first
+//! finishes or undoes whatever an interrupted command left
+//! ([`crate::commit::recover`]).
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use skills_core::lock::{self, Lock};
+
+use crate::commit::{self, At, Base, Recovered, Roots};
+use crate::error::{Error, ErrorKind, Result, Stage};
+use crate::observe::{Event, Note, Observer};
+use crate::root::{Rel, Root};
+
+/// A project (or, with `--global`, the user's home) and its lock.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The folder the lock's `installed` paths are relative to.
+    pub root: PathBuf,
+    /// The lock file.
+    pub lock_path: PathBuf,
+    /// Whether this is the user's scope (installed paths below `~/`).
+    pub global: bool,
+    state: PathBuf,
+}
+
+/// The project's folders, open.
+#[derive(Debug)]
+pub(crate) struct Opened {
+    /// The project (or home) folder.
+    pub(crate) target: Root,
+    /// The state folder.
+    pub(crate) state: Root,
+}
+
+impl Opened {
+    /// Both, for a transaction.
+    pub(crate) fn roots(&self) -> Roots<'_> {
+        Roots {
+            target: &self.target,
+            state: &self.state,
+        }
+    }
+}
+
+/// Held while an operation changes the project; released when dropped.
+#[derive(Debug)]
+pub struct Guard {
+    _file: File,
+}
+
+/// The name of the lock file below the state folder of the user's scope.
+const USER_LOCK: &str = lock::FILE_NAME;
+
+impl Project {
+    /// The project at `root` (absolute).
+    pub fn at(root: &Path) -> Project {
+        Project {
+            root: root.to_path_buf(),
+            lock_path: root.join(lock::FILE_NAME),
+            global: false,
+            state: root.join(".skb"),
+        }
+    }
+
+    /// The user's scope: folders below `home`, the lock and state in skb's
+    /// configuration folder (`$XDG_CONFIG_HOME/skb` when that is absolute,
+    /// else `~/.config/skb`).
+    pub fn user(home: &Path) -> Project {
+        let config = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .unwrap_or_else(|| home.join(".config"));
+        let state = config.join("skb");
+        Project {
+            root: home.to_path_buf(),
+            lock_path: state.join(USER_LOCK),
+            global: true,
+            state,
+        }
+    }
+
+    /// The state folder: the guard, transactions, backups.
+    pub fn state_dir(&self) -> &Path {
+        &self.state
+    }
+
+    /// Opens the project's root and state folders (creating the state
+    /// folder, never through a link).
+    pub(crate) fn open(&self) -> Result<Opened> {
+        let target = self.open_target()?;
+        let state = match self.open_state(&target, true)? {
+            Some(state) => state,
+            None => return Err(Error::new(Stage::Lock, ErrorKind::Io, "no state folder")),
+        };
+        Ok(Opened { target, state })
+    }
+
+    fn open_target(&self) -> Result<Root> {
+        // The home folder of a user's scope is made if missing (a fresh
+        // account, a test's `HOME`); a project folder must exist.
+        Root::open(&self.root, self.global).map_err(|e| Error::io(Stage::Lock, &self.root, e))
+    }
+
+    /// The state folder, created when `create`; `None` when it does not
+    /// exist and is not to be created.
+    fn open_state(&self, target: &Root, create: bool) -> Result<Option<Root>> {
+        let exists = if self.global {
+            self.state.is_dir()
+        } else {
+            target.kind(&rel(".skb")?).map_err(at_lock)?.is_some()
+        };
+        if !exists && !create {
+            return Ok(None);
+        }
+        let state = if self.global {
+            Root::open(&self.state, true)
+        } else {
+            target.sub(&rel(".skb")?)
+        }
+        .map_err(at_lock)?;
+        Ok(Some(state))
+    }
+
+    /// Takes the project's guard (waiting for another `skb` to finish),
+    /// then finishes or undoes what an interrupted command left.
+    pub(crate) fn guard(&self, opened: &Opened, observer: &dyn Observer) -> Result<Guard> {
+        if !self.global {
+            // The guard, transactions and backups are this machine's,
+            // never the project's history.
+            let ignore = rel(".gitignore")?;
+            if opened.state.kind(&ignore).map_err(at_lock)?.is_none() {
+                match opened.state.create_file(&ignore, b"*\n", false) {
+                    Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                        return Err(at_lock(e));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let file = opened.state.open_lockfile("guard").map_err(at_lock)?;
+        if file.try_lock().is_err() {
+            observer.event(Event::Waiting {
+                project: &self.root,
+            });
+            file.lock()
+                .map_err(|e| Error::io(Stage::Lock, &self.state.join("guard"), e))?;
+        }
+        for r in commit::recover(opened.roots()).map_err(at_lock)? {
+            observer.event(Event::Note(Note::Recovered {
+                what: match r {
+                    Recovered::RolledBack => "an interrupted skb command had not changed anything; its staged files were removed".to_string(),
+                    Recovered::Finished => "an interrupted skb command was finished: every folder and the lock are as it meant to leave them".to_string(),
+                },
+            }));
+        }
+        Ok(Guard { _file: file })
+    }
+
+    /// Whether an interrupted command left a transaction that the next
+    /// changing command finishes or undoes (for commands that only read,
+    /// which say so rather than trust a half-changed project).
+    pub fn interrupted(&self) -> Result<bool> {
+        let target = self.open_target()?;
+        match self.open_state(&target, false)? {
+            Some(state) => commit::pending(&state).map_err(at_lock),
+            None => Ok(false),
+        }
+    }
+
+    /// Where the lock file is, for a transaction.
+    pub(crate) fn lock_at(&self) -> Result<At> {
+        Ok(if self.global {
+            At::new(Base::State, &rel(USER_LOCK)?)
+        } else {
+            At::new(Base::Target, &rel(lock::FILE_NAME)?)
+        })
+    }
+
+    /// The lock, or an empty one when the file does not exist. Read below
+    /// the root without following a link, bounded, strict UTF-8.
+    pub(crate) fn read_lock(&self, opened: &Opened) -> Result<Lock> {
+        if self.global {
+            self.read_lock_in(&opened.state, USER_LOCK)
+        } else {
+            self.read_lock_in(&opened.target, lock::FILE_NAME)
+        }
+    }
+
+    fn read_lock_in(&self, root: &Root, name: &str) -> Result<Lock> {
+        let r = rel(name)?;
+        if root.kind(&r).map_err(at_lock)?.is_none() {
+            return Ok(Lock::default());
+        }
+        let bytes = root.read(&r, lock::MAX_LOCK_FILE).map_err(at_lock)?;
+        let shown = self.lock_path.display();
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| Error::refused(Stage::Lock, format!("{shown}: not UTF-8")))?;
+        let lock =
+            Lock::parse(text).map_err(|e| Error::refused(Stage::Lock, format!("{shown}: {e}")))?;
+        for skill in &lock.skills {
+            for rec in &skill.installed {
+                self.installed_rel(rec)
+                    .map_err(|e| e.context(&format!("{shown}: skill `{}`", skill.name)))?;
+            }
+        }
+        Ok(lock)
+    }
+
+    /// The lock as it is now (an empty one when there is no lock file),
+    /// for commands that only read: no guard is taken, and an operation
+    /// another process has under way is not waited for.
+    pub fn read(&self) -> Result<Lock> {
+        let target = self.open_target()?;
+        if self.global {
+            return match self.open_state(&target, false)? {
+                Some(state) => self.read_lock_in(&state, USER_LOCK),
+                None => Ok(Lock::default()),
+            };
+        }
+        self.read_lock_in(&target, lock::FILE_NAME)
+    }
+
+    /// Whether the lock file exists.
+    pub(crate) fn has_lock(&self, opened: &Opened) -> Result<bool> {
+        let (root, name) = if self.global {
+            (&opened.state, USER_LOCK)
+        } else {
+            (&opened.target, lock::FILE_NAME)
+        };
+        Ok(root.kind(&rel(name)?).map_err(at_lock)?.is_some())
+    }
+
+    /// An `installed` entry of the lock as a path below the root: relative
+    /// in a project (a project lock naming `~/…` would let a pull request
+    /// make `skb install` write into the user's home), below `~/` in the
+    /// user's scope.
+    pub(crate) fn installed_rel(&self, rec: &str) -> Result<Rel> {
+        let path = match (self.global, rec.strip_prefix("~/")) {
+            (true, Some(rest)) => rest,
+            (false, None) => rec,
+            (true, None) => {
+                return Err(Error::refused(
+                    Stage::Lock,
+                    format!("`{rec}` is not below `~/`, and the user's lock installs only there"),
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(Error::refused(
+                    Stage::Lock,
+                    format!(
+                        "`{rec}` is in the user's home: a project's lock installs only inside the project"
+                    ),
+                ));
+            }
+        };
+        Rel::new(path)
+            .ok_or_else(|| Error::refused(Stage::Lock, format!("`{rec}` is not a relative path")))
+    }
+
+    /// The absolute folder of an `installed` entry, for messages.
+    pub fn folder(&self, installed: &str) -> PathBuf {
+        match installed.strip_prefix("~/") {
+            Some(rel) if self.global => self.root.join(rel),
+            _ => self.root.join(installed),
+        }
+    }
+
+    /// A fresh backup place for the folder `name`, in the state folder.
+    pub(crate) fn backup_at(&self, opened: &Opened, name: &str) -> Result<At> {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut n = 0u32;
+        loop {
+            let r = rel(&format!("backup/{name}-{secs}-{n}"))?;
+            if opened.state.kind(&r).map_err(at_lock)?.is_none() {
+                return Ok(At::new(Base::State, &r));
+            }
+            n += 1;
+        }
+    }
+}
+
+fn at_lock(e: std::io::Error) -> Error {
+    Error::new(
+        Stage::Lock,
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            ErrorKind::Refused
+        } else {
+            ErrorKind::Io
+        },
+        e.to_string(),
+    )
+}
+
+fn rel(path: &str) -> Result<Rel> {
+    Rel::new(path).ok_or_else(|| {
+        Error::new(
+            Stage::Lock,
+            ErrorKind::Usage,
+            format!("`{path}`: not a relative path"),
+        )
+    })
+}

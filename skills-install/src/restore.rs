@@ -1,0 +1,233 @@
+//! `install`: restore exactly what `skb.lock` says.
+//!
+//! Every skill whose folders all match the lock is left alone (no fetch);
+//! the others are fetched again from their pins (the commit, the digest,
+//! the downloaded bytes' hash), validated, compared with the lock's digest
+//! and staged. With `frozen` every source is fetched and compared, all
+//! before anything is written, and any difference (a source whose content
+//! changed, a folder with local edits, a lock that would change) is an
+//! error with nothing written.
+//!
+//! Every skill fetched is scanned again before anything is written, and
+//! refused on a finding at or above its gate that the lock's `scan.allowed`
+//! (or an accepted finding of the request) does not accept: the lock's
+//! record is kept as it is, so a finding a newer scanner reports is
+//! accepted with `update`, which records it.
+
+use std::collections::HashMap;
+
+use skills_compiler::embed::Plan;
+use skills_core::lock::tree;
+
+use crate::error::{At as _, Error, Result, Stage};
+use crate::fetch;
+use crate::fetched::{FetchOptions, Fetched};
+use crate::gate::Gate;
+use crate::install::{self, Action, Origin, Staging};
+use crate::installer::Installer;
+use crate::place;
+use crate::targets;
+use crate::validate;
+
+/// What `install` is asked.
+#[derive(Debug, Clone)]
+pub struct InstallRequest {
+    /// Change nothing when anything differs from the lock (the CI mode).
+    pub frozen: bool,
+    /// Replace folders with local edits (kept as backups).
+    pub force: bool,
+    /// The security gate (its refusals point at `update`).
+    pub gate: Gate,
+}
+
+/// What `install` did.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Restored {
+    /// Skills the lock names.
+    pub skills: usize,
+    /// The skills restored, with the folders they are in.
+    pub restored: Vec<(String, Vec<String>)>,
+}
+
+impl Installer<'_> {
+    /// Restores what the lock says.
+    pub fn install(&self, request: &InstallRequest) -> Result<Restored> {
+        let opened = self.project.open()?;
+        let _guard = self.project.guard(&opened, self.observer)?;
+        if !self.project.has_lock(&opened)? {
+            return Err(Error::new(
+                Stage::Lock,
+                crate::ErrorKind::NotFound,
+                format!(
+                    "{}: no lock file; `skb add SOURCE` installs skills and writes it",
+                    self.project.lock_path.display()
+                ),
+            ));
+        }
+        let mut lock = self.project.read_lock(&opened)?;
+        let before = lock.to_json();
+        let gate = request.gate.restoring();
+        // Pass 1: what needs fetching, fetched (once per pin: 454 skills of
+        // one commit are one checkout) and checked against the lock.
+        let mut fetched_pins: HashMap<String, (Fetched, Plan)> = HashMap::new();
+        let mut pending = Vec::new();
+        for locked in &lock.skills {
+            let mut clean = true;
+            for rec in &locked.installed {
+                let rel = self.project.installed_rel(rec)?;
+                let dir = opened.target.show(&rel);
+                // A link on the way is an error here, whatever `--force`.
+                let there = opened
+                    .target
+                    .kind(&rel)
+                    .map_err(|e| Error::io(Stage::Stage, &dir, e))?;
+                let drift = match there {
+                    Some(crate::root::Kind::Dir) => tree::check(&dir, &locked.files)
+                        .map_err(|e| Error::io(Stage::Stage, &dir, e))?,
+                    None => tree::check(&dir, &locked.files)
+                        .map_err(|e| Error::io(Stage::Stage, &dir, e))?,
+                    Some(_) => vec![skills_core::lock::tree::Drift {
+                        path: String::new(),
+                        change: skills_core::lock::tree::Change::NotAFile(
+                            "not a folder skb installed",
+                        ),
+                    }],
+                };
+                let missing = there.is_none();
+                if !drift.is_empty() {
+                    clean = false;
+                    if !missing && !request.force {
+                        let each: Vec<String> = drift.iter().map(ToString::to_string).collect();
+                        return Err(Error::refused(
+                            Stage::Stage,
+                            format!(
+                                "skill `{}`: {} has local edits ({}); nothing was written; --force replaces it and keeps a backup",
+                                locked.name,
+                                dir.display(),
+                                each.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+            if clean && !request.frozen {
+                continue;
+            }
+            let opts = FetchOptions {
+                cwd: &self.project.root,
+                limits: self.validation.limits,
+                trust: &self.trust,
+                skills: std::slice::from_ref(&locked.name),
+                observer: self.observer,
+            };
+            let key = format!(
+                "{} {} {}",
+                locked.resolved.kind(),
+                locked.resolved.describe(),
+                locked.profile.as_deref().unwrap_or("spec")
+            );
+            if !fetched_pins.contains_key(&key) {
+                let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)
+                    .at(Stage::Fetch)?;
+                let validation = self
+                    .validation
+                    .with_locked_profile(locked.profile.as_deref())?;
+                let plan = validate::plan(&fetched.inputs, &validation, self.observer)?;
+                fetched_pins.insert(key.clone(), (fetched, plan));
+            }
+            let Some((_, plan)) = fetched_pins.get(&key) else {
+                continue;
+            };
+            // By name and digest: a source may hold two skills that install
+            // under one folder name (`x` and a plugin's `p:x`).
+            let index = plan.skills.iter().position(|s| {
+                install::folder_name(s) == locked.name && install::skill_digest(s) == locked.digest
+            });
+            let Some(index) = index.or_else(|| {
+                plan.skills
+                    .iter()
+                    .position(|s| install::folder_name(s) == locked.name)
+            }) else {
+                return Err(Error::refused(
+                    Stage::Verify,
+                    format!(
+                        "skill `{}`: `{}` ({}) no longer holds it; nothing was written",
+                        locked.name,
+                        locked.source,
+                        locked.resolved.describe()
+                    ),
+                ));
+            };
+            // Scanned first: a source that changed to carry an attack is
+            // named for the attack.
+            let files = place::contents(&plan.skills[index]).map_err(|e| {
+                Error::refused(Stage::Scan, format!("skill `{}`: {e}", locked.name))
+            })?;
+            gate.check(
+                &locked.source,
+                &locked.name,
+                &files,
+                locked.scan.as_ref(),
+                self.observer,
+            )?;
+            let digest = install::skill_digest(&plan.skills[index]);
+            if digest != locked.digest {
+                return Err(Error::refused(
+                    Stage::Verify,
+                    format!(
+                        "skill `{}`: `{}` ({}) now gives {digest}, the lock says {}; nothing was written (`skb update {}` takes the new content)",
+                        locked.name,
+                        locked.source,
+                        locked.resolved.describe(),
+                        locked.digest,
+                        locked.name
+                    ),
+                ));
+            }
+            pending.push((locked.name.clone(), key, index, clean));
+        }
+        // Pass 2: stage.
+        let mut restored = Vec::new();
+        let mut changes = Staging::new(&self.project, &opened, request.force);
+        for (name, key, index, clean) in &pending {
+            let (Some(locked), Some((_, plan))) = (lock.get(name).cloned(), fetched_pins.get(key))
+            else {
+                continue;
+            };
+            if *clean {
+                continue;
+            }
+            let origin = Origin {
+                source: locked.source.clone(),
+                resolved: locked.resolved.clone(),
+                signer: locked.signer.clone(),
+                unsigned: locked.unsigned.clone(),
+                profile: locked.profile.clone(),
+                scan: locked.scan.clone(),
+            };
+            let dests = targets::locked_dests(&self.project, &locked.installed)?;
+            let action = changes.install(&mut lock, &plan.skills[*index], &origin, &dests)?;
+            if action != Action::Unchanged {
+                restored.push((name.clone(), locked.installed.clone()));
+            }
+        }
+        let after = lock.to_json();
+        if after != before && request.frozen {
+            return Err(Error::refused(
+                Stage::Stage,
+                format!(
+                    "{}: would change (--frozen); nothing was written",
+                    self.project.lock_path.display()
+                ),
+            ));
+        }
+        if after != before || !changes.is_empty() {
+            changes.commit(&lock, self.observer)?;
+        }
+        Ok(Restored {
+            skills: lock.skills.len(),
+            restored,
+        })
+    }
+}

@@ -304,7 +304,8 @@ impl<'a> Txn<'a> {
         let text = serde_json::to_vec_pretty(&journal).map_err(io::Error::other)?;
         let state = self.roots.state;
         state.create_file(&self.sub("journal.pending")?, &text, false)?;
-        self.roots.target.sync()?;
+        // Everything staged, and the journal, on the disk before the commit
+        // point (one file system: `same_device`, so one flush).
         state.sync()?;
         // The commit point.
         state.rename(&self.sub("journal.pending")?, state, &self.sub("journal")?)?;
@@ -318,7 +319,6 @@ impl<'a> Txn<'a> {
                 let staged = At::new(Base::State, &self.sub("lock")?);
                 self.roots.rename(&staged, lock)?;
             }
-            self.roots.target.sync()?;
             state.sync()
         })();
         if let Err(e) = result {
@@ -509,7 +509,6 @@ pub(crate) fn recover(roots: Roots<'_>) -> io::Result<Vec<Recovered>> {
                         roots.rename(&staged, lock)?;
                     }
                 }
-                roots.target.sync()?;
                 roots.state.sync()?;
                 finish(roots, &txn, &j)?;
                 out.push(Recovered::Finished);

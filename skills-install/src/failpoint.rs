@@ -5,9 +5,11 @@
 //! no destructor, as `kill -9` would) or for the n-th to fail with `ENOSPC`
 //! (`SKB_FAILPOINT_ENOSPC=n`, and every write after it: a full disk stays
 //! full). `SKB_FAILPOINT_COUNT=<file>` writes the count
-//! reached to a file at exit of each counted call, so a test learns how many
-//! points an operation has. Without the feature, [`hit`] does nothing and
-//! compiles away.
+//! reached to a file at each counted call, so a test learns how many points
+//! an operation has. `SKB_FAILPOINT_NOSYNC=1` skips the flushes to the disk
+//! (a kill loses nothing the kernel holds; only a power cut would), so that
+//! a thousand crash runs do not wait on the disk. Without the feature,
+//! [`hit`] does nothing and compiles away.
 
 use std::io;
 
@@ -29,6 +31,18 @@ pub(crate) enum Op {
 #[inline(always)]
 pub(crate) fn hit(_: Op) -> io::Result<()> {
     Ok(())
+}
+
+/// Whether flushes to the disk are made (always, without the feature).
+#[cfg(not(feature = "failpoints"))]
+#[inline(always)]
+pub(crate) fn syncs() -> bool {
+    true
+}
+
+#[cfg(feature = "failpoints")]
+pub(crate) fn syncs() -> bool {
+    std::env::var_os("SKB_FAILPOINT_NOSYNC").is_none()
 }
 
 #[cfg(feature = "failpoints")]

@@ -422,8 +422,9 @@ pub struct VerifyArgs {
     pub pack: Option<PathBuf>,
     /// Check the installed skills against `skb.lock` instead: every file of
     /// every folder re-hashed; each edited, added or removed file named;
-    /// exit 1 on any difference.
-    #[arg(long, conflicts_with_all = ["pack", "pubkey", "unsigned", "signature"])]
+    /// every signer record verified again with the trusted keys (and
+    /// --pubkey's, for this run); exit 1 on any difference.
+    #[arg(long, conflicts_with_all = ["pack", "unsigned", "signature"])]
     pub installed: bool,
     #[command(flatten)]
     pub project: ProjectArgs,
@@ -1138,6 +1139,26 @@ pub struct PolicyArgs {
     /// Install a signed version older than the one locked.
     #[arg(long)]
     pub allow_downgrade: bool,
+    /// Accept a locked skill signed now by a key of another publisher than
+    /// the locked one (recorded in the lock).
+    #[arg(long)]
+    pub allow_publisher_change: bool,
+    /// Accept a locked name installed from another source than the locked
+    /// one (recorded in the lock).
+    #[arg(long)]
+    pub allow_source_change: bool,
+}
+
+impl PolicyArgs {
+    /// The installer's flags.
+    pub fn flags(&self) -> skills_install::PolicyFlags {
+        skills_install::PolicyFlags {
+            allow_unsigned: self.allow_unsigned,
+            allow_downgrade: self.allow_downgrade,
+            allow_publisher_change: self.allow_publisher_change,
+            allow_source_change: self.allow_source_change,
+        }
+    }
 }
 
 /// The security scan a skill passes before it is installed.

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::io::{self, IsTerminal, Write};
 
 use skills_install::{Event, Installer, Observer, Project, Validation};
+use skills_supply::trust::{self, TrustStore};
 
 use crate::args::{CheckArgs, ListFormat, PolicyArgs, ProjectArgs};
 use crate::progress::Progress;
@@ -96,20 +97,34 @@ pub fn installer<'a>(
     observer: &'a dyn Observer,
 ) -> io::Result<Installer<'a>> {
     let project = project(project_args)?;
+    let trust = trust_store(
+        &project,
+        policy.map(|p| p.pubkeys.as_slice()).unwrap_or_default(),
+    )?;
     let mut installer = Installer::new(project, observer).map_err(into_io)?;
-    for arg in policy.map(|p| p.pubkeys.as_slice()).unwrap_or_default() {
-        let key = sign::load_public_key(arg)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-        installer
-            .trust
-            .project_mut()
-            .add_key("command-line", &key)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    }
+    installer.trust = trust;
     if let Some(check) = check {
         installer.validation = validation(check);
     }
     Ok(installer)
+}
+
+/// The project's trust store (its `skills-trust.json` and the user's
+/// file) with the keys `pubkeys` names trusted for this run, for every
+/// source (never written to a file).
+pub fn trust_store(project: &Project, pubkeys: &[String]) -> io::Result<TrustStore> {
+    let user = trust::user_file();
+    let mut store = TrustStore::load(&project.root, user.as_deref())
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    for arg in pubkeys {
+        let key = sign::load_public_key(arg)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        store
+            .project_mut()
+            .add_key("command-line", &key)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    }
+    Ok(store)
 }
 
 /// The library's validation options from the command line's.

@@ -59,14 +59,19 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn bundle_digest<'a>(
     skills: impl IntoIterator<Item = (&'a SkillMeta, Vec<&'a FileMeta>)>,
 ) -> String {
+    listing_digest(&bundle_listing(skills))
+}
+
+/// The canonical listing the bundle digest hashes, one line per item,
+/// without line ends, the [`VERSION`] line first (see the module
+/// documentation).
+pub fn bundle_listing<'a>(
+    skills: impl IntoIterator<Item = (&'a SkillMeta, Vec<&'a FileMeta>)>,
+) -> Vec<String> {
     let mut skills: Vec<(&SkillMeta, Vec<&FileMeta>)> = skills.into_iter().collect();
     skills.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let mut h = Sha256::new();
-    let mut line = |text: String| {
-        h.update(text.as_bytes());
-        h.update(b"\n");
-    };
-    line(VERSION.to_string());
+    let mut lines = vec![VERSION.to_string()];
+    let mut line = |text: String| lines.push(text);
     for (s, mut files) in skills {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         line(format!("skill {}", quote(&s.name)));
@@ -104,14 +109,25 @@ pub fn bundle_digest<'a>(
             line(format!("frontmatter {}", quote(&s.frontmatter)));
         }
         for f in files {
-            let mode = if f.executable { 755 } else { 644 };
-            line(format!(
-                "file {} {mode} {} {}",
-                hex(&f.sha256),
-                f.size,
-                quote(&f.path)
-            ));
+            line(file_line(&hex(&f.sha256), f.executable, f.size, &f.path));
         }
+    }
+    lines
+}
+
+/// One `file` line of a listing: `file <sha256> <mode> <size> <path>`.
+pub fn file_line(sha256_hex: &str, executable: bool, size: u64, path: &str) -> String {
+    let mode = if executable { 755 } else { 644 };
+    format!("file {sha256_hex} {mode} {size} {}", quote(path))
+}
+
+/// SHA-256 (hex) of a listing's lines, each ended by a newline: what
+/// [`bundle_digest`] returns for the skills `lines` lists.
+pub fn listing_digest<S: AsRef<str>>(lines: &[S]) -> String {
+    let mut h = Sha256::new();
+    for l in lines {
+        h.update(l.as_ref().as_bytes());
+        h.update(b"\n");
     }
     hex(&h.finalize())
 }

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
+use crate::policy::PolicyFlags;
 use skills_compiler::embed::{Plan, PlanSkill};
 use skills_core::client::InstallTarget;
 use skills_core::lock::Lock;
-use skills_supply::trust::PolicyFlags;
 
 use crate::clients::{self, Note as ClientNote};
 use crate::error::{At as _, Error, ErrorKind, Result, Stage};
@@ -101,7 +101,7 @@ impl Installer<'_> {
         let dests = targets::dests(&self.project, &opened, &request.clients)?;
         let mut changes = Staging::new(&self.project, &opened, request.force);
         let added = self.add_into(&mut lock, request, &dests, &self.cwd, &mut changes)?;
-        changes.commit(&lock, self.observer)?;
+        changes.commit(&mut lock, self.observer)?;
         Ok(added)
     }
 
@@ -126,7 +126,8 @@ impl Installer<'_> {
         skills: &[String],
         cwd: &Path,
     ) -> Result<(Fetched, Plan, Vec<String>)> {
-        let src = source::classify(source, cwd);
+        let src = source::classify(source, cwd)
+            .map_err(|e| Error::new(Stage::Resolve, ErrorKind::Usage, e.to_string()))?;
         let mut wanted = skills.to_vec();
         if let Source::Git {
             skill: Some(skill), ..
@@ -188,29 +189,38 @@ impl Installer<'_> {
         let mut decided = Vec::new();
         for skill in &chosen {
             let name = install::folder_name(skill);
-            decided.push(policy::decide(
-                &self.trust,
-                &fetched,
-                &skill.meta.name,
-                lock.get(name),
-                request.flags,
-                &request.source,
-            )?);
+            let origin = crate::origin::of_resolved(&fetched.resolved_for(&skill.meta.name));
+            let candidate = policy::Candidate {
+                fetched: &fetched,
+                plan: &plan,
+                skill,
+                source: &request.source,
+                origin: &origin,
+            };
+            decided.push((
+                policy::decide(&self.trust, &candidate, lock.get(name), request.flags)?,
+                origin,
+            ));
         }
         // Every skill scanned, over the bytes to be written, before any is
         // staged.
         let mut scans = Vec::new();
-        for skill in &chosen {
+        for (skill, (decision, _)) in chosen.iter().zip(&decided) {
             let name = install::folder_name(skill);
             let files = place::contents(skill)
                 .map_err(|e| Error::refused(Stage::Scan, format!("skill `{name}`: {e}")))?;
-            scans.push(request.gate.check(
-                &request.source,
-                &skill.meta.name,
-                &files,
-                lock.get(name).and_then(|l| l.scan.as_ref()),
-                self.observer,
-            )?);
+            scans.push(
+                request.gate.check(
+                    &request.source,
+                    &skill.meta.name,
+                    &files,
+                    // Acceptances recorded for another origin do not travel.
+                    lock.get(name)
+                        .filter(|_| decision.same_origin)
+                        .and_then(|l| l.scan.as_ref()),
+                    self.observer,
+                )?,
+            );
         }
         // Every target folder checked (local edits, folders skb did not
         // install, links) before any skill is staged.
@@ -235,12 +245,17 @@ impl Installer<'_> {
             notes,
             ..Added::default()
         };
-        for ((skill, (signer, unsigned)), scan) in chosen.iter().zip(decided).zip(scans) {
+        for ((skill, (decision, origin)), scan) in chosen.iter().zip(decided).zip(scans) {
+            if let Some((digest, listing)) = decision.listing {
+                lock.keep_listing(digest, listing);
+            }
             let origin = Origin {
                 source: request.source.clone(),
+                origin,
+                accepted: decision.accepted,
                 resolved: fetched.resolved_for(&skill.meta.name),
-                signer,
-                unsigned,
+                signer: decision.signer,
+                unsigned: decision.unsigned,
                 profile: self.validation.locked_profile(),
                 scan: Some(scan),
             };

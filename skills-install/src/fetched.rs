@@ -10,6 +10,17 @@ use skills_supply::trust::{Signer, TrustStore};
 
 use crate::input::Inputs;
 
+/// A signature found beside fetched bytes: what it says (checked over
+/// the bytes when the store has its key), and its text, which the lock
+/// keeps so that it can be checked again.
+#[derive(Debug, Clone)]
+pub(crate) struct Signed {
+    /// Its key id and claims.
+    pub signer: Signer,
+    /// The `.minisig` text.
+    pub text: String,
+}
+
 /// A fetched source.
 #[derive(Debug)]
 pub(crate) struct Fetched {
@@ -20,9 +31,9 @@ pub(crate) struct Fetched {
     /// Pins of single skills (an index's entries).
     pub per_skill: BTreeMap<String, Resolved>,
     /// The signature over what was fetched, if it was signed.
-    pub signer: Option<Signer>,
+    pub signer: Option<Signed>,
     /// Signatures of single skills (an index's entries).
-    pub per_skill_signer: BTreeMap<String, Signer>,
+    pub per_skill_signer: BTreeMap<String, Signed>,
     /// Why an unsigned remote source is trusted anyway (a pinned digest).
     pub pinned: Option<String>,
     /// Whether it came over a network.
@@ -38,8 +49,10 @@ impl Fetched {
             .unwrap_or_else(|| self.resolved.clone())
     }
 
-    /// The signature over the skill called `name`, if it was signed.
-    pub fn signer_for(&self, name: &str) -> Option<Signer> {
+    /// The signature over the skill called `name`, if it was signed, and
+    /// whether it signs that skill alone (an index entry) rather than the
+    /// whole source.
+    pub fn signer_for(&self, name: &str) -> Option<Signed> {
         self.per_skill_signer
             .get(name)
             .cloned()

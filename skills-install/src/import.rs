@@ -8,8 +8,8 @@
 //! it is installed in. `skills-lock.json` is not touched: `npx skills` goes
 //! on working on the project, and `skb verify --installed` checks both.
 
+use crate::policy::PolicyFlags;
 use skills_core::client::{INSTALL_TARGETS, InstallTarget};
-use skills_supply::trust::PolicyFlags;
 use skills_supply::vercel::{self, State, VercelSkill};
 
 use crate::add::{AddRequest, AddedSkill};
@@ -125,7 +125,7 @@ impl Installer<'_> {
             let added = self.add_into(&mut lock, &add, &dests, &self.project.root, &mut changes)?;
             // Committed as soon as it is staged: a later skill's failure
             // leaves the lock naming exactly what is in place.
-            changes.commit(&lock, self.observer)?;
+            changes.commit(&mut lock, self.observer)?;
             out.skills.extend(added.skills);
         }
         Ok(out)

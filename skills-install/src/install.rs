@@ -53,6 +53,10 @@ impl Action {
 pub(crate) struct Origin {
     /// The source as written.
     pub(crate) source: String,
+    /// What was fetched, canonical ([`crate::origin`]).
+    pub(crate) origin: String,
+    /// Changes a flag accepted this time.
+    pub(crate) accepted: Vec<String>,
     /// Its pin.
     pub(crate) resolved: Resolved,
     /// The signature checked, if any.
@@ -222,6 +226,14 @@ impl<'a> Staging<'a> {
         installed.sort();
         installed.dedup();
         let digest = skill_digest(skill);
+        // Acceptances made earlier stay on record, with this one's.
+        let mut accepted: Vec<String> = previous
+            .iter()
+            .flat_map(|p| p.accepted.iter().cloned())
+            .chain(origin.accepted.iter().cloned())
+            .collect();
+        accepted.sort();
+        accepted.dedup();
         let action = match &previous {
             Some(p) if p.digest == digest && !wrote => Action::Unchanged,
             Some(p) if p.digest == digest => Action::Installed,
@@ -234,6 +246,8 @@ impl<'a> Staging<'a> {
         lock.insert(LockedSkill {
             name,
             source: origin.source.clone(),
+            origin: Some(origin.origin.clone()),
+            accepted,
             resolved: origin.resolved.clone(),
             digest,
             signer: origin.signer.clone(),
@@ -248,7 +262,8 @@ impl<'a> Staging<'a> {
 
     /// Puts `changes` and `lock` in place together (see [`crate::commit`]);
     /// each replaced folder with local edits is kept as a backup, and said.
-    pub(crate) fn commit(self, lock: &Lock, observer: &dyn Observer) -> Result<()> {
+    pub(crate) fn commit(self, lock: &mut Lock, observer: &dyn Observer) -> Result<()> {
+        lock.prune_listings();
         let (project, opened, changes) = (self.project, self.opened, &self);
         let at_stage = |e: std::io::Error| Error::new(Stage::Stage, kind(&e), e.to_string());
         let mut txn = Txn::begin(opened.roots()).map_err(at_stage)?;

@@ -36,8 +36,13 @@
 //! for skill in &added.skills {
 //!     println!("{} {}", skill.action.verb(), skill.name);
 //! }
-//! let report = installer.verify()?;
-//! assert!(report.is_clean());
+//! // Later, on a fresh clone: exactly what the lock says, or an error.
+//! use skills_install::{Gate, InstallRequest};
+//! installer.install(&InstallRequest {
+//!     frozen: true,
+//!     force: false,
+//!     gate: Gate::new(None, Vec::new()),
+//! })?;
 //! # Ok(())
 //! # }
 //! ```
@@ -46,6 +51,7 @@
 
 pub mod accept;
 mod add;
+pub mod attestation;
 pub mod clients;
 mod commit;
 pub mod error;
@@ -62,8 +68,9 @@ mod installer;
 mod ioerr;
 pub mod observe;
 pub mod oci;
+mod origin;
 mod place;
-mod policy;
+pub mod policy;
 mod project;
 mod remote;
 mod remove;
@@ -82,10 +89,10 @@ pub use import::{ImportRequest, Imported};
 pub use install::{Action, folder_name, skill_digest};
 pub use installer::Installer;
 pub use observe::{Event, Note, Observer, Quiet};
+pub use policy::PolicyFlags;
 pub use project::Project;
 pub use remove::{RemoveRequest, Removed};
 pub use restore::{InstallRequest, Restored};
-pub use skills_supply::trust::PolicyFlags;
 pub use targets::Dest;
 pub use update::{UpdateRequest, Updated, UpdatedSkill};
 pub use validate::Validation;

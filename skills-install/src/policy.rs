@@ -1,39 +1,139 @@
-//! The installer's side of the trust policy: what `add` and `update` may
-//! install for one skill, decided by the trust store's policy
-//! ([`skills_supply::trust`]: trusted keys, per-source pins, retired keys,
-//! rollback) over the signature fetched with it, and recorded in the lock.
+//! The verify stage's trust decision for one skill, and what the lock
+//! records of it: the trust store's policy ([`skills_supply::trust`]:
+//! trusted keys, pins, retired keys, rollback) applied to the signature
+//! fetched with the skill, then the installer's own rules about the lock,
+//! each bound to what was actually fetched (its [`crate::origin`]):
+//!
+//! - **An allowance never travels.** A recorded `--allow-unsigned` and the
+//!   gate's recorded acceptances carry over to a skill's updates only from
+//!   the origin they were given for.
+//! - **A locked name does not change hands silently.** Installing a locked
+//!   name from another origin (another URL, a pack that happens to hold a
+//!   skill of that name) needs `--allow-source-change`; a release signed by
+//!   a key of another publisher than the locked one needs
+//!   `--allow-publisher-change`; each acceptance is recorded in the lock.
+//! - **A signature is kept as evidence.** A signed skill's record keeps the
+//!   signature and the lock keeps the listing its digest covers, checked
+//!   here against the content validated ([`skills_core::lock::attest`]
+//!   checks them again later); a signature whose trusted comment names no
+//!   content digest binds bytes the lock cannot keep, and is refused
+//!   (installed as unsigned only with `--allow-unsigned`).
 //!
 //! One addition of the installer's own: a download pinned by its digest
 //! (`https://…#sha256=<hex>`) is trusted as pinned, as the user vouched for
-//! those exact bytes. And an allowance recorded in the lock
-//! (`--allow-unsigned` at `add`) carries over to that skill's updates; a
-//! local pack signed by a key that is not trusted is refused, as a remote
-//! one is.
+//! those exact bytes. A local pack signed by a key that is not trusted is
+//! refused, as a remote one is.
 
-use skills_core::lock::{LockedSkill, Signer};
-use skills_supply::trust::{Decision, LockedSigned, PolicyFlags, TrustStore};
+use skills_compiler::embed::{Plan, PlanSkill};
+use skills_core::digest::{bundle_listing, listing_digest};
+use skills_core::lock::{LockedSkill, Signer, attest};
+use skills_supply::trust::{Decision, LockedSigned, TrustStore};
 
 use crate::error::{Error, Result, Stage};
 use crate::fetched::Fetched;
 
-/// The lock's signer and unsigned-reason for the skill `name` from
-/// `fetched`, or the refusal naming the source, the skill, the key and the
-/// flag that overrides it.
+/// The flags that loosen the policy, each recorded when it is used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PolicyFlags {
+    /// `--allow-unsigned`: install from a remote source without a trusted
+    /// signature.
+    pub allow_unsigned: bool,
+    /// `--allow-downgrade`: install a release older than the locked one.
+    pub allow_downgrade: bool,
+    /// `--allow-publisher-change`: a locked skill signed now by a key of
+    /// another publisher.
+    pub allow_publisher_change: bool,
+    /// `--allow-source-change`: a locked name installed from another
+    /// origin than the locked one.
+    pub allow_source_change: bool,
+}
+
+/// What the verify stage decided for one skill: what the lock records.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Decided {
+    /// The signature, kept as evidence.
+    pub(crate) signer: Option<Signer>,
+    /// Why it is installed unsigned, when a remote source is.
+    pub(crate) unsigned: Option<String>,
+    /// Changes a flag accepted (recorded in the lock).
+    pub(crate) accepted: Vec<String>,
+    /// The listing the signed digest covers, keyed by that digest.
+    pub(crate) listing: Option<(String, Vec<String>)>,
+    /// Whether the locked record's allowances (gate acceptances) carry
+    /// over: same origin.
+    pub(crate) same_origin: bool,
+}
+
+/// A skill about to be installed, and where it comes from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Candidate<'a> {
+    /// What was fetched.
+    pub(crate) fetched: &'a Fetched,
+    /// Its validated plan.
+    pub(crate) plan: &'a Plan,
+    /// The skill, in `plan`.
+    pub(crate) skill: &'a PlanSkill,
+    /// The source as written.
+    pub(crate) source: &'a str,
+    /// Its origin ([`crate::origin`]).
+    pub(crate) origin: &'a str,
+}
+
+/// Decides whether `candidate` may be installed, given the lock's record
+/// of that name (`locked`) and `flags`; the refusal names the source, the
+/// skill, the key and the flag that overrides.
 pub(crate) fn decide(
     trust: &TrustStore,
-    fetched: &Fetched,
-    name: &str,
+    candidate: &Candidate<'_>,
     locked: Option<&LockedSkill>,
     flags: PolicyFlags,
-    source: &str,
-) -> Result<(Option<Signer>, Option<String>)> {
-    let signer = fetched.signer_for(name);
-    if signer.is_none()
+) -> Result<Decided> {
+    let Candidate {
+        fetched,
+        plan,
+        skill,
+        source,
+        origin,
+    } = *candidate;
+    let name = &*skill.meta.name;
+    let refuse = |why: String| {
+        Error::refused(
+            Stage::Verify,
+            format!("refusing `{source}` skill `{name}`: {why}"),
+        )
+    };
+    let mut decided = Decided::default();
+    // The origin the locked record was made for (a version 1 lock keeps
+    // none: its pin says).
+    let locked_origin = locked.map(|l| {
+        l.origin
+            .clone()
+            .unwrap_or_else(|| crate::origin::of_resolved(&l.resolved))
+    });
+    decided.same_origin = locked_origin.as_deref().is_none_or(|o| o == origin);
+    if let (Some(l), Some(from)) = (locked, &locked_origin)
+        && from != origin
+    {
+        if !flags.allow_source_change {
+            return Err(refuse(format!(
+                "the lock has `{}` from {from}, and this is {origin}: another source for a locked name; check it is the one you mean and pass --allow-source-change (recorded in the lock)",
+                l.name
+            )));
+        }
+        decided
+            .accepted
+            .push(format!("source {from} -> {origin}: --allow-source-change"));
+    }
+    let signed = fetched.signer_for(name);
+    if signed.is_none()
         && let Some(pin) = &fetched.pinned
     {
-        return Ok((None, Some(pin.clone())));
+        decided.unsigned = Some(pin.clone());
+        return Ok(decided);
     }
-    let locked_signed = locked.and_then(|l| {
+    // Rollback and retired keys compare with the locked release only when
+    // it is the same origin's.
+    let locked_signed = locked.filter(|_| decided.same_origin).and_then(|l| {
         l.signer.as_ref().map(|s| LockedSigned {
             key_id: s.key.clone(),
             digest: s.digest.clone().unwrap_or_default(),
@@ -41,55 +141,143 @@ pub(crate) fn decide(
             timestamp: s.timestamp,
         })
     });
-    let flags = PolicyFlags {
-        allow_unsigned: flags.allow_unsigned || locked.is_some_and(|l| l.unsigned.is_some()),
-        ..flags
+    let carried_unsigned = locked
+        .filter(|_| decided.same_origin)
+        .and_then(|l| l.unsigned.clone());
+    let store_flags = skills_supply::trust::PolicyFlags {
+        allow_unsigned: flags.allow_unsigned || carried_unsigned.is_some(),
+        allow_downgrade: flags.allow_downgrade,
     };
     // A local pack or zip signed by a key nobody here trusts is refused as a
     // remote one would be: its signature says it was meant to be checked.
     // (The store verifies a signature only with a key it has, so an
     // untrusted one carries no digest.)
-    if let Some(s) = &signer
+    if let Some(s) = &signed
         && !fetched.remote
-        && s.digest.is_none()
-        && trust.key(&s.key_id).is_none()
-        && !flags.allow_unsigned
+        && s.signer.digest.is_none()
+        && trust.key(&s.signer.key_id).is_none()
+        && !store_flags.allow_unsigned
     {
-        return Err(Error::refused(
-            Stage::Verify,
-            format!(
-                "refusing `{source}` skill `{name}`: signed by key {}, which is not in the trust store; trust it with `skb trust add` (or --pubkey KEY) or pass --allow-unsigned",
-                s.key_id
-            ),
-        ));
+        return Err(refuse(format!(
+            "signed by key {}, which is not in the trust store; trust it with `skb trust add` (or --pubkey KEY) or pass --allow-unsigned",
+            s.signer.key_id
+        )));
     }
-    // A path the user wrote without `./` is still a path: the store tells
-    // local sources by their syntax.
-    let source = if fetched.remote || source.starts_with(['.', '/', '~']) {
+    // Pins apply to what was fetched; a local source is one by its kind.
+    let subject = if fetched.remote {
+        origin.to_string()
+    } else if source.starts_with(['.', '/', '~']) {
         source.to_string()
     } else {
         format!("./{source}")
     };
     let decision = trust
         .check(
-            &source,
+            &subject,
             name,
-            signer.as_ref(),
+            signed.as_ref().map(|s| &s.signer),
             locked_signed.as_ref(),
-            &flags,
+            &store_flags,
         )
-        .map_err(|refusal| Error::refused(Stage::Verify, refusal.to_string()))?;
-    Ok(match decision {
-        Decision::Signed { .. } => (
-            signer.map(|s| Signer {
-                key: s.key_id,
-                digest: s.digest,
-                version: s.version,
-                timestamp: s.timestamp,
-            }),
-            None,
-        ),
-        Decision::Local => (None, None),
-        unsigned @ Decision::Unsigned { .. } => (None, Some(unsigned.to_string())),
-    })
+        .map_err(|mut refusal| {
+            // Matched on what was fetched, said as the user wrote it.
+            refusal.source = source.to_string();
+            Error::refused(Stage::Verify, refusal.to_string())
+        })?;
+    match decision {
+        Decision::Signed {
+            publisher, key_id, ..
+        } => {
+            let Some(signed) = signed else {
+                return Err(refuse(
+                    "the store reports a signature that was not fetched".into(),
+                ));
+            };
+            // Another publisher than the locked one.
+            if let Some(held) = locked.and_then(|l| l.signer.as_ref())
+                && held.key != key_id
+            {
+                let before = trust
+                    .key(&held.key)
+                    .map(|k| k.publisher.clone())
+                    .unwrap_or_else(|| "a key no longer trusted".to_string());
+                if before != publisher {
+                    if !flags.allow_publisher_change {
+                        return Err(refuse(format!(
+                            "the lock has it signed by key {} ({before}); this release is signed by key {key_id} of `{publisher}`: a change of publisher; pass --allow-publisher-change to accept it (recorded in the lock)",
+                            held.key
+                        )));
+                    }
+                    decided.accepted.push(format!(
+                        "publisher {} ({before}) -> {key_id} ({publisher}): --allow-publisher-change",
+                        held.key
+                    ));
+                }
+            }
+            let (signer, listing) = evidence(
+                &signed,
+                plan,
+                skill,
+                fetched.per_skill_signer.contains_key(name),
+            )
+            .map_err(|why| {
+                refuse(format!(
+                    "{why}; pass --allow-unsigned to install it unsigned"
+                ))
+            })?;
+            decided.signer = Some(signer);
+            decided.listing = Some(listing);
+        }
+        Decision::Local => {}
+        unsigned @ Decision::Unsigned { .. } => {
+            decided.unsigned = Some(match (flags.allow_unsigned, carried_unsigned) {
+                // Carried from the same origin: the record stays as made.
+                (false, Some(before)) => before,
+                _ => format!("{unsigned}, for {origin}"),
+            });
+        }
+    }
+    Ok(decided)
+}
+
+/// The lock's record of a trusted signature: the signature itself and the
+/// listing its digest covers, which must be the content validated (the
+/// skill alone for an index entry, the whole plan for a pack).
+fn evidence(
+    signed: &crate::fetched::Signed,
+    plan: &Plan,
+    skill: &PlanSkill,
+    per_skill: bool,
+) -> std::result::Result<(Signer, (String, Vec<String>)), String> {
+    let s = &signed.signer;
+    let record = attest::record(&signed.text)
+        .ok_or_else(|| format!("its signature by key {} cannot be read back", s.key_id))?;
+    let digest = s.digest.clone().ok_or_else(|| {
+        format!(
+            "its signature by key {} has a trusted comment naming no content digest (`{}`): it binds bytes the lock cannot keep, so it could never be checked again",
+            s.key_id, record.comment
+        )
+    })?;
+    let listing = if per_skill {
+        bundle_listing([skill.digested()])
+    } else {
+        bundle_listing(plan.skills.iter().map(PlanSkill::digested))
+    };
+    let content = listing_digest(&listing);
+    if content != digest {
+        return Err(format!(
+            "key {} signed the content digest {digest}, and what was fetched and validated has {content}",
+            s.key_id
+        ));
+    }
+    Ok((
+        Signer {
+            key: s.key_id.clone(),
+            digest: Some(digest.clone()),
+            version: s.version.clone(),
+            timestamp: s.timestamp,
+            signature: Some(record),
+        },
+        (digest, listing.into_iter().skip(1).collect()),
+    ))
 }

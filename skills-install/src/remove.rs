@@ -90,7 +90,7 @@ impl Installer<'_> {
                 out.removed.push((name.clone(), l.installed));
             }
         }
-        changes.commit(&lock, self.observer)?;
+        changes.commit(&mut lock, self.observer)?;
         Ok(out)
     }
 }

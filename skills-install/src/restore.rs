@@ -66,6 +66,12 @@ impl Installer<'_> {
             ));
         }
         let mut lock = self.project.read_lock(&opened)?;
+        // Every signer record re-verified, and its trust decision re-made,
+        // before anything is fetched.
+        let problems = crate::attestation::problems(&self.trust, &lock);
+        if let Some(message) = crate::attestation::refusal(&problems, &self.project.lock_path) {
+            return Err(Error::refused(Stage::Verify, message));
+        }
         let before = lock.to_json();
         let gate = request.gate.restoring();
         // Pass 1: what needs fetching, fetched (once per pin: 454 skills of
@@ -136,7 +142,7 @@ impl Installer<'_> {
                 let plan = validate::plan(&fetched.inputs, &validation, self.observer)?;
                 fetched_pins.insert(key.clone(), (fetched, plan));
             }
-            let Some((_, plan)) = fetched_pins.get(&key) else {
+            let Some((fetched, plan)) = fetched_pins.get(&key) else {
                 continue;
             };
             // By name and digest: a source may hold two skills that install
@@ -159,6 +165,31 @@ impl Installer<'_> {
                     ),
                 ));
             };
+            // The signature the lock records, fetched again: the same one.
+            if let Some(held) = &locked.signer {
+                let now = fetched.signer_for(&plan.skills[index].meta.name);
+                let same = now.as_ref().is_some_and(|s| {
+                    s.signer.key_id == held.key
+                        && skills_core::lock::attest::record(&s.text).as_ref()
+                            == held.signature.as_ref()
+                });
+                if !same {
+                    return Err(Error::refused(
+                        Stage::Verify,
+                        format!(
+                            "skill `{}`: `{}` ({}) no longer carries the signature the lock records (key {}{}); nothing was written",
+                            locked.name,
+                            locked.source,
+                            locked.resolved.describe(),
+                            held.key,
+                            match &now {
+                                Some(s) => format!("; it is signed by key {} now", s.signer.key_id),
+                                None => "; it is not signed now".to_string(),
+                            }
+                        ),
+                    ));
+                }
+            }
             // Scanned first: a source that changed to carry an attack is
             // named for the attack.
             let files = place::contents(&plan.skills[index]).map_err(|e| {
@@ -200,6 +231,11 @@ impl Installer<'_> {
             }
             let origin = Origin {
                 source: locked.source.clone(),
+                origin: locked
+                    .origin
+                    .clone()
+                    .unwrap_or_else(|| crate::origin::of_resolved(&locked.resolved)),
+                accepted: Vec::new(),
                 resolved: locked.resolved.clone(),
                 signer: locked.signer.clone(),
                 unsigned: locked.unsigned.clone(),
@@ -223,7 +259,7 @@ impl Installer<'_> {
             ));
         }
         if after != before || !changes.is_empty() {
-            changes.commit(&lock, self.observer)?;
+            changes.commit(&mut lock, self.observer)?;
         }
         Ok(Restored {
             skills: lock.skills.len(),

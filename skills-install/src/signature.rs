@@ -7,7 +7,9 @@ use std::io;
 use std::path::Path;
 
 use skills_core::pack::signature;
-use skills_supply::trust::{Signer, TrustStore};
+use skills_supply::trust::TrustStore;
+
+use crate::fetched::Signed;
 
 use crate::ioerr::invalid;
 
@@ -17,7 +19,7 @@ pub(crate) fn check_signature(
     sig_path: &Path,
     source: &str,
     trust: &TrustStore,
-) -> io::Result<Option<Signer>> {
+) -> io::Result<Option<Signed>> {
     let text = match skills_core::fsread::read_file(sig_path, signature::MAX_SIGNATURE_FILE) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) if e.is_not_found() => return Ok(None),
@@ -34,11 +36,15 @@ pub(crate) fn check_signature_text(
     text: &str,
     source: &str,
     trust: &TrustStore,
-) -> io::Result<Signer> {
-    trust.signer(bytes, text).map_err(|e| {
+) -> io::Result<Signed> {
+    let signer = trust.signer(bytes, text).map_err(|e| {
         let key = signature::signature_key_id(text).unwrap_or_else(|| "(unreadable)".into());
         invalid(format!(
             "`{source}`: the signature by key {key} does not check ({e}); nothing was installed"
         ))
+    })?;
+    Ok(Signed {
+        signer,
+        text: text.to_string(),
     })
 }

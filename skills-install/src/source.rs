@@ -5,9 +5,14 @@
 //! path ends in `.skillpack`, `.skill`, `.zip` or `SKILL.md` is a download;
 //! then what `skills_supply::git` calls git is git (`ssh://`, `git://`,
 //! `file://`, `git@host:path`, a URL on a known forge or ending in `.git`,
-//! and GitHub's `owner/repo[/path][#ref]` unless a folder of that name
-//! exists); any other `http(s)://` URL is a well-known index (a site, or its
-//! `index.json`); the rest is a path.
+//! and GitHub's `owner/repo[/path][#ref]`); any other `http(s)://` URL is a
+//! well-known index (a site, or its `index.json`); the rest is a path.
+//!
+//! A text that is both (a folder `acme/skills` in the working folder, and
+//! GitHub's `acme/skills`) is refused as ambiguous rather than guessed: a
+//! folder committed to a repository must not shadow the publisher the
+//! user named, nor the other way round. `./acme/skills` names the folder,
+//! `https://github.com/acme/skills` the repository.
 //!
 //! As in Vercel's `npx skills add owner/repo@skill`, an `@skill` after the
 //! shorthand picks a skill (a ref is written `#ref`), so the commands
@@ -43,10 +48,29 @@ pub enum Source {
     Oci(String),
 }
 
+/// A source text that names both a folder here and a git repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ambiguous {
+    /// The text.
+    pub text: String,
+}
+
+impl std::fmt::Display for Ambiguous {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{0}` is both a folder here and GitHub's `{0}`: write `./{0}` for the folder or `https://github.com/{0}` for the repository",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for Ambiguous {}
+
 /// Classifies `text`; relative paths are relative to `cwd`.
-pub fn classify(text: &str, cwd: &Path) -> Source {
+pub fn classify(text: &str, cwd: &Path) -> Result<Source, Ambiguous> {
     if text.starts_with("oci://") {
-        return Source::Oci(text.to_string());
+        return Ok(Source::Oci(text.to_string()));
     }
     let http = text.starts_with("https://") || text.starts_with("http://");
     if http {
@@ -63,10 +87,10 @@ pub fn classify(text: &str, cwd: &Path) -> Source {
             .iter()
             .any(|e| path.ends_with(e))
         {
-            return Source::Url {
+            return Ok(Source::Url {
                 url: without_pin.to_string(),
                 sha256: pin,
-            };
+            });
         }
     }
     let exists = |p: &str| std::fs::symlink_metadata(cwd.join(p)).is_ok();
@@ -88,16 +112,22 @@ pub fn classify(text: &str, cwd: &Path) -> Source {
         }
         _ => (text, None),
     };
-    if GitSpec::is_git_like(spec, &exists) {
-        return Source::Git {
+    let git = GitSpec::is_git_like(spec, &|_| false);
+    if git && (exists(spec) || exists(text)) {
+        return Err(Ambiguous {
+            text: text.to_string(),
+        });
+    }
+    if git {
+        return Ok(Source::Git {
             spec: spec.to_string(),
             skill,
-        };
+        });
     }
     if http {
-        return Source::Index(text.to_string());
+        return Ok(Source::Index(text.to_string()));
     }
-    Source::Path(PathBuf::from(text))
+    Ok(Source::Path(PathBuf::from(text)))
 }
 
 #[cfg(test)]
@@ -105,7 +135,7 @@ mod tests {
     use super::*;
 
     fn c(s: &str) -> Source {
-        classify(s, Path::new("/nonexistent-skb-test"))
+        classify(s, Path::new("/nonexistent-skb-test")).expect("not ambiguous")
     }
 
     fn git(spec: &str, skill: Option<&str>) -> Source {
@@ -164,12 +194,21 @@ mod tests {
     }
 
     #[test]
-    fn an_existing_folder_wins_over_the_shorthand() {
+    fn a_folder_shadowing_the_shorthand_is_ambiguous() {
         let tmp = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(tmp.path().join("acme/skills")).expect("mkdir");
+        for text in ["acme/skills", "acme/skills@pdf", "acme/skills#v1"] {
+            std::fs::create_dir_all(tmp.path().join(text)).expect("mkdir");
+            let e = classify(text, tmp.path()).expect_err(text);
+            assert!(e.to_string().contains("./"), "{e}");
+        }
         assert_eq!(
-            classify("acme/skills", tmp.path()),
-            Source::Path("acme/skills".into())
+            classify("./acme/skills", tmp.path()),
+            Ok(Source::Path("./acme/skills".into()))
         );
+        assert!(matches!(
+            classify("https://github.com/acme/skills", tmp.path()),
+            Ok(Source::Git { .. })
+        ));
     }
 }

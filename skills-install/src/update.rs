@@ -3,9 +3,9 @@
 //! check it against the policy and the lock, scan it again, and stage what
 //! changed; one commit for all.
 
+use crate::policy::PolicyFlags;
 use skills_core::lock::Resolved;
 use skills_core::lock::tree::Drift;
-use skills_supply::trust::PolicyFlags;
 
 use crate::error::{At as _, Error, Result, Stage};
 use crate::fetch;
@@ -108,7 +108,9 @@ impl Installer<'_> {
                 }
                 _ => (
                     format!("source {}", locked.source),
-                    source::classify(&locked.source, &self.project.root),
+                    source::classify(&locked.source, &self.project.root).map_err(|e| {
+                        Error::refused(Stage::Resolve, format!("skill `{name}`: {e}"))
+                    })?,
                 ),
             };
             let profile = request.profile.clone().or_else(|| locked.profile.clone());
@@ -171,39 +173,46 @@ impl Installer<'_> {
                         ),
                     ));
                 };
-                let (signer, unsigned) = policy::decide(
-                    &self.trust,
+                let origin = crate::origin::of_resolved(&fetched.resolved_for(&skill.meta.name));
+                let candidate = policy::Candidate {
                     fetched,
-                    &skill.meta.name,
-                    Some(&locked),
-                    request.flags,
-                    &locked.source,
-                )?;
+                    plan,
+                    skill,
+                    source: &locked.source,
+                    origin: &origin,
+                };
+                let decision =
+                    policy::decide(&self.trust, &candidate, Some(&locked), request.flags)?;
                 let files = place::contents(skill)
                     .map_err(|e| Error::refused(Stage::Scan, format!("skill `{name}`: {e}")))?;
                 let scan = request.gate.check(
                     &locked.source,
                     &skill.meta.name,
                     &files,
-                    locked.scan.as_ref(),
+                    locked.scan.as_ref().filter(|_| decision.same_origin),
                     self.observer,
                 )?;
                 let dests = targets::locked_dests(&self.project, &locked.installed)?;
                 changes.inspect(&lock, skill, &dests)?;
                 let origin = Origin {
                     source: locked.source.clone(),
+                    origin,
+                    accepted: decision.accepted,
                     resolved: fetched.resolved_for(&skill.meta.name),
-                    signer,
-                    unsigned,
+                    signer: decision.signer,
+                    unsigned: decision.unsigned,
                     profile: group.profile.clone(),
                     scan: Some(scan),
                 };
-                planned.push((name.clone(), locked, skill, origin, dests));
+                planned.push((name.clone(), locked, skill, origin, dests, decision.listing));
             }
         }
         // Pass 2: stage, then one commit.
         let mut out = Updated::default();
-        for (name, locked, skill, origin, dests) in planned {
+        for (name, locked, skill, origin, dests, listing) in planned {
+            if let Some((digest, lines)) = listing {
+                lock.keep_listing(digest, lines);
+            }
             let action = changes.install(&mut lock, skill, &origin, &dests)?;
             let (updated, files) = match action {
                 Action::Updated { changes } => (true, changes),
@@ -219,7 +228,7 @@ impl Installer<'_> {
                 updated,
             });
         }
-        changes.commit(&lock, self.observer)?;
+        changes.commit(&mut lock, self.observer)?;
         Ok(out)
     }
 }

@@ -355,7 +355,14 @@ fn a_signed_pack_installs_with_its_key_and_is_refused_with_another() {
         "{lock}"
     );
     assert!(lock.contains("\"signer\": { \"key\": \""), "{lock}");
-    ok(&p, &["verify", "--installed"]);
+    // The key was trusted for that run only: the record is checked again
+    // with it, and without it is not checkable.
+    let out = fails(&p, &["verify", "--installed"], 1);
+    assert!(
+        out.contains("skill `alpha`") && out.contains("does not hold"),
+        "{out}"
+    );
+    ok(&p, &["verify", "--installed", "--pubkey", "../a.pub"]);
 }
 
 #[test]

@@ -61,7 +61,11 @@ fn skill(dir: &Path, name: &str, version: usize) {
             ("references", "md")
         };
         let path = d.join(folder).join(format!("f{i}.{ext}"));
-        std::fs::write(&path, format!("#!/bin/sh\n# {name} {i} {changed}\necho {i}\n")).unwrap();
+        std::fs::write(
+            &path,
+            format!("#!/bin/sh\n# {name} {i} {changed}\necho {i}\n"),
+        )
+        .unwrap();
         if ext == "sh" {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();

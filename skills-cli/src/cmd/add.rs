@@ -4,7 +4,7 @@
 use std::io;
 
 use serde_json::json;
-use skills_install::{AddRequest, Gate, PolicyFlags};
+use skills_install::{AddRequest, Gate};
 
 use crate::Outcome;
 use crate::args::AddArgs;
@@ -43,10 +43,7 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
         source: args.source.clone(),
         skills: args.skills.clone(),
         clients: args.clients.clone(),
-        flags: PolicyFlags {
-            allow_unsigned: args.policy.allow_unsigned,
-            allow_downgrade: args.policy.allow_downgrade,
-        },
+        flags: args.policy.flags(),
         force: args.force,
         gate: Gate::new(args.gate.scan_fail_on, args.gate.allow_findings.clone()),
     };

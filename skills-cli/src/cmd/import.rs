@@ -4,7 +4,7 @@
 use std::io;
 
 use serde_json::json;
-use skills_install::{Gate, ImportRequest, PolicyFlags};
+use skills_install::{Gate, ImportRequest};
 use skills_supply::vercel;
 
 use crate::Outcome;
@@ -21,10 +21,7 @@ pub fn run(args: &ImportArgs) -> io::Result<Outcome> {
         &observer,
     )?;
     let request = ImportRequest {
-        flags: PolicyFlags {
-            allow_unsigned: args.policy.allow_unsigned,
-            allow_downgrade: args.policy.allow_downgrade,
-        },
+        flags: args.policy.flags(),
         force: args.force,
         gate: Gate::new(args.gate.scan_fail_on, args.gate.allow_findings.clone()),
     };

@@ -4,7 +4,7 @@
 use std::io;
 
 use serde_json::json;
-use skills_install::{Gate, PolicyFlags, UpdateRequest};
+use skills_install::{Gate, UpdateRequest};
 
 use crate::Outcome;
 use crate::args::UpdateArgs;
@@ -21,10 +21,7 @@ pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
     )?;
     let request = UpdateRequest {
         names: args.names.clone(),
-        flags: PolicyFlags {
-            allow_unsigned: args.policy.allow_unsigned,
-            allow_downgrade: args.policy.allow_downgrade,
-        },
+        flags: args.policy.flags(),
         force: args.force,
         gate: Gate::new(args.gate.scan_fail_on, args.gate.allow_findings.clone()),
         // The profile each skill was added with, unless --profile names one.

@@ -71,6 +71,14 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             "changes": drift.iter().map(ToString::to_string).collect::<Vec<_>>(),
         }));
     }
+    // Every signer record re-verified with the trusted keys, and its trust
+    // decision re-made: a lock edited to other bytes under a kept signer
+    // block fails here, offline.
+    let trust = crate::installing::trust_store(&project, args.pubkey.as_slice())?;
+    let unattested = skills_install::attestation::problems(&trust, &lock);
+    for problem in &unattested {
+        lines.push(format!("{}: {problem}", project.lock_path.display()));
+    }
     // What Vercel's CLI installed, against its `computedHash`.
     let mut vercel_checked = 0usize;
     let mut vercel_total = 0usize;
@@ -103,7 +111,7 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             drifted.push(json!({ "skill": f.skill, "folder": folder, "lock": vercel::LOCK_FILE, "changes": [problem] }));
         }
     }
-    let ok = drifted.is_empty();
+    let ok = drifted.is_empty() && unattested.is_empty();
     let mut differing: Vec<&str> = drifted
         .iter()
         .filter_map(|d| d["folder"].as_str())
@@ -122,15 +130,33 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             folders.len()
         )
     } else {
-        format!(
-            "{} of {} folders differ from {}",
-            differing.len(),
-            folders.len() + vercel_total,
-            project.lock_path.display()
-        )
+        let mut parts = Vec::new();
+        if !differing.is_empty() {
+            parts.push(format!(
+                "{} of {} folders differ",
+                differing.len(),
+                folders.len() + vercel_total
+            ));
+        }
+        if !unattested.is_empty() {
+            parts.push(format!(
+                "{} signer record{} do{} not hold",
+                unattested.len(),
+                if unattested.len() == 1 { "" } else { "s" },
+                if unattested.len() == 1 { "es" } else { "" }
+            ));
+        }
+        format!("{} ({})", parts.join("; "), project.lock_path.display())
     });
     let format = args.format;
-    let json = json!({ "ok": ok, "skills": lock.skills.len(), "folders": folders.len(), "files": files, "drift": drifted });
+    let json = json!({
+        "ok": ok,
+        "skills": lock.skills.len(),
+        "folders": folders.len(),
+        "files": files,
+        "drift": drifted,
+        "signers": unattested.iter().map(|p| json!({"skill": p.skill, "problem": p.message})).collect::<Vec<_>>(),
+    });
     session::print(format, &lines, &json)?;
     Ok(if ok {
         Outcome::Success

@@ -46,6 +46,7 @@
 //! a finding at or above its gate that the list does not name. Locks
 //! written before the gate have no `scan`, and read as before.
 
+pub mod attest;
 #[cfg(feature = "fs")]
 pub mod tree;
 
@@ -55,7 +56,7 @@ mod write;
 
 pub use model::{
     FAIL_ON, FILE_NAME, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, MAX_LOCK_FILE,
-    Resolved, Signer, VERSION, is_allowed_entry,
+    Resolved, SignatureRecord, Signer, VERSION, is_allowed_entry,
 };
 pub use read::ParseError;
 

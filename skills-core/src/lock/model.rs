@@ -3,8 +3,10 @@
 /// The lock's file name, at the top of the project.
 pub const FILE_NAME: &str = "skb.lock";
 
-/// The format version this crate reads and writes.
-pub const VERSION: u64 = 1;
+/// The format version this crate writes. Version 1 (no signatures kept,
+/// no origins, no listings) is still read; its signer records cannot be
+/// verified again, which `verify --installed` says.
+pub const VERSION: u64 = 2;
 
 /// Largest lock file read: 1,339 skills with their files take about 2 MiB.
 pub const MAX_LOCK_FILE: u64 = 64 << 20;
@@ -14,6 +16,12 @@ pub const MAX_LOCK_FILE: u64 = 64 << 20;
 pub struct Lock {
     /// The skills, sorted by name, names unique.
     pub skills: Vec<LockedSkill>,
+    /// The content each signature names, so that it can be checked again
+    /// without the network: for each signed digest (hex), the canonical
+    /// listing it is the SHA-256 of ([`crate::digest::bundle_listing`]),
+    /// every line after the first. Sorted by digest; only digests a skill's
+    /// [`Signer::digest`] names.
+    pub listings: Vec<(String, Vec<String>)>,
 }
 
 /// One installed skill.
@@ -23,6 +31,11 @@ pub struct LockedSkill {
     pub name: String,
     /// The source as the user wrote it (`acme/skills@v1`, a path, a URL).
     pub source: String,
+    /// What was actually fetched, in one canonical form
+    /// (`https://github.com/acme/skills`, `local:vendor/skills`): what the
+    /// trust decision, the allowances and the pins are bound to. `None` in
+    /// version 1 locks.
+    pub origin: Option<String>,
     /// What the source resolved to: the pin `install` fetches again.
     pub resolved: Resolved,
     /// The skill's digest, `sha256:<hex>` ([`crate::digest`]).
@@ -37,6 +50,9 @@ pub struct LockedSkill {
     /// What the install gate's security scan saw and accepted; `None` in
     /// locks written before the gate.
     pub scan: Option<LockedScan>,
+    /// Changes a flag accepted, each as the flag recorded it (a change of
+    /// publisher or of source for this name); sorted.
+    pub accepted: Vec<String>,
     /// Where it is installed: `/`-separated paths relative to the project,
     /// or below the home directory as `~/…`; sorted.
     pub installed: Vec<String>,
@@ -112,6 +128,24 @@ pub struct Signer {
     pub version: Option<String>,
     /// When it was signed (Unix seconds), if the signature says.
     pub timestamp: Option<u64>,
+    /// The signature itself, kept so that the claims above can be checked
+    /// again with the trusted key; `None` in version 1 locks.
+    pub signature: Option<SignatureRecord>,
+}
+
+/// A minisign signature as the lock keeps it: enough to verify, with the
+/// signer's public key, that the key signed the trusted comment (its
+/// global signature covers the file signature and the comment).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignatureRecord {
+    /// The signature line: base64 of the algorithm, the key id and the
+    /// Ed25519 signature of the signed bytes.
+    pub line: String,
+    /// The trusted comment, as signed.
+    pub comment: String,
+    /// The global signature line: base64 of the Ed25519 signature of the
+    /// signature and the trusted comment.
+    pub global: String,
 }
 
 /// What the security scan of a skill found when it was installed, and the
@@ -225,6 +259,42 @@ impl Lock {
             Ok(i) => self.skills[i] = skill,
             Err(i) => self.skills.insert(i, skill),
         }
+    }
+
+    /// The listing kept for the signed digest `digest` (hex).
+    pub fn listing(&self, digest: &str) -> Option<&[String]> {
+        self.listings
+            .binary_search_by(|(d, _)| d.as_str().cmp(digest))
+            .ok()
+            .and_then(|i| self.listings.get(i))
+            .map(|(_, lines)| lines.as_slice())
+    }
+
+    /// Keeps `lines` as the listing of `digest`.
+    pub fn keep_listing(&mut self, digest: String, lines: Vec<String>) {
+        match self
+            .listings
+            .binary_search_by(|(d, _)| d.as_str().cmp(&digest))
+        {
+            Ok(i) => self.listings[i].1 = lines,
+            Err(i) => self.listings.insert(i, (digest, lines)),
+        }
+    }
+
+    /// Drops the listings no skill's signer names.
+    pub fn prune_listings(&mut self) {
+        let named: std::collections::BTreeSet<&str> = self
+            .skills
+            .iter()
+            .filter_map(|s| s.signer.as_ref()?.digest.as_deref())
+            .collect();
+        let keep: Vec<bool> = self
+            .listings
+            .iter()
+            .map(|(d, _)| named.contains(d.as_str()))
+            .collect();
+        let mut keep = keep.into_iter();
+        self.listings.retain(|_| keep.next().unwrap_or(false));
     }
 
     /// Removes the skill called `name`, returning it.

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::model::{
-    FAIL_ON, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, Resolved, Signer, VERSION,
-    is_allowed_entry,
+    FAIL_ON, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, Resolved, SignatureRecord,
+    Signer, VERSION, is_allowed_entry,
 };
 use crate::json::{self, Node, Value};
 
@@ -118,49 +118,91 @@ pub(super) fn parse(text: &str) -> Result<Lock, ParseError> {
         at: e.at,
     })?;
     let top = object(&root, "the lock")?;
-    only(top, &root, "the lock", &["version", "skills"])?;
     let version =
         field(top, "version").ok_or_else(|| err(&root, "the lock: `version` is missing"))?;
     let v = number(text, version, "`version`")?;
-    if v != VERSION {
+    if !(1..=VERSION).contains(&v) {
         return Err(err(
             version,
             format!(
-                "lock format version {v}: this skb reads version {VERSION} (a newer skb wrote it?)"
+                "lock format version {v}: this skb reads versions 1 to {VERSION} (a newer skb wrote it?)"
             ),
         ));
     }
+    // Version 1 has none of version 2's keys: a lock naming itself 1 is
+    // read as one, so that nothing of version 2 is half-trusted.
+    let v2 = v >= 2;
+    only(
+        top,
+        &root,
+        "the lock",
+        if v2 {
+            &["version", "skills", "listings"]
+        } else {
+            &["version", "skills"]
+        },
+    )?;
     let skills_node =
         field(top, "skills").ok_or_else(|| err(&root, "the lock: `skills` is missing"))?;
     let mut skills = Vec::new();
     for (name, node) in object(skills_node, "`skills`")? {
-        skills.push(skill(text, name, node)?);
+        skills.push(skill(text, name, node, v2)?);
     }
     // Sorted and unique (duplicates were refused above) whatever the order
     // in the file: a hand-merged lock reads the same.
     skills.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(Lock { skills })
+    let mut listings = Vec::new();
+    if let Some(node) = field(top, "listings") {
+        for (digest, lines) in object(node, "`listings`")? {
+            if !hex(digest, 64) {
+                return Err(err(
+                    lines,
+                    format!("`listings`: `{digest}` is not a digest (64 lowercase hex digits)"),
+                ));
+            }
+            let Value::Array(items) = &lines.value else {
+                return Err(err(
+                    lines,
+                    format!("`listings`: `{digest}` must be an array of lines"),
+                ));
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                match item.as_str() {
+                    Some(line) if !line.contains('\n') => out.push(line.to_string()),
+                    _ => {
+                        return Err(err(
+                            item,
+                            format!(
+                                "`listings`: `{digest}` holds lines (strings without a line end)"
+                            ),
+                        ));
+                    }
+                }
+            }
+            listings.push((digest.clone(), out));
+        }
+    }
+    listings.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Lock { skills, listings })
 }
 
-fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError> {
+fn skill(text: &str, name: &str, node: &Node, v2: bool) -> Result<LockedSkill, ParseError> {
     let what = format!("skill `{name}`");
     let m = object(node, &what)?;
-    only(
-        m,
-        node,
-        &what,
-        &[
-            "source",
-            "resolved",
-            "digest",
-            "signer",
-            "unsigned",
-            "profile",
-            "scan",
-            "installed",
-            "files",
-        ],
-    )?;
+    const V1: [&str; 9] = [
+        "source",
+        "resolved",
+        "digest",
+        "signer",
+        "unsigned",
+        "profile",
+        "scan",
+        "installed",
+        "files",
+    ];
+    let v2_keys: Vec<&str> = V1.iter().copied().chain(["origin", "accepted"]).collect();
+    only(m, node, &what, if v2 { &v2_keys } else { &V1 })?;
     if name.is_empty() || name.contains(['/', '\\', '\0']) || name == "." || name == ".." {
         return Err(err(node, format!("{what}: not a skill name")));
     }
@@ -176,7 +218,11 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
         field(m, "resolved").ok_or_else(|| err(node, format!("{what}: `resolved` is missing")))?;
     let signer = match field(m, "signer") {
         None => None,
-        Some(s) => Some(signer(text, s, &what)?),
+        Some(s) => Some(signer(text, s, &what, v2)?),
+    };
+    let accepted = match field(m, "accepted") {
+        None => Vec::new(),
+        Some(n) => strings(n, &format!("{what}: `accepted`"))?,
     };
     let scan = match field(m, "scan") {
         None => None,
@@ -218,6 +264,8 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
     Ok(LockedSkill {
         name: name.to_string(),
         source: string(m, node, "source", &what)?,
+        origin: opt_string(m, "origin", &what)?,
+        accepted,
         resolved: resolved(resolved_node, &what)?,
         digest,
         signer,
@@ -229,6 +277,24 @@ fn skill(text: &str, name: &str, node: &Node) -> Result<LockedSkill, ParseError>
     })
 }
 
+/// An array of strings, sorted and without repeats.
+fn strings(node: &Node, what: &str) -> Result<Vec<String>, ParseError> {
+    let Value::Array(items) = &node.value else {
+        return Err(err(node, format!("{what} must be an array")));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(
+            item.as_str()
+                .ok_or_else(|| err(item, format!("{what} holds strings")))?
+                .to_string(),
+        );
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
 /// A path `installed` may hold: relative, `/`-separated, no `.`/`..`, or
 /// the same below `~/`.
 fn install_path(p: &str) -> bool {
@@ -236,10 +302,32 @@ fn install_path(p: &str) -> bool {
     crate::path::is_normal(rel)
 }
 
-fn signer(text: &str, node: &Node, what: &str) -> Result<Signer, ParseError> {
+fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, ParseError> {
     let what = format!("{what}: `signer`");
     let m = object(node, &what)?;
-    only(m, node, &what, &["key", "digest", "version", "timestamp"])?;
+    if v2 {
+        only(
+            m,
+            node,
+            &what,
+            &["key", "digest", "version", "timestamp", "signature"],
+        )?;
+    } else {
+        only(m, node, &what, &["key", "digest", "version", "timestamp"])?;
+    }
+    let signature = match field(m, "signature") {
+        None => None,
+        Some(n) => {
+            let what = format!("{what}: `signature`");
+            let s = object(n, &what)?;
+            only(s, n, &what, &["line", "comment", "global"])?;
+            Some(SignatureRecord {
+                line: string(s, n, "line", &what)?,
+                comment: string(s, n, "comment", &what)?,
+                global: string(s, n, "global", &what)?,
+            })
+        }
+    };
     let key = string(m, node, "key", &what)?;
     if !(key.len() == 16 && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))) {
         return Err(err(
@@ -263,6 +351,7 @@ fn signer(text: &str, node: &Node, what: &str) -> Result<Signer, ParseError> {
         digest,
         version: opt_string(m, "version", &what)?,
         timestamp,
+        signature,
     })
 }
 

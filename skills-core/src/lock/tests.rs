@@ -15,6 +15,11 @@ fn sample() -> Lock {
     lock.insert(LockedSkill {
         name: "pdf".into(),
         source: "acme/skills@v1".into(),
+        origin: Some("https://github.com/acme/skills".into()),
+        accepted: vec![
+            "publisher change: key 0000000000000001 to 1A2B3C4D5E6F7A8B, --allow-publisher-change"
+                .into(),
+        ],
         resolved: Resolved::Git {
             url: "https://github.com/acme/skills.git".into(),
             commit: "a".repeat(40),
@@ -26,6 +31,11 @@ fn sample() -> Lock {
             digest: Some("e".repeat(64)),
             version: Some("1.2.0".into()),
             timestamp: Some(1_764_200_000),
+            signature: Some(SignatureRecord {
+                line: "RUQ=".into(),
+                comment: format!("skills-digest-v2:{} version:1.2.0", "e".repeat(64)),
+                global: "Zm9v".into(),
+            }),
         }),
         unsigned: None,
         profile: None,
@@ -48,6 +58,8 @@ fn sample() -> Lock {
     lock.insert(LockedSkill {
         name: "docx".into(),
         source: "oci://127.0.0.1:5000/acme/docx:1".into(),
+        origin: None,
+        accepted: Vec::new(),
         resolved: Resolved::Oci {
             reference: "oci://127.0.0.1:5000/acme/docx".into(),
             tag: Some("1".into()),
@@ -61,6 +73,10 @@ fn sample() -> Lock {
         installed: vec!["~/.claude/skills/docx".into()],
         files: vec![file("SKILL.md", b'c', false)],
     });
+    lock.keep_listing(
+        "e".repeat(64),
+        vec!["skill \"pdf\"".into(), "file x".into()],
+    );
     lock
 }
 
@@ -83,7 +99,7 @@ fn a_lock_reads_back_what_was_written_in_one_layout() {
     );
     assert_eq!(
         Lock::default().to_json(),
-        "{\n  \"version\": 1,\n  \"skills\": {}\n}\n"
+        "{\n  \"version\": 2,\n  \"skills\": {}\n}\n"
     );
 }
 
@@ -216,7 +232,12 @@ fn allowed_entries_are_a_code_and_a_fingerprint() {
 fn hand_edits_that_change_what_is_fetched_are_errors() {
     let text = sample().to_json();
     let bad = [
-        (text.replace("\"version\": 1", "\"version\": 2"), "newer"),
+        (text.replace("\"version\": 2", "\"version\": 3"), "newer"),
+        // A version 1 lock carries none of version 2's records.
+        (
+            text.replace("\"version\": 2", "\"version\": 1"),
+            "unknown key",
+        ),
         (
             text.replacen("\"source\"", "\"sauce\"", 1),
             "unknown key `sauce`",
@@ -415,6 +436,8 @@ mod properties {
                 LockedSkill {
                     installed: vec![format!(".claude/skills/{name}")],
                     name,
+                    origin: Some(source.clone()),
+                    accepted: Vec::new(),
                     source,
                     resolved: Resolved::Git {
                         url: "https://github.com/a/b.git".into(),
@@ -427,6 +450,7 @@ mod properties {
                         digest: None,
                         version,
                         timestamp: t.map(u64::from),
+                        signature: None,
                     }),
                     unsigned: None,
                     profile: None,

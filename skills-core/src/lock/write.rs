@@ -10,25 +10,46 @@ pub(super) fn to_json(lock: &Lock) -> String {
     o.push_str("{\n");
     let _ = writeln!(o, "  \"version\": {VERSION},");
     if lock.skills.is_empty() {
-        o.push_str("  \"skills\": {}\n}\n");
-        return o;
+        o.push_str("  \"skills\": {}");
+    } else {
+        o.push_str("  \"skills\": {\n");
+        for (i, skill) in lock.skills.iter().enumerate() {
+            skill_json(&mut o, skill);
+            o.push_str(if i + 1 < lock.skills.len() {
+                ",\n"
+            } else {
+                "\n"
+            });
+        }
+        o.push_str("  }");
     }
-    o.push_str("  \"skills\": {\n");
-    for (i, skill) in lock.skills.iter().enumerate() {
-        skill_json(&mut o, skill);
-        o.push_str(if i + 1 < lock.skills.len() {
-            ",\n"
-        } else {
-            "\n"
-        });
+    if !lock.listings.is_empty() {
+        o.push_str(",\n  \"listings\": {\n");
+        for (i, (digest, lines)) in lock.listings.iter().enumerate() {
+            let _ = writeln!(o, "    {}: [", quote(digest));
+            for (j, line) in lines.iter().enumerate() {
+                let _ = write!(o, "      {}", quote(line));
+                o.push_str(if j + 1 < lines.len() { ",\n" } else { "\n" });
+            }
+            o.push_str("    ]");
+            o.push_str(if i + 1 < lock.listings.len() {
+                ",\n"
+            } else {
+                "\n"
+            });
+        }
+        o.push_str("  }");
     }
-    o.push_str("  }\n}\n");
+    o.push_str("\n}\n");
     o
 }
 
 fn skill_json(o: &mut String, s: &LockedSkill) {
     let _ = writeln!(o, "    {}: {{", quote(&s.name));
     let _ = writeln!(o, "      \"source\": {},", quote(&s.source));
+    if let Some(origin) = &s.origin {
+        let _ = writeln!(o, "      \"origin\": {},", quote(origin));
+    }
     let _ = writeln!(o, "      \"resolved\": {},", resolved_json(&s.resolved));
     let _ = writeln!(o, "      \"digest\": {},", quote(&s.digest));
     if let Some(signer) = &s.signer {
@@ -42,7 +63,21 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
         if let Some(t) = signer.timestamp {
             fields.push(format!("\"timestamp\": {t}"));
         }
-        let _ = writeln!(o, "      \"signer\": {{ {} }},", fields.join(", "));
+        match &signer.signature {
+            None => {
+                let _ = writeln!(o, "      \"signer\": {{ {} }},", fields.join(", "));
+            }
+            Some(sig) => {
+                let _ = writeln!(o, "      \"signer\": {{ {},", fields.join(", "));
+                let _ = writeln!(
+                    o,
+                    "        \"signature\": {{ \"line\": {}, \"comment\": {}, \"global\": {} }} }},",
+                    quote(&sig.line),
+                    quote(&sig.comment),
+                    quote(&sig.global)
+                );
+            }
+        }
     }
     if let Some(why) = &s.unsigned {
         let _ = writeln!(o, "      \"unsigned\": {},", quote(why));
@@ -71,6 +106,10 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
             quote(&scan.fail_on),
             allowed.join(", ")
         );
+    }
+    if !s.accepted.is_empty() {
+        let accepted: Vec<String> = s.accepted.iter().map(|a| quote(a)).collect();
+        let _ = writeln!(o, "      \"accepted\": [{}],", accepted.join(", "));
     }
     let installed: Vec<String> = s.installed.iter().map(|p| quote(p)).collect();
     let _ = writeln!(o, "      \"installed\": [{}],", installed.join(", "));

@@ -30,8 +30,9 @@ use url::Url;
 
 use super::OciError;
 
-/// Environment variable: the registry (`host[:port]`) the other
-/// `SKB_REGISTRY_*` credentials are for; they are sent to no other.
+/// Environment variable: the registry (`host[:port]`, read as a Docker
+/// config key is) the other `SKB_REGISTRY_*` credentials are for; they are
+/// sent to no other.
 pub const ENV_HOST: &str = "SKB_REGISTRY_HOST";
 /// Environment variable: user name for the registry `SKB_REGISTRY_HOST`
 /// names (with the password).
@@ -161,7 +162,7 @@ fn from_env(
     };
     let wanted = canonical_host(registry);
     let configured = env(ENV_HOST).filter(|h| !h.trim().is_empty());
-    let why = match configured.as_deref().map(|h| (h, canonical_host(h.trim()))) {
+    let why = match configured.as_deref().map(|h| (h, key_host(h.trim()))) {
         Some((_, Some(host))) if Some(&host) == wanted.as_ref() => return (Some(secret), None),
         Some((_, Some(host))) => format!("it names `{host}`, not `{registry}`"),
         Some((written, None)) => format!("`{written}` is not a `host[:port]`"),
@@ -464,6 +465,9 @@ mod tests {
             let why = identity.withheld.unwrap_or_default();
             assert!(why.contains(ENV_HOST) && why.contains("not set"), "{why}");
         }
+        let url = &[(ENV_HOST, "https://ghcr.io/"), (ENV_TOKEN, "t")];
+        let env = env_of(dir.path(), url);
+        assert_eq!(secret("ghcr.io", &env), Secret::Bearer("t".into()));
         let scoped = &[(ENV_HOST, "GHCR.io.:443"), (ENV_TOKEN, "t")];
         let env = env_of(dir.path(), scoped);
         assert_eq!(secret("ghcr.io", &env), Secret::Bearer("t".into()));

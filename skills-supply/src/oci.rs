@@ -249,7 +249,7 @@ fn upload(
     let url = session.url("blobs/uploads/")?;
     let mut response = session.send(Method::POST, &url, &[("Content-Length", "0")], &[])?;
     let location = header(&response, "location").map(str::to_owned);
-    let mut location = match (response.status(), location) {
+    let mut url = match (response.status(), location) {
         (StatusCode::ACCEPTED, Some(location)) => session.location(&url, &location)?,
         _ => {
             return Err(OciError::Registry {
@@ -259,10 +259,8 @@ fn upload(
             });
         }
     };
-    location
-        .query_pairs_mut()
+    url.query_pairs_mut()
         .append_pair("digest", &descriptor.digest);
-    let url = location;
     let mut response = session.send(
         Method::PUT,
         &url,

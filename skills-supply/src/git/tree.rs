@@ -18,7 +18,9 @@ pub struct GitLimits {
     /// fetches: the pack as it arrives, checked every 100 ms and when the
     /// fetch ends. Default 1 GiB (a fetch of one commit is compressed; a
     /// server that cannot send one commit is asked for every branch and
-    /// tag).
+    /// tag). git still inflates every object it receives to check its id:
+    /// a highly compressed object costs time (bounded by
+    /// [`GitOptions::timeout`](super::GitOptions)), not disk.
     pub max_fetch_bytes: u64,
     /// Most files (blobs, links and submodules) in the tree, or in the
     /// subpath. Default 100,000.

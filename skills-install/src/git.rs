@@ -62,7 +62,7 @@ pub(crate) fn fetch_pinned(url: &str, commit: &str, path: Option<&str>) -> io::R
 fn checkout(spec: &GitSpec, commit: &str, opts: &GitOptions) -> io::Result<Fetched> {
     let tmp = tempfile::Builder::new().prefix("skills-git-").tempdir()?;
     let dest = tmp.path().join("checkout");
-    git::checkout(&spec.url, commit, &dest, opts).map_err(git_error)?;
+    git::checkout(&spec.url, commit, spec.subpath.as_deref(), &dest, opts).map_err(git_error)?;
     let root = git::subpath_dir(&dest, spec).map_err(git_error)?;
     if !root.is_dir() {
         return Err(invalid(format!("{spec}: not a folder")));

@@ -22,9 +22,15 @@
 //!   on the terminal, as it does for `git clone`);
 //! - runs no hook (`core.hooksPath=/dev/null`; the empty repository is made
 //!   with no template), no fsmonitor, no submodule, no background `gc`;
-//! - uses only the transports `file`, `git`, `http`, `https` and `ssh`
-//!   (`GIT_ALLOW_PROTOCOL`, and `protocol.ext.allow=never`): no remote
-//!   helper, even through an `insteadOf` rewrite;
+//! - uses only the transports `file`, `https` and `ssh`, and `git` and
+//!   `http` only for a source written with them whose host is loopback
+//!   (unless [`GitOptions::allow_plain_text`]), whatever `insteadOf`
+//!   rewrites it to (`GIT_ALLOW_PROTOCOL`, and `protocol.ext.allow=never`):
+//!   no remote helper, and no plain text to another host; a plain-text
+//!   source to another host is refused before git runs
+//!   ([`GitError::Insecure`]);
+//! - follows no redirect (`http.followRedirects=false`): the URL fetched
+//!   is the URL given, so a pin on it means what it says;
 //! - reads the user's global configuration (credentials) but not the system
 //!   one (`GIT_CONFIG_NOSYSTEM=1`, except on Windows, where Git for Windows
 //!   keeps its credential manager and CA bundle there), and no variable that
@@ -37,9 +43,15 @@
 //!   still apply);
 //! - is given every URL and ref after `--` where git takes one, and a source
 //!   starting with `-` is refused before git sees it (option injection);
-//! - keeps at most a bounded stdout and the last 4 KiB of stderr (control
+//! - keeps at most a bounded stdout (a tree's listing is read as it
+//!   streams, and stopped at a limit) and the last 4 KiB of stderr (control
 //!   characters removed, for the error message), and is killed when the
-//!   call's [`GitOptions::timeout`] runs out (the whole call, not each read).
+//!   call's [`GitOptions::timeout`] runs out (the whole call, not each read);
+//! - fetches and writes within [`GitLimits`]: the fetch is measured while
+//!   it arrives; the tree's sizes, file count and path lengths are read
+//!   (`git ls-tree -r -l`) and checked before anything is checked out; what
+//!   git writes is measured too, since a filter may write more than the
+//!   tree records.
 //!
 //! Symbolic links are checked out as git writes them, pointing wherever the
 //! repository says: the installer's validator decides what a link in a
@@ -51,6 +63,8 @@ mod error;
 mod resolve;
 mod run;
 mod spec;
+mod transport;
+mod tree;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -58,6 +72,7 @@ use std::time::{Duration, Instant};
 pub use checkout::subpath_dir;
 pub use error::GitError;
 pub use spec::GitSpec;
+pub use tree::{GitLimit, GitLimits};
 
 /// How git is run.
 #[derive(Debug, Clone)]
@@ -67,14 +82,23 @@ pub struct GitOptions {
     pub timeout: Duration,
     /// The git program: a name looked up in `PATH`, or a path.
     pub git: PathBuf,
+    /// Allows the plain-text transports (`http://`, `git://`) to hosts that
+    /// are not loopback. Default `false`: plain text only to `127.0.0.0/8`,
+    /// `[::1]` or `localhost`, as for HTTPS downloads.
+    pub allow_plain_text: bool,
+    /// What a checkout may fetch and write.
+    pub limits: GitLimits,
 }
 
 impl Default for GitOptions {
-    /// Five minutes, `git` from `PATH`.
+    /// Five minutes, `git` from `PATH`, no plain text to other hosts than
+    /// loopback, [`GitLimits::default`].
     fn default() -> Self {
         GitOptions {
             timeout: Duration::from_secs(300),
             git: PathBuf::from("git"),
+            allow_plain_text: false,
+            limits: GitLimits::default(),
         }
     }
 }
@@ -91,22 +115,49 @@ pub fn resolve(spec: &GitSpec, opts: &GitOptions) -> Result<String, GitError> {
 
 /// Writes the tree of `commit` from the repository at `url` into `dest`, an
 /// empty folder (created if absent, in a parent that must exist; a link is
-/// refused), with no `.git` left in it.
+/// refused), with no `.git` left in it; with a `subpath`, only that folder
+/// of the tree, at the same place under `dest` (`dest/<subpath>`; see
+/// [`subpath_dir`]).
 ///
 /// Fetches that one commit (`--depth 1`); a server that refuses a commit by
 /// id gets a fetch of all its branches and tags, then the commit must be
-/// among them ([`GitError::CommitNotFound`]). Checks that the checked-out
-/// `HEAD` is `commit`. On any error `dest` is left as it was: empty, or
-/// absent.
-pub fn checkout(url: &str, commit: &str, dest: &Path, opts: &GitOptions) -> Result<(), GitError> {
-    checkout::checkout(url, commit, dest, opts, Instant::now() + opts.timeout)
+/// among them ([`GitError::CommitNotFound`]). The fetch is stopped when it
+/// passes [`GitLimits::max_fetch_bytes`]. Before anything is written to
+/// `dest`, the tree (or the subpath's part of it) is listed with its sizes
+/// and checked against the other [`GitLimits`] ([`GitError::OverLimit`]),
+/// and a subpath that is missing, or is a file or a link, is refused
+/// ([`GitError::SubpathNotFound`]). Checks that the checked-out `HEAD` is
+/// `commit`. On any error `dest` is left as it was: empty, or absent.
+pub fn checkout(
+    url: &str,
+    commit: &str,
+    subpath: Option<&str>,
+    dest: &Path,
+    opts: &GitOptions,
+) -> Result<(), GitError> {
+    checkout::checkout(
+        url,
+        commit,
+        subpath,
+        dest,
+        opts,
+        Instant::now() + opts.timeout,
+    )
 }
 
-/// [`resolve`] then [`checkout`] into `dest`, within one timeout; returns
-/// the commit. The subpath is not applied: see [`subpath_dir`].
+/// [`resolve`] then [`checkout`] of the spec's subpath into `dest`, within
+/// one timeout; returns the commit. The subpath's folder is
+/// `dest/<subpath>`: see [`subpath_dir`].
 pub fn fetch(spec: &GitSpec, dest: &Path, opts: &GitOptions) -> Result<String, GitError> {
     let deadline = Instant::now() + opts.timeout;
     let commit = resolve::resolve(spec, opts, deadline)?;
-    checkout::checkout(&spec.url, &commit, dest, opts, deadline)?;
+    checkout::checkout(
+        &spec.url,
+        &commit,
+        spec.subpath.as_deref(),
+        dest,
+        opts,
+        deadline,
+    )?;
     Ok(commit)
 }

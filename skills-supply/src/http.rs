@@ -495,6 +495,23 @@ fn io_error(url: &Url, e: std::io::Error, opts: &HttpOptions) -> HttpError {
     }
 }
 
+/// The scheme rule of [`get`] for a transport that makes its own requests
+/// (OCI, which follows its redirects hop by hop; git, whose `http://` and
+/// `git://` hosts are judged by it): `to`, resolved against `from` when it
+/// is a redirect's `Location`, parsed and returned if [`get`] would contact
+/// it (`https://`; `http://` to a loopback host, or to any host with
+/// `allow_http`; never a redirect from `https://` to `http://`).
+pub(crate) fn check_hop(from: Option<&Url>, to: &str, allow_http: bool) -> Result<Url, HttpError> {
+    let opts = HttpOptions {
+        allow_http,
+        ..HttpOptions::default()
+    };
+    match from {
+        Some(from) => redirect_target(from, to, &opts),
+        None => checked_url(to, &opts),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

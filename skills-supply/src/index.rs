@@ -23,6 +23,14 @@
 //! in it can be verified. A digest is checked before [`fetch_entry`]
 //! returns a byte.
 //!
+//! **Bounds before work.** An index is at most [`MAX_INDEX_BYTES`] (8 MiB,
+//! checked before parsing, and while [`fetch_index`] downloads it) and
+//! [`MAX_ENTRIES`] entries; an entry's `url` at most 4,096 bytes and its
+//! `version` 128. It is read in one pass that keeps only the fields above
+//! and skips the rest without building it (`read.rs`), so a hostile
+//! document costs a small multiple of its bounded size; a field given
+//! twice is refused.
+//!
 //! **Immutable versions.** The schema has one index per site, always the
 //! latest. [`publish`] adds what a lock needs to pin a version: each
 //! skill's versions live under `<name>/<version>/`, never rewritten: the
@@ -33,20 +41,20 @@
 //! version of each skill; a locked install reads the versioned index,
 //! whose bytes never change.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::path::PathBuf;
 
-use serde_json::Value;
 use skills_core::digest::{hex, sha256};
 use url::Url;
 
 use crate::http::{self, HttpError, HttpOptions};
 
 mod publish;
+mod read;
 mod version;
 
 pub use publish::{Publication, PublishReport, publish, to_json};
+pub use read::parse;
 
 /// The `$schema` of a 0.2.0 index.
 pub const SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -54,6 +62,14 @@ pub const SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.
 pub const WELL_KNOWN: &str = ".well-known/agent-skills";
 /// The index's file name.
 pub const INDEX_FILE: &str = "index.json";
+/// The largest index read, in bytes: 8 MiB, checked before the index is
+/// parsed (and while it downloads, whatever the download limit). The
+/// largest index seen in the wild is a few hundred KiB; 8 MiB holds over
+/// 30,000 entries with full descriptions.
+pub const MAX_INDEX_BYTES: u64 = 8 << 20;
+/// The most entries an index may have: 10,000 (a site publishes its own
+/// skills; [`publish`] writes one entry per skill).
+pub const MAX_ENTRIES: usize = 10_000;
 /// What an archive's signature adds to the archive's URL or file name.
 pub const SIGNATURE_SUFFIX: &str = ".minisig";
 
@@ -115,6 +131,17 @@ pub enum IndexError {
     Schema {
         /// The `$schema` found, if any.
         found: Option<String>,
+    },
+    /// The index is larger than [`MAX_INDEX_BYTES`] (or the download
+    /// limit, when that is smaller).
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// The index has more than [`MAX_ENTRIES`] entries.
+    TooManyEntries {
+        /// The limit.
+        limit: usize,
     },
     /// An entry breaks a rule of the schema.
     Entry {
@@ -183,6 +210,14 @@ impl fmt::Display for IndexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IndexError::Json { message } => write!(f, "not a skills index: {message}"),
+            IndexError::TooLarge { limit } => write!(
+                f,
+                "the index is larger than {limit} bytes, the most a skills index may have"
+            ),
+            IndexError::TooManyEntries { limit } => write!(
+                f,
+                "the index has more than {limit} entries, the most a skills index may have"
+            ),
             IndexError::Schema { found: None } => write!(
                 f,
                 "the index has no `$schema`: only the 0.2.0 index (`$schema` `{SCHEMA}`), \
@@ -251,99 +286,6 @@ impl From<HttpError> for IndexError {
     }
 }
 
-/// Parses a 0.2.0 index, checking every entry.
-pub fn parse(bytes: &[u8]) -> Result<Index, IndexError> {
-    let json = |message: String| IndexError::Json { message };
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| json(e.to_string()))?;
-    let Value::Object(top) = value else {
-        return Err(json("the top level is not an object".into()));
-    };
-    match top.get("$schema") {
-        Some(Value::String(s)) if s == SCHEMA => {}
-        Some(Value::String(s)) => {
-            return Err(IndexError::Schema {
-                found: Some(s.clone()),
-            });
-        }
-        Some(other) => {
-            return Err(IndexError::Schema {
-                found: Some(other.to_string()),
-            });
-        }
-        None => return Err(IndexError::Schema { found: None }),
-    }
-    let Some(Value::Array(raw)) = top.get("skills") else {
-        return Err(json("`skills` is missing or not a list".into()));
-    };
-    let mut seen = HashSet::new();
-    let mut skills = Vec::with_capacity(raw.len());
-    for (position, item) in raw.iter().enumerate() {
-        let entry = parse_entry(position, item)?;
-        if !seen.insert(entry.name.clone()) {
-            return Err(IndexError::Entry {
-                position: Some(position),
-                name: Some(entry.name),
-                message: "a second entry with this name".into(),
-            });
-        }
-        skills.push(entry);
-    }
-    Ok(Index {
-        schema: SCHEMA.to_string(),
-        skills,
-    })
-}
-
-/// One entry of `skills`, checked.
-fn parse_entry(position: usize, item: &Value) -> Result<Entry, IndexError> {
-    let name_seen = item.get("name").and_then(Value::as_str).map(str::to_string);
-    let bad = |message: String| IndexError::Entry {
-        position: Some(position),
-        name: name_seen.clone(),
-        message,
-    };
-    if !item.is_object() {
-        return Err(bad("not an object".into()));
-    }
-    let text = |field: &str| match item.get(field) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(bad(format!("`{field}` is not a string"))),
-        None => Err(bad(format!("`{field}` is missing"))),
-    };
-    let name = text("name")?;
-    check_name(&name).map_err(&bad)?;
-    let description = text("description")?;
-    check_description(&description).map_err(&bad)?;
-    let kind = match text("type")?.as_str() {
-        "skill-md" => EntryKind::SkillMd,
-        "archive" => EntryKind::Archive,
-        other => {
-            return Err(bad(format!(
-                "unknown `type` `{other}`: expected `skill-md` or `archive`"
-            )));
-        }
-    };
-    let url = text("url")?;
-    if url.is_empty() {
-        return Err(bad("`url` is empty".into()));
-    }
-    let digest = text("digest")?;
-    check_digest(&digest).map_err(&bad)?;
-    let version = match item.get("version") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(bad("`version` is not a string".into())),
-    };
-    Ok(Entry {
-        name,
-        description,
-        kind,
-        url,
-        digest,
-        version,
-    })
-}
-
 /// The schema's name rule (the Agent Skills name rule).
 pub(crate) fn check_name(name: &str) -> Result<(), String> {
     let ok = (1..=64).contains(&name.len())
@@ -379,7 +321,7 @@ pub(crate) fn check_description(description: &str) -> Result<(), String> {
 }
 
 /// `sha256:` and 64 lowercase hex digits.
-fn check_digest(digest: &str) -> Result<(), String> {
+pub(crate) fn check_digest(digest: &str) -> Result<(), String> {
     let ok = digest.strip_prefix("sha256:").is_some_and(|h| {
         h.len() == 64
             && h.bytes()
@@ -446,17 +388,28 @@ pub fn entry_url(index_url: &str, entry: &Entry) -> Result<String, IndexError> {
     }
 }
 
-/// Downloads and parses the index at `url` (see [`index_url`]).
+/// Downloads and parses the index at `url` (see [`index_url`]). The
+/// download is bounded by [`MAX_INDEX_BYTES`] (or `opts.max_bytes`, when
+/// smaller): a longer body is not read past it.
 pub fn fetch_index(
     url: &str,
     opts: &HttpOptions,
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<Index, IndexError> {
-    let bytes = http::get(url, opts, progress)?;
-    parse(&bytes).map_err(|e| IndexError::At {
+    let at = |e: IndexError| IndexError::At {
         url: url.to_string(),
         source: Box::new(e),
-    })
+    };
+    let bounded = HttpOptions {
+        max_bytes: opts.max_bytes.min(MAX_INDEX_BYTES),
+        ..opts.clone()
+    };
+    let bytes = match http::get(url, &bounded, progress) {
+        Ok(bytes) => bytes,
+        Err(HttpError::TooLarge { limit, .. }) => return Err(at(IndexError::TooLarge { limit })),
+        Err(e) => return Err(e.into()),
+    };
+    parse(&bytes).map_err(at)
 }
 
 /// Downloads `entry`'s artifact and returns its bytes only if their digest

@@ -44,9 +44,13 @@
 //!
 //! # Credentials
 //!
-//! In order: `SKB_REGISTRY_TOKEN` (a bearer token sent as is);
-//! `SKB_REGISTRY_USERNAME` with `SKB_REGISTRY_PASSWORD`; the `auths` entry
-//! for the registry in `$DOCKER_CONFIG/config.json`, else
+//! Each for the one registry host it was configured for (compared in one
+//! canonical form: see `auth.rs`). In order: for the registry
+//! `SKB_REGISTRY_HOST` names (`host[:port]`), `SKB_REGISTRY_TOKEN` (a
+//! bearer token sent as is), else `SKB_REGISTRY_USERNAME` with
+//! `SKB_REGISTRY_PASSWORD` (without `SKB_REGISTRY_HOST` they are sent
+//! nowhere, and a `401` says so); the `auths` entry whose key is the
+//! registry's host in `$DOCKER_CONFIG/config.json`, else
 //! `~/.docker/config.json` (`auth`, the base64 of `user:password` that
 //! `docker login` and `oras login` write, or `identitytoken`); otherwise
 //! anonymous. Credential helpers (`credsStore`, `credHelpers`) are not run.
@@ -54,10 +58,27 @@
 //! credentials, `Bearer` by fetching a token from the challenge's realm (with
 //! the credentials, if any) for `repository:<repo>:pull` (and `push`).
 //!
+//! The `Authorization` header (credentials, or the token earned with them)
+//! goes only to the registry's own origin (scheme, host and port): not to a
+//! server a redirect or an upload `Location` names, and a challenge from
+//! such a server is not answered. A token realm may be on another host
+//! (Docker Hub's is `auth.docker.io`, GitLab's `gitlab.com` for
+//! `registry.gitlab.com`): the `Basic` credentials go there because the
+//! registry they were configured for named it, in a challenge received over
+//! `https://` (or from a loopback or `insecure` registry); the realm itself
+//! must be `https://`, or `http://` to a loopback host (any host when
+//! `insecure`), never a step down from an `https://` registry.
+//!
 //! # Transport
 //!
 //! `https://`, except for loopback registries (`localhost`, `127.0.0.0/8`,
-//! `[::1]`) and when [`OciOptions::insecure`] is set, which use `http://`.
+//! `[::1]`, as [`crate::http`] judges a host) and when
+//! [`OciOptions::insecure`] is set, which use `http://`. Every request
+//! (manifest, blob, upload, token) follows the scheme rule of
+//! [`crate::http`]: redirects of `GET` and `HEAD` are followed here, hop by
+//! hop (at most 10), each hop checked before it is contacted (`https://`;
+//! `http://` only to a loopback host unless `insecure`; never from
+//! `https://` to `http://`); an upload `Location` is checked the same way.
 //! Connection failures, `5xx` and `429` are retried with backoff (honouring
 //! `Retry-After` up to 30 s); other `4xx` answers are final.
 //!
@@ -85,7 +106,7 @@ use std::time::Duration;
 
 use ureq::http::{Method, StatusCode};
 
-pub use auth::{Credentials, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
+pub use auth::{Credentials, ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
 pub use error::OciError;
 pub use reference::Reference;
 
@@ -185,7 +206,7 @@ pub fn push(
         upload(&mut session, &blob.descriptor, blob.bytes)?;
     }
     let key = reference.tag.as_deref().unwrap_or(&digest);
-    let url = session.url(&format!("manifests/{key}"));
+    let url = session.url(&format!("manifests/{key}"))?;
     let mut response = session.send(
         Method::PUT,
         &url,
@@ -220,16 +241,16 @@ fn upload(
     bytes: &[u8],
 ) -> Result<(), OciError> {
     let reference = session.reference.to_string();
-    let url = session.url(&format!("blobs/{}", descriptor.digest));
+    let url = session.url(&format!("blobs/{}", descriptor.digest))?;
     let response = session.send(Method::HEAD, &url, &[], &[])?;
     if response.status() == StatusCode::OK {
         return Ok(());
     }
-    let url = session.url("blobs/uploads/");
+    let url = session.url("blobs/uploads/")?;
     let mut response = session.send(Method::POST, &url, &[("Content-Length", "0")], &[])?;
     let location = header(&response, "location").map(str::to_owned);
-    let location = match (response.status(), location) {
-        (StatusCode::ACCEPTED, Some(location)) => session.absolute(&location),
+    let mut url = match (response.status(), location) {
+        (StatusCode::ACCEPTED, Some(location)) => session.location(&url, &location)?,
         _ => {
             return Err(OciError::Registry {
                 reference,
@@ -238,11 +259,8 @@ fn upload(
             });
         }
     };
-    let sep = if location.contains('?') { '&' } else { '?' };
-    let url = format!(
-        "{location}{sep}digest={}",
-        descriptor.digest.replace(':', "%3A")
-    );
+    url.query_pairs_mut()
+        .append_pair("digest", &descriptor.digest);
     let mut response = session.send(
         Method::PUT,
         &url,
@@ -299,7 +317,7 @@ pub fn pull(reference: &Reference, options: &OciOptions) -> Result<Pulled, OciEr
 /// `HEAD` (a `GET`, hashed here, when the registry sends no digest header).
 pub fn resolve(reference: &Reference, options: &OciOptions) -> Result<String, OciError> {
     let mut session = Session::new(reference, options, false)?;
-    let url = session.url(&format!("manifests/{}", reference.manifest_key()));
+    let url = session.url(&format!("manifests/{}", reference.manifest_key()))?;
     let mut response = session.send(Method::HEAD, &url, &[("Accept", MANIFEST_MEDIA_TYPE)], &[])?;
     check_found(reference, &mut response, "resolving the manifest", || {
         manifest_missing(reference)
@@ -326,7 +344,7 @@ pub fn resolve(reference: &Reference, options: &OciOptions) -> Result<String, Oc
 /// digest and the registry's `Docker-Content-Digest`.
 fn fetch_manifest(session: &mut Session<'_>) -> Result<(String, Manifest), OciError> {
     let reference = session.reference;
-    let url = session.url(&format!("manifests/{}", reference.manifest_key()));
+    let url = session.url(&format!("manifests/{}", reference.manifest_key()))?;
     let mut response = session.send(Method::GET, &url, &[("Accept", MANIFEST_MEDIA_TYPE)], &[])?;
     check_found(reference, &mut response, "getting the manifest", || {
         manifest_missing(reference)
@@ -384,7 +402,7 @@ fn fetch_blob(
             what: format!("{what} is {} bytes; the limit is {max}", descriptor.size),
         });
     }
-    let url = session.url(&format!("blobs/{}", descriptor.digest));
+    let url = session.url(&format!("blobs/{}", descriptor.digest))?;
     let mut response = session.send(Method::GET, &url, &[], &[])?;
     check_found(reference, &mut response, &format!("getting {what}"), || {
         format!("{what} `{}`", descriptor.digest)

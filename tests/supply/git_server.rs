@@ -1,12 +1,13 @@
 //! What the git tests serve repositories with: a repository made with the
-//! `git` program, `git daemon` on 127.0.0.1, and a static-file HTTP server
+//! `git` program, `git daemon` on 127.0.0.1 (or another address of this
+//! machine), and a static-file HTTP server
 //! (git's "dumb" HTTP transport, which cannot fetch one commit by id).
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
 use std::fs;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -168,28 +169,53 @@ pub fn commit(dir: &Path, rel: &str, text: &str) -> String {
     git(dir, &["rev-parse", "HEAD"])
 }
 
-/// A port on 127.0.0.1 that was free a moment ago.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+/// A port on `ip` that was free a moment ago.
+fn free_port(ip: IpAddr) -> u16 {
+    let listener = TcpListener::bind((ip, 0)).unwrap();
     listener.local_addr().unwrap().port()
 }
 
+/// This machine's own address on the interface of its default route: a
+/// host that is not loopback, yet reachable without leaving the machine,
+/// so a test can show that a plain-text connection to it is (or is not)
+/// made. Connecting a UDP socket sends nothing; it only picks the route.
+pub fn non_loopback_address() -> IpAddr {
+    let socket = UdpSocket::bind("0.0.0.0:0").unwrap();
+    let ip = socket
+        .connect("198.51.100.1:9")
+        .and_then(|()| socket.local_addr())
+        .map(|addr| addr.ip())
+        .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    assert!(
+        !ip.is_loopback() && !ip.is_unspecified(),
+        "this test needs a network interface with an address that is not loopback \
+         (a default route); this machine has none"
+    );
+    ip
+}
+
 /// `git daemon` serving every repository under `base` as
-/// `git://127.0.0.1:<port>/<path>`; killed on drop.
+/// `git://<ip>:<port>/<path>`; killed on drop.
 #[derive(Debug)]
 pub struct GitDaemon {
+    ip: IpAddr,
     pub port: u16,
     child: Child,
 }
 
 impl GitDaemon {
     pub fn start(base: &Path) -> GitDaemon {
-        let port = free_port();
+        GitDaemon::start_on(base, IpAddr::V4(Ipv4Addr::LOCALHOST))
+    }
+
+    /// `git daemon` listening on `ip` only.
+    pub fn start_on(base: &Path, ip: IpAddr) -> GitDaemon {
+        let port = free_port(ip);
         let log = base.join("daemon.log");
         let mut child = Command::new("git")
             .arg("daemon")
             .arg("--reuseaddr")
-            .arg("--listen=127.0.0.1")
+            .arg(format!("--listen={ip}"))
             .arg(format!("--port={port}"))
             .arg(format!("--base-path={}", base.display()))
             .arg("--export-all")
@@ -211,21 +237,21 @@ impl GitDaemon {
                     fs::read_to_string(&log).unwrap_or_default()
                 );
             }
-            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return GitDaemon { port, child };
+            if TcpStream::connect((ip, port)).is_ok() {
+                return GitDaemon { ip, port, child };
             }
             assert!(
                 Instant::now() < give_up,
-                "`git daemon` did not listen on 127.0.0.1:{port}: {}",
+                "`git daemon` did not listen on {ip}:{port}: {}",
                 fs::read_to_string(&log).unwrap_or_default()
             );
             thread::sleep(Duration::from_millis(20));
         }
     }
 
-    /// `git://127.0.0.1:<port>/<path>`.
+    /// `git://<ip>:<port>/<path>`.
     pub fn url(&self, path: &str) -> String {
-        format!("git://127.0.0.1:{}/{path}", self.port)
+        format!("git://{}:{}/{path}", self.ip, self.port)
     }
 }
 
@@ -241,6 +267,7 @@ impl Drop for GitDaemon {
 /// update-server-info`. Stopped on drop.
 #[derive(Debug)]
 pub struct StaticHttp {
+    ip: IpAddr,
     pub port: u16,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -248,7 +275,12 @@ pub struct StaticHttp {
 
 impl StaticHttp {
     pub fn start(root: &Path) -> StaticHttp {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        StaticHttp::start_on(root, IpAddr::V4(Ipv4Addr::LOCALHOST))
+    }
+
+    /// The server listening on `ip` only.
+    pub fn start_on(root: &Path, ip: IpAddr) -> StaticHttp {
+        let listener = TcpListener::bind((ip, 0)).unwrap();
         let port = listener.local_addr().unwrap().port();
         let stop = Arc::new(AtomicBool::new(false));
         let root = root.to_path_buf();
@@ -264,15 +296,16 @@ impl StaticHttp {
             }
         });
         StaticHttp {
+            ip,
             port,
             stop,
             thread: Some(thread),
         }
     }
 
-    /// `http://127.0.0.1:<port>/<path>`.
+    /// `http://<ip>:<port>/<path>`.
     pub fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}/{path}", self.port)
+        format!("http://{}:{}/{path}", self.ip, self.port)
     }
 }
 
@@ -321,7 +354,7 @@ fn serve(mut stream: TcpStream, root: &Path) {
 impl Drop for StaticHttp {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        let _ = TcpStream::connect((self.ip, self.port));
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

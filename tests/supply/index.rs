@@ -459,3 +459,103 @@ fn entries_written_by_others_are_kept_and_a_broken_index_is_not_overwritten() {
     );
     assert_eq!(tree(site.path()), before, "nothing written");
 }
+
+/// One valid entry named `s-<i>`.
+fn numbered_entry(i: usize) -> String {
+    format!(
+        r#"{{"name": "s-{i}", "type": "skill-md", "description": "Skill {i}.", "url": "s-{i}/SKILL.md", "digest": "sha256:{}"}}"#,
+        "0".repeat(64)
+    )
+}
+
+/// Attack: a site serves a huge `index.json` (200 MiB was parsed whole
+/// into a generic JSON tree: 5 GiB of memory, then an abort). The index
+/// has its own bound, far under the download limit, and the body is not
+/// read past it. The server here streams 32 MiB of valid entries,
+/// generated as it writes, so the test holds no large buffer itself.
+#[test]
+fn an_oversized_index_is_refused_before_parsing() {
+    use std::io::Write;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let written = Arc::new(AtomicU64::new(0));
+    let counter = written.clone();
+    let server = Server::start(move |_, _, stream| {
+        let mut send = |bytes: &[u8]| {
+            counter.fetch_add(bytes.len() as u64, Ordering::SeqCst);
+            stream.write_all(bytes).is_ok()
+        };
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{{\"$schema\": \"{SCHEMA}\", \"skills\": ["
+        );
+        if !send(head.as_bytes()) {
+            return;
+        }
+        let mut i = 0;
+        while counter.load(Ordering::SeqCst) < 32 << 20 {
+            let sep = if i == 0 { "" } else { ", " };
+            if !send(format!("{sep}{}", numbered_entry(i)).as_bytes()) {
+                return;
+            }
+            i += 1;
+        }
+        let _ = send(b"]}");
+    });
+    let url = server.url("/.well-known/agent-skills/index.json");
+    let e = fetch_index(&url, &opts(), &mut no_progress());
+    match &e {
+        Err(IndexError::At { url: at, source }) => {
+            assert_eq!(at, &url);
+            assert!(
+                matches!(**source, IndexError::TooLarge { limit } if limit == index::MAX_INDEX_BYTES),
+                "{source}"
+            );
+        }
+        Err(other) => panic!("{other}"),
+        Ok(index) => panic!("read whole: {} entries", index.skills.len()),
+    }
+    let text = e.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(text.contains(&url) && text.contains("8388608"), "{text}");
+    // The reader stopped at the bound: the server could not write its
+    // 32 MiB (what it wrote beyond 8 MiB sits in the sockets' buffers).
+    let sent = written.load(Ordering::SeqCst);
+    assert!(sent < 24 << 20, "the server wrote {sent} bytes");
+}
+
+/// Attack: an index within the size bound that holds more entries than
+/// any site publishes. Refused, naming the bound and the URL.
+#[test]
+fn an_index_with_too_many_entries_is_refused() {
+    let site = tempfile::tempdir().expect("temp dir");
+    let dir = site.path().join(".well-known/agent-skills");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let entries: Vec<String> = (0..=index::MAX_ENTRIES).map(numbered_entry).collect();
+    let text = format!(
+        r#"{{"$schema": "{SCHEMA}", "skills": [{}]}}"#,
+        entries.join(", ")
+    );
+    assert!(text.len() as u64 <= index::MAX_INDEX_BYTES);
+    std::fs::write(dir.join("index.json"), &text).expect("write");
+    let server = Server::files(site.path());
+    let url = index_url(&server.url(""));
+    let e = fetch_index(&url, &opts(), &mut no_progress());
+    match &e {
+        Err(IndexError::At { source, .. }) => assert!(
+            matches!(**source, IndexError::TooManyEntries { limit } if limit == index::MAX_ENTRIES),
+            "{source}"
+        ),
+        Err(other) => panic!("{other}"),
+        Ok(index) => panic!("read: {} entries", index.skills.len()),
+    }
+    let text = e.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(text.contains(&url) && text.contains("10000"), "{text}");
+
+    // One entry fewer is read.
+    let text = format!(
+        r#"{{"$schema": "{SCHEMA}", "skills": [{}]}}"#,
+        entries[1..].join(", ")
+    );
+    std::fs::write(dir.join("index.json"), &text).expect("write");
+    let index = fetch_index(&url, &opts(), &mut no_progress()).expect("index");
+    assert_eq!(index.skills.len(), index::MAX_ENTRIES);
+}

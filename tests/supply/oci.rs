@@ -4,13 +4,15 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::Command;
 
 use base64::Engine as _;
 use skills_supply::oci::{self, Credentials, OciError, OciOptions, PACK_MEDIA_TYPE, Reference};
 
-use crate::registry::Registry;
+use crate::git_server::non_loopback_address;
+use crate::registry::{Recorder, Registry};
 
 /// Options that ignore the machine's own Docker config and environment.
 fn anonymous() -> OciOptions {
@@ -405,4 +407,236 @@ fn a_registry_that_does_not_answer_is_named() {
         )),
         "{text}"
     );
+}
+
+fn login() -> OciOptions {
+    OciOptions {
+        credentials: Credentials::Basic {
+            username: "publisher".into(),
+            password: "s3cret".into(),
+        },
+        ..anonymous()
+    }
+}
+
+/// Attack: a registry answers a blob download with a redirect to plain
+/// `http://` on a host that is not loopback (as a registry backed by a
+/// CDN answers with its CDN), and the HTTP library followed it by its own
+/// policy. Each hop now goes through the transport's scheme rule. The
+/// mirror is on this machine's own network address, so it would answer.
+#[test]
+fn a_blob_redirect_to_plain_http_on_another_host_is_refused() {
+    let ip = non_loopback_address();
+    let (registry, mirror) = Registry::start_redirecting_blobs(ip, None);
+    let tagged = reference(&registry, "team/tools:v1");
+    oci::push(&tagged, &pack_bytes(5_000), Some(SIGNATURE), &anonymous())
+        .unwrap_or_else(|e| panic!("{e}\n{}", registry.log()));
+    let err = oci::pull(&tagged, &anonymous())
+        .map(|pulled| pulled.manifest_digest)
+        .unwrap_err();
+    assert!(matches!(err, OciError::Transport { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&mirror.url()) && text.contains("loopback"),
+        "{text}"
+    );
+    assert!(mirror.seen().is_empty(), "{:?}", mirror.seen());
+}
+
+/// A blob redirected to another (loopback) server is fetched there, and
+/// the registry's credentials stay with the registry.
+#[test]
+fn a_blob_redirect_is_followed_without_the_credentials() {
+    let loopback = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    let (registry, mirror) =
+        Registry::start_redirecting_blobs(loopback, Some(("publisher", "s3cret")));
+    let tagged = reference(&registry, "team/tools:v1");
+    let pack = pack_bytes(5_000);
+    oci::push(&tagged, &pack, Some(SIGNATURE), &login())
+        .unwrap_or_else(|e| panic!("{e}\n{}", registry.log()));
+    let pulled = oci::pull(&tagged, &login()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(pulled.pack, pack);
+    let seen = mirror.seen();
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert!(seen.iter().all(|s| s.authorization.is_none()), "{seen:?}");
+}
+
+/// Attack: a registry's upload `Location` names another host, and the
+/// registry's credentials went there with the blob. They are sent to the
+/// registry's own origin only; the other host (which forwards to the
+/// registry) gets none, so the upload is refused instead.
+#[test]
+fn push_credentials_are_not_sent_to_an_upload_location_on_another_host() {
+    let (registry, front) = Registry::start_behind_other_host("publisher", "s3cret");
+    let tagged = reference(&registry, "team/tools:v1");
+    let result = oci::push(&tagged, &pack_bytes(2_000), None, &login());
+    let seen = front.seen();
+    assert!(!seen.is_empty(), "the upload did not go to the other host");
+    assert!(
+        seen.iter().all(|s| s.authorization.is_none()),
+        "credentials sent to {}: {seen:?}",
+        front.url()
+    );
+    let err = result.map(|_| ()).unwrap_err();
+    assert!(err.to_string().contains(&front.url()), "{err}");
+}
+
+/// Attack: a loopback registry names a token realm in plain `http://` on a
+/// host that is not loopback, and the credentials went there in clear. A
+/// realm is asked only over `https://`, or `http://` to a loopback host.
+#[test]
+fn credentials_are_not_sent_to_a_plain_http_token_realm_on_another_host() {
+    let ip = non_loopback_address();
+    let (registry, _tokens) = Registry::start_with_tokens_on(ip, "publisher:s3cret", "refresh-me");
+    let tagged = reference(&registry, "team/tools:v1");
+    let err = oci::push(&tagged, &pack_bytes(1_000), None, &login()).unwrap_err();
+    assert!(matches!(err, OciError::Transport { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("http://{ip}:")) && text.contains("loopback"),
+        "{text}"
+    );
+}
+
+/// Attack: a Docker config entry whose key is not exactly the registry's
+/// host (a path after it, or the registry's name inside another URL) was
+/// used for it. Keys are matched by their canonical host only.
+#[test]
+fn docker_config_credentials_go_only_to_their_registry() {
+    let registry = Registry::start_with_password("publisher", "s3cret");
+    let tagged = reference(&registry, "private/tools:v1");
+    oci::push(&tagged, &pack_bytes(1_000), None, &login()).unwrap();
+    let auth = base64::engine::general_purpose::STANDARD.encode("publisher:s3cret");
+    let docker = tempfile::tempdir().unwrap();
+    let config = |keys: &[String]| {
+        let entries: Vec<String> = keys
+            .iter()
+            .map(|key| format!(r#""{key}":{{"auth":"{auth}"}}"#))
+            .collect();
+        std::fs::write(
+            docker.path().join("config.json"),
+            format!(r#"{{"auths":{{{}}}}}"#, entries.join(",")),
+        )
+        .unwrap();
+        OciOptions {
+            credentials: Credentials::DockerConfig(docker.path().to_owned()),
+            ..anonymous()
+        }
+    };
+    let host = &registry.host;
+    let elsewhere = config(&[
+        format!("https://evil.example/{host}"),
+        format!("{host}/private"),
+        format!("{host}.evil.example"),
+    ]);
+    let err = oci::pull(&tagged, &elsewhere)
+        .map(|pulled| pulled.manifest_digest)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            OciError::Unauthorized {
+                had_credentials: false,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // The same host written as `docker login` writes it, in any case.
+    for key in [host.clone(), format!("http://{host}/"), host.to_uppercase()] {
+        let pulled =
+            oci::pull(&tagged, &config(std::slice::from_ref(&key))).map(|p| p.manifest_digest);
+        assert!(pulled.is_ok(), "{key}: {pulled:?}");
+    }
+}
+
+/// Run by `ambient_registry_credentials_go_only_to_their_host` in a child
+/// process whose environment that test sets: pulls the reference in
+/// `SKILLS_TEST_REFERENCE` with the ambient credentials and prints what
+/// happened.
+#[test]
+#[ignore = "a helper: run by another test, in a child process"]
+fn pull_with_the_ambient_environment() {
+    let Ok(text) = std::env::var("SKILLS_TEST_REFERENCE") else {
+        return;
+    };
+    let options = OciOptions {
+        retries: 1,
+        ..OciOptions::default()
+    };
+    match oci::pull(&Reference::parse(&text).unwrap(), &options) {
+        Ok(pulled) => println!("PULLED {}", pulled.manifest_digest),
+        Err(e) => println!("REFUSED {e}"),
+    }
+}
+
+/// Attack: `SKB_REGISTRY_TOKEN`, or `SKB_REGISTRY_USERNAME` and
+/// `SKB_REGISTRY_PASSWORD`, were sent to whatever registry a source or a
+/// lock named. Read from the real environment of a child process, they go
+/// only to the registry `SKB_REGISTRY_HOST` names; otherwise nothing is
+/// sent (the server in front of the registry records every request), and
+/// the registry's `401` says why.
+#[test]
+fn ambient_registry_credentials_go_only_to_their_host() {
+    let registry = Registry::start_with_password("publisher", "s3cret");
+    oci::push(
+        &reference(&registry, "private/tools:v1"),
+        &pack_bytes(1_000),
+        None,
+        &login(),
+    )
+    .unwrap();
+    let front = Recorder::forward(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    front.set_upstream(&registry.host);
+    let host = front.url().trim_start_matches("http://").to_owned();
+    let empty_docker = tempfile::tempdir().unwrap();
+    let run = |vars: &[(&str, &str)]| {
+        let output = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "oci::pull_with_the_ambient_environment"])
+            .args(["--ignored", "--nocapture", "--test-threads=1"])
+            .env_remove(oci::ENV_HOST)
+            .env_remove(oci::ENV_TOKEN)
+            .env_remove(oci::ENV_USERNAME)
+            .env_remove(oci::ENV_PASSWORD)
+            .env("DOCKER_CONFIG", empty_docker.path())
+            .env(
+                "SKILLS_TEST_REFERENCE",
+                format!("oci://{host}/private/tools:v1"),
+            )
+            .envs(vars.iter().copied())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        // The test harness prints the test's name on the same line.
+        let line = stdout.lines().find_map(|l| {
+            let at = l.find("PULLED").or_else(|| l.find("REFUSED"))?;
+            Some(l[at..].to_owned())
+        });
+        line.unwrap_or_else(|| panic!("the helper printed nothing: {stdout}"))
+    };
+    let sent = || front.seen().iter().any(|s| s.authorization.is_some());
+
+    let out = run(&[(oci::ENV_TOKEN, "a-token")]);
+    assert!(
+        out.starts_with("REFUSED") && out.contains("SKB_REGISTRY_HOST") && out.contains("not set"),
+        "{out}"
+    );
+    let out = run(&[
+        (oci::ENV_HOST, "ghcr.io"),
+        (oci::ENV_USERNAME, "publisher"),
+        (oci::ENV_PASSWORD, "s3cret"),
+    ]);
+    assert!(
+        out.starts_with("REFUSED") && out.contains("names `ghcr.io`"),
+        "{out}"
+    );
+    assert!(!sent(), "credentials sent: {:?}", front.seen());
+
+    let out = run(&[
+        (oci::ENV_HOST, &host),
+        (oci::ENV_USERNAME, "publisher"),
+        (oci::ENV_PASSWORD, "s3cret"),
+    ]);
+    assert!(out.starts_with("PULLED"), "{out}");
+    assert!(sent());
 }

@@ -1,12 +1,13 @@
 """A Docker token server (the `auth: token` side of CNCF distribution) for
 tests/supply/oci.rs, on the standard library and the `openssl` program.
 
-    token_server.py KEY.pem CERT.pem ISSUER SERVICE USER:PASSWORD REFRESH_TOKEN
+    token_server.py KEY.pem CERT.pem ISSUER SERVICE USER:PASSWORD REFRESH_TOKEN [ADDRESS]
 
-Prints its port, then answers GET /token (anonymous: pull only; Basic with
-USER:PASSWORD: what the scope asks; other Basic: 401) and POST /token with
-grant_type=refresh_token (REFRESH_TOKEN: what the scope asks), each with an
-RS256 JWT carrying CERT in `x5c`, which the registry trusts as its root.
+Listens on ADDRESS (default 127.0.0.1), prints its port, then answers
+GET /token (anonymous: pull only; Basic with USER:PASSWORD: what the scope
+asks; other Basic: 401) and POST /token with grant_type=refresh_token
+(REFRESH_TOKEN: what the scope asks), each with an RS256 JWT carrying CERT
+in `x5c`, which the registry trusts as its root.
 """
 
 import base64
@@ -18,6 +19,7 @@ import time
 import urllib.parse
 
 KEY, CERT, ISSUER, SERVICE, CREDENTIALS, REFRESH = sys.argv[1:7]
+ADDRESS = sys.argv[7] if len(sys.argv) > 7 else "127.0.0.1"
 DER = subprocess.run(
     ["openssl", "x509", "-in", CERT, "-outform", "DER"], check=True, capture_output=True
 ).stdout
@@ -87,6 +89,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+server = http.server.HTTPServer((ADDRESS, 0), Handler)
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -6,6 +6,8 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::GitLimit;
+
 /// Why a git source could not be parsed, resolved or checked out.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -91,6 +93,26 @@ pub enum GitError {
         path: PathBuf,
         /// Why.
         reason: String,
+    },
+    /// A plain-text transport (`http://`, `git://`) to a host that is not
+    /// loopback, without [`GitOptions::allow_plain_text`](super::GitOptions);
+    /// git was not run.
+    Insecure {
+        /// The repository's URL.
+        url: String,
+    },
+    /// The repository is over one of the [`GitLimits`](super::GitLimits):
+    /// its tree (read before anything is written to the destination), what
+    /// git fetched, or what it wrote. The destination is left as it was.
+    OverLimit {
+        /// The repository's URL.
+        url: String,
+        /// The commit.
+        commit: String,
+        /// Which limit.
+        limit: GitLimit,
+        /// What is over it, with the figures.
+        detail: String,
     },
     /// A local file operation failed.
     Io {
@@ -195,6 +217,23 @@ impl fmt::Display for GitError {
                 write!(f, "cannot check out into `{}`: {reason}", path.display())
             }
             GitError::Io { path, source } => write!(f, "`{}`: {source}", path.display()),
+            GitError::Insecure { url } => write!(
+                f,
+                "`{}` is plain-text git (`http://` or `git://`) to a host that is not \
+                 loopback: refused; use `https://` or `ssh://` (plain text is allowed to \
+                 loopback hosts, or when `GitOptions::allow_plain_text` says so)",
+                redact_url(url)
+            ),
+            GitError::OverLimit {
+                url,
+                commit,
+                limit,
+                detail,
+            } => write!(
+                f,
+                "`{}` at `{commit}`: {detail} ({limit}); nothing was checked out",
+                redact_url(url)
+            ),
         }
     }
 }
@@ -212,6 +251,23 @@ fn write_at(f: &mut fmt::Formatter<'_>, reference: Option<&str>) -> fmt::Result 
     match reference {
         Some(r) => write!(f, " at `{r}`"),
         None => Ok(()),
+    }
+}
+
+/// git's words for a failed request, with what a redirect answer means:
+/// git is told not to follow redirects (the URL fetched is the URL given),
+/// and says only `The requested URL returned error: 302`.
+pub(super) fn with_redirect_hint(detail: String) -> String {
+    let redirected = ["301", "302", "303", "307", "308"]
+        .iter()
+        .any(|code| detail.contains(&format!("returned error: {code}")));
+    if redirected {
+        format!(
+            "{detail} (the server redirects elsewhere; redirects are not followed, so that \
+             what is fetched is what the source names: give the URL it redirects to)"
+        )
+    } else {
+        detail
     }
 }
 

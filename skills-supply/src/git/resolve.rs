@@ -6,8 +6,9 @@
 use std::ffi::OsStr;
 use std::time::Instant;
 
-use super::run::{self, RunError};
-use super::{GitError, GitOptions, GitSpec, spec};
+use super::error::with_redirect_hint;
+use super::run::{Head, RunError, Runner};
+use super::{GitError, GitOptions, GitSpec, spec, transport};
 
 /// ls-remote's output for the few patterns of one ref is small; a listing of
 /// every branch and tag (for the "it has …" hint) may be long and is cut.
@@ -25,6 +26,11 @@ pub(super) fn resolve(
         spec: spec.url.clone(),
         reason: reason.to_owned(),
     })?;
+    let runner = Runner {
+        opts,
+        deadline,
+        protocols: transport::protocols(&spec.url, opts.allow_plain_text)?,
+    };
     let reference = spec.reference.as_deref().unwrap_or("HEAD");
     if let Some(commit) = full_commit_id(reference) {
         return Ok(commit);
@@ -41,7 +47,7 @@ pub(super) fn resolve(
         patterns.push(name.clone());
         patterns.push(format!("{name}^{{}}"));
     }
-    let listing = ls_remote(spec, opts, deadline, &patterns)?;
+    let listing = ls_remote(spec, &runner, &patterns)?;
     for name in &candidates {
         let peeled = format!("{name}^{{}}");
         let found = listing
@@ -52,7 +58,7 @@ pub(super) fn resolve(
             return Ok(id.clone());
         }
     }
-    Err(ref_not_found(spec, opts, deadline, reference))
+    Err(ref_not_found(spec, &runner, reference))
 }
 
 /// A 40- (SHA-1) or 64-digit (SHA-256) hex string, lowercased.
@@ -76,20 +82,21 @@ fn candidates(reference: &str) -> Vec<String> {
 /// `git ls-remote -- <url> <patterns…>`, read into `(id, name)` pairs.
 fn ls_remote(
     spec: &GitSpec,
-    opts: &GitOptions,
-    deadline: Instant,
+    runner: &Runner<'_>,
     patterns: &[String],
 ) -> Result<Vec<(String, String)>, GitError> {
     let mut args: Vec<&OsStr> = vec!["ls-remote".as_ref(), "--".as_ref(), spec.url.as_ref()];
     args.extend(patterns.iter().map(|p| OsStr::new(p.as_str())));
-    let out = run::run(opts, &args, deadline, LS_REMOTE_LIMIT).map_err(|e| match e {
+    let head = Head::new(LS_REMOTE_LIMIT);
+    let out = runner.run(&args, head, None).map_err(|e| match e {
         RunError::NotFound(program) => GitError::GitNotFound { program },
         RunError::Timeout => GitError::Timeout {
             url: spec.url.clone(),
             reference: spec.reference.clone(),
             step: "ls-remote",
-            after: opts.timeout,
+            after: runner.opts.timeout,
         },
+        RunError::Stopped(e) => e,
         RunError::Io(e) => GitError::Failed {
             url: spec.url.clone(),
             reference: spec.reference.clone(),
@@ -104,11 +111,11 @@ fn ls_remote(
             detail: if out.stderr.is_empty() {
                 format!("git {}", out.status)
             } else {
-                out.stderr
+                with_redirect_hint(out.stderr)
             },
         });
     }
-    Ok(parse_listing(&out.stdout, out.stdout_truncated))
+    Ok(parse_listing(&out.stdout.bytes, out.stdout.truncated))
 }
 
 /// `<id>\t<name>` lines; lines that are not (a server's oddity, or the last
@@ -130,16 +137,10 @@ fn parse_listing(stdout: &[u8], truncated: bool) -> Vec<(String, String)> {
 
 /// The error for a ref the server does not have, with a few of the names
 /// it does have (sorted: branches, then tags), when it lists them in time.
-fn ref_not_found(
-    spec: &GitSpec,
-    opts: &GitOptions,
-    deadline: Instant,
-    reference: &str,
-) -> GitError {
+fn ref_not_found(spec: &GitSpec, runner: &Runner<'_>, reference: &str) -> GitError {
     let names = ls_remote(
         spec,
-        opts,
-        deadline,
+        runner,
         &["refs/heads/*".to_owned(), "refs/tags/*".to_owned()],
     )
     .map(|listing| {

@@ -1,7 +1,11 @@
 //! Running the `git` program: a fixed environment and configuration that
-//! keep it from prompting, running hooks or helpers, or reading another
-//! repository's settings; stdin closed; stdout kept up to a bound and the
-//! end of stderr kept for messages; the whole run stopped at a deadline.
+//! keep it from prompting, running hooks or helpers, following redirects,
+//! or reading another repository's settings; the transports it may use
+//! given per run (`GIT_ALLOW_PROTOCOL`, see `transport.rs`); stdin closed;
+//! stdout handed as it arrives to a reader that bounds it ([`Stdout`]) and
+//! the end of stderr kept for messages; a watch called while git runs (on
+//! what it writes to the disk) that may stop it; the whole run stopped at
+//! a deadline.
 
 use std::ffi::OsStr;
 use std::io::{self, Read};
@@ -11,7 +15,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::GitOptions;
+use super::{GitError, GitOptions};
 
 /// `-c` settings given to every git run (see the module doc of `git`).
 const CONFIG: &[&str] = &[
@@ -23,6 +27,10 @@ const CONFIG: &[&str] = &[
     "fetch.recurseSubmodules=false",
     "advice.detachedHead=false",
     "init.defaultBranch=main",
+    // The URL fetched is the URL given: a server cannot send git to another
+    // host, or from `https://` to `http://` (git follows the first
+    // request's redirects by default).
+    "http.followRedirects=false",
     // The same bytes on every machine: no end-of-line conversion from the
     // user's settings (a repository's own `.gitattributes` still applies).
     "core.autocrlf=false",
@@ -35,9 +43,6 @@ const CONFIG: &[&str] = &[
     "maintenance.auto=false",
     "gc.auto=0",
 ];
-
-/// Transports git may use, whatever `url.<base>.insteadOf` rewrites to.
-const ALLOWED_PROTOCOLS: &str = "file:git:http:https:ssh";
 
 /// Variables that would point git at another repository (set, for example,
 /// when `skb` runs inside a git hook): `git rev-parse --local-env-vars`.
@@ -64,15 +69,54 @@ const LOCAL_ENV: &[&str] = &[
 /// How much of stderr is kept (its end) for messages.
 const STDERR_KEEP: usize = 4 * 1024;
 
+/// The least time between two calls of a watch; a watch that takes long
+/// (a large folder to measure) is called at most a fifth of the time.
+const WATCH_EVERY: Duration = Duration::from_millis(100);
+
+/// Where a run's stdout goes, as it arrives.
+pub(super) trait Stdout: Send + 'static {
+    /// Takes the next bytes; `false` stops reading: the pipe is closed, and
+    /// git ends on the broken pipe when it next writes.
+    fn take(&mut self, bytes: &[u8]) -> bool;
+}
+
+/// The first `limit` bytes of stdout; the rest is read and dropped, so git
+/// never blocks on a full pipe.
+#[derive(Debug)]
+pub(super) struct Head {
+    /// The bytes kept.
+    pub(super) bytes: Vec<u8>,
+    /// Whether stdout was longer than the limit.
+    pub(super) truncated: bool,
+    limit: usize,
+}
+
+impl Head {
+    pub(super) fn new(limit: usize) -> Head {
+        Head {
+            bytes: Vec::new(),
+            truncated: false,
+            limit,
+        }
+    }
+}
+
+impl Stdout for Head {
+    fn take(&mut self, bytes: &[u8]) -> bool {
+        let room = self.limit.saturating_sub(self.bytes.len());
+        self.bytes
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.truncated |= bytes.len() > room;
+        true
+    }
+}
+
 /// What a finished git run left.
 #[derive(Debug)]
-pub(super) struct Output {
+pub(super) struct Output<S> {
     pub(super) status: ExitStatus,
-    /// The first `stdout_limit` bytes of stdout.
-    pub(super) stdout: Vec<u8>,
-    /// Whether stdout was longer than the limit (the rest was read and
-    /// dropped, so git never blocks on a full pipe).
-    pub(super) stdout_truncated: bool,
+    /// What stdout's reader made of it.
+    pub(super) stdout: S,
     /// The last lines of stderr, control characters removed, joined by `; `.
     pub(super) stderr: String,
 }
@@ -84,118 +128,160 @@ pub(super) enum RunError {
     NotFound(PathBuf),
     /// The deadline passed; the child was killed.
     Timeout,
+    /// The watch stopped the run (the child was killed), saying why.
+    Stopped(GitError),
     /// Starting or waiting for the child failed otherwise.
     Io(io::Error),
 }
 
-/// Runs `git <CONFIG…> <args…>` and waits for it until `deadline`.
-pub(super) fn run(
-    opts: &GitOptions,
-    args: &[&OsStr],
-    deadline: Instant,
-    stdout_limit: usize,
-) -> Result<Output, RunError> {
-    let mut cmd = Command::new(&opts.git);
-    for setting in CONFIG {
-        cmd.arg("-c").arg(setting);
-    }
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for var in LOCAL_ENV {
-        cmd.env_remove(var);
-    }
-    cmd.env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_ALLOW_PROTOCOL", ALLOWED_PROTOCOLS);
-    // Git for Windows keeps its credential manager and CA bundle in the
-    // system configuration: leaving it out there would break HTTPS.
-    #[cfg(not(windows))]
-    cmd.env("GIT_CONFIG_NOSYSTEM", "1");
-    let mut child = cmd.spawn().map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => RunError::NotFound(opts.git.clone()),
-        _ => RunError::Io(e),
-    })?;
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().map(|out| {
-        let tx = tx.clone();
-        thread::spawn(move || {
-            let kept = read_head(out, stdout_limit);
-            let _ = tx.send(());
-            kept
-        })
-    });
-    let stderr = child.stderr.take().map(|err| {
-        let tx = tx.clone();
-        thread::spawn(move || {
+/// Called while git runs, and once after it exits; an error stops it.
+pub(super) type Watch<'w> = &'w mut dyn FnMut() -> Result<(), GitError>;
+
+/// How the runs of one call are made.
+pub(super) struct Runner<'a> {
+    pub(super) opts: &'a GitOptions,
+    /// When the call's time runs out (all its runs together).
+    pub(super) deadline: Instant,
+    /// `GIT_ALLOW_PROTOCOL`: the transports git may use (`transport.rs`).
+    pub(super) protocols: &'static str,
+}
+
+impl Runner<'_> {
+    /// Runs `git <CONFIG…> <args…>` and waits for it until the deadline,
+    /// handing its stdout to `stdout` and calling `watch` while it runs.
+    pub(super) fn run<S: Stdout>(
+        &self,
+        args: &[&OsStr],
+        stdout: S,
+        watch: Option<Watch<'_>>,
+    ) -> Result<Output<S>, RunError> {
+        let mut cmd = Command::new(&self.opts.git);
+        for setting in CONFIG {
+            cmd.arg("-c").arg(setting);
+        }
+        cmd.args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for var in LOCAL_ENV {
+            cmd.env_remove(var);
+        }
+        cmd.env("GIT_TERMINAL_PROMPT", "0")
+            .env("GIT_ALLOW_PROTOCOL", self.protocols);
+        // Git for Windows keeps its credential manager and CA bundle in the
+        // system configuration: leaving it out there would break HTTPS.
+        #[cfg(not(windows))]
+        cmd.env("GIT_CONFIG_NOSYSTEM", "1");
+        let mut child = cmd.spawn().map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => RunError::NotFound(self.opts.git.clone()),
+            _ => RunError::Io(e),
+        })?;
+        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(RunError::Io(io::Error::other("git's output is not piped")));
+        };
+        let (tx, rx) = mpsc::channel();
+        let stdout = {
+            let tx = tx.clone();
+            thread::spawn(move || {
+                let kept = read_into(out, stdout);
+                let _ = tx.send(());
+                kept
+            })
+        };
+        let stderr = thread::spawn(move || {
             let kept = read_tail(err, STDERR_KEEP);
             let _ = tx.send(());
             kept
-        })
-    });
-    drop(tx);
-    let status = wait_until(&mut child, deadline)?;
-    // A grandchild (ssh, a remote helper) may still hold the pipes: wait for
-    // both readers only until the deadline.
-    for _ in 0..2 {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {}
-            Err(mpsc::RecvTimeoutError::Timeout) => return Err(RunError::Timeout),
+        });
+        let status = wait_until(&mut child, self.deadline, watch)?;
+        // A grandchild (ssh, a remote helper) may still hold the pipes: wait
+        // for both readers only until the deadline.
+        for _ in 0..2 {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => return Err(RunError::Timeout),
+            }
         }
+        let stdout = match stdout.join() {
+            Ok(Ok(kept)) => kept,
+            Ok(Err(e)) => return Err(RunError::Io(e)),
+            Err(_) => {
+                return Err(RunError::Io(io::Error::other(
+                    "reading git's output failed",
+                )));
+            }
+        };
+        let stderr = match stderr.join() {
+            Ok(Ok(tail)) => clean_tail(&tail),
+            _ => String::new(),
+        };
+        Ok(Output {
+            status,
+            stdout,
+            stderr,
+        })
     }
-    let (stdout, stdout_truncated) = match stdout.map(thread::JoinHandle::join) {
-        Some(Ok(Ok(kept))) => kept,
-        Some(Ok(Err(e))) => return Err(RunError::Io(e)),
-        _ => (Vec::new(), false),
-    };
-    let stderr = match stderr.map(thread::JoinHandle::join) {
-        Some(Ok(Ok(tail))) => clean_tail(&tail),
-        _ => String::new(),
-    };
-    Ok(Output {
-        status,
-        stdout,
-        stdout_truncated,
-        stderr,
-    })
 }
 
-/// Polls the child until it exits, killing it at the deadline.
-fn wait_until(child: &mut Child, deadline: Instant) -> Result<ExitStatus, RunError> {
+/// Polls the child until it exits, killing it at the deadline or when the
+/// watch says so; the watch is called once more after the child exits.
+fn wait_until(
+    child: &mut Child,
+    deadline: Instant,
+    mut watch: Option<Watch<'_>>,
+) -> Result<ExitStatus, RunError> {
     let mut pause = Duration::from_millis(1);
+    let mut next_watch = Instant::now() + WATCH_EVERY;
     loop {
         if let Some(status) = child.try_wait().map_err(RunError::Io)? {
+            if let Some(watch) = watch.as_mut() {
+                watch().map_err(RunError::Stopped)?;
+            }
             return Ok(status);
         }
         let now = Instant::now();
         if now >= deadline {
-            // Already exited between the two calls, or killed now: either
-            // way, reap it so no zombie is left.
-            let _ = child.kill();
-            let _ = child.wait();
+            stop(child);
             return Err(RunError::Timeout);
+        }
+        if let Some(watch) = watch.as_mut()
+            && now >= next_watch
+        {
+            if let Err(why) = watch() {
+                stop(child);
+                return Err(RunError::Stopped(why));
+            }
+            next_watch = Instant::now() + WATCH_EVERY.max(now.elapsed() * 4);
         }
         thread::sleep(pause.min(deadline - now));
         pause = (pause * 2).min(Duration::from_millis(50));
     }
 }
 
-/// The first `limit` bytes; the rest is read and dropped.
-fn read_head(mut from: impl Read, limit: usize) -> io::Result<(Vec<u8>, bool)> {
-    let mut kept = Vec::new();
-    let mut truncated = false;
+/// Kills the child (it may have exited between two calls) and reaps it, so
+/// no zombie is left.
+fn stop(child: &mut Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Hands everything `from` gives to `to` until the end or until `to` says
+/// stop (then `from`, the pipe, is closed).
+fn read_into<S: Stdout>(mut from: impl Read, mut to: S) -> io::Result<S> {
     let mut buf = [0u8; 8192];
     loop {
         let n = match from.read(&mut buf) {
-            Ok(0) => return Ok((kept, truncated)),
+            Ok(0) => return Ok(to),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        let room = limit.saturating_sub(kept.len());
-        kept.extend_from_slice(&buf[..n.min(room)]);
-        truncated |= n > room;
+        if !to.take(&buf[..n]) {
+            return Ok(to);
+        }
     }
 }
 
@@ -254,10 +340,36 @@ mod tests {
     #[test]
     fn head_keeps_the_start_and_reads_everything() {
         let data = vec![b'x'; 20_000];
-        let (kept, truncated) = read_head(&data[..], 100).unwrap_or_default();
-        assert_eq!((kept.len(), truncated), (100, true));
-        let (kept, truncated) = read_head(&data[..10], 100).unwrap_or_default();
-        assert_eq!((kept.len(), truncated), (10, false));
+        let head = read_into(&data[..], Head::new(100)).map(|h| (h.bytes.len(), h.truncated));
+        assert_eq!(head.ok(), Some((100, true)));
+        let head = read_into(&data[..10], Head::new(100)).map(|h| (h.bytes.len(), h.truncated));
+        assert_eq!(head.ok(), Some((10, false)));
+    }
+
+    /// Stops taking after `n` calls.
+    struct Count(usize);
+
+    impl Stdout for Count {
+        fn take(&mut self, _: &[u8]) -> bool {
+            self.0 -= 1;
+            self.0 > 0
+        }
+    }
+
+    #[test]
+    fn a_reader_that_says_stop_reads_no_more() {
+        struct Chunks(usize);
+        impl Read for Chunks {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                buf[0] = 1;
+                Ok(1)
+            }
+        }
+        let mut source = Chunks(0);
+        let left = read_into(&mut source, Count(3)).map(|c| c.0);
+        assert_eq!(left.ok(), Some(0));
+        assert_eq!(source.0, 3);
     }
 
     #[test]

@@ -383,7 +383,7 @@ pub(crate) fn check_ref(reference: &str) -> Result<&str, &'static str> {
 
 /// The subpath, `/`-separated and normalised (`a/b/` is `a/b`; empty is
 /// `None`), or why it is refused.
-fn normalize_subpath(subpath: &str) -> Result<Option<String>, &'static str> {
+pub(super) fn normalize_subpath(subpath: &str) -> Result<Option<String>, &'static str> {
     if subpath.len() > MAX_LEN {
         return Err("the subpath is longer than 4096 bytes");
     }

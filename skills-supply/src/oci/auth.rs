@@ -1,18 +1,41 @@
 //! Who we are to a registry: the credentials Docker and ORAS users already
 //! have (`SKB_REGISTRY_*` environment variables, then `auths` in
-//! `$DOCKER_CONFIG/config.json` or `~/.docker/config.json`), and the
-//! `WWW-Authenticate` challenges a registry answers with (`Basic`, or `Bearer`
-//! with a token `realm`).
+//! `$DOCKER_CONFIG/config.json` or `~/.docker/config.json`), each for the
+//! one registry host it was configured for, and the `WWW-Authenticate`
+//! challenges a registry answers with (`Basic`, or `Bearer` with a token
+//! `realm`).
+//!
+//! # Scoped to a host
+//!
+//! Credentials found in the environment or a Docker config are used only
+//! for the registry they name, compared in one canonical form
+//! ([`canonical_host`]): the host as the URL standard reads it (lowercase,
+//! IDNA, an IPv4 address in dotted decimal in any of its spellings, IPv6
+//! compressed in brackets), one trailing dot dropped, port 443 (the port
+//! `https://` implies) dropped and any other port kept. Docker Hub's names
+//! (`docker.io`, `index.docker.io`, `registry-1.docker.io`) are one
+//! registry. The environment's credentials need `SKB_REGISTRY_HOST`;
+//! without it, or for another registry, they are not sent, and a `401`
+//! says so. A Docker config key is a host, optionally with `http://` or
+//! `https://` before it and Docker's own `/`, `/v1/` or `/v2/` after it;
+//! any other path (a key for a namespace, or a URL that merely contains
+//! the registry's name) matches no registry.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use url::Url;
 
 use super::OciError;
 
-/// Environment variable: user name for every registry (with the password).
+/// Environment variable: the registry (`host[:port]`, read as a Docker
+/// config key is) the other `SKB_REGISTRY_*` credentials are for; they are
+/// sent to no other.
+pub const ENV_HOST: &str = "SKB_REGISTRY_HOST";
+/// Environment variable: user name for the registry `SKB_REGISTRY_HOST`
+/// names (with the password).
 pub const ENV_USERNAME: &str = "SKB_REGISTRY_USERNAME";
 /// Environment variable: password or personal access token (with the user name).
 pub const ENV_PASSWORD: &str = "SKB_REGISTRY_PASSWORD";
@@ -22,9 +45,10 @@ pub const ENV_TOKEN: &str = "SKB_REGISTRY_TOKEN";
 /// Where credentials come from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Credentials {
-    /// `SKB_REGISTRY_TOKEN`, else `SKB_REGISTRY_USERNAME` and
-    /// `SKB_REGISTRY_PASSWORD`, else the Docker config in `$DOCKER_CONFIG`
-    /// (or `~/.docker`), else anonymous.
+    /// For the registry `SKB_REGISTRY_HOST` names: `SKB_REGISTRY_TOKEN`,
+    /// else `SKB_REGISTRY_USERNAME` and `SKB_REGISTRY_PASSWORD`; for any
+    /// registry, its entry in the Docker config in `$DOCKER_CONFIG` (or
+    /// `~/.docker`); else anonymous.
     #[default]
     Ambient,
     /// The Docker config in this folder (`<folder>/config.json`), else anonymous.
@@ -68,40 +92,127 @@ impl Secret {
     }
 }
 
+/// What is sent to one registry, and why credentials set in the
+/// environment were not (for the message of a `401`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Identity {
+    pub(crate) secret: Secret,
+    pub(crate) withheld: Option<String>,
+}
+
 /// The largest Docker config read (they hold a few entries).
 const CONFIG_MAX: u64 = 1 << 20;
 
 /// Resolves `credentials` for `registry` (`host[:port]`); `env` reads an
 /// environment variable (a parameter so tests need not change the process's).
+/// Credentials given by the caller are for this registry; those found in
+/// the environment or the Docker config only for the host they name.
 pub(crate) fn resolve(
     credentials: &Credentials,
     registry: &str,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Secret, OciError> {
+) -> Result<Identity, OciError> {
+    let given = |secret| {
+        Ok(Identity {
+            secret,
+            withheld: None,
+        })
+    };
     match credentials {
-        Credentials::Anonymous => Ok(Secret::None),
-        Credentials::Bearer(token) => Ok(Secret::Bearer(token.clone())),
-        Credentials::Basic { username, password } => Ok(Secret::Basic {
+        Credentials::Anonymous => given(Secret::None),
+        Credentials::Bearer(token) => given(Secret::Bearer(token.clone())),
+        Credentials::Basic { username, password } => given(Secret::Basic {
             username: username.clone(),
             password: password.clone(),
         }),
-        Credentials::DockerConfig(folder) => from_docker_config(folder, registry),
+        Credentials::DockerConfig(folder) => given(from_docker_config(folder, registry)?),
         Credentials::Ambient => {
-            if let Some(token) = env(ENV_TOKEN).filter(|t| !t.is_empty()) {
-                return Ok(Secret::Bearer(token));
-            }
-            if let (Some(username), Some(password)) = (env(ENV_USERNAME), env(ENV_PASSWORD)) {
-                return Ok(Secret::Basic { username, password });
+            let (from_env, withheld) = from_env(registry, env);
+            if let Some(secret) = from_env {
+                return given(secret);
             }
             let folder = env("DOCKER_CONFIG")
                 .map(PathBuf::from)
                 .or_else(|| env("HOME").map(|home| Path::new(&home).join(".docker")));
-            match folder {
-                Some(folder) => from_docker_config(&folder, registry),
-                None => Ok(Secret::None),
-            }
+            let secret = match folder {
+                Some(folder) => from_docker_config(&folder, registry)?,
+                None => Secret::None,
+            };
+            Ok(Identity { secret, withheld })
         }
     }
+}
+
+/// The environment's credentials when `SKB_REGISTRY_HOST` names
+/// `registry`; otherwise none, and, when some are set, why they are not
+/// sent.
+fn from_env(
+    registry: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> (Option<Secret>, Option<String>) {
+    let token = env(ENV_TOKEN).filter(|t| !t.is_empty());
+    let basic = match (env(ENV_USERNAME), env(ENV_PASSWORD)) {
+        (Some(username), Some(password)) => Some(Secret::Basic { username, password }),
+        _ => None,
+    };
+    let (secret, names) = match (token, basic) {
+        (Some(token), _) => (Secret::Bearer(token), ENV_TOKEN.to_owned()),
+        (None, Some(basic)) => (basic, format!("{ENV_USERNAME}` and `{ENV_PASSWORD}")),
+        (None, None) => return (None, None),
+    };
+    let wanted = canonical_host(registry);
+    let configured = env(ENV_HOST).filter(|h| !h.trim().is_empty());
+    let why = match configured.as_deref().map(|h| (h, key_host(h.trim()))) {
+        Some((_, Some(host))) if Some(&host) == wanted.as_ref() => return (Some(secret), None),
+        Some((_, Some(host))) => format!("it names `{host}`, not `{registry}`"),
+        Some((written, None)) => format!("`{written}` is not a `host[:port]`"),
+        None => "it is not set".to_owned(),
+    };
+    let withheld = format!(
+        "the credentials in `{names}` were not sent: they go only to the registry \
+         `{ENV_HOST}` names, and {why}"
+    );
+    (None, Some(withheld))
+}
+
+/// `host[:port]` in the one form registries are compared in (see the
+/// module doc), or `None` when `text` is not a bare host and port.
+pub(crate) fn canonical_host(text: &str) -> Option<String> {
+    let url = Url::parse(&format!("https://{text}/")).ok()?;
+    let bare = url.path() == "/"
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.query().is_none()
+        && url.fragment().is_none();
+    let host = url.host_str()?;
+    let host = host.strip_suffix('.').unwrap_or(host);
+    if !bare || host.is_empty() {
+        return None;
+    }
+    let host = match host {
+        "index.docker.io" | "registry-1.docker.io" => "docker.io",
+        other => other,
+    };
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    })
+}
+
+/// The registry a Docker config key is for: a host, optionally with
+/// `http://` or `https://` before it and `/`, `/v1/` or `/v2/` after it
+/// (what `docker login` writes); `None` for any other key.
+fn key_host(key: &str) -> Option<String> {
+    let lower = key.to_ascii_lowercase();
+    let bare = ["https://", "http://"]
+        .iter()
+        .find_map(|scheme| lower.strip_prefix(scheme).map(|_| &key[scheme.len()..]))
+        .unwrap_or(key);
+    let (host, path) = bare.split_once('/').unwrap_or((bare, ""));
+    if !matches!(path, "" | "v1" | "v1/" | "v2" | "v2/") {
+        return None;
+    }
+    canonical_host(host)
 }
 
 /// `auths.<registry>` of `<folder>/config.json`: `auth` (base64 of
@@ -155,24 +266,17 @@ fn from_docker_config(folder: &Path, registry: &str) -> Result<Secret, OciError>
     }
 }
 
-/// The entry for `registry`: as written, with an `https://` or `http://`
-/// prefix (older `docker login`), and Docker Hub's historic key.
+/// The entry for `registry`: the key written exactly as the registry is,
+/// else the first key (in the file's sorted order) whose registry
+/// ([`key_host`]) is the same host.
 fn lookup<'a>(auths: &'a BTreeMap<String, AuthEntry>, registry: &str) -> Option<&'a AuthEntry> {
+    let wanted = canonical_host(registry)?;
     if let Some(entry) = auths.get(registry) {
         return Some(entry);
     }
-    let hub = matches!(
-        registry,
-        "docker.io" | "index.docker.io" | "registry-1.docker.io"
-    );
-    auths.iter().find_map(|(key, entry)| {
-        let bare = key
-            .strip_prefix("https://")
-            .or_else(|| key.strip_prefix("http://"))
-            .unwrap_or(key);
-        let host = bare.split('/').next().unwrap_or(bare);
-        (host == registry || (hub && host == "index.docker.io")).then_some(entry)
-    })
+    auths
+        .iter()
+        .find_map(|(key, entry)| (key_host(key).as_ref() == Some(&wanted)).then_some(entry))
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -283,6 +387,30 @@ mod tests {
         assert_eq!(parse_challenge("Negotiate"), None);
     }
 
+    /// An environment reader over `vars`, with `DOCKER_CONFIG` set to
+    /// `docker`.
+    fn env_of(
+        docker: &Path,
+        vars: &'static [(&'static str, &'static str)],
+    ) -> impl Fn(&str) -> Option<String> {
+        let docker = docker.to_str().unwrap_or_default().to_owned();
+        move |name: &str| {
+            if name == "DOCKER_CONFIG" {
+                return Some(docker.clone());
+            }
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    fn secret(registry: &str, env: &dyn Fn(&str) -> Option<String>) -> Secret {
+        match resolve(&Credentials::Ambient, registry, env) {
+            Ok(identity) => identity.secret,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
     #[test]
     fn ambient_order_is_token_then_user_then_docker_config() {
         let dir = tempfile::tempdir().unwrap();
@@ -291,42 +419,127 @@ mod tests {
             r#"{"auths":{"https://reg.example:5000/v1/":{"auth":"dTpwOnE="},"other":{"identitytoken":"it"}}}"#,
         )
         .unwrap();
-        let docker = dir.path().to_str().unwrap().to_owned();
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            let docker = docker.clone();
-            move |name: &str| {
-                if name == "DOCKER_CONFIG" {
-                    return Some(docker.clone());
-                }
-                vars.iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
+        let basic = |u: &str, p: &str| Secret::Basic {
+            username: u.into(),
+            password: p.into(),
         };
-        let got = resolve(&Credentials::Ambient, "reg.example:5000", &env(&[])).unwrap();
+        let env = env_of(dir.path(), &[]);
+        assert_eq!(secret("reg.example:5000", &env), basic("u", "p:q"));
+        assert_eq!(secret("other", &env), Secret::Identity("it".into()));
+        assert_eq!(secret("nowhere", &env), Secret::None);
+        let vars = &[
+            (ENV_HOST, "other"),
+            (ENV_USERNAME, "a"),
+            (ENV_PASSWORD, "b"),
+        ];
+        assert_eq!(secret("other", &env_of(dir.path(), vars)), basic("a", "b"));
+        let vars = &[
+            (ENV_HOST, "other"),
+            (ENV_TOKEN, "t"),
+            (ENV_USERNAME, "a"),
+            (ENV_PASSWORD, "b"),
+        ];
         assert_eq!(
-            got,
-            Secret::Basic {
-                username: "u".into(),
-                password: "p:q".into()
-            }
+            secret("other", &env_of(dir.path(), vars)),
+            Secret::Bearer("t".into())
         );
-        let got = resolve(&Credentials::Ambient, "other", &env(&[])).unwrap();
-        assert_eq!(got, Secret::Identity("it".into()));
-        let got = resolve(&Credentials::Ambient, "nowhere", &env(&[])).unwrap();
-        assert_eq!(got, Secret::None);
-        let vars = &[(ENV_USERNAME, "a"), (ENV_PASSWORD, "b")];
-        let got = resolve(&Credentials::Ambient, "other", &env(vars)).unwrap();
-        assert_eq!(
-            got,
-            Secret::Basic {
-                username: "a".into(),
-                password: "b".into()
-            }
+    }
+
+    /// Attack: `SKB_REGISTRY_TOKEN` (or user and password) was sent to any
+    /// registry a source or a lock names. Without `SKB_REGISTRY_HOST`, or
+    /// for another registry, it is not sent, and the reason is kept for
+    /// the message of a `401`.
+    #[test]
+    fn ambient_credentials_are_not_sent_to_a_registry_they_were_not_configured_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let token = &[(ENV_TOKEN, "t")];
+        let user = &[(ENV_USERNAME, "a"), (ENV_PASSWORD, "b")];
+        for vars in [&token[..], &user[..]] {
+            let identity = resolve(
+                &Credentials::Ambient,
+                "evil.example",
+                &env_of(dir.path(), vars),
+            )
+            .unwrap();
+            assert_eq!(identity.secret, Secret::None);
+            let why = identity.withheld.unwrap_or_default();
+            assert!(why.contains(ENV_HOST) && why.contains("not set"), "{why}");
+        }
+        let url = &[(ENV_HOST, "https://ghcr.io/"), (ENV_TOKEN, "t")];
+        let env = env_of(dir.path(), url);
+        assert_eq!(secret("ghcr.io", &env), Secret::Bearer("t".into()));
+        let scoped = &[(ENV_HOST, "GHCR.io.:443"), (ENV_TOKEN, "t")];
+        let env = env_of(dir.path(), scoped);
+        assert_eq!(secret("ghcr.io", &env), Secret::Bearer("t".into()));
+        let elsewhere = resolve(&Credentials::Ambient, "evil.example", &env).unwrap();
+        assert_eq!(elsewhere.secret, Secret::None);
+        let why = elsewhere.withheld.unwrap_or_default();
+        assert!(why.contains("names `ghcr.io`, not `evil.example`"), "{why}");
+        for registry in ["ghcr.io:5000", "ghcr.io.evil.example", "evil.example"] {
+            assert_eq!(secret(registry, &env), Secret::None, "{registry}");
+        }
+        let bad = &[(ENV_HOST, "ghcr.io/acme"), (ENV_TOKEN, "t")];
+        let identity = resolve(&Credentials::Ambient, "ghcr.io", &env_of(dir.path(), bad)).unwrap();
+        assert_eq!(identity.secret, Secret::None);
+        assert!(
+            identity
+                .withheld
+                .unwrap_or_default()
+                .contains("not a `host[:port]`")
         );
-        let vars = &[(ENV_TOKEN, "t"), (ENV_USERNAME, "a"), (ENV_PASSWORD, "b")];
-        let got = resolve(&Credentials::Ambient, "other", &env(vars)).unwrap();
-        assert_eq!(got, Secret::Bearer("t".into()));
+    }
+
+    #[test]
+    fn hosts_compare_in_one_form() {
+        for (a, b) in [
+            ("ghcr.io", "GHCR.IO"),
+            ("ghcr.io", "ghcr.io."),
+            ("ghcr.io", "ghcr.io:443"),
+            ("127.0.0.1:5000", "127.1:5000"),
+            ("127.0.0.1:5000", "0x7f.0.0.1:5000"),
+            ("[::1]:5000", "[0:0:0:0:0:0:0:1]:5000"),
+            ("docker.io", "index.docker.io"),
+            ("docker.io", "registry-1.docker.io"),
+        ] {
+            assert_eq!(canonical_host(a), canonical_host(b), "{a} {b}");
+            assert!(canonical_host(a).is_some(), "{a}");
+        }
+        for (a, b) in [
+            ("ghcr.io", "ghcr.io:80"),
+            ("ghcr.io", "ghcr.io.evil.example"),
+        ] {
+            assert_ne!(canonical_host(a), canonical_host(b), "{a} {b}");
+        }
+        for not_a_host in [
+            "",
+            "ghcr.io/acme",
+            "user@ghcr.io",
+            "ghcr.io?x",
+            "ghcr.io#x",
+            "a b",
+        ] {
+            assert_eq!(canonical_host(not_a_host), None, "{not_a_host}");
+        }
+    }
+
+    /// Attack: a Docker config key that is not the registry's host (a path
+    /// after it, or the registry's name inside another URL) was used for it.
+    #[test]
+    fn docker_config_keys_name_exactly_one_host() {
+        for (key, host) in [
+            ("ghcr.io", Some("ghcr.io")),
+            ("https://ghcr.io", Some("ghcr.io")),
+            ("HTTPS://GHCR.IO/", Some("ghcr.io")),
+            ("http://127.0.0.1:5000/v2/", Some("127.0.0.1:5000")),
+            ("https://index.docker.io/v1/", Some("docker.io")),
+            ("https://evil.example/ghcr.io", None),
+            ("ghcr.io/acme", None),
+            ("https://ghcr.io/acme/skills", None),
+            ("ghcr.io@evil.example", None),
+            ("ftp://ghcr.io", None),
+        ] {
+            assert_eq!(key_host(key).as_deref(), host, "{key}");
+        }
     }
 
     #[test]
@@ -340,6 +553,7 @@ mod tests {
         let err = resolve(&Credentials::DockerConfig(dir.path().into()), "h", &|_| {
             None
         })
+        .map(|identity| identity.secret)
         .unwrap_err()
         .to_string();
         assert!(

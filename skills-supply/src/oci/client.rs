@@ -1,35 +1,53 @@
 //! One conversation with one registry repository over the distribution API
 //! (`/v2/…`), on `ureq`: the scheme (`http://` only for loopback registries
-//! or when told `insecure`), answering `401` challenges once (`Basic`, or a
-//! `Bearer` token fetched from the challenge's realm), retrying with backoff
-//! on connection failures, `5xx` and `429` (never on another `4xx`), and
-//! reading every body with a bound checked before anything is allocated.
+//! or when told `insecure`), redirects followed here hop by hop under the
+//! scheme rule of [`crate::http`], the `Authorization` header sent to the
+//! registry's origin only, answering the registry's `401` challenges once
+//! (`Basic`, or a `Bearer` token fetched from the challenge's realm),
+//! retrying with backoff on connection failures, `5xx` and `429` (never on
+//! another `4xx`), and reading every body with a bound checked before
+//! anything is allocated.
 
 use std::thread;
 use std::time::Duration;
 
 use ureq::Body;
 use ureq::http::{self, Method, Response, StatusCode};
+use url::{Origin, Url};
 
 use super::auth::{self, Challenge, Secret};
 use super::{OciError, OciOptions, Reference};
+use crate::http::check_hop;
 
 /// The largest token-endpoint or error body read.
 const SMALL_BODY_MAX: u64 = 1 << 20;
 /// The longest `Retry-After` honoured, so a registry cannot park us.
 const RETRY_AFTER_MAX: Duration = Duration::from_secs(30);
+/// The most redirects followed for one request.
+const MAX_REDIRECTS: usize = 10;
 
 /// A session with one repository: the agent, the base URL and the
 /// `Authorization` value earned so far.
 pub(crate) struct Session<'a> {
     agent: ureq::Agent,
-    base: String,
+    /// `http(s)://<registry>/`: the origin credentials go to.
+    base: Url,
     pub(crate) reference: &'a Reference,
     secret: Secret,
+    /// Why the environment's credentials were not sent here, if so.
+    withheld: Option<String>,
     authorization: Option<String>,
     /// `pull` or `pull,push`: the scope asked of a token realm.
     actions: &'static str,
     options: &'a OciOptions,
+}
+
+/// Why one exchange (a request and its redirects) gave no response.
+enum Failed {
+    /// The transport failed at this URL: may be tried again.
+    Transport(Box<(Url, ureq::Error)>),
+    /// Refused by the rules, or a broken redirect: final.
+    Refused(OciError),
 }
 
 impl<'a> Session<'a> {
@@ -40,21 +58,30 @@ impl<'a> Session<'a> {
     ) -> Result<Session<'a>, OciError> {
         reference.check()?;
         let env = |name: &str| std::env::var(name).ok();
-        let secret = auth::resolve(&options.credentials, &reference.registry, &env)?;
-        let plain = reference.is_loopback() || options.insecure;
+        let identity = auth::resolve(&options.credentials, &reference.registry, &env)?;
         let host = match reference.registry.as_str() {
             "docker.io" | "index.docker.io" => "registry-1.docker.io",
             other => other,
         };
-        let base = format!("{}://{host}", if plain { "http" } else { "https" });
+        // Plain `http://` where the transport rule allows it: a loopback
+        // registry, or any when told `insecure`.
+        let plain = format!("http://{host}/");
+        let base = match check_hop(None, &plain, options.insecure) {
+            Ok(url) => url,
+            Err(_) => Url::parse(&format!("https://{host}/")).map_err(|e| OciError::Reference {
+                reference: reference.to_string(),
+                why: format!("the registry is not a host: {e}"),
+            })?,
+        };
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(15)))
             .timeout_per_call(Some(options.timeout))
-            .max_redirects(10)
+            // Redirects are followed by `exchange`, hop by hop.
+            .max_redirects(0)
             .user_agent(concat!("skills-supply/", env!("CARGO_PKG_VERSION")))
             .build();
-        let authorization = match &secret {
+        let authorization = match &identity.secret {
             Secret::Bearer(token) => Some(format!("Bearer {token}")),
             _ => None,
         };
@@ -62,7 +89,8 @@ impl<'a> Session<'a> {
             agent: ureq::Agent::new_with_config(config),
             base,
             reference,
-            secret,
+            secret: identity.secret,
+            withheld: identity.withheld,
             authorization,
             actions: if push { "pull,push" } else { "pull" },
             options,
@@ -70,51 +98,59 @@ impl<'a> Session<'a> {
     }
 
     /// `<base>/v2/<repository>/<rest>`.
-    pub(crate) fn url(&self, rest: &str) -> String {
-        format!("{}/v2/{}/{rest}", self.base, self.reference.repository)
+    pub(crate) fn url(&self, rest: &str) -> Result<Url, OciError> {
+        let text = format!("{}v2/{}/{rest}", self.base, self.reference.repository);
+        Url::parse(&text).map_err(|e| self.transport(&text, e.to_string()))
     }
 
-    /// An upload `Location`, absolute or relative to the registry.
-    pub(crate) fn absolute(&self, location: &str) -> String {
-        if location.starts_with("http://") || location.starts_with("https://") {
-            location.to_owned()
-        } else {
-            format!("{}/{}", self.base, location.trim_start_matches('/'))
-        }
+    /// An upload `Location` from the answer to `from`, absolute or relative,
+    /// checked against the scheme rule as a redirect is.
+    pub(crate) fn location(&self, from: &Url, location: &str) -> Result<Url, OciError> {
+        check_hop(Some(from), location, self.options.insecure)
+            .map_err(|e| self.transport(from.as_str(), format!("the upload location: {e}")))
     }
 
-    /// Sends one request, answering a `401` challenge once and retrying
-    /// transient failures; returns whatever final response the registry gave.
+    /// Sends one request, answering the registry's `401` challenge once and
+    /// retrying transient failures; returns whatever final response came.
     pub(crate) fn send(
         &mut self,
         method: Method,
-        url: &str,
+        url: &Url,
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> Result<Response<Body>, OciError> {
         let mut challenged = false;
         let mut attempt = 0;
         loop {
-            let mut request = http::Request::builder().method(method.clone()).uri(url);
-            for (name, value) in headers {
-                request = request.header(*name, *value);
-            }
-            if let Some(value) = &self.authorization {
-                request = request.header("Authorization", value);
-            }
-            let request = request
-                .body(body)
-                .map_err(|e| self.transport(url, e.to_string()))?;
-            let response = match self.agent.run(request) {
-                Ok(response) => response,
-                Err(error) if transient(&error) && attempt < self.options.retries => {
+            let credential = self
+                .authorization
+                .as_deref()
+                .map(|value| (value, self.base.origin()));
+            let (at, response) = match self.exchange(&method, url, headers, body, credential) {
+                Ok(answer) => answer,
+                Err(Failed::Transport(failed))
+                    if transient(&failed.1) && attempt < self.options.retries =>
+                {
                     attempt += 1;
                     thread::sleep(backoff(attempt, None));
                     continue;
                 }
-                Err(error) => return Err(self.transport(url, error.to_string())),
+                Err(Failed::Transport(failed)) => {
+                    return Err(self.transport(failed.0.as_str(), failed.1.to_string()));
+                }
+                Err(Failed::Refused(e)) => return Err(e),
             };
             let status = response.status();
+            let ours = at.origin() == self.base.origin();
+            if (status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN) && !ours {
+                return Err(self.transport(
+                    at.as_str(),
+                    format!(
+                        "answered {status}: credentials go only to the registry `{}`",
+                        self.reference.registry
+                    ),
+                ));
+            }
             if status == StatusCode::UNAUTHORIZED && !challenged {
                 challenged = true;
                 let header = response
@@ -123,7 +159,7 @@ impl<'a> Session<'a> {
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or_default()
                     .to_owned();
-                self.authorization = Some(self.answer(&header)?);
+                self.authorization = Some(self.answer(&at, &header)?);
                 continue;
             }
             if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
@@ -145,8 +181,60 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// The `Authorization` value that answers a `WWW-Authenticate` challenge.
-    fn answer(&mut self, header: &str) -> Result<String, OciError> {
+    /// One request and, for `GET` and `HEAD`, the redirects that follow it,
+    /// each hop checked by the scheme rule before it is contacted; the
+    /// `Authorization` value in `credential` is sent only to its origin.
+    /// Returns the URL that answered and its answer.
+    fn exchange(
+        &self,
+        method: &Method,
+        url: &Url,
+        headers: &[(&str, &str)],
+        body: &[u8],
+        credential: Option<(&str, Origin)>,
+    ) -> Result<(Url, Response<Body>), Failed> {
+        let mut at = url.clone();
+        for _ in 0..=MAX_REDIRECTS {
+            let mut request = http::Request::builder()
+                .method(method.clone())
+                .uri(at.as_str());
+            for (name, value) in headers {
+                request = request.header(*name, *value);
+            }
+            if let Some((value, origin)) = &credential
+                && at.origin() == *origin
+            {
+                request = request.header("Authorization", *value);
+            }
+            let request = request
+                .body(body)
+                .map_err(|e| Failed::Refused(self.transport(at.as_str(), e.to_string())))?;
+            let response = self
+                .agent
+                .run(request)
+                .map_err(|e| Failed::Transport(Box::new((at.clone(), e))))?;
+            let redirect = matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308);
+            if !redirect || (*method != Method::GET && *method != Method::HEAD) {
+                return Ok((at, response));
+            }
+            let location = header(&response, "location").ok_or_else(|| {
+                Failed::Refused(self.transport(
+                    at.as_str(),
+                    format!("redirect ({}) without a `Location`", response.status()),
+                ))
+            })?;
+            at = check_hop(Some(&at), location, self.options.insecure)
+                .map_err(|e| Failed::Refused(self.transport(at.as_str(), e.to_string())))?;
+        }
+        Err(Failed::Refused(self.transport(
+            url.as_str(),
+            format!("more than {MAX_REDIRECTS} redirects"),
+        )))
+    }
+
+    /// The `Authorization` value that answers the registry's
+    /// `WWW-Authenticate` challenge (received from `at`).
+    fn answer(&mut self, at: &Url, header: &str) -> Result<String, OciError> {
         if matches!(self.secret, Secret::Bearer(_)) {
             // The caller's own token was refused: trading nothing for an
             // anonymous token would only hide that.
@@ -161,27 +249,26 @@ impl<'a> Session<'a> {
                 realm,
                 service,
                 scope,
-            }) => self.token(&realm, service, scope),
+            }) => self.token(at, &realm, service, scope),
             None => Err(self.unauthorized(401)),
         }
     }
 
     /// Trades the credentials (or nothing, for anonymous pulls) for a bearer
-    /// token at `realm`, for this repository's scope and the challenge's.
+    /// token at `realm` (named by the registry's challenge from `at`), for
+    /// this repository's scope and the challenge's. The realm is a hop from
+    /// the registry under the scheme rule: `https://`, or `http://` to a
+    /// loopback host (any host when `insecure`), never down from `https://`.
     fn token(
         &mut self,
+        at: &Url,
         realm: &str,
         service: Option<String>,
         scope: Option<String>,
     ) -> Result<String, OciError> {
-        let plain_ok = self.reference.is_loopback() || self.options.insecure;
-        let allowed = realm.starts_with("https://") || (plain_ok && realm.starts_with("http://"));
-        if !allowed {
-            return Err(self.transport(
-                realm,
-                "the registry's token realm is not an https:// URL".to_owned(),
-            ));
-        }
+        let realm_url = check_hop(Some(at), realm, self.options.insecure).map_err(|e| {
+            self.transport(realm, format!("the registry's token realm is refused: {e}"))
+        })?;
         let ours = format!("repository:{}:{}", self.reference.repository, self.actions);
         let mut params: Vec<(&str, String)> = Vec::new();
         if let Some(service) = service {
@@ -198,35 +285,36 @@ impl<'a> Session<'a> {
                 params.push(("client_id", "skills-supply".to_owned()));
                 (
                     Method::POST,
-                    realm.to_owned(),
+                    realm_url.clone(),
                     form(&params),
                     Some("application/x-www-form-urlencoded"),
                 )
             }
             _ => {
-                let sep = if realm.contains('?') { '&' } else { '?' };
-                (
-                    Method::GET,
-                    format!("{realm}{sep}{}", form(&params)),
-                    String::new(),
-                    None,
-                )
+                let sep = if realm_url.query().is_some() {
+                    '&'
+                } else {
+                    '?'
+                };
+                let text = format!("{realm_url}{sep}{}", form(&params));
+                let url = Url::parse(&text).map_err(|e| self.transport(realm, e.to_string()))?;
+                (Method::GET, url, String::new(), None)
             }
         };
-        let mut request = http::Request::builder().method(method).uri(&url);
-        if let Some(value) = self.secret.basic_header() {
-            request = request.header("Authorization", value);
-        }
+        let mut headers = Vec::new();
         if let Some(content_type) = content_type {
-            request = request.header("Content-Type", content_type);
+            headers.push(("Content-Type", content_type));
         }
-        let request = request
-            .body(body.as_bytes())
-            .map_err(|e| self.transport(realm, e.to_string()))?;
-        let mut response = self
-            .agent
-            .run(request)
-            .map_err(|e| self.transport(realm, e.to_string()))?;
+        let basic = self.secret.basic_header();
+        let credential = basic.as_deref().map(|value| (value, realm_url.origin()));
+        let (_, mut response) =
+            match self.exchange(&method, &url, &headers, body.as_bytes(), credential) {
+                Ok(answer) => answer,
+                Err(Failed::Transport(failed)) => {
+                    return Err(self.transport(failed.0.as_str(), failed.1.to_string()));
+                }
+                Err(Failed::Refused(e)) => return Err(e),
+            };
         let status = response.status();
         if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
             return Err(self.unauthorized(status.as_u16()));
@@ -264,6 +352,7 @@ impl<'a> Session<'a> {
             reference: self.reference.to_string(),
             status,
             had_credentials: !matches!(self.secret, Secret::None),
+            withheld: self.withheld.clone(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::auth::{ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
+use super::auth::{ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
 
 /// Why a push, pull or resolve failed; each names the reference.
 #[derive(Debug)]
@@ -41,6 +41,9 @@ pub enum OciError {
         status: u16,
         /// Whether credentials were sent.
         had_credentials: bool,
+        /// Why credentials set in the environment were not sent to this
+        /// registry, when some were.
+        withheld: Option<String>,
     },
     /// The tag, digest or repository does not exist.
     NotFound {
@@ -109,21 +112,30 @@ impl fmt::Display for OciError {
                 reference,
                 status,
                 had_credentials: true,
-            } => write!(
-                f,
-                "`{reference}`: the registry refused the credentials ({status}); check \
-                 `docker login`/`oras login` or `{ENV_USERNAME}`/`{ENV_PASSWORD}`"
-            ),
+                withheld,
+            } => {
+                write!(
+                    f,
+                    "`{reference}`: the registry refused the credentials ({status}); check \
+                     `docker login`/`oras login` or `{ENV_HOST}`, `{ENV_USERNAME}` and \
+                     `{ENV_PASSWORD}`"
+                )?;
+                write_withheld(f, withheld.as_deref())
+            }
             OciError::Unauthorized {
                 reference,
                 status,
                 had_credentials: false,
-            } => write!(
-                f,
-                "`{reference}`: the registry requires credentials ({status} unauthorized); run \
-                 `docker login` or `oras login`, or set `{ENV_USERNAME}` and `{ENV_PASSWORD}` \
-                 (or `{ENV_TOKEN}`)"
-            ),
+                withheld,
+            } => {
+                write!(
+                    f,
+                    "`{reference}`: the registry requires credentials ({status} unauthorized); \
+                     run `docker login` or `oras login`, or set `{ENV_HOST}` to the registry \
+                     and `{ENV_USERNAME}` and `{ENV_PASSWORD}` (or `{ENV_TOKEN}`)"
+                )?;
+                write_withheld(f, withheld.as_deref())
+            }
             OciError::NotFound { reference, what } => {
                 write!(f, "`{reference}`: {what} not found in the registry")
             }
@@ -153,3 +165,10 @@ impl fmt::Display for OciError {
 }
 
 impl std::error::Error for OciError {}
+
+fn write_withheld(f: &mut fmt::Formatter<'_>, withheld: Option<&str>) -> fmt::Result {
+    match withheld {
+        Some(why) => write!(f, "; {why}"),
+        None => Ok(()),
+    }
+}

@@ -93,18 +93,6 @@ impl Reference {
             .or(self.tag.as_deref())
             .unwrap_or_default()
     }
-
-    /// Whether the registry is this machine (`localhost`, `127.0.0.0/8`,
-    /// `[::1]`): the only registries spoken to over plain `http://` unless
-    /// the caller says `insecure`.
-    pub(crate) fn is_loopback(&self) -> bool {
-        let host = host_of(&self.registry);
-        host == "localhost"
-            || host == "[::1]"
-            || host
-                .parse::<std::net::Ipv4Addr>()
-                .is_ok_and(|ip| ip.is_loopback())
-    }
 }
 
 impl fmt::Display for Reference {
@@ -250,16 +238,15 @@ mod tests {
         assert_eq!(r.registry, "127.0.0.1:5000");
         assert_eq!(r.repository, "team/skills");
         assert_eq!(r.tag.as_deref(), Some("v1.2"));
-        assert!(r.digest.is_none() && r.is_loopback());
+        assert!(r.digest.is_none());
         let text = format!("oci://ghcr.io/a.b/c__d/e--f:t@sha256:{HEX}");
         let r = Reference::parse(&text).unwrap();
         assert_eq!(r.manifest_key(), format!("sha256:{HEX}"));
         assert_eq!(r.to_string(), text);
-        assert!(!r.is_loopback());
         let r = Reference::parse("oci://[::1]:5000/x@sha256:".to_owned().as_str());
         assert!(r.is_err());
         let r = Reference::parse(&format!("oci://[::1]:5000/x@sha256:{HEX}")).unwrap();
-        assert!(r.is_loopback());
+        assert_eq!(r.registry, "[::1]:5000");
     }
 
     #[test]

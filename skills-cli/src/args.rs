@@ -1147,6 +1147,11 @@ pub struct PolicyArgs {
     /// one (recorded in the lock).
     #[arg(long)]
     pub allow_source_change: bool,
+    /// Fetch over plain `http://`, `git://` or a registry over `http://`
+    /// from hosts other than this machine (no transport security: only a
+    /// signature or a pinned digest then protects what is fetched).
+    #[arg(long)]
+    pub allow_plain_text: bool,
 }
 
 impl PolicyArgs {

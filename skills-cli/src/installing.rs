@@ -103,6 +103,7 @@ pub fn installer<'a>(
     )?;
     let mut installer = Installer::new(project, observer).map_err(into_io)?;
     installer.trust = trust;
+    installer.allow_plain_text = policy.is_some_and(|p| p.allow_plain_text);
     if let Some(check) = check {
         installer.validation = validation(check);
     }

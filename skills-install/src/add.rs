@@ -144,6 +144,7 @@ impl Installer<'_> {
                 trust: &self.trust,
                 skills: &wanted,
                 observer: self.observer,
+                allow_plain_text: self.allow_plain_text,
             },
         )
         .at(Stage::Fetch)?;

@@ -29,7 +29,7 @@ pub(crate) fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io:
         Source::Path(path) => fetch_path(path, text, opts),
         Source::Url { url, sha256 } => fetch_url(url, sha256.as_deref(), text, opts),
         Source::Index(site) => remote::fetch_index(site, text, opts),
-        Source::Git { spec, .. } => super::git::fetch(spec),
+        Source::Git { spec, .. } => super::git::fetch(spec, opts),
         Source::Oci(reference) => super::oci::fetch(reference, opts),
     }
 }
@@ -42,7 +42,7 @@ fn fetch_url(
     text: &str,
     opts: &FetchOptions<'_>,
 ) -> io::Result<Fetched> {
-    let bytes = remote::get(url, opts.observer)?;
+    let bytes = remote::get(url, opts)?;
     let sha = hex(&sha256(&bytes));
     if let Some(pin) = pin
         && pin != sha
@@ -51,7 +51,7 @@ fn fetch_url(
             "`{text}`: downloaded bytes hash to {sha}, not the pinned {pin}; nothing was installed"
         )));
     }
-    let signer = match remote::get_optional(&format!("{url}.minisig"))? {
+    let signer = match remote::get_optional(&format!("{url}.minisig"), opts)? {
         Some(sig) => Some(check_signature_text(
             &bytes,
             &String::from_utf8_lossy(&sig),
@@ -145,7 +145,7 @@ pub(crate) fn fetch_pinned(
             sha256,
         } => remote::fetch_entry_pinned(url, entry, version.as_deref(), sha256, source, opts)?,
         Resolved::Git { url, commit, path } => {
-            super::git::fetch_pinned(url, commit, path.as_deref())?
+            super::git::fetch_pinned(url, commit, path.as_deref(), opts)?
         }
         Resolved::Oci {
             reference, digest, ..

@@ -72,4 +72,7 @@ pub(crate) struct FetchOptions<'a> {
     pub skills: &'a [String],
     /// Told of transfers.
     pub observer: &'a dyn crate::observe::Observer,
+    /// Plain-text transports (`http://`, `git://`, OCI over `http://`) to
+    /// hosts other than this machine.
+    pub allow_plain_text: bool,
 }

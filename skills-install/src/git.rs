@@ -9,7 +9,7 @@ use std::path::Path;
 use skills_core::lock::Resolved;
 use skills_supply::git::{self, GitError, GitOptions, GitSpec};
 
-use crate::fetched::Fetched;
+use crate::fetched::{FetchOptions, Fetched};
 use crate::input::Inputs;
 use crate::ioerr::invalid;
 
@@ -42,21 +42,34 @@ pub(crate) fn without_credentials(url: &str) -> String {
 
 /// Fetches the repository `text` names, at the ref it names (default
 /// branch otherwise).
-pub(crate) fn fetch(text: &str) -> io::Result<Fetched> {
+pub(crate) fn fetch(text: &str, fetch: &FetchOptions<'_>) -> io::Result<Fetched> {
     let spec = GitSpec::parse(text).map_err(git_error)?;
-    let opts = GitOptions::default();
+    let opts = options(fetch);
     let commit = git::resolve(&spec, &opts).map_err(git_error)?;
     checkout(&spec, &commit, &opts)
 }
 
 /// Fetches exactly `commit` of `url` (and `path` in it): what the lock pins.
-pub(crate) fn fetch_pinned(url: &str, commit: &str, path: Option<&str>) -> io::Result<Fetched> {
+pub(crate) fn fetch_pinned(
+    url: &str,
+    commit: &str,
+    path: Option<&str>,
+    fetch: &FetchOptions<'_>,
+) -> io::Result<Fetched> {
     let spec = GitSpec {
         url: url.to_string(),
         reference: Some(commit.to_string()),
         subpath: path.map(String::from),
     };
-    checkout(&spec, commit, &GitOptions::default())
+    checkout(&spec, commit, &options(fetch))
+}
+
+/// git's options for this fetch.
+fn options(fetch: &FetchOptions<'_>) -> GitOptions {
+    GitOptions {
+        allow_plain_text: fetch.allow_plain_text,
+        ..GitOptions::default()
+    }
 }
 
 fn checkout(spec: &GitSpec, commit: &str, opts: &GitOptions) -> io::Result<Fetched> {

@@ -24,6 +24,10 @@ pub struct Installer<'a> {
     pub cwd: PathBuf,
     /// Told of progress, diagnostics and notes.
     pub observer: &'a dyn Observer,
+    /// Fetch over plain-text transports (`http://`, `git://`, a registry
+    /// over `http://`) from hosts other than this machine. Off: only a
+    /// loopback host may be reached without TLS.
+    pub allow_plain_text: bool,
 }
 
 impl std::fmt::Debug for Installer<'_> {
@@ -52,6 +56,7 @@ impl<'a> Installer<'a> {
             validation: Validation::default(),
             cwd,
             observer,
+            allow_plain_text: false,
         })
     }
 }

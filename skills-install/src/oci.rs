@@ -46,7 +46,11 @@ pub(crate) fn fetch_pinned(
 }
 
 fn pull(reference: &Reference, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
-    let pulled = oci::pull(reference, &OciOptions::default()).map_err(oci_error)?;
+    let oci_opts = OciOptions {
+        insecure: opts.allow_plain_text,
+        ..OciOptions::default()
+    };
+    let pulled = oci::pull(reference, &oci_opts).map_err(oci_error)?;
     let signer = match &pulled.signature {
         Some(sig) => Some(check_signature_text(&pulled.pack, sig, text, opts.trust)?),
         None => None,

@@ -12,13 +12,16 @@ use skills_supply::index::{self, Entry, EntryKind};
 use crate::fetched::{FetchOptions, Fetched};
 use crate::input::Inputs;
 use crate::ioerr::invalid;
-use crate::observe::{Event, Observer};
+use crate::observe::Event;
 use crate::signature::check_signature_text;
 
 /// The client's options: the defaults (`https://`, or `http://` to a
 /// loopback host; 256 MiB; retries with backoff).
-fn options() -> HttpOptions {
-    HttpOptions::default()
+fn options(allow_plain_text: bool) -> HttpOptions {
+    HttpOptions {
+        allow_http: allow_plain_text,
+        ..HttpOptions::default()
+    }
 }
 
 fn http_error(e: HttpError) -> io::Error {
@@ -30,8 +33,9 @@ fn http_error(e: HttpError) -> io::Error {
 }
 
 /// GETs `url`, its progress told to `observer`.
-pub(crate) fn get(url: &str, observer: &dyn Observer) -> io::Result<Vec<u8>> {
-    let got = http::get(url, &options(), &mut |done, total| {
+pub(crate) fn get(url: &str, opts: &FetchOptions<'_>) -> io::Result<Vec<u8>> {
+    let observer = opts.observer;
+    let got = http::get(url, &options(opts.allow_plain_text), &mut |done, total| {
         observer.event(Event::Transfer { url, done, total });
     });
     observer.event(Event::TransferDone { url });
@@ -40,8 +44,8 @@ pub(crate) fn get(url: &str, observer: &dyn Observer) -> io::Result<Vec<u8>> {
 
 /// GETs `url`; `None` when the server says 404 (a signature that is not
 /// there).
-pub(crate) fn get_optional(url: &str) -> io::Result<Option<Vec<u8>>> {
-    match http::get(url, &options(), &mut |_, _| {}) {
+pub(crate) fn get_optional(url: &str, opts: &FetchOptions<'_>) -> io::Result<Option<Vec<u8>>> {
+    match http::get(url, &options(opts.allow_plain_text), &mut |_, _| {}) {
         Ok(b) => Ok(Some(b)),
         Err(HttpError::Status { code: 404, .. }) => Ok(None),
         Err(e) => Err(http_error(e)),
@@ -74,7 +78,7 @@ pub(crate) fn add_skill_md(
 pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
     let url = index::index_url(site);
     let observer = opts.observer;
-    let idx = index::fetch_index(&url, &options(), &mut |done, total| {
+    let idx = index::fetch_index(&url, &options(opts.allow_plain_text), &mut |done, total| {
         observer.event(Event::Transfer {
             url: &url,
             done,
@@ -128,16 +132,21 @@ fn add_entry(
 ) -> io::Result<()> {
     let entry_url = index::entry_url(index_url, entry).map_err(|e| invalid(e.to_string()))?;
     let observer = opts.observer;
-    let bytes = index::fetch_entry(index_url, entry, &options(), &mut |done, total| {
-        observer.event(Event::Transfer {
-            url: &entry_url,
-            done,
-            total,
-        });
-    });
+    let bytes = index::fetch_entry(
+        index_url,
+        entry,
+        &options(opts.allow_plain_text),
+        &mut |done, total| {
+            observer.event(Event::Transfer {
+                url: &entry_url,
+                done,
+                total,
+            });
+        },
+    );
     observer.event(Event::TransferDone { url: &entry_url });
     let bytes = bytes.map_err(|e| invalid(format!("`{text}`: {e}; nothing was installed")))?;
-    if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX))? {
+    if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX), opts)? {
         let signer =
             check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.trust)?;
         fetched.per_skill_signer.insert(entry.name.clone(), signer);

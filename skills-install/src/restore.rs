@@ -126,6 +126,7 @@ impl Installer<'_> {
                 trust: &self.trust,
                 skills: std::slice::from_ref(&locked.name),
                 observer: self.observer,
+                allow_plain_text: self.allow_plain_text,
             };
             let key = format!(
                 "{} {} {}",

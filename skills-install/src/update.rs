@@ -134,6 +134,7 @@ impl Installer<'_> {
                 trust: &self.trust,
                 skills: &group.names,
                 observer: self.observer,
+                allow_plain_text: self.allow_plain_text,
             };
             let mut fetched = fetch::fetch(&group.source, &group.text, &opts).at(Stage::Fetch)?;
             fetched.resolved =

@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
-mod servers;
+pub mod servers;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -46,6 +46,7 @@ mod security;
 mod serve_bounds;
 mod sign;
 mod transactions;
+mod trust_attacks;
 mod ui;
 
 /// Every warning the libraries have logged in this test process so far

@@ -701,8 +701,17 @@ fn images_and_other_data_install_without_a_finding() {
         "helper",
         "Show `assets/logo.png` and fill `assets/form.pdf`.",
     );
-    let png = [PNG_HEAD, &[0x5a; 300]].concat();
-    let pdf = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n".to_vec();
+    // Compressed data, as in a real image's and document's streams.
+    let noise: Vec<u8> = (0u32..3000)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+        .collect();
+    let png = [PNG_HEAD, &noise].concat();
+    let pdf = [
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\n".as_slice(),
+        &noise,
+        b"\nendstream\nendobj\n",
+    ]
+    .concat();
     let (_tmp, root) = helper(&[
         ("SKILL.md", text.as_bytes()),
         ("assets/logo.png", &png),
@@ -716,4 +725,7 @@ fn images_and_other_data_install_without_a_finding() {
         text.contains("\"fail_on\": \"high\", \"findings\": {}, \"allowed\": [] }"),
         "{text}"
     );
+    // `skb scan` lists them as not scanned.
+    let out = ok(&root, &["scan", "src/helper"]);
+    assert!(out.contains("2 files not scanned"), "{out}");
 }

@@ -38,6 +38,18 @@ pub(crate) struct Found {
     pub(crate) blobs: Vec<Blob>,
     /// The first candidate the budget left unread or read in part.
     pub(crate) cut: Option<Range<usize>>,
+    /// Candidates that decode to compiled code, with what it is.
+    pub(crate) compiled: Vec<(Range<usize>, &'static str)>,
+}
+
+/// What decoding one candidate gave.
+struct Decoding {
+    /// The layers and the text at the bottom, when it is text.
+    text: Option<(Vec<&'static str>, String)>,
+    /// Whether the budget cut it short.
+    cut: bool,
+    /// What compiled code it is, when it is.
+    compiled: Option<&'static str>,
 }
 
 /// What a candidate is; the order breaks ties between candidates starting at
@@ -109,8 +121,17 @@ pub(crate) fn blobs(text: &str, budget: usize) -> Found {
     let mut out = Found::default();
     let mut candidates: Vec<(Range<usize>, Enc)> = Vec::new();
     for m in SKIP.find_iter(text) {
-        if !m.as_str().starts_with("data:image/svg") {
-            candidates.push((m.range(), Enc::Skip));
+        let found = m.as_str();
+        if found.starts_with("data:image/svg") {
+            continue;
+        }
+        // A media URI is skipped when it holds what it says: data of a
+        // known format. Anything else in one is decoded.
+        match found.find(',') {
+            Some(comma) if found.starts_with("data:") && !is_media(&found[comma + 1..]) => {
+                candidates.push((m.start()..m.start() + comma + 1, Enc::Skip));
+            }
+            _ => candidates.push((m.range(), Enc::Skip)),
         }
     }
     let sets: [(&Regex, Enc, &str); 6] = [
@@ -156,11 +177,15 @@ pub(crate) fn blobs(text: &str, budget: usize) -> Found {
             out.cut.get_or_insert(range);
             continue;
         }
-        let (decoded, cut) = decode(encoded, enc, &mut left);
-        if cut {
+        let decoding = decode(encoded, enc, &mut left);
+        if decoding.cut {
             out.cut.get_or_insert(range.clone());
         }
-        if let Some((chain, decoded)) = decoded {
+        if let Some(name) = decoding.compiled {
+            consumed = range.end;
+            out.compiled.push((range.clone(), name));
+        }
+        if let Some((chain, decoded)) = decoding.text {
             consumed = range.end;
             out.blobs.push(Blob {
                 range,
@@ -183,16 +208,15 @@ fn too_short(encoded: &str, enc: Enc) -> bool {
     }
 }
 
-/// Decodes one candidate, charging `left`; says too whether the budget cut
-/// the decoding short.
-fn decode(
-    encoded: &str,
-    enc: Enc,
-    left: &mut usize,
-) -> (Option<(Vec<&'static str>, String)>, bool) {
+/// Decodes one candidate, charging `left`.
+fn decode(encoded: &str, enc: Enc, left: &mut usize) -> Decoding {
     let limit = *left;
     // What the budget cannot hold is cut, whether it would decode or not.
-    let cut = most_bytes(encoded, enc) > limit;
+    let mut out = Decoding {
+        text: None,
+        cut: most_bytes(encoded, enc) > limit,
+        compiled: None,
+    };
     let decoded = match enc {
         Enc::Skip => None,
         Enc::Escapes => escapes(encoded, limit),
@@ -202,28 +226,47 @@ fn decode(
         Enc::Base64 => base64(encoded, limit).map(|b| ("base64", b)),
     };
     let Some((name, bytes)) = decoded else {
-        return (None, cut);
+        return out;
     };
     let mut chain = vec![name];
     if matches!(enc, Enc::CharCodes | Enc::Chr) && !worded(&bytes) {
-        return (None, cut);
+        return out;
     }
     if let Some(text) = readable(&bytes) {
         *left = left.saturating_sub(text.len());
-        return (Some((chain, text)), cut);
+        out.text = Some((chain, text));
+        return out;
     }
     // Text-shaped encodings of binary end here; only base64 and hex carry
-    // compressed streams.
+    // compressed streams, or compiled code.
     if !matches!(enc, Enc::Base64 | Enc::Hex) {
-        return (None, cut);
+        return out;
     }
+    out.compiled = crate::content::format(&bytes)
+        .filter(|f| f.code)
+        .map(|f| f.name);
     let Some((layer, inflated)) = inflate_any(&bytes, *left) else {
-        return (None, cut);
+        return out;
     };
-    let cut = cut || inflated.len() >= *left;
+    out.cut |= inflated.len() >= *left;
     *left = left.saturating_sub(inflated.len());
     chain.push(layer);
-    (readable(&inflated).map(|text| (chain, text)), cut)
+    out.text = readable(&inflated).map(|text| (chain, text));
+    out
+}
+
+/// Whether base64 `payload` starts with the signature of binary data.
+fn is_media(payload: &str) -> bool {
+    let head: Vec<u8> = payload
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .take(24)
+        .collect();
+    STANDARD
+        .decode(&head[..head.len() / 4 * 4])
+        .ok()
+        .and_then(|bytes| crate::content::format(&bytes))
+        .is_some_and(|f| !f.code)
 }
 
 /// The most bytes `encoded` can decode to, before any inflation.

@@ -536,7 +536,13 @@ pub(crate) fn scan_inputs(
                         "runs `{}` as code, but it is {}: binary data the scanner does not read",
                         files[target].path, format.name
                     ),
-                    evidence: run.command.clone(),
+                    // The data's digest too: an acceptance holds for it only.
+                    evidence: evidence(&format!(
+                        "sha256 {} of {}, run by {}",
+                        digest(files[target].bytes),
+                        files[target].path,
+                        run.command
+                    )),
                     decoded: Vec::new(),
                 });
             }
@@ -693,9 +699,6 @@ fn first_read<'a>(
 /// and the digest of what was read of it, so that an acceptance holds for
 /// these bytes only.
 fn unread(file: &Input<'_>, message: String) -> Finding {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(file.bytes);
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     let read = if file.bytes.len() as u64 == file.size {
         String::new()
     } else {
@@ -708,9 +711,19 @@ fn unread(file: &Input<'_>, message: String) -> Finding {
         line: 1,
         column: 1,
         message,
-        evidence: format!("{} bytes, sha256{read}: {hex}", file.size),
+        evidence: format!("{} bytes, sha256{read}: {}", file.size, digest(file.bytes)),
         decoded: Vec::new(),
     }
+}
+
+/// The first 16 bytes of the SHA-256 of `bytes`, in hex: enough to bind an
+/// acceptance to them.
+fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Findings that mean more together: a shell without restrictions is a
@@ -868,6 +881,17 @@ fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let found = decode::blobs(unit.text, budget);
     for blob in found.blobs {
         ctx.payload(unit, blob.range, &blob.chain, &blob.decoded);
+    }
+    for (range, name) in found.compiled {
+        ctx.report(
+            unit,
+            id::UnscannedContent,
+            Severity::High,
+            range,
+            format!(
+                "encodes {name}: compiled code, which neither a reviewer nor the scanner can read"
+            ),
+        );
     }
     if let Some(cut) = found.cut {
         ctx.report(

@@ -344,3 +344,84 @@ proptest! {
         prop_assert_eq!(got, all);
     }
 }
+
+#[test]
+fn hooks_in_the_frontmatter_are_read_as_commands() {
+    let text = format!(
+        "---\nname: x\ndescription: Does x.\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: |\n            echo done\n            {FETCH_AND_RUN}\n        - type: command\n          command: '{FETCH_AND_RUN}'\n---\nBody.\n"
+    );
+    let r = report(&[("SKILL.md", text.as_bytes())]);
+    assert_eq!(
+        places(&r, Severity::High),
+        ["SK630 SKILL.md:10", "SK630 SKILL.md:12"]
+    );
+}
+
+#[test]
+fn a_media_uri_that_holds_no_media_is_decoded() {
+    let payload = base64(FETCH_AND_RUN.as_bytes());
+    let text = skill_md(&format!("![x](data:image/png;base64,{payload})"));
+    let r = report(&[("SKILL.md", text.as_bytes())]);
+    assert_eq!(places(&r, Severity::High), ["SK640 SKILL.md:5"]);
+    // A real image is not.
+    let png =
+        base64(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89");
+    let text = skill_md(&format!("![x](data:image/png;base64,{png})"));
+    assert_eq!(
+        places(&report(&[("SKILL.md", text.as_bytes())]), Severity::Info),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn compiled_code_in_base64_is_reported() {
+    let elf = [b"\x7fELF\x02\x01\x01\0".as_slice(), &[7; 120]].concat();
+    let script = format!("echo {} | base64 -d > /tmp/t\n/tmp/t\n", base64(&elf));
+    let r = report(&[("run.sh", script.as_bytes())]);
+    assert!(
+        places(&r, Severity::High).contains(&"SK643 run.sh:1".to_string()),
+        "{r:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn scan_dir_reports_what_it_does_not_read() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let root = dir.path();
+    let write = |rel: &str, bytes: &[u8]| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    };
+    write("SKILL.md", skill_md("Use the files.").as_bytes());
+    let mut large = format!("#!/bin/sh\n{FETCH_AND_RUN}\n").into_bytes();
+    large.resize((8 << 20) + 1, b'#');
+    write("scripts/setup.sh", &large);
+    let noise: Vec<u8> = (0u32..3000)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+        .collect();
+    let mut poster = [b"\x89PNG\r\n\x1a\n".as_slice(), &noise].concat();
+    poster.resize((8 << 20) + 1, 0x5a);
+    write("assets/poster.png", &poster);
+    symlink("/etc/passwd", root.join("scripts/linked.sh")).expect("a link");
+    let r = skills_scan::scan_dir(root, &Options::default()).expect("a scan");
+    assert_eq!(
+        places(&r, Severity::High),
+        ["SK643 scripts/linked.sh:1", "SK643 scripts/setup.sh:1"]
+    );
+    let skipped: Vec<&str> = r.skipped.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        skipped,
+        ["assets/poster.png", "scripts/linked.sh", "scripts/setup.sh"]
+    );
+    // The oversized file's evidence names what was read of it.
+    let setup = r.findings.iter().find(|f| f.path == "scripts/setup.sh");
+    assert!(
+        setup.is_some_and(|f| f
+            .evidence
+            .starts_with("8388609 bytes, sha256 of the first 8192: ")),
+        "{setup:?}"
+    );
+}

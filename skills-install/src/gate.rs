@@ -15,7 +15,7 @@
 //! (`skb update NAME --allow-finding …`).
 
 use skills_core::lock::{FindingCounts, LockedScan};
-use skills_scan::{Finding, Options, Severity, SkillFile};
+use skills_scan::{Finding, Markers, Options, Severity, SkillFile};
 
 use crate::accept::{Allow, FailOn};
 use crate::error::{Error, Result, Stage};
@@ -82,7 +82,13 @@ impl Gate {
             .iter()
             .map(|(path, bytes, _)| SkillFile { path, bytes })
             .collect();
-        let report = skills_scan::scan(&files, &Options::default());
+        // The skill's own markers never lower its gate: they show in the
+        // findings' messages; only the user and the lock accept a finding.
+        let options = Options {
+            markers: Markers::Report,
+            ..Options::default()
+        };
+        let report = skills_scan::scan(&files, &options);
         let mut findings = FindingCounts::default();
         let mut allowed = Vec::new();
         let mut refused = Vec::new();

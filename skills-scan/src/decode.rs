@@ -8,7 +8,8 @@
 //! paths and identifiers either never qualify as candidates or decode to
 //! binary. Candidates come from finite automata run once over the text and
 //! are decoded left to right without overlapping, and every byte decoding
-//! produces (kept or not, for inflation) comes out of one `budget`.
+//! produces (kept or not, for inflation) comes out of one `budget`. Where the
+//! budget leaves a candidate unread, or read in part, [`Found::cut`] says so.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -28,6 +29,27 @@ pub(crate) struct Blob {
     pub(crate) chain: Vec<&'static str>,
     /// The text at the bottom of the chain.
     pub(crate) decoded: String,
+}
+
+/// The payloads of a text, and where the budget stopped decoding.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// The payloads decoded, left to right.
+    pub(crate) blobs: Vec<Blob>,
+    /// The first candidate the budget left unread or read in part.
+    pub(crate) cut: Option<Range<usize>>,
+    /// Candidates that decode to compiled code, with what it is.
+    pub(crate) compiled: Vec<(Range<usize>, &'static str)>,
+}
+
+/// What decoding one candidate gave.
+struct Decoding {
+    /// The layers and the text at the bottom, when it is text.
+    text: Option<(Vec<&'static str>, String)>,
+    /// Whether the budget cut it short.
+    cut: bool,
+    /// What compiled code it is, when it is.
+    compiled: Option<&'static str>,
 }
 
 /// What a candidate is; the order breaks ties between candidates starting at
@@ -95,15 +117,21 @@ const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE
 /// The encoded payloads in `text` that decode to text, left to right, not
 /// overlapping; their decoded lengths (and all inflated bytes) sum to at
 /// most `budget`.
-pub(crate) fn blobs(text: &str, budget: usize) -> Vec<Blob> {
-    let mut out = Vec::new();
-    if budget == 0 {
-        return out;
-    }
+pub(crate) fn blobs(text: &str, budget: usize) -> Found {
+    let mut out = Found::default();
     let mut candidates: Vec<(Range<usize>, Enc)> = Vec::new();
     for m in SKIP.find_iter(text) {
-        if !m.as_str().starts_with("data:image/svg") {
-            candidates.push((m.range(), Enc::Skip));
+        let found = m.as_str();
+        if found.starts_with("data:image/svg") {
+            continue;
+        }
+        // A media URI is skipped when it holds what it says: data of a
+        // known format. Anything else in one is decoded.
+        match found.find(',') {
+            Some(comma) if found.starts_with("data:") && !is_media(&found[comma + 1..]) => {
+                candidates.push((m.start()..m.start() + comma + 1, Enc::Skip));
+            }
+            _ => candidates.push((m.range(), Enc::Skip)),
         }
     }
     let sets: [(&Regex, Enc, &str); 6] = [
@@ -135,19 +163,31 @@ pub(crate) fn blobs(text: &str, budget: usize) -> Vec<Blob> {
     let mut left = budget;
     let mut consumed = 0;
     for (range, enc) in candidates {
-        if range.start < consumed || left == 0 {
+        if range.start < consumed {
+            continue;
+        }
+        if enc == Enc::Skip {
+            consumed = range.end;
             continue;
         }
         let Some(encoded) = text.get(range.clone()) else {
             continue;
         };
-        if enc == Enc::Skip {
-            consumed = range.end;
+        if left == 0 {
+            out.cut.get_or_insert(range);
             continue;
         }
-        if let Some((chain, decoded)) = decode(encoded, enc, &mut left) {
+        let decoding = decode(encoded, enc, &mut left);
+        if decoding.cut {
+            out.cut.get_or_insert(range.clone());
+        }
+        if let Some(name) = decoding.compiled {
             consumed = range.end;
-            out.push(Blob {
+            out.compiled.push((range.clone(), name));
+        }
+        if let Some((chain, decoded)) = decoding.text {
+            consumed = range.end;
+            out.blobs.push(Blob {
                 range,
                 chain,
                 decoded,
@@ -169,33 +209,73 @@ fn too_short(encoded: &str, enc: Enc) -> bool {
 }
 
 /// Decodes one candidate, charging `left`.
-fn decode(encoded: &str, enc: Enc, left: &mut usize) -> Option<(Vec<&'static str>, String)> {
-    let (name, bytes) = match enc {
-        Enc::Skip => return None,
-        Enc::Escapes => escapes(encoded, *left)?,
-        Enc::CharCodes | Enc::Chr => ("char-codes", char_codes(encoded, *left)?),
-        Enc::Url => ("url-escapes", url_escapes(encoded, *left)?),
-        Enc::Hex => ("hex", hex(encoded, *left)?),
-        Enc::Base64 => ("base64", base64(encoded, *left)?),
+fn decode(encoded: &str, enc: Enc, left: &mut usize) -> Decoding {
+    let limit = *left;
+    // What the budget cannot hold is cut, whether it would decode or not.
+    let mut out = Decoding {
+        text: None,
+        cut: most_bytes(encoded, enc) > limit,
+        compiled: None,
+    };
+    let decoded = match enc {
+        Enc::Skip => None,
+        Enc::Escapes => escapes(encoded, limit),
+        Enc::CharCodes | Enc::Chr => char_codes(encoded, limit).map(|b| ("char-codes", b)),
+        Enc::Url => url_escapes(encoded, limit).map(|b| ("url-escapes", b)),
+        Enc::Hex => hex(encoded, limit).map(|b| ("hex", b)),
+        Enc::Base64 => base64(encoded, limit).map(|b| ("base64", b)),
+    };
+    let Some((name, bytes)) = decoded else {
+        return out;
     };
     let mut chain = vec![name];
     if matches!(enc, Enc::CharCodes | Enc::Chr) && !worded(&bytes) {
-        return None;
+        return out;
     }
     if let Some(text) = readable(&bytes) {
         *left = left.saturating_sub(text.len());
-        return Some((chain, text));
+        out.text = Some((chain, text));
+        return out;
     }
     // Text-shaped encodings of binary end here; only base64 and hex carry
-    // compressed streams.
+    // compressed streams, or compiled code.
     if !matches!(enc, Enc::Base64 | Enc::Hex) {
-        return None;
+        return out;
     }
-    let (layer, inflated) = inflate_any(&bytes, *left)?;
+    out.compiled = crate::content::format(&bytes)
+        .filter(|f| f.code)
+        .map(|f| f.name);
+    let Some((layer, inflated)) = inflate_any(&bytes, *left) else {
+        return out;
+    };
+    out.cut |= inflated.len() >= *left;
     *left = left.saturating_sub(inflated.len());
     chain.push(layer);
-    let text = readable(&inflated)?;
-    Some((chain, text))
+    out.text = readable(&inflated).map(|text| (chain, text));
+    out
+}
+
+/// Whether base64 `payload` starts with the signature of binary data.
+fn is_media(payload: &str) -> bool {
+    let head: Vec<u8> = payload
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .take(24)
+        .collect();
+    STANDARD
+        .decode(&head[..head.len() / 4 * 4])
+        .ok()
+        .and_then(|bytes| crate::content::format(&bytes))
+        .is_some_and(|f| !f.code)
+}
+
+/// The most bytes `encoded` can decode to, before any inflation.
+fn most_bytes(encoded: &str, enc: Enc) -> usize {
+    match enc {
+        Enc::Base64 => encoded.len() / 4 * 3 + 3,
+        Enc::Hex => encoded.len() / 2,
+        _ => encoded.len(),
+    }
 }
 
 /// `bytes` as text if it is UTF-8 (a character cut at the end by a budget
@@ -460,8 +540,9 @@ mod tests {
 
     fn one(text: &str) -> Blob {
         let found = blobs(text, 1 << 20);
-        assert_eq!(found.len(), 1, "{text}: {found:?}");
-        found.into_iter().next().expect("one blob")
+        assert_eq!(found.blobs.len(), 1, "{text}: {found:?}");
+        assert_eq!(found.cut, None);
+        found.blobs.into_iter().next().expect("one blob")
     }
 
     fn zlib(data: &[u8]) -> Vec<u8> {
@@ -586,9 +667,17 @@ mod tests {
             "exec(chr(111)+chr(115)+chr(46)+chr(115)+chr(121)+chr(115)+chr(116)+chr(101)+chr(109))",
         );
         assert_eq!(blob.decoded, "os.system");
-        assert!(blobs("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 1000).is_empty());
-        assert!(blobs("wells = [100, 50, 50, 50, 50, 50, 50, 50]", 1000).is_empty());
-        assert!(blobs("[65, 66, 67, 68, 69, 70, 71, 72]", 1000).len() == 1);
+        assert!(
+            blobs("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 1000)
+                .blobs
+                .is_empty()
+        );
+        assert!(
+            blobs("wells = [100, 50, 50, 50, 50, 50, 50, 50]", 1000)
+                .blobs
+                .is_empty()
+        );
+        assert!(blobs("[65, 66, 67, 68, 69, 70, 71, 72]", 1000).blobs.len() == 1);
     }
 
     #[test]
@@ -611,11 +700,7 @@ mod tests {
             "Authorization: Bearer eyJhbGciOiJSUzI1NiIs...",
             "//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImEuanMiXX0=",
         ] {
-            assert!(
-                blobs(text, 1 << 20).is_empty(),
-                "{text}: {:?}",
-                blobs(text, 1 << 20)
-            );
+            assert_eq!(blobs(text, 1 << 20), Found::default(), "{text}");
         }
     }
 
@@ -623,21 +708,29 @@ mod tests {
     fn the_budget_bounds_the_output() {
         let encoded = B64.encode("echo this is a long enough payload to be cut; ".repeat(20));
         let text = format!("{encoded}\n{encoded}\n");
-        let all: usize = blobs(&text, 1 << 20).iter().map(|b| b.decoded.len()).sum();
+        let whole = blobs(&text, 1 << 20);
+        let all: usize = whole.blobs.iter().map(|b| b.decoded.len()).sum();
         assert!(all > 1000);
+        assert_eq!(whole.cut, None);
         for budget in [0, 1, 7, 8, 100, 1000] {
-            let sum: usize = blobs(&text, budget).iter().map(|b| b.decoded.len()).sum();
+            let found = blobs(&text, budget);
+            let sum: usize = found.blobs.iter().map(|b| b.decoded.len()).sum();
             assert!(sum <= budget, "{budget}: {sum}");
+            // What the budget left unread is said to be.
+            assert!(found.cut.is_some(), "{budget}");
         }
-        assert_eq!(blobs(&text, 100).len(), 1);
+        let found = blobs(&text, 100);
+        assert_eq!(found.blobs.len(), 1);
+        assert_eq!(found.cut, Some(0..encoded.len()));
     }
 
     #[test]
     fn a_zlib_bomb_is_cut_at_the_budget() {
         let bomb = B64.encode(zlib(&b"A".repeat(1 << 20)));
         let found = blobs(&bomb, 4096);
-        assert_eq!(found.len(), 1);
-        assert!(found[0].decoded.len() <= 4096);
+        assert_eq!(found.blobs.len(), 1);
+        assert!(found.blobs[0].decoded.len() <= 4096);
+        assert_eq!(found.cut, Some(0..bomb.len()));
     }
 
     mod props {
@@ -648,7 +741,10 @@ mod tests {
             let found = blobs(text, budget);
             let mut end = 0;
             let mut sum = 0;
-            for b in &found {
+            if let Some(cut) = &found.cut {
+                prop_assert!(text.get(cut.clone()).is_some());
+            }
+            for b in &found.blobs {
                 prop_assert!(b.range.start >= end && b.range.start < b.range.end);
                 prop_assert!(text.get(b.range.clone()).is_some());
                 prop_assert!(!b.chain.is_empty());

@@ -1,14 +1,22 @@
 //! Scanning a skill folder on the disk: every regular file below it, links
-//! never followed, each read with the size bound the scan allows.
+//! never followed, each read with the size bound the scan allows (a larger
+//! file only as far as telling binary data from text needs).
+//!
+//! What is not read (a link, a fifo or device, a name that is not UTF-8, a
+//! folder nested too deep, a file that could not be read) is listed as not
+//! scanned and reported (`SK643`): an agent reading the folder may read it.
+//! `.git` is not walked: version-control data, written by the tool that
+//! cloned the folder, is never skill content.
 
 use std::fmt;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use skills_core::fsread::Dir;
+use skills_core::fsread::{Dir, read_open};
 use skills_core::listing::{EntryKind, Listing};
 
-use crate::{Options, Report, SkillFile};
+use crate::engine::{HEAD, Input};
+use crate::{Options, Report};
 
 /// The most files one skill folder may hold for a scan.
 const MAX_FILES: usize = 10_000;
@@ -34,9 +42,9 @@ impl std::error::Error for ScanError {
     }
 }
 
-/// Scans the skill folder at `dir`: every regular file below it (links,
-/// fifos and devices are skipped and reported as skipped), each read without
-/// following links and with `options.max_file_bytes` as its bound.
+/// Scans the skill folder at `dir`: every regular file below it, each
+/// read without following links and with `options.max_file_bytes` as its
+/// bound; what is not read is reported (see the module's documentation).
 pub fn scan_dir(dir: &Path, options: &Options) -> Result<Report, ScanError> {
     let fail = |error| ScanError {
         path: dir.to_path_buf(),
@@ -44,23 +52,45 @@ pub fn scan_dir(dir: &Path, options: &Options) -> Result<Report, ScanError> {
     };
     let root = Dir::open(dir).map_err(fail)?;
     let mut paths = Vec::new();
-    let mut skipped = Vec::new();
-    walk(dir, "", 0, &mut paths, &mut skipped).map_err(fail)?;
+    let mut unread = Vec::new();
+    walk(dir, "", 0, &mut paths, &mut unread).map_err(fail)?;
     let mut contents = Vec::with_capacity(paths.len());
     for rel in paths {
-        match root.read(Path::new(&rel), options.max_file_bytes) {
-            Ok(bytes) => contents.push((rel, bytes)),
-            Err(e) => skipped.push((rel, e.to_string())),
+        match read(&root, &rel, options.max_file_bytes) {
+            Ok((bytes, size)) => contents.push((rel, bytes, size)),
+            Err(e) => unread.push((rel, e)),
         }
     }
-    let files: Vec<SkillFile<'_>> = contents
+    let files: Vec<Input<'_>> = contents
         .iter()
-        .map(|(path, bytes)| SkillFile { path, bytes })
+        .map(|(path, bytes, size)| Input {
+            path,
+            bytes,
+            size: *size,
+        })
         .collect();
-    let mut report = crate::scan(&files, options);
-    report.skipped.extend(skipped);
+    let mut report = crate::engine::scan_inputs(&files, options, unread);
     report.skipped.sort();
     Ok(report)
+}
+
+/// The file at `rel` and its size: whole when it is within `limit`, else
+/// its first [`HEAD`] bytes.
+fn read(root: &Dir, rel: &str, limit: u64) -> Result<(Vec<u8>, u64), String> {
+    let (mut file, meta) = root
+        .open_file(Path::new(rel))
+        .map_err(|e| format!("not read: {}", e.reason))?;
+    let size = meta.len();
+    if size > limit {
+        let mut head = Vec::with_capacity(HEAD);
+        file.take(HEAD as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| format!("not read: {e}"))?;
+        return Ok((head, size));
+    }
+    let bytes = read_open(&mut file, &meta, limit).map_err(|e| format!("not read: {e}"))?;
+    let size = bytes.len() as u64;
+    Ok((bytes, size))
 }
 
 fn walk(
@@ -80,7 +110,7 @@ fn walk(
         let Some(name) = name.to_str() else {
             skipped.push((
                 format!("{rel}/{}", name.to_string_lossy()),
-                "a name that is not UTF-8".into(),
+                "a name that is not UTF-8, not read".into(),
             ));
             continue;
         };
@@ -98,10 +128,18 @@ fn walk(
             }
             EntryKind::Dir if name == ".git" => {}
             EntryKind::Dir if depth < MAX_DEPTH => walk(base, &path, depth + 1, out, skipped)?,
-            EntryKind::Dir => {
-                skipped.push((path, format!("nested deeper than {MAX_DEPTH} folders")))
-            }
-            other => skipped.push((path, format!("not a regular file ({other:?})"))),
+            EntryKind::Dir => skipped.push((
+                path,
+                format!("a folder nested deeper than {MAX_DEPTH} folders, not read"),
+            )),
+            EntryKind::Symlink => skipped.push((
+                path,
+                "a symbolic link, not followed: what it points at was not read".into(),
+            )),
+            EntryKind::Other => skipped.push((
+                path,
+                "not a regular file (a fifo, socket or device), not read".into(),
+            )),
         }
     }
     Ok(())

@@ -6,16 +6,26 @@
 //! Analyzers report through [`Ctx::report`] with a range in their unit; the
 //! context turns it into a file position (a decoded payload is reported where
 //! its encoded form starts, with the decoded text as evidence).
+//!
+//! Each file is decoded first ([`content`]): compiled code, a file over the
+//! size bound (unless binary data) and bytes of no known format are not read
+//! and are reported (`SK643`); binary data is listed as not scanned. Then a
+//! second pass reads every file a command of the skill runs as the language
+//! it is run with (`bash assets/logo.png`, `./tools/setup`, `. ./env.dat`),
+//! when its name said otherwise, and reports binary data run as code. Each
+//! file is read at most once per language, so the scan stays linear.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
+use crate::content::{self, Decoded, Format};
 use crate::finding::{Finding, Report, evidence};
 use crate::markdown::{self, Block};
 use crate::rule::{Rule, Severity, id};
 use crate::text::Lines;
 use crate::{
-    Options, SkillFile, config, decode, frontmatter, prose, script, secrets, shell, suppress,
-    unicode,
+    Markers, Options, SkillFile, config, decode, frontmatter, prose, script, secrets, shell,
+    suppress, unicode,
 };
 
 /// How a file is used, from its name (and first line for scripts without
@@ -116,23 +126,57 @@ impl<'a> Unit<'a> {
 /// The whole skill, for rules that look across files.
 #[derive(Debug)]
 pub(crate) struct Skill<'a> {
-    /// Every file's path.
-    pub(crate) paths: Vec<&'a str>,
+    /// The files (by index) by every ending of their paths at a `/`
+    /// (`scripts/run.sh` and `run.sh`): one lookup per name a command
+    /// gives, whatever the number of files.
+    endings: HashMap<&'a str, Vec<usize>>,
 }
 
-impl Skill<'_> {
+impl<'a> Skill<'a> {
+    fn new(paths: impl Iterator<Item = &'a str>) -> Skill<'a> {
+        let mut endings: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, path) in paths.enumerate() {
+            endings.entry(path).or_default().push(i);
+            for (slash, _) in path.match_indices('/') {
+                endings.entry(&path[slash + 1..]).or_default().push(i);
+            }
+        }
+        Skill { endings }
+    }
+
     /// Whether the skill ships a file whose path ends with `name`.
     pub(crate) fn ships(&self, name: &str) -> bool {
-        let name = name.trim_start_matches("./");
-        self.paths
-            .iter()
-            .any(|p| *p == name || p.ends_with(&format!("/{name}")))
+        !self.shipped(name).is_empty()
     }
+
+    /// The files (by index) whose path ends with `name`, a path as a
+    /// command names it: `./` and a leading variable (`$SKILL_DIR/`,
+    /// `${CLAUDE_SKILL_DIR}/`) dropped.
+    fn shipped(&self, name: &str) -> &[usize] {
+        let name = strip_variable(name).trim_start_matches("./");
+        self.endings.get(name).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// `path` without a leading `$NAME/` or `${NAME}/`.
+fn strip_variable(path: &str) -> &str {
+    let Some(rest) = path.strip_prefix('$') else {
+        return path;
+    };
+    let rest = rest.strip_prefix('{').unwrap_or(rest);
+    let name = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let rest = &rest[name..];
+    let rest = rest.strip_prefix('}').unwrap_or(rest);
+    rest.strip_prefix('/').unwrap_or(path)
 }
 
 /// The analyzers' view of the file being scanned.
 #[derive(Debug)]
 pub(crate) struct Ctx<'a> {
+    /// The reading of the file (its index in the scan's readings).
+    view: usize,
     path: &'a str,
     text: &'a str,
     lines: Lines,
@@ -145,6 +189,24 @@ pub(crate) struct Ctx<'a> {
     sinks: Vec<Sink>,
     /// Secrets held in shell variables and files, across the file's blocks.
     pub(crate) shell_flow: shell::Flow,
+    /// Files the commands of this file run.
+    runs: Vec<Run>,
+}
+
+/// A file a command runs: read again as the language it is run with.
+#[derive(Debug, Clone)]
+struct Run {
+    /// The reading (index) holding the command.
+    from: usize,
+    line: u32,
+    column: u32,
+    /// The command, as evidence.
+    command: String,
+    /// The file as the command names it.
+    target: String,
+    /// The language it is run with; `None`: as it says (its shebang), a
+    /// shell when it says nothing (a shell runs a file without one).
+    kind: Option<Kind>,
 }
 
 /// A network call in shipped code.
@@ -158,8 +220,15 @@ pub(crate) struct Sink {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(path: &'a str, text: &'a str, skill: &'a Skill<'a>, options: &'a Options) -> Ctx<'a> {
+    fn new(
+        view: usize,
+        path: &'a str,
+        text: &'a str,
+        skill: &'a Skill<'a>,
+        options: &'a Options,
+    ) -> Ctx<'a> {
         Ctx {
+            view,
             path,
             text,
             lines: Lines::new(text),
@@ -170,6 +239,7 @@ impl<'a> Ctx<'a> {
             depth: 0,
             sinks: Vec::new(),
             shell_flow: shell::Flow::default(),
+            runs: Vec::new(),
         }
     }
 
@@ -187,6 +257,27 @@ impl<'a> Ctx<'a> {
             column,
             call: call.to_string(),
             host: host.map(str::to_string),
+        });
+    }
+
+    /// Records that the command at `range` of `unit` runs the file `target`
+    /// as `kind` (`None`: as the file's shebang says, else as a shell).
+    pub(crate) fn run(
+        &mut self,
+        unit: &Unit<'_>,
+        range: Range<usize>,
+        target: &str,
+        kind: Option<Kind>,
+    ) {
+        let (line, column) = self.position(unit, range.start);
+        let end = range.end.min(unit.text.len());
+        self.runs.push(Run {
+            from: self.view,
+            line,
+            column,
+            command: evidence(unit.text.get(range.start.min(end)..end).unwrap_or("")),
+            target: target.to_string(),
+            kind,
         });
     }
 
@@ -261,9 +352,30 @@ impl<'a> Ctx<'a> {
         encodings: &[&'static str],
         decoded: &str,
     ) {
-        if self.depth >= self.options.max_decode_depth
-            || self.decoded_bytes + decoded.len() > self.options.max_decoded_bytes
-        {
+        let bound = if self.depth >= self.options.max_decode_depth {
+            Some(format!(
+                "a payload encoded more than {} layers deep",
+                self.options.max_decode_depth
+            ))
+        } else if self.decoded_bytes + decoded.len() > self.options.max_decoded_bytes {
+            Some(format!(
+                "encoded text past the {} bytes one file may decode to",
+                self.options.max_decoded_bytes
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = bound {
+            self.report(
+                unit,
+                id::UnscannedContent,
+                Severity::High,
+                range,
+                format!(
+                    "{what}: its next layer ({}) was not decoded, so not scanned",
+                    encodings.join(" → ")
+                ),
+            );
             return;
         }
         self.decoded_bytes += decoded.len();
@@ -288,7 +400,10 @@ impl<'a> Ctx<'a> {
             if f.severity < Severity::Medium {
                 continue;
             }
-            if f.rule != id::EncodedPayload && f.rule != id::HiddenText {
+            if f.rule != id::EncodedPayload
+                && f.rule != id::HiddenText
+                && f.rule != id::UnscannedContent
+            {
                 f.message = format!(
                     "{how} payload: {} ({} {})",
                     f.message, f.rule.code, f.rule.name
@@ -301,51 +416,314 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// A file as the engine takes it: `bytes` are the whole file, or only its
+/// start when it is larger than `size` allows reading ([`crate::scan_dir`]
+/// reads no more than the bound).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Input<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) size: u64,
+}
+
+/// How much of a file judges whether it is binary when it is not read
+/// whole.
+pub(crate) const HEAD: usize = 8 << 10;
+
+/// What became of a file in the first pass.
+#[derive(Debug)]
+enum Read<'a> {
+    /// Read as text, as `kind`, in one or more readings ([`content::decode`]).
+    Text(Vec<Decoded<'a>>, Kind),
+    /// Binary data of a known format: not read, reported where it is run.
+    Data(Format),
+    /// Not read, and reported as such.
+    Unread,
+}
+
+/// One reading of a file's text, the languages it was read as, and what
+/// was found in it.
+#[derive(Debug)]
+struct View<'a> {
+    file: usize,
+    decoded: Decoded<'a>,
+    kinds: Vec<Kind>,
+    findings: Vec<Finding>,
+}
+
 /// Scans the files of one skill.
 pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
-    let skill = Skill {
-        paths: files.iter().map(|f| f.path).collect(),
-    };
+    let inputs: Vec<Input<'_>> = files
+        .iter()
+        .map(|f| Input {
+            path: f.path,
+            bytes: f.bytes,
+            size: f.bytes.len() as u64,
+        })
+        .collect();
+    scan_inputs(&inputs, options, Vec::new())
+}
+
+/// Scans the files of one skill, some perhaps read only in part; `unread`
+/// names the entries of the skill that could not be read at all, and why.
+pub(crate) fn scan_inputs(
+    files: &[Input<'_>],
+    options: &Options,
+    unread: Vec<(String, String)>,
+) -> Report {
+    let skill = Skill::new(files.iter().map(|f| f.path));
     let mut report = Report::default();
+    for (path, why) in unread {
+        report.findings.push(Finding {
+            rule: id::UnscannedContent,
+            severity: Severity::High,
+            path: path.clone(),
+            line: 1,
+            column: 1,
+            message: why.clone(),
+            evidence: evidence(&why),
+            decoded: Vec::new(),
+        });
+        report.skipped.push((path, why));
+    }
     let mut sinks = Vec::new();
-    for file in files {
-        if file.bytes.len() as u64 > options.max_file_bytes {
-            report.skipped.push((
-                file.path.to_string(),
-                format!("larger than {} bytes", options.max_file_bytes),
-            ));
-            continue;
+    let mut runs = Vec::new();
+    // Findings of files not read as text, and each file's readings.
+    let mut found: Vec<Vec<Finding>> = Vec::with_capacity(files.len());
+    let mut data: Vec<Option<Format>> = Vec::with_capacity(files.len());
+    let mut views_of: Vec<Vec<usize>> = Vec::with_capacity(files.len());
+    let mut views: Vec<View<'_>> = Vec::with_capacity(files.len());
+    for (index, file) in files.iter().enumerate() {
+        let (read, findings) = first_read(file, options, &mut report.skipped);
+        found.push(findings);
+        data.push(None);
+        views_of.push(Vec::new());
+        match read {
+            Read::Text(decoded, kind) => {
+                for decoded in decoded {
+                    let at = views.len();
+                    let mut ctx = Ctx::new(at, file.path, &decoded.text, &skill, options);
+                    analyze_file(&mut ctx, kind);
+                    sinks.append(&mut ctx.sinks);
+                    runs.append(&mut ctx.runs);
+                    let findings = ctx.findings;
+                    views_of[index].push(at);
+                    views.push(View {
+                        file: index,
+                        decoded,
+                        kinds: vec![kind],
+                        findings,
+                    });
+                }
+            }
+            Read::Data(format) => data[index] = Some(format),
+            Read::Unread => {}
         }
-        let Ok(text) = std::str::from_utf8(file.bytes) else {
-            continue;
-        };
-        let mut ctx = Ctx::new(file.path, text, &skill, options);
-        analyze_file(&mut ctx, Kind::of(file.path, text));
-        sinks.append(&mut ctx.sinks);
-        let mut findings = dedupe(ctx.findings);
+    }
+    // Files run as a language their names did not say, each reading read
+    // once per language, and what those reads run in turn.
+    while let Some(run) = runs.pop() {
+        for &target in skill.shipped(&run.target) {
+            if let Some(format) = data[target] {
+                let from = files[views[run.from].file].path;
+                views[run.from].findings.push(Finding {
+                    rule: id::UnscannedContent,
+                    severity: Severity::High,
+                    path: from.to_string(),
+                    line: run.line,
+                    column: run.column,
+                    message: format!(
+                        "runs `{}` as code, but it is {}: binary data the scanner does not read",
+                        files[target].path, format.name
+                    ),
+                    // The data's digest too: an acceptance holds for it only.
+                    evidence: evidence(&format!(
+                        "sha256 {} of {}, run by {}",
+                        digest(files[target].bytes),
+                        files[target].path,
+                        run.command
+                    )),
+                    decoded: Vec::new(),
+                });
+            }
+            for &at in &views_of[target] {
+                let view = &views[at];
+                let kind = run.kind.unwrap_or(match view.kinds[0] {
+                    k @ (Kind::Shell | Kind::Python | Kind::Js) => k,
+                    _ => Kind::Shell,
+                });
+                if view.kinds.contains(&kind) {
+                    continue;
+                }
+                let mut ctx = Ctx::new(at, files[target].path, &view.decoded.text, &skill, options);
+                analyze_file(&mut ctx, kind);
+                sinks.append(&mut ctx.sinks);
+                runs.append(&mut ctx.runs);
+                let mut findings = ctx.findings;
+                let view = &mut views[at];
+                view.kinds.push(kind);
+                view.findings.append(&mut findings);
+            }
+        }
+    }
+    for view in views {
+        let findings = dedupe(view.findings);
+        let path = files[view.file].path;
+        let text = view.decoded.text.as_ref();
+        let lines = Lines::new(text);
         let markers = suppress::markers(text);
-        let (kept, suppressed) = suppress::apply(&markers, text, &mut findings);
-        report.findings.extend(kept);
-        report.suppressed.extend(suppressed);
+        let (kept, covered) = suppress::apply(&markers, text, &lines, findings);
+        found[view.file].extend(kept);
+        match options.markers {
+            Markers::Honour => report.suppressed.extend(covered),
+            Markers::Report => {
+                for c in covered {
+                    let mut f = c.finding.clone();
+                    f.message = format!(
+                        "{}; the skill's own marker on line {} claims to allow it (\"{}\"), and markers are not honoured here",
+                        f.message, c.marker_line, c.reason
+                    );
+                    found[view.file].push(f);
+                    report.claimed.push(c);
+                }
+            }
+        }
         for m in markers.iter().filter(|m| m.reason.is_none()) {
-            let (line, column) = ctx.lines.position(text, m.at);
-            report.findings.push(Finding {
+            let (line, column) = lines.position(text, m.at);
+            found[view.file].push(Finding {
                 rule: id::SuppressionWithoutReason,
                 severity: Severity::Low,
-                path: file.path.to_string(),
+                path: path.to_string(),
                 line,
                 column,
                 message: "this marker has no reason after `--`, so it suppresses nothing".into(),
-                evidence: evidence(&text[ctx.lines.line_range(text, line as usize)]),
+                evidence: evidence(&text[lines.line_range(text, line as usize)]),
                 decoded: Vec::new(),
             });
         }
+    }
+    // Readings of one file find the same things: once each.
+    for findings in found {
+        report.findings.extend(dedupe(findings));
     }
     compound(&mut report, &sinks);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });
     report
+}
+
+/// Decodes `file` and decides whether it is read as text (see
+/// [`content`]); what is not read is listed in `skipped` and, unless it is
+/// binary data, reported.
+fn first_read<'a>(
+    file: &Input<'a>,
+    options: &Options,
+    skipped: &mut Vec<(String, String)>,
+) -> (Read<'a>, Vec<Finding>) {
+    let whole = file.size <= options.max_file_bytes && file.bytes.len() as u64 == file.size;
+    let head = &file.bytes[..file.bytes.len().min(HEAD)];
+    let mut skip = |why: String| skipped.push((file.path.to_string(), why));
+    if let Some(format) = content::format(head).filter(|f| f.code) {
+        skip(format!("{}, compiled code", format.name));
+        let finding = unread(
+            file,
+            format!(
+                "{}: compiled code, which neither a reviewer nor the scanner can read",
+                format.name
+            ),
+        );
+        return (Read::Unread, vec![finding]);
+    }
+    let views = content::decode(if whole { file.bytes } else { head });
+    let first = &views[0];
+    let kind = Kind::of(file.path, &first.text);
+    let binary = kind == Kind::Text && content::looks_binary(first);
+    let data = content::format(head).filter(|f| binary && !f.code);
+    if let Some(format) = data {
+        skip(format!("{}, binary data", format.name));
+        return (Read::Data(format), Vec::new());
+    }
+    if !whole {
+        skip(format!("larger than {} bytes", options.max_file_bytes));
+        let finding = unread(
+            file,
+            format!(
+                "larger than {} bytes, the scanner's bound: not read",
+                options.max_file_bytes
+            ),
+        );
+        return (Read::Unread, vec![finding]);
+    }
+    if binary {
+        skip("binary of no known format".into());
+        let finding = unread(
+            file,
+            "not text, nor binary data of a format the scanner knows: not read, and what reads it cannot be told".into(),
+        );
+        return (Read::Unread, vec![finding]);
+    }
+    let mut findings = Vec::new();
+    let count = |n: usize, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    };
+    let dropped: Vec<String> = [
+        count(
+            first.invalid,
+            "undecodable byte read as U+FFFD",
+            "undecodable bytes read as U+FFFD",
+        ),
+        count(
+            first.nuls,
+            "NUL byte dropped (as a shell drops it)",
+            "NUL bytes dropped (as a shell drops them)",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !dropped.is_empty() {
+        let mut f = unread(
+            file,
+            format!("{}; the rest was scanned", dropped.join(" and ")),
+        );
+        f.severity = Severity::Info;
+        findings.push(f);
+    }
+    (Read::Text(views, kind), findings)
+}
+
+/// An `SK643` finding on the whole of `file`, whose evidence is its size
+/// and the digest of what was read of it, so that an acceptance holds for
+/// these bytes only.
+fn unread(file: &Input<'_>, message: String) -> Finding {
+    let read = if file.bytes.len() as u64 == file.size {
+        String::new()
+    } else {
+        format!(" of the first {}", file.bytes.len())
+    };
+    Finding {
+        rule: id::UnscannedContent,
+        severity: Severity::High,
+        path: file.path.to_string(),
+        line: 1,
+        column: 1,
+        message,
+        evidence: format!("{} bytes, sha256{read}: {}", file.size, digest(file.bytes)),
+        decoded: Vec::new(),
+    }
+}
+
+/// The first 16 bytes of the SHA-256 of `bytes`, in hex: enough to bind an
+/// acceptance to them.
+fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Findings that mean more together: a shell without restrictions is a
@@ -433,7 +811,21 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     match kind {
         Kind::SkillMd | Kind::Markdown => markdown_file(ctx, &whole, kind == Kind::SkillMd),
         Kind::Shell => shell::scan(ctx, &whole, shell::Mode::Code),
-        Kind::Python => script::python(ctx, &whole),
+        Kind::Python => {
+            if let Some(name) = content::python_foreign_encoding(text) {
+                ctx.report(
+                    &whole,
+                    id::UnscannedContent,
+                    Severity::High,
+                    name.clone(),
+                    format!(
+                        "declares the source encoding `{}`, which Python decodes and the scanner does not: the code Python runs was not read",
+                        &text[name]
+                    ),
+                );
+            }
+            script::python(ctx, &whole);
+        }
         Kind::Js => script::js(ctx, &whole),
         Kind::Config => {
             config::scan(ctx, &whole);
@@ -486,8 +878,32 @@ fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         .options
         .max_decoded_bytes
         .saturating_sub(ctx.decoded_bytes);
-    for blob in decode::blobs(unit.text, budget) {
+    let found = decode::blobs(unit.text, budget);
+    for blob in found.blobs {
         ctx.payload(unit, blob.range, &blob.chain, &blob.decoded);
+    }
+    for (range, name) in found.compiled {
+        ctx.report(
+            unit,
+            id::UnscannedContent,
+            Severity::High,
+            range,
+            format!(
+                "encodes {name}: compiled code, which neither a reviewer nor the scanner can read"
+            ),
+        );
+    }
+    if let Some(cut) = found.cut {
+        ctx.report(
+            unit,
+            id::UnscannedContent,
+            Severity::High,
+            cut,
+            format!(
+                "encoded text past the {} bytes one file may decode to: not decoded, so not scanned",
+                ctx.options.max_decoded_bytes
+            ),
+        );
     }
 }
 
@@ -687,6 +1103,21 @@ fn looks_like_command(text: &str) -> bool {
             || text.starts_with("psql "))
 }
 
+/// Fenced-block languages that are neither shell, Python, JavaScript,
+/// configuration nor text: code for other compilers and interpreters, and
+/// markup, which the scanner does not read (separated by spaces). A block
+/// tagged with any other name is read as commands and instructions.
+const OTHER_LANGUAGES: &str = "ada apache applescript arduino asm assembly astro awk bibtex c c# c++ cairo cedar \
+    clojure cmake cobol coffeescript cpp crystal cs csharp css csv cuda cypher d dart diff \
+    django dockerfile dot ebnf elixir elm erb erlang f# fortran fsharp func gdb gdscript \
+    gherkin gitignore glsl go golang gradle graphql gql groovy h handlebars haskell hcl \
+    hlsl hpp html http java jinja jinja2 jl jsonl julia kotlin kt latex lean less liquid \
+    lisp llvm lua m makefile matlab mermaid move mysql nextflow nginx nim nix objc \
+    objective-c ocaml pascal perl php pl plantuml postgres postgresql prisma prolog promql \
+    proto protobuf proverif ql r racket rb regex rs ruby rust sass scala scheme scss \
+    solidity sparql sql sqlite svelte svg swift tact tamarin tex tf terraform tsv twig v \
+    verilog vhdl vue vyper wasm wat xml xsd xslt yara zig";
+
 fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&str>) {
     if let Some(t) = target {
         if crate::config::is_agent_settings(t) {
@@ -721,7 +1152,15 @@ fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&st
                 shell::scan(ctx, unit, shell::Mode::Inline);
             }
         }
-        _ => {}
+        // A language the scanner has no reader for, named as such.
+        _ if OTHER_LANGUAGES.split_whitespace().any(|l| l == lang) => {}
+        // A name it does not know (made up so that a block escapes it, or a
+        // shell's under another name): an agent may still run the block, so
+        // it is read as an untagged block's commands and instructions are.
+        _ => {
+            prose::scan(ctx, unit);
+            shell::scan(ctx, unit, shell::Mode::Inline);
+        }
     }
 }
 

@@ -53,7 +53,7 @@ impl Finding {
     }
 }
 
-/// A finding an inline marker suppressed, with the marker's reason.
+/// A finding an inline marker covers, with the marker's reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Suppressed {
     /// The finding.
@@ -69,9 +69,17 @@ pub struct Suppressed {
 pub struct Report {
     /// Findings, ordered by file, line, column and code.
     pub findings: Vec<Finding>,
-    /// Findings inline markers suppressed.
+    /// Findings inline markers suppressed (with [`Markers::Honour`]).
+    ///
+    /// [`Markers::Honour`]: crate::Markers::Honour
     pub suppressed: Vec<Suppressed>,
-    /// Files not scanned, with why (too large, not text).
+    /// Findings inline markers claim to suppress, which stay in `findings`
+    /// (with [`Markers::Report`]).
+    ///
+    /// [`Markers::Report`]: crate::Markers::Report
+    pub claimed: Vec<Suppressed>,
+    /// Files not read as text, with why (binary data, too large, compiled
+    /// code); each but binary data of a known format is also a finding.
     pub skipped: Vec<(String, String)>,
 }
 

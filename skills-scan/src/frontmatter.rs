@@ -1,6 +1,8 @@
 //! The frontmatter, read without a YAML parser (the scanner runs where the
 //! skill may not even parse): `description` as instructions (it reaches
-//! the model in every session's catalog) and `allowed-tools` for breadth.
+//! the model in every session's catalog), `allowed-tools` for breadth, and
+//! every `command:` value (the hooks a skill declares, which a client runs
+//! on its events while the skill is active) as shell.
 
 use crate::engine::{Ctx, Unit};
 use crate::rule::{Severity, id};
@@ -64,6 +66,57 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             let item = trimmed.trim_start().trim_start_matches('-').trim();
             let lead = line.len() - line.trim_start().len();
             tools(ctx, unit, item, start + lead);
+        }
+    }
+    commands(ctx, unit);
+}
+
+/// The values of `command:` keys at any depth (`- command: …`, a quoted
+/// value, or a `|`/`>` block of the lines indented below it), read as the
+/// shell commands a client runs.
+fn commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let text = unit.text;
+    if !text.contains("command:") {
+        return;
+    }
+    let mut lines = text.split_inclusive('\n').scan(0, |at, line| {
+        let start = *at;
+        *at += line.len();
+        Some((start, line))
+    });
+    let mut pending = lines.next();
+    while let Some((start, line)) = pending.take() {
+        pending = lines.next();
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let key = line[indent..].trim_start_matches(['-', ' ', '\t']);
+        let Some(value) = key.strip_prefix("command:") else {
+            continue;
+        };
+        let from = start + (line.len() - value.len());
+        let trimmed = value.trim();
+        let lead = value.len() - value.trim_start().len();
+        let range = if trimmed.starts_with(['|', '>']) {
+            // A block scalar: the lines indented deeper than the key.
+            let body = pending.map_or(text.len(), |(s, _)| s);
+            let mut end = body;
+            while let Some((s, l)) = pending {
+                let deeper = l.len() - l.trim_start_matches([' ', '\t']).len() > indent;
+                if !deeper && !l.trim().is_empty() {
+                    break;
+                }
+                end = s + l.len();
+                pending = lines.next();
+            }
+            body..end
+        } else {
+            let quoted = trimmed.len() >= 2
+                && (trimmed.starts_with('"') && trimmed.ends_with('"')
+                    || trimmed.starts_with('\'') && trimmed.ends_with('\''));
+            let skip = usize::from(quoted);
+            from + lead + skip..from + lead + trimmed.len() - skip
+        };
+        if range.start < range.end {
+            crate::shell::scan(ctx, &unit.slice(range), crate::shell::Mode::Code);
         }
     }
 }

@@ -23,7 +23,17 @@
 //! severity, the file, line and column, a one-line reason and the evidence.
 //! An author silences one with a marker and a reason (see [`suppress`]); a
 //! team adopting the scanner on an existing tree records the rest in a
-//! [`baseline`].
+//! [`baseline`]. A scan of someone else's skill (an installer's gate) reads
+//! the markers without honouring them ([`Markers::Report`]).
+//!
+//! What the scanner does not read is itself a finding (`SK643`): a file over
+//! [`Options::max_file_bytes`], compiled code, bytes of no known format, a
+//! Python source encoding it does not decode, commands nested or payloads
+//! encoded past its bounds. Text that is not UTF-8 is still read (UTF-16
+//! after a byte-order mark; other bad bytes as U+FFFD, NUL bytes dropped),
+//! and a file the skill runs is read as the language it is run with,
+//! whatever its name; binary data in a known format (images, fonts, PDF,
+//! archives) is listed as not scanned, and reported where the skill runs it.
 //!
 //! ```
 //! use skills_scan::{Options, Severity, SkillFile, scan};
@@ -35,8 +45,9 @@
 //! ```
 //!
 //! An agent that loads skills from the disk at run time calls [`scan_dir`]
-//! on each folder and refuses the ones with findings at or above its own
-//! threshold ([`Report::at_least`]).
+//! on each folder, with [`Markers::Report`] for skills it did not write, and
+//! refuses the ones with findings at or above its own threshold
+//! ([`Report::at_least`]).
 //!
 //! Every pattern is a finite automaton (the `regex` crate: no backtracking),
 //! decoding is bounded in depth and size, and files are read with a bound:
@@ -47,6 +58,7 @@
 
 pub mod baseline;
 mod config;
+mod content;
 mod decode;
 mod engine;
 mod finding;
@@ -87,15 +99,34 @@ pub struct SkillFile<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Bounds of a scan.
+/// Bounds of a scan, and whose markers it honours.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Files larger than this are skipped (and reported as skipped).
+    /// Files larger than this are not read: listed as not scanned, and
+    /// reported (`SK643`) unless they are binary data of a known format.
     pub max_file_bytes: u64,
     /// The most bytes decoding may produce from one file, all layers together.
     pub max_decoded_bytes: usize,
     /// How many encodings deep a payload is followed (`base64` of `zlib` is 2).
     pub max_decode_depth: u8,
+    /// Whether inline markers suppress the findings they cover.
+    pub markers: Markers,
+}
+
+/// What the inline markers of the scanned files do (see [`suppress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Markers {
+    /// A marker with a reason suppresses what it covers: the findings move
+    /// to [`Report::suppressed`]. For the author's own scans (`skb scan`),
+    /// where the marker is the author's reviewed decision.
+    #[default]
+    Honour,
+    /// Markers suppress nothing: each finding a marker covers stays in
+    /// [`Report::findings`], its message saying what the marker claimed, and
+    /// is listed in [`Report::claimed`]. For a gate over a skill someone
+    /// else wrote (an installer), where the skill must not lower its own
+    /// gate and only the user accepts a finding.
+    Report,
 }
 
 impl Default for Options {
@@ -104,6 +135,7 @@ impl Default for Options {
             max_file_bytes: 8 << 20,
             max_decoded_bytes: 1 << 20,
             max_decode_depth: 3,
+            markers: Markers::Honour,
         }
     }
 }

@@ -288,6 +288,10 @@ rules! {
         "a word or host name mixing Latin with look-alike letters of another script",
         "spell names in one script; a host name that looks like another is a phishing address",
         "curl https://gіthub.com/… (Cyrillic і)";
+    UnscannedContent = "SK643", "unscanned-content", Obfuscation, High,
+        "content the scanner could not read, so no verdict covers it: a file over its size bound, compiled code, bytes of no known format, a Python source encoding it does not decode, a file of binary data the skill runs, commands nested or payloads encoded past its bounds",
+        "ship instructions and scripts as UTF-8 text under 8 MiB, code as source, data in a common format, and payloads in clear text; a reviewer who has read the content accepts the finding (`--allow-finding SK643:…` at install, a baseline in CI)",
+        "scripts/setup.sh: larger than 8388608 bytes, not read";
     KnownSecret = "SK650", "known-secret", HardcodedSecrets, High,
         "a credential in a known format (cloud, VCS, AI, chat, payment tokens) written into the skill",
         "revoke it now, remove it from history, and read it from the environment at run time",

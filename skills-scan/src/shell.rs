@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::engine::{Ctx, Unit};
+use crate::engine::{Ctx, Kind, Unit};
 use crate::lex::shell::{self as lex, Command, Word};
 use crate::net;
 use crate::rule::{Rule, Severity, id};
@@ -240,9 +240,30 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode) {
 
 fn walk(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode, flow: &mut Flow, depth: u8) {
     if depth > MAX_DEPTH {
+        ctx.report(
+            unit,
+            id::UnscannedContent,
+            Severity::High,
+            0..unit.text.len(),
+            format!(
+                "commands nested more than {MAX_DEPTH} levels deep (substitutions, `-c` strings): not read"
+            ),
+        );
         return;
     }
     let parsed = lex::parse(unit.text);
+    if let Some(at) = parsed.too_deep {
+        ctx.report(
+            unit,
+            id::UnscannedContent,
+            Severity::High,
+            at..unit.text.len(),
+            format!(
+                "commands nested more than {} levels deep: skipped by the parser, not read",
+                crate::lex::MAX_DEPTH
+            ),
+        );
+    }
     // Secrets first: assignments and files, then every use of them.
     for pipeline in &parsed.pipelines {
         for command in &pipeline.commands {
@@ -695,6 +716,10 @@ fn command_rules(
         );
     }
 
+    // A file run: read again as what runs it.
+    if let Some((file, kind)) = runs_script(cmd) {
+        ctx.run(unit, span.clone(), file, kind);
+    }
     // A script the skill does not ship, run by name.
     if mode == Mode::Code {
         let script = if matches!(name, "sh" | "bash" | "zsh" | "source" | ".") {
@@ -1012,6 +1037,59 @@ fn read_args<'w>(cmd: &'w Cmd<'w>) -> impl Iterator<Item = &'w Word> + 'w {
 
 fn is_in_assignment(text: &str) -> bool {
     text.contains("=$(") || text.contains("=`")
+}
+
+/// The file a command runs and the language it runs it as: a shell's,
+/// Python's or JavaScript's first operand (`bash x.png`, `. ./env.dat`,
+/// `python3 -u tool`, `deno run x`), or the program itself when named by a
+/// relative path (`./tools/setup`: `None`, run as its shebang says, by a
+/// shell when it says nothing). Not code given inline (`-c`, `-e`, `-m`).
+fn runs_script<'c>(cmd: &'c Cmd<'_>) -> Option<(&'c str, Option<Kind>)> {
+    let name = cmd.name.as_str();
+    let operand = |inline: &[&str], skip: usize| {
+        let args = cmd.args.get(skip..)?;
+        if args.iter().any(|a| inline.contains(&a.text.as_str())) {
+            return None;
+        }
+        args.iter()
+            .map(|a| a.text.as_str())
+            .find(|a| !a.starts_with('-') && !a.starts_with('+'))
+    };
+    let python = name.starts_with("python") || name.starts_with("pypy");
+    let (file, kind) = match name {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "source" | "." => {
+            (operand(&["-c"], 0)?, Kind::Shell)
+        }
+        "pwsh" | "powershell" => (
+            operand(
+                &[
+                    "-c",
+                    "-command",
+                    "-Command",
+                    "-encodedcommand",
+                    "-EncodedCommand",
+                ],
+                0,
+            )?,
+            Kind::Shell,
+        ),
+        _ if python => (operand(&["-c", "-m"], 0)?, Kind::Python),
+        "node" | "tsx" | "ts-node" => (operand(&["-e", "-p", "--eval", "--print"], 0)?, Kind::Js),
+        "deno" | "bun" => {
+            let skip = usize::from(cmd.args.first().is_some_and(|a| a.text == "run"));
+            (operand(&["-e", "--eval"], skip)?, Kind::Js)
+        }
+        _ => {
+            let program = cmd
+                .words
+                .get(cmd.words.len().checked_sub(cmd.args.len() + 1)?)?;
+            let path = program.text.as_str();
+            return (path.contains('/') && !path.starts_with(['/', '~']) && !path.contains("$("))
+                .then_some((path, None));
+        }
+    };
+    (!file.is_empty() && !file.contains("$(") && !file.starts_with(['<', '/']))
+        .then_some((file, Some(kind)))
 }
 
 /// Code passed as an argument (`bash -c`, `python -c`, `node -e`, `eval`).

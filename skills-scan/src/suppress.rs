@@ -15,6 +15,13 @@
 //! block when that line opens a fenced code block. `allow-file` covers the
 //! file. Suppressed findings are still reported, as suppressed, with the
 //! reason.
+//!
+//! A marker is its author's word. A scan with [`Markers::Report`] (an
+//! installer's gate over a skill someone else wrote) reads the markers but
+//! honours none: what a marker covers stays a finding, which says what the
+//! marker claimed, so that a skill cannot lower its own gate.
+//!
+//! [`Markers::Report`]: crate::Markers::Report
 
 use std::sync::LazyLock;
 
@@ -121,36 +128,33 @@ fn next_lines(text: &str, lines: &Lines, line: u32) -> (u32, u32) {
 }
 
 /// Splits `findings` into those no marker with a reason covers and those
-/// one does.
+/// one does (with the marker's reason and line; `lines` are `text`'s).
 pub(crate) fn apply(
     markers: &[Marker],
-    _text: &str,
-    findings: &mut Vec<Finding>,
+    text: &str,
+    lines: &Lines,
+    findings: Vec<Finding>,
 ) -> (Vec<Finding>, Vec<Suppressed>) {
     let mut kept = Vec::new();
-    let mut suppressed = Vec::new();
-    let lines_of = |m: &Marker| m.lines;
-    for f in findings.drain(..) {
+    let mut covered = Vec::new();
+    for f in findings {
         let hit = markers.iter().find(|m| {
             m.reason.is_some()
                 && m.rules
                     .iter()
                     .any(|r| r.eq_ignore_ascii_case(f.rule.code) || r == f.rule.name)
-                && lines_of(m).is_none_or(|(a, b)| (a..=b).contains(&f.line))
+                && m.lines.is_none_or(|(a, b)| (a..=b).contains(&f.line))
         });
         match hit {
-            Some(m) => {
-                let marker_line = m.lines.map_or(0, |(a, _)| a.saturating_sub(1));
-                suppressed.push(Suppressed {
-                    reason: m.reason.clone().unwrap_or_default(),
-                    marker_line,
-                    finding: f,
-                });
-            }
+            Some(m) => covered.push(Suppressed {
+                reason: m.reason.clone().unwrap_or_default(),
+                marker_line: lines.position(text, m.at).0,
+                finding: f,
+            }),
             None => kept.push(f),
         }
     }
-    (kept, suppressed)
+    (kept, covered)
 }
 
 #[cfg(test)]

@@ -300,3 +300,75 @@ fn the_measure_sees_quadratic_work() {
         l / s
     );
 }
+
+/// A skill of `k` small files, each run by a command of `SKILL.md` under a
+/// name the scanner did not read it as (so each is read again): every name
+/// a command gives is looked up among every file's path.
+fn many_runs(k: usize) -> Vec<(String, String)> {
+    let mut commands =
+        String::from("---\nname: runs\ndescription: Runs its files.\n---\n```bash\n");
+    let mut files = Vec::with_capacity(k + 1);
+    for i in 0..k {
+        commands.push_str(&format!("bash $SKILL_DIR/d/f{i}.dat\n"));
+        files.push((format!("d/f{i}.dat"), "echo\n".to_owned()));
+    }
+    commands.push_str("```\n");
+    files.push(("SKILL.md".to_owned(), commands));
+    files
+}
+
+#[test]
+fn runs_across_many_files_are_resolved_in_linear_time() {
+    const FILES: usize = 2048;
+    let small = many_runs(FILES);
+    let large = many_runs(FILES * GROWTH);
+    let scan_owned = |files: &[(String, String)]| {
+        let files: Vec<SkillFile<'_>> = files
+            .iter()
+            .map(|(path, text)| SkillFile {
+                path,
+                bytes: text.as_bytes(),
+            })
+            .collect();
+        black_box(scan(black_box(&files), &Options::default()));
+    };
+    let (s, l) = medians(|| scan_owned(&small), || scan_owned(&large));
+    assert!(
+        l / s < MAX_RATIO,
+        "{:.3} ms for {FILES} files, {:.3} ms for {}: {:.1}x (at most {MAX_RATIO})",
+        s * 1e3,
+        l * 1e3,
+        FILES * GROWTH,
+        l / s
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Bytes that are not text, under names read as text, as code and as
+    /// nothing, and after each byte-order mark.
+    #[test]
+    fn bytes_that_are_not_text_scan_in_linear_time(
+        seed in any::<u32>(),
+        header in prop::sample::select(vec![b"".as_slice(), b"\xFF\xFE", b"\xFE\xFF", b"\xEF\xBB\xBF"]),
+        place in prop::sample::select(vec!["SKILL.md", "scripts/run.sh", "data/blob", "notes.md"]),
+    ) {
+        let build = |n: usize| {
+            let mut x = seed;
+            let mut out = header.to_vec();
+            while out.len() < n {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                out.push((x >> 16) as u8);
+            }
+            out
+        };
+        let (small, large) = (build(N), build(N * GROWTH));
+        let scan_bytes = |bytes: &[u8]| {
+            let files = [SkillFile { path: place, bytes }];
+            black_box(scan(black_box(&files), &Options::default()));
+        };
+        let (s, l) = medians(|| scan_bytes(&small), || scan_bytes(&large));
+        prop_assert!(l / s < MAX_RATIO, "{header:?} {place}: {:.1}x", l / s);
+    }
+}

@@ -74,6 +74,9 @@ pub(crate) struct Pipeline {
 pub(crate) struct Parsed {
     pub(crate) pipelines: Vec<Pipeline>,
     pub(crate) substitutions: Vec<Range<usize>>,
+    /// Where the first construct nested past [`MAX_DEPTH`] starts: skipped
+    /// over, its commands not read.
+    pub(crate) too_deep: Option<usize>,
 }
 
 /// Splits `src` as a shell would: lists at `;`, `&`, `&&`, `||` and line
@@ -89,11 +92,13 @@ pub(crate) fn parse(src: &str) -> Parsed {
         end: End::Eof,
         heredoc: None,
         heredocs_end: 0,
+        too_deep: None,
     };
     let (pipelines, _) = p.list(End::Eof);
     Parsed {
         pipelines,
         substitutions: p.subs,
+        too_deep: p.too_deep,
     }
 }
 
@@ -132,6 +137,8 @@ struct Parser<'a> {
     /// Where the last heredoc read ahead ended: the next one's body starts
     /// no earlier, so no part of the input is read for two bodies.
     heredocs_end: usize,
+    /// Where the first list skipped for its depth starts.
+    too_deep: Option<usize>,
 }
 
 /// A command being read; `group` holds a brace group's own pipelines,
@@ -388,6 +395,7 @@ impl Parser<'_> {
     /// Reads a nested list, or past the depth bound skips to its end.
     fn nested(&mut self, end: End) -> (Vec<Pipeline>, Option<usize>) {
         if self.depth >= MAX_DEPTH {
+            self.too_deep.get_or_insert(self.pos);
             return (Vec::new(), self.skip_flat(end));
         }
         self.depth += 1;
@@ -1182,6 +1190,9 @@ mod tests {
         let parsed = parse(&deep);
         assert_eq!(parsed.substitutions.len(), MAX_DEPTH + 1);
         assert!(parsed.substitutions.iter().all(|r| r.end == deep.len()));
+        // What was skipped is said to be.
+        assert_eq!(parsed.too_deep, Some(2 * (MAX_DEPTH + 1)));
+        assert_eq!(parse("echo $(a $(b))").too_deep, None);
         let parens = "(".repeat(50_000) + &")".repeat(50_000);
         assert_eq!(parse(&parens).pipelines.len(), 1);
         let groups = "{ ".repeat(50_000);

@@ -89,6 +89,15 @@ impl Gate {
             ..Options::default()
         };
         let report = skills_scan::scan(&files, &options);
+        for claim in &report.claimed {
+            observer.event(Event::Note(Note::Marker {
+                skill: name.to_string(),
+                marker: format!(
+                    "{}:{} claims to allow {} (\"{}\")",
+                    claim.finding.path, claim.marker_line, claim.finding.rule.code, claim.reason
+                ),
+            }));
+        }
         let mut findings = FindingCounts::default();
         let mut allowed = Vec::new();
         let mut refused = Vec::new();

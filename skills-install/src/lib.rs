@@ -81,6 +81,7 @@ pub mod source;
 pub mod targets;
 mod update;
 pub mod validate;
+mod verify;
 
 pub use add::{AddRequest, Added, AddedSkill, Listed};
 pub use error::{Error, ErrorKind, Result, Stage};
@@ -96,3 +97,4 @@ pub use restore::{InstallRequest, Restored};
 pub use targets::Dest;
 pub use update::{UpdateRequest, Updated, UpdatedSkill};
 pub use validate::Validation;
+pub use verify::Verified;

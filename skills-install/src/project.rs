@@ -108,6 +108,11 @@ impl Project {
         Ok(Opened { target, state })
     }
 
+    /// The project's root, open, for commands that only read.
+    pub(crate) fn open_reading(&self) -> Result<Root> {
+        self.open_target()
+    }
+
     fn open_target(&self) -> Result<Root> {
         // The home folder of a user's scope is made if missing (a fresh
         // account, a test's `HOME`); a project folder must exist.

@@ -407,3 +407,280 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     );
     assert!(store.signer(&bytes, "not a signature").is_err());
 }
+
+// Pins against every spelling of a pinned location (issue 27, class 1):
+// each test is an attack that made a pinned publisher's source escape its
+// pin, so that another trusted key (`bob`'s) could sign it.
+
+/// `acme` pins GitHub's `acme`, a loopback host, an IPv6 host and two IDNA
+/// hosts (one written in Unicode, one in punycode); `bob`, trusted too,
+/// pins nothing.
+fn pinned_store(dir: &Path) -> TrustStore {
+    std::fs::write(
+        dir.join("skills-trust.json"),
+        format!(
+            r#"{{"version": 1, "publishers": {{
+                "acme": {{"keys": [{{"key": "{OLD}", "retired": "rotated"}}, {{"key": "{NEW}"}}],
+                          "sources": ["github.com/acme/*", "127.0.0.1/acme/*", "[2001:db8::1]/acme/*",
+                                      "bücher.example/acme/*", "xn--caf-dma.example/acme/*"]}},
+                "bob": {{"keys": [{{"key": "{BOB}"}}]}}
+            }}}}"#
+        ),
+    )
+    .unwrap();
+    TrustStore::load(dir, None).unwrap()
+}
+
+/// What the policy says of `source` signed by `key_id`.
+fn judged(store: &TrustStore, source: &str, key_id: &str) -> Result<Decision, RefusalKind> {
+    let signer = skills_supply::trust::Signer {
+        key_id: key_id.into(),
+        digest: Some("d".into()),
+        version: None,
+        timestamp: None,
+    };
+    store
+        .check(source, "pdf", Some(&signer), None, &PolicyFlags::default())
+        .map_err(|refusal| *refusal.kind)
+}
+
+/// Every spelling in `sources` is held to `acme`'s pin: only its keys may
+/// sign it, and `bob`'s signature is refused naming the pin.
+fn held_to_acme(sources: &[&str]) {
+    let dir = tempdir();
+    let store = pinned_store(dir.path());
+    for source in sources {
+        assert_eq!(
+            ids(&store.keys_for(source)),
+            [OLD_ID, NEW_ID],
+            "`{source}` escapes acme's pin"
+        );
+        assert_eq!(
+            judged(&store, source, BOB_ID),
+            Err(RefusalKind::Untrusted {
+                key_id: BOB_ID.into(),
+                pins: vec!["acme".into()]
+            }),
+            "`{source}`"
+        );
+        assert_eq!(
+            judged(&store, source, NEW_ID),
+            Ok(Decision::Signed {
+                publisher: "acme".into(),
+                key_id: NEW_ID.into(),
+                retired: false,
+                downgrade: false
+            }),
+            "`{source}`"
+        );
+    }
+}
+
+#[test]
+fn a_dot_segment_path_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/x/../acme/skills",
+        "https://github.com/x/y/../../acme/skills",
+        "https://github.com/x/%2e%2E/acme/skills",
+        "https://github.com/x/.%2e/acme/skills",
+        "https://github.com/../acme/skills",
+        "http://127.0.0.1/x/../acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn empty_segments_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com//acme/skills",
+        "https://github.com///acme//skills",
+        "http://127.0.0.1//acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn a_single_dot_segment_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/./acme/skills",
+        "https://github.com/%2E/acme/skills",
+        "http://127.0.0.1/./acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn percent_encoded_letters_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/%61cme/skills",
+        "https://github.com/%41%43%4D%45/skills",
+        "https://github.com/ac%6de/skills",
+        "https://%67ithub.com/acme/skills",
+        "http://127.0.0.1/%61cme/pack.skill",
+    ]);
+}
+
+#[test]
+fn an_encoded_slash_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/acme%2Fskills",
+        "https://github.com/acme%2fskills",
+        "https://github.com/acme%5Cskills",
+        "https://github.com/x/..%2Facme/skills",
+        "https://github.com/x%2F..%2Facme%2Fskills",
+        // A server that does not decode `%2F` serves this from acme's path.
+        "https://github.com/acme/..%2F..%2Fbob/skills",
+    ]);
+}
+
+#[test]
+fn a_backslash_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com\\acme\\skills",
+        "https://github.com/x\\..\\acme/skills",
+    ]);
+}
+
+#[test]
+fn ipv4_spellings_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "http://127.1/acme/pack.skill",
+        "http://127.0.1/acme/pack.skill",
+        "http://2130706433/acme/pack.skill",
+        "http://0x7f000001/acme/pack.skill",
+        "http://0x7F.0.0.1/acme/pack.skill",
+        "http://0177.0.0.1/acme/pack.skill",
+        "http://0177.0.0.01/acme/pack.skill",
+        "http://127.000.000.001/acme/pack.skill",
+        "http://%31%32%37.0.0.1/acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn a_trailing_dot_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com./acme/skills",
+        "https://github.com../acme/skills",
+        "git@github.com.:acme/skills.git",
+        "http://127.0.0.1./acme/pack.skill",
+        "http://0x7f.1./acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn localhost_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "http://localhost/acme/pack.skill",
+        "http://LocalHost./acme/pack.skill",
+        "http://mirror.localhost/acme/pack.skill",
+        "http://127.0.0.2/acme/pack.skill",
+        "http://0.0.0.0/acme/pack.skill",
+        "http://[::1]/acme/pack.skill",
+        "http://[::ffff:127.0.0.1]/acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn an_explicit_default_port_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com:443/acme/skills",
+        "https://github.com:0443/acme/skills",
+        "ssh://git@github.com:22/acme/skills.git",
+        "git://github.com:9418/acme/skills.git",
+        "http://127.0.0.1:80/acme/pack.skill",
+        "https://127.0.0.1:443/acme/pack.skill",
+    ]);
+}
+
+/// A pin that names no port is the host's whatever the port: a publisher's
+/// host serves its own content on every port.
+#[test]
+fn another_port_does_not_escape_a_pin_without_one() {
+    held_to_acme(&[
+        "http://127.0.0.1:8080/acme/pack.skill",
+        "https://github.com:8443/acme/skills",
+        "127.0.0.1:8080/acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn an_uppercase_host_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "HTTPS://GITHUB.COM/ACME/SKILLS",
+        "https://GitHub.Com/acme/skills",
+        "git@GITHUB.COM:acme/skills",
+    ]);
+}
+
+#[test]
+fn an_idna_host_does_not_escape_the_pin() {
+    held_to_acme(&[
+        // The pin is written in Unicode, the source in punycode ...
+        "https://xn--bcher-kva.example/acme/x",
+        "https://BÜCHER.example/acme/x",
+        // ... and the other way round.
+        "https://café.example/acme/x",
+        "https://CAFÉ.example/acme/x",
+        // Full-width letters and an ideographic full stop map to ASCII.
+        "https://ｇｉｔｈｕｂ.com/acme/skills",
+        "https://github。com/acme/skills",
+    ]);
+}
+
+#[test]
+fn ipv6_spellings_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://[2001:DB8::1]/acme/x",
+        "https://[2001:db8:0:0:0:0:0:1]/acme/x",
+        "https://[2001:0db8::0001]/acme/x",
+        "https://[2001:db8::1]:443/acme/x",
+        "http://[0:0:0:0:0:0:0:1]/acme/pack.skill",
+        "http://[::FFFF:7F00:1]/acme/pack.skill",
+    ]);
+}
+
+/// `skills_supply::git` reads `www.github.com` as `github.com`.
+#[test]
+fn the_www_alias_of_github_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://www.github.com/acme/skills",
+        "https://WWW.GitHub.com./acme/skills",
+    ]);
+}
+
+/// `https:github.com/…` is a URL of github.com to an HTTP client.
+#[test]
+fn a_scheme_without_slashes_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https:github.com/acme/skills",
+        "https:/github.com/acme/skills",
+        "https:\\\\github.com/acme/skills",
+        "https:///github.com/acme/skills",
+    ]);
+}
+
+/// A pin written `host:port/…` without a scheme names the port, as the
+/// same pin written with `https://` does.
+#[test]
+fn a_pin_written_with_a_port_and_no_scheme_applies() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.path().join("skills-trust.json"),
+        format!(
+            r#"{{"version": 1, "publishers": {{
+                "acme": {{"keys": [{{"key": "{NEW}"}}], "sources": ["localhost:8080/acme/*"]}},
+                "bob": {{"keys": [{{"key": "{BOB}"}}]}}
+            }}}}"#
+        ),
+    )
+    .unwrap();
+    let store = TrustStore::load(dir.path(), None).unwrap();
+    for source in [
+        "http://127.0.0.1:8080/acme/pack.skill",
+        "http://localhost:8080/acme/pack.skill",
+    ] {
+        assert_eq!(ids(&store.keys_for(source)), [NEW_ID], "{source}");
+    }
+    assert_eq!(
+        ids(&store.keys_for("http://127.0.0.1:9090/acme/pack.skill")).len(),
+        2,
+        "another port is not the pinned one"
+    );
+}

@@ -8,9 +8,13 @@
 use std::path::Path;
 use std::process::Command;
 
+use skills_supply::http::{HttpOptions, download};
 use skills_supply::trust::{
-    Decision, LockedSigned, Origin, PolicyFlags, RefusalKind, TrustError, TrustStore,
+    Decision, LockedSigned, Origin, PolicyFlags, Provenance, RefusalKind, Signer, TrustError,
+    TrustStore,
 };
+
+use crate::http_server::{Server, redirect, respond};
 
 const OLD: &str = "RWSE9TbhK4nkT7K4t0/B/lNihgeUqInocCWnqPbcZYcA8KQM8M8MFlRq";
 const OLD_ID: &str = "4FE4892BE136F584";
@@ -343,7 +347,7 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     );
     let refusal = store
         .check(
-            "acme/skills",
+            &Provenance::remote("acme/skills"),
             "pdf",
             Some(&unknown),
             None,
@@ -366,7 +370,7 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     assert_eq!(signer.timestamp, Some(1_700_000_000));
     assert_eq!(
         store.check(
-            "acme/skills",
+            &Provenance::remote("acme/skills"),
             "pdf",
             Some(&signer),
             None,
@@ -387,7 +391,7 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     };
     let refusal = store
         .check(
-            "acme/skills",
+            &Provenance::remote("acme/skills"),
             "pdf",
             Some(&signer),
             Some(&newer),
@@ -433,14 +437,23 @@ fn pinned_store(dir: &Path) -> TrustStore {
 
 /// What the policy says of `source` signed by `key_id`.
 fn judged(store: &TrustStore, source: &str, key_id: &str) -> Result<Decision, RefusalKind> {
-    let signer = skills_supply::trust::Signer {
+    judged_from(store, &Provenance::remote(source), key_id)
+}
+
+/// What the policy says of what came through `from`, signed by `key_id`.
+fn judged_from(
+    store: &TrustStore,
+    from: &Provenance,
+    key_id: &str,
+) -> Result<Decision, RefusalKind> {
+    let signer = Signer {
         key_id: key_id.into(),
         digest: Some("d".into()),
         version: None,
         timestamp: None,
     };
     store
-        .check(source, "pdf", Some(&signer), None, &PolicyFlags::default())
+        .check(from, "pdf", Some(&signer), None, &PolicyFlags::default())
         .map_err(|refusal| *refusal.kind)
 }
 
@@ -683,4 +696,103 @@ fn a_pin_written_with_a_port_and_no_scheme_applies() {
         2,
         "another port is not the pinned one"
     );
+}
+
+/// A pack asked for at an unpinned URL that redirects to a pinned location
+/// is held to that location's pin: pins apply to every URL the bytes came
+/// through, each in its canonical form (here a relative `Location` with a
+/// dot segment and a percent-encoded letter).
+#[test]
+fn a_redirect_to_a_pinned_location_keeps_the_pin() {
+    let dir = tempdir();
+    let store = pinned_store(dir.path());
+    let server = Server::start(|_, path, stream| match path {
+        "/free/pack.skill" => redirect(stream, "/x/../%61cme/pack.skill"),
+        "/%61cme/pack.skill" => respond(stream, 200, &[], b"the pack"),
+        _ => respond(stream, 404, &[], b""),
+    });
+    let source = server.url("/free/pack.skill");
+    let fetched = download(&source, &HttpOptions::default(), &mut |_, _| {}).unwrap();
+    assert_eq!(fetched.bytes, b"the pack");
+    assert_eq!(
+        fetched.urls,
+        [source.clone(), server.url("/%61cme/pack.skill")]
+    );
+
+    // The URL asked for is pinned by nobody: any trusted key would do.
+    assert_eq!(
+        judged(&store, &source, BOB_ID),
+        Ok(Decision::Signed {
+            publisher: "bob".into(),
+            key_id: BOB_ID.into(),
+            retired: false,
+            downgrade: false
+        })
+    );
+    // Where the bytes came from is acme's.
+    let from = fetched
+        .urls
+        .iter()
+        .fold(Provenance::remote(&source), |from, url| from.through(url));
+    assert!(
+        from.locations()
+            .iter()
+            .any(|l| l.ends_with("/acme/pack.skill")),
+        "{:?}",
+        from.locations()
+    );
+    assert_eq!(
+        judged_from(&store, &from, BOB_ID),
+        Err(RefusalKind::Untrusted {
+            key_id: BOB_ID.into(),
+            pins: vec!["acme".into()]
+        })
+    );
+    assert_eq!(
+        judged_from(&store, &from, NEW_ID),
+        Ok(Decision::Signed {
+            publisher: "acme".into(),
+            key_id: NEW_ID.into(),
+            retired: false,
+            downgrade: false
+        })
+    );
+    assert_eq!(server.hits(), 2);
+}
+
+/// Whether a source is local is the caller's word (the kind of source it
+/// fetched), not its spelling: a remote source written like a path needs a
+/// signature like any other.
+#[test]
+fn a_remote_source_written_like_a_path_is_not_local() {
+    let dir = tempdir();
+    let store = pinned_store(dir.path());
+    for source in [
+        "./vendor/skills",
+        "/srv/mirror/pack.skill",
+        "~/skills",
+        "C:\\x",
+    ] {
+        let refused = store
+            .check(
+                &Provenance::remote(source),
+                "pdf",
+                None,
+                None,
+                &PolicyFlags::default(),
+            )
+            .map_err(|refusal| *refusal.kind);
+        assert_eq!(refused, Err(RefusalKind::Unsigned), "{source}");
+        assert_eq!(
+            store.check(
+                &Provenance::local(source),
+                "pdf",
+                None,
+                None,
+                &PolicyFlags::default()
+            ),
+            Ok(Decision::Local),
+            "{source}"
+        );
+    }
 }

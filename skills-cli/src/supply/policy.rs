@@ -13,7 +13,7 @@
 use std::io;
 
 use skills_core::lock::{LockedSkill, Signer};
-use skills_supply::trust::{Decision, LockedSigned, PolicyFlags, TrustStore};
+use skills_supply::trust::{Decision, LockedSigned, PolicyFlags, Provenance, TrustStore};
 
 use super::fetched::Fetched;
 use super::project::invalid;
@@ -62,21 +62,14 @@ pub fn decide(
             s.key_id
         )));
     }
-    // A path the user wrote without `./` is still a path: the store tells
-    // local sources by their syntax.
-    let source = if fetched.remote || source.starts_with(['.', '/', '~']) {
-        source.to_string()
+    // Local or remote by the kind of source fetched, never by its spelling.
+    let from = if fetched.remote {
+        Provenance::remote(source)
     } else {
-        format!("./{source}")
+        Provenance::local(source)
     };
     let decision = trust
-        .check(
-            &source,
-            name,
-            signer.as_ref(),
-            locked_signed.as_ref(),
-            &flags,
-        )
+        .check(&from, name, signer.as_ref(), locked_signed.as_ref(), &flags)
         .map_err(|refusal| invalid(refusal.to_string()))?;
     Ok(match decision {
         Decision::Signed { .. } => (

@@ -54,7 +54,14 @@
 //!   3986 5.2.4, on the segments as written, as a client sends them); then
 //!   empty segments dropped (servers merge `//`), the trailing `/` and any
 //!   trailing `.git` too; ASCII letters lower-cased (GitHub's and most
-//!   forges' names are case-insensitive).
+//!   forges' names are case-insensitive). One known difference from the
+//!   `url` crate, which [`crate::http`] builds its requests with: it does not
+//!   let `..` remove a segment like a Windows drive letter (`c:`, `c|`) in
+//!   an `http(s)` URL (WHATWG does that only in `file:` URLs), so
+//!   `http://h/a/c:/../b` is fetched as `/a/c:/b` where the form says
+//!   `h/a/b`; the reading with dot segments kept (below) still puts it
+//!   under `h/a/c:/`, and so does the URL fetched given to
+//!   [`Provenance::through`].
 //!
 //! # Readings
 //!

@@ -142,14 +142,28 @@ fn agrees_with_url(text: &str) -> Result<(), TestCaseError> {
     let port = parsed.port().map(|p| format!(":{p}")).unwrap_or_default();
     let host = parsed.host_str().unwrap_or_default();
     let normal = format!("{}://{host}{port}{}", parsed.scheme(), parsed.path());
-    prop_assert_eq!(
-        &ours,
-        &identity(&normal),
-        "{:?} as url reads it: {:?}",
-        text,
-        normal
-    );
+    if !drive_letter_quirk(text, parsed.path()) {
+        prop_assert_eq!(
+            &ours,
+            &identity(&normal),
+            "{:?} as url reads it: {:?}",
+            text,
+            normal
+        );
+    }
     Ok(())
+}
+
+/// Whether `url` may have resolved a dot segment of `text` its own way: it
+/// does not let `..` remove a segment like a Windows drive letter (`c:`,
+/// `c|`) in `http(s)` URLs, which WHATWG does only in `file:` URLs; the
+/// module follows RFC 3986 and WHATWG there (see its documentation).
+fn drive_letter_quirk(text: &str, path: &str) -> bool {
+    let drive = path.split('/').any(|s| {
+        let b = s.as_bytes();
+        b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|')
+    });
+    drive && (text.contains('.') || text.to_ascii_lowercase().contains("%2e"))
 }
 
 /// An IPv4 address spelled as `inet_aton` reads it: one to four parts,

@@ -91,8 +91,9 @@ use url::Host;
 use crate::trust::Provenance;
 
 /// The canonical identity of `source`: the one spelling of the location it
-/// names, as the module documentation describes (`Https://GitHub.com:443/x/../Acme/skills.git`
-/// is `github.com/acme/skills`). Any text has one, paths on this machine
+/// names, as the module documentation describes
+/// (`Https://GitHub.com:443/x/../Acme/skills.git` is
+/// `github.com/acme/skills`). Any text has one, paths on this machine
 /// included (they are not told apart here); the form is idempotent:
 /// `identity(&identity(s)) == identity(s)`. A lock records it as what a
 /// trust decision was made about.

@@ -42,7 +42,8 @@ fn fetch_url(
     text: &str,
     opts: &FetchOptions<'_>,
 ) -> io::Result<Fetched> {
-    let bytes = remote::get(url, opts)?;
+    let download = remote::get(url, opts)?;
+    let bytes = download.bytes;
     let sha = hex(&sha256(&bytes));
     if let Some(pin) = pin
         && pin != sha
@@ -83,6 +84,8 @@ fn fetch_url(
         per_skill_signer: BTreeMap::new(),
         pinned: pin.map(|p| format!("pinned by sha256 {p}")),
         remote: true,
+        locations: download.urls,
+        per_skill_locations: BTreeMap::new(),
     })
 }
 
@@ -104,6 +107,8 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
             per_skill_signer: BTreeMap::new(),
             pinned: None,
             remote: false,
+            locations: Vec::new(),
+            per_skill_locations: BTreeMap::new(),
         });
     }
     if std::fs::symlink_metadata(&full).is_err() {
@@ -123,6 +128,8 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
         per_skill_signer: BTreeMap::new(),
         pinned: None,
         remote: false,
+        locations: Vec::new(),
+        per_skill_locations: BTreeMap::new(),
     })
 }
 

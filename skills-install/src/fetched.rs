@@ -38,6 +38,13 @@ pub(crate) struct Fetched {
     pub pinned: Option<String>,
     /// Whether it came over a network.
     pub remote: bool,
+    /// Every location the bytes came through (the URL asked for, each
+    /// redirect, the repository git cloned, the registry's reference):
+    /// the pins of each apply.
+    pub locations: Vec<String>,
+    /// Locations of single skills (an index's entries), beside
+    /// [`Fetched::locations`].
+    pub per_skill_locations: BTreeMap<String, Vec<String>>,
 }
 
 impl Fetched {
@@ -47,6 +54,15 @@ impl Fetched {
             .get(name)
             .cloned()
             .unwrap_or_else(|| self.resolved.clone())
+    }
+
+    /// Every location the skill called `name` came through.
+    pub fn locations_for(&self, name: &str) -> Vec<String> {
+        let mut all = self.locations.clone();
+        if let Some(more) = self.per_skill_locations.get(name) {
+            all.extend(more.iter().cloned());
+        }
+        all
     }
 
     /// The signature over the skill called `name`, if it was signed, and

@@ -96,6 +96,8 @@ fn checkout(spec: &GitSpec, commit: &str, opts: &GitOptions) -> io::Result<Fetch
         pinned: None,
         // Fetched through git, even from `file://`: the trust store's rule.
         remote: true,
+        locations: vec![spec.url.clone()],
+        per_skill_locations: BTreeMap::new(),
     })
 }
 

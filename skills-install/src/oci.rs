@@ -81,5 +81,10 @@ fn pull(reference: &Reference, text: &str, opts: &FetchOptions<'_>) -> io::Resul
         per_skill_signer: BTreeMap::new(),
         pinned: None,
         remote: true,
+        locations: vec![format!(
+            "oci://{}/{}",
+            reference.registry, reference.repository
+        )],
+        per_skill_locations: BTreeMap::new(),
     })
 }

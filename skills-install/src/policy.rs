@@ -27,7 +27,7 @@
 use skills_compiler::embed::{Plan, PlanSkill};
 use skills_core::digest::{bundle_listing, listing_digest};
 use skills_core::lock::{LockedSkill, Signer, attest};
-use skills_supply::trust::{Decision, LockedSigned, TrustStore};
+use skills_supply::trust::{Decision, LockedSigned, Provenance, TrustStore};
 
 use crate::error::{Error, Result, Stage};
 use crate::fetched::Fetched;
@@ -163,27 +163,25 @@ pub(crate) fn decide(
             s.signer.key_id
         )));
     }
-    // Pins apply to what was fetched; a local source is one by its kind.
-    let subject = if fetched.remote {
-        origin.to_string()
-    } else if source.starts_with(['.', '/', '~']) {
-        source.to_string()
+    // Pins apply to every location the bytes came through; a local source
+    // is one by its kind, not its spelling.
+    let from = if fetched.remote {
+        fetched
+            .locations_for(name)
+            .iter()
+            .fold(Provenance::remote(source), |p, url| p.through(url))
     } else {
-        format!("./{source}")
+        Provenance::local(source)
     };
     let decision = trust
         .check(
-            &subject,
+            &from,
             name,
             signed.as_ref().map(|s| &s.signer),
             locked_signed.as_ref(),
             &store_flags,
         )
-        .map_err(|mut refusal| {
-            // Matched on what was fetched, said as the user wrote it.
-            refusal.source = source.to_string();
-            Error::refused(Stage::Verify, refusal.to_string())
-        })?;
+        .map_err(|refusal| Error::refused(Stage::Verify, refusal.to_string()))?;
     match decision {
         Decision::Signed {
             publisher, key_id, ..

@@ -32,10 +32,11 @@ fn http_error(e: HttpError) -> io::Error {
     io::Error::new(kind, e.to_string())
 }
 
-/// GETs `url`, its progress told to `observer`.
-pub(crate) fn get(url: &str, opts: &FetchOptions<'_>) -> io::Result<Vec<u8>> {
+/// GETs `url`, its progress told to the observer; returns the bytes and
+/// every URL they came through (`url`, then each redirect).
+pub(crate) fn get(url: &str, opts: &FetchOptions<'_>) -> io::Result<http::Download> {
     let observer = opts.observer;
-    let got = http::get(url, &options(opts.allow_plain_text), &mut |done, total| {
+    let got = http::download(url, &options(opts.allow_plain_text), &mut |done, total| {
         observer.event(Event::Transfer { url, done, total });
     });
     observer.event(Event::TransferDone { url });
@@ -112,6 +113,8 @@ pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io
         per_skill_signer: BTreeMap::new(),
         pinned: None,
         remote: true,
+        locations: vec![url.clone()],
+        per_skill_locations: BTreeMap::new(),
     };
     for entry in idx
         .skills
@@ -171,6 +174,9 @@ fn add_entry(
         .digest
         .strip_prefix("sha256:")
         .unwrap_or(&entry.digest);
+    fetched
+        .per_skill_locations
+        .insert(entry.name.clone(), vec![entry_url.clone()]);
     fetched.per_skill.insert(
         entry.name.clone(),
         Resolved::Index {
@@ -224,6 +230,8 @@ pub(crate) fn fetch_entry_pinned(
         per_skill_signer: BTreeMap::new(),
         pinned: None,
         remote: true,
+        locations: vec![index_url.to_string()],
+        per_skill_locations: BTreeMap::new(),
     };
     add_entry(&mut fetched, index_url, &entry, text, opts)?;
     fetched.per_skill.clear();

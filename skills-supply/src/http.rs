@@ -1,5 +1,6 @@
 //! One bounded HTTPS download: [`get`] fetches a URL into memory, or says
-//! precisely why not, naming the URL.
+//! precisely why not, naming the URL; [`download`] also says which URLs the
+//! bytes came through, so that key pins apply to every one of them.
 //!
 //! Every remote source (a pack, a `.skill` zip or a `SKILL.md` by URL, a
 //! well-known index and its entries) comes through here, so the rules are
@@ -12,7 +13,8 @@
 //! - **Redirects** are followed here, not by ureq, so that each hop is
 //!   checked against the scheme rule before it is contacted; more than
 //!   [`HttpOptions::max_redirects`] hops, or a hop back to a URL already
-//!   visited, is an error naming the URL.
+//!   visited, is an error naming the URL. [`Download::urls`] lists the URL
+//!   asked for and every hop of the attempt that returned the bytes.
 //! - **Size.** A `Content-Length` over [`HttpOptions::max_bytes`] is refused
 //!   before the body is read; a body without one, or longer than it said,
 //!   is read in chunks and stopped at one byte over the limit. The buffer
@@ -220,6 +222,17 @@ impl fmt::Display for HttpError {
 
 impl std::error::Error for HttpError {}
 
+/// What [`download`] brought back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Download {
+    /// The body of the last response.
+    pub bytes: Vec<u8>,
+    /// The URL asked for, as parsed (`url`'s normal form), then the target
+    /// of each redirect followed, in order: the last one served `bytes`.
+    /// Trust pins apply to each (`trust::Provenance::through`).
+    pub urls: Vec<String>,
+}
+
 /// The first wait between tries; each next one doubles, up to [`MAX_BACKOFF`].
 const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 /// The longest wait between tries that we choose.
@@ -230,21 +243,31 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(10);
 /// How much of a body is read at a time.
 const CHUNK: usize = 64 << 10;
 
-/// Downloads `url` within `opts`, calling `progress(received, total)` as
-/// bytes arrive (`total` from `Content-Length` when the server sent one;
-/// a new try starts again from 0). Only the seconds form of `Retry-After`
-/// is read; a date is taken as no wait asked.
+/// Downloads `url` within `opts`: its bytes, as [`download`] does.
 pub fn get(
     url: &str,
     opts: &HttpOptions,
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<Vec<u8>, HttpError> {
+    download(url, opts, progress).map(|d| d.bytes)
+}
+
+/// Downloads `url` within `opts`, calling `progress(received, total)` as
+/// bytes arrive (`total` from `Content-Length` when the server sent one;
+/// a new try starts again from 0), and says which URLs the bytes came
+/// through. Only the seconds form of `Retry-After` is read; a date is taken
+/// as no wait asked.
+pub fn download(
+    url: &str,
+    opts: &HttpOptions,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Download, HttpError> {
     let start = checked_url(url, opts)?;
     let agent = agent(opts);
     let mut tries = 0;
     loop {
         let failure = match attempt(&agent, &start, opts, progress) {
-            Ok(body) => return Ok(body),
+            Ok(download) => return Ok(download),
             Err(f) => f,
         };
         if !failure.error.transient() || tries >= opts.retries {
@@ -342,10 +365,11 @@ fn attempt(
     start: &Url,
     opts: &HttpOptions,
     progress: &mut dyn FnMut(u64, Option<u64>),
-) -> Result<Vec<u8>, Failure> {
+) -> Result<Download, Failure> {
     let deadline = Instant::now() + opts.timeout;
     let mut url = start.clone();
     let mut visited = HashSet::from([url.to_string()]);
+    let mut urls = vec![url.to_string()];
     let mut hops = 0;
     loop {
         let left = deadline
@@ -384,6 +408,7 @@ fn attempt(
                 }
                 .into());
             }
+            urls.push(next.to_string());
             url = next;
             continue;
         }
@@ -398,7 +423,8 @@ fn attempt(
                 },
             });
         }
-        return Ok(read_body(&url, &mut response, opts, progress)?);
+        let bytes = read_body(&url, &mut response, opts, progress)?;
+        return Ok(Download { bytes, urls });
     }
 }
 

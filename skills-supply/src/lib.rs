@@ -7,13 +7,15 @@
 //! folder onto the disk, bounded and named in their errors, each checked
 //! against the digest it was asked for; they decide nothing about trust.
 //! [`trust`] decides which keys may sign which sources and whether a
-//! release may replace the locked one; the installer (`skb add`, `skb
-//! install`) applies it, with the validator's verdict, before anything
-//! reaches a client's folder.
+//! release may replace the locked one, matching key pins on the
+//! [`canonical`] form of every location the bytes came through; the
+//! installer (`skb add`, `skb install`) applies it, with the validator's
+//! verdict, before anything reaches a client's folder.
 
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
 
+pub mod canonical;
 pub mod git;
 pub mod http;
 pub mod index;

@@ -9,12 +9,20 @@
 //!
 //! - **Keys.** A publisher defined in both files is the project's (its keys
 //!   and comment); the user's other publishers are added.
-//! - **Pins.** A publisher's `sources` patterns pin the sources they match
-//!   to its keys: such a source must be signed by one of them, not by just
-//!   any trusted key. Every pin applies, whichever file it is in and even
-//!   when the project redefines the publisher, so a project cannot loosen a
-//!   user's pin: within one file a source may be signed by a key of any
-//!   publisher pinning it; across the two files, by a key both allow.
+//! - **Pins.** A publisher's `sources` patterns pin the locations they
+//!   match to its keys: what comes from there must be signed by one of
+//!   them, not by just any trusted key. Every pin applies, whichever file
+//!   it is in and even when the project redefines the publisher, so a
+//!   project cannot loosen a user's pin: within one file a location may be
+//!   signed by a key of any publisher pinning it; across the two files, by
+//!   a key both allow.
+//! - **Locations.** Pins are matched on canonical locations
+//!   ([`crate::canonical`]: one spelling for every way of writing one), not
+//!   on the text typed: on every reading of the source, and on every URL
+//!   the bytes were actually fetched from, redirects included
+//!   ([`Provenance::through`]). Pins accumulate: the key must be allowed by
+//!   the pins of each location that has any, so a redirect can narrow the
+//!   keys, never widen them.
 //! - **Rotation.** A publisher may list several keys. One marked
 //!   `"retired": "<date or reason>"` still verifies the release the lock
 //!   already holds (same key, same content digest), so `skb install` keeps
@@ -22,8 +30,8 @@
 //!   must come signed by a current key. Retiring rather than deleting the
 //!   old key is what lets existing installs survive the rotation.
 //!
-//! The policy ([`TrustStore::check`]) is in `policy.rs`; source patterns in
-//! `pattern.rs`; version order in [`version`].
+//! The policy ([`TrustStore::check`], on a [`Provenance`]) is in
+//! `policy.rs`; pin patterns in `pattern.rs`; version order in [`version`].
 
 mod file;
 mod pattern;
@@ -37,7 +45,8 @@ use skills_core::fsread::FileError;
 use skills_core::pack::signature::{self, SignatureError, claims, signature_key_id};
 
 pub use file::TrustFile;
-pub use policy::{Decision, LockedSigned, PolicyFlags, Refusal, RefusalKind, Signer};
+pub use pattern::is_local;
+pub use policy::{Decision, LockedSigned, PolicyFlags, Provenance, Refusal, RefusalKind, Signer};
 
 /// The project's trust file, at the project's root.
 pub const PROJECT_FILE: &str = "skills-trust.json";
@@ -70,7 +79,7 @@ pub struct Publisher {
     pub comment: Option<String>,
     /// Its keys, in the order they were added.
     pub keys: Vec<TrustedKey>,
-    /// Source patterns (`github.com/acme/*`) that only its keys may sign.
+    /// Location patterns (`github.com/acme/*`) that only its keys may sign.
     pub sources: Vec<String>,
 }
 
@@ -252,11 +261,12 @@ impl TrustStore {
         all
     }
 
-    /// The keys that may sign `source`, retired ones included: those of the
-    /// publishers pinning it when any does (a key both files allow, when
-    /// both pin it), else every trusted key.
+    /// The keys that may sign `source` fetched from where it says (every
+    /// canonical reading of it, as [`Provenance::remote`] has them),
+    /// retired ones included: those the pins of its locations allow when
+    /// any pins one, else every trusted key.
     pub fn keys_for(&self, source: &str) -> Vec<&TrustedKey> {
-        self.resolve(source).keys
+        self.resolve(Provenance::remote(source).locations()).keys
     }
 
     /// The key with this id in the merged store, if any.
@@ -300,37 +310,42 @@ impl TrustStore {
         })
     }
 
-    fn resolve(&self, source: &str) -> Resolved<'_> {
-        let target = pattern::canonical(source);
+    /// The keys that may sign what came through `locations`, and the pins
+    /// that chose them. Each location's pins allow, within one file, the
+    /// keys of every publisher pinning it; the key must be allowed by every
+    /// file's pins of every location (pins accumulate); without any pin,
+    /// every trusted key.
+    fn resolve(&self, locations: &[String]) -> Resolved<'_> {
         let mut pinned: Option<Vec<&TrustedKey>> = None;
-        let mut pins = Vec::new();
-        for file in [Some(&self.project), self.user.as_ref()]
-            .into_iter()
-            .flatten()
-        {
-            let matching: Vec<&Publisher> = file
-                .publishers()
-                .filter(|p| {
-                    p.sources
-                        .iter()
-                        .any(|s| pattern::matches(&pattern::canonical(s), &target))
-                })
-                .collect();
-            if matching.is_empty() {
-                continue;
+        let mut pins: Vec<String> = Vec::new();
+        let files = [Some(&self.project), self.user.as_ref()];
+        for location in locations {
+            for file in files.into_iter().flatten() {
+                let matching: Vec<&Publisher> = file
+                    .publishers()
+                    .filter(|p| p.sources.iter().any(|s| pattern::pin_applies(s, location)))
+                    .collect();
+                if matching.is_empty() {
+                    continue;
+                }
+                for publisher in &matching {
+                    let pin = match file.origin() {
+                        Origin::Project => publisher.name.clone(),
+                        Origin::User => format!("{} (user)", publisher.name),
+                    };
+                    if !pins.contains(&pin) {
+                        pins.push(pin);
+                    }
+                }
+                let keys: Vec<&TrustedKey> = matching.iter().flat_map(|p| &p.keys).collect();
+                pinned = Some(match pinned {
+                    None => keys,
+                    Some(before) => before
+                        .into_iter()
+                        .filter(|k| keys.iter().any(|other| other.id == k.id))
+                        .collect(),
+                });
             }
-            pins.extend(matching.iter().map(|p| match file.origin() {
-                Origin::Project => p.name.clone(),
-                Origin::User => format!("{} (user)", p.name),
-            }));
-            let keys: Vec<&TrustedKey> = matching.iter().flat_map(|p| &p.keys).collect();
-            pinned = Some(match pinned {
-                None => keys,
-                Some(before) => before
-                    .into_iter()
-                    .filter(|k| keys.iter().any(|other| other.id == k.id))
-                    .collect(),
-            });
         }
         let keys = pinned.unwrap_or_else(|| {
             self.publishers()

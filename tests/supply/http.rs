@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use skills_supply::http::{HttpError, HttpOptions, get};
+use skills_supply::http::{HttpError, HttpOptions, download, get};
 
 use crate::http_server::{Server, redirect, respond, respond_unsized};
 
@@ -237,6 +237,36 @@ fn redirects_are_followed_up_to_the_limit() {
         matches!(&e, Err(HttpError::TooManyRedirects { url, max: 2 }) if *url == want),
         "{e:?}"
     );
+}
+
+/// `download` names the URL asked for and every redirect's target, of the
+/// attempt that brought the bytes: what trust pins are applied to.
+#[test]
+fn a_download_names_every_url_the_bytes_came_through() {
+    let server = Server::start(|n, path, s| match (n, path) {
+        (0, "/start") => redirect(s, "/old"),
+        (_, "/old") => respond(s, 503, &[], b"busy"),
+        (_, "/start") => redirect(s, "./mirror/../new?x=1"),
+        (_, "/new?x=1") => redirect(s, "/end"),
+        (_, "/end") => respond(s, 200, &[], b"end"),
+        _ => respond(s, 404, &[], b""),
+    });
+    let got = download(&server.url("/start"), &opts(), &mut |_, _| {});
+    let got = got.as_ref().map(|d| (d.bytes.as_slice(), d.urls.clone()));
+    assert_eq!(
+        got,
+        Ok((
+            b"end".as_slice(),
+            vec![
+                server.url("/start"),
+                server.url("/new?x=1"),
+                server.url("/end")
+            ]
+        ))
+    );
+    assert_eq!(server.hits(), 5, "the failed try's hops are not listed");
+    let one = download(&server.url("/end"), &opts(), &mut |_, _| {});
+    assert_eq!(one.map(|d| d.urls), Ok(vec![server.url("/end")]));
 }
 
 #[test]

@@ -8,9 +8,13 @@
 use std::path::Path;
 use std::process::Command;
 
+use skills_supply::http::{HttpOptions, download};
 use skills_supply::trust::{
-    Decision, LockedSigned, Origin, PolicyFlags, RefusalKind, TrustError, TrustStore,
+    Decision, LockedSigned, Origin, PolicyFlags, Provenance, RefusalKind, Signer, TrustError,
+    TrustStore,
 };
+
+use crate::http_server::{Server, redirect, respond};
 
 const OLD: &str = "RWSE9TbhK4nkT7K4t0/B/lNihgeUqInocCWnqPbcZYcA8KQM8M8MFlRq";
 const OLD_ID: &str = "4FE4892BE136F584";
@@ -343,7 +347,7 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     );
     let refusal = store
         .check(
-            "acme/skills",
+            &Provenance::remote("acme/skills"),
             "pdf",
             Some(&unknown),
             None,
@@ -366,7 +370,7 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     assert_eq!(signer.timestamp, Some(1_700_000_000));
     assert_eq!(
         store.check(
-            "acme/skills",
+            &Provenance::remote("acme/skills"),
             "pdf",
             Some(&signer),
             None,
@@ -387,7 +391,7 @@ fn signatures_by_stock_minisign_go_through_the_store() {
     };
     let refusal = store
         .check(
-            "acme/skills",
+            &Provenance::remote("acme/skills"),
             "pdf",
             Some(&signer),
             Some(&newer),
@@ -406,4 +410,389 @@ fn signatures_by_stock_minisign_go_through_the_store() {
         "altered bytes do not verify"
     );
     assert!(store.signer(&bytes, "not a signature").is_err());
+}
+
+// Pins against every spelling of a pinned location (issue 27, class 1):
+// each test is an attack that made a pinned publisher's source escape its
+// pin, so that another trusted key (`bob`'s) could sign it.
+
+/// `acme` pins GitHub's `acme`, a loopback host, an IPv6 host and two IDNA
+/// hosts (one written in Unicode, one in punycode); `bob`, trusted too,
+/// pins nothing.
+fn pinned_store(dir: &Path) -> TrustStore {
+    std::fs::write(
+        dir.join("skills-trust.json"),
+        format!(
+            r#"{{"version": 1, "publishers": {{
+                "acme": {{"keys": [{{"key": "{OLD}", "retired": "rotated"}}, {{"key": "{NEW}"}}],
+                          "sources": ["github.com/acme/*", "127.0.0.1/acme/*", "[2001:db8::1]/acme/*",
+                                      "bücher.example/acme/*", "xn--caf-dma.example/acme/*"]}},
+                "bob": {{"keys": [{{"key": "{BOB}"}}]}}
+            }}}}"#
+        ),
+    )
+    .unwrap();
+    TrustStore::load(dir, None).unwrap()
+}
+
+/// What the policy says of `source` signed by `key_id`.
+fn judged(store: &TrustStore, source: &str, key_id: &str) -> Result<Decision, RefusalKind> {
+    judged_from(store, &Provenance::remote(source), key_id)
+}
+
+/// What the policy says of what came through `from`, signed by `key_id`.
+fn judged_from(
+    store: &TrustStore,
+    from: &Provenance,
+    key_id: &str,
+) -> Result<Decision, RefusalKind> {
+    let signer = Signer {
+        key_id: key_id.into(),
+        digest: Some("d".into()),
+        version: None,
+        timestamp: None,
+    };
+    store
+        .check(from, "pdf", Some(&signer), None, &PolicyFlags::default())
+        .map_err(|refusal| *refusal.kind)
+}
+
+/// Every spelling in `sources` is held to `acme`'s pin: only its keys may
+/// sign it, and `bob`'s signature is refused naming the pin.
+fn held_to_acme(sources: &[&str]) {
+    let dir = tempdir();
+    let store = pinned_store(dir.path());
+    for source in sources {
+        assert_eq!(
+            ids(&store.keys_for(source)),
+            [OLD_ID, NEW_ID],
+            "`{source}` escapes acme's pin"
+        );
+        assert_eq!(
+            judged(&store, source, BOB_ID),
+            Err(RefusalKind::Untrusted {
+                key_id: BOB_ID.into(),
+                pins: vec!["acme".into()]
+            }),
+            "`{source}`"
+        );
+        assert_eq!(
+            judged(&store, source, NEW_ID),
+            Ok(Decision::Signed {
+                publisher: "acme".into(),
+                key_id: NEW_ID.into(),
+                retired: false,
+                downgrade: false
+            }),
+            "`{source}`"
+        );
+    }
+}
+
+#[test]
+fn a_dot_segment_path_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/x/../acme/skills",
+        "https://github.com/x/y/../../acme/skills",
+        "https://github.com/x/%2e%2E/acme/skills",
+        "https://github.com/x/.%2e/acme/skills",
+        "https://github.com/../acme/skills",
+        "http://127.0.0.1/x/../acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn empty_segments_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com//acme/skills",
+        "https://github.com///acme//skills",
+        "http://127.0.0.1//acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn a_single_dot_segment_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/./acme/skills",
+        "https://github.com/%2E/acme/skills",
+        "http://127.0.0.1/./acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn percent_encoded_letters_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/%61cme/skills",
+        "https://github.com/%41%43%4D%45/skills",
+        "https://github.com/ac%6de/skills",
+        "https://%67ithub.com/acme/skills",
+        "http://127.0.0.1/%61cme/pack.skill",
+    ]);
+}
+
+#[test]
+fn an_encoded_slash_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com/acme%2Fskills",
+        "https://github.com/acme%2fskills",
+        "https://github.com/acme%5Cskills",
+        "https://github.com/x/..%2Facme/skills",
+        "https://github.com/x%2F..%2Facme%2Fskills",
+        // A server that does not decode `%2F` serves this from acme's path.
+        "https://github.com/acme/..%2F..%2Fbob/skills",
+    ]);
+}
+
+#[test]
+fn a_backslash_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com\\acme\\skills",
+        "https://github.com/x\\..\\acme/skills",
+    ]);
+}
+
+#[test]
+fn ipv4_spellings_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "http://127.1/acme/pack.skill",
+        "http://127.0.1/acme/pack.skill",
+        "http://2130706433/acme/pack.skill",
+        "http://0x7f000001/acme/pack.skill",
+        "http://0x7F.0.0.1/acme/pack.skill",
+        "http://0177.0.0.1/acme/pack.skill",
+        "http://0177.0.0.01/acme/pack.skill",
+        "http://127.000.000.001/acme/pack.skill",
+        "http://%31%32%37.0.0.1/acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn a_trailing_dot_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com./acme/skills",
+        "https://github.com../acme/skills",
+        "git@github.com.:acme/skills.git",
+        "http://127.0.0.1./acme/pack.skill",
+        "http://0x7f.1./acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn localhost_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "http://localhost/acme/pack.skill",
+        "http://LocalHost./acme/pack.skill",
+        "http://mirror.localhost/acme/pack.skill",
+        "http://127.0.0.2/acme/pack.skill",
+        "http://0.0.0.0/acme/pack.skill",
+        "http://[::1]/acme/pack.skill",
+        "http://[::ffff:127.0.0.1]/acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn an_explicit_default_port_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://github.com:443/acme/skills",
+        "https://github.com:0443/acme/skills",
+        "ssh://git@github.com:22/acme/skills.git",
+        "git://github.com:9418/acme/skills.git",
+        "http://127.0.0.1:80/acme/pack.skill",
+        "https://127.0.0.1:443/acme/pack.skill",
+    ]);
+}
+
+/// A pin that names no port is the host's whatever the port: a publisher's
+/// host serves its own content on every port.
+#[test]
+fn another_port_does_not_escape_a_pin_without_one() {
+    held_to_acme(&[
+        "http://127.0.0.1:8080/acme/pack.skill",
+        "https://github.com:8443/acme/skills",
+        "127.0.0.1:8080/acme/pack.skill",
+    ]);
+}
+
+#[test]
+fn an_uppercase_host_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "HTTPS://GITHUB.COM/ACME/SKILLS",
+        "https://GitHub.Com/acme/skills",
+        "git@GITHUB.COM:acme/skills",
+    ]);
+}
+
+#[test]
+fn an_idna_host_does_not_escape_the_pin() {
+    held_to_acme(&[
+        // The pin is written in Unicode, the source in punycode ...
+        "https://xn--bcher-kva.example/acme/x",
+        "https://BÜCHER.example/acme/x",
+        // ... and the other way round.
+        "https://café.example/acme/x",
+        "https://CAFÉ.example/acme/x",
+        // Full-width letters and an ideographic full stop map to ASCII.
+        "https://ｇｉｔｈｕｂ.com/acme/skills",
+        "https://github。com/acme/skills",
+    ]);
+}
+
+#[test]
+fn ipv6_spellings_do_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://[2001:DB8::1]/acme/x",
+        "https://[2001:db8:0:0:0:0:0:1]/acme/x",
+        "https://[2001:0db8::0001]/acme/x",
+        "https://[2001:db8::1]:443/acme/x",
+        "http://[0:0:0:0:0:0:0:1]/acme/pack.skill",
+        "http://[::FFFF:7F00:1]/acme/pack.skill",
+    ]);
+}
+
+/// `skills_supply::git` reads `www.github.com` as `github.com`.
+#[test]
+fn the_www_alias_of_github_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https://www.github.com/acme/skills",
+        "https://WWW.GitHub.com./acme/skills",
+    ]);
+}
+
+/// `https:github.com/…` is a URL of github.com to an HTTP client.
+#[test]
+fn a_scheme_without_slashes_does_not_escape_the_pin() {
+    held_to_acme(&[
+        "https:github.com/acme/skills",
+        "https:/github.com/acme/skills",
+        "https:\\\\github.com/acme/skills",
+        "https:///github.com/acme/skills",
+    ]);
+}
+
+/// A pin written `host:port/…` without a scheme names the port, as the
+/// same pin written with `https://` does.
+#[test]
+fn a_pin_written_with_a_port_and_no_scheme_applies() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.path().join("skills-trust.json"),
+        format!(
+            r#"{{"version": 1, "publishers": {{
+                "acme": {{"keys": [{{"key": "{NEW}"}}], "sources": ["localhost:8080/acme/*"]}},
+                "bob": {{"keys": [{{"key": "{BOB}"}}]}}
+            }}}}"#
+        ),
+    )
+    .unwrap();
+    let store = TrustStore::load(dir.path(), None).unwrap();
+    for source in [
+        "http://127.0.0.1:8080/acme/pack.skill",
+        "http://localhost:8080/acme/pack.skill",
+    ] {
+        assert_eq!(ids(&store.keys_for(source)), [NEW_ID], "{source}");
+    }
+    assert_eq!(
+        ids(&store.keys_for("http://127.0.0.1:9090/acme/pack.skill")).len(),
+        2,
+        "another port is not the pinned one"
+    );
+}
+
+/// A pack asked for at an unpinned URL that redirects to a pinned location
+/// is held to that location's pin: pins apply to every URL the bytes came
+/// through, each in its canonical form (here a relative `Location` with a
+/// dot segment and a percent-encoded letter).
+#[test]
+fn a_redirect_to_a_pinned_location_keeps_the_pin() {
+    let dir = tempdir();
+    let store = pinned_store(dir.path());
+    let server = Server::start(|_, path, stream| match path {
+        "/free/pack.skill" => redirect(stream, "/x/../%61cme/pack.skill"),
+        "/%61cme/pack.skill" => respond(stream, 200, &[], b"the pack"),
+        _ => respond(stream, 404, &[], b""),
+    });
+    let source = server.url("/free/pack.skill");
+    let fetched = download(&source, &HttpOptions::default(), &mut |_, _| {}).unwrap();
+    assert_eq!(fetched.bytes, b"the pack");
+    assert_eq!(
+        fetched.urls,
+        [source.clone(), server.url("/%61cme/pack.skill")]
+    );
+
+    // The URL asked for is pinned by nobody: any trusted key would do.
+    assert_eq!(
+        judged(&store, &source, BOB_ID),
+        Ok(Decision::Signed {
+            publisher: "bob".into(),
+            key_id: BOB_ID.into(),
+            retired: false,
+            downgrade: false
+        })
+    );
+    // Where the bytes came from is acme's.
+    let from = fetched
+        .urls
+        .iter()
+        .fold(Provenance::remote(&source), |from, url| from.through(url));
+    assert!(
+        from.locations()
+            .iter()
+            .any(|l| l.ends_with("/acme/pack.skill")),
+        "{:?}",
+        from.locations()
+    );
+    assert_eq!(
+        judged_from(&store, &from, BOB_ID),
+        Err(RefusalKind::Untrusted {
+            key_id: BOB_ID.into(),
+            pins: vec!["acme".into()]
+        })
+    );
+    assert_eq!(
+        judged_from(&store, &from, NEW_ID),
+        Ok(Decision::Signed {
+            publisher: "acme".into(),
+            key_id: NEW_ID.into(),
+            retired: false,
+            downgrade: false
+        })
+    );
+    assert_eq!(server.hits(), 2);
+}
+
+/// Whether a source is local is the caller's word (the kind of source it
+/// fetched), not its spelling: a remote source written like a path needs a
+/// signature like any other.
+#[test]
+fn a_remote_source_written_like_a_path_is_not_local() {
+    let dir = tempdir();
+    let store = pinned_store(dir.path());
+    for source in [
+        "./vendor/skills",
+        "/srv/mirror/pack.skill",
+        "~/skills",
+        "C:\\x",
+    ] {
+        let refused = store
+            .check(
+                &Provenance::remote(source),
+                "pdf",
+                None,
+                None,
+                &PolicyFlags::default(),
+            )
+            .map_err(|refusal| *refusal.kind);
+        assert_eq!(refused, Err(RefusalKind::Unsigned), "{source}");
+        assert_eq!(
+            store.check(
+                &Provenance::local(source),
+                "pdf",
+                None,
+                None,
+                &PolicyFlags::default()
+            ),
+            Ok(Decision::Local),
+            "{source}"
+        );
+    }
 }

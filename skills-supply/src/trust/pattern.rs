@@ -1,30 +1,29 @@
-//! Which sources a key pin applies to: sources and pins in one canonical
-//! form, and `*` patterns over it.
+//! Which locations a key pin applies to: pins as `*` patterns over the
+//! canonical form of [`crate::canonical`].
 //!
-//! Sources are written many ways (`acme/skills`, `https://github.com/acme/skills.git`,
-//! `git@github.com:acme/skills`); a pin must apply to all of them, because a
-//! pin that fails to match lets any trusted key sign. So both sides are
-//! brought to one form before matching, erring towards matching: lower
-//! case, no scheme (except `oci://`, kept so registry pins stay apart from
-//! web hosts), no user, no `.git`, no query or fragment, and `owner/repo`
-//! read as GitHub's. A `*` in a pattern matches any run of characters,
-//! `/` included.
+//! A pin that fails to match lets any trusted key sign, so matching errs
+//! towards matching. A pattern is canonicalised as sources are (so
+//! `https://GitHub.com/Acme/*`, `acme/*` and `github.com/acme/*` are one
+//! pin), and applies to a location when any of its readings matches it:
+//!
+//! - `*` matches any run of characters, `/` included;
+//! - a pattern whose host names no port matches the host on every port (a
+//!   publisher's host serves its own content whatever the port):
+//!   `127.0.0.1/acme/*` applies to `127.0.0.1:8080/acme/x`;
+//! - a pattern ending in `/*` also matches what precedes it:
+//!   `acme.dev/*` applies to the site `acme.dev` itself.
+//!
+//! Which locations a decision is about, and how the pins of several
+//! combine, is the policy's business (`policy.rs`).
 
-/// The schemes dropped from a source: what follows them names the same
-/// repository or file whichever is used.
-const SCHEMES: [&str; 6] = [
-    "git+https://",
-    "git+ssh://",
-    "https://",
-    "http://",
-    "ssh://",
-    "git://",
-];
+use crate::canonical;
 
-/// Whether `source` is a folder or file on this machine (`./x`, `../x`, `/x`,
-/// `~/x`, `C:\x`), which may be installed unsigned. Anything else, `file://`
-/// URLs included, is fetched like a remote source and obeys its rules.
-pub(crate) fn is_local(source: &str) -> bool {
+/// Whether `source` is written as a path on this machine (`./x`, `../x`,
+/// `/x`, `~/x`, `C:\x`); anything else, `file://` URLs included, reads as
+/// a source fetched from elsewhere. A helper for a caller that has only the
+/// text: the policy does not guess from spelling, its caller says which
+/// kind of source it fetched ([`super::Provenance`]).
+pub fn is_local(source: &str) -> bool {
     let s = source.trim();
     let drive = s.as_bytes();
     matches!(s, "." | "..")
@@ -37,43 +36,49 @@ pub(crate) fn is_local(source: &str) -> bool {
             && matches!(drive[2], b'\\' | b'/'))
 }
 
-/// The canonical form of a source or a pattern.
-pub(crate) fn canonical(source: &str) -> String {
-    let mut s = source.trim().to_ascii_lowercase();
-    if let Some(end) = s.find(['#', '?']) {
-        s.truncate(end);
-    }
-    if s.starts_with("oci://") {
-        return s.trim_end_matches('/').to_owned();
-    }
-    let mut schemed = false;
-    for scheme in SCHEMES {
-        if let Some(rest) = s.strip_prefix(scheme) {
-            s = rest.to_owned();
-            schemed = true;
-            break;
-        }
-    }
-    // `user@host`: the user is no part of what is fetched.
-    let host_end = s.find('/').unwrap_or(s.len());
-    if let Some(at) = s[..host_end].rfind('@') {
-        s.drain(..=at);
-    }
-    // scp-like `host:owner/repo`, only without a scheme (else `:` is a port).
-    let host_end = s.find('/').unwrap_or(s.len());
-    if !schemed && let Some(colon) = s[..host_end].find(':') {
-        s.replace_range(colon..=colon, "/");
-    }
-    let mut s = s.trim_end_matches('/').to_owned();
-    if let Some(stripped) = s.strip_suffix(".git") {
-        s = stripped.to_owned();
-    }
-    // `owner/repo`: GitHub's shorthand, as every installer reads it.
-    let first = s.split('/').next().unwrap_or_default();
-    if !schemed && s.contains('/') && !first.contains(['.', '*', ':']) && !first.is_empty() {
-        s = format!("github.com/{s}");
-    }
-    s
+/// Whether the pin `pattern` (as written in a trust file) applies to
+/// `location` (a canonical reading, see [`canonical`]).
+pub(crate) fn pin_applies(pattern: &str, location: &str) -> bool {
+    let bare = without_port(location);
+    canonical::readings(pattern).iter().any(|pattern| {
+        covers(pattern, location)
+            || (port_colon(pattern).is_none()
+                && bare.as_deref().is_some_and(|bare| covers(pattern, bare)))
+    })
+}
+
+/// `matches`, and a pattern `x/*` matching `x`.
+fn covers(pattern: &str, location: &str) -> bool {
+    matches(pattern, location)
+        || (pattern.ends_with("/*") && matches(pattern, &format!("{location}/")))
+}
+
+/// Where the authority of a canonical form starts (after `scheme://` or
+/// `//`) and ends: a form's path never holds `//`, its host never `/`.
+fn authority(form: &str) -> (usize, usize) {
+    let start = form.find("//").map_or(0, |i| i + 2);
+    let end = form[start..].find('/').map_or(form.len(), |i| start + i);
+    (start, end)
+}
+
+/// The index of the `:` before a canonical form's port, if it has one (a
+/// canonical host holds no `:` outside brackets).
+fn port_colon(form: &str) -> Option<usize> {
+    let (start, end) = authority(form);
+    let host = &form[start..end];
+    let skip = if host.starts_with('[') {
+        host.find(']').map_or(host.len(), |i| i + 1)
+    } else {
+        0
+    };
+    host[skip..].find(':').map(|i| start + skip + i)
+}
+
+/// A canonical form without its port, if it has one.
+fn without_port(form: &str) -> Option<String> {
+    let colon = port_colon(form)?;
+    let (_, end) = authority(form);
+    Some(format!("{}{}", &form[..colon], &form[end..]))
 }
 
 /// Whether `pattern` (canonical) matches `text` (canonical): `*` matches any
@@ -109,6 +114,7 @@ pub(crate) fn matches(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canonical::identity as canonical;
 
     #[test]
     fn one_repository_written_many_ways_is_one_source() {

@@ -1,6 +1,13 @@
-//! The install policy: given what signed a skill and what the lock holds,
-//! install it (saying on what grounds, for the lock to record) or refuse
-//! (naming the source, the skill, the key and the flag that overrides).
+//! The install policy: given where a skill came from, what signed it and
+//! what the lock holds, install it (saying on what grounds, for the lock to
+//! record) or refuse (naming the source, the skill, the key and the flag
+//! that overrides).
+//!
+//! Where it came from is a [`Provenance`]: whether the source is a folder
+//! on this machine, which the caller knows from the kind of source it
+//! fetched (never guessed from its spelling), and the canonical locations
+//! the bytes came through, whose pins choose the keys (see the crate's
+//! `trust` module).
 //!
 //! | source | signature                            | without flags | override            |
 //! |--------|--------------------------------------|---------------|---------------------|
@@ -20,9 +27,74 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::pattern::is_local;
 use super::version::compare_versions;
 use super::{TrustStore, TrustedKey};
+use crate::canonical;
+
+/// What a trust decision is about: the source as written (for messages),
+/// whether it is a folder or file on this machine, and every canonical
+/// location its bytes came through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    source: String,
+    local: bool,
+    locations: Vec<String>,
+}
+
+impl Provenance {
+    /// A source fetched from elsewhere (a URL, a repository, a registry, a
+    /// `file://` URL): the pins of every canonical reading of `source`
+    /// apply, and those of every location added with
+    /// [`through`](Self::through).
+    pub fn remote(source: &str) -> Provenance {
+        Provenance {
+            source: source.to_owned(),
+            local: false,
+            locations: canonical::readings(source),
+        }
+    }
+
+    /// A folder or file on this machine, read by path: it needs no
+    /// signature, and no pin applies to it (a path names no publisher's
+    /// location), so a signature on it is judged against every trusted key.
+    pub fn local(source: &str) -> Provenance {
+        Provenance {
+            source: source.to_owned(),
+            local: true,
+            locations: Vec::new(),
+        }
+    }
+
+    /// Adds `url`, a location the bytes came through: the URL a transport
+    /// actually fetched and each redirect's target (for HTTP, every URL of
+    /// [`crate::http::Download::urls`]). Its pins apply too, on top of the
+    /// others': they can narrow the keys, never widen them.
+    #[must_use]
+    pub fn through(mut self, url: &str) -> Provenance {
+        for reading in canonical::readings(url) {
+            if !self.locations.contains(&reading) {
+                self.locations.push(reading);
+            }
+        }
+        self
+    }
+
+    /// The source as written.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether it is a folder or file on this machine.
+    pub fn is_local(&self) -> bool {
+        self.local
+    }
+
+    /// The canonical locations pins are applied to: the source's readings
+    /// (its [`canonical::identity`] first), then the ones added.
+    pub fn locations(&self) -> &[String] {
+        &self.locations
+    }
+}
 
 /// What a verified signature says (see [`TrustStore::signer`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,26 +292,27 @@ impl fmt::Display for Refusal {
 impl std::error::Error for Refusal {}
 
 impl TrustStore {
-    /// Decides whether `skill` from `source` may be installed, given what
+    /// Decides whether `skill` from `from` may be installed, given what
     /// signed it (`signer`, from [`TrustStore::signer`]; `None` when it is
     /// not signed) and the lock's record of the installed release's
-    /// signature (`locked`; `None` when nothing signed is locked). The
-    /// module documentation has the table.
+    /// signature (`locked`; `None` when nothing signed is locked). The key
+    /// must be allowed by the pins of every location of `from`. The module
+    /// documentation has the table.
     pub fn check(
         &self,
-        source: &str,
+        from: &Provenance,
         skill: &str,
         signer: Option<&Signer>,
         locked: Option<&LockedSigned>,
         flags: &PolicyFlags,
     ) -> Result<Decision, Refusal> {
         let refuse = |kind| Refusal {
-            source: source.to_owned(),
+            source: from.source.clone(),
             skill: skill.to_owned(),
             kind: Box::new(kind),
         };
         let trusted = match signer {
-            Some(signer) => self.trusted_key(source, signer, locked),
+            Some(signer) => self.trusted_key(&from.locations, signer, locked),
             None => Err(RefusalKind::Unsigned),
         };
         match trusted {
@@ -256,7 +329,7 @@ impl TrustStore {
                     downgrade,
                 })
             }
-            Err(_) if is_local(source) => Ok(Decision::Local),
+            Err(_) if from.local => Ok(Decision::Local),
             Err(_) if flags.allow_unsigned => Ok(Decision::Unsigned {
                 key_id: signer.map(|s| s.key_id.clone()),
             }),
@@ -264,14 +337,15 @@ impl TrustStore {
         }
     }
 
-    /// The key that makes `signer` trusted for `source`, or why none does.
+    /// The key that makes `signer` trusted for what came through
+    /// `locations`, or why none does.
     fn trusted_key<'a, 's>(
         &'a self,
-        source: &str,
+        locations: &[String],
         signer: &'s Signer,
         locked: Option<&LockedSigned>,
     ) -> Result<(&'a TrustedKey, &'s Signer), RefusalKind> {
-        let resolved = self.resolve(source);
+        let resolved = self.resolve(locations);
         let Some(key) = resolved.keys.into_iter().find(|k| k.id == signer.key_id) else {
             return Err(RefusalKind::Untrusted {
                 key_id: signer.key_id.clone(),
@@ -349,6 +423,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::trust::is_local;
 
     const OLD: &str = "RWSE9TbhK4nkT7K4t0/B/lNihgeUqInocCWnqPbcZYcA8KQM8M8MFlRq";
     const OLD_ID: &str = "4FE4892BE136F584";
@@ -462,8 +537,13 @@ mod tests {
         locked: Option<&LockedSigned>,
         flags: PolicyFlags,
     ) -> Result<Decision, RefusalKind> {
+        let from = if is_local(source) {
+            Provenance::local(source)
+        } else {
+            Provenance::remote(source)
+        };
         store
-            .check(source, "pdf", signer, locked, &flags)
+            .check(&from, "pdf", signer, locked, &flags)
             .map_err(|refusal| {
                 let text = refusal.to_string();
                 assert!(
@@ -612,6 +692,52 @@ mod tests {
             untrusted(BOB_ID, &["acme", "corp (user)"])
         );
         assert_eq!(store.keys_for(ACME).len(), 1);
+    }
+
+    /// Pins accumulate over the locations the bytes came through: a
+    /// redirect to an unpinned place keeps the source's pin, one from an
+    /// unpinned place to a pinned one takes its pin, and one to a place
+    /// pinned to another publisher asks for a key both allow.
+    #[test]
+    fn pins_accumulate_over_every_location() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let project = format!(
+            r#"{{"version": 1, "publishers": {{
+                "acme": {{"keys": [{{"key": "{NEW}"}}], "sources": ["github.com/acme/*"]}},
+                "bob": {{"keys": [{{"key": "{BOB}"}}], "sources": ["cdn.example/bob/*"]}}
+            }}}}"#
+        );
+        std::fs::write(dir.path().join("skills-trust.json"), project)
+            .expect("writes the project file");
+        let store = TrustStore::load(dir.path(), None).expect("loads the store");
+        let judge = |from: &Provenance, key_id: &str| {
+            let signer = signer(key_id, "d", None, None);
+            store
+                .check(from, "pdf", Some(&signer), None, &NONE)
+                .map_err(|refusal| *refusal.kind)
+        };
+        let acme = Provenance::remote(ACME).through("https://cdn.example/blobs/1");
+        assert_eq!(judge(&acme, NEW_ID), signed("acme", NEW_ID, false, false));
+        assert_eq!(judge(&acme, BOB_ID), untrusted(BOB_ID, &["acme"]));
+        let redirected =
+            Provenance::remote("https://skills.example/pdf").through("https://GitHub.com/acme/pdf");
+        assert_eq!(judge(&redirected, BOB_ID), untrusted(BOB_ID, &["acme"]));
+        assert_eq!(
+            judge(&redirected, NEW_ID),
+            signed("acme", NEW_ID, false, false)
+        );
+        let both = Provenance::remote(ACME).through("https://cdn.example/bob/x");
+        assert_eq!(judge(&both, NEW_ID), untrusted(NEW_ID, &["acme", "bob"]));
+        assert_eq!(judge(&both, BOB_ID), untrusted(BOB_ID, &["acme", "bob"]));
+        assert_eq!(
+            Provenance::remote(ACME).locations(),
+            ["github.com/acme/skills"]
+        );
+        assert!(
+            Provenance::local("./x")
+                .through("https://a.example/")
+                .is_local()
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::skills;
 
 /// Skills per source, files per skill: enough that each operation has a
 /// few hundred points to die at.
-const SKILLS: usize = 8;
+const SKILLS: usize = 10;
 const FILES: usize = 6;
 /// The clients installed for: three folders.
 const CLIENTS: [&str; 3] = ["claude-code", "codex", "gemini-cli"];
@@ -133,7 +133,14 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        if rel == ".skb" || rel == "home" {
+        // skb's state (the guard, transactions): not what a client reads.
+        if matches!(
+            rel.as_str(),
+            ".skb"
+                | "home/.config/skb/guard"
+                | "home/.config/skb/txn"
+                | "home/.config/skb/.gitignore"
+        ) {
             continue;
         }
         let meta = std::fs::symlink_metadata(&path).unwrap();
@@ -169,6 +176,15 @@ fn no_leftovers(project: &Path) -> Result<(), String> {
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// No transaction left in a state folder.
+fn no_leftovers_in(state: &Path) -> Result<(), String> {
+    let left = std::fs::read_dir(state.join("txn")).map_or(0, Iterator::count);
+    if left > 0 {
+        return Err(format!("transactions left in {}", state.display()));
     }
     Ok(())
 }
@@ -216,7 +232,12 @@ fn scenario(base: &Path, name: &'static str) -> Scenario {
     std::fs::create_dir_all(&keep).unwrap();
     skill(&keep, "keep", 1);
     let mut add_keep = vec!["add".to_string(), "../keep".to_string()];
-    add_keep.extend(client_args());
+    if name == "global" {
+        add_keep
+            .extend(["--global", "--client", "claude-code", "--client", "codex"].map(String::from));
+    } else {
+        add_keep.extend(client_args());
+    }
     ok(&p, &add_keep.iter().map(String::as_str).collect::<Vec<_>>());
     let args: Vec<String> = match name {
         "add" => {
@@ -232,6 +253,20 @@ fn scenario(base: &Path, name: &'static str) -> Scenario {
             ok(&p, &a.iter().map(String::as_str).collect::<Vec<_>>());
             source(&src, 2);
             vec!["update".to_string()]
+        }
+        // The user's scope: folders below the home folder, the lock and
+        // the transactions in `~/.config/skb`, two roots renamed between.
+        "global" => {
+            source(&src, 1);
+            vec![
+                "add".to_string(),
+                src.display().to_string(),
+                "--global".to_string(),
+                "--client".to_string(),
+                "claude-code".to_string(),
+                "--client".to_string(),
+                "codex".to_string(),
+            ]
         }
         "remove" => {
             source(&src, 1);
@@ -339,10 +374,16 @@ fn fresh(s: &Scenario, base: &Path, tag: &str, k: usize) -> PathBuf {
 }
 
 /// After whatever happened: `skb install` (no `--force`) finishes or
-/// undoes it, the project is old or new, nothing is left over, and
-/// `verify --installed` agrees.
-fn settles(s: &Scenario, p: &Path) -> Result<&'static str, String> {
-    let out = skb(p, &["install"], &[]);
+/// undoes it, the project is old or new, nothing is left over, and (when
+/// `verify`) `verify --installed` agrees.
+fn settles(s: &Scenario, p: &Path, verify: bool) -> Result<&'static str, String> {
+    let global = s.name == "global";
+    let install: &[&str] = if global {
+        &["install", "--global"]
+    } else {
+        &["install"]
+    };
+    let out = skb(p, install, &[]);
     if !out.status.success() {
         return Err(format!(
             "`skb install` after it failed: {}",
@@ -351,7 +392,19 @@ fn settles(s: &Scenario, p: &Path) -> Result<&'static str, String> {
     }
     let st = state(s, p)?;
     no_leftovers(p)?;
-    let out = skb(p, &["verify", "--installed"], &[]);
+    if global {
+        no_leftovers(&p.join("home"))?;
+        no_leftovers_in(&p.join("home/.config/skb"))?;
+    }
+    if !verify {
+        return Ok(st);
+    }
+    let check: &[&str] = if global {
+        &["verify", "--installed", "--global"]
+    } else {
+        &["verify", "--installed"]
+    };
+    let out = skb(p, check, &[]);
     if !out.status.success() {
         return Err(format!(
             "`skb verify --installed` after recovery: {}{}",
@@ -384,11 +437,16 @@ fn crash_everywhere(name: &'static str) {
         // A second kill, in the recovery itself, at a point picked from
         // `k` (the recovery has few points: the first few, cycling).
         let j = 1 + (k * 7919) % 12;
-        let out = skb(&p, &["install"], &[("SKB_FAILPOINT_CRASH", j.to_string())]);
+        let install: &[&str] = if s.name == "global" {
+            &["install", "--global"]
+        } else {
+            &["install"]
+        };
+        let out = skb(&p, install, &[("SKB_FAILPOINT_CRASH", j.to_string())]);
         if out.status.code().is_none() {
             KILLS.fetch_add(1, Ordering::SeqCst);
         }
-        let st = settles(&s, &p)?;
+        let st = settles(&s, &p, k % 8 == 0)?;
         *outcomes.lock().unwrap().entry(st).or_default() += 1;
         std::fs::remove_dir_all(&world).unwrap();
         Ok(())
@@ -432,7 +490,7 @@ fn full_disk_everywhere(name: &'static str) {
             return Err(format!("the failure does not say the disk is full: {err}"));
         }
         no_leftovers(&p)?;
-        let st = settles(&s, &p)?;
+        let st = settles(&s, &p, k % 8 == 0)?;
         if st != now {
             return Err(format!("install changed {now} into {st}"));
         }
@@ -455,6 +513,11 @@ fn add_killed_anywhere_leaves_all_old_or_all_new() {
 #[test]
 fn update_killed_anywhere_leaves_all_old_or_all_new() {
     crash_everywhere("update");
+}
+
+#[test]
+fn a_global_add_killed_anywhere_leaves_all_old_or_all_new() {
+    crash_everywhere("global");
 }
 
 #[test]
@@ -508,7 +571,7 @@ fn update_sigkilled_at_random_times_leaves_all_old_or_all_new() {
         std::thread::sleep(at);
         let _ = child.kill();
         let _ = child.wait();
-        if let Err(e) = settles(&s, &p) {
+        if let Err(e) = settles(&s, &p, true) {
             panic!("killed after {at:?}: {e}");
         }
     }

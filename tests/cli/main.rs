@@ -46,6 +46,7 @@ mod security;
 mod serve_bounds;
 mod sign;
 mod ui;
+mod verify_installed;
 
 /// Every warning the libraries have logged in this test process so far
 /// (a rebuilt cache), oldest first. The first call installs the logger.

@@ -47,17 +47,26 @@
 //! written before the gate have no `scan`, and read as before.
 
 #[cfg(feature = "fs")]
+mod file;
+#[cfg(feature = "fs")]
+pub mod installed;
+pub mod scope;
+#[cfg(feature = "fs")]
 pub mod tree;
 
+mod duplicate;
 mod model;
 mod read;
 mod write;
 
+#[cfg(feature = "fs")]
+pub use file::{ReadError, read};
 pub use model::{
     FAIL_ON, FILE_NAME, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, MAX_LOCK_FILE,
     Resolved, Signer, VERSION, is_allowed_entry,
 };
 pub use read::ParseError;
+pub use scope::{HomeError, Rule, Scope, ScopeError, home_from_env};
 
 impl Lock {
     /// Reads a lock file's text.

@@ -92,18 +92,17 @@ fn json_findings(p: &Path) -> Vec<(String, String, String)> {
 #[test]
 fn a_new_skill_folder_in_a_managed_client_folder_is_reported() {
     let (_tmp, p) = installed();
-    write_tree(&p.join(".claude/skills/evil"), &[("SKILL.md", skill("evil").as_bytes())]);
+    write_tree(
+        &p.join(".claude/skills/evil"),
+        &[("SKILL.md", skill("evil").as_bytes())],
+    );
     let out = fails(&p, &["verify", "--installed"]);
     assert!(
         out.contains(".claude/skills: not in the lock (a folder): evil"),
         "{out}"
     );
     assert!(
-        json_findings(&p).contains(&(
-            ".claude/skills".into(),
-            "unlisted".into(),
-            "evil".into()
-        )),
+        json_findings(&p).contains(&(".claude/skills".into(), "unlisted".into(), "evil".into())),
         "{out}"
     );
 }
@@ -127,7 +126,10 @@ fn a_staging_folder_left_in_a_client_folder_is_reported() {
 #[test]
 fn a_hidden_skill_folder_in_a_client_folder_is_reported() {
     let (_tmp, p) = installed();
-    write_tree(&p.join(".claude/skills/.quiet"), &[("SKILL.md", skill("quiet").as_bytes())]);
+    write_tree(
+        &p.join(".claude/skills/.quiet"),
+        &[("SKILL.md", skill("quiet").as_bytes())],
+    );
     let out = fails(&p, &["verify", "--installed"]);
     assert!(
         out.contains(".claude/skills: not in the lock (a hidden folder"),
@@ -152,11 +154,7 @@ fn a_locked_folder_replaced_by_a_link_to_an_outside_copy_is_reported() {
         "{out}"
     );
     assert!(
-        json_findings(&p).contains(&(
-            ".claude/skills/alpha".into(),
-            "link".into(),
-            String::new()
-        )),
+        json_findings(&p).contains(&(".claude/skills/alpha".into(), "link".into(), String::new())),
         "{out}"
     );
 }
@@ -198,7 +196,7 @@ fn a_setuid_file_is_reported() {
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(mode | 0o4000)).unwrap();
     let out = fails(&p, &["verify", "--installed"]);
     assert!(
-        out.contains(".claude/skills/alpha: unsafe mode 4755 (setuid): scripts/run.sh"),
+        out.contains(".claude/skills/alpha: unsafe mode 4644 (setuid): scripts/run.sh"),
         "{out}"
     );
     assert!(
@@ -286,7 +284,10 @@ fn vercel_project() -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempdir();
     let p = tmp.path().join("p");
     let md = skill("gamma");
-    write_tree(&p.join(".agents/skills/gamma"), &[("SKILL.md", md.as_bytes())]);
+    write_tree(
+        &p.join(".agents/skills/gamma"),
+        &[("SKILL.md", md.as_bytes())],
+    );
     std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
     std::os::unix::fs::symlink("../../.agents/skills/gamma", p.join(".claude/skills/gamma"))
         .unwrap();
@@ -349,7 +350,10 @@ fn a_duplicated_skill_key_in_vercels_lock_is_refused() {
     let tmp = tempdir();
     let p = tmp.path().join("p");
     let md = skill("gamma");
-    write_tree(&p.join(".agents/skills/gamma"), &[("SKILL.md", md.as_bytes())]);
+    write_tree(
+        &p.join(".agents/skills/gamma"),
+        &[("SKILL.md", md.as_bytes())],
+    );
     let entry = |hash: &str| {
         format!(
             "\"gamma\": {{ \"source\": \"./src\", \"sourceType\": \"local\", \"computedHash\": \"{hash}\" }}"
@@ -374,7 +378,10 @@ fn a_duplicated_skill_key_in_vercels_lock_is_refused() {
 fn a_folder_vercels_lock_records_is_not_unlisted() {
     let (_tmp, p) = installed();
     let md = skill("gamma");
-    write_tree(&p.join(".claude/skills/gamma"), &[("SKILL.md", md.as_bytes())]);
+    write_tree(
+        &p.join(".claude/skills/gamma"),
+        &[("SKILL.md", md.as_bytes())],
+    );
     std::fs::write(
         p.join("skills-lock.json"),
         format!(
@@ -392,4 +399,68 @@ fn a_folder_vercels_lock_records_is_not_unlisted() {
     std::fs::remove_file(p.join("skills-lock.json")).unwrap();
     let out = fails(&p, &["verify", "--installed"]);
     assert!(out.contains("not in the lock (a folder): gamma"), "{out}");
+}
+
+#[test]
+fn the_users_scope_without_home_is_an_error_not_a_skip() {
+    let tmp = tempdir();
+    let out = skills()
+        .current_dir(tmp.path())
+        .args(["verify", "--installed", "--global"])
+        .env_remove("HOME")
+        .env_remove("USERPROFILE")
+        .env_remove("XDG_CONFIG_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("HOME is not set"), "{}", text(&out));
+    let out = skills()
+        .current_dir(tmp.path())
+        .args(["verify", "--installed", "--global"])
+        .env("HOME", "relative/home")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("not an absolute path"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn the_users_lock_is_in_xdg_config_home_when_it_is_absolute() {
+    let tmp = tempdir();
+    let home = tmp.path().join("home");
+    let config = tmp.path().join("config");
+    write_tree(
+        &tmp.path().join("src/delta"),
+        &[("SKILL.md", skill("delta").as_bytes())],
+    );
+    let add = skills()
+        .current_dir(tmp.path())
+        .args(["add", "src", "--global", "--client", "claude-code"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &config)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(add.status.success(), "{}", text(&add));
+    assert!(config.join("skb/skb.lock").is_file());
+    let out = skills()
+        .current_dir(tmp.path())
+        .args(["verify", "--installed", "--global"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &config)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("verified 1 skills in 1 folders"),
+        "{}",
+        text(&out)
+    );
 }

@@ -45,6 +45,11 @@
 //! record of that acceptance: `skb install --frozen` scans again and refuses
 //! a finding at or above its gate that the list does not name. Locks
 //! written before the gate have no `scan`, and read as before.
+//!
+//! Every reader of a lock file goes through `read` or `Scope::read_lock`
+//! (feature `fs`: bounded, UTF-8, strict, checked for its [`Scope`], a
+//! project's or the user's), and every check of the installed tree through
+//! `installed::verify`.
 
 #[cfg(feature = "fs")]
 mod file;

@@ -16,7 +16,7 @@
 //!   set and absolute: a missing home is an error, never a skip.
 //!
 //! Inside the project nothing is read through a symbolic link (see
-//! [`super::installed`]); in the user's scope the folders leading to a
+//! `lock::installed`); in the user's scope the folders leading to a
 //! client's skills folder may be links the user made (a dotfiles checkout
 //! linked as `~/.claude`), and the skill folders themselves may not.
 

@@ -266,6 +266,8 @@ impl FileId {
 pub struct Dir {
     path: PathBuf,
     id: FileId,
+    /// Its `fstat` when it was opened.
+    meta: Metadata,
     /// The open directory (on Unix; elsewhere only its path is kept).
     #[cfg(unix)]
     file: File,
@@ -288,6 +290,7 @@ impl Dir {
             Ok(Dir {
                 path: path.to_path_buf(),
                 id: FileId::of(&meta),
+                meta,
                 file,
             })
         }
@@ -303,6 +306,7 @@ impl Dir {
             Ok(Dir {
                 path: path.to_path_buf(),
                 id: FileId::of(&meta),
+                meta,
             })
         }
     }
@@ -380,21 +384,15 @@ impl Dir {
         Ok(Dir {
             path,
             id: FileId::of(&meta),
+            meta,
             #[cfg(unix)]
             file,
         })
     }
 
-    /// `fstat` of the open directory (its mode, owner, times).
-    pub fn metadata(&self) -> io::Result<Metadata> {
-        #[cfg(unix)]
-        {
-            self.file.metadata()
-        }
-        #[cfg(not(unix))]
-        {
-            std::fs::metadata(&self.path)
-        }
+    /// `fstat` of the directory when it was opened (its mode, owner).
+    pub fn metadata(&self) -> &Metadata {
+        &self.meta
     }
 
     /// What the symbolic link `name`, an entry of this directory, says.

@@ -219,24 +219,16 @@ fn open_managed(
         if !seen.insert(rel.to_string()) {
             return;
         }
-        match dir.metadata() {
-            Ok(meta) if tree::mode_of(&meta) & UNSAFE_MODE != 0 => out.push(Finding {
+        let bits = tree::mode_of(dir.metadata());
+        if bits & UNSAFE_MODE != 0 {
+            out.push(Finding {
                 skill: None,
                 folder: scope.record(rel),
                 drift: Drift {
                     path: String::new(),
-                    change: Change::Permissions(tree::mode_of(&meta)),
+                    change: Change::Permissions(bits),
                 },
-            }),
-            Ok(_) => {}
-            Err(e) => out.push(Finding {
-                skill: None,
-                folder: scope.record(rel),
-                drift: Drift {
-                    path: String::new(),
-                    change: Change::Unreadable(e.to_string()),
-                },
-            }),
+            });
         }
     };
     if scope.follows_links_to_client_folders() {

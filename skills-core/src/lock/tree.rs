@@ -234,10 +234,7 @@ pub fn check_open(dir: &Dir, files: &[LockedFile]) -> Vec<Drift> {
         locked,
         drift: Vec::new(),
     };
-    match dir.metadata() {
-        Ok(meta) => walk.mode("", &meta),
-        Err(e) => walk.push(String::new(), Change::Unreadable(e.to_string())),
-    }
+    walk.mode("", dir.metadata());
     walk.dir(dir, "", 0);
     let Walk {
         locked,
@@ -300,10 +297,7 @@ impl Walk<'_> {
                 }
                 EntryKind::Dir => match dir.open_dir(Path::new(name)) {
                     Ok(sub) => {
-                        match sub.metadata() {
-                            Ok(meta) => self.mode(&rel, &meta),
-                            Err(e) => self.push(rel.clone(), Change::Unreadable(e.to_string())),
-                        }
+                        self.mode(&rel, sub.metadata());
                         self.dir(&sub, &format!("{rel}/"), depth + 1);
                     }
                     Err(e) => {

@@ -102,6 +102,11 @@ fn a_new_skill_folder_in_a_managed_client_folder_is_reported() {
         "{out}"
     );
     assert!(
+        out.contains("0 of 2 folders differ from")
+            && out.contains("; 1 finding in the client folders they are in"),
+        "{out}"
+    );
+    assert!(
         json_findings(&p).contains(&(".claude/skills".into(), "unlisted".into(), "evil".into())),
         "{out}"
     );

@@ -115,12 +115,16 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
         }));
     }
     let ok = drifted.is_empty();
+    // Skill folders (ours and Vercel's) that differ; findings about the
+    // client folders around them (unlisted entries, modes) counted apart.
     let mut differing: Vec<&str> = drifted
         .iter()
+        .filter(|d| !d["skill"].is_null())
         .filter_map(|d| d["folder"].as_str())
         .collect();
     differing.sort_unstable();
     differing.dedup();
+    let around = report.findings.iter().filter(|f| f.skill.is_none()).count();
     lines.push(if ok {
         let vercel_part = if has_vercel {
             format!("; {vercel_checked} folders as {} says", vercel::LOCK_FILE)
@@ -132,12 +136,19 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
             report.skills, report.folders, report.files
         )
     } else {
-        format!(
+        let mut summary = format!(
             "{} of {} folders differ from {}",
             differing.len(),
             report.folders + vercel_total,
             lock_path.display()
-        )
+        );
+        if around > 0 {
+            summary.push_str(&format!(
+                "; {around} finding{} in the client folders they are in",
+                if around == 1 { "" } else { "s" }
+            ));
+        }
+        summary
     });
     let json = json!({
         "ok": ok,

@@ -1,15 +1,19 @@
 //! Checking, at an agent's start, that the skills installed in a project
 //! are what its `skb.lock` says: every file of every installed folder
-//! re-hashed against the lock (the check `skb verify --installed` makes),
-//! parsing nothing, so a skill edited on disk since it was reviewed is
-//! caught before it is loaded.
+//! re-hashed against the lock, every client's skills folder they are in
+//! listed for folders nobody locked, no folder below the project read
+//! through a symbolic link, and no file or folder with a mode the installer
+//! never writes (setuid, setgid, world-writable). Parsing nothing, so a
+//! skill edited or dropped on disk since it was reviewed is caught before
+//! it is loaded. It is the check `skb verify --installed` makes
+//! (`skills_core::lock::installed`), with the same lock reader.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let report = skills_bundle::installed::verify(std::path::Path::new("."))?;
 //! if !report.is_clean() {
-//!     for (folder, drift) in &report.drift {
-//!         eprintln!("{folder}: {drift}");
+//!     for finding in &report.findings {
+//!         eprintln!("{finding}");
 //!     }
 //!     return Err("installed skills differ from skb.lock".into());
 //! }
@@ -17,117 +21,37 @@
 //! # }
 //! ```
 
-use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use skills_core::fsread::{self, FileError};
-use skills_core::lock::{self, Lock};
-
+pub use skills_core::lock::installed::{Finding, Report, VerifyError as InstalledError};
 pub use skills_core::lock::tree::{Change, Drift};
-pub use skills_core::lock::{FILE_NAME, ParseError};
+pub use skills_core::lock::{FILE_NAME, HomeError, ParseError, ReadError, Scope, ScopeError};
 
-/// What [`verify`] found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Report {
-    /// Skills the lock names.
-    pub skills: usize,
-    /// Folders checked (a skill may be installed for several clients).
-    pub folders: usize,
-    /// Every difference: the folder as the lock records it, and how.
-    pub drift: Vec<(String, Drift)>,
-}
-
-impl Report {
-    /// Whether every folder is exactly as locked.
-    pub fn is_clean(&self) -> bool {
-        self.drift.is_empty()
-    }
-}
-
-/// Why the check could not be made.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum InstalledError {
-    /// The lock file could not be read (missing, not a file, too large).
-    Read(FileError),
-    /// The lock file is not a lock this version reads.
-    Parse {
-        /// The lock file.
-        path: PathBuf,
-        /// Why.
-        error: ParseError,
-    },
-    /// An installed folder could not be listed.
-    Folder {
-        /// The folder.
-        path: PathBuf,
-        /// Why.
-        error: io::Error,
-    },
-}
-
-impl fmt::Display for InstalledError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InstalledError::Read(e) => write!(f, "{e}"),
-            InstalledError::Parse { path, error } => write!(f, "{}: {error}", path.display()),
-            InstalledError::Folder { path, error } => write!(f, "{}: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for InstalledError {}
-
-/// Checks the folders `<project>/skb.lock` names against it. Folders the
-/// lock records below `~/` are looked for under `HOME`.
+/// Checks the folders `<project>/skb.lock` names against it, and the
+/// clients' skills folders they are in. A project's lock names folders in
+/// the project only: one naming `~/…` is an error naming the skill.
 pub fn verify(project: &Path) -> Result<Report, InstalledError> {
-    let path = project.join(FILE_NAME);
-    let bytes = fsread::read_file(&path, lock::MAX_LOCK_FILE).map_err(InstalledError::Read)?;
-    let text = String::from_utf8_lossy(&bytes);
-    let lock = Lock::parse(&text).map_err(|error| InstalledError::Parse {
-        path: path.clone(),
-        error,
-    })?;
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let mut report = Report {
-        skills: lock.skills.len(),
-        folders: 0,
-        drift: Vec::new(),
-    };
-    for skill in &lock.skills {
-        for rec in &skill.installed {
-            let dir = match (rec.strip_prefix("~/"), &home) {
-                (Some(rel), Some(home)) => home.join(rel),
-                (Some(_), None) => continue,
-                (None, _) => project.join(rec),
-            };
-            report.folders += 1;
-            let drift = lock::tree::check(&dir, &skill.files)
-                .map_err(|error| InstalledError::Folder { path: dir, error })?;
-            report
-                .drift
-                .extend(drift.into_iter().map(|d| (rec.clone(), d)));
-        }
-    }
-    Ok(report)
+    verify_in(&Scope::project(project))
+}
+
+/// [`verify`] for any scope: a project, or the user's
+/// ([`Scope::user_from_env`]: the folders `skb add --global` installed, the
+/// lock in `$XDG_CONFIG_HOME/skb` or `~/.config/skb`).
+pub fn verify_in(scope: &Scope) -> Result<Report, InstalledError> {
+    skills_core::lock::installed::verify_scope(scope)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skills_core::lock::{LockedSkill, Resolved, tree};
+    use skills_core::lock::{Lock, LockedSkill, Resolved, tree};
 
-    #[test]
-    fn an_edited_installed_file_is_reported() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let dir = tmp.path().join(".agents/skills/a");
-        std::fs::create_dir_all(&dir).expect("mkdir");
-        std::fs::write(dir.join("SKILL.md"), "x").expect("write");
+    fn lock_of(installed: &str) -> Lock {
         let mut l = Lock::default();
         l.insert(LockedSkill {
             name: "a".into(),
+            origin: None,
+            accepted: Vec::new(),
             source: "s".into(),
             resolved: Resolved::Folder { path: "s".into() },
             digest: format!("sha256:{}", "0".repeat(64)),
@@ -135,21 +59,64 @@ mod tests {
             unsigned: None,
             profile: None,
             scan: None,
-            installed: vec![".agents/skills/a".into()],
+            installed: vec![installed.into()],
             files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
         });
+        l
+    }
+
+    #[test]
+    fn an_edited_installed_file_is_reported() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join(".agents/skills/a");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), "x").expect("write");
+        let l = lock_of(".agents/skills/a");
         std::fs::write(tmp.path().join(FILE_NAME), l.to_json()).expect("write");
         let report = verify(tmp.path()).expect("verified");
         assert!(report.is_clean());
         assert_eq!((report.skills, report.folders), (1, 1));
         std::fs::write(dir.join("SKILL.md"), "y").expect("write");
         let report = verify(tmp.path()).expect("verified");
-        assert_eq!(report.drift.len(), 1);
-        assert_eq!(report.drift[0].0, ".agents/skills/a");
-        assert_eq!(report.drift[0].1.change, Change::Edited);
+        assert_eq!(report.findings.len(), 1);
+        assert_eq!(report.findings[0].folder, ".agents/skills/a");
+        assert_eq!(report.findings[0].drift.change, Change::Edited);
         assert!(matches!(
             verify(&tmp.path().join("nope")),
-            Err(InstalledError::Read(_))
+            Err(InstalledError::Lock(e)) if e.is_not_found()
+        ));
+    }
+
+    /// The attack: a project's lock naming `~/…` used to be checked (or
+    /// installed) in the user's home; now it is an error naming the skill.
+    #[test]
+    fn a_project_lock_naming_the_home_folder_is_refused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let l = lock_of("~/.claude/skills/a");
+        std::fs::write(tmp.path().join(FILE_NAME), l.to_json()).expect("write");
+        let e = verify(tmp.path()).expect_err("a home folder in a project's lock");
+        assert!(
+            e.to_string()
+                .contains("skill `a`: `~/.claude/skills/a` is in the user's home"),
+            "{e}"
+        );
+    }
+
+    /// The attack: bytes that are not UTF-8 were replaced with U+FFFD and
+    /// the lock read anyway.
+    #[test]
+    fn a_lock_that_is_not_utf8_is_refused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut bytes = lock_of(".agents/skills/a").to_json().into_bytes();
+        let at = bytes
+            .windows(3)
+            .position(|w| w == b"\"s\"")
+            .expect("the source");
+        bytes[at + 1] = 0xff;
+        std::fs::write(tmp.path().join(FILE_NAME), bytes).expect("write");
+        assert!(matches!(
+            verify(tmp.path()),
+            Err(InstalledError::Lock(ReadError::NotUtf8 { .. }))
         ));
     }
 }

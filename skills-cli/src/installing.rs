@@ -72,7 +72,7 @@ impl Observer for Stderr {
 /// The project (or the user's scope) the arguments name.
 pub fn project(args: &ProjectArgs) -> io::Result<Project> {
     if args.global {
-        return Ok(Project::user(&home()?));
+        return Project::user(&home()?).map_err(into_io);
     }
     let root = std::path::absolute(&args.project)?;
     Ok(Project::at(&root))

@@ -3,18 +3,24 @@
 //! binary embeds only what was reviewed and pinned (`skills_bundle!(lock =
 //! "skb.lock")`).
 //!
-//! Every skill's project folders are checked (all copies, not only the one
-//! embedded); a folder that differs is an error naming the lock, the folder
-//! and each edited, added or removed file. Folders below `~/` (installed
-//! with `skb add --global`) are not the project's and are refused.
+//! The lock is read and the tree checked by `skills_core::lock` (the reader
+//! and the check `skb verify --installed` and the runtime use), as a
+//! project's lock: every skill's folders are checked (all copies, not only
+//! the one embedded), none through a symbolic link; a folder that differs
+//! is an error naming the lock, the folder and each difference. Folders
+//! below `~/` (installed with `skb add --global`) are not the project's and
+//! are refused by the reader. An entry of a client's skills folder that the
+//! lock does not name is not embedded, so it is no error here.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use skills_core::{digest, fsread};
+use skills_core::digest;
+use skills_core::lock::installed::{self, Finding};
+use skills_core::lock::tree::Change;
+use skills_core::lock::{self, ReadError, Scope};
 
 use crate::embed::Plan;
-use skills_core::lock::{self, Lock, tree};
 
 /// The folders a lock names, checked.
 #[derive(Debug)]
@@ -32,52 +38,41 @@ pub struct LockedRoots {
 /// difference.
 pub fn roots(path: &Path, label: &str) -> Result<LockedRoots, String> {
     let shown = label;
-    let bytes = fsread::read_file(path, lock::MAX_LOCK_FILE)
-        .map_err(|e| format!("{shown}: {}", e.reason))?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| format!("{shown}: not UTF-8"))?;
-    let lock = Lock::parse(text).map_err(|e| format!("{shown}: {e}"))?;
-    let base = path.parent().unwrap_or(Path::new(""));
+    let base = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let scope = Scope::project(base);
+    let lock = lock::read(path, &scope).map_err(|e| format!("{shown}: {}", why(&e)))?;
+    if lock.skills.is_empty() {
+        return Err(format!(
+            "{shown}: locks no skill; `skb add SOURCE` installs one"
+        ));
+    }
+    let report = installed::verify(&scope, &lock, &[]).map_err(|e| format!("{shown}: {e}"))?;
+    // What is embedded is the lock's folders only.
+    let findings: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| !matches!(f.drift.change, Change::Unlisted(_)))
+        .collect();
     let mut out = LockedRoots {
         roots: Vec::new(),
         digests: Vec::new(),
         read: vec![path.to_path_buf()],
     };
     let mut problems = String::new();
-    if lock.skills.is_empty() {
-        return Err(format!(
-            "{shown}: locks no skill; `skb add SOURCE` installs one"
-        ));
-    }
     for skill in &lock.skills {
         let mut first = None;
         for rec in &skill.installed {
-            if rec.starts_with("~/") {
-                let _ = write!(
-                    problems,
-                    "\n  skill `{}`: `{rec}` is in the user's home, not the project",
-                    skill.name
-                );
-                continue;
-            }
-            let dir = base.join(rec);
-            match tree::check(&dir, &skill.files) {
-                Ok(drift) if drift.is_empty() => {
-                    first.get_or_insert(dir.clone());
-                    out.read
-                        .extend(skill.files.iter().map(|f| dir.join(&f.path)));
-                }
-                Ok(drift) => {
-                    let each: Vec<String> = drift.iter().map(ToString::to_string).collect();
-                    let _ = write!(
-                        problems,
-                        "\n  skill `{}`: `{rec}` differs from the lock: {}",
-                        skill.name,
-                        each.join(", ")
-                    );
-                }
-                Err(e) => {
-                    let _ = write!(problems, "\n  skill `{}`: `{rec}`: {e}", skill.name);
-                }
+            let differs = findings
+                .iter()
+                .any(|f| f.folder == *rec && f.skill.as_deref() == Some(skill.name.as_str()));
+            if !differs {
+                let dir = base.join(rec);
+                out.read
+                    .extend(skill.files.iter().map(|f| dir.join(&f.path)));
+                first.get_or_insert(dir);
             }
         }
         match first {
@@ -91,12 +86,46 @@ pub fn roots(path: &Path, label: &str) -> Result<LockedRoots, String> {
             None => {}
         }
     }
+    // Each folder's differences on one line, in the report's order.
+    let mut i = 0;
+    while let Some(first) = findings.get(i) {
+        let same: Vec<String> = findings[i..]
+            .iter()
+            .take_while(|f| f.folder == first.folder && f.skill == first.skill)
+            .map(|f| f.drift.to_string())
+            .collect();
+        i += same.len();
+        match &first.skill {
+            Some(skill) => {
+                let _ = write!(
+                    problems,
+                    "\n  skill `{skill}`: `{}` differs from the lock: {}",
+                    first.folder,
+                    same.join(", ")
+                );
+            }
+            None => {
+                let _ = write!(problems, "\n  `{}`: {}", first.folder, same.join(", "));
+            }
+        }
+    }
     if problems.is_empty() {
         Ok(out)
     } else {
         Err(format!(
             "{shown}: the installed skills differ from the lock (`skb install` restores them; `skb update` takes new versions):{problems}"
         ))
+    }
+}
+
+/// Why the lock could not be read, without its path (the label names it).
+fn why(e: &ReadError) -> String {
+    match e {
+        ReadError::File(e) => e.reason.to_string(),
+        ReadError::NotUtf8 { at, .. } => format!("not UTF-8 (at byte {at})"),
+        ReadError::Parse { error, .. } => error.to_string(),
+        ReadError::Scope { error, .. } => error.to_string(),
+        other => other.to_string(),
     }
 }
 
@@ -122,7 +151,64 @@ pub fn check_digests(plan: &Plan, digests: &[(String, String)]) -> Result<(), St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skills_core::lock::{LockedSkill, Resolved};
+    use skills_core::lock::{Lock, LockedSkill, Resolved, tree};
+
+    fn lock_of(installed: &str) -> Lock {
+        let mut l = Lock::default();
+        l.insert(LockedSkill {
+            name: "a".into(),
+            origin: None,
+            accepted: Vec::new(),
+            source: "s".into(),
+            resolved: Resolved::Folder { path: "s".into() },
+            digest: format!("sha256:{}", "0".repeat(64)),
+            signer: None,
+            unsigned: None,
+            profile: None,
+            scan: None,
+            installed: vec![installed.into()],
+            files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
+        });
+        l
+    }
+
+    #[test]
+    fn an_unlisted_folder_is_not_embedded_and_no_error_but_a_link_is() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join(".claude/skills/a");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), "x").expect("write");
+        std::fs::create_dir_all(tmp.path().join(".claude/skills/mine")).expect("mkdir");
+        let path = tmp.path().join("skb.lock");
+        std::fs::write(&path, lock_of(".claude/skills/a").to_json()).expect("write");
+        let ok = roots(&path, "skb.lock").expect("as locked");
+        assert_eq!(ok.roots, vec![dir.clone()]);
+        #[cfg(unix)]
+        {
+            let outside = tmp.path().join("outside");
+            std::fs::rename(&dir, &outside).expect("mv");
+            std::os::unix::fs::symlink(&outside, &dir).expect("link");
+            let e = roots(&path, "skb.lock").expect_err("a link");
+            assert!(
+                e.contains(
+                    "skill `a`: `.claude/skills/a` differs from the lock: a symbolic link to"
+                ),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_folder_in_the_home_is_refused_by_the_reader() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join("skb.lock");
+        std::fs::write(&path, lock_of("~/.claude/skills/a").to_json()).expect("write");
+        let e = roots(&path, "skb.lock").expect_err("home");
+        assert!(
+            e.starts_with("skb.lock: skill `a`: `~/.claude/skills/a` is in the user's home"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_folder_that_differs_is_named_with_its_files() {
@@ -133,6 +219,8 @@ mod tests {
         let mut l = Lock::default();
         l.insert(LockedSkill {
             name: "a".into(),
+            origin: None,
+            accepted: Vec::new(),
             source: "s".into(),
             resolved: Resolved::Folder { path: "s".into() },
             digest: format!("sha256:{}", "0".repeat(64)),

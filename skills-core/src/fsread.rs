@@ -266,6 +266,8 @@ impl FileId {
 pub struct Dir {
     path: PathBuf,
     id: FileId,
+    /// Its `fstat` when it was opened.
+    meta: Metadata,
     /// The open directory (on Unix; elsewhere only its path is kept).
     #[cfg(unix)]
     file: File,
@@ -288,6 +290,7 @@ impl Dir {
             Ok(Dir {
                 path: path.to_path_buf(),
                 id: FileId::of(&meta),
+                meta,
                 file,
             })
         }
@@ -303,6 +306,7 @@ impl Dir {
             Ok(Dir {
                 path: path.to_path_buf(),
                 id: FileId::of(&meta),
+                meta,
             })
         }
     }
@@ -329,26 +333,81 @@ impl Dir {
     /// returns it with its `fstat`.
     pub fn open_file(&self, rel: &Path) -> Result<(File, Metadata), FileError> {
         let fail = |reason| FileError::new(self.path.join(rel), reason);
-        let mut parts = Vec::new();
-        for c in rel.components() {
-            match c {
-                Component::Normal(part) => parts.push(part),
-                Component::CurDir => {}
-                _ => {
-                    return Err(fail(Reason::Io(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        "not a relative path below the directory",
-                    ))));
-                }
-            }
-        }
+        let parts = components(rel).map_err(fail)?;
         let Some((last, dirs)) = parts.split_last() else {
             return Err(fail(Reason::NotFile(Kind::Dir)));
         };
+        #[cfg(unix)]
+        let (file, meta) = self.open_beneath(dirs, last, false).map_err(fail)?;
+        #[cfg(not(unix))]
         let (file, meta) = self.open_beneath(dirs, last).map_err(fail)?;
         match Kind::of(&meta) {
             None => Ok((file, meta)),
             Some(kind) => Err(fail(Reason::NotFile(kind))),
+        }
+    }
+
+    /// Opens the directory at `rel` (relative, no `..`, not empty) below
+    /// this one without following any symbolic link on the way, the last
+    /// component included: a link is [`Reason::Link`]; a regular file is an
+    /// I/O error of kind `NotADirectory`.
+    pub fn open_dir(&self, rel: &Path) -> Result<Dir, FileError> {
+        let path = self.path.join(rel);
+        let fail = |reason| FileError::new(path.clone(), reason);
+        let parts = components(rel).map_err(fail)?;
+        let Some((last, dirs)) = parts.split_last() else {
+            return Err(fail(Reason::Io(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "no directory named below the directory",
+            ))));
+        };
+        #[cfg(unix)]
+        let (file, meta) = self.open_beneath(dirs, last, true).map_err(fail)?;
+        #[cfg(not(unix))]
+        let meta = {
+            let mut at = self.path.clone();
+            for part in dirs.iter().chain(std::iter::once(last)) {
+                at.push(part);
+                let meta = std::fs::symlink_metadata(&at).map_err(|e| fail(Reason::Io(e)))?;
+                if meta.file_type().is_symlink() {
+                    return Err(fail(Reason::Link));
+                }
+            }
+            std::fs::metadata(&at).map_err(|e| fail(Reason::Io(e)))?
+        };
+        if !meta.is_dir() {
+            return Err(fail(Reason::Io(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "not a directory",
+            ))));
+        }
+        Ok(Dir {
+            path,
+            id: FileId::of(&meta),
+            meta,
+            #[cfg(unix)]
+            file,
+        })
+    }
+
+    /// `fstat` of the directory when it was opened (its mode, owner).
+    pub fn metadata(&self) -> &Metadata {
+        &self.meta
+    }
+
+    /// What the symbolic link `name`, an entry of this directory, says.
+    pub fn read_link(&self, name: &std::ffi::OsStr) -> io::Result<PathBuf> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let target = rustix::fs::readlinkat(&self.file, name, Vec::new())?;
+            Ok(PathBuf::from(std::ffi::OsString::from_vec(
+                target.into_bytes(),
+            )))
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::read_link(self.path.join(name))
         }
     }
 
@@ -360,16 +419,23 @@ impl Dir {
             .map_err(|reason| FileError::new(self.path.join(rel), reason))
     }
 
+    /// Opens `dirs/last` below the directory, following no link; `last`
+    /// as a directory when `dir`, else as a file that may be a fifo (which
+    /// the caller refuses by its `fstat`).
     #[cfg(unix)]
     fn open_beneath(
         &self,
         dirs: &[&std::ffi::OsStr],
         last: &std::ffi::OsStr,
+        dir: bool,
     ) -> Result<(File, Metadata), Reason> {
         use rustix::fs::{Mode, OFlags};
         use std::os::fd::{AsFd, OwnedFd};
-        let file_flags =
-            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+        let file_flags = if dir {
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
+        } else {
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC
+        };
         // Below a sub-directory: one `openat2` for the whole path, refusing
         // every link on it and any way out of the directory, instead of an
         // `openat` and a `close` per component. Any failure (a link, a
@@ -429,6 +495,24 @@ impl Dir {
         let meta = file.metadata().map_err(Reason::Io)?;
         Ok((file, meta))
     }
+}
+
+/// The parts of `rel`, a relative path below a directory (`.` dropped).
+fn components(rel: &Path) -> Result<Vec<&std::ffi::OsStr>, Reason> {
+    let mut parts = Vec::new();
+    for c in rel.components() {
+        match c {
+            Component::Normal(part) => parts.push(part),
+            Component::CurDir => {}
+            _ => {
+                return Err(Reason::Io(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not a relative path below the directory",
+                )));
+            }
+        }
+    }
+    Ok(parts)
 }
 
 /// Opens `path` following links, without blocking on a fifo; returns the

@@ -48,7 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert!(verified.is_clean(), "{verified:?}");
     println!(
         "verified {} skills in {} folders",
-        verified.skills, verified.folders
+        verified.report.skills, verified.report.folders
     );
 
     // The source changes; update takes it, file by file.
@@ -83,7 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert!(verified.is_clean(), "{verified:?}");
     println!(
         "verified {} skills in {} folders: as locked",
-        verified.skills, verified.folders
+        verified.report.skills, verified.report.folders
     );
     Ok(())
 }

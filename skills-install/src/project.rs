@@ -17,7 +17,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use skills_core::lock::{self, Lock};
+use skills_core::lock::{self, Lock, Scope};
 
 use crate::commit::{self, At, Base, Recovered, Roots};
 use crate::error::{Error, ErrorKind, Result, Stage};
@@ -34,6 +34,7 @@ pub struct Project {
     /// Whether this is the user's scope (installed paths below `~/`).
     pub global: bool,
     state: PathBuf,
+    scope: Scope,
 }
 
 /// The project's folders, open.
@@ -72,24 +73,32 @@ impl Project {
             lock_path: root.join(lock::FILE_NAME),
             global: false,
             state: root.join(".skb"),
+            scope: Scope::project(root),
         }
     }
 
-    /// The user's scope: folders below `home`, the lock and state in skb's
-    /// configuration folder (`$XDG_CONFIG_HOME/skb` when that is absolute,
-    /// else `~/.config/skb`).
-    pub fn user(home: &Path) -> Project {
-        let config = std::env::var_os("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .unwrap_or_else(|| home.join(".config"));
-        let state = config.join("skb");
-        Project {
+    /// The user's scope: folders below `home` (absolute), the lock and
+    /// state in skb's configuration folder (`$XDG_CONFIG_HOME/skb` when that
+    /// is absolute, else `~/.config/skb`: [`Scope::user`]'s rule).
+    pub fn user(home: &Path) -> Result<Project> {
+        let scope = Scope::user(home, std::env::var_os("XDG_CONFIG_HOME").as_deref())
+            .map_err(|e| Error::new(Stage::Lock, ErrorKind::NotFound, e.to_string()))?;
+        let lock_path = scope.lock_path();
+        let state = lock_path
+            .parent()
+            .map_or_else(|| home.join(".config/skb"), Path::to_path_buf);
+        Ok(Project {
             root: home.to_path_buf(),
-            lock_path: state.join(USER_LOCK),
+            lock_path,
             global: true,
             state,
-        }
+            scope,
+        })
+    }
+
+    /// Where the lock's folders and the lock are ([`Scope`]).
+    pub fn scope(&self) -> &Scope {
+        &self.scope
     }
 
     /// The state folder: the guard, transactions, backups.
@@ -108,15 +117,15 @@ impl Project {
         Ok(Opened { target, state })
     }
 
-    /// The project's root, open, for commands that only read.
-    pub(crate) fn open_reading(&self) -> Result<Root> {
-        self.open_target()
-    }
-
     fn open_target(&self) -> Result<Root> {
         // The home folder of a user's scope is made if missing (a fresh
         // account, a test's `HOME`); a project folder must exist.
-        Root::open(&self.root, self.global).map_err(|e| Error::io(Stage::Lock, &self.root, e))
+        if self.global {
+            Root::open_home(&self.root)
+        } else {
+            Root::open(&self.root, false)
+        }
+        .map_err(|e| Error::io(Stage::Lock, &self.root, e))
     }
 
     /// The state folder, created when `create`; `None` when it does not
@@ -215,12 +224,10 @@ impl Project {
             .map_err(|_| Error::refused(Stage::Lock, format!("{shown}: not UTF-8")))?;
         let lock =
             Lock::parse(text).map_err(|e| Error::refused(Stage::Lock, format!("{shown}: {e}")))?;
-        for skill in &lock.skills {
-            for rec in &skill.installed {
-                self.installed_rel(rec)
-                    .map_err(|e| e.context(&format!("{shown}: skill `{}`", skill.name)))?;
-            }
-        }
+        // Where its folders may be: one rule, skills-core's.
+        self.scope
+            .check(&lock)
+            .map_err(|e| Error::refused(Stage::Lock, format!("{shown}: {e}")))?;
         Ok(lock)
     }
 
@@ -248,31 +255,26 @@ impl Project {
         Ok(root.kind(&rel(name)?).map_err(at_lock)?.is_some())
     }
 
-    /// An `installed` entry of the lock as a path below the root: relative
-    /// in a project (a project lock naming `~/…` would let a pull request
-    /// make `skb install` write into the user's home), below `~/` in the
-    /// user's scope.
+    /// An `installed` entry of the lock as a path below the root, when it
+    /// is of this project's scope ([`Scope::below_root`]: relative in a
+    /// project, below `~/` in the user's scope).
     pub(crate) fn installed_rel(&self, rec: &str) -> Result<Rel> {
-        let path = match (self.global, rec.strip_prefix("~/")) {
-            (true, Some(rest)) => rest,
-            (false, None) => rec,
-            (true, None) => {
-                return Err(Error::refused(
-                    Stage::Lock,
-                    format!("`{rec}` is not below `~/`, and the user's lock installs only there"),
-                ));
-            }
-            (false, Some(_)) => {
-                return Err(Error::refused(
+        self.scope
+            .below_root(rec)
+            .and_then(Rel::new)
+            .ok_or_else(|| {
+                Error::refused(
                     Stage::Lock,
                     format!(
-                        "`{rec}` is in the user's home: a project's lock installs only inside the project"
+                        "`{rec}` is not a folder of this {}",
+                        if self.global {
+                            "user's scope (below `~/`)"
+                        } else {
+                            "project (a project's lock installs only inside the project)"
+                        }
                     ),
-                ));
-            }
-        };
-        Rel::new(path)
-            .ok_or_else(|| Error::refused(Stage::Lock, format!("`{rec}` is not a relative path")))
+                )
+            })
     }
 
     /// The absolute folder of an `installed` entry, for messages.

@@ -87,6 +87,11 @@ pub enum Kind {
 pub struct Root {
     path: PathBuf,
     dir: File,
+    /// The user's home: the folders leading to a skill's folder may be
+    /// links the user made (a dotfiles checkout linked as `~/.claude`), as
+    /// `skills_core::lock::Scope` reads them; the skill's folder itself and
+    /// everything in it may not.
+    follow_above: bool,
 }
 
 impl Root {
@@ -100,6 +105,17 @@ impl Root {
         Ok(Root {
             path: path.to_path_buf(),
             dir,
+            follow_above: false,
+        })
+    }
+
+    /// Opens the user's home folder at `path` (created when missing):
+    /// folders opened as the parents of a skill's folder follow links
+    /// there, the user's own layout (see [`Root`]).
+    pub fn open_home(path: &Path) -> io::Result<Root> {
+        Ok(Root {
+            follow_above: true,
+            ..Root::open(path, true)?
         })
     }
 
@@ -109,6 +125,7 @@ impl Root {
         Ok(Root {
             path: self.show(rel),
             dir: self.create_dir_all(rel)?,
+            follow_above: false,
         })
     }
 
@@ -133,7 +150,7 @@ impl Root {
     /// Opens the folder `rel` without following a link on the way;
     /// `Ok(None)` when it (or a folder on the way) does not exist.
     pub fn open_dir(&self, rel: &Rel) -> io::Result<Option<File>> {
-        match sys::open_beneath(&self.dir, rel, false) {
+        match self.open_parent(rel, false) {
             Ok(f) => Ok(Some(f)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(self.error(e, rel)),
@@ -143,7 +160,7 @@ impl Root {
     /// Opens the folder `rel`, creating it and every missing folder on the
     /// way (mode 0755), without following a link.
     pub fn create_dir_all(&self, rel: &Rel) -> io::Result<File> {
-        sys::open_beneath(&self.dir, rel, true).map_err(|e| self.error(e, rel))
+        self.open_parent(rel, true).map_err(|e| self.error(e, rel))
     }
 
     /// What is at `rel`, links not followed; `None` when nothing is (or a
@@ -152,9 +169,10 @@ impl Root {
         let (parent, name) = rel.split();
         let dir = match parent {
             None => self.dir.try_clone()?,
-            Some(p) => match self.open_dir(&Rel(p.to_string()))? {
-                Some(d) => d,
-                None => return Ok(None),
+            Some(p) => match self.open_parent(&Rel(p.to_string()), false) {
+                Ok(d) => d,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(self.error(e, rel)),
             },
         };
         sys::kind_at(&dir, name).map_err(|e| self.error(e, rel))
@@ -281,10 +299,26 @@ impl Root {
         let (parent, name) = rel.split();
         let dir = match parent {
             None => self.dir.try_clone()?,
-            Some(p) => sys::open_beneath(&self.dir, &Rel(p.to_string()), false)
+            Some(p) => self
+                .open_parent(&Rel(p.to_string()), false)
                 .map_err(|e| self.error(e, rel))?,
         };
         Ok((dir, name))
+    }
+
+    /// Opens `rel` as the folder holding something this root changes: in
+    /// the user's home, following links on the way (the user's layout);
+    /// elsewhere, never.
+    fn open_parent(&self, rel: &Rel, create: bool) -> io::Result<File> {
+        if !self.follow_above {
+            return sys::open_beneath(&self.dir, rel, create);
+        }
+        let path = self.path.join(rel.as_str());
+        if create {
+            failpoint::hit(failpoint::Op::Write)?;
+            std::fs::create_dir_all(&path)?;
+        }
+        open_dir_at_path(&path)
     }
 
     fn error(&self, e: io::Error, rel: &Rel) -> io::Error {

@@ -1,33 +1,35 @@
-//! `verify --installed`: the installed folders against the lock, and the
-//! lock's records against the trusted keys, reading only (no guard taken,
-//! nothing fetched, nothing written).
+//! `verify --installed`: the installed tree against the lock, the lock's
+//! records against the trusted keys, and what Vercel's CLI installed
+//! against its `skills-lock.json`; reading only (no guard taken, nothing
+//! fetched, nothing written).
 //!
-//! Every folder the lock names is walked from the project's root without
-//! following links and re-hashed against its locked files
-//! ([`skills_core::lock::tree`]); every signer record is checked again
+//! The tree is `skills_core::lock::installed`'s check, the one
+//! `skills_bundle::installed::verify` makes at an agent's start: every
+//! installed folder re-hashed, parsing nothing; the clients' skills folders
+//! listed for entries no lock names; nothing below the project read through
+//! a link; unsafe modes named. Every signer record is checked again
 //! ([`crate::attestation`]). A transaction an interrupted command left is
 //! reported rather than trusted: the next changing command finishes or
 //! undoes it.
 
-use skills_core::lock::tree::Drift;
+use skills_core::lock::installed::{self, Report};
+use skills_core::lock::{Lock, ReadError};
+use skills_supply::vercel::{self, State};
 
 use crate::attestation::{self, Problem};
-use crate::error::{Error, Result, Stage};
+use crate::error::{Error, ErrorKind, Result, Stage};
 use crate::installer::Installer;
-use crate::root::Kind;
 
 /// What [`Installer::verify`] found.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Verified {
-    /// Skills the lock names.
-    pub skills: usize,
-    /// Folders checked.
-    pub folders: usize,
-    /// Files checked.
-    pub files: usize,
-    /// Each difference: the folder as the lock records it, and how.
-    pub drift: Vec<(String, Drift)>,
+    /// The installed tree against the lock.
+    pub report: Report,
+    /// Whether the project has Vercel's `skills-lock.json`.
+    pub vercel_lock: bool,
+    /// Each folder Vercel's lock records, checked.
+    pub vercel: Vec<vercel::Finding>,
     /// Signer records that do not hold.
     pub unattested: Vec<Problem>,
     /// Whether an interrupted command left a transaction.
@@ -37,45 +39,66 @@ pub struct Verified {
 impl Verified {
     /// Whether everything is as locked.
     pub fn is_clean(&self) -> bool {
-        self.drift.is_empty() && self.unattested.is_empty() && !self.interrupted
+        self.report.is_clean()
+            && self.unattested.is_empty()
+            && !self.interrupted
+            && self
+                .vercel
+                .iter()
+                .all(|f| matches!(f.state, State::Matches | State::Linked { .. }))
     }
 }
 
 impl Installer<'_> {
-    /// Checks the installed skills against the lock (see the module
-    /// documentation).
+    /// Checks what is installed (see the module documentation). No lock
+    /// file (nor Vercel's) is [`ErrorKind::NotFound`].
     pub fn verify(&self) -> Result<Verified> {
-        let lock = self.project.read()?;
-        let mut out = Verified {
-            skills: lock.skills.len(),
-            interrupted: self.project.interrupted()?,
-            unattested: attestation::problems(&self.trust, &lock),
-            ..Verified::default()
-        };
-        let opened = self.project.open_reading()?;
-        for skill in &lock.skills {
-            for rec in &skill.installed {
-                let rel = self.project.installed_rel(rec)?;
-                let dir = opened.show(&rel);
-                out.folders += 1;
-                out.files += skill.files.len();
-                let kind = opened
-                    .kind(&rel)
-                    .map_err(|e| Error::io(Stage::Stage, &dir, e))?;
-                let drift = match kind {
-                    Some(Kind::Dir) | None => skills_core::lock::tree::check(&dir, &skill.files)
-                        .map_err(|e| Error::io(Stage::Stage, &dir, e))?,
-                    Some(_) => vec![Drift {
-                        path: String::new(),
-                        change: skills_core::lock::tree::Change::NotAFile(
-                            "a symbolic link or a file where the skill's folder was",
-                        ),
-                    }],
-                };
-                out.drift
-                    .extend(drift.into_iter().map(|d| (rec.clone(), d)));
+        let scope = self.project.scope();
+        let lock_path = scope.lock_path();
+        let vercel_path = scope.root().join(vercel::LOCK_FILE);
+        let vercel_lock = !scope.is_user() && std::fs::symlink_metadata(&vercel_path).is_ok();
+        let lock = match scope.read_lock() {
+            Ok(lock) => lock,
+            Err(e) if e.is_not_found() && vercel_lock => Lock::default(),
+            Err(e) if e.is_not_found() => {
+                return Err(Error::new(
+                    Stage::Lock,
+                    ErrorKind::NotFound,
+                    format!(
+                        "{}: no lock file (nor Vercel's {}), so nothing is known to be installed",
+                        lock_path.display(),
+                        vercel::LOCK_FILE
+                    ),
+                ));
             }
-        }
-        Ok(out)
+            Err(e) => return Err(refused(&e)),
+        };
+        // Vercel's first: the folders its lock records are not unlisted.
+        let vercel = if vercel_lock {
+            let vlock = vercel::read_in(scope.root()).map_err(|e| {
+                Error::refused(Stage::Lock, format!("{}: {e}", vercel_path.display()))
+            })?;
+            vercel::verify(scope.root(), &vlock)
+        } else {
+            Vec::new()
+        };
+        let elsewhere: Vec<String> = vercel
+            .iter()
+            .filter(|f| f.state != State::Missing)
+            .map(|f| f.folder.to_string_lossy().into_owned())
+            .collect();
+        let report = installed::verify(scope, &lock, &elsewhere)
+            .map_err(|e| Error::refused(Stage::Lock, e.to_string()))?;
+        Ok(Verified {
+            report,
+            vercel_lock,
+            vercel,
+            unattested: attestation::problems(&self.trust, &lock),
+            interrupted: self.project.interrupted()?,
+        })
     }
+}
+
+fn refused(e: &ReadError) -> Error {
+    Error::refused(Stage::Lock, e.to_string())
 }

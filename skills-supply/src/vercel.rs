@@ -21,10 +21,14 @@
 //! [`VercelSkill::other`], so an import loses nothing.
 
 mod hash;
+mod strict;
 mod verify;
 
+use std::cell::RefCell;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use skills_core::fsread::Dir;
 
 use serde_json::{Map, Value};
 
@@ -87,6 +91,16 @@ pub enum VercelError {
     },
     /// The lock is not JSON.
     Json(serde_json::Error),
+    /// An object of the lock holds a key twice (a skill, or a field of
+    /// one): refused, since readers disagree on which one counts.
+    Repeated {
+        /// The key.
+        key: String,
+        /// Where the second one is: line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+    },
     /// The lock is JSON but not of the shape above.
     Shape(String),
     /// A file or directory name in the skill is not UTF-8 (the CLI cannot
@@ -114,6 +128,10 @@ impl fmt::Display for VercelError {
                 write!(f, "cannot list `{}`: {source}", path.display())
             }
             VercelError::Json(e) => write!(f, "`{LOCK_FILE}` is not valid JSON: {e}"),
+            VercelError::Repeated { key, line, column } => write!(
+                f,
+                "`{LOCK_FILE}`: `{key}` appears twice in one object (line {line}, column {column}); which one counts depends on the reader, so neither is used"
+            ),
             VercelError::Shape(what) => write!(f, "`{LOCK_FILE}`: {what}"),
             VercelError::NonUtf8 { path } => write!(
                 f,
@@ -141,8 +159,21 @@ impl std::error::Error for VercelError {
 
 /// Reads and parses the `skills-lock.json` at `path`, at most
 /// [`MAX_LOCK_BYTES`].
-pub fn read(path: &std::path::Path) -> Result<VercelLock, VercelError> {
+pub fn read(path: &Path) -> Result<VercelLock, VercelError> {
     let bytes = skills_core::fsread::read_file(path, MAX_LOCK_BYTES).map_err(VercelError::Read)?;
+    parse(&bytes)
+}
+
+/// Reads and parses the `skills-lock.json` of the project at `project`,
+/// without following a link (the file is the project's, committed with it).
+pub fn read_in(project: &Path) -> Result<VercelLock, VercelError> {
+    let dir = Dir::open(project).map_err(|source| VercelError::List {
+        path: project.to_path_buf(),
+        source,
+    })?;
+    let bytes = dir
+        .read(Path::new(LOCK_FILE), MAX_LOCK_BYTES)
+        .map_err(VercelError::Read)?;
     parse(&bytes)
 }
 
@@ -150,9 +181,19 @@ pub fn read(path: &std::path::Path) -> Result<VercelLock, VercelError> {
 ///
 /// Stricter than the CLI, which treats a file it cannot read as empty (and
 /// then overwrites it): here every departure from the shape is an error
-/// naming the key, so an import never silently drops skills.
+/// naming the key, so an import never silently drops skills, and a key
+/// repeated in any object ([`VercelError::Repeated`]) is an error too,
+/// where the CLI keeps the last.
 pub fn parse(bytes: &[u8]) -> Result<VercelLock, VercelError> {
-    let root: Value = serde_json::from_slice(bytes).map_err(VercelError::Json)?;
+    let repeated = RefCell::new(None);
+    let root = strict::from_slice(bytes, &repeated).map_err(|e| match repeated.take() {
+        Some(key) => VercelError::Repeated {
+            key,
+            line: e.line(),
+            column: e.column(),
+        },
+        None => VercelError::Json(e),
+    })?;
     let Value::Object(mut root) = root else {
         return Err(shape("the top level is not an object"));
     };

@@ -48,6 +48,7 @@ mod sign;
 mod transactions;
 mod trust_attacks;
 mod ui;
+mod verify_installed;
 
 /// Every warning the libraries have logged in this test process so far
 /// (a rebuilt cache), oldest first. The first call installs the logger.

@@ -1,166 +1,213 @@
-//! `skb verify --installed`: every installed folder re-hashed against
-//! `skb.lock`, parsing nothing, so that it is cheap enough to run at every
-//! agent start. Each edited, added or removed file is named; exit 1 on any.
-//!
-//! The skills are checked on all cores (`skills_compiler::parallel`), each
-//! file read once with a bound of its locked size.
+//! `skb verify --installed`: the installed tree against `skb.lock`
+//! (`skills_core::lock::installed`: every installed folder re-hashed,
+//! parsing nothing, the clients' skills folders listed for folders nobody
+//! locked, nothing below the project read through a link, unsafe modes
+//! named), and the folders Vercel's CLI installed against its
+//! `skills-lock.json`. Cheap enough to run at every agent start. Each
+//! difference is named; exit 1 on any.
 
 use std::io;
 
-use serde_json::json;
-use skills_compiler::parallel;
-use skills_core::lock::tree::{self, Drift};
-use skills_supply::vercel;
+use serde_json::{Value, json};
+use skills_core::listing::EntryKind;
+use skills_core::lock::installed::{Finding, Report};
+use skills_core::lock::tree::{Change, Drift};
+use skills_install::Installer;
+use skills_supply::vercel::{self, State};
 
 use crate::Outcome;
 use crate::args::VerifyArgs;
-use crate::installing as session;
+use crate::installing;
 
 /// Runs `skb verify --installed`.
 pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
-    let project = session::project(&args.project)?;
-    let vercel_path = project.root.join(vercel::LOCK_FILE);
-    let has_vercel = !project.global && std::fs::symlink_metadata(&vercel_path).is_ok();
-    if !project.lock_path.exists() && !has_vercel {
-        return Err(io::Error::new(
-            io::ErrorKind::NotFound,
-            format!(
-                "{}: no lock file (nor Vercel's {}), so nothing is known to be installed",
-                project.lock_path.display(),
-                vercel::LOCK_FILE
-            ),
-        ));
-    }
-    if project.interrupted().map_err(crate::installing::into_io)? {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "an interrupted skb command left a transaction in {}: run `skb install` to finish or undo it before verifying",
-                project.state_dir().display()
-            ),
-        ));
-    }
-    let lock = project.read().map_err(crate::installing::into_io)?;
-    let folders: Vec<(&str, String, &[skills_core::lock::LockedFile])> = lock
-        .skills
-        .iter()
-        .flat_map(|s| {
-            s.installed
-                .iter()
-                .map(move |rec| (s.name.as_str(), rec.clone(), s.files.as_slice()))
-        })
-        .collect();
-    let checked: Vec<io::Result<Vec<Drift>>> = parallel::map(&folders, 0, |(_, rec, files)| {
-        tree::check(&project.folder(rec), files)
-    });
-    let mut lines = Vec::new();
-    let mut drifted = Vec::new();
-    let mut files = 0usize;
-    for ((name, rec, locked), result) in folders.iter().zip(checked) {
-        files += locked.len();
-        let drift = result.map_err(|e| io::Error::new(e.kind(), format!("{rec}: {e}")))?;
-        if drift.is_empty() {
-            continue;
-        }
-        for d in &drift {
-            lines.push(format!("{rec}: {d}"));
-        }
-        drifted.push(json!({
-            "skill": name,
-            "folder": rec,
-            "changes": drift.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        }));
-    }
-    // Every signer record re-verified with the trusted keys, and its trust
-    // decision re-made: a lock edited to other bytes under a kept signer
-    // block fails here, offline.
-    let trust = crate::installing::trust_store(&project, args.pubkey.as_slice())?;
-    let unattested = skills_install::attestation::problems(&trust, &lock);
-    for problem in &unattested {
-        lines.push(format!("{}: {problem}", project.lock_path.display()));
-    }
-    // What Vercel's CLI installed, against its `computedHash`.
+    let observer = installing::Stderr::new(crate::args::Color::Auto);
+    let project = installing::project(&args.project)?;
+    let trust = installing::trust_store(&project, args.pubkey.as_slice())?;
+    let lock_path = project.lock_path.clone();
+    let mut installer = Installer::new(project, &observer).map_err(installing::into_io)?;
+    installer.trust = trust;
+    let verified = installer.verify().map_err(installing::into_io)?;
+    let report = &verified.report;
+
+    let mut lines: Vec<String> = report.findings.iter().map(ToString::to_string).collect();
+    let mut drifted = grouped(report);
     let mut vercel_checked = 0usize;
     let mut vercel_total = 0usize;
-    if has_vercel {
-        let vlock = vercel::read(&vercel_path).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: {e}", vercel_path.display()),
-            )
-        })?;
-        for f in vercel::verify(&project.root, &vlock) {
-            let folder = f.folder.display().to_string();
-            vercel_total += usize::from(!matches!(f.state, vercel::State::Linked { .. }));
-            let problem = match &f.state {
-                vercel::State::Matches => {
-                    vercel_checked += 1;
-                    continue;
-                }
-                vercel::State::Linked { .. } => continue,
-                vercel::State::Differs { locked, actual } => {
+    for f in &verified.vercel {
+        let folder = f.folder.display().to_string();
+        vercel_total += usize::from(!matches!(f.state, State::Linked { .. }));
+        let (problem, finding) = match &f.state {
+            State::Matches => {
+                vercel_checked += 1;
+                continue;
+            }
+            State::Linked { .. } => continue,
+            State::Differs { locked, actual } => (
+                format!(
+                    "differs from {}'s computedHash ({locked}, now {actual})",
+                    vercel::LOCK_FILE
+                ),
+                json!({ "kind": "differs", "path": "", "locked": locked, "actual": actual }),
+            ),
+            State::Missing => (
+                format!("missing (listed in {})", vercel::LOCK_FILE),
+                json!({ "kind": "missing", "path": "" }),
+            ),
+            State::ForeignLink { link, target } => {
+                let at = link.display().to_string();
+                let shown = if at == folder {
+                    String::new()
+                } else {
+                    format!(" at `{at}`")
+                };
+                (
                     format!(
-                        "differs from {}'s computedHash ({locked}, now {actual})",
-                        vercel::LOCK_FILE
-                    )
-                }
-                vercel::State::Missing => format!("missing (listed in {})", vercel::LOCK_FILE),
-                vercel::State::Unreadable(why) => format!("unreadable: {why}"),
-            };
-            lines.push(format!("{folder}: {problem}"));
-            drifted.push(json!({ "skill": f.skill, "folder": folder, "lock": vercel::LOCK_FILE, "changes": [problem] }));
-        }
+                        "a symbolic link{shown} to `{}`, which is not Vercel's link to its copy in {}",
+                        target.display(),
+                        vercel::AGENT_FOLDERS[0]
+                    ),
+                    json!({ "kind": "link", "path": "", "link": at, "target": target.to_string_lossy() }),
+                )
+            }
+            State::Unreadable(why) => (
+                format!("unreadable: {why}"),
+                json!({ "kind": "unreadable", "path": "", "error": why }),
+            ),
+        };
+        lines.push(format!("{folder}: {problem}"));
+        drifted.push(json!({
+            "skill": f.skill,
+            "folder": folder,
+            "lock": vercel::LOCK_FILE,
+            "changes": [problem],
+            "findings": [finding],
+        }));
     }
-    let ok = drifted.is_empty() && unattested.is_empty();
+    // Every signer record re-verified with the trusted keys (and
+    // --pubkey's), its trust decision re-made: a lock edited to other bytes
+    // under a kept signer block fails here, offline.
+    for problem in &verified.unattested {
+        lines.push(format!("{}: {problem}", lock_path.display()));
+    }
+    if verified.interrupted {
+        lines.push(format!(
+            "{}: an interrupted skb command left a transaction; the next `skb install` (or add, update, remove) finishes or undoes it",
+            installer.project.state_dir().display()
+        ));
+    }
+    let ok = drifted.is_empty() && verified.unattested.is_empty() && !verified.interrupted;
+    // Skill folders (ours and Vercel's) that differ; findings about the
+    // client folders around them (unlisted entries, modes) counted apart.
     let mut differing: Vec<&str> = drifted
         .iter()
+        .filter(|d| !d["skill"].is_null())
         .filter_map(|d| d["folder"].as_str())
         .collect();
     differing.sort_unstable();
     differing.dedup();
+    let around = report.findings.iter().filter(|f| f.skill.is_none()).count();
     lines.push(if ok {
-        let vercel_part = if has_vercel {
+        let vercel_part = if verified.vercel_lock {
             format!("; {vercel_checked} folders as {} says", vercel::LOCK_FILE)
         } else {
             String::new()
         };
         format!(
-            "verified {} skills in {} folders ({files} files): as locked{vercel_part}",
-            lock.skills.len(),
-            folders.len()
+            "verified {} skills in {} folders ({} files): as locked{vercel_part}",
+            report.skills, report.folders, report.files
         )
     } else {
-        let mut parts = Vec::new();
-        if !differing.is_empty() {
+        let mut parts = vec![format!(
+            "{} of {} folders differ from {}",
+            differing.len(),
+            report.folders + vercel_total,
+            lock_path.display()
+        )];
+        if around > 0 {
             parts.push(format!(
-                "{} of {} folders differ",
-                differing.len(),
-                folders.len() + vercel_total
+                "{around} finding{} in the client folders they are in",
+                if around == 1 { "" } else { "s" }
             ));
         }
-        if !unattested.is_empty() {
+        if !verified.unattested.is_empty() {
+            let n = verified.unattested.len();
             parts.push(format!(
-                "{} signer record{} do{} not hold",
-                unattested.len(),
-                if unattested.len() == 1 { "" } else { "s" },
-                if unattested.len() == 1 { "es" } else { "" }
+                "{n} signer record{} do{} not hold",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "es" } else { "" }
             ));
         }
-        format!("{} ({})", parts.join("; "), project.lock_path.display())
+        if verified.interrupted {
+            parts.push("an interrupted transaction".to_string());
+        }
+        parts.join("; ")
     });
-    let format = args.format;
     let json = json!({
         "ok": ok,
-        "skills": lock.skills.len(),
-        "folders": folders.len(),
-        "files": files,
+        "skills": report.skills,
+        "folders": report.folders,
+        "files": report.files,
         "drift": drifted,
-        "signers": unattested.iter().map(|p| json!({"skill": p.skill, "problem": p.message})).collect::<Vec<_>>(),
+        "signers": verified.unattested.iter().map(|p| json!({ "skill": p.skill, "problem": p.message })).collect::<Vec<_>>(),
+        "interrupted": verified.interrupted,
     });
-    session::print(format, &lines, &json)?;
+    installing::print(args.format, &lines, &json)?;
     Ok(if ok {
         Outcome::Success
     } else {
         Outcome::Invalid
     })
+}
+
+/// The report's findings, one entry per folder (and skill): the findings
+/// as text (`changes`) and as objects with a stable `kind` (`findings`).
+fn grouped(report: &Report) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut last: Option<&Finding> = None;
+    for f in &report.findings {
+        let same = last.is_some_and(|l| l.folder == f.folder && l.skill == f.skill);
+        if !same {
+            out.push(json!({
+                "skill": f.skill,
+                "folder": f.folder,
+                "changes": [],
+                "findings": [],
+            }));
+        }
+        last = Some(f);
+        if let Some(entry) = out.last_mut() {
+            if let Some(changes) = entry["changes"].as_array_mut() {
+                changes.push(json!(f.drift.to_string()));
+            }
+            if let Some(findings) = entry["findings"].as_array_mut() {
+                findings.push(finding(&f.drift));
+            }
+        }
+    }
+    out
+}
+
+/// One difference as an object: `kind` ([`Change::kind`]), `path` inside
+/// the folder (`""` for the folder itself), and what the kind says.
+fn finding(drift: &Drift) -> Value {
+    let mut o = json!({ "kind": drift.change.kind(), "path": drift.path });
+    let extra = match &drift.change {
+        Change::NotAFile(what) | Change::NotAFolder(what) => json!({ "what": what }),
+        Change::Link { target } => json!({ "target": target }),
+        Change::Through { link, target } => json!({ "link": link, "target": target }),
+        Change::Permissions(mode) => json!({ "mode": format!("{mode:04o}") }),
+        Change::Unlisted(kind) => json!({ "what": match kind {
+            EntryKind::Dir => "folder",
+            EntryKind::File => "file",
+            EntryKind::Symlink => "link",
+            EntryKind::Other => "other",
+        } }),
+        Change::Unreadable(why) => json!({ "error": why }),
+        _ => json!({}),
+    };
+    if let (Some(o), Value::Object(extra)) = (o.as_object_mut(), extra) {
+        o.extend(extra);
+    }
+    o
 }

@@ -45,20 +45,34 @@
 //! record of that acceptance: `skb install --frozen` scans again and refuses
 //! a finding at or above its gate that the list does not name. Locks
 //! written before the gate have no `scan`, and read as before.
+//!
+//! Every reader of a lock file goes through `read` or `Scope::read_lock`
+//! (feature `fs`: bounded, UTF-8, strict, checked for its [`Scope`], a
+//! project's or the user's), and every check of the installed tree through
+//! `installed::verify`.
 
 pub mod attest;
 #[cfg(feature = "fs")]
+mod file;
+#[cfg(feature = "fs")]
+pub mod installed;
+pub mod scope;
+#[cfg(feature = "fs")]
 pub mod tree;
 
+mod duplicate;
 mod model;
 mod read;
 mod write;
 
+#[cfg(feature = "fs")]
+pub use file::{ReadError, read};
 pub use model::{
     FAIL_ON, FILE_NAME, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, MAX_LOCK_FILE,
     Resolved, SignatureRecord, Signer, VERSION, is_allowed_entry,
 };
 pub use read::ParseError;
+pub use scope::{HomeError, Rule, Scope, ScopeError, home_from_env};
 
 impl Lock {
     /// Reads a lock file's text.

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::duplicate::first_duplicate;
 use super::model::{
     FAIL_ON, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, Resolved, SignatureRecord,
     Signer, VERSION, is_allowed_entry,
@@ -39,16 +40,12 @@ fn err(node: &Node, message: impl Into<String>) -> ParseError {
 
 type Members<'a> = &'a [(String, Node)];
 
-fn object<'a>(node: &'a Node, what: &str) -> Result<Members<'a>, ParseError> {
+fn object<'a>(node: &'a Node, what: &dyn fmt::Display) -> Result<Members<'a>, ParseError> {
     match &node.value {
-        Value::Object(m) => {
-            for (i, (k, v)) in m.iter().enumerate() {
-                if m[..i].iter().any(|(k2, _)| k2 == k) {
-                    return Err(err(v, format!("{what}: `{k}` appears twice")));
-                }
-            }
-            Ok(m)
-        }
+        Value::Object(m) => match first_duplicate(m, |(k, _)| k.as_str()) {
+            Some((k, v)) => Err(err(v, format!("{what}: `{k}` appears twice"))),
+            None => Ok(m),
+        },
         _ => Err(err(
             node,
             format!("{what} must be an object, not {}", node.kind()),
@@ -56,7 +53,12 @@ fn object<'a>(node: &'a Node, what: &str) -> Result<Members<'a>, ParseError> {
     }
 }
 
-fn only(members: Members<'_>, node: &Node, what: &str, known: &[&str]) -> Result<(), ParseError> {
+fn only(
+    members: Members<'_>,
+    node: &Node,
+    what: &dyn fmt::Display,
+    known: &[&str],
+) -> Result<(), ParseError> {
     match members.iter().find(|(k, _)| !known.contains(&k.as_str())) {
         Some((k, v)) => Err(err(v, format!("{what}: unknown key `{k}`"))),
         None => {
@@ -70,7 +72,12 @@ fn field<'a>(members: Members<'a>, key: &str) -> Option<&'a Node> {
     members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-fn string(members: Members<'_>, node: &Node, key: &str, what: &str) -> Result<String, ParseError> {
+fn string(
+    members: Members<'_>,
+    node: &Node,
+    key: &str,
+    what: &dyn fmt::Display,
+) -> Result<String, ParseError> {
     match field(members, key) {
         Some(v) => v.as_str().map(str::to_string).ok_or_else(|| {
             err(
@@ -94,7 +101,7 @@ fn opt_string(members: Members<'_>, key: &str, what: &str) -> Result<Option<Stri
     }
 }
 
-fn number(text: &str, node: &Node, what: &str) -> Result<u64, ParseError> {
+fn number(text: &str, node: &Node, what: &dyn fmt::Display) -> Result<u64, ParseError> {
     let digits = text.get(node.span.clone()).unwrap_or("");
     if !matches!(node.value, Value::Number)
         || digits.is_empty()
@@ -117,10 +124,10 @@ pub(super) fn parse(text: &str) -> Result<Lock, ParseError> {
         message: e.message,
         at: e.at,
     })?;
-    let top = object(&root, "the lock")?;
+    let top = object(&root, &"the lock")?;
     let version =
         field(top, "version").ok_or_else(|| err(&root, "the lock: `version` is missing"))?;
-    let v = number(text, version, "`version`")?;
+    let v = number(text, version, &"`version`")?;
     if !(1..=VERSION).contains(&v) {
         return Err(err(
             version,
@@ -135,7 +142,7 @@ pub(super) fn parse(text: &str) -> Result<Lock, ParseError> {
     only(
         top,
         &root,
-        "the lock",
+        &"the lock",
         if v2 {
             &["version", "skills", "listings"]
         } else {
@@ -145,7 +152,7 @@ pub(super) fn parse(text: &str) -> Result<Lock, ParseError> {
     let skills_node =
         field(top, "skills").ok_or_else(|| err(&root, "the lock: `skills` is missing"))?;
     let mut skills = Vec::new();
-    for (name, node) in object(skills_node, "`skills`")? {
+    for (name, node) in object(skills_node, &"`skills`")? {
         skills.push(skill(text, name, node, v2)?);
     }
     // Sorted and unique (duplicates were refused above) whatever the order
@@ -153,7 +160,7 @@ pub(super) fn parse(text: &str) -> Result<Lock, ParseError> {
     skills.sort_by(|a, b| a.name.cmp(&b.name));
     let mut listings = Vec::new();
     if let Some(node) = field(top, "listings") {
-        for (digest, lines) in object(node, "`listings`")? {
+        for (digest, lines) in object(node, &"`listings`")? {
             if !hex(digest, 64) {
                 return Err(err(
                     lines,
@@ -423,8 +430,21 @@ fn scan(text: &str, node: &Node, what: &str) -> Result<LockedScan, ParseError> {
     })
 }
 
-fn file(text: &str, path: &str, node: &Node, what: &str) -> Result<LockedFile, ParseError> {
-    let what = format!("{what}: file `{path}`");
+/// What a file entry is called in messages (`skill `pdf`: file `a.md``),
+/// written only when there is a message: a lock may hold 100,000 files.
+struct FileEntry<'a> {
+    skill: &'a str,
+    path: &'a str,
+}
+
+impl fmt::Display for FileEntry<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: file `{}`", self.skill, self.path)
+    }
+}
+
+fn file(text: &str, path: &str, node: &Node, skill: &str) -> Result<LockedFile, ParseError> {
+    let what = FileEntry { skill, path };
     if !crate::path::is_normal(path) {
         return Err(err(
             node,
@@ -450,7 +470,7 @@ fn file(text: &str, path: &str, node: &Node, what: &str) -> Result<LockedFile, P
     };
     Ok(LockedFile {
         path: path.to_string(),
-        size: number(text, size_node, &format!("{what}: `size`"))?,
+        size: number(text, size_node, &format_args!("{what}: `size`"))?,
         sha256,
         executable,
     })

@@ -330,7 +330,7 @@ mod folders {
             "added: scripts/c.sh",
         ];
         #[cfg(unix)]
-        want.push("not a regular file (a symbolic link): z");
+        want.push("a symbolic link to `/dev/zero`, not followed: z");
         assert_eq!(drift, want);
     }
 
@@ -344,7 +344,7 @@ mod folders {
         let files = hash_files([("SKILL.md", &b"x"[..], false)]);
         let drift = check(&dir, &files).expect("check");
         assert_eq!(drift.len(), 1);
-        assert!(matches!(drift[0].change, Change::NotAFile(_)));
+        assert!(matches!(drift[0].change, Change::Link { .. }));
     }
 
     #[cfg(unix)]

@@ -18,8 +18,9 @@
 //! the CLI for names outside ASCII.
 //!
 //! The walk is bounded ([`MAX_FILES`], [`MAX_TOTAL_BYTES`], [`MAX_DEPTH`]),
-//! reads through [`skills_core::fsread::Dir`], which refuses a link swapped
-//! in after the listing, and hashes one file at a time.
+//! opens every directory and file below the folder through
+//! [`skills_core::fsread::Dir`], which refuses a link swapped in after the
+//! listing, and hashes one file at a time.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -48,8 +49,15 @@ pub fn computed_hash(skill_dir: &Path) -> Result<String, VercelError> {
         path: skill_dir.to_path_buf(),
         source,
     })?;
+    hash_open(&dir)
+}
+
+/// [`computed_hash`] of a folder the caller opened (below a project's root,
+/// without following a link).
+pub(super) fn hash_open(dir: &Dir) -> Result<String, VercelError> {
+    let skill_dir = dir.path();
     let mut files = Vec::new();
-    walk(&dir, String::new(), 0, &mut files)?;
+    walk(dir, String::new(), 0, &mut files)?;
     // No file-name-dependent tailoring: the default preferences are the root.
     let collator =
         CollatorBorrowed::try_new(CollatorPreferences::default(), CollatorOptions::default())
@@ -86,10 +94,14 @@ fn walk(dir: &Dir, rel: String, depth: usize, files: &mut Vec<String>) -> Result
         ));
     }
     let here = dir.path().join(&rel);
+    // Below the folder, each directory is opened without following a link
+    // (the listing said "directory"; a link swapped in since is refused).
+    let sub;
     let listing = if rel.is_empty() {
         Listing::of(dir)
     } else {
-        Listing::read(&here)
+        sub = dir.open_dir(Path::new(&rel)).map_err(VercelError::Read)?;
+        Listing::of(&sub)
     }
     .map_err(|source| VercelError::List {
         path: here.clone(),

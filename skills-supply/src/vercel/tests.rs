@@ -107,14 +107,38 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     assert!(error(&deep).contains("not valid JSON"));
 }
 
+/// The attack: a lock holding a skill twice was read last-wins (as
+/// JavaScript does), so the entry a reviewer reads first was not the one
+/// checked.
 #[test]
-fn a_duplicate_key_keeps_the_last_as_javascript_does() {
-    let lock = parse(
-        br#"{"version": 1, "version": 2, "skills": {"a": {"source": "s", "sourceType": "t", "computedHash": "0", "computedHash": "1"}}}"#,
-    )
-    .unwrap();
-    assert_eq!(lock.version, 2);
-    assert_eq!(lock.skills[0].computed_hash, "1");
+fn a_duplicated_skill_key_is_an_error_naming_it() {
+    let lock = |skills: &str| format!(r#"{{"version": 1, "skills": {{{skills}}}}}"#);
+    let entry = |hash: &str| {
+        format!(r#""a": {{"source": "s", "sourceType": "t", "computedHash": "{hash}"}}"#)
+    };
+    let twice = lock(&format!("{}, {}", entry("0"), entry("1")));
+    match parse(twice.as_bytes()) {
+        Err(VercelError::Repeated { key, line, .. }) => assert_eq!((key.as_str(), line), ("a", 1)),
+        other => panic!("{other:?}"),
+    }
+    assert!(error(&twice).contains("`a` appears twice"));
+    // Any object: the top level, and a skill's fields.
+    assert!(
+        error(r#"{"version": 1, "version": 2, "skills": {}}"#).contains("`version` appears twice")
+    );
+    let field = lock(
+        r#""a": {"source": "s", "sourceType": "t", "computedHash": "0", "computedHash": "1"}"#,
+    );
+    assert!(error(&field).contains("`computedHash` appears twice"));
+    // Keys that are the same once unescaped are the same key.
+    let escaped = lock(&format!(
+        "{}, {}",
+        entry("0"),
+        entry("1").replacen("\"a\"", r#""\u0061""#, 1)
+    ));
+    assert!(error(&escaped).contains("`a` appears twice"), "{escaped}");
+    // Deep nesting in an unknown field is still bounded.
+    assert!(parse(lock(&entry("0")).as_bytes()).is_ok());
 }
 
 #[test]
@@ -276,4 +300,149 @@ fn a_folder_with_too_many_files_is_an_error() {
     }
     let e = computed_hash(tmp.path()).unwrap_err();
     assert!(e.to_string().contains("more than 10000 files"), "{e}");
+}
+
+/// A project with skill `a` copied in `.agents/skills/a` (Vercel's
+/// canonical copy) and the lock recording it.
+#[cfg(unix)]
+fn canonical_project() -> (tempfile::TempDir, VercelLock) {
+    let project = folder(&[(".agents/skills/a/SKILL.md", b"a")]);
+    let hash = by_hand(&[("SKILL.md", b"a")]);
+    let lock = parse(
+        format!(
+            r#"{{"version": 1, "skills": {{"a": {{"source": "s", "sourceType": "local", "computedHash": "{hash}"}}}}}}"#
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    (project, lock)
+}
+
+#[cfg(unix)]
+fn states(project: &std::path::Path, lock: &VercelLock) -> Vec<(String, State)> {
+    verify(project, lock)
+        .into_iter()
+        .map(|f| (f.folder.to_str().unwrap().to_owned(), f.state))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_client_folder_linked_to_the_copy_is_vercels_layout() {
+    use std::os::unix::fs::symlink;
+    let (project, lock) = canonical_project();
+    std::fs::create_dir_all(project.path().join(".claude/skills")).unwrap();
+    symlink(
+        "../../.agents/skills/a",
+        project.path().join(".claude/skills/a"),
+    )
+    .unwrap();
+    // An absolute link to the copy, as the CLI writes on Windows: the same.
+    std::fs::create_dir_all(project.path().join(".cline/skills")).unwrap();
+    symlink(
+        project.path().join(".agents/skills/a"),
+        project.path().join(".cline/skills/a"),
+    )
+    .unwrap();
+    assert_eq!(
+        states(project.path(), &lock),
+        [
+            (".agents/skills/a".into(), State::Matches),
+            (
+                ".claude/skills/a".into(),
+                State::Linked {
+                    target: "../../.agents/skills/a".into()
+                }
+            ),
+            (
+                ".cline/skills/a".into(),
+                State::Linked {
+                    target: project.path().join(".agents/skills/a")
+                }
+            ),
+        ]
+    );
+}
+
+/// The attack: a folder Vercel's lock records replaced by a link to a copy
+/// elsewhere was skipped as "linked"; so was the copy itself.
+#[cfg(unix)]
+#[test]
+fn a_recorded_folder_linked_elsewhere_is_a_foreign_link() {
+    use std::os::unix::fs::symlink;
+    let (project, lock) = canonical_project();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("SKILL.md"), b"a").unwrap();
+    std::fs::create_dir_all(project.path().join(".claude/skills")).unwrap();
+    symlink(outside.path(), project.path().join(".claude/skills/a")).unwrap();
+    // To another skill's copy, or through `..` out of the project and back.
+    std::fs::create_dir_all(project.path().join(".cline/skills")).unwrap();
+    symlink(
+        "../../.agents/skills/b",
+        project.path().join(".cline/skills/a"),
+    )
+    .unwrap();
+    let found = states(project.path(), &lock);
+    assert_eq!(found[0], (".agents/skills/a".into(), State::Matches));
+    assert_eq!(
+        found[1],
+        (
+            ".claude/skills/a".into(),
+            State::ForeignLink {
+                link: ".claude/skills/a".into(),
+                target: outside.path().to_path_buf()
+            }
+        )
+    );
+    assert!(
+        matches!(&found[2].1, State::ForeignLink { link, .. } if link == std::path::Path::new(".cline/skills/a")),
+        "{found:?}"
+    );
+    // The copy itself a link, even to an exact copy: never Vercel's layout.
+    std::fs::remove_dir_all(project.path().join(".agents/skills/a")).unwrap();
+    symlink(outside.path(), project.path().join(".agents/skills/a")).unwrap();
+    let found = states(project.path(), &lock);
+    assert!(
+        matches!(&found[0], (f, State::ForeignLink { .. }) if f == ".agents/skills/a"),
+        "{found:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_client_folder_behind_a_link_is_a_foreign_link_and_not_read() {
+    use std::os::unix::fs::symlink;
+    let (project, lock) = canonical_project();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(outside.path().join("skills/a")).unwrap();
+    std::fs::write(outside.path().join("skills/a/SKILL.md"), b"a").unwrap();
+    symlink(outside.path(), project.path().join(".claude")).unwrap();
+    let found = states(project.path(), &lock);
+    assert_eq!(
+        found[1],
+        (
+            ".claude/skills/a".into(),
+            State::ForeignLink {
+                link: ".claude".into(),
+                target: outside.path().to_path_buf()
+            }
+        )
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn links_to_a_copy_that_is_missing_are_missing() {
+    use std::os::unix::fs::symlink;
+    let (project, lock) = canonical_project();
+    std::fs::remove_dir_all(project.path().join(".agents")).unwrap();
+    std::fs::create_dir_all(project.path().join(".claude/skills")).unwrap();
+    symlink(
+        "../../.agents/skills/a",
+        project.path().join(".claude/skills/a"),
+    )
+    .unwrap();
+    let found = states(project.path(), &lock);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[1], (".agents/skills/a".into(), State::Missing));
 }

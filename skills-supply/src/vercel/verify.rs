@@ -5,15 +5,27 @@
 //! `.claude/skills`, `.cursor`'s… for the others: [`AGENT_FOLDERS`]), where
 //! NAME is the lock's key made into a folder name ([`install_name`]). With
 //! one client it copies; with several it copies into `.agents/skills` and
-//! links each client's folder to that copy. Its `computedHash` is taken from
-//! the source folder before copying (from the installed folder for a
+//! links each client's folder to that copy (a relative link, from the real
+//! path of the client's folder). Its `computedHash` is taken from the
+//! source folder before copying (from the installed folder for a
 //! well-known index), so a source holding what the copy leaves out
 //! (`metadata.json` files, `__pycache__` directories) or links that the copy
 //! follows is reported as differing from the start.
+//!
+//! Nothing below the project's root is read through a symbolic link: each
+//! client's folder is opened component by component without following one.
+//! A skill's folder that is a link is Vercel's layout ([`State::Linked`])
+//! only when it names the same skill's copy in `.agents/skills`, which must
+//! itself be a real folder; any other link, there or above
+//! (`.claude` committed as a link), is [`State::ForeignLink`].
 
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::{Component, Path, PathBuf};
 
-use super::{VercelLock, computed_hash};
+use skills_core::fsread::{Dir, Reason};
+
+use super::VercelLock;
+use super::hash::hash_open;
 
 /// The project folders the CLI installs skills into (every client it knows
 /// of, project scope), relative to the project's root.
@@ -68,14 +80,25 @@ pub enum State {
         /// The folder's.
         actual: String,
     },
-    /// A symbolic link (the CLI links client folders to `.agents/skills`):
-    /// not followed; the folder it names is checked in its own right when
-    /// it is one of [`AGENT_FOLDERS`].
+    /// Vercel's link from a client's folder to the same skill's copy in
+    /// `.agents/skills` (the first of [`AGENT_FOLDERS`]): not followed; the
+    /// copy is checked in its own right.
     Linked {
         /// What the link says.
         target: PathBuf,
     },
-    /// None of [`AGENT_FOLDERS`] holds the skill.
+    /// A symbolic link Vercel's layout does not make: the skill's folder
+    /// linked anywhere but to its copy in `.agents/skills`, the copy itself
+    /// a link, or a folder above the skill's a link. Not followed.
+    ForeignLink {
+        /// The link, relative to the project (the skill's folder, or a
+        /// folder above it such as `.claude`).
+        link: PathBuf,
+        /// What the link says.
+        target: PathBuf,
+    },
+    /// None of [`AGENT_FOLDERS`] holds the skill (a link to its copy
+    /// aside).
     Missing,
     /// It could not be hashed (the message names the file and why).
     Unreadable(String),
@@ -110,34 +133,78 @@ pub fn install_name(name: &str) -> String {
 
 /// Checks every skill of `lock` in every folder of the project at
 /// `project` where the CLI could have put it, in the lock's order and then
-/// [`AGENT_FOLDERS`]'s. A skill found nowhere gives one [`State::Missing`].
+/// [`AGENT_FOLDERS`]'s. A skill found nowhere, or only as links to its
+/// copy, gives one [`State::Missing`].
 pub fn verify(project: &Path, lock: &VercelLock) -> Vec<Finding> {
     let mut findings = Vec::new();
+    let root = match Dir::open(project) {
+        Ok(root) => root,
+        Err(e) => {
+            return lock
+                .skills
+                .iter()
+                .map(|skill| Finding {
+                    skill: skill.name.clone(),
+                    folder: Path::new(AGENT_FOLDERS[0]).join(install_name(&skill.name)),
+                    state: State::Unreadable(format!("cannot open `{}`: {e}", project.display())),
+                })
+                .collect();
+        }
+    };
+    let links = Links::new(project);
+    let folders: Vec<Folder> = AGENT_FOLDERS
+        .iter()
+        .map(|folder| Folder::open(&root, folder))
+        .collect();
     for skill in &lock.skills {
         let name = install_name(&skill.name);
         let before = findings.len();
-        for folder in AGENT_FOLDERS {
+        for (folder, opened) in AGENT_FOLDERS.iter().zip(&folders) {
             let rel = Path::new(folder).join(&name);
             let full = project.join(&rel);
-            let state = match std::fs::symlink_metadata(&full) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => State::Unreadable(format!("cannot stat `{}`: {e}", full.display())),
-                Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(&full) {
-                    Ok(target) => State::Linked { target },
-                    Err(e) => {
-                        State::Unreadable(format!("cannot read the link `{}`: {e}", full.display()))
-                    }
-                },
-                Ok(meta) if !meta.is_dir() => {
-                    State::Unreadable(format!("`{}` is not a directory", full.display()))
-                }
-                Ok(_) => match computed_hash(&full) {
-                    Ok(actual) if actual == skill.computed_hash => State::Matches,
-                    Ok(actual) => State::Differs {
-                        locked: skill.computed_hash.clone(),
-                        actual,
+            let state = match opened {
+                Folder::Absent => continue,
+                Folder::Unreadable(why) => State::Unreadable(why.clone()),
+                // Behind a link: reported where the skill is there (looked
+                // up through the link, nothing read).
+                Folder::Link { link, target } => match std::fs::symlink_metadata(&full) {
+                    Ok(_) => State::ForeignLink {
+                        link: link.clone(),
+                        target: target.clone(),
                     },
-                    Err(e) => State::Unreadable(e.to_string()),
+                    Err(_) => continue,
+                },
+                Folder::Open(dir) => match dir.open_dir(Path::new(&name)) {
+                    Ok(skill_dir) => match hash_open(&skill_dir) {
+                        Ok(actual) if actual == skill.computed_hash => State::Matches,
+                        Ok(actual) => State::Differs {
+                            locked: skill.computed_hash.clone(),
+                            actual,
+                        },
+                        Err(e) => State::Unreadable(e.to_string()),
+                    },
+                    Err(e) if e.is_not_found() => continue,
+                    Err(e) => match e.reason {
+                        Reason::Link => match dir.read_link(name.as_ref()) {
+                            Ok(target) if links.is_vercels(folder, &name, &target) => {
+                                State::Linked { target }
+                            }
+                            Ok(target) => State::ForeignLink {
+                                link: rel.clone(),
+                                target,
+                            },
+                            Err(e) => State::Unreadable(format!(
+                                "cannot read the link `{}`: {e}",
+                                full.display()
+                            )),
+                        },
+                        Reason::Io(io) if io.kind() == io::ErrorKind::NotADirectory => {
+                            State::Unreadable(format!("`{}` is not a directory", full.display()))
+                        }
+                        other => {
+                            State::Unreadable(format!("cannot open `{}`: {other}", full.display()))
+                        }
+                    },
                 },
             };
             findings.push(Finding {
@@ -146,7 +213,10 @@ pub fn verify(project: &Path, lock: &VercelLock) -> Vec<Finding> {
                 state,
             });
         }
-        if findings.len() == before {
+        if findings[before..]
+            .iter()
+            .all(|f| matches!(f.state, State::Linked { .. }))
+        {
             findings.push(Finding {
                 skill: skill.name.clone(),
                 folder: Path::new(AGENT_FOLDERS[0]).join(&name),
@@ -155,4 +225,100 @@ pub fn verify(project: &Path, lock: &VercelLock) -> Vec<Finding> {
         }
     }
     findings
+}
+
+/// One of [`AGENT_FOLDERS`] in the project, opened below its root
+/// component by component without following a link.
+#[derive(Debug)]
+enum Folder {
+    Open(Dir),
+    Absent,
+    /// A folder on its path is a link (`link`, relative to the project).
+    Link {
+        link: PathBuf,
+        target: PathBuf,
+    },
+    Unreadable(String),
+}
+
+impl Folder {
+    fn open(root: &Dir, folder: &str) -> Folder {
+        let mut at: Option<Dir> = None;
+        let mut rel = PathBuf::new();
+        for part in folder.split('/') {
+            let here = at.as_ref().unwrap_or(root);
+            rel.push(part);
+            match here.open_dir(Path::new(part)) {
+                Ok(dir) => at = Some(dir),
+                Err(e) if e.is_not_found() => return Folder::Absent,
+                Err(e) => {
+                    return match e.reason {
+                        Reason::Link => match here.read_link(part.as_ref()) {
+                            Ok(target) => Folder::Link { link: rel, target },
+                            Err(e) => Folder::Unreadable(format!(
+                                "cannot read the link `{}`: {e}",
+                                rel.display()
+                            )),
+                        },
+                        // A file where the folder would be: nothing there.
+                        Reason::Io(io) if io.kind() == io::ErrorKind::NotADirectory => {
+                            Folder::Absent
+                        }
+                        other => {
+                            Folder::Unreadable(format!("cannot open `{}`: {other}", rel.display()))
+                        }
+                    };
+                }
+            }
+        }
+        at.map_or(Folder::Absent, Folder::Open)
+    }
+}
+
+/// Where the CLI's links may point: the project as named, and its real
+/// path, which the CLI computes its relative links from.
+struct Links {
+    project: PathBuf,
+    real: Option<PathBuf>,
+}
+
+impl Links {
+    fn new(project: &Path) -> Links {
+        Links {
+            project: std::path::absolute(project)
+                .map_or_else(|_| project.to_path_buf(), |p| lexical(&p)),
+            real: std::fs::canonicalize(project).ok(),
+        }
+    }
+
+    /// Whether `target`, a link at `folder/name`, is the CLI's link to the
+    /// skill's copy in `.agents/skills`: resolved from the real path of
+    /// `folder` (no link below the root, checked), it must name that copy.
+    fn is_vercels(&self, folder: &str, name: &str, target: &Path) -> bool {
+        let canonical = Path::new(AGENT_FOLDERS[0]).join(name);
+        let Some(real) = &self.real else {
+            return false;
+        };
+        folder != AGENT_FOLDERS[0] && {
+            let resolved = lexical(&real.join(folder).join(target));
+            resolved == real.join(&canonical) || resolved == self.project.join(&canonical)
+        }
+    }
+}
+
+/// `path` with `.` dropped and each `..` taking off the component before it
+/// (never above the root), as the kernel resolves it where no component is
+/// a link.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

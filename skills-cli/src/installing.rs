@@ -78,13 +78,9 @@ pub fn project(args: &ProjectArgs) -> io::Result<Project> {
     Ok(Project::at(&root))
 }
 
-/// The home directory.
+/// The home directory: `HOME`, set and absolute (skills-core's rule).
 pub fn home() -> io::Result<std::path::PathBuf> {
-    std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map(std::path::PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
+    skills_core::lock::home_from_env().map_err(|e| io::Error::new(io::ErrorKind::NotFound, e))
 }
 
 /// The installer the arguments describe: the project, its trust store with

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-crates=(skills-core skills-compiler skills-macros skills-bundle skills-bundle-mcp skills-rig skills-supply skills-scan skb)
+crates=(skills-core skills-compiler skills-macros skills-bundle skills-bundle-mcp skills-rig skills-supply skills-scan skills-install skb)
 
 echo "== cargo package (each crate verified from its own tarball)"
 # Tarballs of an earlier run would stand in for the ones being verified,

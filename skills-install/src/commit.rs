@@ -475,10 +475,55 @@ pub(crate) enum Recovered {
     Finished,
 }
 
+/// What a journal may name, checked before a step of it is replayed: a
+/// project's `.skb` is in its working tree, so a cloned repository can
+/// commit a "transaction" of its own; replayed, it must not be able to do
+/// more than committing the same files directly would.
+#[derive(Clone, Copy)]
+pub(crate) struct Bounds<'a> {
+    /// Whether a step's target (below the target root) may be changed: a
+    /// skill's folder in a client's skills folder.
+    pub(crate) target: &'a dyn Fn(&Rel) -> bool,
+    /// The one place the lock may go.
+    pub(crate) lock: &'a At,
+}
+
+impl Bounds<'_> {
+    fn check(&self, journal: &Journal, shown: &str) -> io::Result<()> {
+        let refuse = |what: String| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{shown}: {what}: not a transaction skb would make; nothing was replayed (remove it if you did not expect it)"
+                ),
+            )
+        };
+        for step in &journal.steps {
+            let target = step.target();
+            if target.base != Base::Target || !(self.target)(&target.rel()?) {
+                return Err(refuse(format!(
+                    "it changes `{}`, not a skill's folder",
+                    target.path
+                )));
+            }
+            if let Some(b) = step.backup()
+                && (b.base != Base::State || !b.path.starts_with("backup/"))
+            {
+                return Err(refuse(format!("it keeps a backup at `{}`", b.path)));
+            }
+        }
+        if journal.lock.as_ref().is_some_and(|l| l != self.lock) {
+            return Err(refuse("it writes the lock elsewhere".to_string()));
+        }
+        Ok(())
+    }
+}
+
 /// Finishes or rolls back every transaction an interrupted command left in
-/// the state root (see the module documentation). Run under the project's
-/// guard, before anything else reads the folders or the lock.
-pub(crate) fn recover(roots: Roots<'_>) -> io::Result<Vec<Recovered>> {
+/// the state root (see the module documentation), each journal first
+/// checked against `bounds`. Run under the project's guard, before anything
+/// else reads the folders or the lock.
+pub(crate) fn recover(roots: Roots<'_>, bounds: Bounds<'_>) -> io::Result<Vec<Recovered>> {
     let txns = rel(TXN)?;
     let mut out = Vec::new();
     for name in roots.state.list(&txns)? {
@@ -500,6 +545,7 @@ pub(crate) fn recover(roots: Roots<'_>) -> io::Result<Vec<Recovered>> {
                         ),
                     )
                 })?;
+                bounds.check(&j, &roots.state.show(&journal).display().to_string())?;
                 for (i, step) in j.steps.iter().enumerate() {
                     apply(roots, &txn, i, step)?;
                 }

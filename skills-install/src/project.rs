@@ -172,7 +172,14 @@ impl Project {
             file.lock()
                 .map_err(|e| Error::io(Stage::Lock, &self.state.join("guard"), e))?;
         }
-        for r in commit::recover(opened.roots()).map_err(at_lock)? {
+        let lock_at = self.lock_at()?;
+        let scope = &self.scope;
+        let target = |rel: &Rel| scope.is_skill_folder(rel.as_str());
+        let bounds = commit::Bounds {
+            target: &target,
+            lock: &lock_at,
+        };
+        for r in commit::recover(opened.roots(), bounds).map_err(at_lock)? {
             observer.event(Event::Note(Note::Recovered {
                 what: match r {
                     Recovered::RolledBack => "an interrupted skb command had not changed anything; its staged files were removed".to_string(),

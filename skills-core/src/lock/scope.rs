@@ -238,6 +238,18 @@ impl Scope {
         self.is_user()
     }
 
+    /// Whether `rel` (`/`-separated, below [`Scope::root`]) is a skill's
+    /// folder in a client's skills folder: `<client folder>/<name>` in a
+    /// project, `<folder>/<name>` below the home folder.
+    pub fn is_skill_folder(&self, rel: &str) -> bool {
+        crate::path::is_normal(rel)
+            && match rel.rsplit_once('/') {
+                Some((parent, _)) if self.is_user() => !parent.is_empty(),
+                Some((parent, _)) => client_folders().contains(&parent),
+                None => false,
+            }
+    }
+
     /// Checks that every `installed` entry of `lock` is a skill folder of
     /// this scope and that no two skills share one.
     pub fn check(&self, lock: &Lock) -> Result<(), ScopeError> {
@@ -254,13 +266,7 @@ impl Scope {
                     (Scope::User { .. }, None) => return Err(fail(Rule::OutsideHome)),
                     (_, rel) => rel.unwrap_or(installed),
                 };
-                let skill_folder = crate::path::is_normal(rel)
-                    && match rel.rsplit_once('/') {
-                        Some((parent, _)) if self.is_user() => !parent.is_empty(),
-                        Some((parent, _)) => client_folders().contains(&parent),
-                        None => false,
-                    };
-                if !skill_folder {
+                if !self.is_skill_folder(rel) {
                     return Err(fail(Rule::NotASkillFolder));
                 }
                 all.push((installed, &skill.name));

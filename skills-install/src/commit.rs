@@ -24,7 +24,7 @@
 //! finishes when it has one: each step's state is told by which of
 //! `new/<i>`, `old/<i>` and the target exist, so finishing is idempotent.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 
 use serde::{Deserialize, Serialize};
@@ -200,39 +200,38 @@ impl<'a> Txn<'a> {
         let i = self.steps.len();
         let staged = self.sub(&format!("new/{i}"))?;
         let state = self.roots.state;
-        let top = state.create_dir_all(&staged)?;
-        let mut dirs: Vec<(Rel, std::fs::File)> = Vec::new();
+        // Every folder of the copy, opened once: `""` is its top.
+        let mut dirs: BTreeMap<String, std::fs::File> = BTreeMap::new();
+        dirs.insert(String::new(), state.create_dir_all(&staged)?);
         for (path, bytes, executable) in files {
             let file = rel(path)?;
             let (parent, name) = file.split();
-            let dir = match parent {
-                None => &top,
-                Some(p) => {
-                    let p = rel(p)?;
-                    if !dirs.iter().any(|(d, _)| *d == p) {
-                        let mut at = top.try_clone()?;
-                        let mut so_far = staged.clone();
-                        for part in p.as_str().split('/') {
-                            let next = so_far.join(part).ok_or_else(|| bad_path(path))?;
-                            at = match state.kind(&next)? {
-                                Some(Kind::Dir) => {
-                                    state.open_dir(&next)?.ok_or_else(|| bad_path(path))?
-                                }
-                                _ => state.mkdir_in(&at, &so_far, part)?,
-                            };
-                            so_far = next;
-                        }
-                        dirs.push((p.clone(), at));
+            let parent = parent.unwrap_or_default();
+            if !dirs.contains_key(parent) {
+                // Each missing folder on the way, from the top down.
+                let mut so_far = String::new();
+                for part in parent.split('/') {
+                    let next = if so_far.is_empty() {
+                        part.to_string()
+                    } else {
+                        format!("{so_far}/{part}")
+                    };
+                    if !dirs.contains_key(&next) {
+                        let at = staged.join(&so_far).unwrap_or_else(|| staged.clone());
+                        let made = match dirs.get(&so_far) {
+                            Some(up) => state.mkdir_in(up, &at, part)?,
+                            None => return Err(bad_path(path)),
+                        };
+                        dirs.insert(next.clone(), made);
                     }
-                    match dirs.iter().find(|(d, _)| *d == p) {
-                        Some((_, f)) => f,
-                        None => return Err(bad_path(path)),
-                    }
+                    so_far = next;
                 }
-            };
-            let at = match parent {
-                None => staged.clone(),
-                Some(p) => staged.join(p).ok_or_else(|| bad_path(path))?,
+            }
+            let (Some(dir), at) = (
+                dirs.get(parent),
+                staged.join(parent).unwrap_or_else(|| staged.clone()),
+            ) else {
+                return Err(bad_path(path));
             };
             state.write_new(dir, &at, name, bytes, *executable)?;
         }

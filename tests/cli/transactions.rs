@@ -25,9 +25,12 @@ use skills_tests::tempdir;
 
 use crate::skills;
 
-/// Skills per source, files per skill: enough that each operation has a
-/// few hundred points to die at.
+/// Skills per source for the kill tests, files per skill: enough that the
+/// four operations have over a thousand points to die at between them.
 const SKILLS: usize = 10;
+/// Skills per source for the full-disk tests: every write of a smaller
+/// operation fails in turn (the same code paths, fewer runs).
+const FULL_DISK_SKILLS: usize = 3;
 const FILES: usize = 6;
 /// The clients installed for: three folders.
 const CLIENTS: [&str; 3] = ["claude-code", "codex", "gemini-cli"];
@@ -73,10 +76,10 @@ fn skill(dir: &Path, name: &str, version: usize) {
     }
 }
 
-fn source(dir: &Path, version: usize) {
+fn source(dir: &Path, version: usize, skills: usize) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
-    for i in 0..SKILLS {
+    for i in 0..skills {
         skill(dir, &format!("s{i}"), version);
     }
 }
@@ -221,7 +224,7 @@ fn client_args() -> Vec<String> {
         .collect()
 }
 
-fn scenario(base: &Path, name: &'static str) -> Scenario {
+fn scenario(base: &Path, name: &'static str, skills: usize) -> Scenario {
     let template = base.join(name);
     let p = template.join("p");
     let src = template.join("src");
@@ -241,23 +244,23 @@ fn scenario(base: &Path, name: &'static str) -> Scenario {
     ok(&p, &add_keep.iter().map(String::as_str).collect::<Vec<_>>());
     let args: Vec<String> = match name {
         "add" => {
-            source(&src, 1);
+            source(&src, 1, skills);
             let mut a = vec!["add".to_string(), "../src".to_string()];
             a.extend(client_args());
             a
         }
         "update" => {
-            source(&src, 1);
+            source(&src, 1, skills);
             let mut a = vec!["add".to_string(), "../src".to_string()];
             a.extend(client_args());
             ok(&p, &a.iter().map(String::as_str).collect::<Vec<_>>());
-            source(&src, 2);
+            source(&src, 2, skills);
             vec!["update".to_string()]
         }
         // The user's scope: folders below the home folder, the lock and
         // the transactions in `~/.config/skb`, two roots renamed between.
         "global" => {
-            source(&src, 1);
+            source(&src, 1, skills);
             vec![
                 "add".to_string(),
                 src.display().to_string(),
@@ -269,11 +272,11 @@ fn scenario(base: &Path, name: &'static str) -> Scenario {
             ]
         }
         "remove" => {
-            source(&src, 1);
+            source(&src, 1, skills);
             let mut a = vec!["add".to_string(), "../src".to_string()];
             a.extend(client_args());
             ok(&p, &a.iter().map(String::as_str).collect::<Vec<_>>());
-            (0..SKILLS / 2)
+            (0..skills / 2)
                 .map(|i| format!("s{i}"))
                 .fold(vec!["remove".to_string()], |mut v, s| {
                     v.push(s);
@@ -419,7 +422,7 @@ static KILLS: AtomicUsize = AtomicUsize::new(0);
 
 fn crash_everywhere(name: &'static str) {
     let tmp = tempdir();
-    let s = scenario(tmp.path(), name);
+    let s = scenario(tmp.path(), name, SKILLS);
     let outcomes = std::sync::Mutex::new(BTreeMap::<&str, usize>::new());
     each_point(s.points, |k| {
         let world = fresh(&s, tmp.path(), "crash", k);
@@ -467,7 +470,7 @@ fn crash_everywhere(name: &'static str) {
 
 fn full_disk_everywhere(name: &'static str) {
     let tmp = tempdir();
-    let s = scenario(tmp.path(), name);
+    let s = scenario(tmp.path(), name, FULL_DISK_SKILLS);
     let outcomes = std::sync::Mutex::new(BTreeMap::<&str, usize>::new());
     each_point(s.points, |k| {
         let world = fresh(&s, tmp.path(), "enospc", k);
@@ -544,7 +547,7 @@ fn remove_on_a_full_disk_leaves_all_old_or_all_new() {
 #[test]
 fn update_sigkilled_at_random_times_leaves_all_old_or_all_new() {
     let tmp = tempdir();
-    let s = scenario(tmp.path(), "update");
+    let s = scenario(tmp.path(), "update", SKILLS);
     let started = std::time::Instant::now();
     let world = fresh(&s, tmp.path(), "timing", 0);
     let argv: Vec<&str> = s.args.iter().map(String::as_str).collect();

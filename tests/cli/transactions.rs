@@ -192,9 +192,12 @@ fn no_leftovers_in(state: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// A copy of `from` at `to`, its files hard links: skb never writes a
+/// file in place (it creates new ones and renames), so a world's run
+/// cannot change the template's bytes, and a thousand copies cost no data.
 fn copy_tree(from: &Path, to: &Path) {
     let out = Command::new("cp")
-        .arg("-a")
+        .arg("-al")
         .arg(from)
         .arg(to)
         .output()
@@ -285,6 +288,10 @@ fn scenario(base: &Path, name: &'static str, skills: usize) -> Scenario {
         }
         _ => unreachable!("no scenario {name}"),
     };
+    // Each world takes its own guard (a shared inode would serialise them).
+    for guard in [p.join(".skb/guard"), p.join("home/.config/skb/guard")] {
+        let _ = std::fs::remove_file(guard);
+    }
     let before = snapshot(&p);
     // A clean run, counted, gives the state after and the number of points.
     let clean = base.join(format!("{name}-clean"));

@@ -97,7 +97,7 @@ impl Installer<'_> {
     pub fn add(&self, request: &AddRequest) -> Result<Added> {
         let opened = self.project.open()?;
         let _guard = self.project.guard(&opened, self.observer)?;
-        let mut lock = self.project.read_lock(&opened)?;
+        let mut lock = self.project.read()?;
         let dests = targets::dests(&self.project, &opened, &request.clients)?;
         let mut changes = Staging::new(&self.project, &opened, request.force);
         let added = self.add_into(&mut lock, request, &dests, &self.cwd, &mut changes)?;

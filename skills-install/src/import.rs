@@ -71,7 +71,7 @@ impl Installer<'_> {
         let findings = vercel::verify(&self.project.root, &vlock);
         let opened = self.project.open()?;
         let _guard = self.project.guard(&opened, self.observer)?;
-        let mut lock = self.project.read_lock(&opened)?;
+        let mut lock = self.project.read()?;
         // Everything checked before anything is fetched or written.
         let mut requests = Vec::new();
         for skill in &vlock.skills {

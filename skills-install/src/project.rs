@@ -210,46 +210,15 @@ impl Project {
         })
     }
 
-    /// The lock, or an empty one when the file does not exist. Read below
-    /// the root without following a link, bounded, strict UTF-8.
-    pub(crate) fn read_lock(&self, opened: &Opened) -> Result<Lock> {
-        if self.global {
-            self.read_lock_in(&opened.state, USER_LOCK)
-        } else {
-            self.read_lock_in(&opened.target, lock::FILE_NAME)
-        }
-    }
-
-    fn read_lock_in(&self, root: &Root, name: &str) -> Result<Lock> {
-        let r = rel(name)?;
-        if root.kind(&r).map_err(at_lock)?.is_none() {
-            return Ok(Lock::default());
-        }
-        let bytes = root.read(&r, lock::MAX_LOCK_FILE).map_err(at_lock)?;
-        let shown = self.lock_path.display();
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| Error::refused(Stage::Lock, format!("{shown}: not UTF-8")))?;
-        let lock =
-            Lock::parse(text).map_err(|e| Error::refused(Stage::Lock, format!("{shown}: {e}")))?;
-        // Where its folders may be: one rule, skills-core's.
-        self.scope
-            .check(&lock)
-            .map_err(|e| Error::refused(Stage::Lock, format!("{shown}: {e}")))?;
-        Ok(lock)
-    }
-
     /// The lock as it is now (an empty one when there is no lock file),
-    /// for commands that only read: no guard is taken, and an operation
-    /// another process has under way is not waited for.
+    /// read by skills-core's one reader ([`Scope::read_lock`]: bounded,
+    /// UTF-8 or refused, strict, checked for its scope; a project's lock
+    /// read below its root without following a link). An operation reads
+    /// it under the guard; commands that only read take no guard.
     pub fn read(&self) -> Result<Lock> {
-        let target = self.open_target()?;
-        if self.global {
-            return match self.open_state(&target, false)? {
-                Some(state) => self.read_lock_in(&state, USER_LOCK),
-                None => Ok(Lock::default()),
-            };
-        }
-        self.read_lock_in(&target, lock::FILE_NAME)
+        self.scope
+            .read_lock_or_empty()
+            .map_err(|e| Error::refused(Stage::Lock, e.to_string()))
     }
 
     /// Whether the lock file exists.

@@ -31,7 +31,7 @@ impl Installer<'_> {
     pub fn remove(&self, request: &RemoveRequest) -> Result<Removed> {
         let opened = self.project.open()?;
         let _guard = self.project.guard(&opened, self.observer)?;
-        let mut lock = self.project.read_lock(&opened)?;
+        let mut lock = self.project.read()?;
         // Everything checked before anything is staged.
         let mut changes = Staging::new(&self.project, &opened, request.force);
         for name in &request.names {

@@ -65,7 +65,7 @@ impl Installer<'_> {
                 ),
             ));
         }
-        let mut lock = self.project.read_lock(&opened)?;
+        let mut lock = self.project.read()?;
         // Every signer record re-verified, and its trust decision re-made,
         // before anything is fetched.
         let problems = crate::attestation::problems(&self.trust, &lock);

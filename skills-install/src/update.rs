@@ -77,7 +77,7 @@ impl Installer<'_> {
     pub fn update(&self, request: &UpdateRequest) -> Result<Updated> {
         let opened = self.project.open()?;
         let _guard = self.project.guard(&opened, self.observer)?;
-        let mut lock = self.project.read_lock(&opened)?;
+        let mut lock = self.project.read()?;
         for n in &request.names {
             if lock.get(n).is_none() {
                 return Err(Error::refused(

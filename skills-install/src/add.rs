@@ -188,6 +188,7 @@ impl Installer<'_> {
         }
         // Every skill's signature and version checked before any is staged.
         let mut decided = Vec::new();
+        let whole = std::cell::OnceCell::new();
         for skill in &chosen {
             let name = install::folder_name(skill);
             let origin = crate::origin::of_resolved(&fetched.resolved_for(&skill.meta.name));
@@ -197,6 +198,7 @@ impl Installer<'_> {
                 skill,
                 source: &request.source,
                 origin: &origin,
+                whole: &whole,
             };
             decided.push((
                 policy::decide(&self.trust, &candidate, lock.get(name), request.flags)?,
@@ -247,8 +249,8 @@ impl Installer<'_> {
             ..Added::default()
         };
         for ((skill, (decision, origin)), scan) in chosen.iter().zip(decided).zip(scans) {
-            if let Some((digest, listing)) = decision.listing {
-                lock.keep_listing(digest, listing);
+            if let Some(listing) = decision.listing {
+                listing.keep(lock, &whole);
             }
             let origin = Origin {
                 source: request.source.clone(),

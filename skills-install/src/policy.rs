@@ -24,6 +24,8 @@
 //! those exact bytes. A local pack signed by a key that is not trusted is
 //! refused, as a remote one is.
 
+use std::cell::OnceCell;
+
 use skills_compiler::embed::{Plan, PlanSkill};
 use skills_core::digest::{bundle_listing, listing_digest};
 use skills_core::lock::{LockedSkill, Signer, attest};
@@ -48,6 +50,38 @@ pub struct PolicyFlags {
     pub allow_source_change: bool,
 }
 
+/// The listing a signed digest covers, as the lock keeps it (every line
+/// after the first).
+#[derive(Debug, Clone)]
+pub(crate) enum Listing {
+    /// The whole plan's ([`Candidate::whole`], shared by the skills of one
+    /// signed pack): kept once, by [`Listing::keep`].
+    Whole,
+    /// One skill's own (an index entry): its digest and lines.
+    Own(String, Vec<String>),
+}
+
+impl Listing {
+    /// Keeps the listing in `lock` (the whole plan's once, however many
+    /// skills of the pack are kept).
+    pub(crate) fn keep(
+        self,
+        lock: &mut skills_core::lock::Lock,
+        whole: &OnceCell<(String, Vec<String>)>,
+    ) {
+        match self {
+            Listing::Own(digest, lines) => lock.keep_listing(digest, lines),
+            Listing::Whole => {
+                if let Some((digest, lines)) = whole.get()
+                    && lock.listing(digest) != Some(&lines[1..])
+                {
+                    lock.keep_listing(digest.clone(), lines[1..].to_vec());
+                }
+            }
+        }
+    }
+}
+
 /// What the verify stage decided for one skill: what the lock records.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Decided {
@@ -57,8 +91,8 @@ pub(crate) struct Decided {
     pub(crate) unsigned: Option<String>,
     /// Changes a flag accepted (recorded in the lock).
     pub(crate) accepted: Vec<String>,
-    /// The listing the signed digest covers, keyed by that digest.
-    pub(crate) listing: Option<(String, Vec<String>)>,
+    /// The listing the signed digest covers, for the lock to keep.
+    pub(crate) listing: Option<Listing>,
     /// Whether the locked record's allowances (gate acceptances) carry
     /// over: same origin.
     pub(crate) same_origin: bool,
@@ -77,6 +111,9 @@ pub(crate) struct Candidate<'a> {
     pub(crate) source: &'a str,
     /// Its origin ([`crate::origin`]).
     pub(crate) origin: &'a str,
+    /// The listing of the whole plan and its digest, made once for all the
+    /// skills of one fetched source (a pack's signature covers them all).
+    pub(crate) whole: &'a OnceCell<(String, Vec<String>)>,
 }
 
 /// Decides whether `candidate` may be installed, given the lock's record
@@ -94,6 +131,7 @@ pub(crate) fn decide(
         skill,
         source,
         origin,
+        whole,
     } = *candidate;
     let name = &*skill.meta.name;
     let refuse = |why: String| {
@@ -217,6 +255,7 @@ pub(crate) fn decide(
                 plan,
                 skill,
                 fetched.per_skill_signer.contains_key(name),
+                whole,
             )
             .map_err(|why| {
                 refuse(format!(
@@ -246,7 +285,8 @@ fn evidence(
     plan: &Plan,
     skill: &PlanSkill,
     per_skill: bool,
-) -> std::result::Result<(Signer, (String, Vec<String>)), String> {
+    whole: &OnceCell<(String, Vec<String>)>,
+) -> std::result::Result<(Signer, Listing), String> {
     let s = &signed.signer;
     let record = attest::record(&signed.text)
         .ok_or_else(|| format!("its signature by key {} cannot be read back", s.key_id))?;
@@ -256,12 +296,20 @@ fn evidence(
             s.key_id, record.comment
         )
     })?;
-    let listing = if per_skill {
-        bundle_listing([skill.digested()])
+    let (content, listing) = if per_skill {
+        let lines = bundle_listing([skill.digested()]);
+        let content = listing_digest(&lines);
+        (
+            content.clone(),
+            Listing::Own(content, lines.into_iter().skip(1).collect()),
+        )
     } else {
-        bundle_listing(plan.skills.iter().map(PlanSkill::digested))
+        let (content, _) = whole.get_or_init(|| {
+            let lines = bundle_listing(plan.skills.iter().map(PlanSkill::digested));
+            (listing_digest(&lines), lines)
+        });
+        (content.clone(), Listing::Whole)
     };
-    let content = listing_digest(&listing);
     if content != digest {
         return Err(format!(
             "key {} signed the content digest {digest}, and what was fetched and validated has {content}",
@@ -276,6 +324,6 @@ fn evidence(
             timestamp: s.timestamp,
             signature: Some(record),
         },
-        (digest, listing.into_iter().skip(1).collect()),
+        listing,
     ))
 }

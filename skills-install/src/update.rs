@@ -150,6 +150,7 @@ impl Installer<'_> {
         let mut changes = Staging::new(&self.project, &opened, request.force);
         let mut planned = Vec::new();
         for (fetched, plan, group) in &fetched_sources {
+            let whole = std::cell::OnceCell::new();
             for name in &group.names {
                 let Some(locked) = lock.get(name).cloned() else {
                     continue;
@@ -181,6 +182,7 @@ impl Installer<'_> {
                     skill,
                     source: &locked.source,
                     origin: &origin,
+                    whole: &whole,
                 };
                 let decision =
                     policy::decide(&self.trust, &candidate, Some(&locked), request.flags)?;
@@ -205,15 +207,15 @@ impl Installer<'_> {
                     profile: group.profile.clone(),
                     scan: Some(scan),
                 };
-                planned.push((name.clone(), locked, skill, origin, dests, decision.listing));
+                if let Some(listing) = decision.listing {
+                    listing.keep(&mut lock, &whole);
+                }
+                planned.push((name.clone(), locked, skill, origin, dests));
             }
         }
         // Pass 2: stage, then one commit.
         let mut out = Updated::default();
-        for (name, locked, skill, origin, dests, listing) in planned {
-            if let Some((digest, lines)) = listing {
-                lock.keep_listing(digest, lines);
-            }
+        for (name, locked, skill, origin, dests) in planned {
             let action = changes.install(&mut lock, skill, &origin, &dests)?;
             let (updated, files) = match action {
                 Action::Updated { changes } => (true, changes),

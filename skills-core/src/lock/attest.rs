@@ -25,6 +25,7 @@
 //! written by version 1 locks keep no signature and cannot be checked: an
 //! error too (`skb update NAME` records it again).
 
+use std::collections::HashMap;
 use std::fmt;
 
 use ct_codecs::{Base64, Decoder};
@@ -51,13 +52,15 @@ impl fmt::Display for Problem {
 /// Every signer record of `lock` checked ([`check_skill`]), with the
 /// public keys `key` gives by key id (16 uppercase hex digits; the bare
 /// base64 key, as a trust store holds it); one problem per skill that
-/// fails.
+/// fails. Each signature is verified once and each listing hashed once,
+/// however many skills name them (a pack of 454 skills is one of each).
 pub fn check(lock: &Lock, key: &dyn Fn(&str) -> Option<String>) -> Vec<Problem> {
+    let mut checker = Checker::new(lock, key);
     lock.skills
         .iter()
         .filter(|s| s.signer.is_some())
         .filter_map(|s| {
-            check_skill(lock, s, key).err().map(|message| Problem {
+            checker.skill(s).err().map(|message| Problem {
                 skill: s.name.clone(),
                 message,
             })
@@ -72,107 +75,155 @@ pub fn check_skill(
     skill: &LockedSkill,
     key: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(), String> {
-    let Some(signer) = &skill.signer else {
-        return Ok(());
-    };
-    let Some(sig) = &signer.signature else {
-        return Err(format!(
-            "its signer record (key {}) keeps no signature (a version 1 lock): it cannot be checked; `skb update {}` records it again",
-            signer.key, skill.name
-        ));
-    };
-    let public = key(&signer.key).ok_or_else(|| {
-        format!(
-            "it is recorded as signed by key {}, which the trust store does not hold (`skb trust add`, or --pubkey for one run)",
-            signer.key
-        )
-    })?;
-    verify_comment(sig, &signer.key, &public)?;
-    let signed = claims(&sig.comment).ok_or_else(|| {
-        format!(
-            "the trusted comment signed by key {} names no content digest (`{}`): it binds the signed bytes only, which the lock does not hold",
-            signer.key, sig.comment
-        )
-    })?;
-    if signer.digest.as_deref() != Some(signed.digest.as_str())
-        || signer.version != signed.version
-        || signer.timestamp != signed.timestamp
-    {
-        return Err(format!(
-            "its signer record (digest {}, version {}, time {}) is not what key {} signed (`{}`)",
-            signer.digest.as_deref().unwrap_or("none"),
-            signer.version.as_deref().unwrap_or("none"),
-            signer
-                .timestamp
-                .map_or("none".to_string(), |t| t.to_string()),
-            signer.key,
-            sig.comment
-        ));
+    Checker::new(lock, key).skill(skill)
+}
+
+/// The skills of one verified listing, by their own digest: each one's
+/// `skill` line and its `file` lines.
+type Sections<'a> = HashMap<String, (&'a str, Vec<&'a str>)>;
+
+/// One lock's checks, remembering what several skills share.
+struct Checker<'a> {
+    lock: &'a Lock,
+    key: &'a dyn Fn(&str) -> Option<String>,
+    /// Verdicts of signatures, by key id and record.
+    signatures: HashMap<(&'a str, &'a SignatureRecord), Result<(), String>>,
+    /// Listings, by signed digest: their skills, or why they do not hold.
+    listings: HashMap<&'a str, Result<Sections<'a>, String>>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(lock: &'a Lock, key: &'a dyn Fn(&str) -> Option<String>) -> Checker<'a> {
+        Checker {
+            lock,
+            key,
+            signatures: HashMap::new(),
+            listings: HashMap::new(),
+        }
     }
-    let listing = lock.listing(&signed.digest).ok_or_else(|| {
-        format!(
-            "the lock keeps no listing of the signed digest {}",
-            signed.digest
-        )
-    })?;
+
+    fn skill(&mut self, skill: &'a LockedSkill) -> Result<(), String> {
+        let Some(signer) = &skill.signer else {
+            return Ok(());
+        };
+        let Some(sig) = &signer.signature else {
+            return Err(format!(
+                "its signer record (key {}) keeps no signature (a version 1 lock): it cannot be checked; `skb update {}` records it again",
+                signer.key, skill.name
+            ));
+        };
+        let key = self.key;
+        self.signatures
+            .entry((signer.key.as_str(), sig))
+            .or_insert_with(|| {
+                let public = key(&signer.key).ok_or_else(|| {
+                    format!(
+                        "it is recorded as signed by key {}, which the trust store does not hold (`skb trust add`, or --pubkey for one run)",
+                        signer.key
+                    )
+                })?;
+                verify_comment(sig, &signer.key, &public)
+            })
+            .clone()?;
+        let signed = claims(&sig.comment).ok_or_else(|| {
+            format!(
+                "the trusted comment signed by key {} names no content digest (`{}`): it binds the signed bytes only, which the lock does not hold",
+                signer.key, sig.comment
+            )
+        })?;
+        if signer.digest.as_deref() != Some(signed.digest.as_str())
+            || signer.version != signed.version
+            || signer.timestamp != signed.timestamp
+        {
+            return Err(format!(
+                "its signer record (digest {}, version {}, time {}) is not what key {} signed (`{}`)",
+                signer.digest.as_deref().unwrap_or("none"),
+                signer.version.as_deref().unwrap_or("none"),
+                signer
+                    .timestamp
+                    .map_or("none".to_string(), |t| t.to_string()),
+                signer.key,
+                sig.comment
+            ));
+        }
+        let Some(digest) = signer.digest.as_deref() else {
+            return Err("its signer record names no digest".to_string());
+        };
+        let lock = self.lock;
+        let sections = self
+            .listings
+            .entry(digest)
+            .or_insert_with(|| verified_listing(lock, digest))
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let locked = skill
+            .digest
+            .strip_prefix("sha256:")
+            .ok_or_else(|| format!("its digest `{}` is not `sha256:`", skill.digest))?;
+        let (signed_name, signed_files) = sections.get(locked).ok_or_else(|| {
+            format!(
+                "its digest {} is not a skill of what key {} signed ({digest})",
+                skill.digest, signer.key
+            )
+        })?;
+        // The name it was signed under: this one, or a plugin's `p:name`.
+        let quoted = crate::json::quote(&skill.name);
+        let in_plugin = format!(":{}", &quoted[1..]);
+        if *signed_name != quoted
+            && !(signed_name.starts_with('"') && signed_name.ends_with(&in_plugin))
+        {
+            return Err(format!(
+                "what key {} signed under this digest is the skill {signed_name}, not `{}`",
+                signer.key, skill.name
+            ));
+        }
+        let locked_files: Vec<String> = skill
+            .files
+            .iter()
+            .map(|f| file_line(&f.sha256, f.executable, f.size, &f.path))
+            .collect();
+        if signed_files.len() != locked_files.len()
+            || signed_files.iter().zip(&locked_files).any(|(a, b)| *a != b)
+        {
+            return Err(format!(
+                "its locked files are not the files key {} signed",
+                signer.key
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The listing `lock` keeps for `digest`, hashed to it, as its skills by
+/// their own digest.
+fn verified_listing<'a>(lock: &'a Lock, digest: &str) -> Result<Sections<'a>, String> {
+    let listing = lock
+        .listing(digest)
+        .ok_or_else(|| format!("the lock keeps no listing of the signed digest {digest}"))?;
     let mut lines: Vec<&str> = Vec::with_capacity(listing.len() + 1);
     lines.push(digest::VERSION);
     lines.extend(listing.iter().map(String::as_str));
-    if listing_digest(&lines) != signed.digest {
+    if listing_digest(&lines) != digest {
         return Err(format!(
-            "the listing the lock keeps for {} does not hash to it",
-            signed.digest
+            "the listing the lock keeps for {digest} does not hash to it"
         ));
     }
-    let locked = skill
-        .digest
-        .strip_prefix("sha256:")
-        .ok_or_else(|| format!("its digest `{}` is not `sha256:`", skill.digest))?;
-    let section = sections(listing)
-        .find(|s| {
-            let mut own = vec![digest::VERSION];
-            own.extend(s.iter().copied());
-            listing_digest(&own) == locked
-        })
-        .ok_or_else(|| {
-            format!(
-                "its digest {} is not a skill of what key {} signed ({})",
-                skill.digest, signer.key, signed.digest
-            )
-        })?;
-    // The name it was signed under: this one, or a plugin's `p:name`.
-    let signed_name = section
-        .first()
-        .and_then(|l| l.strip_prefix("skill "))
-        .unwrap_or_default();
-    let quoted = crate::json::quote(&skill.name);
-    let in_plugin = format!(":{}", &quoted[1..]);
-    if signed_name != quoted && !(signed_name.starts_with('"') && signed_name.ends_with(&in_plugin))
-    {
-        return Err(format!(
-            "what key {} signed under this digest is the skill {signed_name}, not `{}`",
-            signer.key, skill.name
-        ));
+    let mut out = HashMap::new();
+    for section in sections(listing) {
+        let mut own = vec![digest::VERSION];
+        own.extend(section.iter().copied());
+        let name = section
+            .first()
+            .and_then(|l| l.strip_prefix("skill "))
+            .unwrap_or_default();
+        let files = section
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with("file "))
+            .collect();
+        out.insert(listing_digest(&own), (name, files));
     }
-    let signed_files: Vec<&str> = section
-        .iter()
-        .copied()
-        .filter(|l| l.starts_with("file "))
-        .collect();
-    let locked_files: Vec<String> = skill
-        .files
-        .iter()
-        .map(|f| file_line(&f.sha256, f.executable, f.size, &f.path))
-        .collect();
-    if signed_files.len() != locked_files.len()
-        || signed_files.iter().zip(&locked_files).any(|(a, b)| *a != b)
-    {
-        return Err(format!(
-            "its locked files are not the files key {} signed",
-            signer.key
-        ));
-    }
-    Ok(())
+    Ok(out)
 }
 
 /// The skills of a listing (without its first line): each run of lines

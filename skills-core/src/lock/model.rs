@@ -136,7 +136,7 @@ pub struct Signer {
 /// A minisign signature as the lock keeps it: enough to verify, with the
 /// signer's public key, that the key signed the trusted comment (its
 /// global signature covers the file signature and the comment).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SignatureRecord {
     /// The signature line: base64 of the algorithm, the key id and the
     /// Ed25519 signature of the signed bytes.

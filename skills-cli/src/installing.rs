@@ -157,6 +157,26 @@ pub fn failed(e: skills_install::Error) -> io::Result<crate::Outcome> {
     Err(into_io(e))
 }
 
+/// One skill `add` or `import` placed, as a line: `installed NAME -> FOLDERS`.
+pub fn added_line(s: &skills_install::AddedSkill) -> String {
+    format!(
+        "{} {} -> {}",
+        s.action.verb(),
+        s.name,
+        s.installed.join(", ")
+    )
+}
+
+/// The same as JSON.
+pub fn added_json(s: &skills_install::AddedSkill) -> serde_json::Value {
+    serde_json::json!({
+        "name": s.name,
+        "action": s.action.verb(),
+        "installed": s.installed,
+        "digest": s.digest,
+    })
+}
+
 /// Prints `lines` (human) or `json` on stdout.
 pub fn print(format: ListFormat, lines: &[String], json: &serde_json::Value) -> io::Result<()> {
     let mut out = io::stdout().lock();

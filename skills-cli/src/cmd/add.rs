@@ -51,26 +51,10 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
         Ok(a) => a,
         Err(e) => return installing::failed(e),
     };
-    let lines: Vec<String> = added
-        .skills
-        .iter()
-        .map(|s| {
-            format!(
-                "{} {} -> {}",
-                s.action.verb(),
-                s.name,
-                s.installed.join(", ")
-            )
-        })
-        .collect();
+    let lines: Vec<String> = added.skills.iter().map(installing::added_line).collect();
     let json = json!({
         "source": args.source,
-        "skills": added.skills.iter().map(|s| json!({
-            "name": s.name,
-            "action": s.action.verb(),
-            "installed": s.installed,
-            "digest": s.digest,
-        })).collect::<Vec<_>>(),
+        "skills": added.skills.iter().map(installing::added_json).collect::<Vec<_>>(),
         "clients": added.notes.iter().map(|n| json!({
             "client": n.client, "skill": n.skill, "note": n.note,
         })).collect::<Vec<_>>(),

@@ -29,18 +29,7 @@ pub fn run(args: &ImportArgs) -> io::Result<Outcome> {
         Ok(i) => i,
         Err(e) => return installing::failed(e),
     };
-    let mut lines: Vec<String> = imported
-        .skills
-        .iter()
-        .map(|s| {
-            format!(
-                "{} {} -> {}",
-                s.action.verb(),
-                s.name,
-                s.installed.join(", ")
-            )
-        })
-        .collect();
+    let mut lines: Vec<String> = imported.skills.iter().map(installing::added_line).collect();
     lines.push(format!(
         "imported {} skill{} from {}",
         imported.count,
@@ -48,12 +37,7 @@ pub fn run(args: &ImportArgs) -> io::Result<Outcome> {
         vercel::LOCK_FILE
     ));
     let json = json!({
-        "imported": imported.skills.iter().map(|s| json!({
-            "name": s.name,
-            "action": s.action.verb(),
-            "installed": s.installed,
-            "digest": s.digest,
-        })).collect::<Vec<_>>(),
+        "imported": imported.skills.iter().map(installing::added_json).collect::<Vec<_>>(),
     });
     installing::print(args.format, &lines, &json)?;
     Ok(Outcome::Success)

@@ -3,7 +3,7 @@
 //! naming the source, the skill, the folder and the flag that overrides.
 //!
 //! Every operation checks everything it can before it writes anything, and
-//! writes through a transaction ([`crate::commit`]): an error before the
+//! writes through a transaction (the commit stage): an error before the
 //! commit stage leaves every folder and the lock as they were; an error in
 //! it is rolled back, or finished by the next command.
 

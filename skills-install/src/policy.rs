@@ -2,7 +2,8 @@
 //! records of it: the trust store's policy ([`skills_supply::trust`]:
 //! trusted keys, pins, retired keys, rollback) applied to the signature
 //! fetched with the skill, then the installer's own rules about the lock,
-//! each bound to what was actually fetched (its [`crate::origin`]):
+//! each bound to what was actually fetched (its origin: the canonical
+//! spelling of what was fetched, `skills_supply::canonical::identity`):
 //!
 //! - **An allowance never travels.** A recorded `--allow-unsigned` and the
 //!   gate's recorded acceptances carry over to a skill's updates only from

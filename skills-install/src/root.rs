@@ -11,10 +11,10 @@
 //! component with `openat(O_NOFOLLOW | O_DIRECTORY)` from the root's
 //! descriptor; files are created with `O_CREAT | O_EXCL | O_NOFOLLOW`; a
 //! rename or delete names its parent by descriptor. A link anywhere on the
-//! way is [`LINK`], an error naming the path, and nothing is written.
+//! way is an error naming the path, and nothing is written.
 //!
 //! Paths are [`Rel`]: relative, `/`-separated, no `.` or `..`, checked
-//! when made. Every mutation first passes [`crate::failpoint::hit`], which
+//! when made. Every mutation first passes the fault injection point, which
 //! the crash and full-disk tests use.
 
 use std::fmt;

@@ -385,6 +385,7 @@ fn compiled_code_in_base64_is_reported() {
 }
 
 #[cfg(unix)]
+#[cfg(feature = "fs")]
 #[test]
 fn scan_dir_reports_what_it_does_not_read() {
     use std::os::unix::fs::symlink;

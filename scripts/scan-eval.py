@@ -307,8 +307,8 @@ def rebuild_benign():
         gd = os.path.join(MIRROR, repo.replace("/", "+", 1), "repo")
         base = os.path.join(EVAL, "benign-dev") if split == "dev" else os.path.join(EVAL, "held", "benign")
         dest = os.path.join(base, folder)
-        ls = subprocess.run(["git", "--git-dir", gd, "ls-tree", "-r", "-l", commit, "--", path if path != "." else ""],
-                            capture_output=True, text=True)
+        spec = [] if path == "." else ["--", path]
+        ls = subprocess.run(["git", "--git-dir", gd, "ls-tree", "-r", "-l", commit] + spec, capture_output=True, text=True)
         if ls.returncode:
             print(f"rebuild: {repo}@{commit} not mirrored (fetch github:{repo} first)", file=sys.stderr)
             continue

@@ -294,6 +294,13 @@ def id_lists(s, results):
             lines.append(f"- {name}, missed (< medium): {' '.join(sorted(r['missed']))}")
         if r["flagged"]:
             lines.append(f"- {name}, benign flagged (>= medium): {' '.join(sorted(r['flagged']))}")
+            if s.corpus:
+                by_repo = defaultdict(int)
+                for f in r["flagged"]:
+                    by_repo[f.split(":", 1)[-1].split("/", 1)[0]] += 1
+                top = sorted(by_repo.items(), key=lambda kv: (-kv[1], kv[0]))
+                lines.append(f"- {name}, benign flagged per publisher folder ({len(top)} folders): "
+                             + ", ".join(f"{k} {v}" for k, v in top))
     return lines + ([""] if lines else [])
 
 

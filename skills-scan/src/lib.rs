@@ -63,9 +63,11 @@ mod decode;
 mod engine;
 mod finding;
 mod frontmatter;
+mod jsonc;
 mod lex;
 mod markdown;
 mod net;
+mod plugin;
 mod prose;
 mod rule;
 mod script;
@@ -74,6 +76,7 @@ mod sensitive;
 mod shell;
 pub mod suppress;
 mod text;
+mod toolfiles;
 mod unicode;
 
 #[cfg(feature = "fs")]

@@ -7,6 +7,11 @@
 //! scanned and reported (`SK643`): an agent reading the folder may read it.
 //! `.git` is not walked: version-control data, written by the tool that
 //! cloned the folder, is never skill content.
+//!
+//! A plugin, a marketplace or a project with agent settings is scanned the
+//! same way ([`is_plugin_root`]); when the folder holds no `SKILL.md`, the
+//! skills and plugins below it are left to their own scans, as each is
+//! installed and loaded on its own.
 
 use std::fmt;
 use std::io::{self, Read};
@@ -42,9 +47,47 @@ impl std::error::Error for ScanError {
     }
 }
 
+/// Files whose presence makes a folder a plugin, a marketplace or a
+/// project whose agent runs commands of its own (hooks, MCP servers).
+const PLUGIN_MARKERS: [&str; 8] = [
+    ".claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
+    ".mcp.json",
+    "hooks/hooks.json",
+    "gemini-extension.json",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".cursor/mcp.json",
+];
+
+/// Whether `dir` is a plugin or a marketplace (Claude Code's
+/// `.claude-plugin/`, a Gemini extension), or holds MCP servers or hooks
+/// an agent starts by itself (`.mcp.json`, `hooks/hooks.json`, a
+/// project's `.claude/settings.json`): scanned as a skill is, even without
+/// a `SKILL.md`, since its attack may be only in those files.
+pub fn is_plugin_root(dir: &Path) -> bool {
+    PLUGIN_MARKERS.iter().any(|m| {
+        std::fs::symlink_metadata(dir.join(m)).is_ok_and(|meta| !meta.file_type().is_dir())
+    })
+}
+
+/// Whether `dir` holds an entry named `SKILL.md` in any letter case.
+fn holds_skill_md(dir: &Path) -> bool {
+    Listing::read(dir).is_ok_and(|l| {
+        l.entries().iter().any(|(name, kind)| {
+            *kind != EntryKind::Dir
+                && name
+                    .to_str()
+                    .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
+        })
+    })
+}
+
 /// Scans the skill folder at `dir`: every regular file below it, each
 /// read without following links and with `options.max_file_bytes` as its
 /// bound; what is not read is reported (see the module's documentation).
+/// A folder without a `SKILL.md` (a plugin, a marketplace) is scanned
+/// without the skills and plugins below it.
 pub fn scan_dir(dir: &Path, options: &Options) -> Result<Report, ScanError> {
     let fail = |error| ScanError {
         path: dir.to_path_buf(),
@@ -53,7 +96,8 @@ pub fn scan_dir(dir: &Path, options: &Options) -> Result<Report, ScanError> {
     let root = Dir::open(dir).map_err(fail)?;
     let mut paths = Vec::new();
     let mut unread = Vec::new();
-    walk(dir, "", 0, &mut paths, &mut unread).map_err(fail)?;
+    let nested = !holds_skill_md(dir);
+    walk(dir, "", 0, nested, &mut paths, &mut unread).map_err(fail)?;
     let mut contents = Vec::with_capacity(paths.len());
     for rel in paths {
         match read(&root, &rel, options.max_file_bytes) {
@@ -93,10 +137,13 @@ fn read(root: &Dir, rel: &str, limit: u64) -> Result<(Vec<u8>, u64), String> {
     Ok((bytes, size))
 }
 
+/// Lists the files below `base/rel`; `nested`: leaving out the folders
+/// scanned on their own (skills, plugins).
 fn walk(
     base: &Path,
     rel: &str,
     depth: usize,
+    nested: bool,
     out: &mut Vec<String>,
     skipped: &mut Vec<(String, String)>,
 ) -> io::Result<()> {
@@ -127,7 +174,14 @@ fn walk(
                 out.push(path);
             }
             EntryKind::Dir if name == ".git" => {}
-            EntryKind::Dir if depth < MAX_DEPTH => walk(base, &path, depth + 1, out, skipped)?,
+            EntryKind::Dir
+                if nested && {
+                    let sub = base.join(&path);
+                    holds_skill_md(&sub) || is_plugin_root(&sub)
+                } => {}
+            EntryKind::Dir if depth < MAX_DEPTH => {
+                walk(base, &path, depth + 1, nested, out, skipped)?;
+            }
             EntryKind::Dir => skipped.push((
                 path,
                 format!("a folder nested deeper than {MAX_DEPTH} folders, not read"),

@@ -850,6 +850,7 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
             }
         }
     }
+    crate::mcp::scan(ctx, &whole, kind);
 }
 
 /// Secrets, encoded payloads and known malware signatures, in every file.

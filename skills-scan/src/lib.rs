@@ -66,6 +66,7 @@ mod frontmatter;
 mod jsonc;
 mod lex;
 mod markdown;
+mod mcp;
 mod net;
 mod plugin;
 mod prose;
@@ -86,7 +87,7 @@ pub use finding::{EVIDENCE_CHARS, Finding, Report, Suppressed};
 pub use rule::{Category, RULES, Rule, Severity, rule};
 
 #[cfg(feature = "fs")]
-pub use disk::{ScanError, scan_dir};
+pub use disk::{ScanError, is_plugin_root, scan_dir};
 
 /// This scanner's version: a lock records which rules a skill was scanned
 /// with, since a newer version may find more.

@@ -505,7 +505,6 @@ fn yaml_values(text: &str, keys: &[&str]) -> Vec<(Range<usize>, String)> {
         let start = at;
         at += line.len();
         let body = line.trim_end();
-        let indent = body.len() - body.trim_start().len();
         let item = body.trim_start().trim_start_matches("- ").trim_start();
         let Some((key, value)) = item.split_once(':') else {
             continue;

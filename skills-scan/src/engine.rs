@@ -52,7 +52,7 @@ impl Kind {
     pub(crate) fn of(path: &str, text: &str) -> Kind {
         let name = path.rsplit('/').next().unwrap_or(path);
         let lower = name.to_ascii_lowercase();
-        if path.eq_ignore_ascii_case("skill.md") {
+        if path.eq_ignore_ascii_case("skill.md") || crate::plugin::is_prompt_file(path) {
             return Kind::SkillMd;
         }
         let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
@@ -808,6 +808,10 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     let code = matches!(kind, Kind::Shell | Kind::Python | Kind::Js);
     unicode::scan(ctx, &whole, code);
     common(ctx, &whole);
+    crate::mcp::scan(ctx, &whole, kind);
+    if kind != Kind::SkillMd && crate::toolfiles::scan(ctx, &whole) {
+        return;
+    }
     match kind {
         Kind::SkillMd | Kind::Markdown => markdown_file(ctx, &whole, kind == Kind::SkillMd),
         Kind::Shell => shell::scan(ctx, &whole, shell::Mode::Code),

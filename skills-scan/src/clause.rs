@@ -38,7 +38,16 @@ pub(crate) fn read(lower: &str, range: &Range<usize>, lang: &str) -> Reading {
     let cleared = clear(scope, NOT_NEGATIONS);
     let after = clause_after(lower, range.end);
     let negated = has_cue(&cleared, NEGATIONS)
-        || lang == "de" && NEGATIONS_AFTER.iter().any(|w| has_word(after, w));
+        || NEGATIONS_AFTER.iter().any(|(l, words)| {
+            *l == lang
+                && words.iter().any(|w| {
+                    if lang == "de" {
+                        has_word(after, w)
+                    } else {
+                        after.trim_start().starts_with(w)
+                    }
+                })
+        });
     let mention = has_cue(&clear(scope, NOT_MENTIONS), MENTIONS)
         || MENTIONS_AFTER.iter().any(|w| {
             after

@@ -563,8 +563,17 @@ pub(crate) const NEGATIONS: &[&str] = &[
     "절대",
 ];
 
-/// Words after the order that negate it (German puts `nicht` last).
-pub(crate) const NEGATIONS_AFTER: &[&str] = &["nicht", "niemals", "keinesfalls"];
+/// Words after the order that negate it: German puts `nicht` last (a
+/// word of the clause after the order), Japanese and Korean end the verb
+/// with it (right after the order).
+pub(crate) const NEGATIONS_AFTER: &[(&str, &[&str])] = &[
+    ("de", &["nicht", "niemals", "keinesfalls"]),
+    ("ja", &["しない", "しては", "にしない", "ないで"]),
+    (
+        "ko",
+        &["하지 마", "하지 말", "하지 않", "지 마", "지 말", "지 않"],
+    ),
+];
 
 /// Phrases that hold a negation but order something ("don't forget to").
 pub(crate) const NOT_NEGATIONS: &[&str] = &[
@@ -775,7 +784,11 @@ mod tests {
                 o.regex
             );
             // Escapes aside (`\s`, `\b`), the patterns read lowercased text.
-            let plain: String = o.regex.replace(r"\s", "").replace(r"\b", "");
+            let plain: String = o
+                .regex
+                .replace(r"\s", "")
+                .replace(r"\S", "")
+                .replace(r"\b", "");
             assert_eq!(plain, plain.to_lowercase(), "{}", o.regex);
         }
     }

@@ -177,14 +177,14 @@ fn lowercase(text: &str) -> String {
 /// The Latin letter a letter of another script is drawn like, if any.
 pub(crate) fn lookalike(c: char) -> Option<char> {
     Some(match c {
-        'а' | 'α' => 'a',
+        'а' => 'a',
         'е' => 'e',
         'о' | 'ο' => 'o',
-        'р' | 'ρ' => 'p',
+        'р' => 'p',
         'с' => 'c',
         'у' => 'y',
         'х' => 'x',
-        'і' | 'ι' => 'i',
+        'і' => 'i',
         'ј' => 'j',
         'ѕ' => 's',
         'ԁ' => 'd',
@@ -192,7 +192,6 @@ pub(crate) fn lookalike(c: char) -> Option<char> {
         'ԛ' => 'q',
         'ԝ' => 'w',
         'ӏ' => 'l',
-        'ν' => 'v',
         'А' | 'Α' => 'A',
         'В' | 'Β' => 'B',
         'Е' | 'Ε' => 'E',

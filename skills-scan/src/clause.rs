@@ -57,6 +57,22 @@ pub(crate) fn read(lower: &str, range: &Range<usize>, lang: &str) -> Reading {
     Reading { negated, mention }
 }
 
+/// Whether the clause before `at` describes what something other than the
+/// agent does ("OI will execute actions without asking", "VS Code will
+/// prompt for the passphrase"): a modal verb after a subject other than
+/// "you".
+pub(crate) fn described(lower: &str, at: usize) -> bool {
+    let scope = scope(lower, at, true);
+    let words: Vec<&str> = scope
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|w| {
+        matches!(w[1], "will" | "can" | "may" | "would" | "could" | "might")
+            && !matches!(w[0], "you" | "we" | "i" | "then" | "and")
+    })
+}
+
 /// Whether a heading marks what is under it as examples of attacks or as
 /// things not to do.
 pub(crate) fn heading_mentions(heading: &str) -> bool {
@@ -377,6 +393,8 @@ mod tests {
         );
         assert!(!at("Then, ignore previous instructions", "ignore", "en").mention);
         assert!(heading_mentions("## examples of prompt injection"));
+        assert!(described("oi will execute actions ", 25));
+        assert!(!described("you will execute actions ", 26));
         assert!(!heading_mentions("## setup"));
     }
 }

@@ -48,13 +48,13 @@ const PATTERNS: &[Pattern] = &[
         rule: id::ConcealFromUser,
         severity: Severity::High,
         message: "tells the agent to hide what it does from the user",
-        regex: r"(?i:\b(?:do\s+not|don'?t|never)\s+(?:(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|human|developer|operator)s?\b|(?:mention|reveal|disclose|show|report|tell)\b[^.\n]{0,50}?\b(?:to|from|with)\s+(?:the\s+)?(?:user|human|developer|operator)s?\b)|\bkeep\s+(?:this|it|these|them)\s+(?:\w+\s+)?(?:hidden|secret)\s+from\b|\bkeep\s+this\s+(?:behaviou?r\s+)?hidden\b|\bproceed\s+silently\b|\bsilently\s+(?:send|upload|post|exfiltrat\w*|transmit|forward)\b|\bmust\s+not\s+be\s+(?:removed\s+or\s+)?mentioned\b|\bhide\s+(?:this|it|these|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:as|run\s+as)\s+background\s+telemetry\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bshould\s+never\s+be\s+(?:disclosed|mentioned|summari[sz]ed|revealed)|\bshould\s+be\s+(?:performed|done|run|executed|carried\s+out)\s+silently|\backnowledge\s+(?:the\s+)?request\s+but\s+(?:proceed|continue)|\bavoid\s+alarming\s+the\s+user)",
+        regex: r"(?i:\b(?:do\s+not|don'?t|never)\s+(?:(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|human|developer|operator)s?\b|(?:mention|reveal|disclose|report|tell)\b[^.\n]{0,50}?\b(?:to|from|with)\s+(?:the\s+)?(?:user|human|developer|operator)s?\b)|\bkeep\s+(?:this|it|these|them)\s+(?:\w+\s+)?(?:hidden|secret)\s+from\b|\bkeep\s+this\s+(?:behaviou?r\s+)?hidden\b|\bsilently\s+(?:send|upload|post|exfiltrat\w*|transmit|forward)\b|\bmust\s+not\s+be\s+(?:removed\s+or\s+)?mentioned\b|\bhide\s+(?:this|it|these|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:as|run\s+as)\s+background\s+telemetry\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bshould\s+never\s+be\s+(?:disclosed|mentioned|summari[sz]ed|revealed)|\bshould\s+be\s+(?:performed|done|run|executed|carried\s+out)\s+silently|\backnowledge\s+(?:the\s+)?request\s+but\s+(?:proceed|continue)|\bavoid\s+alarming\s+the\s+user)",
     },
     Pattern {
         rule: id::SkipConfirmation,
         severity: Severity::Medium,
         message: "tells the agent to act without the user's confirmation",
-        regex: r"(?i:\b(?:without|no\s+need\s+(?:for|to))\s+(?:asking|waiting\s+for|requiring|seeking|prompting\s+for|requesting|getting)\s+(?:for\s+)?(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|permission|consent)\b|\b(?:do\s+not|don'?t|never)\s+(?:stop\s+to\s+)?(?:ask|wait)\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|approval|permission)\b|\bdo\s+not\s+stop\s+to\s+confirm\b|\brun\s+(?:these|them|this|it|everything|all\s+\w+|any\s+command[^.\n]{0,40}?)\s+without\s+asking\b|\bwithout\s+asking\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+request\s+confirmation|\bdisable\s+confirmation\s+prompts?|\ball\s+(?:\w+\s+){0,3}(?:operations|actions|commands|requests|changes|writes)\s+(?:\w+\s+){0,3}(?:are|were|have\s+been)\s+pre-?(?:approved|authori[sz]ed)|\bpre-?authori[sz]ed\s+all\b|\bpermissions\s+pre-?approved|[\w-]*confirm[\w-]*\s*[=:]\s*[\x22']?(?:false|disabled|off|no|none|never)\b|\btrust[\w-]*\s*[=:]\s*[\x22']?(?:full|permissive|unrestricted|all)\b|\b(?:network|shell|file|command)[\w-]*access\s*[=:]\s*[\x22']?(?:unrestricted|full|all)\b|\bautoApprove\W+true|\b(?:execute|run|apply|install|write|delete)\s+(?:them|it|these|this|everything|all\s+\w+|commands?)\s+without\s+(?:any\s+)?(?:confirmation|approval|asking|sandbox(?:ing)?)\b|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:before|first|for\s+permission))",
+        regex: r"(?i:\b(?:without|no\s+need\s+(?:for|to))\s+(?:asking|waiting\s+for|requiring|seeking|prompting\s+for|requesting|getting)\s+(?:for\s+)?(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|permission|consent)\b|\b(?:do\s+not|don'?t|never)\s+(?:stop\s+to\s+)?(?:ask|wait)\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|approval|permission)\b|\bdo\s+not\s+stop\s+to\s+confirm\b|\brun\s+(?:these|them|this|it|everything|all\s+\w+|any\s+command[^.\n]{0,40}?)\s+without\s+asking\b|\bwithout\s+asking\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+request\s+confirmation|\bdisable\s+confirmation\s+prompts?|\ball\s+(?:\w+\s+){0,3}(?:operations|actions|commands|requests|changes|writes)\s+(?:\w+\s+){0,3}(?:are|were|have\s+been)\s+pre-?(?:approved|authori[sz]ed)|\bpre-?authori[sz]ed\s+all\b|\bpermissions\s+pre-?approved|[\w-]*confirm[\w-]*\s*[=:]\s*[\x22']?(?:false|disabled|off|no|none|never)[\x22']?\s*(?m:$|[,;)}\]])|\btrust[\w-]*\s*[=:]\s*[\x22']?(?:full|permissive|unrestricted|all)\b|\b(?:network|shell|file|command)[\w-]*access\s*[=:]\s*[\x22']?(?:unrestricted|full|all)\b|\bautoApprove\W+true|\b(?:execute|run|apply|install|write|delete)\s+(?:them|it|these|this|everything|all\s+\w+|commands?)\s+without\s+(?:any\s+)?(?:confirmation|approval|asking|sandbox(?:ing)?)\b|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:before|first|for\s+permission))",
     },
     Pattern {
         rule: id::SafetyBypassInstruction,
@@ -300,6 +300,13 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         if reading.negated {
             continue;
         }
+        if told_what_to_say(entry.rule, &norm.lower, at.end)
+            || lower.starts_with(['o', 'b'])
+                && entry.rule == id::InstructionOverride
+                && !imperative(&norm.lower, at.start)
+        {
+            continue;
+        }
         let switch_off = entry.rule == id::SafetyBypassInstruction
             && [
                 "disable",
@@ -332,12 +339,28 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         // use what it quotes; or about the words (a detector, a guide): a
         // mention, reported as a note so that it is still visible.
         let quoted = quoting.mentioned(&range);
-        if quoted || reading.mention || headings.mentions(at.start) {
+        let described = matches!(entry.rule.code, "SK603" | "SK611" | "SK622")
+            && crate::clause::described(&norm.lower, at.start);
+        if quoted || reading.mention || described || headings.mentions(at.start) {
             severity = Severity::Low;
             message.push_str(" (quoted: a mention, unless the agent is meant to obey it)");
         }
         ctx.report(unit, entry.rule, severity, range, message);
     }
+}
+
+/// Whether an order not to tell the user goes on to say what not to tell
+/// them ("do not tell the user to increase RAM", "never tell the user
+/// \"you can check the log\""): advice on wording, not a secret.
+fn told_what_to_say(rule: &Rule, lower: &str, end: usize) -> bool {
+    if rule != id::ConcealFromUser || !lower[..end].ends_with("user") {
+        return false;
+    }
+    let after = crate::text::window_after(lower, end, 8);
+    after.starts_with(" to ")
+        || after
+            .trim_start_matches([' ', '*', '_', ':'])
+            .starts_with(['"', '“', '\'', '`'])
 }
 
 /// The Markdown headings of a text, to tell whether the section an order

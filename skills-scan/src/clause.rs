@@ -280,11 +280,15 @@ fn has_word(text: &str, cue: &str) -> bool {
             return !(cue == "别" || cue == "別")
                 || !before.is_some_and(|c| "特区區类類分个個级級性告识識差辨".contains(c));
         }
+        // A word of an address or a path (`docs.example.org`) is no cue.
         let before_ok = text[..i]
             .chars()
             .next_back()
-            .is_none_or(|c| !c.is_alphanumeric());
-        let after_ok = cue.ends_with(['\'', '’']) || boundary_after(&text[i..], cue.len());
+            .is_none_or(|c| !c.is_alphanumeric() && !"./-_@".contains(c));
+        let after_ok = cue.ends_with(['\'', '’'])
+            || cue == "e.g"
+            || boundary_after(&text[i..], cue.len())
+                && !text[i + cue.len()..].starts_with(['.', '/', '-', '_', '@']);
         before_ok && after_ok
     })
 }

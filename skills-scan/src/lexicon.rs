@@ -1,6 +1,6 @@
 //! Orders an honest skill does not give, in the languages skills are
 //! written in (English, Chinese, Spanish, Portuguese, Russian, Japanese,
-//! German, French, Korean, Italian), and the words that make a sentence a
+//! German, French, Korean, Italian, and Turkish's commonest orders), and the words that make a sentence a
 //! prohibition or a mention rather than an order.
 //!
 //! Each entry is a verb with its object, as the language orders it: the
@@ -145,7 +145,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "en",
         DownloadRun,
-        r"\b(?:download|fetch|curl|wget)\s+[^\n]*?https?://\S+\.(?:sh|ps1|bat|exe|py|bin)\b[^\n]*?\b(?:and|then)\s+(?:run|execute|launch|source)\b",
+        r"\b(?:curl|wget)\s[^\n|]*?\\?\|\s*(?:sudo\s+)?(?:bash|sh|zsh|dash)\b|\b(?:download|fetch|curl|wget)\s+[^\n]*?https?://\S+\.(?:sh|ps1|bat|exe|py|bin)\b[^\n]*?\b(?:and|then)\s+(?:run|execute|launch|source)\b",
     ),
     // Spanish.
     order(
@@ -171,7 +171,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "es",
         SkipConfirmation,
-        r"\bsin\s+(?:pedir|solicitar|esperar|preguntar\s+por)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bno\s+(?:pidas|pida|solicites|solicite|esperes|espere)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bsin\s+preguntar\s+al\s+usuario|\bpre-?aprobad[oa]s?\s+por\b",
+        r"\b(?:desactiva|deshabilita)\s+(?:todas\s+)?(?:las\s+)?(?:solicitudes|peticiones|confirmaciones)\s+(?:de\s+confirmaci(?:ó|o)n)?|\bsin\s+(?:pedir|solicitar|esperar|preguntar\s+por)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bno\s+(?:pidas|pida|solicites|solicite|esperes|espere)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bsin\s+preguntar\s+al\s+usuario|\bpre-?aprobad[oa]s?\s+por\b",
     ),
     order(
         "es",
@@ -207,7 +207,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "pt",
         SkipConfirmation,
-        r"\bsem\s+(?:pedir|solicitar|esperar|aguardar)\s+(?:a\s+|uma\s+|por\s+)?(?:confirma(?:ç|c)(?:ã|a)o|aprova(?:ç|c)(?:ã|a)o|permiss(?:ã|a)o|autoriza(?:ç|c)(?:ã|a)o)|\bn(?:ã|a)o\s+(?:pe(?:ç|c)a|solicite|espere)\s+(?:a\s+|uma\s+)?(?:confirma(?:ç|c)(?:ã|a)o|aprova(?:ç|c)(?:ã|a)o|permiss(?:ã|a)o)",
+        r"\bsem\s+perguntar\s+(?:nada\s+)?(?:ao|para\s+o)\s+(?:usu(?:á|a)rio|utilizador)|\b(?:desative|desabilite)\s+(?:todas\s+)?(?:as\s+)?(?:solicita(?:ç|c)(?:õ|o)es|confirma(?:ç|c)(?:õ|o)es)|\bsem\s+(?:pedir|solicitar|esperar|aguardar)\s+(?:a\s+|uma\s+|por\s+)?(?:confirma(?:ç|c)(?:ã|a)o|aprova(?:ç|c)(?:ã|a)o|permiss(?:ã|a)o|autoriza(?:ç|c)(?:ã|a)o)|\bn(?:ã|a)o\s+(?:pe(?:ç|c)a|solicite|espere)\s+(?:a\s+|uma\s+)?(?:confirma(?:ç|c)(?:ã|a)o|aprova(?:ç|c)(?:ã|a)o|permiss(?:ã|a)o)",
     ),
     order(
         "pt",
@@ -243,7 +243,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "fr",
         SkipConfirmation,
-        r"\bsans\s+(?:demander|attendre|solliciter)\s+(?:de\s+|la\s+|une\s+|d'|l')?(?:confirmation|autorisation|permission|approbation|accord)|\bne\s+demande[zr]?\s+(?:pas|jamais)\s+(?:de\s+|la\s+|d')?(?:confirmation|permission|autorisation)|\bpré-?approuvée?s?\s+par\b",
+        r"\bsans\s+demander\s+(?:rien\s+)?(?:à|a)\s+l'utilisat(?:eur|rice)|\bd(?:é|e)sactive[zr]?\s+(?:toutes\s+)?(?:les\s+)?(?:demandes|confirmations)\s+(?:de\s+confirmation)?|\bsans\s+(?:demander|attendre|solliciter)\s+(?:de\s+|la\s+|une\s+|d'|l')?(?:confirmation|autorisation|permission|approbation|accord)|\bne\s+demande[zr]?\s+(?:pas|jamais)\s+(?:de\s+|la\s+|d')?(?:confirmation|permission|autorisation)|\bpré-?approuvée?s?\s+par\b",
     ),
     order(
         "fr",
@@ -279,7 +279,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "de",
         SkipConfirmation,
-        r"\bohne\s+(?:nach\s+)?(?:eine\s+)?(?:bestätigung|erlaubnis|zustimmung|genehmigung|rückfrage)(?:\s+zu\s+fragen)?\b|\bfrage?\s+nicht\s+nach\s+(?:einer\s+)?(?:bestätigung|erlaubnis|zustimmung)",
+        r"\bohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)\w*\s+zu\s+fragen|\bdeaktiviere\s+(?:alle\s+)?(?:die\s+)?(?:bestätigungsabfragen|bestätigungen|rückfragen)|\bohne\s+(?:nach\s+)?(?:eine\s+)?(?:bestätigung|erlaubnis|zustimmung|genehmigung|rückfrage)(?:\s+zu\s+fragen)?\b|\bfrage?\s+nicht\s+nach\s+(?:einer\s+)?(?:bestätigung|erlaubnis|zustimmung)",
     ),
     order(
         "de",
@@ -315,7 +315,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "it",
         SkipConfirmation,
-        r"\bsenza\s+chiedere\s+(?:la\s+|alcuna\s+)?(?:conferma|il\s+permesso|l'autorizzazione|approvazione)|\bnon\s+chiedere\s+(?:la\s+)?(?:conferma|il\s+permesso|l'autorizzazione)",
+        r"\bsenza\s+chiedere\s+(?:nulla\s+)?(?:all'utente|agli\s+utenti)|\b(?:disattiva|disabilita)\s+(?:tutte\s+)?(?:le\s+)?(?:richieste|conferme)\s+(?:di\s+conferma)?|\bsenza\s+chiedere\s+(?:la\s+|alcuna\s+)?(?:conferma|il\s+permesso|l'autorizzazione|approvazione)|\bnon\s+chiedere\s+(?:la\s+)?(?:conferma|il\s+permesso|l'autorizzazione)",
     ),
     order(
         "it",
@@ -328,6 +328,27 @@ pub(crate) const ORDERS: &[Order] = &[
         r"\b(?:chiedi|richiedi|domanda)\b[^\n.!?;]*?\b(?:password|chiave\s+privata|frase\s+di\s+recupero|seed\s+phrase|codice\s+(?:di\s+verifica|otp|mfa)|numero\s+della\s+carta)",
     ),
     // Russian.
+    // Turkish: the verb last, a positive imperative.
+    order(
+        "tr",
+        Override,
+        r"\b(?:önceki|yukarıdaki|sistem)\s+(?:tüm\s+|bütün\s+)?(?:talimatları|talimatlari|kuralları|komutları)\s+(?:yok\s+say|görmezden\s+gel|unut)(?:ın|in)?\b",
+    ),
+    order(
+        "tr",
+        Conceal,
+        r"\bkullanıcıya\s+(?:söylemeden|haber\s+vermeden|bildirmeden)|\bkullanıcıdan\s+gizle",
+    ),
+    order(
+        "tr",
+        Exfiltrate,
+        r"https?://\S+\s+adresine[^\n.!?;]*?(?:gönder|yükle|ilet|aktar)",
+    ),
+    order(
+        "tr",
+        SkipConfirmation,
+        r"\bonay\s+(?:istemeden|almadan|sormadan)|\bkullanıcıya\s+sormadan",
+    ),
     order(
         "ru",
         Override,

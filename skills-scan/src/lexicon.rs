@@ -11,16 +11,19 @@
 //! with the English ones of [`crate::prose`], in one automaton pass over a
 //! text normalised by [`crate::normalize`].
 //!
-//! Why a lexicon and not a classifier: on 464 sentences written for the
-//! purpose (orders, and benign sentences including negated, defensive and
-//! descriptive ones, in the ten languages), the lexicon with the negation
-//! and mention checks of [`crate::prose`] found the orders with precision
-//! 1.00 and recall 0.96; a character 1-4-gram naive Bayes trained on the
-//! same sentences (5-fold cross-validation) reached precision 0.83 and
-//! recall 0.84 at best, could not say where the order is (a finding needs
-//! a line and the words), and read "never ignore previous instructions"
-//! like the order it forbids. The figures are in the scanner's
-//! `tests/data/orders.tsv` test.
+//! Why a lexicon and not a classifier, measured on sentences written for
+//! the purpose (`tests/data/orders.tsv`: 92 orders and 81 benign sentences,
+//! negated, defensive and descriptive ones among them, in the ten
+//! languages): a character 1-4-gram naive Bayes, 5-fold cross-validated on
+//! them, reached precision 0.52-0.64 at recall 0.70-0.33 (benign sentences
+//! share the words of the orders they forbid or describe); trained on all
+//! of them and run on 36 sentences written afterwards in other words, 0.79
+//! precision at 0.79 recall, or 0.94 at 0.62. The lexicon, with the
+//! clause reading of [`crate::clause`], finds every order of the first set
+//! with no benign sentence flagged (it was written beside them), and on
+//! the 36 later sentences precision 1.00, recall 0.92 (the scanner before
+//! it: 0.12). It also says where the order is, which a finding needs, and
+//! a prohibition ("never ignore …") reads as one.
 
 use crate::rule::{Rule, Severity, id};
 

@@ -138,7 +138,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "en",
         RemoteLoad,
-        r"\b(?:canonical|latest|authoritative|up-to-date|current|real|live)\s+(?:version|copy)\s+of\s+(?:this\s+skill|these\s+instructions|this\s+file|the\s+skill)\b[^\n]*?\b(?:fetch|download|read|load|retrieve|curl|get)\b[^\n]*?\b(?:follow|obey|apply|execute|adopt|use)\b|https?://[^\n]*?\b(?:fetch|download|read|load|retrieve|get)\s+(?:it|this|that|them)\s+(?:first\s+)?(?:and|then)\s+(?:follow|obey|execute|apply|adopt)\b|\btreat\s+(?:its|the|their)\s+(?:contents?|response|output|text)\s+as\s+(?:your\s+|system\s+|new\s+)?(?:instructions|directives|system\s+prompt)",
+        r"\b(?:canonical|latest|authoritative|up-to-date|current|real|live)\s+(?:version|copy)\s+of\s+(?:this\s+skill|these\s+instructions|this\s+file|the\s+skill)\b[^\n]*?\b(?:fetch|download|read|load|retrieve|curl|get)\b[^\n]*?\b(?:follow|obey|apply|execute|adopt|use)\b|\b(?:fetch|download|load|retrieve|curl)\s+(?:it|that|them)\s+(?:first\s+)?(?:and|then)\s+(?:follow|obey|apply|adopt)\s+(?:it|them|its|their|the\s+instructions)\b|\btreat\s+(?:its|the|their)\s+(?:contents?|response|output|text)\s+as\s+(?:your\s+|system\s+|new\s+)?(?:instructions|directives|system\s+prompt)",
     ),
     order(
         "en",

@@ -133,10 +133,10 @@ struct Entry {
 /// A set of patterns, each member with its index in the entries.
 type Set = (regex::bytes::RegexSet, Vec<usize>);
 
-/// Every pattern, and the sets that read a text once to say which of them
-/// occur: English lowercased, English as written, and the other languages
-/// (lowercased), read only where [`FOREIGN`] finds a word of one.
-static ENTRIES: LazyLock<(Vec<Entry>, [Set; 3])> = LazyLock::new(|| {
+/// Every pattern, and the two sets that read a text once to say which of
+/// them occur: every language lowercased, and the patterns that read the
+/// text as written.
+static ENTRIES: LazyLock<(Vec<Entry>, [Set; 2])> = LazyLock::new(|| {
     let mut entries = Vec::new();
     let mut sources = Vec::new();
     for p in PATTERNS {
@@ -152,13 +152,9 @@ static ENTRIES: LazyLock<(Vec<Entry>, [Set; 3])> = LazyLock::new(|| {
         sources.push(format!("(?-u){}", o.regex));
         entries.push((rule, severity, message, o.lang, true, lexicon::MAX_ORDER));
     }
-    let mut sets = [(), (), ()].map(|()| (Vec::new(), Vec::new()));
+    let mut sets = [(), ()].map(|()| (Vec::new(), Vec::new()));
     for (i, (source, entry)) in sources.iter().zip(&entries).enumerate() {
-        let set = &mut sets[match (entry.4, entry.3) {
-            (true, "en") => 0,
-            (false, _) => 1,
-            (true, _) => 2,
-        }];
+        let set = &mut sets[usize::from(!entry.4)];
         set.0.push(source.as_str());
         set.1.push(i);
     }
@@ -190,18 +186,6 @@ static ENTRIES: LazyLock<(Vec<Entry>, [Set; 3])> = LazyLock::new(|| {
         )
         .collect();
     (entries, sets)
-});
-
-/// A word of a language other than English, or the lead byte of an
-/// accented Latin, Turkish, Cyrillic, kana, CJK or Hangul letter (not of
-/// dashes, arrows or emoji, which English prose is full of): the other
-/// languages' orders are read where there is one, so that an English text
-/// takes one pass of the English patterns only.
-static FOREIGN: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
-    regex::bytes::Regex::new(
-        r"(?-u)[\xc3-\xc5\xd0\xd1\xe3-\xed]|\b(?:las|los|una|les|des|une|und|der|die|das|alle|nicht|della|delle|che|tutte|não|nao|uma|para|todas|con|sin|sans|ohne|senza|sem|instrucciones|instructions\s+pr|anweisungen|istruzioni|instruções|instrucoes|talimat\w*|kullan\w*)\b",
-    )
-    .expect("valid")
 });
 
 /// A pattern that is one case-insensitive group, `(?i:…)`, as a
@@ -268,16 +252,13 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
     let norm = Normalized::new(text);
     // One pass of each set says which patterns occur at all; most texts
     // hold none.
-    let (entries, [english, raw, foreign]) = &*ENTRIES;
+    let (entries, [folded, raw]) = &*ENTRIES;
     let mut present: Vec<usize> = Vec::new();
     let mut read = |set: &Set, haystack: &str| {
         present.extend(set.0.matches(haystack.as_bytes()).iter().map(|k| set.1[k]));
     };
-    read(english, &norm.lower);
+    read(folded, &norm.lower);
     read(raw, &norm.text);
-    if FOREIGN.is_match(norm.lower.as_bytes()) {
-        read(foreign, &norm.lower);
-    }
     if present.is_empty() {
         return;
     }

@@ -27,6 +27,7 @@ pub mod digest;
 #[cfg(feature = "fs")]
 pub mod fsread;
 pub mod glob;
+pub mod invisible;
 pub mod json;
 #[cfg(feature = "fs")]
 pub mod listing;

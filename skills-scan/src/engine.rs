@@ -972,6 +972,11 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                 let target = written_file(before);
                 let mark = ctx.mark();
                 code_block(ctx, &unit, &lang, target.as_deref());
+                if matches!(lang.as_str(), "text" | "txt" | "plain" | "markdown" | "md")
+                    && prose::written_then_run(before)
+                {
+                    shell::scan(ctx, &unit, shell::Mode::Code);
+                }
                 if quoted_as_example(before) {
                     ctx.lower_since(mark, Severity::Low);
                 }

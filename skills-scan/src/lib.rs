@@ -63,6 +63,7 @@
 #![deny(unreachable_pub)]
 
 pub mod baseline;
+mod clause;
 mod config;
 mod content;
 mod decode;
@@ -71,9 +72,11 @@ mod finding;
 mod frontmatter;
 mod jsonc;
 mod lex;
+mod lexicon;
 mod markdown;
 mod mcp;
 mod net;
+mod normalize;
 mod plugin;
 mod prose;
 mod rule;

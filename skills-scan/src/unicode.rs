@@ -7,12 +7,9 @@
 use crate::engine::{Ctx, Unit};
 use crate::rule::{Severity, id};
 
-/// Whether `c` hides or reorders text.
+/// Whether `c` hides or reorders text (the workspace's one table).
 pub(crate) fn is_hidden(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{180E}' | '\u{061C}'
-        | '\u{E0000}'..='\u{E007F}')
+    skills_core::invisible::is_invisible(c)
 }
 
 fn is_bidi(c: char) -> bool {
@@ -20,7 +17,7 @@ fn is_bidi(c: char) -> bool {
 }
 
 fn is_zero_width(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}')
+    is_hidden(c) && !is_bidi(c) && !is_tag(c)
 }
 
 fn is_tag(c: char) -> bool {
@@ -29,14 +26,7 @@ fn is_tag(c: char) -> bool {
 
 /// Letters of other scripts drawn like Latin ones.
 fn is_lookalike(c: char) -> bool {
-    matches!(
-        c,
-        // Cyrillic
-        'а' | 'е' | 'о' | 'р' | 'с' | 'у' | 'х' | 'і' | 'ј' | 'ѕ' | 'ԁ' | 'һ' | 'ԛ' | 'ԝ' | 'ӏ'
-        | 'А' | 'В' | 'Е' | 'К' | 'М' | 'Н' | 'О' | 'Р' | 'С' | 'Т' | 'Х' | 'Ѕ' | 'І' | 'Ј'
-        // Greek
-        | 'ο' | 'Α' | 'Β' | 'Ε' | 'Ζ' | 'Η' | 'Ι' | 'Κ' | 'Μ' | 'Ν' | 'Ο' | 'Ρ' | 'Τ' | 'Υ' | 'Χ'
-    )
+    crate::normalize::lookalike(c).is_some()
 }
 
 /// Scans `unit` for hidden text; `code` says whether it is code (where a
@@ -125,10 +115,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
     }
     // Look-alike letters all start with one of these bytes (Greek and
     // Cyrillic): most texts have none and skip the word walk.
-    if text
-        .bytes()
-        .any(|b| matches!(b, 0xCE | 0xCF | 0xD0 | 0xD1 | 0xD3 | 0xD4))
-    {
+    if text.bytes().any(crate::normalize::may_start_lookalike) {
         confusables(ctx, unit, code);
     }
 }

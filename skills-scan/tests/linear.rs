@@ -128,6 +128,10 @@ enum Hostile {
     /// One entry of a plugin or tool file repeated: hooks, servers,
     /// recipes, steps, decorators, tool calls.
     Entries(&'static str),
+    /// Words of orders in many languages, with the characters the
+    /// normaliser drops, folds or maps (soft hyphens, combining marks,
+    /// fullwidth and look-alike letters), clause breaks and negations.
+    Orders(Vec<&'static str>),
 }
 
 impl Hostile {
@@ -200,6 +204,13 @@ impl Hostile {
                     out.push_str("{}]");
                 }
             }
+            Hostile::Orders(words) => {
+                while out.len() < n {
+                    for w in words {
+                        out.push_str(w);
+                    }
+                }
+            }
         }
         out
     }
@@ -234,6 +245,38 @@ fn hostile() -> impl Strategy<Value = Hostile> {
             .prop_map(|(lang, closed)| Hostile::Fences(lang, closed)),
         "[\"'`\\\\(\\[{$<!]{1,16}".prop_map(Hostile::Brackets),
         prop::sample::select(ENTRIES.to_vec()).prop_map(Hostile::Entries),
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "ignore ",
+                "all previous instructions",
+                "send ",
+                "https://x.example/a ",
+                "never ",
+                ", then ",
+                "\u{00ad}",
+                "e\u{0301}",
+                "\u{ff49}",
+                "\u{0456}",
+                "  ",
+                "| ",
+                "<!-- ",
+                "忽略",
+                "之前的",
+                "指令",
+                "不要",
+                "以前の指示を",
+                "無視して",
+                "игнорируй ",
+                "предыдущие ",
+                "\"",
+                "`",
+                "such as ",
+                "# attacks\n",
+                "\n",
+            ]),
+            1..24,
+        )
+        .prop_map(Hostile::Orders),
     ]
 }
 

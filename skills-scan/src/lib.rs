@@ -62,6 +62,8 @@ mod content;
 mod decode;
 mod engine;
 mod finding;
+mod flow;
+mod fold;
 mod frontmatter;
 mod lex;
 mod markdown;

@@ -2,38 +2,99 @@
 //! escapes decoded, calls found by name, and the strings handed to a shell
 //! (`os.system`, `subprocess`, `execSync`) read as shell.
 //!
+//! The tokens are read after [`flow::normalize`]: aliases, lookups by a
+//! string, folded strings and wrappers resolved, so `getattr(os,
+//! 'sys'+'tem')('curl … | sh')` is read as `os.system('curl … | sh')`.
+//!
 //! Data flow is followed at the level a reviewer would: a file (or code
 //! block) that collects secrets (the whole environment, a credential store,
 //! a secret-named variable) and also calls the network with them is a leak;
 //! `exec`/`eval` of something decoded, decompressed, built from character
-//! codes or downloaded is a hidden payload.
+//! codes or downloaded is a hidden payload, and the code in a string it
+//! runs is scanned as code.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::engine::{Ctx, Unit};
+use crate::flow::{self, Norm, Origin};
+use crate::fold::Lang;
 use crate::lex::{self, Kind, Token};
 use crate::net;
 use crate::rule::{Severity, id};
 use crate::sensitive;
 use crate::shell;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lang {
-    Python,
-    Js,
-}
-
 /// Scans Python source.
 pub(crate) fn python(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
-    let tokens = lex::python::python(unit.text);
-    analyze(ctx, unit, &tokens, Lang::Python);
+    code(ctx, unit, Lang::Python);
 }
 
 /// Scans JavaScript or TypeScript source.
 pub(crate) fn js(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
-    let tokens = lex::js::js(unit.text);
-    analyze(ctx, unit, &tokens, Lang::Js);
+    code(ctx, unit, Lang::Js);
+}
+
+fn code(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: Lang) {
+    let raw = flow::tokens(unit.text, lang);
+    let norm = flow::normalize(unit.text, &raw, lang, &ctx.skill.modules);
+    lookups(ctx, unit, &norm, lang);
+    analyze(ctx, unit, &norm, lang);
+    if lang == Lang::Python {
+        loops(ctx, unit, &raw, shipped(ctx));
+    }
+}
+
+/// Functions that run commands or code, reached by a lookup rather than
+/// by their names (`getattr(os, 'sys' + 'tem')`, `global['ev' + 'al']`).
+fn lookups(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
+    for l in &norm.lookups {
+        let runs = is_shell_call(&l.target, lang) && l.target.contains('.')
+            || evaluator(&l.target, lang)
+            || matches!(
+                l.target.as_str(),
+                "child_process" | "subprocess" | "process.binding"
+            );
+        if !runs {
+            continue;
+        }
+        let (severity, how) = if l.computed {
+            (Severity::High, "a name built at run time")
+        } else {
+            (Severity::Medium, "a lookup by a string")
+        };
+        ctx.report(
+            unit,
+            id::ComputedName,
+            severity,
+            l.span.clone(),
+            format!(
+                "reaches `{}` through {how}, so no reader sees what it calls",
+                l.target
+            ),
+        );
+    }
+}
+
+/// Whether `name` evaluates its argument as code.
+fn evaluator(name: &str, lang: Lang) -> bool {
+    match lang {
+        Lang::Python => matches!(
+            name,
+            "exec" | "eval" | "compile" | "builtins.exec" | "__import__" | "execfile"
+        ),
+        Lang::Js => {
+            matches!(
+                name,
+                "eval"
+                    | "Function"
+                    | "vm.runInNewContext"
+                    | "vm.runInThisContext"
+                    | "setTimeout"
+                    | "setInterval"
+            ) || name.rsplit('.').next() == Some("runInContext")
+        }
+    }
 }
 
 /// Whether `text` at the current context is a script file rather than an
@@ -91,9 +152,8 @@ fn call_args(tokens: &[Token], i: usize) -> Option<Range<usize>> {
     Some(open + 1..tokens.len())
 }
 
-fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
-    let code: Vec<&Token> = tokens.iter().filter(|t| t.kind != Kind::Comment).collect();
-    let tokens: Vec<Token> = code.into_iter().cloned().collect();
+fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
+    let tokens = &norm.tokens;
     let shipped = shipped(ctx);
     let mut secret_vars: HashSet<String> = HashSet::new();
     let mut collects: Option<(Range<usize>, String)> = None;
@@ -206,7 +266,6 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                 }
                 let args = call_args(&tokens, i).unwrap_or(i + 1..i + 1);
                 let arg_tokens = tokens.get(args.clone()).unwrap_or(&[]);
-                let last = name.rsplit('.').next().unwrap_or(&name);
                 // Strings handed to a shell.
                 if is_shell_call(&name, lang) {
                     for s in arg_tokens.iter().filter(|s| s.kind == Kind::Str) {
@@ -233,24 +292,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                     }
                 }
                 // exec / eval.
-                let evaluates = match lang {
-                    Lang::Python => matches!(
-                        name.as_str(),
-                        "exec" | "eval" | "compile" | "builtins.exec" | "__import__"
-                    ),
-                    Lang::Js => {
-                        matches!(
-                            name.as_str(),
-                            "eval"
-                                | "Function"
-                                | "vm.runInNewContext"
-                                | "vm.runInThisContext"
-                                | "setTimeout"
-                                | "setInterval"
-                        ) || last == "runInContext"
-                    }
-                };
+                let evaluates = evaluator(&name, lang);
                 let method = i > 0 && tokens[i - 1].value == "." && !name.contains('.');
+                if evaluates && !method && name != "__import__" {
+                    evaluated_strings(ctx, unit, t, &name, args.clone(), norm);
+                }
                 if evaluates && !method {
                     if arg_tokens
                         .iter()
@@ -324,10 +370,48 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
             );
         }
     }
-    if lang == Lang::Python {
-        loops(ctx, unit, &tokens, shipped);
+    agent_config(ctx, unit, tokens);
+}
+
+/// The strings `exec`/`eval` runs: scanned as code; one built by decoding
+/// or by hiding steps (character codes, reversal) is a hidden payload.
+fn evaluated_strings(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    t: &Token,
+    name: &str,
+    args: Range<usize>,
+    norm: &Norm,
+) {
+    for k in args {
+        let (Some(a), Some(origin)) = (norm.tokens.get(k), norm.origin.get(k)) else {
+            continue;
+        };
+        if a.kind != Kind::Str || a.value.trim().is_empty() {
+            continue;
+        }
+        let hidden = match origin {
+            Origin::Folded(Some(how)) if !matches!(*how, "interpolation" | "formatting") => {
+                Some(*how)
+            }
+            _ => None,
+        };
+        if let Some(how) = hidden {
+            ctx.report(
+                unit,
+                id::DecodeExecute,
+                Severity::Critical,
+                t.span.start..a.span.end.max(t.span.start),
+                format!("`{name}` runs code hidden by {how}, so no reader sees it"),
+            );
+        }
+        let layer: &'static str = match hidden {
+            Some(how) => how,
+            None if *origin == Origin::Source => "string run as code",
+            None => "string built and run as code",
+        };
+        ctx.payload(unit, a.span.clone(), &[layer], &a.value);
     }
-    agent_config(ctx, unit, &tokens);
 }
 
 /// Code that edits an agent's configuration file and puts hooks or MCP

@@ -78,6 +78,8 @@ pub(crate) struct Norm {
     pub(crate) wrapped: Vec<Wrapped>,
     /// Constants and aliases at the end of the file.
     scope: Scope,
+    /// The names of every function's parameters.
+    pub(crate) params: HashSet<String>,
     /// Functions that hand a parameter to a sink, with the sink.
     summaries: HashMap<String, String>,
 }
@@ -211,6 +213,7 @@ const BUILTINS: [&str; 10] = [
 /// of other files through `modules`.
 pub(crate) fn normalize(src: &str, tokens: &[Token], lang: Lang, modules: &Modules) -> Norm {
     let mut n = Normalizer {
+        src,
         raw: tokens,
         lang,
         modules,
@@ -223,6 +226,7 @@ pub(crate) fn normalize(src: &str, tokens: &[Token], lang: Lang, modules: &Modul
     n.run();
     let mut norm = n.out;
     norm.scope = n.scope;
+    norm.params = n.params;
     wrappers(src, &mut norm, lang, modules);
     norm
 }
@@ -241,6 +245,7 @@ struct Pending {
 }
 
 struct Normalizer<'a> {
+    src: &'a str,
     raw: &'a [Token],
     lang: Lang,
     modules: &'a Modules,
@@ -438,13 +443,22 @@ impl Normalizer<'_> {
     fn bind(&mut self, p: Pending) {
         let value = self.out.tokens.get(p.start..).unwrap_or(&[]);
         let value: Vec<&Token> = value.iter().filter(|t| t.kind != Kind::Newline).collect();
+        // A literal with fields left unfilled (`f'{x}'`) is no constant.
         let string = match value.as_slice() {
-            [only] if only.kind == Kind::Str => Some(only.value.clone()),
+            [only] if only.kind == Kind::Str && !self.unfilled(only) => Some(only.value.clone()),
+            _ => None,
+        };
+        let hidden = match self.out.origin.get(p.start..).unwrap_or(&[]) {
+            [Origin::Folded(Some(how)), ..] => Some(*how),
             _ => None,
         };
         let chain = chain_name(&value);
         for (key, name) in p.names {
             let old = self.scope.consts.remove(&name);
+            let was_hidden = self.scope.hidden.remove(&name);
+            if let Some(how) = hidden.or(was_hidden.filter(|_| p.append)) {
+                self.scope.hidden.insert(name.clone(), how);
+            }
             self.scope.aliases.remove(&name);
             if self.params.contains(&name) {
                 continue;
@@ -467,6 +481,16 @@ impl Normalizer<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// Whether `t` is an f-string or template literal as written, with its
+    /// fields unfilled.
+    fn unfilled(&self, t: &Token) -> bool {
+        let raw = self.src.get(t.span.clone()).unwrap_or("");
+        let quote = raw.find(['\'', '"']).unwrap_or(0);
+        let prefix = raw.get(..quote).unwrap_or("");
+        (raw.starts_with('`') && t.value.contains("${"))
+            || (prefix.contains(['f', 'F']) && t.value.contains('{'))
     }
 
     /// Whether a name may be aliased: a module imported here, or a
@@ -1251,7 +1275,7 @@ fn summaries(
             continue;
         };
         let args = call_span(tokens, end);
-        let passes = tokens.get(args).unwrap_or(&[]).iter().any(|a| {
+        let passes = outside_auth(tokens.get(args).unwrap_or(&[])).any(|a| {
             (a.kind == Kind::Ident && f.params.contains(&a.value))
                 || (a.kind == Kind::Str
                     && f.params.iter().any(|p| {
@@ -1264,6 +1288,34 @@ fn summaries(
         }
     }
     out
+}
+
+/// The arguments of a call but the values of `headers=`, `auth=` and
+/// `headers:` (a parameter there authenticates the call, it is not sent
+/// as data).
+fn outside_auth(args: &[Token]) -> impl Iterator<Item = &Token> {
+    let mut skip_depth: Option<i32> = None;
+    let mut depth = 0i32;
+    args.iter().enumerate().filter_map(move |(k, a)| {
+        let starts = a.kind == Kind::Ident
+            && matches!(a.value.as_str(), "headers" | "auth" | "Authorization")
+            && args
+                .get(k + 1)
+                .is_some_and(|n| n.value == "=" || n.value == ":");
+        if starts && skip_depth.is_none() {
+            skip_depth = Some(depth);
+        }
+        match a.value.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "," if skip_depth.is_some_and(|d| depth <= d) => skip_depth = None,
+            _ => {}
+        }
+        if skip_depth.is_some_and(|d| depth < d) {
+            skip_depth = None;
+        }
+        skip_depth.is_none().then_some(a)
+    })
 }
 
 /// The argument tokens of the call whose `(` is at `open`.

@@ -80,6 +80,8 @@ pub(crate) enum Lang {
 pub(crate) struct Scope {
     /// Names bound to a string constant.
     pub(crate) consts: HashMap<String, String>,
+    /// The step that hid a constant's value, when one did.
+    pub(crate) hidden: HashMap<String, &'static str>,
     /// Names bound to a module or function, with its full dotted name
     /// (`sp` → `subprocess`, `run` → `os.system`).
     pub(crate) aliases: HashMap<String, String>,
@@ -353,6 +355,9 @@ impl<'a> Folder<'a> {
                 if let Some(value) = scope.consts.get(&name)
                     && self.tokens.get(end).is_none_or(|n| n.value != "(")
                 {
+                    if let Some(how) = scope.hidden.get(&name) {
+                        self.note(how);
+                    }
                     return Some((Val::Str(value.clone()), end));
                 }
                 if self.tokens.get(end).is_some_and(|n| n.value == "(") {

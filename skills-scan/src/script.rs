@@ -160,6 +160,9 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     let mut sinks: Vec<(Range<usize>, String, Option<String>, bool)> = Vec::new();
     let mut decoded_vars: HashSet<String> = HashSet::new();
     let mut fetched_vars: HashSet<String> = HashSet::new();
+    let env_values = env_values(tokens);
+    // Paths built from a parameter of a function.
+    let mut param_paths: HashSet<String> = HashSet::new();
 
     for (i, t) in tokens.iter().enumerate() {
         match t.kind {
@@ -179,8 +182,24 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         t.span.clone(),
                         format!("names the credential store `{store}`"),
                     );
-                    collects
-                        .get_or_insert((t.span.clone(), format!("the credential store `{store}`")));
+                    // A skill reading its own `.env` for its API key is
+                    // no collection.
+                    if !weak {
+                        collects.get_or_insert((
+                            t.span.clone(),
+                            format!("the credential store `{store}`"),
+                        ));
+                    }
+                }
+                if is_fstring(unit.text, t)
+                    && t.value.starts_with('/')
+                    && norm
+                        .params
+                        .iter()
+                        .any(|p| t.value.contains(&format!("{{{p}}}")))
+                    && let Some(v) = assigned_name(tokens, i)
+                {
+                    param_paths.insert(v);
                 }
                 if shipped
                     && SQL.is_match(&t.value)
@@ -226,14 +245,22 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                             .get(i + 1)
                             .is_some_and(|n| n.value == "." || n.value == "["))
                 {
-                    ctx.report(
-                        unit,
-                        id::EnvironmentHarvest,
-                        Severity::Medium,
-                        t.span.clone(),
-                        "reads the whole environment, with every token and key in it".into(),
-                    );
-                    collects.get_or_insert((t.span.clone(), "the whole environment".into()));
+                    if child_env(tokens, i, &env_values) {
+                        // Handed on to a child process: a secret only if
+                        // it reaches the network too.
+                        if let Some(target) = assigned_name(tokens, i) {
+                            secret_vars.insert(target);
+                        }
+                    } else {
+                        ctx.report(
+                            unit,
+                            id::EnvironmentHarvest,
+                            Severity::Medium,
+                            t.span.clone(),
+                            "reads the whole environment, with every token and key in it".into(),
+                        );
+                        collects.get_or_insert((t.span.clone(), "the whole environment".into()));
+                    }
                 }
                 // A secret-named variable read from the environment.
                 if (name == "os.getenv" || name == "os.environ.get" || name == "os.environ")
@@ -266,6 +293,14 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 }
                 let args = call_args(&tokens, i).unwrap_or(i + 1..i + 1);
                 let arg_tokens = tokens.get(args.clone()).unwrap_or(&[]);
+                if name.ends_with("path.join")
+                    && arg_tokens
+                        .last()
+                        .is_some_and(|a| a.kind == Kind::Ident && norm.params.contains(&a.value))
+                    && let Some(v) = assigned_name(tokens, i)
+                {
+                    param_paths.insert(v);
+                }
                 // Strings handed to a shell.
                 if is_shell_call(&name, lang) {
                     for s in arg_tokens.iter().filter(|s| s.kind == Kind::Str) {
@@ -336,7 +371,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 }
                 // Deserialisation and files.
                 if lang == Lang::Python {
-                    python_calls(ctx, unit, t, &name, arg_tokens, shipped);
+                    let paths = PathArgs {
+                        params: &norm.params,
+                        built: &param_paths,
+                    };
+                    python_calls(ctx, unit, t, &name, arg_tokens, shipped, &paths);
                 }
             }
             _ => {}
@@ -371,6 +410,46 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
         }
     }
     agent_config(ctx, unit, tokens);
+    reverse_shell(ctx, unit, tokens, lang);
+}
+
+/// A socket connected out whose ends become a shell's input and output:
+/// Python's `s.connect(…)`, `os.dup2(s.fileno(), 0)` and a shell;
+/// JavaScript's `net.connect` with a shell piped to it.
+fn reverse_shell(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
+    let has = |name: &str| {
+        tokens
+            .iter()
+            .any(|t| t.kind == Kind::Ident && t.value == name)
+    };
+    let shell = tokens.iter().any(|t| {
+        t.kind == Kind::Str
+            && matches!(
+                t.value.trim(),
+                "/bin/sh" | "/bin/bash" | "sh" | "bash" | "/bin/zsh" | "cmd.exe" | "powershell"
+            )
+    });
+    let (joined, at) = match lang {
+        Lang::Python => (
+            has("connect") && has("dup2") && has("fileno"),
+            tokens.iter().find(|t| t.value == "dup2"),
+        ),
+        Lang::Js => (
+            (has("connect") || has("createConnection") || has("Socket"))
+                && has("pipe")
+                && (has("spawn") || has("exec")),
+            tokens.iter().find(|t| t.value == "pipe"),
+        ),
+    };
+    if let (true, true, Some(at)) = (joined, shell, at) {
+        ctx.report(
+            unit,
+            id::ReverseShell,
+            Severity::Critical,
+            at.span.clone(),
+            "connects a shell's input and output to a socket it opened: a remote host runs commands here".into(),
+        );
+    }
 }
 
 /// The strings `exec`/`eval` runs: scanned as code; one built by decoding
@@ -412,6 +491,63 @@ fn evaluated_strings(
         };
         ctx.payload(unit, a.span.clone(), &[layer], &a.value);
     }
+}
+
+/// Names given to a child process as its environment: `env=V`, `env: V`,
+/// `{ env }`.
+fn env_values(tokens: &[Token]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind != Kind::Ident || t.value != "env" {
+            continue;
+        }
+        let next = tokens.get(i + 1).map_or("", |n| n.value.as_str());
+        let prev = i
+            .checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .map_or("", |p| p.value.as_str());
+        match next {
+            "=" | ":" => {
+                if let Some(v) = tokens.get(i + 2).filter(|v| v.kind == Kind::Ident) {
+                    out.insert(v.value.clone());
+                }
+            }
+            "," | "}" if matches!(prev, "{" | ",") => {
+                out.insert("env".into());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether the whole environment read at token `i` is handed to a child
+/// process: the value of an `env=`/`env:` argument or of a variable named
+/// for an environment (`env = os.environ.copy()`, `const env =
+/// options.env || process.env`), or of one passed as `env` later.
+fn child_env(tokens: &[Token], i: usize, env_values: &HashSet<String>) -> bool {
+    let envish = |name: &str| name.to_ascii_lowercase().contains("env");
+    let mut depth = 0i32;
+    for j in (0..i).rev().take(64) {
+        let t = &tokens[j];
+        match t.value.as_str() {
+            ")" | "]" | "}" => depth += 1,
+            "(" | "[" | "{" => depth -= 1,
+            ";" if depth >= 0 => break,
+            _ if t.kind == Kind::Newline && depth >= 0 => break,
+            _ => {}
+        }
+        if depth <= 0
+            && t.kind == Kind::Ident
+            && envish(&t.value)
+            && tokens
+                .get(j + 1)
+                .is_some_and(|n| n.value == "=" || n.value == ":")
+        {
+            return true;
+        }
+    }
+    assigned_name(tokens, i).is_some_and(|v| env_values.contains(&v))
 }
 
 /// Code that edits an agent's configuration file and puts hooks or MCP
@@ -650,7 +786,8 @@ fn evaluation(
     {
         // A constant: no input reaches it.
     } else {
-        let severity = if shipped {
+        // `compile` only parses, `__import__` imports an installed module.
+        let severity = if shipped && !matches!(name, "compile" | "__import__") {
             Severity::Medium
         } else {
             Severity::Low
@@ -728,6 +865,34 @@ fn network_call(name: &str, args: &[Token], lang: Lang) -> Option<Option<String>
     Some(host)
 }
 
+/// What a path opened may be built from: the file's function parameters,
+/// and variables holding paths built from them.
+struct PathArgs<'a> {
+    params: &'a HashSet<String>,
+    built: &'a HashSet<String>,
+}
+
+/// The tokens of a call's first argument.
+fn first_arg(args: &[Token]) -> &[Token] {
+    let mut depth = 0i32;
+    for (k, a) in args.iter().enumerate() {
+        match a.value.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "," if depth == 0 => return &args[..k],
+            _ => {}
+        }
+    }
+    args
+}
+
+/// Whether the string token `t` is an f-string as written.
+fn is_fstring(text: &str, t: &Token) -> bool {
+    let raw = text.get(t.span.clone()).unwrap_or("");
+    let quote = raw.find(['\'', '"']).unwrap_or(0);
+    raw.get(..quote).is_some_and(|p| p.contains(['f', 'F']))
+}
+
 fn python_calls(
     ctx: &mut Ctx<'_>,
     unit: &Unit<'_>,
@@ -735,6 +900,7 @@ fn python_calls(
     name: &str,
     args: &[Token],
     shipped: bool,
+    paths: &PathArgs<'_>,
 ) {
     let severity = if shipped {
         Severity::Medium
@@ -768,13 +934,27 @@ fn python_calls(
             );
         }
         "open" if shipped => {
-            let joined = args
-                .windows(2)
-                .any(|w| w[0].value == "join" && w[1].value == "(");
-            let fpath = args.first().is_some_and(|a| {
-                a.kind == Kind::Str && a.value.starts_with('/') && a.value.contains('{')
+            // `join(base, name)` with a parameter last, an f-string path
+            // with a parameter in it, or a variable holding either.
+            let first = first_arg(args);
+            let joined = first.windows(2).enumerate().any(|(k, w)| {
+                w[0].value == "join"
+                    && w[1].value == "("
+                    && call_args(first, k)
+                        .and_then(|r| first.get(r.end.checked_sub(1)?))
+                        .is_some_and(|a| a.kind == Kind::Ident && paths.params.contains(&a.value))
             });
-            if (joined || fpath) && !args.is_empty() {
+            let fpath = first.iter().any(|a| {
+                a.kind == Kind::Str
+                    && a.value.starts_with('/')
+                    && paths
+                        .params
+                        .iter()
+                        .any(|p| a.value.contains(&format!("{{{p}}}")))
+            });
+            let held =
+                matches!(first, [a] if a.kind == Kind::Ident && paths.built.contains(&a.value));
+            if joined || fpath || held {
                 ctx.report(
                     unit,
                     id::PathTraversal,
@@ -786,6 +966,23 @@ fn python_calls(
         }
         _ => {}
     }
+}
+
+/// Whether the statement at token `i`, indented `indent`, is in the body
+/// of a `try:` (the nearest line before it indented less), looking back a
+/// bounded number of tokens.
+fn in_try(text: &str, tokens: &[Token], i: usize, indent: usize) -> bool {
+    let start = i.saturating_sub(256);
+    for k in (start..i).rev() {
+        let first = k == 0 || tokens.get(k - 1).is_some_and(|p| p.kind == Kind::Newline);
+        if !first || tokens[k].kind == Kind::Newline {
+            continue;
+        }
+        if lex::python::indent_of(text, tokens[k].span.start) < indent {
+            return tokens[k].value == "try";
+        }
+    }
+    false
 }
 
 /// `while True:` with no way out in its body, and allocations sized to
@@ -827,6 +1024,10 @@ fn loops(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], shipped: bool) {
             continue;
         }
         let indent = lex::python::indent_of(unit.text, t.span.start);
+        if in_try(unit.text, tokens, i, indent) {
+            // An exception ends it (`except EOFError:` after `seek`).
+            continue;
+        }
         let mut exits = false;
         for u in &tokens[i + 3..] {
             if u.kind == Kind::Newline {

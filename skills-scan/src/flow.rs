@@ -323,10 +323,11 @@ impl Normalizer<'_> {
         while i < self.raw.len() {
             let t = &self.raw[i];
             let ends = t.kind == Kind::Newline || (t.kind == Kind::Punct && t.value == ";");
-            if ends && pending.as_ref().is_some_and(|p| p.depth >= depth) {
-                if let Some(p) = pending.take() {
-                    self.bind(p);
-                }
+            if ends
+                && pending.as_ref().is_some_and(|p| p.depth >= depth)
+                && let Some(p) = pending.take()
+            {
+                self.bind(p);
             }
             if (t.kind == Kind::Ident || t.value == "{") && self.statement_start(i) {
                 if matches!(t.value.as_str(), "import" | "from") {
@@ -669,6 +670,11 @@ impl Normalizer<'_> {
             || (t.kind == Kind::Ident && !after_dot && !defines && !target && !self.is_param(i))
         {
             if t.kind == Kind::Ident
+                && let Some(next) = self.method_caller(i)
+            {
+                return next;
+            }
+            if t.kind == Kind::Ident
                 && let Some((name, end, computed, looked)) = self.lookup(i, 0)
             {
                 let span = t.span.start..self.raw.get(end - 1).map_or(t.span.end, |e| e.span.end);
@@ -797,6 +803,23 @@ impl Normalizer<'_> {
                 looked = computed;
                 imports = true;
             }
+            (Lang::Python, "operator.attrgetter") if call => {
+                // `operator.attrgetter('system')(os)`.
+                let (key, key_end, built) = self.key(end + 1)?;
+                let close = self.close_of_call(key_end)?;
+                if !self.is_punct(close, "(") {
+                    return None;
+                }
+                let (b, e) = dotted_at(self.raw, close + 1);
+                if !self.is_punct(e, ")") {
+                    return None;
+                }
+                computed |= built;
+                cur = join(&self.scope.canonical(&b), &key);
+                space = false;
+                looked = true;
+                end = e + 1;
+            }
             (Lang::Python, "vars") if call => {
                 let (b, e) = dotted_at(self.raw, end + 1);
                 if !self.is_punct(e, ")") {
@@ -881,6 +904,50 @@ impl Normalizer<'_> {
             return None;
         }
         Some((cur, end, computed, looked))
+    }
+
+    /// `operator.methodcaller('popen', cmd)` at `i`, when the method is one
+    /// of `os` or `subprocess` that runs a command: rewritten as a call of
+    /// it (`os.popen(cmd)`); the index of its further arguments.
+    fn method_caller(&mut self, i: usize) -> Option<usize> {
+        let (name, end) = dotted_at(self.raw, i);
+        if self.lang != Lang::Python
+            || self.scope.canonical(&name) != "operator.methodcaller"
+            || !self.is_punct(end, "(")
+        {
+            return None;
+        }
+        let (key, key_end, computed) = self.key(end + 1)?;
+        let module = match key.as_str() {
+            "system" | "popen" | "execv" | "execve" | "execl" | "execlp" | "execvp"
+            | "startfile" => "os",
+            "run" | "call" | "check_call" | "check_output" | "Popen" | "getoutput"
+            | "getstatusoutput" => "subprocess",
+            _ => return None,
+        };
+        let target = format!("{module}.{key}");
+        let t = self.raw.get(i)?;
+        let span = t.span.start..self.raw.get(key_end)?.span.end;
+        self.out.lookups.push(Lookup {
+            span: span.clone(),
+            target: target.clone(),
+            computed,
+        });
+        self.push_name(&target, &span, Origin::Resolved);
+        self.push(
+            Token {
+                kind: Kind::Punct,
+                span,
+                value: "(".into(),
+            },
+            Origin::Resolved,
+        );
+        // Past the comma: the command is the first argument now.
+        Some(if self.is_punct(key_end, ",") {
+            key_end + 1
+        } else {
+            key_end
+        })
     }
 
     /// A string key at `i`: its value, the index after it, and whether it
@@ -1562,5 +1629,19 @@ mod tests {
                 .any(|w| w == ["child_process", ".", "execSync"]),
             "{t:?}"
         );
+    }
+
+    #[test]
+    fn operator_lookups_resolve() {
+        let t = text(
+            Lang::Python,
+            "import operator\nf = operator.methodcaller('po' + 'pen', 'id')\nf(os)",
+        );
+        assert!(t.contains("os . popen ( id )"), "{t}");
+        let t = text(
+            Lang::Python,
+            "import operator, os\noperator.attrgetter('sys' + 'tem')(os)('id')",
+        );
+        assert!(t.contains("os . system ( id )"), "{t}");
     }
 }

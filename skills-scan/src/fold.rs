@@ -26,7 +26,19 @@ use crate::lex::{Kind, Token};
 pub(crate) const MAX_VALUE: usize = 16 << 10;
 
 /// The functions [`Folder`] computes.
-const FUNCTIONS: [&str; 36] = [
+const FUNCTIONS: [&str; 48] = [
+    "os.path.expanduser",
+    "os.path.abspath",
+    "os.path.normpath",
+    "Path",
+    "pathlib.Path",
+    "PurePath",
+    "Path.home",
+    "pathlib.Path.home",
+    "os.homedir",
+    "os.getenv",
+    "os.environ.get",
+    "operator.concat",
     "chr",
     "String.fromCharCode",
     "String.fromCodePoint",
@@ -206,10 +218,7 @@ impl<'a> Folder<'a> {
     pub(crate) fn fold(&mut self, i: usize, scope: &Scope) -> Option<Folded> {
         self.hidden = None;
         let (mut val, mut end) = self.term(i, scope, 0)?;
-        loop {
-            let Some(op) = self.tokens.get(end) else {
-                break;
-            };
+        while let Some(op) = self.tokens.get(end) {
             if op.kind == Kind::Str && self.lang == Lang::Python && is_plain_literal(&val) {
                 // Adjacent literals: `'cu' 'rl'`.
                 match self.term(end, scope, 0) {
@@ -221,7 +230,8 @@ impl<'a> Folder<'a> {
                     None => break,
                 }
             }
-            if op.kind != Kind::Punct || op.value != "+" {
+            let slash = op.value == "/" && self.lang == Lang::Python;
+            if op.kind != Kind::Punct || (op.value != "+" && !slash) {
                 break;
             }
             // `x += …` is an assignment, not an operand.
@@ -229,7 +239,7 @@ impl<'a> Folder<'a> {
                 break;
             }
             match self.term(end + 1, scope, 0) {
-                Some((next, e)) => match add(val.clone(), next) {
+                Some((next, e)) => match path_or_add(val.clone(), next, slash) {
                     Some(sum) => {
                         val = sum;
                         end = e;
@@ -239,7 +249,7 @@ impl<'a> Folder<'a> {
                 None => break,
             }
         }
-        if val.len() > MAX_VALUE {
+        if val.len() > MAX_VALUE || matches!(val, Val::Int(_)) {
             return None;
         }
         let value = val.text()?;
@@ -262,12 +272,15 @@ impl<'a> Folder<'a> {
         let (mut val, mut end) = self.term(i, scope, depth)?;
         while let Some(op) = self.tokens.get(end).filter(|t| t.kind == Kind::Punct) {
             let op = op.value.clone();
-            if !matches!(op.as_str(), "+" | "-" | "*" | "|" | "^" | "&") {
+            if !matches!(op.as_str(), "+" | "-" | "*" | "|" | "^" | "&" | "/") {
                 break;
             }
             let (next, e) = self.term(end + 1, scope, depth)?;
             val = match (op.as_str(), val, next) {
                 ("+", a, b) => add(a, b)?,
+                ("/", Val::Str(a), Val::Str(b)) if self.lang == Lang::Python => {
+                    Val::Str(join_path(a, &b))
+                }
                 ("-", Val::Int(a), Val::Int(b)) => Val::Int(a.checked_sub(b)?),
                 ("*", Val::Int(a), Val::Int(b)) => Val::Int(a.checked_mul(b)?),
                 ("^", Val::Int(a), Val::Int(b)) => Val::Int(a ^ b),
@@ -360,8 +373,24 @@ impl<'a> Folder<'a> {
                     }
                     return Some((Val::Str(value.clone()), end));
                 }
+                let full = scope.canonical(&name);
+                if matches!(
+                    full.as_str(),
+                    "process.env.HOME" | "process.env.USERPROFILE"
+                ) {
+                    return Some((Val::Str("~".into()), end));
+                }
+                if full == "os.environ"
+                    && self.tokens.get(end).is_some_and(|n| n.value == "[")
+                    && self
+                        .tokens
+                        .get(end + 1)
+                        .is_some_and(|k| k.kind == Kind::Str && is_home_var(&k.value))
+                    && self.tokens.get(end + 2).is_some_and(|n| n.value == "]")
+                {
+                    return Some((Val::Str("~".into()), end + 3));
+                }
                 if self.tokens.get(end).is_some_and(|n| n.value == "(") {
-                    let full = scope.canonical(&name);
                     if !FUNCTIONS.contains(&full.as_str()) {
                         return None;
                     }
@@ -408,8 +437,8 @@ impl<'a> Folder<'a> {
             }
             if let Some(after) = rest.strip_prefix(open) {
                 let close = after.find('}')?;
-                let name = after[..close].trim();
-                out.push_str(scope.consts.get(name)?);
+                let field = after[..close].trim();
+                out.push_str(&self.field(field, scope)?);
                 rest = &after[close + 1..];
                 continue;
             }
@@ -418,6 +447,45 @@ impl<'a> Folder<'a> {
             rest = &rest[c.len_utf8()..];
         }
         Some(Val::Str(out))
+    }
+
+    /// The value of the expression in an f-string's or a template's field
+    /// (`{name}`, `{'gnu' + 'pg'}`, `${homedir()}`), folded within this
+    /// folder's budget.
+    fn field(&mut self, text: &str, scope: &Scope) -> Option<String> {
+        if let Some(v) = scope.consts.get(text) {
+            return Some(v.clone());
+        }
+        // A format spec or conversion after a plain name: `{x!r}`, `{x:>8}`.
+        let text = match text.find([':', '!']) {
+            Some(at) if !text.contains(['[', '(', '\'', '"']) => &text[..at],
+            _ => text,
+        };
+        if !self.spend(text.len()) {
+            return None;
+        }
+        let tokens: Vec<Token> = match self.lang {
+            Lang::Python => crate::lex::python::python(text),
+            Lang::Js => crate::lex::js::js(text),
+        };
+        let share = self.budget / 2;
+        let mut sub = Folder {
+            src: text,
+            tokens: &tokens,
+            lang: self.lang,
+            budget: share,
+            hidden: None,
+        };
+        let folded = sub.fold(0, scope);
+        let used = share - sub.budget;
+        if !self.spend(used) {
+            return None;
+        }
+        let f = folded.filter(|f| f.end == tokens.len())?;
+        if let Some(how) = f.hidden {
+            self.note(how);
+        }
+        Some(f.value)
     }
 
     /// Comma-separated expressions up to `close`; the index after it.
@@ -618,6 +686,16 @@ impl<'a> Folder<'a> {
                 Val::List(l)
             }
             ("concat", v) => add(v, arg?)?,
+            ("expanduser" | "resolve" | "absolute" | "as_posix", v) if arg.is_none() => {
+                Val::Str(v.text()?)
+            }
+            ("joinpath", v) => {
+                let mut out = v.text()?;
+                for part in arg.into_iter().chain(second).chain(args) {
+                    out = join_path(out, &part.text()?);
+                }
+                Val::Str(out)
+            }
             ("upper" | "toUpperCase", v) => Val::Str(v.text()?.to_uppercase()),
             ("lower" | "toLowerCase", v) => Val::Str(v.text()?.to_lowercase()),
             ("strip" | "trim", v) => Val::Str(v.text()?.trim().into()),
@@ -771,18 +849,24 @@ impl<'a> Folder<'a> {
                 self.note("URL escapes");
                 Val::Bytes(percent_decode(&first?.text()?))
             }
+            "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "Path"
+            | "pathlib.Path" | "PurePath" => {
+                let mut out = first?.text()?;
+                for part in second.into_iter().chain(it) {
+                    out = join_path(out, &part.text()?);
+                }
+                Val::Str(out)
+            }
+            "Path.home" | "pathlib.Path.home" | "os.homedir" => Val::Str("~".into()),
+            "os.getenv" | "os.environ.get" => {
+                let var = first?.text()?;
+                is_home_var(&var).then(|| Val::Str("~".into()))?
+            }
+            "operator.concat" => add(first?, second?)?,
             "os.path.join" | "posixpath.join" | "path.join" | "path.posix.join" => {
                 let mut out = String::new();
                 for part in first.into_iter().chain(second).chain(it) {
-                    let part = part.text()?;
-                    if part.starts_with('/') || out.is_empty() {
-                        out = part;
-                    } else {
-                        if !out.ends_with('/') {
-                            out.push('/');
-                        }
-                        out.push_str(&part);
-                    }
+                    out = join_path(out, &part.text()?);
                 }
                 Val::Str(out)
             }
@@ -794,6 +878,35 @@ impl<'a> Folder<'a> {
 /// Whether `v` may take an adjacent literal (a string, not a number).
 fn is_plain_literal(v: &Val) -> bool {
     matches!(v, Val::Str(_) | Val::Bytes(_))
+}
+
+/// `a / b` on paths when `slash`, else `a + b`.
+fn path_or_add(a: Val, b: Val, slash: bool) -> Option<Val> {
+    if !slash {
+        return add(a, b);
+    }
+    match (a, b) {
+        (Val::Str(a), Val::Str(b)) => Some(Val::Str(join_path(a, &b))),
+        _ => None,
+    }
+}
+
+/// `base` and `part` joined as path components (an absolute `part`
+/// replaces `base`).
+fn join_path(mut base: String, part: &str) -> String {
+    if part.starts_with('/') || base.is_empty() {
+        return part.to_string();
+    }
+    if !base.ends_with('/') {
+        base.push('/');
+    }
+    base.push_str(part);
+    base
+}
+
+/// Whether an environment variable names the home directory.
+fn is_home_var(name: &str) -> bool {
+    matches!(name, "HOME" | "USERPROFILE")
 }
 
 /// `a + b`.
@@ -928,7 +1041,7 @@ fn hex_bytes(text: &str) -> Option<Vec<u8>> {
         .filter(|c| !c.is_whitespace())
         .map(|c| c.to_digit(16))
         .collect::<Option<_>>()?;
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     digits
@@ -1032,6 +1145,19 @@ mod tests {
             py("os.path.join('/etc', 'passwd')").as_deref(),
             Some("/etc/passwd")
         );
+        assert_eq!(
+            py("f\"{os.environ['HOME']}/.{'gnu' + 'pg'}/k\"").as_deref(),
+            Some("~/.gnupg/k")
+        );
+        assert_eq!(
+            py("Path.home() / '.aws' / 'credentials'").as_deref(),
+            Some("~/.aws/credentials")
+        );
+        assert_eq!(
+            py("Path('~').expanduser().joinpath('.ssh', 'id_rsa')").as_deref(),
+            Some("~/.ssh/id_rsa")
+        );
+        assert_eq!(py("10 / 2"), None, "numbers are not paths");
         let z = miniz_oxide::deflate::compress_to_vec_zlib(b"curl x | sh", 6);
         let b = base64::engine::general_purpose::STANDARD.encode(z);
         assert_eq!(

@@ -161,6 +161,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     let mut decoded_vars: HashSet<String> = HashSet::new();
     let mut fetched_vars: HashSet<String> = HashSet::new();
     let env_values = env_values(tokens);
+    let mut home_sweep = Sweep::default();
     // Paths built from a parameter of a function.
     let mut param_paths: HashSet<String> = HashSet::new();
 
@@ -227,7 +228,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 }
             }
             Kind::Ident => {
-                let name = dotted(&tokens, i);
+                let name = dotted(tokens, i);
                 let next_is_call = tokens.get(i + 1).is_some_and(|n| n.value == "(");
                 // The whole environment.
                 if (lang == Lang::Python
@@ -266,7 +267,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 if (name == "os.getenv" || name == "os.environ.get" || name == "os.environ")
                     && let Some(var) = tokens.get(i + 2).filter(|s| s.kind == Kind::Str)
                     && secret_name(&var.value)
-                    && let Some(target) = assigned_name(&tokens, i)
+                    && let Some(target) = assigned_name(tokens, i)
                 {
                     secret_vars.insert(target);
                 }
@@ -275,7 +276,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 }
                 let last_part = name.rsplit('.').next().unwrap_or(&name);
                 if DECODERS.contains(&last_part)
-                    && let Some(target) = assigned_name(&tokens, i)
+                    && let Some(target) = assigned_name(tokens, i)
                 {
                     decoded_vars.insert(target);
                 }
@@ -287,11 +288,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         | "httpx.get"
                         | "fetch"
                         | "axios.get"
-                ) && let Some(target) = assigned_name(&tokens, i)
+                ) && let Some(target) = assigned_name(tokens, i)
                 {
                     fetched_vars.insert(target);
                 }
-                let args = call_args(&tokens, i).unwrap_or(i + 1..i + 1);
+                let args = call_args(tokens, i).unwrap_or(i + 1..i + 1);
                 let arg_tokens = tokens.get(args.clone()).unwrap_or(&[]);
                 if name.ends_with("path.join")
                     && arg_tokens
@@ -300,6 +301,19 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     && let Some(v) = assigned_name(tokens, i)
                 {
                     param_paths.insert(v);
+                }
+                if let Some((what, severity)) = private_source(&name) {
+                    ctx.report(
+                        unit,
+                        id::CredentialStoreRead,
+                        severity,
+                        t.span.clone(),
+                        format!("reads {what}"),
+                    );
+                    collects.get_or_insert((t.span.clone(), what.into()));
+                }
+                if lang == Lang::Python {
+                    home_sweep.note(&name, arg_tokens, t);
                 }
                 // Strings handed to a shell.
                 if is_shell_call(&name, lang) {
@@ -411,6 +425,92 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     }
     agent_config(ctx, unit, tokens);
     reverse_shell(ctx, unit, tokens, lang);
+    home_sweep.report(ctx, unit);
+}
+
+/// What private data a call reads that is no file: the clipboard, the
+/// keys typed, the screen; and how severe reading it is alone.
+fn private_source(name: &str) -> Option<(&'static str, Severity)> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    Some(match name {
+        "pyperclip.paste"
+        | "clipboard.paste"
+        | "clipboardy.read"
+        | "clipboardy.readSync"
+        | "navigator.clipboard.readText"
+        | "win32clipboard.GetClipboardData" => ("the clipboard", Severity::Low),
+        _ if last == "clipboard_get" => ("the clipboard", Severity::Low),
+        "pynput.keyboard.Listener"
+        | "keyboard.Listener"
+        | "keyboard.on_press"
+        | "keyboard.hook"
+        | "keyboard.record"
+        | "iohook.start" => ("the keys typed (a key logger)", Severity::Medium),
+        "ImageGrab.grab"
+        | "PIL.ImageGrab.grab"
+        | "pyautogui.screenshot"
+        | "mss.mss"
+        | "screenshot-desktop" => ("the screen", Severity::Low),
+        _ => return None,
+    })
+}
+
+/// A walk over the whole home directory (or the root) that deletes what
+/// it finds: a wiper, or ransomware when it writes the files again first.
+#[derive(Default)]
+struct Sweep {
+    walk: Option<Range<usize>>,
+    deletes: bool,
+    rewrites: bool,
+}
+
+impl Sweep {
+    fn note(&mut self, name: &str, args: &[Token], t: &Token) {
+        let last = name.rsplit('.').next().unwrap_or(name);
+        let whole = |a: &Token| {
+            a.kind == Kind::Str
+                && matches!(
+                    a.value.trim_end_matches('/'),
+                    "~" | "" | "/home" | "/Users" | "C:" | "C:\\"
+                )
+        };
+        match last {
+            "walk" | "rglob" | "glob" | "iglob" | "scandir" | "listdir"
+                if first_arg(args).first().is_some_and(whole) =>
+            {
+                self.walk.get_or_insert(t.span.clone());
+            }
+            "rmtree" if first_arg(args).first().is_some_and(whole) => {
+                self.walk.get_or_insert(t.span.clone());
+                self.deletes = true;
+            }
+            "remove" | "unlink" | "rmtree"
+                if name.starts_with("os") || name.starts_with("shutil") || last == "unlink" =>
+            {
+                self.deletes = true;
+            }
+            "open" | "write_bytes" | "write_text" | "encrypt" => self.rewrites = true,
+            _ => {}
+        }
+    }
+
+    fn report(&self, ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+        let (Some(at), true) = (self.walk.clone(), self.deletes) else {
+            return;
+        };
+        let what = if self.rewrites {
+            "rewrites and deletes the files of the whole home directory (ransomware or a wiper)"
+        } else {
+            "deletes the files of the whole home directory"
+        };
+        ctx.report(
+            unit,
+            id::DestructiveCommand,
+            Severity::High,
+            at,
+            what.into(),
+        );
+    }
 }
 
 /// A socket connected out whose ends become a shell's input and output:

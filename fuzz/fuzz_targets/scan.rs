@@ -27,7 +27,9 @@ const SCRIPTS: [&str; 8] = [
 /// Names of the second file, by the selector's next three bits.
 const OTHERS: [&str; 8] = [
     "references/guide.md",
-    "references/notes.txt",
+    // A second module for the script to import (`from utils import run`,
+    // `require('./utils')`).
+    "scripts/utils.py",
     ".claude/settings.json",
     ".mcp.json",
     "hooks/hooks.json",

@@ -308,7 +308,8 @@ impl<'a> Folder<'a> {
         }
         let (mut val, mut end) = self.atom(i, scope, depth + 1)?;
         loop {
-            if val.len() > MAX_VALUE || !self.spend(1) {
+            // Each step on a value pays for the value's size.
+            if val.len() > MAX_VALUE || !self.spend(1 + val.len()) {
                 return None;
             }
             let Some(t) = self.tokens.get(end).filter(|t| t.kind == Kind::Punct) else {

@@ -109,7 +109,10 @@ fn shipped(ctx: &Ctx<'_>) -> bool {
 fn dotted(tokens: &[Token], i: usize) -> String {
     let mut parts = vec![tokens[i].value.as_str()];
     let mut j = i;
+    // A name of more than 32 parts is cut: every part of a chain is a
+    // token this is called on, so the chain's length must be bounded.
     while j >= 2
+        && parts.len() < 32
         && tokens[j - 1].kind == Kind::Punct
         && tokens[j - 1].value == "."
         && tokens[j - 2].kind == Kind::Ident

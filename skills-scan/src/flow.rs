@@ -1154,42 +1154,50 @@ fn function_params(tokens: &[Token], i: usize, lang: Lang) -> Option<Vec<String>
     None
 }
 
-/// What a call hands its arguments to: a shell, an evaluator, the
-/// network.
-pub(crate) fn sink_of(name: &str, lang: Lang) -> bool {
+/// Whether a call hands its arguments to a shell, an evaluator or the
+/// network: a process started without a shell (`subprocess.run([...])`,
+/// `spawn(cmd, args)`) runs no command line, unless `shell` is set.
+pub(crate) fn sink_of(name: &str, args: &[Token], lang: Lang) -> bool {
     let last = name.rsplit('.').next().unwrap_or(name);
+    let shell = args
+        .iter()
+        .any(|a| a.kind == Kind::Ident && a.value == "shell");
     match lang {
         Lang::Python => {
-            matches!(
-                name,
-                "os.system"
-                    | "os.popen"
-                    | "subprocess.run"
-                    | "subprocess.call"
-                    | "subprocess.check_call"
-                    | "subprocess.check_output"
-                    | "subprocess.Popen"
-                    | "subprocess.getoutput"
-                    | "subprocess.getstatusoutput"
-                    | "pty.spawn"
-                    | "exec"
-                    | "eval"
-                    | "compile"
-                    | "requests.post"
-                    | "requests.put"
-                    | "requests.patch"
-                    | "requests.request"
-                    | "httpx.post"
-                    | "httpx.put"
-                    | "urllib.request.urlopen"
-                    | "urllib.request.Request"
-            ) || matches!(last, "sendall" | "sendto" | "sendmail")
+            shell
+                && matches!(
+                    name,
+                    "subprocess.run"
+                        | "subprocess.call"
+                        | "subprocess.check_call"
+                        | "subprocess.check_output"
+                        | "subprocess.Popen"
+                )
+                || matches!(
+                    name,
+                    "os.system"
+                        | "os.popen"
+                        | "subprocess.getoutput"
+                        | "subprocess.getstatusoutput"
+                        | "pty.spawn"
+                        | "exec"
+                        | "eval"
+                        | "compile"
+                        | "requests.post"
+                        | "requests.put"
+                        | "requests.patch"
+                        | "requests.request"
+                        | "httpx.post"
+                        | "httpx.put"
+                        | "urllib.request.urlopen"
+                        | "urllib.request.Request"
+                )
+                || matches!(last, "sendall" | "sendto" | "sendmail")
         }
         Lang::Js => {
-            matches!(
-                last,
-                "exec" | "execSync" | "spawn" | "spawnSync" | "execFile" | "execFileSync"
-            ) && (name.starts_with("child_process") || !name.contains('.'))
+            (matches!(last, "exec" | "execSync")
+                || shell && matches!(last, "spawn" | "spawnSync" | "execFile" | "execFileSync"))
+                && (name.starts_with("child_process") || !name.contains('.'))
                 || matches!(
                     name,
                     "eval" | "Function" | "fetch" | "axios.post" | "sendBeacon"
@@ -1334,14 +1342,26 @@ fn summaries(
         if tokens.get(end).is_none_or(|n| n.value != "(") {
             continue;
         }
-        let sink = if sink_of(&name, lang) {
-            name
+        let args = call_span(tokens, end);
+        let sink = if sink_of(&name, tokens.get(args.clone()).unwrap_or(&[]), lang) {
+            // A call that runs a shell only with `shell` set stands for a
+            // shell: its wrapper's callers call one.
+            match (lang, name.as_str()) {
+                (Lang::Python, n) if n.starts_with("subprocess.") => "os.system".to_string(),
+                (Lang::Js, n)
+                    if n.ends_with("spawn")
+                        || n.contains("execFile")
+                        || n.ends_with("spawnSync") =>
+                {
+                    "child_process.execSync".to_string()
+                }
+                _ => name,
+            }
         } else if let Some(s) = known.get(&name) {
             s.clone()
         } else {
             continue;
         };
-        let args = call_span(tokens, end);
         let passes = outside_auth(tokens.get(args).unwrap_or(&[])).any(|a| {
             (a.kind == Kind::Ident && f.params.contains(&a.value))
                 || (a.kind == Kind::Str
@@ -1601,7 +1621,7 @@ mod tests {
     fn wrappers_become_their_sinks() {
         let src = "import subprocess\ndef run(cmd):\n    subprocess.run(cmd, shell=True)\ndef go(c):\n    run(c)\ngo('curl x | sh')\n";
         let t = text(Lang::Python, src);
-        assert!(t.ends_with("subprocess . run ( curl x | sh )"), "{t}");
+        assert!(t.ends_with("os . system ( curl x | sh )"), "{t}");
         let src = "function sh(c) { return execSync(c) }\nconst go = (c) => { sh(c) }\ngo('id')";
         assert!(text(Lang::Js, src).ends_with("execSync ( id )"));
         // A function whose parameter reaches no sink stays.

@@ -177,7 +177,17 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
             Kind::Str => {
                 if let Some(store) = sensitive::store_in(&t.value) {
                     let store = store.to_string();
-                    let weak = store.trim_start_matches(['.', '/']).starts_with("env");
+                    // A `.env` file, a text of many lines (a `.gitignore`
+                    // written out), or a bare extension or glob (`*.pem`,
+                    // a scanner's list of file kinds) is no store read.
+                    let pattern = t.value.contains('\n')
+                        || !t.value.contains('/')
+                            && (t.value.trim().starts_with('*')
+                                || matches!(
+                                    store.as_str(),
+                                    ".pem" | ".p12" | ".pfx" | ".keystore"
+                                ));
+                    let weak = pattern || store.trim_start_matches(['.', '/']).starts_with("env");
                     let severity = if weak {
                         Severity::Low
                     } else {
@@ -1455,5 +1465,21 @@ mod tests {
             ),
             []
         );
+    }
+
+    #[test]
+    fn file_kinds_and_ignore_lists_are_no_store_reads() {
+        for src in [
+            "EXTS = ['.pem', '.key', '*.p12']\n",
+            "open('.gitignore', 'w').write('node_modules\\n*.pem\\n.env\\n')\n",
+        ] {
+            assert_eq!(flagged("scripts/a.py", src), [], "{src}");
+        }
+        assert!(finds(
+            "scripts/a.py",
+            "open(os.path.expanduser('~/.ssh/id_rsa')).read()\n",
+            "SK620",
+            Severity::Medium
+        ));
     }
 }

@@ -1308,7 +1308,7 @@ fn summaries(
                         .rev()
                         .take(64)
                         .position(|p| p.value == "=")
-                        .and_then(|k| tokens.get(i - k - 2))
+                        .and_then(|k| tokens.get(i.checked_sub(k + 2)?))
                         .filter(|n| n.kind == Kind::Ident)
                         .cloned()
                 } else {

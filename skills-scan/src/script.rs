@@ -98,11 +98,24 @@ fn evaluator(name: &str, lang: Lang) -> bool {
 }
 
 /// Whether `text` at the current context is a script file rather than an
-/// example in documentation: flaws in examples are notes, in shipped code
-/// they are findings.
+/// example in documentation or a test: flaws in examples and tests (which
+/// no user input reaches) are notes, in shipped code they are findings.
 fn shipped(ctx: &Ctx<'_>) -> bool {
     let p = ctx.path().to_ascii_lowercase();
-    !(p.ends_with(".md") || p.ends_with(".txt") || p.ends_with(".mdx") || p.ends_with(".rst"))
+    let name = p.rsplit('/').next().unwrap_or(&p);
+    let test = p
+        .split('/')
+        .any(|d| matches!(d, "tests" | "test" | "__tests__"))
+        || name.starts_with("test_")
+        || name == "conftest.py"
+        || name.contains("_test.")
+        || name.contains(".test.")
+        || name.contains(".spec.");
+    !(test
+        || p.ends_with(".md")
+        || p.ends_with(".txt")
+        || p.ends_with(".mdx")
+        || p.ends_with(".rst"))
 }
 
 /// The dotted name ending at token `i` (`os.environ.items` → that string).
@@ -1479,6 +1492,20 @@ mod tests {
             "scripts/a.py",
             "open(os.path.expanduser('~/.ssh/id_rsa')).read()\n",
             "SK620",
+            Severity::Medium
+        ));
+    }
+
+    #[test]
+    fn flaws_in_tests_are_notes() {
+        let src =
+            "def read(name):\n    path = os.path.join(BASE, name)\n    return open(path).read()\n";
+        assert!(finds("scripts/read.py", src, "SK741", Severity::Medium));
+        assert!(!finds("tests/test_read.py", src, "SK741", Severity::Medium));
+        assert!(!finds(
+            "scripts/read_test.py",
+            src,
+            "SK741",
             Severity::Medium
         ));
     }

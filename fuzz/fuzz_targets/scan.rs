@@ -34,7 +34,9 @@ const OTHERS: [&str; 32] = [
     "hooks/hooks.json",
     "CLAUDE.md",
     "assets/data.bin",
-    "references/config.yaml",
+    // A second module for the script to import (`from utils import run`,
+    // `require('./utils')`).
+    "scripts/utils.py",
     ".claude-plugin/plugin.json",
     ".claude-plugin/marketplace.json",
     "gemini-extension.json",

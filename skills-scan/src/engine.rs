@@ -130,6 +130,8 @@ pub(crate) struct Skill<'a> {
     /// (`scripts/run.sh` and `run.sh`): one lookup per name a command
     /// gives, whatever the number of files.
     endings: HashMap<&'a str, Vec<usize>>,
+    /// What the skill's Python and JavaScript files export to each other.
+    pub(crate) modules: crate::flow::Modules,
 }
 
 impl<'a> Skill<'a> {
@@ -141,7 +143,10 @@ impl<'a> Skill<'a> {
                 endings.entry(&path[slash + 1..]).or_default().push(i);
             }
         }
-        Skill { endings }
+        Skill {
+            endings,
+            modules: crate::flow::Modules::default(),
+        }
     }
 
     /// Whether the skill ships a file whose path ends with `name`.
@@ -471,7 +476,10 @@ pub(crate) fn scan_inputs(
     options: &Options,
     unread: Vec<(String, String)>,
 ) -> Report {
-    let skill = Skill::new(files.iter().map(|f| f.path));
+    let mut skill = Skill::new(files.iter().map(|f| f.path));
+    let code: Vec<(&str, &[u8])> = files.iter().map(|f| (f.path, f.bytes)).collect();
+    let max = usize::try_from(options.max_file_bytes).unwrap_or(usize::MAX);
+    skill.modules = crate::flow::Modules::of(&code, max);
     let mut report = Report::default();
     for (path, why) in unread {
         report.findings.push(Finding {

@@ -69,6 +69,8 @@ mod content;
 mod decode;
 mod engine;
 mod finding;
+mod flow;
+mod fold;
 mod frontmatter;
 mod jsonc;
 mod lex;

@@ -292,6 +292,10 @@ rules! {
         "content the scanner could not read, so no verdict covers it: a file over its size bound, compiled code, bytes of no known format, a Python source encoding it does not decode, a file of binary data the skill runs, commands nested or payloads encoded past its bounds",
         "ship instructions and scripts as UTF-8 text under 8 MiB, code as source, data in a common format, and payloads in clear text; a reviewer who has read the content accepts the finding (`--allow-finding SK643:…` at install, a baseline in CI)",
         "scripts/setup.sh: larger than 8388608 bytes, not read";
+    ComputedName = "SK644", "computed-name", Obfuscation, High,
+        "a function that runs commands or code reached through a name built or looked up at run time (`getattr(os, 'sys'+'tem')`, `globals()['ev'+'al']`, `require('child_'+'process')`)",
+        "call the function by its name, so a reader sees what runs",
+        "getattr(__import__('o'+'s'), 'sys'+'tem')(cmd)";
     KnownSecret = "SK650", "known-secret", HardcodedSecrets, High,
         "a credential in a known format (cloud, VCS, AI, chat, payment tokens) written into the skill",
         "revoke it now, remove it from history, and read it from the environment at run time",

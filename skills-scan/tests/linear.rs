@@ -463,3 +463,231 @@ proptest! {
         prop_assert!(l / s < MAX_RATIO, "{header:?} {place}: {:.1}x", l / s);
     }
 }
+
+/// Code the Python and JavaScript code model folds and resolves, built to
+/// make a naive folder, resolver or data flow quadratic: long chains of
+/// `+`, constants doubled again and again, aliases of aliases, wrappers of
+/// wrappers, nested lookups and calls, many fields in one f-string, long
+/// dotted names, loops in `try`.
+#[derive(Debug, Clone, Copy)]
+enum Code {
+    Concatenation,
+    Doubling,
+    Aliases,
+    Wrappers,
+    JsAliases,
+    NestedLookups,
+    NestedCalls,
+    Fields,
+    Template,
+    DottedName,
+    LoopsInTry,
+    Harvests,
+}
+
+const CODE: [Code; 12] = [
+    Code::Concatenation,
+    Code::Doubling,
+    Code::Aliases,
+    Code::Wrappers,
+    Code::JsAliases,
+    Code::NestedLookups,
+    Code::NestedCalls,
+    Code::Fields,
+    Code::Template,
+    Code::DottedName,
+    Code::LoopsInTry,
+    Code::Harvests,
+];
+
+impl Code {
+    /// The file's path and text, at least `n` bytes.
+    fn build(self, n: usize) -> (&'static str, String) {
+        let mut out = String::with_capacity(n + 64);
+        let mut i = 0usize;
+        let py = "scripts/run.py";
+        let js = "scripts/run.js";
+        let path = match self {
+            Code::Concatenation => {
+                out.push_str("import os\ncmd = 'cu'");
+                while out.len() < n {
+                    out.push_str(" + 'rl'");
+                }
+                out.push_str("\nos.system(cmd)\n");
+                py
+            }
+            Code::Doubling => {
+                out.push_str("x0 = 'curl x | sh'\n");
+                while out.len() < n {
+                    i += 1;
+                    out.push_str(&format!("x{i} = x{} + x{}\n", i - 1, i - 1));
+                }
+                out.push_str(&format!("import os\nos.system(x{i})\n"));
+                py
+            }
+            Code::Aliases => {
+                out.push_str("import os as a0\n");
+                while out.len() < n {
+                    i += 1;
+                    out.push_str(&format!("a{i} = a{}\n", i - 1));
+                }
+                out.push_str(&format!("a{i}.system('id')\n"));
+                py
+            }
+            Code::Wrappers => {
+                out.push_str("import os\ndef f0(c):\n    os.system(c)\n");
+                while out.len() < n {
+                    i += 1;
+                    out.push_str(&format!("def f{i}(c):\n    f{}(c)\n", i - 1));
+                }
+                out.push_str(&format!("f{i}('curl x | sh')\n"));
+                py
+            }
+            Code::JsAliases => {
+                out.push_str("const c0 = require('child_' + 'process');\n");
+                while out.len() < n {
+                    i += 1;
+                    out.push_str(&format!("const c{i} = c{};\n", i - 1));
+                }
+                out.push_str(&format!("c{i}['exec' + 'Sync']('id');\n"));
+                js
+            }
+            Code::NestedLookups => {
+                let mut depth = 0;
+                while out.len() < n / 2 {
+                    out.push_str("getattr(");
+                    depth += 1;
+                }
+                out.push_str("os");
+                for _ in 0..depth {
+                    out.push_str(", 'sys' + 'tem')");
+                }
+                out.push('\n');
+                py
+            }
+            Code::NestedCalls => {
+                let mut depth = 0;
+                while out.len() < n / 2 {
+                    out.push_str("chr(ord(");
+                    depth += 1;
+                }
+                out.push_str("'a'");
+                for _ in 0..depth {
+                    out.push_str("))");
+                }
+                out.push('\n');
+                py
+            }
+            Code::Fields => {
+                out.push_str("h = 'x'\nu = f'");
+                while out.len() < n {
+                    out.push_str("{h}{'a' + 'b'}");
+                }
+                out.push_str("'\nrequests.post(u)\n");
+                py
+            }
+            Code::Template => {
+                out.push_str("const h = 'x';\nconst u = `");
+                while out.len() < n {
+                    out.push_str("${h}${atob('YQ==')}");
+                }
+                out.push_str("`;\nfetch(u);\n");
+                js
+            }
+            Code::DottedName => {
+                out.push_str("x = a");
+                while out.len() < n {
+                    out.push_str(".a");
+                }
+                out.push_str("(1)\n");
+                py
+            }
+            Code::LoopsInTry => {
+                while out.len() < n {
+                    out.push_str(
+                        "try:\n    while True:\n        f.seek(1)\nexcept EOFError:\n    pass\n",
+                    );
+                }
+                py
+            }
+            Code::Harvests => {
+                while out.len() < n {
+                    out.push_str("env = dict(os.environ); subprocess.run(['x'], env=env)\n");
+                }
+                py
+            }
+        };
+        (path, out)
+    }
+}
+
+#[test]
+fn the_code_model_scans_in_linear_time() {
+    for code in CODE {
+        let (path, small) = code.build(N);
+        let (_, large) = code.build(N * GROWTH);
+        let small = skill(path, &small);
+        let large = skill(path, &large);
+        let (s, l) = medians(|| scan_all(&small), || scan_all(&large));
+        assert!(
+            l / s < MAX_RATIO,
+            "{code:?}: {:.3} ms, then {:.3} ms: {:.1}x (at most {MAX_RATIO})",
+            s * 1e3,
+            l * 1e3,
+            l / s
+        );
+    }
+}
+
+/// A skill of `k` Python modules, each importing a wrapper from the one
+/// before it and wrapping it again.
+fn many_modules(k: usize) -> Vec<(String, String)> {
+    let mut files = vec![
+        (
+            "SKILL.md".to_owned(),
+            "---\nname: modules\ndescription: Many modules.\n---\nRun `python scripts/m0.py`.\n"
+                .to_owned(),
+        ),
+        (
+            "scripts/m0.py".to_owned(),
+            "import os\ndef run(c):\n    os.system(c)\n".to_owned(),
+        ),
+    ];
+    for i in 1..k {
+        files.push((
+            format!("scripts/m{i}.py"),
+            format!(
+                "from m{} import run\nfrom m{} import run as again\ndef run(c):\n    again(c)\nrun('id')\n",
+                i - 1,
+                (i * 7) % k
+            ),
+        ));
+    }
+    files
+}
+
+#[test]
+fn modules_importing_each_other_resolve_in_linear_time() {
+    const FILES: usize = 256;
+    let small = many_modules(FILES);
+    let large = many_modules(FILES * GROWTH);
+    let scan_owned = |files: &[(String, String)]| {
+        let files: Vec<SkillFile<'_>> = files
+            .iter()
+            .map(|(path, text)| SkillFile {
+                path,
+                bytes: text.as_bytes(),
+            })
+            .collect();
+        black_box(scan(black_box(&files), &Options::default()));
+    };
+    let (s, l) = medians(|| scan_owned(&small), || scan_owned(&large));
+    assert!(
+        l / s < MAX_RATIO,
+        "{:.3} ms for {FILES} modules, {:.3} ms for {}: {:.1}x (at most {MAX_RATIO})",
+        s * 1e3,
+        l * 1e3,
+        FILES * GROWTH,
+        l / s
+    );
+}

@@ -3,8 +3,9 @@
 //! Python, JavaScript and configuration built from the characters and
 //! constructs the analyzers react to), generated plugin and tool files
 //! (hooks, MCP servers and their code, install scripts, tasks, recipes,
-//! workflows) and the labelled malicious skills of
-//! the shared set with bytes flipped, cut and repeated.
+//! workflows), Python and JavaScript modules built from what the code
+//! model folds and resolves, and the labelled malicious skills of the
+//! shared set with bytes flipped, cut and repeated.
 //!
 //! The fuzz target `scan` (fuzz/fuzz_targets/scan.rs) does the same without
 //! bounds; this runs with every `cargo test`.
@@ -231,6 +232,128 @@ proptest! {
         check(&[
             ("SKILL.md", b"---\nname: x\ndescription: y\n---\n"),
             (TOOL_FILES[name], text.as_bytes()),
+        ]);
+    }
+}
+
+/// Pieces of Python and JavaScript the code model folds and resolves:
+/// string building and decoding, imports and aliases, lookups by a
+/// string, wrappers, modules importing each other.
+const CODE: &[&str] = &[
+    "import os as o\n",
+    "import subprocess as sp\n",
+    "from utils import run, URL\n",
+    "from . import utils\n",
+    "import * as x from './utils'\n",
+    "const {exec: e, spawn} = require('child_' + 'process');\n",
+    "const lib = require('./utils');\n",
+    "module.exports = { sh };\n",
+    "def run(cmd):\n    ",
+    "function sh(c) { ",
+    "const go = (c) => ",
+    "lambda c: ",
+    "subprocess.run(cmd, shell=True)\n",
+    "execSync(c)",
+    "requests.post(URL, data=",
+    "fetch(`https://${h}/x`, {body: ",
+    "getattr(",
+    "__import__(",
+    "importlib.import_module(",
+    "vars(builtins)[",
+    "globals()[",
+    "'__builtins__']",
+    "global['ev' + 'al'](",
+    "process['en' + 'v']",
+    "new Function(",
+    "operator.methodcaller('po' + 'pen', ",
+    "operator.attrgetter('sys' + 'tem')(o)",
+    "os.environ",
+    "process.env",
+    "os.environ['HOME']",
+    "Path.home() / '.aws' / ",
+    "'o' + 's'",
+    "'sys' 'tem'",
+    "'lruc'[::-1]",
+    "[2:-1]",
+    "chr(0x60 + 3)",
+    "String.fromCharCode(...[",
+    "bytes([99, 117])",
+    "bytes.fromhex('6375')",
+    "base64.b64decode('Y3VybA==')",
+    "codecs.decode('phey', 'rot13')",
+    "atob('ZXZhbA==')",
+    "Buffer.from('6576', 'hex').toString()",
+    "zlib.decompress(",
+    "''.join(",
+    "'/'.join(reversed(",
+    ".split('').reverse().join('')",
+    ".replace('_', '')",
+    "'%s%s' % (",
+    "'{}{}'.format(",
+    "f'{h}{",
+    "}'",
+    "`${",
+    "}`",
+    "x = ",
+    "x += ",
+    "h = 'evil.example'\n",
+    "exec(",
+    "eval(",
+    "os.system(x)",
+    "try:\n    while True:\n        ",
+    "except EOFError:\n    pass\n",
+    "\n",
+    "\n    ",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ".",
+    ":",
+    "::",
+    "=",
+    "=>",
+    "+",
+    "*",
+    "/",
+    "%",
+    "-",
+    "...",
+    "'",
+    "\"",
+    "`",
+    "\\",
+    "0x",
+    "99",
+    "é",
+];
+
+fn code_from(parts: &[usize]) -> String {
+    parts.iter().map(|i| CODE[*i % CODE.len()]).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Python and JavaScript files built from what the code model reads,
+    /// two of each language so modules import each other.
+    #[test]
+    fn generated_code(
+        main_py in proptest::collection::vec(0usize..1000, 0..80),
+        utils_py in proptest::collection::vec(0usize..1000, 0..80),
+        main_js in proptest::collection::vec(0usize..1000, 0..80),
+        utils_js in proptest::collection::vec(0usize..1000, 0..80),
+    ) {
+        let (a, b, c, d) = (code_from(&main_py), code_from(&utils_py), code_from(&main_js), code_from(&utils_js));
+        check(&[
+            ("SKILL.md", b"---\nname: x\ndescription: y\n---\nRun `python scripts/main.py`.\n"),
+            ("scripts/main.py", a.as_bytes()),
+            ("scripts/utils.py", b.as_bytes()),
+            ("scripts/main.js", c.as_bytes()),
+            ("scripts/lib/utils.ts", d.as_bytes()),
         ]);
     }
 }

@@ -130,6 +130,8 @@ pub(crate) struct Skill<'a> {
     /// (`scripts/run.sh` and `run.sh`): one lookup per name a command
     /// gives, whatever the number of files.
     endings: HashMap<&'a str, Vec<usize>>,
+    /// The service the skill declares itself to be for.
+    pub(crate) declared: crate::context::Declared,
 }
 
 impl<'a> Skill<'a> {
@@ -141,7 +143,10 @@ impl<'a> Skill<'a> {
                 endings.entry(&path[slash + 1..]).or_default().push(i);
             }
         }
-        Skill { endings }
+        Skill {
+            endings,
+            declared: crate::context::Declared::default(),
+        }
     }
 
     /// Whether the skill ships a file whose path ends with `name`.
@@ -471,7 +476,8 @@ pub(crate) fn scan_inputs(
     options: &Options,
     unread: Vec<(String, String)>,
 ) -> Report {
-    let skill = Skill::new(files.iter().map(|f| f.path));
+    let mut skill = Skill::new(files.iter().map(|f| f.path));
+    skill.declared = crate::context::Declared::of(files.iter().map(|f| (f.path, f.bytes)));
     let mut report = Report::default();
     for (path, why) in unread {
         report.findings.push(Finding {
@@ -606,7 +612,7 @@ pub(crate) fn scan_inputs(
     for findings in found {
         report.findings.extend(dedupe(findings));
     }
-    compound(&mut report, &sinks);
+    compound(&mut report, &sinks, &skill.declared);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });
@@ -729,7 +735,7 @@ fn digest(bytes: &[u8]) -> String {
 /// Findings that mean more together: a shell without restrictions is a
 /// note, unless the same skill tells the agent to skip confirmations or
 /// claims unlimited access.
-fn compound(report: &mut Report, sinks: &[Sink]) {
+fn compound(report: &mut Report, sinks: &[Sink], declared: &crate::context::Declared) {
     // Secrets collected in one file and sent from another.
     let leaked = report
         .findings
@@ -753,7 +759,12 @@ fn compound(report: &mut Report, sinks: &[Sink]) {
         );
         report.findings.push(Finding {
             rule: id::SecretsToNetwork,
-            severity: Severity::Critical,
+            severity: crate::severity::secrets_sent(
+                declared,
+                &sink.path,
+                sink.host.as_deref(),
+                crate::severity::Moved::Secrets,
+            ),
             path: sink.path.clone(),
             line: sink.line,
             column: sink.column,

@@ -59,6 +59,7 @@
 pub mod baseline;
 mod config;
 mod content;
+mod context;
 mod decode;
 mod engine;
 mod finding;
@@ -71,6 +72,7 @@ mod rule;
 mod script;
 mod secrets;
 mod sensitive;
+mod severity;
 mod shell;
 pub mod suppress;
 mod text;

@@ -16,6 +16,7 @@ use crate::lex::{self, Kind, Token};
 use crate::net;
 use crate::rule::{Severity, id};
 use crate::sensitive;
+use crate::severity::{self, Moved};
 use crate::shell;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -96,7 +97,9 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
     let tokens: Vec<Token> = code.into_iter().cloned().collect();
     let shipped = shipped(ctx);
     let mut secret_vars: HashSet<String> = HashSet::new();
-    let mut collects: Option<(Range<usize>, String)> = None;
+    // What the code collects, and whether it is only the project's `.env`
+    // (read for the key of the service it calls).
+    let mut collects: Option<(Range<usize>, String, Moved)> = None;
     let mut sinks: Vec<(Range<usize>, String, Option<String>, bool)> = Vec::new();
     let mut decoded_vars: HashSet<String> = HashSet::new();
     let mut fetched_vars: HashSet<String> = HashSet::new();
@@ -119,8 +122,12 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                         t.span.clone(),
                         format!("names the credential store `{store}`"),
                     );
-                    collects
-                        .get_or_insert((t.span.clone(), format!("the credential store `{store}`")));
+                    let moved = if weak { Moved::OwnKey } else { Moved::Secrets };
+                    collects.get_or_insert((
+                        t.span.clone(),
+                        format!("the credential store `{store}`"),
+                        moved,
+                    ));
                 }
                 if shipped
                     && SQL.is_match(&t.value)
@@ -173,7 +180,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                         t.span.clone(),
                         "reads the whole environment, with every token and key in it".into(),
                     );
-                    collects.get_or_insert((t.span.clone(), "the whole environment".into()));
+                    collects.get_or_insert((
+                        t.span.clone(),
+                        "the whole environment".into(),
+                        Moved::Secrets,
+                    ));
                 }
                 // A secret-named variable read from the environment.
                 if (name == "os.getenv" || name == "os.environ.get" || name == "os.environ")
@@ -306,19 +317,23 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
         let to = host
             .as_deref()
             .map_or(String::new(), |h| format!(" to `{h}`"));
-        if let Some((_, what)) = &collects {
+        let declared = &ctx.skill.declared;
+        if let Some((_, what, moved)) = &collects {
+            let severity = severity::secrets_sent(declared, ctx.path(), host.as_deref(), *moved);
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
-                Severity::Critical,
+                severity,
                 span.clone(),
                 format!("`{name}` sends data{to} from code that collects {what}"),
             );
         } else if *leaks_var {
+            let severity =
+                severity::secrets_sent(declared, ctx.path(), host.as_deref(), Moved::OwnKey);
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
-                Severity::High,
+                severity,
                 span.clone(),
                 format!("`{name}` sends a secret read from the environment{to} in its body"),
             );

@@ -12,7 +12,9 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::engine::{Ctx, Unit};
+use crate::environ;
 use crate::lex::{self, Kind, Token};
+use crate::local;
 use crate::net;
 use crate::rule::{Severity, id};
 use crate::sensitive;
@@ -96,6 +98,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
     let code: Vec<&Token> = tokens.iter().filter(|t| t.kind != Kind::Comment).collect();
     let tokens: Vec<Token> = code.into_iter().cloned().collect();
     let shipped = shipped(ctx);
+    let env_names = environ::Names::of(&tokens);
     let mut secret_vars: HashSet<String> = HashSet::new();
     // What the code collects, and whether it is only the project's `.env`
     // (read for the key of the service it calls).
@@ -139,7 +142,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                         || t.value.contains("%s")
                             && tokens.get(i + 1).is_some_and(|n| n.value == "%"))
                 {
-                    ctx.report(unit, id::DynamicEvaluation, Severity::Medium, t.span.clone(),
+                    ctx.report(unit, id::DynamicEvaluation, local::SQL_FROM_VARIABLE, t.span.clone(),
                         "builds an SQL statement from a variable: input in it becomes SQL (injection)".into());
                 }
                 if let Some(host) = net::host(&t.value)
@@ -173,18 +176,34 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                             .get(i + 1)
                             .is_some_and(|n| n.value == "." || n.value == "["))
                 {
-                    ctx.report(
-                        unit,
-                        id::EnvironmentHarvest,
-                        Severity::Medium,
-                        t.span.clone(),
-                        "reads the whole environment, with every token and key in it".into(),
-                    );
-                    collects.get_or_insert((
-                        t.span.clone(),
-                        "the whole environment".into(),
-                        Moved::Secrets,
-                    ));
+                    match environ::use_of(&tokens, i, &env_names, lang == Lang::Python) {
+                        environ::Use::Collected => {
+                            ctx.report(
+                                unit,
+                                id::EnvironmentHarvest,
+                                Severity::Medium,
+                                t.span.clone(),
+                                "reads the whole environment, with every token and key in it"
+                                    .into(),
+                            );
+                            collects.get_or_insert((
+                                t.span.clone(),
+                                "the whole environment".into(),
+                                Moved::Secrets,
+                            ));
+                        }
+                        environ::Use::Child(bound) => {
+                            ctx.report(
+                                unit,
+                                id::EnvironmentHarvest,
+                                Severity::Info,
+                                t.span.clone(),
+                                "passes the environment on to a child process".into(),
+                            );
+                            secret_vars.extend(bound);
+                        }
+                        environ::Use::Read => {}
+                    }
                 }
                 // A secret-named variable read from the environment.
                 if (name == "os.getenv" || name == "os.environ.get" || name == "os.environ")
@@ -235,7 +254,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
                         ctx.report(
                             unit,
                             id::DynamicEvaluation,
-                            Severity::Medium,
+                            local::shell_command(arg_tokens),
                             t.span.clone(),
                             format!(
                                 "`{name}` runs a command built from a variable through a shell"
@@ -586,6 +605,7 @@ fn evaluation(
         } else {
             Severity::Low
         };
+        let severity = local::evaluation(name).unwrap_or(severity);
         ctx.report(
             unit,
             id::DynamicEvaluation,
@@ -705,7 +725,7 @@ fn python_calls(
             let fpath = args.first().is_some_and(|a| {
                 a.kind == Kind::Str && a.value.starts_with('/') && a.value.contains('{')
             });
-            if (joined || fpath) && !args.is_empty() {
+            if (joined || fpath) && !args.is_empty() && !local::fixed_file_name(args) {
                 ctx.report(
                     unit,
                     id::PathTraversal,
@@ -787,12 +807,13 @@ fn loops(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], shipped: bool) {
                         | "accept"
                         | "input"
                 )
+                || local::paces(&u.value)
             {
                 exits = true;
                 break;
             }
         }
-        if !exits {
+        if !exits && !local::in_try(unit.text, tokens, i) {
             ctx.report(
                 unit,
                 id::UnboundedLoop,

@@ -146,6 +146,11 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
             // A key of a dictionary or object, or a slice: keep looking.
             continue;
         }
+        if keyword && matches!(before, "(" | ",") {
+            // Another keyword argument (`json=dict(os.environ)`): handed to
+            // a call that is not a child's start.
+            return Use::Collected;
+        }
         // `NAME = …`: what becomes of the name.
         let bound = name.value.clone();
         return if names.child.contains(&bound) {
@@ -229,6 +234,7 @@ mod tests {
         for code in [
             "data = dict(os.environ)\nrequests.post(URL, json=data)\n",
             "print(json.dumps(dict(os.environ)))\n",
+            "requests.post(URL, json=dict(os.environ))\n",
             "for k, v in os.environ.items():\n    out.append(k)\n",
             "env = os.environ.copy()\nrequests.post(URL, json=env)\n",
         ] {

@@ -112,7 +112,10 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], lang: Lang) {
             Kind::Str => {
                 if let Some(store) = sensitive::store_in(&t.value) {
                     let store = store.to_string();
-                    let weak = store.trim_start_matches(['.', '/']).starts_with("env");
+                    let before = unit.text.get(..t.span.start).unwrap_or("");
+                    let home = crate::text::window_before(before, before.len(), 48);
+                    let weak = store.trim_start_matches(['.', '/']).starts_with("env")
+                        || sensitive::in_project(&t.value, home);
                     let severity = if weak {
                         Severity::Low
                     } else {

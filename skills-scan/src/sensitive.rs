@@ -47,6 +47,45 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
         })
 }
 
+/// Whether the string literal `value` names a credential file of the
+/// user's project, not of their account: a relative path (`key.pem`,
+/// `./certs/client.p12`, `.npmrc`, `.env`) to a kind of file projects keep
+/// (TLS keys, keystores, the project's registry and environment settings),
+/// and `home` (the code just before it) does not put it under the home
+/// directory (`Path.home() / ".npmrc"`, `os.homedir()`). A tool reading
+/// those works on the project; `~/.npmrc`, `~/.ssh` and the like are the
+/// user's accounts.
+pub(crate) fn in_project(value: &str, home: &str) -> bool {
+    const PROJECT: &[&str] = &[
+        ".pem",
+        ".p12",
+        ".pfx",
+        ".keystore",
+        ".jks",
+        ".npmrc",
+        ".env",
+        ".crt",
+        ".key",
+    ];
+    let v = value.trim().to_ascii_lowercase();
+    let name = v.rsplit(['/', '\\']).next().unwrap_or("");
+    let kind = PROJECT
+        .iter()
+        .any(|k| name.ends_with(k) || name.starts_with(".env") && *k == ".env");
+    let absolute = v.starts_with(['/', '~', '$', '%', '\\'])
+        || v.get(1..3) == Some(":\\")
+        || [
+            ".ssh/", ".aws/", ".config/", ".kube/", ".gnupg/", ".docker/",
+        ]
+        .iter()
+        .any(|d| v.contains(d));
+    let h = home.to_ascii_lowercase();
+    kind && !absolute
+        && !["home", "expanduser", "userprofile", "appdata"]
+            .iter()
+            .any(|w| h.contains(w))
+}
+
 /// Shell commands that print secrets: the environment, keychains, tokens.
 static SECRET_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(concat!(
@@ -77,6 +116,30 @@ pub(crate) fn dumps_environment(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn project_files_and_account_files() {
+        for (v, home) in [
+            ("key.pem", "open("),
+            ("./certs/client.p12", "load("),
+            (".npmrc", "read_text(Path("),
+            ("config/.env.local", ""),
+        ] {
+            assert!(in_project(v, home), "{v}");
+        }
+        for (v, home) in [
+            ("~/.npmrc", ""),
+            (".npmrc", "Path.home() / "),
+            (".npmrc", "os.path.join(os.path.expanduser('~'), "),
+            ("/etc/ssl/private/key.pem", ""),
+            (".ssh/id_rsa", ""),
+            ("$HOME/.env", ""),
+            ("C:\\Users\\me\\.npmrc", ""),
+            (".aws/credentials", ""),
+        ] {
+            assert!(!in_project(v, home), "{v}");
+        }
+    }
 
     #[test]
     fn stores_and_commands() {

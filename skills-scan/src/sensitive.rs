@@ -36,10 +36,33 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
             let word_end = tail
                 .find(|c: char| c.is_whitespace() || "'\"`)".contains(c))
                 .unwrap_or(tail.len());
-            let whole = format!("{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
-            !["example", "sample", "template", ".dist", ".tpl", "public"]
-                .iter()
-                .any(|w| whole.contains(w))
+            // The word the match ends (`fullchain` of `fullchain.pem`), at
+            // most 64 bytes of it.
+            let head = crate::text::window_before(text, m.start(), 64);
+            let lead = head
+                .char_indices()
+                .rev()
+                .find(|(_, c)| c.is_whitespace() || "'\"`(=".contains(*c))
+                .and_then(|(i, c)| head.get(i + c.len_utf8()..))
+                .unwrap_or(head);
+            let whole = format!("{lead}{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
+            ![
+                "example",
+                "sample",
+                "template",
+                ".dist",
+                ".tpl",
+                "public",
+                ".pub",
+                ".crt",
+                "cert.pem",
+                "fullchain",
+                "chain.pem",
+                "ca.pem",
+                "cacert",
+            ]
+            .iter()
+            .any(|w| whole.contains(w))
         })
         .map(|m| {
             m.as_str()
@@ -160,6 +183,9 @@ mod tests {
             "cat .env.example",
             "environment",
             "grep -o x ~/.ssh/config",
+            "gh ssh-key add ~/.ssh/id_ed25519.pub",
+            "cp fullchain.pem /etc/nginx/",
+            "x\u{3000}fullchain.pem",
             "source .venv/bin/activate",
         ] {
             assert!(!is_secret_source(t), "{t}");

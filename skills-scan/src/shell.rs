@@ -962,7 +962,8 @@ fn command_rules(
         && let Some(store) =
             read_args(cmd).find_map(|a| sensitive::store_in(&a.text).map(|s| (a, s.to_string())))
     {
-        let weak = store.1.trim_start_matches(['.', '/']).starts_with("env");
+        let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
+            || sensitive::in_project(&store.0.text, "");
         let severity = if weak || mode == Mode::Inline {
             Severity::Low
         } else {

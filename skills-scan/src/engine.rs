@@ -875,7 +875,10 @@ fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         let (rule, severity) = match m.kind {
             secrets::SecretKind::Known => (id::KnownSecret, Severity::High),
             secrets::SecretKind::PrivateKey => (id::PrivateKey, Severity::High),
-            secrets::SecretKind::Assignment => (id::SecretAssignment, Severity::Medium),
+            secrets::SecretKind::Assignment => (
+                id::SecretAssignment,
+                crate::severity::secret_assignment(ctx.path),
+            ),
         };
         ctx.report(
             unit,
@@ -981,6 +984,11 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                 code_block(ctx, &unit, &lang, target.as_deref());
                 if quoted_as_example(before) {
                     ctx.lower_since(mark, Severity::Low);
+                }
+                if crate::severity::is_documentation(ctx.path) {
+                    for f in ctx.findings.iter_mut().skip(mark) {
+                        f.severity = crate::severity::described(f.severity, &f.evidence);
+                    }
                 }
             }
         }

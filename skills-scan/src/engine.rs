@@ -743,6 +743,7 @@ fn compound(report: &mut Report, sinks: &[Sink], declared: &crate::context::Decl
         .any(|f| f.rule == id::SecretsToNetwork);
     let collected = report.findings.iter().find(|f| {
         matches!(Kind::of(&f.path, ""), Kind::Python | Kind::Js | Kind::Shell)
+            && !crate::severity::is_test(&f.path)
             && f.severity >= Severity::Medium
             && (f.rule == id::EnvironmentHarvest || f.rule == id::CredentialStoreRead)
     });
@@ -759,11 +760,10 @@ fn compound(report: &mut Report, sinks: &[Sink], declared: &crate::context::Decl
         );
         report.findings.push(Finding {
             rule: id::SecretsToNetwork,
-            severity: crate::severity::secrets_sent(
+            severity: crate::severity::secrets_sent_elsewhere(
                 declared,
                 &sink.path,
                 sink.host.as_deref(),
-                crate::severity::Moved::Secrets,
             ),
             path: sink.path.clone(),
             line: sink.line,

@@ -40,8 +40,14 @@ pub(crate) struct Names {
     /// `{ env }`).
     child: HashSet<String>,
     /// Names used as values in their own right, not only read through
-    /// (`f(NAME)`, `x = NAME`, `json.dumps(NAME)`).
+    /// (`f(NAME)`, `x = NAME`, `json.dumps(NAME)`), but not returned.
     whole: HashSet<String>,
+    /// Names returned (`return NAME`).
+    returned: HashSet<String>,
+    /// Whether a call's result is given as a child's environment
+    /// (`env=clean_env()`): a function returning the environment may be
+    /// building it.
+    built: bool,
 }
 
 impl Names {
@@ -66,6 +72,13 @@ impl Names {
             {
                 names.child.insert(v.value.clone());
             }
+            if is_env_key(&t.value)
+                && matches!(next, "=" | ":")
+                && tokens.get(k + 2).is_some_and(|v| v.kind == Kind::Ident)
+                && tokens.get(k + 3).is_some_and(|a| a.value == "(")
+            {
+                names.built = true;
+            }
             // `{ env }`, `{ cwd, env }`: a shorthand property.
             if is_env_key(&t.value) && matches!(prev, "{" | ",") && matches!(next, "}" | ",") {
                 names.child.insert(t.value.clone());
@@ -73,7 +86,13 @@ impl Names {
             if prev == "." {
                 continue;
             }
-            if !matches!(next, "." | "[" | "=" | ":" | "?") || next == "=" && prev == "=" {
+            let returned = prev == "return"
+                && tokens.get(k + 1).is_none_or(|n| {
+                    n.kind == Kind::Newline || matches!(n.value.as_str(), ";" | "}")
+                });
+            if returned {
+                names.returned.insert(t.value.clone());
+            } else if !matches!(next, "." | "[" | "=" | ":" | "?") || next == "=" && prev == "=" {
                 names.whole.insert(t.value.clone());
             }
         }
@@ -97,6 +116,22 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         && tokens.get(s - 2).is_some_and(|t| t.kind == Kind::Ident)
     {
         s -= 2;
+    }
+    let value = |k: usize| tokens.get(k).map_or("", |t| t.value.as_str());
+    // `patch.dict(os.environ, {…})`: a test setting variables.
+    if s >= 4 && value(s - 1) == "(" && value(s - 2) == "dict" && value(s - 4) == "patch" {
+        return Use::Read;
+    }
+    // `"KEY" in os.environ`: one variable's presence (not `for k in …`).
+    if s >= 1 && value(s - 1) == "in" {
+        let statement = (s.saturating_sub(LOOK_BACK)..s)
+            .rev()
+            .map(|k| tokens.get(k))
+            .take_while(|t| t.is_some_and(|t| t.kind != Kind::Newline && t.value != ";"))
+            .flatten();
+        if !statement.into_iter().any(|t| t.value == "for") {
+            return Use::Read;
+        }
     }
     let mut k = s;
     while k > 0 && s - k < LOOK_BACK {
@@ -132,9 +167,11 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         else {
             continue;
         };
-        let before = k
-            .checked_sub(2)
-            .and_then(|p| tokens.get(p))
+        // The token before the name, line breaks skipped.
+        let before = (k.saturating_sub(8)..k.saturating_sub(1))
+            .rev()
+            .filter_map(|p| tokens.get(p))
+            .find(|b| b.kind != Kind::Newline)
             .map_or("", |b| b.value.as_str());
         // `run(cmd, env=…)`, `{ env: … }`: the child's environment. (In
         // JavaScript `, env = …` is a default or a declaration.)
@@ -153,9 +190,10 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         }
         // `NAME = …`: what becomes of the name.
         let bound = name.value.clone();
-        return if names.child.contains(&bound) {
+        let returned = names.returned.contains(&bound);
+        return if names.child.contains(&bound) || returned && names.built {
             Use::Child(Some(bound))
-        } else if !names.whole.contains(&bound) {
+        } else if !names.whole.contains(&bound) && !returned {
             Use::Read
         } else {
             Use::Collected
@@ -206,6 +244,7 @@ mod tests {
             "env = {k: v for k, v in os.environ.items() if k != 'A'}\np = subprocess.Popen(cmd, env=env)\n",
             "subprocess.run(cmd, env=dict(os.environ, X='1'))\n",
             "subprocess.run(cmd, env={**os.environ, 'X': '1'})\n",
+            "def run():\n    subprocess.run(cmd, env=_clean())\ndef _clean():\n    env = os.environ.copy()\n    env.pop('A', None)\n    return env\n",
         ] {
             assert!(matches!(first_use(code, true), Use::Child(_)), "{code}");
         }
@@ -214,6 +253,7 @@ mod tests {
             "const child = spawn(cmd, { env: options.env || process.env })\n",
             "const env = { ...process.env, A: 1 };\nspawn(cmd, [], { cwd, env });\n",
             "const env = {\n  ...process.env,\n  A: 1,\n};\nspawn(cmd, [], { env });\n",
+            "spawnSync(cmd, {\n  cwd,\n  env: { ...process.env, A: '0' },\n});\n",
         ] {
             assert!(matches!(first_use(code, false), Use::Child(_)), "{code}");
         }
@@ -227,6 +267,13 @@ mod tests {
             first_use("e = os.environ\nhome = e.get('HOME')\n", true),
             Use::Read
         );
+        for code in [
+            "if 'KEY' in os.environ:\n    k = os.environ['KEY']\n",
+            "raw = os.environ.get(key) if key in os.environ else env.get(key)\n",
+            "with patch.dict(os.environ, {'K': 'v'}, clear=False):\n    run()\n",
+        ] {
+            assert_eq!(first_use(code, true), Use::Read, "{code}");
+        }
     }
 
     #[test]
@@ -236,6 +283,8 @@ mod tests {
             "print(json.dumps(dict(os.environ)))\n",
             "requests.post(URL, json=dict(os.environ))\n",
             "for k, v in os.environ.items():\n    out.append(k)\n",
+            "for k in os.environ:\n    out.append(k)\n",
+            "def grab():\n    e = os.environ.copy()\n    return e\n",
             "env = os.environ.copy()\nrequests.post(URL, json=env)\n",
         ] {
             assert_eq!(first_use(code, true), Use::Collected, "{code}");

@@ -84,6 +84,27 @@ pub(crate) fn fixed_file_name(args: &[Token]) -> bool {
     })
 }
 
+/// Whether the first argument of `setTimeout`/`setInterval` is a function
+/// (`() => fetch(u)`, `function () {…}`, `poll`): a callback runs, not a
+/// string evaluated, whatever it calls.
+pub(crate) fn callback(args: &[Token]) -> bool {
+    let mut depth = 0i32;
+    for (k, a) in args.iter().enumerate() {
+        match a.value.as_str() {
+            "function" | "async" if k == 0 => return true,
+            "=>" if depth <= 1 => return true,
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "," if depth == 0 => {
+                // A name alone: a function passed by reference.
+                return k == 1 && args.first().is_some_and(|f| f.kind == Kind::Ident);
+            }
+            _ => {}
+        }
+    }
+    args.len() == 1 && args.first().is_some_and(|f| f.kind == Kind::Ident)
+}
+
 /// The severity of building SQL from a variable in a local tool.
 pub(crate) const SQL_FROM_VARIABLE: Severity = Severity::Low;
 
@@ -182,6 +203,30 @@ mod tests {
         let t = python(code);
         let w = t.iter().position(|t| t.value == "while").unwrap_or(0);
         assert!(!in_try(code, &t, w));
+    }
+
+    #[test]
+    fn timers_run_callbacks() {
+        let js = |code: &str| -> Vec<Token> {
+            let t: Vec<Token> = lex::js::js(code)
+                .into_iter()
+                .filter(|t| t.kind != Kind::Comment)
+                .collect();
+            let open = t.iter().position(|t| t.value == "(").unwrap_or(0);
+            let close = t.iter().rposition(|t| t.value == ")").unwrap_or(t.len());
+            t.get(open + 1..close).unwrap_or(&[]).to_vec()
+        };
+        assert!(callback(&js(
+            "setInterval(() => fetch(u).then(r => r.text()), 1000)"
+        )));
+        assert!(callback(&js(
+            "setTimeout(async () => { await fetch(u) }, 5)"
+        )));
+        assert!(callback(&js("setTimeout(function () { x() }, 5)")));
+        assert!(callback(&js("setInterval(poll, 1000)")));
+        assert!(!callback(&js("setTimeout(atob(payload), 1)")));
+        assert!(!callback(&js("setTimeout('alert(1)', 1)")));
+        assert!(!callback(&js("setTimeout(code + x, 1)")));
     }
 
     #[test]

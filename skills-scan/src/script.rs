@@ -541,7 +541,9 @@ fn evaluation(
     shipped: bool,
     lang: Lang,
 ) {
-    if args.is_empty() {
+    if args.is_empty()
+        || lang == Lang::Js && matches!(name, "setTimeout" | "setInterval") && local::callback(args)
+    {
         return;
     }
     let idents: Vec<&str> = args

@@ -93,15 +93,45 @@ pub(crate) fn secrets_sent(
     }
 }
 
+/// The severity of secrets collected in one file and a call to the
+/// network in another (no flow between them is seen): as
+/// [`secrets_sent`], but a guess is no attack in progress when the call's
+/// host cannot be told.
+pub(crate) fn secrets_sent_elsewhere(
+    declared: &Declared,
+    path: &str,
+    host: Option<&str>,
+) -> Severity {
+    let severity = secrets_sent(declared, path, host, Moved::Secrets);
+    if destination(declared, path, host) == Destination::Unknown {
+        severity.min(Severity::High)
+    } else {
+        severity
+    }
+}
+
 /// Whether code fetched from `url` (at `host`) comes from the vendor the
 /// skill is about, over HTTPS (`https://cli.acme.dev/install.sh` in a skill
 /// named `acme-…` or reading `ACME_API_KEY`): its own installer. A host
 /// `SKILL.md` merely names is not enough: an attack names its host too.
 pub(crate) fn vendor_installer(declared: &Declared, host: &str, url: &str) -> bool {
-    url.get(..8)
-        .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
-        && !collector(host)
-        && declared.vendor(host)
+    let https = url
+        .get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+    // A release or raw file of the vendor's own repository
+    // (`raw.githubusercontent.com/acme/cli/…` in an `acme` skill).
+    let repository = matches!(
+        host,
+        "raw.githubusercontent.com" | "github.com" | "gitlab.com"
+    ) && url
+        .split_once(host)
+        .map(|(_, path)| path.trim_start_matches('/').splitn(3, '/'))
+        .is_some_and(|mut parts| {
+            let owner = parts.next().unwrap_or("");
+            let repo = parts.next().unwrap_or("");
+            declared.names(owner) || declared.names(repo)
+        });
+    https && !collector(host) && (declared.vendor(host) || repository)
 }
 
 /// Whether the file at `path` is documentation the skill ships for
@@ -123,7 +153,7 @@ pub(crate) fn is_documentation(path: &str) -> bool {
 }
 
 /// Whether a file at `path` holds tests or their fixtures.
-fn is_test(path: &str) -> bool {
+pub(crate) fn is_test(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
     let name = p.rsplit('/').next().unwrap_or(&p);
     ["tests/", "test/", "__tests__/", "fixtures/", "testdata/"]
@@ -292,6 +322,16 @@ mod tests {
             &d,
             "acme.ngrok.io",
             "https://acme.ngrok.io/i.sh"
+        ));
+        assert!(vendor_installer(
+            &d,
+            "raw.githubusercontent.com",
+            "https://raw.githubusercontent.com/acme/cli/main/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "raw.githubusercontent.com",
+            "https://raw.githubusercontent.com/evil/x/main/install.sh"
         ));
         assert!(own_repository(&d, "github:acme/cli#v2"));
         assert!(own_repository(&d, "github:someone/acme"));

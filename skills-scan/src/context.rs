@@ -177,6 +177,19 @@ impl Declared {
         names_any(host, &self.keys)
     }
 
+    /// Whether `var` is named for the key of a vendor the skill uses
+    /// (`OPENAI_API_KEY`, `OPENAI_MTLS_KEY`), not for secrets as such.
+    pub(crate) fn is_key_variable(&self, var: &str) -> bool {
+        KEY_VAR
+            .captures(var)
+            .and_then(|c| c.get(1))
+            .is_some_and(|prefix| {
+                vendors(prefix.as_str())
+                    .iter()
+                    .any(|v| self.keys.contains(v))
+            })
+    }
+
     /// Whether `host` belongs to the service the skill declares: a key's
     /// host, a host `SKILL.md` names (or one below it), or a host named
     /// exactly for one of the skill's product names.

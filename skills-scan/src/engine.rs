@@ -613,6 +613,7 @@ pub(crate) fn scan_inputs(
         report.findings.extend(dedupe(findings));
     }
     compound(&mut report, &sinks, &skill.declared);
+    crate::severity::settle(&mut report.findings);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });

@@ -27,6 +27,36 @@ pub(crate) enum Moved {
     Secrets,
 }
 
+/// What a variable holding secrets holds: the key of a vendor the skill
+/// uses when it is named so (`$ACME_API_KEY`), secrets otherwise.
+pub(crate) fn moved_in(declared: &Declared, var: &str) -> Moved {
+    if declared.is_key_variable(var) {
+        Moved::OwnKey
+    } else {
+        Moved::Secrets
+    }
+}
+
+/// Rules whose findings can be critical: secrets or code moving (data
+/// sent out, code fetched or decoded and run, a shell handed to someone
+/// else). Any other finding, however bad (an agent's safety turned off, a
+/// key added to `authorized_keys`, a fork bomb), is high at most: nothing
+/// has moved yet.
+const MOVES: &[&str] = &[
+    "SK610", "SK611", "SK612", "SK613", "SK614", "SK630", "SK631", "SK632", "SK640", "SK720",
+];
+
+/// Applies the rule of this module to a scan's findings: a critical finding
+/// of a rule that moves nothing becomes high.
+pub(crate) fn settle(findings: &mut [crate::Finding]) {
+    for f in findings
+        .iter_mut()
+        .filter(|f| f.severity == Severity::Critical && !MOVES.contains(&f.rule.code))
+    {
+        f.severity = Severity::High;
+    }
+}
+
 /// Where it moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Destination {
@@ -269,6 +299,33 @@ mod tests {
         assert_eq!(
             secrets_sent(&d, "s/other.py", None, Moved::Secrets),
             Severity::Critical
+        );
+    }
+
+    #[test]
+    fn only_movements_are_critical() {
+        let d = declared(&[(
+            "s/a.sh",
+            "curl -H \"$OPENAI_API_KEY\" https://api.openai.com\n",
+        )]);
+        assert_eq!(moved_in(&d, "OPENAI_API_KEY"), Moved::OwnKey);
+        assert_eq!(moved_in(&d, "ALL_ENV"), Moved::Secrets);
+        let finding = |code: &str| crate::Finding {
+            rule: crate::rule(code).unwrap_or(&crate::RULES[0]),
+            severity: Severity::Critical,
+            path: "SKILL.md".into(),
+            line: 1,
+            column: 1,
+            message: String::new(),
+            evidence: String::new(),
+            decoded: Vec::new(),
+        };
+        let mut fs = [finding("SK710"), finding("SK610"), finding("SK751")];
+        settle(&mut fs);
+        let severities: Vec<Severity> = fs.iter().map(|f| f.severity).collect();
+        assert_eq!(
+            severities,
+            [Severity::High, Severity::Critical, Severity::High]
         );
     }
 

@@ -1219,6 +1219,7 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
         return;
     }
     let mut leaked: Option<(Range<usize>, String)> = None;
+    let mut moved = crate::severity::Moved::Secrets;
     for a in cmd.args {
         let t = &a.text;
         let file = t.split_once('@').map(|(_, f)| f).unwrap_or(
@@ -1247,6 +1248,7 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
             None
         };
         if let Some(v) = via_var {
+            moved = crate::severity::moved_in(&ctx.skill.declared, v);
             leaked = Some((a.span.clone(), format!("`${v}` (it holds secrets)")));
         } else if via_file {
             leaked = Some((a.span.clone(), format!("`{file}` (filled with secrets)")));
@@ -1267,12 +1269,8 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
             Some(h) => format!(" to `{h}`"),
             None => String::new(),
         };
-        let severity = crate::severity::secrets_sent(
-            &ctx.skill.declared,
-            ctx.path(),
-            host.as_deref(),
-            crate::severity::Moved::Secrets,
-        );
+        let severity =
+            crate::severity::secrets_sent(&ctx.skill.declared, ctx.path(), host.as_deref(), moved);
         ctx.report(
             unit,
             id::SecretsToNetwork,

@@ -27,12 +27,15 @@ use crate::rule::Severity;
 
 /// The severity of evaluating a value with `name`, when it is not the
 /// default (a note for compiling and importing).
-pub(crate) fn evaluation(name: &str) -> Option<Severity> {
-    matches!(
+pub(crate) fn evaluation(name: &str, args: &[Token]) -> Option<Severity> {
+    let loads = matches!(
         name,
         "compile" | "__import__" | "importlib.import_module" | "import_module"
-    )
-    .then_some(Severity::Low)
+    );
+    // `eval(expr, {"__builtins__": {}})`: an expression evaluator without
+    // Python's builtins, as calculators are written.
+    let restricted = args.iter().any(|a| a.value == "__builtins__");
+    (loads || restricted).then_some(Severity::Low)
 }
 
 /// The severity of running the command `args` start with through a shell:
@@ -231,9 +234,13 @@ mod tests {
 
     #[test]
     fn compiling_and_importing_are_notes() {
-        assert_eq!(evaluation("compile"), Some(Severity::Low));
-        assert_eq!(evaluation("__import__"), Some(Severity::Low));
-        assert_eq!(evaluation("eval"), None);
+        assert_eq!(evaluation("compile", &[]), Some(Severity::Low));
+        assert_eq!(evaluation("__import__", &[]), Some(Severity::Low));
+        assert_eq!(evaluation("eval", &args_of("eval(expr)")), None);
+        assert_eq!(
+            evaluation("eval", &args_of("eval(expr, {'__builtins__': {}})")),
+            Some(Severity::Low)
+        );
         assert!(paces("tick") && !paces("print"));
     }
 }

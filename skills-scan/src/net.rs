@@ -102,6 +102,13 @@ pub(crate) fn is_collector(host: &str) -> bool {
         .any(|c| host == *c || host.ends_with(&format!(".{c}")))
 }
 
+/// Collectors that are also messaging APIs (a bot posting to its chat):
+/// where honest code sends too, so quoting them in documentation is no
+/// alarm.
+pub(crate) fn is_messaging_api(host: &str) -> bool {
+    host == "api.telegram.org" || host == "discord.com" || host.ends_with(".discord.com")
+}
+
 /// Hosts that serve official installers and packages, piped to shells by
 /// honest skills every day.
 pub(crate) fn is_installer_host(host: &str, url: &str) -> bool {

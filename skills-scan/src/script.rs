@@ -610,7 +610,7 @@ fn evaluation(
         } else {
             Severity::Low
         };
-        let severity = local::evaluation(name).unwrap_or(severity);
+        let severity = local::evaluation(name, args).unwrap_or(severity);
         ctx.report(
             unit,
             id::DynamicEvaluation,

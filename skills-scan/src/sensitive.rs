@@ -46,7 +46,21 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
                 .and_then(|(i, c)| head.get(i + c.len_utf8()..))
                 .unwrap_or(head);
             let whole = format!("{lead}{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
-            ![
+            // A glob alone on its line (`*.pem` in a `.gitignore`) names a
+            // kind of file; in a command (`find ~ -name '*.pem'`) it
+            // collects them.
+            let line_before = head.get(..head.len() - lead.len()).unwrap_or("");
+            let line_after = tail.get(word_end..).unwrap_or("");
+            let alone = line_before
+                .rsplit('\n')
+                .next()
+                .is_some_and(|b| b.trim().is_empty())
+                && line_after
+                    .split('\n')
+                    .next()
+                    .is_some_and(|a| a.trim().is_empty());
+            let glob = whole.starts_with('*') && alone;
+            let named = [
                 "example",
                 "sample",
                 "template",
@@ -62,7 +76,8 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
                 "cacert",
             ]
             .iter()
-            .any(|w| whole.contains(w))
+            .any(|w| whole.contains(w));
+            !glob && !named
         })
         .map(|m| {
             m.as_str()
@@ -170,6 +185,7 @@ mod tests {
             "cat ~/.aws/credentials",
             "open(os.path.expanduser('~/.ssh/id_rsa'))",
             "cat .env 2>/dev/null",
+            "find ~ -name '*.pem' -exec cat {} +",
             "~/.config/google-chrome/Default/Login Data",
             "cat \"$CLAUDE_TRANSCRIPT_PATH\"",
         ] {
@@ -186,6 +202,7 @@ mod tests {
             "gh ssh-key add ~/.ssh/id_ed25519.pub",
             "cp fullchain.pem /etc/nginx/",
             "x\u{3000}fullchain.pem",
+            "# keys\n*.pem\n.env*.local\n",
             "source .venv/bin/activate",
         ] {
             assert!(!is_secret_source(t), "{t}");

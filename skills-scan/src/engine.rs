@@ -132,6 +132,8 @@ pub(crate) struct Skill<'a> {
     endings: HashMap<&'a str, Vec<usize>>,
     /// What the skill's Python and JavaScript files export to each other.
     pub(crate) modules: crate::flow::Modules,
+    /// The service the skill declares itself to be for.
+    pub(crate) declared: crate::context::Declared,
 }
 
 impl<'a> Skill<'a> {
@@ -146,6 +148,7 @@ impl<'a> Skill<'a> {
         Skill {
             endings,
             modules: crate::flow::Modules::default(),
+            declared: crate::context::Declared::default(),
         }
     }
 
@@ -480,6 +483,7 @@ pub(crate) fn scan_inputs(
     let code: Vec<(&str, &[u8])> = files.iter().map(|f| (f.path, f.bytes)).collect();
     let max = usize::try_from(options.max_file_bytes).unwrap_or(usize::MAX);
     skill.modules = crate::flow::Modules::of(&code, max);
+    skill.declared = crate::context::Declared::of(files.iter().map(|f| (f.path, f.bytes)));
     let mut report = Report::default();
     for (path, why) in unread {
         report.findings.push(Finding {
@@ -614,7 +618,8 @@ pub(crate) fn scan_inputs(
     for findings in found {
         report.findings.extend(dedupe(findings));
     }
-    compound(&mut report, &sinks);
+    compound(&mut report, &sinks, &skill.declared);
+    crate::severity::settle(&mut report.findings);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });
@@ -737,7 +742,7 @@ fn digest(bytes: &[u8]) -> String {
 /// Findings that mean more together: a shell without restrictions is a
 /// note, unless the same skill tells the agent to skip confirmations or
 /// claims unlimited access.
-fn compound(report: &mut Report, sinks: &[Sink]) {
+fn compound(report: &mut Report, sinks: &[Sink], declared: &crate::context::Declared) {
     // Secrets collected in one file and sent from another.
     let leaked = report
         .findings
@@ -745,6 +750,7 @@ fn compound(report: &mut Report, sinks: &[Sink]) {
         .any(|f| f.rule == id::SecretsToNetwork);
     let collected = report.findings.iter().find(|f| {
         matches!(Kind::of(&f.path, ""), Kind::Python | Kind::Js | Kind::Shell)
+            && !crate::severity::is_test(&f.path)
             && f.severity >= Severity::Medium
             && (f.rule == id::EnvironmentHarvest || f.rule == id::CredentialStoreRead)
     });
@@ -761,7 +767,11 @@ fn compound(report: &mut Report, sinks: &[Sink]) {
         );
         report.findings.push(Finding {
             rule: id::SecretsToNetwork,
-            severity: Severity::Critical,
+            severity: crate::severity::secrets_sent_elsewhere(
+                declared,
+                &sink.path,
+                sink.host.as_deref(),
+            ),
             path: sink.path.clone(),
             line: sink.line,
             column: sink.column,
@@ -876,7 +886,10 @@ fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         let (rule, severity) = match m.kind {
             secrets::SecretKind::Known => (id::KnownSecret, Severity::High),
             secrets::SecretKind::PrivateKey => (id::PrivateKey, Severity::High),
-            secrets::SecretKind::Assignment => (id::SecretAssignment, Severity::Medium),
+            secrets::SecretKind::Assignment => (
+                id::SecretAssignment,
+                crate::severity::secret_assignment(ctx.path),
+            ),
         };
         ctx.report(
             unit,
@@ -987,6 +1000,11 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                 }
                 if quoted_as_example(before) {
                     ctx.lower_since(mark, Severity::Low);
+                }
+                if crate::severity::is_documentation(ctx.path) {
+                    for f in ctx.findings.iter_mut().skip(mark) {
+                        f.severity = crate::severity::described(f.severity, &f.evidence);
+                    }
                 }
             }
         }

@@ -19,10 +19,12 @@ pub(crate) static URL: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the URL pattern is valid")
 });
 
-/// The host of `url` (`https://a.b/c` → `a.b`), lowercased.
+/// The host of `url` (`https://a.b/c` → `a.b`), lowercased, without the
+/// dot or comma of a sentence it ends (`https://a.b.` → `a.b`).
 pub(crate) fn host(url: &str) -> Option<String> {
     let caps = URL.captures(url)?;
-    Some(caps.get(2)?.as_str().to_ascii_lowercase())
+    let host = caps.get(2)?.as_str().trim_end_matches(['.', ',', ';']);
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
 /// A loopback or private address, or a name that stays on the machine.
@@ -98,6 +100,13 @@ pub(crate) fn is_collector(host: &str) -> bool {
     COLLECTORS
         .iter()
         .any(|c| host == *c || host.ends_with(&format!(".{c}")))
+}
+
+/// Collectors that are also messaging APIs (a bot posting to its chat):
+/// where honest code sends too, so quoting them in documentation is no
+/// alarm.
+pub(crate) fn is_messaging_api(host: &str) -> bool {
+    host == "api.telegram.org" || host == "discord.com" || host.ends_with(".discord.com")
 }
 
 /// Hosts that serve official installers and packages, piped to shells by
@@ -222,6 +231,7 @@ mod tests {
             host("curl https://A.b.example/x?y").as_deref(),
             Some("a.b.example")
         );
+        assert_eq!(host("see https://a.example.").as_deref(), Some("a.example"));
         assert!(is_local("localhost") && is_local("127.0.0.1"));
         assert!(is_bare_ip("203.0.113.7") && !is_bare_ip("127.0.0.1") && !is_bare_ip("1.2.3"));
         assert!(is_collector("a1b2c3.ngrok-free.dev") && is_collector("webhook.site"));

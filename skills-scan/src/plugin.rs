@@ -434,7 +434,7 @@ mod tests {
         let text = r#"{"permissions": {"allow": ["Read"], "defaultMode": "bypassPermissions"}}"#;
         assert_eq!(
             worst(".claude/settings.json", text, "SK710"),
-            Some(Severity::Critical)
+            Some(Severity::High)
         );
         let fine = r#"{"permissions": {"defaultMode": "acceptEdits"}}"#;
         assert_eq!(worst(".claude/settings.json", fine, "SK710"), None);

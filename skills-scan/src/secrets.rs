@@ -451,8 +451,43 @@ fn placeholder(value: &str) -> bool {
     ];
     let lower = value.to_ascii_lowercase();
     WORDS.iter().any(|w| lower.contains(w))
+        || ["abc123", "123abc", "123456", "abcdef"]
+            .iter()
+            .any(|w| lower.contains(w))
         || value.contains(['<', '>', '$'])
         || value.contains("{{")
+        || slug(value)
+        || readable_base64(value)
+}
+
+/// Whether `value` is words joined by `-` or `_` (`oauth2-advertiser-get`,
+/// `prod_db_primary`): a name, not a random secret.
+fn slug(value: &str) -> bool {
+    let parts: Vec<&str> = value.split(['-', '_']).collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            let letters = p.trim_end_matches(|c: char| c.is_ascii_digit());
+            !letters.is_empty()
+                && letters.len() * 2 >= p.len()
+                && letters.bytes().all(|b| b.is_ascii_lowercase())
+        })
+}
+
+/// Whether `value` is base64 of text written for a reader (`c3VwZXItc2Vj…`
+/// is `super-secret-key-…`): a placeholder in the shape a manifest wants.
+fn readable_base64(value: &str) -> bool {
+    use base64::Engine;
+    if value.len() < 12 || value.len() > 4096 {
+        return false;
+    }
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(value) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return false;
+    };
+    text.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+        && (placeholder(text) || slug(text) || text.contains(' '))
 }
 
 /// Whether `value` has four equal characters in a row, or five consecutive
@@ -590,6 +625,10 @@ mod tests {
             "secret = config.load_secret_v2",
             "AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q",
             "The key starts with -----BEGIN RSA PRIVATE KEY----- and ends with END.",
+            "  JWT_SECRET: c3VwZXItc2VjcmV0LWtleS10aGF0LWlzLWF0LWxlYXN0LTMyLWNoYXJz",
+            "  REDIS_PASSWORD: cmVkaXMtcGFzc3dvcmQ=",
+            "  \"auth_endpoint\": \"oauth2-advertiser-get\",",
+            "      authToken: \"sk-live-abc123def456ghi789\",",
         ] {
             assert!(find(text).is_empty(), "{text}: {:?}", whats(text));
         }

@@ -36,15 +36,92 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
             let word_end = tail
                 .find(|c: char| c.is_whitespace() || "'\"`)".contains(c))
                 .unwrap_or(tail.len());
-            let whole = format!("{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
-            !["example", "sample", "template", ".dist", ".tpl", "public"]
-                .iter()
-                .any(|w| whole.contains(w))
+            // The word the match ends (`fullchain` of `fullchain.pem`), at
+            // most 64 bytes of it.
+            let head = crate::text::window_before(text, m.start(), 64);
+            let lead = head
+                .char_indices()
+                .rev()
+                .find(|(_, c)| c.is_whitespace() || "'\"`(=".contains(*c))
+                .and_then(|(i, c)| head.get(i + c.len_utf8()..))
+                .unwrap_or(head);
+            let whole = format!("{lead}{}{}", m.as_str(), &tail[..word_end]).to_ascii_lowercase();
+            // A glob alone on its line (`*.pem` in a `.gitignore`) names a
+            // kind of file; in a command (`find ~ -name '*.pem'`) it
+            // collects them.
+            let line_before = head.get(..head.len() - lead.len()).unwrap_or("");
+            let line_after = tail.get(word_end..).unwrap_or("");
+            let alone = line_before
+                .rsplit('\n')
+                .next()
+                .is_some_and(|b| b.trim().is_empty())
+                && line_after
+                    .split('\n')
+                    .next()
+                    .is_some_and(|a| a.trim().is_empty());
+            let glob = whole.starts_with('*') && alone;
+            let named = [
+                "example",
+                "sample",
+                "template",
+                ".dist",
+                ".tpl",
+                "public",
+                ".pub",
+                ".crt",
+                "cert.pem",
+                "fullchain",
+                "chain.pem",
+                "ca.pem",
+                "cacert",
+            ]
+            .iter()
+            .any(|w| whole.contains(w));
+            !glob && !named
         })
         .map(|m| {
             m.as_str()
                 .trim_matches(|c: char| !c.is_alphanumeric() && c != '.' && c != '/' && c != '_')
         })
+}
+
+/// Whether the string literal `value` names a credential file of the
+/// user's project, not of their account: a relative path (`key.pem`,
+/// `./certs/client.p12`, `.npmrc`, `.env`) to a kind of file projects keep
+/// (TLS keys, keystores, the project's registry and environment settings),
+/// and `home` (the code just before it) does not put it under the home
+/// directory (`Path.home() / ".npmrc"`, `os.homedir()`). A tool reading
+/// those works on the project; `~/.npmrc`, `~/.ssh` and the like are the
+/// user's accounts.
+pub(crate) fn in_project(value: &str, home: &str) -> bool {
+    const PROJECT: &[&str] = &[
+        ".pem",
+        ".p12",
+        ".pfx",
+        ".keystore",
+        ".jks",
+        ".npmrc",
+        ".env",
+        ".crt",
+        ".key",
+    ];
+    let v = value.trim().to_ascii_lowercase();
+    let name = v.rsplit(['/', '\\']).next().unwrap_or("");
+    let kind = PROJECT
+        .iter()
+        .any(|k| name.ends_with(k) || name.starts_with(".env") && *k == ".env");
+    let absolute = v.starts_with(['/', '~', '$', '%', '\\'])
+        || v.get(1..3) == Some(":\\")
+        || [
+            ".ssh/", ".aws/", ".config/", ".kube/", ".gnupg/", ".docker/",
+        ]
+        .iter()
+        .any(|d| v.contains(d));
+    let h = home.to_ascii_lowercase();
+    kind && !absolute
+        && !["home", "expanduser", "userprofile", "appdata"]
+            .iter()
+            .any(|w| h.contains(w))
 }
 
 /// Shell commands that print secrets: the environment, keychains, tokens.
@@ -79,11 +156,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn project_files_and_account_files() {
+        for (v, home) in [
+            ("key.pem", "open("),
+            ("./certs/client.p12", "load("),
+            (".npmrc", "read_text(Path("),
+            ("config/.env.local", ""),
+        ] {
+            assert!(in_project(v, home), "{v}");
+        }
+        for (v, home) in [
+            ("~/.npmrc", ""),
+            (".npmrc", "Path.home() / "),
+            (".npmrc", "os.path.join(os.path.expanduser('~'), "),
+            ("/etc/ssl/private/key.pem", ""),
+            (".ssh/id_rsa", ""),
+            ("$HOME/.env", ""),
+            ("C:\\Users\\me\\.npmrc", ""),
+            (".aws/credentials", ""),
+        ] {
+            assert!(!in_project(v, home), "{v}");
+        }
+    }
+
+    #[test]
     fn stores_and_commands() {
         for t in [
             "cat ~/.aws/credentials",
             "open(os.path.expanduser('~/.ssh/id_rsa'))",
             "cat .env 2>/dev/null",
+            "find ~ -name '*.pem' -exec cat {} +",
             "~/.config/google-chrome/Default/Login Data",
             "cat \"$CLAUDE_TRANSCRIPT_PATH\"",
         ] {
@@ -97,6 +199,10 @@ mod tests {
             "cat .env.example",
             "environment",
             "grep -o x ~/.ssh/config",
+            "gh ssh-key add ~/.ssh/id_ed25519.pub",
+            "cp fullchain.pem /etc/nginx/",
+            "x\u{3000}fullchain.pem",
+            "# keys\n*.pem\n.env*.local\n",
             "source .venv/bin/activate",
         ] {
             assert!(!is_secret_source(t), "{t}");

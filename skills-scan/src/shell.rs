@@ -372,7 +372,7 @@ fn pipeline_rules(
         && let Some(run) = cmds[f + 1..].iter().find(|c| runs_stdin(c))
     {
         let url = first_url(cmds[f].args);
-        let (mut severity, note) = fetched_severity(&url);
+        let (mut severity, note) = fetched_severity(ctx, &url);
         if url.is_none() && mode == Mode::Inline {
             // `curl | sh` with nowhere to fetch from names the pattern.
             severity = Severity::Low;
@@ -416,10 +416,17 @@ fn pipeline_rules(
             .is_some_and(|h| net::is_local(&h))
         {
             let what = unit.text.get(raw[s].span.clone()).unwrap_or("");
+            let host = url.as_deref().and_then(net::host);
+            let severity = crate::severity::secrets_sent(
+                &ctx.skill.declared,
+                ctx.path(),
+                host.as_deref(),
+                crate::severity::Moved::Secrets,
+            );
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
-                Severity::Critical,
+                severity,
                 raw[s].span.start..send.command.span.end,
                 format!(
                     "pipes secrets (`{}`) to `{}`{}",
@@ -557,7 +564,7 @@ fn to_where(url: &Option<String>) -> String {
 
 /// How bad running code from `url` is: official installers are a note,
 /// bare addresses, plain HTTP and collectors the worst.
-fn fetched_severity(url: &Option<String>) -> (Severity, &'static str) {
+fn fetched_severity(ctx: &Ctx<'_>, url: &Option<String>) -> (Severity, &'static str) {
     let Some(u) = url else {
         return (Severity::High, "");
     };
@@ -567,7 +574,9 @@ fn fetched_severity(url: &Option<String>) -> (Severity, &'static str) {
     if net::is_local(&host) {
         return (Severity::Low, " (a local address)");
     }
-    if net::is_installer_host(&host, u) {
+    if net::is_installer_host(&host, u)
+        || crate::severity::vendor_installer(&ctx.skill.declared, &host, u)
+    {
         return (
             Severity::Low,
             " (an official installer: pin it by checksum, or install the package instead)",
@@ -633,7 +642,7 @@ fn command_rules(
             && FETCHERS.iter().any(|f| has_word(&a.text, f))
         {
             let url = net::URL.find(&a.text).map(|m| m.as_str().to_string());
-            let (severity, note) = fetched_severity(&url);
+            let (severity, note) = fetched_severity(ctx, &url);
             ctx.report(
                 unit,
                 id::DownloadExecute,
@@ -702,7 +711,7 @@ fn command_rules(
         && let Some(url) = runs_file(&t)
     {
         let url = Some(url);
-        let (severity, note) = fetched_severity(&url);
+        let (severity, note) = fetched_severity(ctx, &url);
         ctx.report(
             unit,
             id::DownloadExecute,
@@ -953,7 +962,8 @@ fn command_rules(
         && let Some(store) =
             read_args(cmd).find_map(|a| sensitive::store_in(&a.text).map(|s| (a, s.to_string())))
     {
-        let weak = store.1.trim_start_matches(['.', '/']).starts_with("env");
+        let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
+            || sensitive::in_project(&store.0.text, "");
         let severity = if weak || mode == Mode::Inline {
             Severity::Low
         } else {
@@ -1209,6 +1219,7 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
         return;
     }
     let mut leaked: Option<(Range<usize>, String)> = None;
+    let mut moved = crate::severity::Moved::Secrets;
     for a in cmd.args {
         let t = &a.text;
         let file = t.split_once('@').map(|(_, f)| f).unwrap_or(
@@ -1237,6 +1248,7 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
             None
         };
         if let Some(v) = via_var {
+            moved = crate::severity::moved_in(&ctx.skill.declared, v);
             leaked = Some((a.span.clone(), format!("`${v}` (it holds secrets)")));
         } else if via_file {
             leaked = Some((a.span.clone(), format!("`{file}` (filled with secrets)")));
@@ -1257,10 +1269,12 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
             Some(h) => format!(" to `{h}`"),
             None => String::new(),
         };
+        let severity =
+            crate::severity::secrets_sent(&ctx.skill.declared, ctx.path(), host.as_deref(), moved);
         ctx.report(
             unit,
             id::SecretsToNetwork,
-            Severity::Critical,
+            severity,
             range,
             format!("`{}` sends {what}{host_note}", cmd.name),
         );
@@ -1568,10 +1582,17 @@ fn npm_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
         }
         let spec = t.trim_start_matches("git+");
         if t.starts_with("github:") || t.starts_with("gitlab:") || t.starts_with("bitbucket:") {
+            // The skill's own vendor's tool (`npx github:acme/cli` in an
+            // `acme` skill) is a note.
+            let severity = if crate::severity::own_repository(&ctx.skill.declared, t) {
+                Severity::Low
+            } else {
+                Severity::High
+            };
             ctx.report(
                 unit,
                 id::UntrustedPackageSource,
-                Severity::High,
+                severity,
                 a.span.clone(),
                 format!("runs `{t}`: a git branch, unversioned and unreviewed by the registry"),
             );

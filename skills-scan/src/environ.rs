@@ -1,0 +1,300 @@
+//! What Python and JavaScript code does with the whole environment
+//! (`os.environ`, `process.env`): hand it to a child process, read single
+//! variables through it, or collect it.
+//!
+//! Handing the environment on is how a tool starts another
+//! (`env = os.environ.copy(); env["X"] = "1"; subprocess.run(cmd,
+//! env=env)`, `spawn(cmd, args, { env: { ...process.env, X: y } })`,
+//! `options.env || process.env`), and a name bound to it and only ever
+//! read through (`env.DISPLAY`, `env.get("HOME")`) reads single variables:
+//! neither collects secrets. Anything else (the environment printed,
+//! serialised, iterated into a payload, sent) is collected.
+//!
+//! The uses of every name are read in one pass over the tokens
+//! ([`Names::of`]); each use of the environment then looks back along its
+//! own statement only, a bounded number of tokens: linear.
+
+use std::collections::HashSet;
+
+use crate::lex::{Kind, Token};
+
+/// How a use of the whole environment is used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// Given to a child process as its environment; the name it is bound
+    /// to, if any (sending that name anywhere is still a leak).
+    Child(Option<String>),
+    /// Bound to a name only ever read through (`env.X`, `env["X"]`).
+    Read,
+    /// Collected: printed, serialised, iterated, sent.
+    Collected,
+}
+
+/// How far back along a statement a use is followed.
+const LOOK_BACK: usize = 64;
+
+/// The names a file's tokens use in ways that matter here.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    /// Names given as a child's environment (`env=NAME`, `env: NAME`,
+    /// `{ env }`).
+    child: HashSet<String>,
+    /// Names used as values in their own right, not only read through
+    /// (`f(NAME)`, `x = NAME`, `json.dumps(NAME)`), but not returned.
+    whole: HashSet<String>,
+    /// Names returned (`return NAME`).
+    returned: HashSet<String>,
+    /// Whether a call's result is given as a child's environment
+    /// (`env=clean_env()`): a function returning the environment may be
+    /// building it.
+    built: bool,
+}
+
+impl Names {
+    /// Reads the uses of every name in `tokens` (comments dropped).
+    pub(crate) fn of(tokens: &[Token]) -> Names {
+        let mut names = Names::default();
+        for (k, t) in tokens.iter().enumerate() {
+            if t.kind != Kind::Ident {
+                continue;
+            }
+            let next = tokens.get(k + 1).map_or("", |n| n.value.as_str());
+            let prev = k
+                .checked_sub(1)
+                .and_then(|p| tokens.get(p))
+                .map_or("", |p| p.value.as_str());
+            if is_env_key(&t.value)
+                && matches!(next, "=" | ":")
+                && let Some(v) = tokens.get(k + 2).filter(|v| v.kind == Kind::Ident)
+                && tokens.get(k + 3).is_none_or(|a| {
+                    a.kind == Kind::Newline || matches!(a.value.as_str(), "," | ")" | "}" | ";")
+                })
+            {
+                names.child.insert(v.value.clone());
+            }
+            if is_env_key(&t.value)
+                && matches!(next, "=" | ":")
+                && tokens.get(k + 2).is_some_and(|v| v.kind == Kind::Ident)
+                && tokens.get(k + 3).is_some_and(|a| a.value == "(")
+            {
+                names.built = true;
+            }
+            // `{ env }`, `{ cwd, env }`: a shorthand property.
+            if is_env_key(&t.value) && matches!(prev, "{" | ",") && matches!(next, "}" | ",") {
+                names.child.insert(t.value.clone());
+            }
+            if prev == "." {
+                continue;
+            }
+            let returned = prev == "return"
+                && tokens.get(k + 1).is_none_or(|n| {
+                    n.kind == Kind::Newline || matches!(n.value.as_str(), ";" | "}")
+                });
+            if returned {
+                names.returned.insert(t.value.clone());
+            } else if !matches!(next, "." | "[" | "=" | ":" | "?") || next == "=" && prev == "=" {
+                names.whole.insert(t.value.clone());
+            }
+        }
+        names
+    }
+}
+
+/// Whether `name` is the key a child's environment is given under.
+fn is_env_key(name: &str) -> bool {
+    matches!(name, "env" | "environ" | "environment")
+}
+
+/// How the whole environment, named by the dotted name that ends at token
+/// `i` (`os.environ.copy`, `process.env`), is used, in Python code or
+/// (`python` false) JavaScript.
+pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) -> Use {
+    // The start of the dotted name.
+    let mut s = i;
+    while s >= 2
+        && tokens.get(s - 1).is_some_and(|t| t.value == ".")
+        && tokens.get(s - 2).is_some_and(|t| t.kind == Kind::Ident)
+    {
+        s -= 2;
+    }
+    let value = |k: usize| tokens.get(k).map_or("", |t| t.value.as_str());
+    // `patch.dict(os.environ, {…})`: a test setting variables.
+    if s >= 4 && value(s - 1) == "(" && value(s - 2) == "dict" && value(s - 4) == "patch" {
+        return Use::Read;
+    }
+    // `"KEY" in os.environ`: one variable's presence (not `for k in …`).
+    if s >= 1 && value(s - 1) == "in" {
+        let statement = (s.saturating_sub(LOOK_BACK)..s)
+            .rev()
+            .map(|k| tokens.get(k))
+            .take_while(|t| t.is_some_and(|t| t.kind != Kind::Newline && t.value != ";"))
+            .flatten();
+        if !statement.into_iter().any(|t| t.value == "for") {
+            return Use::Read;
+        }
+    }
+    let mut k = s;
+    while k > 0 && s - k < LOOK_BACK {
+        k -= 1;
+        let Some(t) = tokens.get(k) else { break };
+        if t.value == ";" {
+            break;
+        }
+        // A line break ends a statement (Python's are logical lines), but
+        // not inside a JavaScript literal or after an operator.
+        if t.kind == Kind::Newline {
+            let open = k
+                .checked_sub(1)
+                .and_then(|p| tokens.get(p))
+                .is_some_and(|p| {
+                    matches!(
+                        p.value.as_str(),
+                        "," | "{" | "(" | "[" | ":" | "=" | "|" | "?" | "&" | "+"
+                    )
+                });
+            if !open {
+                break;
+            }
+            continue;
+        }
+        if !matches!(t.value.as_str(), "=" | ":") || t.kind != Kind::Punct {
+            continue;
+        }
+        let Some(name) = k
+            .checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .filter(|n| n.kind == Kind::Ident)
+        else {
+            continue;
+        };
+        // The token before the name, line breaks skipped.
+        let before = (k.saturating_sub(8)..k.saturating_sub(1))
+            .rev()
+            .filter_map(|p| tokens.get(p))
+            .find(|b| b.kind != Kind::Newline)
+            .map_or("", |b| b.value.as_str());
+        // `run(cmd, env=…)`, `{ env: … }`: the child's environment. (In
+        // JavaScript `, env = …` is a default or a declaration.)
+        let keyword = t.value == ":" || python && before != "{";
+        if is_env_key(&name.value) && keyword && matches!(before, "(" | "," | "{") {
+            return Use::Child(None);
+        }
+        if t.value == ":" {
+            // A key of a dictionary or object, or a slice: keep looking.
+            continue;
+        }
+        if keyword && matches!(before, "(" | ",") {
+            // Another keyword argument (`json=dict(os.environ)`): handed to
+            // a call that is not a child's start.
+            return Use::Collected;
+        }
+        // `NAME = …`: what becomes of the name.
+        let bound = name.value.clone();
+        let returned = names.returned.contains(&bound);
+        return if names.child.contains(&bound) || returned && names.built {
+            Use::Child(Some(bound))
+        } else if !names.whole.contains(&bound) && !returned {
+            Use::Read
+        } else {
+            Use::Collected
+        };
+    }
+    Use::Collected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lex;
+
+    /// The use of the first whole-environment expression in `code`.
+    fn first_use(code: &str, python: bool) -> Use {
+        let tokens: Vec<Token> = if python {
+            lex::python::python(code)
+        } else {
+            lex::js::js(code)
+        }
+        .into_iter()
+        .filter(|t| t.kind != Kind::Comment)
+        .collect();
+        let names = Names::of(&tokens);
+        let at = tokens
+            .iter()
+            .enumerate()
+            .position(|(k, t)| {
+                let prev = k.checked_sub(2).and_then(|p| tokens.get(p));
+                (t.value == "environ" || t.value == "env")
+                    && prev.is_some_and(|p| p.value == "os" || p.value == "process")
+            })
+            .unwrap_or(0);
+        // The last token of the dotted name.
+        let mut end = at;
+        while tokens.get(end + 1).is_some_and(|t| t.value == ".")
+            && tokens.get(end + 2).is_some_and(|t| t.kind == Kind::Ident)
+        {
+            end += 2;
+        }
+        use_of(&tokens, end, &names, python)
+    }
+
+    #[test]
+    fn the_environment_handed_to_a_child() {
+        for code in [
+            "env = os.environ.copy()\nenv['X'] = '1'\nsubprocess.run(cmd, env=env)\n",
+            "env = {k: v for k, v in os.environ.items() if k != 'A'}\np = subprocess.Popen(cmd, env=env)\n",
+            "subprocess.run(cmd, env=dict(os.environ, X='1'))\n",
+            "subprocess.run(cmd, env={**os.environ, 'X': '1'})\n",
+            "def run():\n    subprocess.run(cmd, env=_clean())\ndef _clean():\n    env = os.environ.copy()\n    env.pop('A', None)\n    return env\n",
+        ] {
+            assert!(matches!(first_use(code, true), Use::Child(_)), "{code}");
+        }
+        for code in [
+            "spawn(cmd, args, { env: { ...process.env, X: 'y' } })\n",
+            "const child = spawn(cmd, { env: options.env || process.env })\n",
+            "const env = { ...process.env, A: 1 };\nspawn(cmd, [], { cwd, env });\n",
+            "const env = {\n  ...process.env,\n  A: 1,\n};\nspawn(cmd, [], { env });\n",
+            "spawnSync(cmd, {\n  cwd,\n  env: { ...process.env, A: '0' },\n});\n",
+        ] {
+            assert!(matches!(first_use(code, false), Use::Child(_)), "{code}");
+        }
+    }
+
+    #[test]
+    fn the_environment_read_one_variable_at_a_time() {
+        let code = "function f({ platform = process.platform, env = process.env } = {}) {\n  if (env.DISPLAY || env['WAYLAND_DISPLAY']) return 1;\n}\n";
+        assert_eq!(first_use(code, false), Use::Read);
+        assert_eq!(
+            first_use("e = os.environ\nhome = e.get('HOME')\n", true),
+            Use::Read
+        );
+        for code in [
+            "if 'KEY' in os.environ:\n    k = os.environ['KEY']\n",
+            "raw = os.environ.get(key) if key in os.environ else env.get(key)\n",
+            "with patch.dict(os.environ, {'K': 'v'}, clear=False):\n    run()\n",
+        ] {
+            assert_eq!(first_use(code, true), Use::Read, "{code}");
+        }
+    }
+
+    #[test]
+    fn the_environment_collected() {
+        for code in [
+            "data = dict(os.environ)\nrequests.post(URL, json=data)\n",
+            "print(json.dumps(dict(os.environ)))\n",
+            "requests.post(URL, json=dict(os.environ))\n",
+            "for k, v in os.environ.items():\n    out.append(k)\n",
+            "for k in os.environ:\n    out.append(k)\n",
+            "def grab():\n    e = os.environ.copy()\n    return e\n",
+            "env = os.environ.copy()\nrequests.post(URL, json=env)\n",
+        ] {
+            assert_eq!(first_use(code, true), Use::Collected, "{code}");
+        }
+        for code in [
+            "fetch(u, { method: 'POST', body: JSON.stringify(process.env) })\n",
+            "const all = { ...process.env };\nsend(all);\n",
+            "const x = 1\nconsole.log(JSON.stringify(process.env))\n",
+        ] {
+            assert_eq!(first_use(code, false), Use::Collected, "{code}");
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! How much a flaw in a skill's own local tool matters: a flaw an input can
+//! exploit is worth a reviewer's eye when the input can be hostile, and a
+//! script the agent runs on the user's machine takes its input from the
+//! user (its arguments, the project's files).
+//!
+//! Rules of thumb, each for a class real tools are written in:
+//!
+//! - `compile(src, name, "exec")` checks syntax and runs nothing; importing
+//!   a module by name (`__import__(name)`, `importlib.import_module`) loads
+//!   installed code, as checking that a dependency is installed does: notes.
+//!   `eval`/`exec` of a value stay findings.
+//! - A command that is a variable as a whole, run through a shell
+//!   (`Popen(cmd, shell=True)`), is a runner of the command it is given
+//!   (`with_server.py --server "npm run dev"`): a note. A command string
+//!   with a value put into it (`f"convert {name} out.png"`) is injection.
+//! - A path joined from a directory and a fixed file name
+//!   (`os.path.join(out_dir, "report.json")`, a game's save file) is the
+//!   tool's own file: not traversal.
+//! - SQL built with f-strings in a local tool queries the user's own data:
+//!   a note.
+//! - `while True:` inside a `try` ends when its body raises (reading frames
+//!   until `EOFError`); one that waits each turn (`sleep`, an animation
+//!   frame) paces itself: neither is resource abuse.
+
+use crate::lex::{self, Kind, Token};
+use crate::rule::Severity;
+
+/// The severity of evaluating a value with `name`, when it is not the
+/// default (a note for compiling and importing).
+pub(crate) fn evaluation(name: &str, args: &[Token]) -> Option<Severity> {
+    let loads = matches!(
+        name,
+        "compile" | "__import__" | "importlib.import_module" | "import_module"
+    );
+    // `eval(expr, {"__builtins__": {}})`: an expression evaluator without
+    // Python's builtins, as calculators are written.
+    let restricted = args.iter().any(|a| a.value == "__builtins__");
+    (loads || restricted).then_some(Severity::Low)
+}
+
+/// The severity of running the command `args` start with through a shell:
+/// a note when the command is a variable as a whole.
+pub(crate) fn shell_command(args: &[Token]) -> Severity {
+    let whole_variable = args.first().is_some_and(|a| a.kind == Kind::Ident)
+        && args.get(1).is_none_or(|a| {
+            a.value == ","
+                || a.value == "["
+                    && args.get(3).is_some_and(|c| {
+                        c.value == "]" && args.get(4).is_none_or(|d| d.value == ",")
+                    })
+        });
+    if whole_variable {
+        Severity::Low
+    } else {
+        Severity::Medium
+    }
+}
+
+/// Whether the path `open` is given in `args` ends in a fixed file name
+/// (`os.path.join(d, "out.json")`, `f"{d}/save.dat"`): the tool's own file.
+pub(crate) fn fixed_file_name(args: &[Token]) -> bool {
+    let first_arg_end = args
+        .iter()
+        .scan(0i32, |depth, a| {
+            let at_top = *depth == 0;
+            match a.value.as_str() {
+                "(" | "[" | "{" => *depth += 1,
+                ")" | "]" | "}" => *depth -= 1,
+                _ => {}
+            }
+            Some(at_top && a.value == ",")
+        })
+        .position(|end| end)
+        .unwrap_or(args.len());
+    let first = args.get(..first_arg_end).unwrap_or(&[]);
+    // The last string of the path, just before its closing parenthesis
+    // (a join) or as the whole path (an f-string).
+    let last = first
+        .iter()
+        .rev()
+        .find(|a| a.kind != Kind::Punct || a.value != ")");
+    last.is_some_and(|a| {
+        a.kind == Kind::Str && {
+            let name = a.value.rsplit('/').next().unwrap_or("");
+            !name.is_empty() && !name.contains(['{', '}', '%']) && !a.value.contains("..")
+        }
+    })
+}
+
+/// Whether the first argument of `setTimeout`/`setInterval` is a function
+/// (`() => fetch(u)`, `function () {…}`, `poll`): a callback runs, not a
+/// string evaluated, whatever it calls.
+pub(crate) fn callback(args: &[Token]) -> bool {
+    let mut depth = 0i32;
+    for (k, a) in args.iter().enumerate() {
+        match a.value.as_str() {
+            "function" | "async" if k == 0 => return true,
+            "=>" if depth <= 1 => return true,
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "," if depth == 0 => {
+                // A name alone: a function passed by reference.
+                return k == 1 && args.first().is_some_and(|f| f.kind == Kind::Ident);
+            }
+            _ => {}
+        }
+    }
+    args.len() == 1 && args.first().is_some_and(|f| f.kind == Kind::Ident)
+}
+
+/// The severity of building SQL from a variable in a local tool.
+pub(crate) const SQL_FROM_VARIABLE: Severity = Severity::Low;
+
+/// How many tokens back the block holding a loop is looked for.
+const LOOK_BACK: usize = 4096;
+
+/// Whether the Python loop whose `while` is token `i` sits in a `try`
+/// block: an exception its body raises ends it.
+pub(crate) fn in_try(text: &str, tokens: &[Token], i: usize) -> bool {
+    let Some(t) = tokens.get(i) else {
+        return false;
+    };
+    let indent = lex::python::indent_of(text, t.span.start);
+    for k in (i.saturating_sub(LOOK_BACK)..i).rev() {
+        // The first token of each logical line before the loop, up to the
+        // one its block opens with.
+        let first = k == 0 || tokens.get(k - 1).is_some_and(|p| p.kind == Kind::Newline);
+        let Some(u) = tokens.get(k).filter(|u| first && u.kind != Kind::Newline) else {
+            continue;
+        };
+        if lex::python::indent_of(text, u.span.start) < indent {
+            return u.kind == Kind::Ident && u.value == "try";
+        }
+    }
+    false
+}
+
+/// Whether a call in a loop's body waits each turn, in terms the loop
+/// check does not list: a game clock's frame (`clock.tick(60)`), a display
+/// flip, an event queue, a `select`/`poll` on descriptors.
+pub(crate) fn paces(name: &str) -> bool {
+    matches!(
+        name,
+        "tick" | "flip" | "wait_for" | "poll" | "select" | "get_event" | "event"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn python(code: &str) -> Vec<Token> {
+        lex::python::python(code)
+            .into_iter()
+            .filter(|t| t.kind != Kind::Comment)
+            .collect()
+    }
+
+    fn args_of(code: &str) -> Vec<Token> {
+        let t = python(code);
+        let open = t.iter().position(|t| t.value == "(").unwrap_or(0);
+        let close = t.iter().rposition(|t| t.value == ")").unwrap_or(t.len());
+        t.get(open + 1..close).unwrap_or(&[]).to_vec()
+    }
+
+    #[test]
+    fn whole_variable_commands_are_runners() {
+        assert_eq!(
+            shell_command(&args_of("Popen(cmd, shell=True)")),
+            Severity::Low
+        );
+        assert_eq!(
+            shell_command(&args_of("Popen(server['cmd'], shell=True)")),
+            Severity::Low
+        );
+        assert_eq!(
+            shell_command(&args_of("run(f'convert {name} x.png', shell=True)")),
+            Severity::Medium
+        );
+        assert_eq!(
+            shell_command(&args_of("run('ls ' + name, shell=True)")),
+            Severity::Medium
+        );
+    }
+
+    #[test]
+    fn own_files_are_fixed_names() {
+        assert!(fixed_file_name(&args_of(
+            "open(os.path.join(out_dir, 'poc_common.h'), 'w')"
+        )));
+        assert!(fixed_file_name(&args_of("open(f'{home}/save.dat', 'w')")));
+        assert!(!fixed_file_name(&args_of("open(os.path.join(base, name))")));
+        assert!(!fixed_file_name(&args_of("open(f'/data/{name}')")));
+        assert!(!fixed_file_name(&args_of(
+            "open(os.path.join(base, '../../etc/passwd'))"
+        )));
+    }
+
+    #[test]
+    fn loops_in_try_end_by_exception() {
+        let code = "try:\n    n = 0\n    while True:\n        img.seek(n)\n        n += 1\nexcept EOFError:\n    pass\n";
+        let t = python(code);
+        let w = t.iter().position(|t| t.value == "while").unwrap_or(0);
+        assert!(in_try(code, &t, w));
+        let code = "def f(d):\n    while True:\n        g(d)\n";
+        let t = python(code);
+        let w = t.iter().position(|t| t.value == "while").unwrap_or(0);
+        assert!(!in_try(code, &t, w));
+    }
+
+    #[test]
+    fn timers_run_callbacks() {
+        let js = |code: &str| -> Vec<Token> {
+            let t: Vec<Token> = lex::js::js(code)
+                .into_iter()
+                .filter(|t| t.kind != Kind::Comment)
+                .collect();
+            let open = t.iter().position(|t| t.value == "(").unwrap_or(0);
+            let close = t.iter().rposition(|t| t.value == ")").unwrap_or(t.len());
+            t.get(open + 1..close).unwrap_or(&[]).to_vec()
+        };
+        assert!(callback(&js(
+            "setInterval(() => fetch(u).then(r => r.text()), 1000)"
+        )));
+        assert!(callback(&js(
+            "setTimeout(async () => { await fetch(u) }, 5)"
+        )));
+        assert!(callback(&js("setTimeout(function () { x() }, 5)")));
+        assert!(callback(&js("setInterval(poll, 1000)")));
+        assert!(!callback(&js("setTimeout(atob(payload), 1)")));
+        assert!(!callback(&js("setTimeout('alert(1)', 1)")));
+        assert!(!callback(&js("setTimeout(code + x, 1)")));
+    }
+
+    #[test]
+    fn compiling_and_importing_are_notes() {
+        assert_eq!(evaluation("compile", &[]), Some(Severity::Low));
+        assert_eq!(evaluation("__import__", &[]), Some(Severity::Low));
+        assert_eq!(evaluation("eval", &args_of("eval(expr)")), None);
+        assert_eq!(
+            evaluation("eval", &args_of("eval(expr, {'__builtins__': {}})")),
+            Some(Severity::Low)
+        );
+        assert!(paces("tick") && !paces("print"));
+    }
+}

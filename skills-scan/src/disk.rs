@@ -19,6 +19,7 @@
 use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use skills_core::fsread::{Dir, read_open};
 use skills_core::listing::{EntryKind, Listing};
@@ -91,6 +92,13 @@ const DEV_FOLDERS: [&str; 13] = [
     "node_modules",
 ];
 
+/// Any of [`DEV_FOLDERS`] followed by `/`, in one pass over a file.
+static DEV_NAMED: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
+    let names: Vec<String> = DEV_FOLDERS.iter().map(|f| regex::escape(f)).collect();
+    regex::bytes::Regex::new(&format!("(?:{})/", names.join("|")))
+        .expect("the folder names are escaped")
+});
+
 /// Whether the client reads the plugin file at `rel` (its manifests, hooks,
 /// commands, agents, servers and settings), whose text decides whether a
 /// development folder it names is read.
@@ -146,15 +154,19 @@ pub fn scan_dir(dir: &Path, options: &Options) -> Result<Report, ScanError> {
     read_all(&root, paths, limit, &mut contents, &mut unread);
     // Development folders a file the client reads names are read too: one
     // pass over those files per folder name.
-    let named: Vec<&str> = DEV_FOLDERS
-        .into_iter()
-        .filter(|name| {
-            let needle = format!("{name}/");
-            contents.iter().any(|(rel, bytes, _)| {
-                loaded(rel) && bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
-            })
-        })
-        .collect();
+    let mut named: Vec<&str> = Vec::new();
+    if !dev.is_empty() {
+        for (_, bytes, _) in contents.iter().filter(|(rel, _, _)| loaded(rel)) {
+            for m in DEV_NAMED.find_iter(bytes) {
+                let name = m.as_bytes().strip_suffix(b"/").unwrap_or(m.as_bytes());
+                if let Some(&folder) = DEV_FOLDERS.iter().find(|f| f.as_bytes() == name)
+                    && !named.contains(&folder)
+                {
+                    named.push(folder);
+                }
+            }
+        }
+    }
     let mut unnamed = Vec::new();
     for folder in dev {
         let name = folder.rsplit('/').next().unwrap_or(&folder);

@@ -112,10 +112,17 @@ impl Modules {
             })
             .collect();
         let mut modules = Modules::default();
-        for _ in 0..2 {
+        let lexed: Vec<Vec<Token>> = code
+            .iter()
+            .map(|(_, lang, text)| tokens(text, *lang))
+            .collect();
+        // The second round reads each file with what the others export;
+        // one file alone (most skills) needs only the first.
+        let rounds = if code.len() < 2 { 1 } else { 2 };
+        for _ in 0..rounds {
             let mut next = Modules::default();
-            for (key, lang, text) in &code {
-                let norm = normalize(text, &tokens(text, *lang), *lang, &modules);
+            for ((key, lang, text), raw) in code.iter().zip(&lexed) {
+                let norm = normalize(text, raw, *lang, &modules);
                 let exports = next.by_name.entry(key.clone()).or_default();
                 exports.sinks.extend(norm.summaries);
                 exports.consts.extend(norm.scope.consts);

@@ -28,15 +28,13 @@ use crate::engine::{Ctx, Kind, Unit};
 use crate::lex::{self, Kind as Tok, Token};
 use crate::rule::{Severity, id};
 
+/// A file that mentions MCP or a tool's input schema, in one pass.
+static MENTIONS_MCP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i-u)mcp|input_?schema").expect("the pattern is valid"));
+
 /// Scans the tool descriptions in `unit`, a whole file read as `kind`.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, kind: Kind) {
-    let lower_has = |w: &str| {
-        unit.text
-            .as_bytes()
-            .windows(w.len())
-            .any(|b| b.eq_ignore_ascii_case(w.as_bytes()))
-    };
-    if !(lower_has("mcp") || lower_has("inputschema") || lower_has("input_schema")) {
+    if !MENTIONS_MCP.is_match(unit.text) {
         return;
     }
     let found = match kind {

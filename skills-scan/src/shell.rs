@@ -21,6 +21,8 @@ use crate::net;
 use crate::rule::{Rule, Severity, id};
 use crate::sensitive;
 
+mod resolve;
+
 /// Where the shell text was found, which changes how it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -224,6 +226,8 @@ pub(crate) struct Flow {
     decoded: HashSet<String>,
     /// Remotes added by `git remote add`, with their URL.
     remotes: Vec<(String, String)>,
+    /// Variables, aliases and functions, to read commands as they run.
+    scope: resolve::Scope,
 }
 
 /// Scans shell text.
@@ -264,6 +268,7 @@ fn walk(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode, flow: &mut Flow, depth: 
             ),
         );
     }
+    flow.scope.define(unit.text, &parsed.functions);
     // Secrets first: assignments and files, then every use of them.
     for pipeline in &parsed.pipelines {
         for command in &pipeline.commands {
@@ -271,6 +276,20 @@ fn walk(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode, flow: &mut Flow, depth: 
         }
     }
     for pipeline in &parsed.pipelines {
+        for command in &pipeline.commands {
+            flow.scope.learn(command);
+        }
+        // The pipeline as it runs, when variables, aliases or functions
+        // stand for what it runs: read again with the same rules.
+        if depth + 1 < MAX_DEPTH
+            && let Some(resolved) = flow.scope.resolve(unit.text, pipeline)
+        {
+            let inner = unit.derived(&resolved.text, pipeline.span.start);
+            walk(ctx, &inner, mode, flow, depth + 1);
+            if let Some(f) = &resolved.function {
+                flow.scope.leave(f);
+            }
+        }
         let cmds: Vec<Cmd<'_>> = pipeline.commands.iter().filter_map(program).collect();
         pipeline_rules(ctx, unit, &cmds, &pipeline.commands, flow, mode);
         for (i, cmd) in cmds.iter().enumerate() {

@@ -66,6 +66,7 @@ mod frontmatter;
 mod lex;
 mod markdown;
 mod net;
+mod powershell;
 mod prose;
 mod rule;
 mod script;

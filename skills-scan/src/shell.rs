@@ -1090,7 +1090,7 @@ fn runs_script<'c>(cmd: &'c Cmd<'_>) -> Option<(&'c str, Option<Kind>)> {
                 ],
                 0,
             )?,
-            Kind::Shell,
+            Kind::PowerShell,
         ),
         _ if python => (operand(&["-c", "-m"], 0)?, Kind::Python),
         "node" | "tsx" | "ts-node" => (operand(&["-e", "-p", "--eval", "--print"], 0)?, Kind::Js),

@@ -423,10 +423,8 @@ fn learn(
             (Tok::Var(name), _, _),
             (Tok::Punct('='), _, _),
             (Tok::Str(v), _, _),
-        ] => {
-            if consts.len() < MAX_NAMES || consts.contains_key(name) {
-                consts.insert(name.clone(), v.clone());
-            }
+        ] if consts.len() < MAX_NAMES || consts.contains_key(name) => {
+            consts.insert(name.clone(), v.clone());
         }
         [(Tok::Var(name), _, _), (Tok::Punct('='), _, _), ..] => {
             consts.remove(name);

@@ -284,11 +284,11 @@ impl Scope {
             if out.len() > MAX_VALUE {
                 break;
             }
-            let (consumed, value) = if rest.starts_with('`') {
-                match rest[1..].find('`') {
+            let (consumed, value) = if let Some(body) = rest.strip_prefix('`') {
+                match body.find('`') {
                     Some(end) if folds < MAX_FOLDS => {
                         folds += 1;
-                        (end + 2, self.fold(&rest[1..end + 1]))
+                        (end + 2, self.fold(&body[..end]))
                     }
                     _ => (1, None),
                 }

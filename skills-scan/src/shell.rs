@@ -218,7 +218,7 @@ fn vars(text: &str) -> Vec<&str> {
 /// `~/.aws/cred*`, `~/.config/gcloud/*`, `~/.gnupg/`), which a shell
 /// expands to the store itself; added to [`sensitive`]'s paths.
 static STORE_GLOB: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|\.gnupg\b|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
+    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|\.gnupg/?(?:$|\s|\*|private-keys)|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
         .expect("valid")
 });
 
@@ -237,7 +237,7 @@ static TOKEN_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn secret_source(text: &str) -> bool {
-    sensitive::is_secret_source(text) || STORE_GLOB.is_match(text) || TOKEN_COMMAND.is_match(text)
+    sensitive::is_secret_source(text) || STORE_GLOB.is_match(text)
 }
 
 /// What the analysis of a file collects across its commands and code
@@ -468,9 +468,13 @@ fn pipeline_rules(
         );
     }
     // secret source | ... | sender
+    // A token command piped straight into a sender sends the token; held
+    // in a variable, it usually authenticates to its own service.
     let secret = |c: &Command| {
         let t = unit.text.get(c.span.clone()).unwrap_or("");
-        secret_source(t) || vars(t).iter().any(|v| flow.tainted.contains(*v))
+        secret_source(t)
+            || TOKEN_COMMAND.is_match(t)
+            || vars(t).iter().any(|v| flow.tainted.contains(*v))
     };
     if raw.len() > 1
         && let Some(s) = raw.iter().position(secret)
@@ -864,11 +868,29 @@ fn command_rules(
         "claude" | "codex" | "gemini" | "cursor-agent" | "opencode" | "amp" | "goose" => {
             agent_cli(ctx, unit, cmd, text)
         }
+        // A file system made on a data disk is setup; on the first disk,
+        // the system's, it destroys it.
         _ if name.starts_with("mkfs.") => {
+            let system = cmd.args.iter().any(|a| {
+                [
+                    "/dev/sda",
+                    "/dev/nvme0n1",
+                    "/dev/vda",
+                    "/dev/xvda",
+                    "/dev/disk0",
+                    "/dev/mmcblk0",
+                ]
+                .iter()
+                .any(|d| a.text.starts_with(d))
+            });
             ctx.report(
                 unit,
                 id::DestructiveCommand,
-                Severity::High,
+                if system && mode != Mode::Inline {
+                    Severity::High
+                } else {
+                    Severity::Low
+                },
                 span.clone(),
                 format!("`{name}` formats a disk, destroying what it holds"),
             );
@@ -1035,6 +1057,10 @@ fn command_rules(
                 | "ssh"
                 | "stat"
                 | "wc"
+                | "chown"
+                | "chgrp"
+                | "setfacl"
+                | "restorecon"
         )
         && let Some(store) =
             read_args(cmd).find_map(|a| store_in(&a.text).map(|s| (a, s.to_string())))
@@ -1542,6 +1568,9 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
     });
     for (i, a) in cmd.args.iter().chain(redirect.iter()).enumerate() {
         let t = &a.text;
+        if t.starts_with("--exclude") || t.starts_with("--include") || t.starts_with("--filter") {
+            continue;
+        }
         let flagged = [
             "--post-file=",
             "--body-file=",

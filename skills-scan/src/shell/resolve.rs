@@ -150,7 +150,13 @@ impl Scope {
             } else {
                 value
             };
-            if value.len() <= MAX_VALUE && self.room(&self.vars, name) {
+            // Only constants: a value still holding a substitution is what
+            // the taint tracking follows.
+            if value.len() <= MAX_VALUE
+                && !value.contains("$(")
+                && !value.contains('`')
+                && self.room(&self.vars, name)
+            {
                 self.vars.insert(name.to_string(), value);
             } else {
                 self.vars.remove(name);
@@ -288,8 +294,12 @@ impl Scope {
             let (head_text, did) = self.expand(&name, &[]);
             changed |= did;
             let program = head_text.trim();
+            // A function is read again at a call only when the call hands
+            // it what matters (an address, a key file, a secret): a call
+            // without such arguments runs the body as already read in place.
             if let Some(body) = self.functions.get(program)
                 && !self.active.iter().any(|a| a == program)
+                && args.iter().any(|a| carries(a))
             {
                 let quoted: Vec<String> = args.iter().map(|a| quote(a)).collect();
                 out.push(positional(body, &quoted));
@@ -678,6 +688,15 @@ pub(crate) fn unescape(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether an argument carries what the rules look for: an address, a
+/// credential store, a socket, a secret.
+fn carries(arg: &str) -> bool {
+    arg.contains("://")
+        || arg.contains("/dev/tcp")
+        || super::names_store(arg)
+        || super::secret_source(arg)
 }
 
 /// `name=value` or `name+=value`.

@@ -218,7 +218,7 @@ fn vars(text: &str) -> Vec<&str> {
 /// `~/.aws/cred*`, `~/.config/gcloud/*`, `~/.gnupg/`), which a shell
 /// expands to the store itself; added to [`sensitive`]'s paths.
 static STORE_GLOB: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|\.gnupg/?(?:$|\s|\*|private-keys)|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
+    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|/\.gnupg/?(?:$|\s|\*|private-keys)|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
         .expect("valid")
 });
 
@@ -616,6 +616,7 @@ fn first_url(args: &[Word]) -> Option<String> {
                         && !a.text.starts_with('.')
                         && !a.text.starts_with('~')
                         && !a.text.starts_with('@')
+                        && !a.text.starts_with('$')
                 })
                 .map(|a| format!("https://{}", a.text))
         })

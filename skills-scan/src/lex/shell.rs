@@ -77,6 +77,10 @@ pub(crate) struct Parsed {
     /// Where the first construct nested past [`MAX_DEPTH`] starts: skipped
     /// over, its commands not read.
     pub(crate) too_deep: Option<usize>,
+    /// Functions defined at any depth (`f() { ..; }`, `function f { ..; }`):
+    /// the name and the body's range, in order. The body's commands are
+    /// also listed in place, as a group's are.
+    pub(crate) functions: Vec<(String, Range<usize>)>,
 }
 
 /// Splits `src` as a shell would: lists at `;`, `&`, `&&`, `||` and line
@@ -93,12 +97,15 @@ pub(crate) fn parse(src: &str) -> Parsed {
         heredoc: None,
         heredocs_end: 0,
         too_deep: None,
+        function: None,
+        functions: Vec::new(),
     };
     let (pipelines, _) = p.list(End::Eof);
     Parsed {
         pipelines,
         substitutions: p.subs,
         too_deep: p.too_deep,
+        functions: p.functions,
     }
 }
 
@@ -139,6 +146,9 @@ struct Parser<'a> {
     heredocs_end: usize,
     /// Where the first list skipped for its depth starts.
     too_deep: Option<usize>,
+    /// A function's name read (`f()`, `function f`), its body not yet.
+    function: Option<String>,
+    functions: Vec<(String, Range<usize>)>,
 }
 
 /// A command being read; `group` holds a brace group's own pipelines,
@@ -340,6 +350,18 @@ impl Parser<'_> {
                     }
                     let start = self.pos;
                     let w = self.word();
+                    // `function f {`: the name, then the body.
+                    if w.text == "{"
+                        && !w.quoted
+                        && let [kw, name] = cmd.words.as_slice()
+                        && kw.text == "function"
+                    {
+                        self.function = Some(name.text.clone());
+                        cmd = Building::default();
+                    }
+                    if w.text != "{" {
+                        self.function = None;
+                    }
                     if cmd.is_empty() && !w.quoted {
                         match w.text.as_str() {
                             "}" if end == End::Brace => {
@@ -375,9 +397,53 @@ impl Parser<'_> {
             cmd.cover(open..self.pos);
             return;
         }
+        // `name=(a b c)`: an array's elements, kept in the assignment's
+        // word as `name=(a b c)`.
+        if let Some(last) = cmd.words.last_mut()
+            && last.span.end == open
+            && last.text.ends_with('=')
+        {
+            let mut text = std::mem::take(&mut last.text);
+            text.push('(');
+            let mut first = true;
+            loop {
+                self.skip_blanks();
+                match self.at(self.pos) {
+                    None => break,
+                    Some(b')') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    Some(b'\n') => self.newline(),
+                    Some(c) if is_meta(c) => self.pos += 1,
+                    Some(_) => {
+                        let before = self.pos;
+                        let w = self.word();
+                        if self.pos == before {
+                            // A byte that ends every word here (a backtick
+                            // inside backticks): kept, so the loop moves on.
+                            self.take_char(&mut text);
+                            continue;
+                        }
+                        if !first {
+                            text.push(' ');
+                        }
+                        first = false;
+                        text.push_str(&w.text);
+                    }
+                }
+            }
+            text.push(')');
+            last.text = text;
+            last.quoted = true;
+            last.span.end = self.pos;
+            cmd.cover(open..self.pos);
+            return;
+        }
         self.skip_blanks();
         if self.at(self.pos) == Some(b')') {
             self.pos += 1;
+            self.function = cmd.words.last().map(|w| w.text.clone());
             *cmd = Building::default();
         }
     }
@@ -385,8 +451,12 @@ impl Parser<'_> {
     /// After a `{` at a command's start: the group up to its `}`.
     fn group(&mut self, cmd: &mut Building, open: usize) {
         let body_start = self.pos;
+        let function = self.function.take();
         let (inner, close) = self.nested(End::Brace);
         let body_end = close.unwrap_or(self.pos);
+        if let Some(name) = function {
+            self.functions.push((name, body_start..body_end));
+        }
         cmd.subshell = Some(body_start..body_end);
         cmd.group = Some(inner);
         cmd.cover(open..self.pos);
@@ -1182,6 +1252,15 @@ mod tests {
             words("a b\r\nc\r\n"),
             vec![vec![vec!["a", "b"]], vec![vec!["c"]]]
         );
+    }
+
+    #[test]
+    fn an_array_ended_by_a_backtick_moves_on() {
+        // Inside a backtick substitution a backtick ends every word: the
+        // array's loop once read it as an empty word forever.
+        let parsed = parse("echo `a=(b `c) d");
+        assert_eq!(parsed.substitutions.len(), 1);
+        assert!(parse("`a=(`").pipelines.len() <= 1);
     }
 
     #[test]

@@ -142,15 +142,8 @@ fn statement(ctx: &mut Ctx<'_>, unit: &Unit<'_>, s: &Statement, vars: &mut Vars)
     }
     // Download run as code.
     if exec && !local && (downloads || Vars::uses(&vars.downloaded, t).is_some()) {
-        let severity = match (&url, &host) {
-            (Some(u), Some(h))
-                if u.starts_with("http://") || net::is_bare_ip(h) || net::is_collector(h) =>
-            {
-                Severity::Critical
-            }
-            (Some(u), Some(h)) if net::is_installer_host(h, u) => Severity::Low,
-            _ => Severity::High,
-        };
+        // The shell's judgement of what was fetched, whatever fetched it.
+        let (severity, _) = crate::shell::fetched_severity(ctx, &url);
         report(
             ctx,
             unit,

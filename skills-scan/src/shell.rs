@@ -645,7 +645,10 @@ fn to_where(url: &Option<String>) -> String {
 
 /// How bad running code from `url` is: official installers are a note,
 /// bare addresses, plain HTTP and collectors the worst.
-fn fetched_severity(ctx: &Ctx<'_>, url: &Option<String>) -> (Severity, &'static str) {
+/// How grave running what `url` serves is: low for the machine itself, an
+/// official installer or the vendor the skill is about; critical for a
+/// bare address, a collector or plain HTTP; high otherwise.
+pub(crate) fn fetched_severity(ctx: &Ctx<'_>, url: &Option<String>) -> (Severity, &'static str) {
     let Some(u) = url else {
         return (Severity::High, "");
     };

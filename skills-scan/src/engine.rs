@@ -841,7 +841,13 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     match kind {
         Kind::SkillMd | Kind::Markdown => markdown_file(ctx, &whole, kind == Kind::SkillMd),
         Kind::Shell => shell::scan(ctx, &whole, shell::Mode::Code),
-        Kind::PowerShell => powershell::scan(ctx, &whole),
+        Kind::PowerShell => {
+            powershell::scan(ctx, &whole);
+            // PowerShell runs native programs with a shell's words and
+            // pipes (`curl … | sh` under pwsh on Linux and macOS): those
+            // lines are read as the shell reads them too.
+            shell::scan(ctx, &whole, shell::Mode::Code);
+        }
         Kind::Python => {
             if let Some(name) = content::python_foreign_encoding(text) {
                 ctx.report(

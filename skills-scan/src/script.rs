@@ -262,6 +262,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 }
                 if let Some(host) = net::host(&t.value)
                     && net::is_collector(&host)
+                    && !(net::is_messaging_api(&host) && ctx.skill.declared.keyed(&host))
                 {
                     ctx.report(
                         unit,

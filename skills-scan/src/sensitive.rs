@@ -13,7 +13,7 @@ static STORE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:\.aws/credentials|\.ssh/id_[a-z0-9_]+|\.ssh/\*|\.ssh/?\s*$|\.kube/config|\.npmrc|\.pypirc|\.netrc|",
         r"\.git-credentials|\.docker/config\.json|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
         r"application_default_credentials\.json|\.azure/|\.vpnauth|\.terraformrc|credentials\.tfrc|",
-        r"\.config/solana/id\.json|\.ethereum/keystore|wallet\.dat|\.bitcoin/|exodus|metamask|",
+        r"\.config/solana/id\.json|\.ethereum/keystore|wallet\.dat|\.bitcoin/|exodus\.wallet|[/\\]exodus[/\\]|[/\\]metamask[/\\]|",
         r"nkbihfbeogaeaoehlefnkodbefgpgknn|login\s+data|web\s+data|/cookies(?:\.sqlite)?\b|key[34]\.db|logins\.json|",
         r"local\s+state|keychains?/|login\.keychain|/etc/shadow|\.bash_history|\.zsh_history|",
         r"claude_transcript_path|\.claude/projects/|\.codex/sessions|\.codex/auth\.json|\.claude/\.credentials|",
@@ -176,6 +176,27 @@ mod tests {
             (".aws/credentials", ""),
         ] {
             assert!(!in_project(v, home), "{v}");
+        }
+    }
+
+    #[test]
+    fn wallets_are_named_by_their_folders_not_by_their_words() {
+        // A wallet whose name is a word (a book, a brand) is a store only as
+        // a folder or a file of its own.
+        for text in [
+            "\"Exodus.15.5\"",
+            "Exodus 14:21",
+            "metamask docs",
+            "the MetaMask extension",
+        ] {
+            assert_eq!(store_in(text), None, "{text}");
+        }
+        for text in [
+            "~/.config/Exodus/exodus.wallet",
+            "%APPDATA%\\Exodus\\exodus.wallet",
+            "Local Extension Settings/metamask/",
+        ] {
+            assert!(store_in(text).is_some(), "{text}");
         }
     }
 

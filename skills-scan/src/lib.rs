@@ -93,6 +93,7 @@ mod severity;
 mod shell;
 pub mod suppress;
 mod text;
+mod text_rules;
 mod toolfiles;
 mod unicode;
 

@@ -22,6 +22,7 @@ use crate::lex::powershell::{Statement, statements};
 use crate::net;
 use crate::rule::{Rule, Severity, id};
 use crate::sensitive;
+use crate::text_rules::{TextRule, TextRules};
 
 fn re(pattern: &str) -> Regex {
     crate::text::regex(pattern).expect("the PowerShell patterns are valid")
@@ -275,12 +276,6 @@ fn secret_in(t: &str, vars: &Vars) -> Option<String> {
 
 /// Persistence, protection switched off, destruction.
 fn rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, s: &Statement, runs_remote: bool) {
-    struct TextRule {
-        rule: &'static Rule,
-        severity: Severity,
-        message: &'static str,
-        regex: &'static str,
-    }
     const RULES: &[TextRule] = &[
         TextRule {
             rule: id::ScheduledTask,
@@ -343,28 +338,20 @@ fn rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, s: &Statement, runs_remote: bool) {
             regex: r"^\s*(?:remove-item|rm|ri|del|erase|rd|rmdir)\s+(?:[^\n|;]*\s)?(?:'?(?:~|\$home|\$env:userprofile|\$env:homedrive|\$env:systemdrive|c:|c:\\|c:\\users|/)(?:[\\/]\*?)?'?)(?:\s|$)[^\n|;]*-r|^\s*(?:remove-item|rm|ri|del|erase|rd|rmdir)\s+[^\n|;]*-r\w*\s+(?:[^\n|;]*\s)?'?(?:~|\$home|\$env:userprofile|\$env:systemdrive|c:\\?|/)(?:[\\/]\*?)?'?(?:\s|$)",
         },
     ];
-    static COMBINED: LazyLock<Regex> = LazyLock::new(|| {
-        let alts: Vec<String> = RULES
-            .iter()
-            .enumerate()
-            .map(|(i, r)| format!("(?P<r{i}>{})", r.regex))
-            .collect();
-        re(&alts.join("|"))
-    });
-    let mut seen = [false; 16];
-    for caps in COMBINED.captures_iter(&s.text) {
-        if let Some(i) = (0..RULES.len()).find(|i| caps.name(&format!("r{i}")).is_some())
-            && !seen[i]
-        {
-            seen[i] = true;
-            let r = &RULES[i];
-            let severity = if r.rule == id::ScheduledTask && runs_remote {
-                Severity::High
-            } else {
-                r.severity
-            };
-            report(ctx, unit, s, r.rule, severity, r.message.to_string());
+    static TABLE: LazyLock<TextRules> = LazyLock::new(|| TextRules::new(RULES));
+    // Each row once per statement.
+    let mut seen: Vec<&TextRule> = Vec::new();
+    for (r, _) in TABLE.matches(&s.text) {
+        if seen.iter().any(|x| std::ptr::eq(*x, r)) {
+            continue;
         }
+        seen.push(r);
+        let severity = if r.rule == id::ScheduledTask && runs_remote {
+            Severity::High
+        } else {
+            r.severity
+        };
+        report(ctx, unit, s, r.rule, severity, r.message.to_string());
     }
     // The profile runs in every new PowerShell.
     if s.text.contains("$profile")

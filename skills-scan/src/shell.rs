@@ -18,8 +18,9 @@ use regex::Regex;
 use crate::engine::{Ctx, Kind, Unit};
 use crate::lex::shell::{self as lex, Command, Word};
 use crate::net;
-use crate::rule::{Rule, Severity, id};
+use crate::rule::{Severity, id};
 use crate::sensitive;
+use crate::text_rules::{TextRule, TextRules};
 
 mod resolve;
 
@@ -2201,12 +2202,6 @@ fn heredoc(
 /// Text rules that need no parse: reverse shells, fork bombs, agent safety
 /// switches, TLS switches, miners.
 fn regex_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
-    struct TextRule {
-        rule: &'static Rule,
-        severity: Severity,
-        message: &'static str,
-        regex: &'static str,
-    }
     const RULES: &[TextRule] = &[
         TextRule {
             rule: id::ReverseShell,
@@ -2257,21 +2252,9 @@ fn regex_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             regex: r"(?i)\bDROP\s+(?:DATABASE|SCHEMA)\s+(?:IF\s+EXISTS\s+)?\S+(?:\s+CASCADE)?|\bTRUNCATE\s+(?:TABLE\s+)?\w+(?:\s*,\s*\w+)+[^;\n]*\bCASCADE\b",
         },
     ];
-    static COMBINED: LazyLock<Regex> = LazyLock::new(|| {
-        let alts: Vec<String> = RULES
-            .iter()
-            .enumerate()
-            .map(|(i, r)| format!("(?P<r{i}>{})", r.regex))
-            .collect();
-        crate::text::regex(&alts.join("|")).expect("the shell text rules are valid")
-    });
-    for caps in COMBINED.captures_iter(unit.text) {
-        if let Some((i, m)) =
-            (0..RULES.len()).find_map(|i| caps.name(&format!("r{i}")).map(|m| (i, m)))
-        {
-            let r = &RULES[i];
-            ctx.report(unit, r.rule, r.severity, m.range(), r.message.to_string());
-        }
+    static TABLE: LazyLock<TextRules> = LazyLock::new(|| TextRules::new(RULES));
+    for (r, range) in TABLE.matches(unit.text) {
+        ctx.report(unit, r.rule, r.severity, range, r.message.to_string());
     }
 }
 

@@ -153,6 +153,7 @@ pub(crate) fn format(bytes: &[u8]) -> Option<Format> {
         _ if at(4, b"ftyp") => data("an MP4, QuickTime, HEIF or AVIF file"),
         [0x1A, 0x45, 0xDF, 0xA3, ..] => data("a Matroska or WebM video"),
         [b'I', b'D', b'3', ..] => data("an MP3 sound"),
+        [0xFF, b, ..] if b & 0xE0 == 0xE0 => data("an MPEG audio stream (MP3, AAC)"),
         [b'O', b'g', b'g', b'S', ..] => data("an Ogg sound or video"),
         [b'f', b'L', b'a', b'C', ..] => data("a FLAC sound"),
         [b'M', b'T', b'h', b'd', ..] => data("a MIDI file"),
@@ -181,6 +182,21 @@ pub(crate) fn format(bytes: &[u8]) -> Option<Format> {
         }
         _ => None,
     }
+}
+
+/// Whether `bytes` at `path` is Python bytecode that Python runs only as
+/// the cache of its source and checks against it first: a `.pyc` below
+/// `__pycache__/` (read only when the source beside the folder exists)
+/// whose header (PEP 552) asks for the source's time stamp or hash to be
+/// checked. Unchecked-hash bytecode runs whatever the source says.
+pub(crate) fn is_checked_bytecode(path: &str, bytes: &[u8]) -> bool {
+    let cached = path.contains("__pycache__/") && path.ends_with(".pyc");
+    let magic = bytes.get(2..4) == Some(b"\r\n");
+    let flags = bytes
+        .get(4..8)
+        .map(|f| u32::from_le_bytes([f[0], f[1], f[2], f[3]]));
+    // Bit 0: hash-based; bit 1: check the source. 0 is the time stamp.
+    cached && magic && matches!(flags, Some(0b00 | 0b11))
 }
 
 /// Whether `bytes` is a PE image: `MZ`, then `PE\0\0` where the DOS header

@@ -222,6 +222,16 @@ impl Declared {
                     .any(|h| registrable(h).is_some_and(|l| l == owner) && !net::is_code_host(h)))
     }
 
+    /// Whether a URL of any file points at a bare public address or a
+    /// collector (a tunnel, a request bin, a paste site) that is not the
+    /// messaging service of a key the skill reads: somewhere no service
+    /// the skill could be for lives.
+    pub(crate) fn points_at_collector(&self) -> bool {
+        self.file_hosts.values().flatten().any(|h| {
+            (net::is_bare_ip(h) || net::is_collector(h) && !self.keyed(h)) && !net::is_local(h)
+        })
+    }
+
     /// The hosts the URLs of the file at `path` name: where its calls go
     /// when a call builds its URL from them.
     pub(crate) fn hosts_of(&self, path: &str) -> &[String] {
@@ -343,10 +353,27 @@ fn registrable(host: &str) -> Option<String> {
         "vercel.app",
         "readthedocs.io",
     ];
+    // The names reserved for documentation (RFC 2606, RFC 6761) stand for
+    // a registered domain: `api.acme.example.com` is written for
+    // `api.acme.com`, so the label below them is the registered one.
+    const RESERVED: &[&str] = &[
+        "example.com",
+        "example.net",
+        "example.org",
+        "example",
+        "test",
+        "invalid",
+        "localhost",
+    ];
     let host = host.trim_end_matches('.');
-    let hosted = HOSTING.iter().any(|h| host.ends_with(&format!(".{h}")));
+    // How many labels the suffix below which names are registered has.
+    let suffix = HOSTING
+        .iter()
+        .chain(RESERVED)
+        .find(|h| host.ends_with(&format!(".{h}")))
+        .map_or(1, |h| h.split('.').count());
     let parts: Vec<&str> = host.split('.').collect();
-    let mut at = parts.len().checked_sub(if hosted { 3 } else { 2 })?;
+    let mut at = parts.len().checked_sub(suffix + 1)?;
     if at >= 1
         && parts
             .get(at)
@@ -393,6 +420,12 @@ mod tests {
         // A label below someone else's domain names no vendor.
         assert!(!d.keyed("openrouter.evil.com"));
         assert!(!d.keyed("openrouter-mirror.com"));
+        // Names reserved for documentation stand for a registered domain.
+        assert!(d.keyed("api.openrouter.example.com"));
+        assert!(d.keyed("api.openrouter.example"));
+        assert!(d.keyed("openrouter.example.com"));
+        assert!(!d.keyed("example.com"));
+        assert!(!d.keyed("api.evil.example.org"));
     }
 
     #[test]

@@ -622,6 +622,7 @@ pub(crate) fn scan_inputs(
         report.findings.extend(dedupe(findings));
     }
     compound(&mut report, &sinks, &skill.declared);
+    crate::severity::corroborate(&mut report.findings, &skill.declared);
     crate::severity::settle(&mut report.findings);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
@@ -720,9 +721,17 @@ fn unread(file: &Input<'_>, message: String) -> Finding {
     } else {
         format!(" of the first {}", file.bytes.len())
     };
+    let (severity, message) = if content::is_checked_bytecode(file.path, file.bytes) {
+        (
+            Severity::Low,
+            "Python bytecode cached beside its source, which Python checks it against before running it".to_string(),
+        )
+    } else {
+        (Severity::High, message)
+    };
     Finding {
         rule: id::UnscannedContent,
-        severity: Severity::High,
+        severity,
         path: file.path.to_string(),
         line: 1,
         column: 1,
@@ -982,22 +991,24 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                     } else {
                         shell::Mode::Inline
                     };
-                    if mode == shell::Mode::Context || looks_like_command(inner.text) {
-                        let mark = ctx.mark();
+                    let command = mode == shell::Mode::Context || looks_like_command(inner.text);
+                    let mark = ctx.mark();
+                    if command {
                         shell::scan(ctx, &inner, mode);
-                        // A command named as the subject of a sentence
-                        // ("`echo $(env)` dumps the environment") is a
-                        // mention; one the sentence tells the agent to run
-                        // is a step.
-                        if mode == shell::Mode::Inline
-                            && !directive(
-                                unit.text,
-                                span.body.start.saturating_sub(1),
-                                span.body.end,
-                            )
-                        {
-                            ctx.lower_since(mark, Severity::Low);
-                        }
+                    } else {
+                        // A setting or a snippet, not a command: what
+                        // needs no parse (`"defaultMode": "bypassPermissions"`).
+                        shell::text_rules(ctx, &inner);
+                    }
+                    // A command named as the subject of a sentence
+                    // ("`echo $(env)` dumps the environment") is a
+                    // mention; one the sentence tells the agent to run is
+                    // a step.
+                    if mode == shell::Mode::Inline
+                        && ctx.mark() > mark
+                        && !directive(unit.text, span.body.start.saturating_sub(1), span.body.end)
+                    {
+                        ctx.lower_since(mark, Severity::Low);
                     }
                 }
                 last_prose = Some(r);
@@ -1101,7 +1112,7 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
 /// triage notes): what it shows is reported, as a note.
 fn quoted_as_example(prose: &str) -> bool {
     static CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::text::regex(r"(?i)\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do)")
+        crate::text::regex(r"(?i)\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do|injected\s+(?:strings?|text|prompts?|instructions|payloads?)|\bas\s+data\b|never\s+as\s+(?:orders|instructions|commands)|(?:sample|typical|known|common)\s+(?:attacks?|injections?|payloads?|jailbreaks?)|payloads?\s+(?:such\s+as|like)\b)")
             .expect("valid")
     });
     let window = crate::text::window_before(prose, prose.len(), 600);
@@ -1239,6 +1250,11 @@ mod tests {
         ));
         assert!(!quoted_as_example("This step is not malicious; run it:\n"));
         assert!(!quoted_as_example("Run the setup:\n"));
+        assert!(quoted_as_example(
+            "Typical injected strings you should test for (as data, never as orders):\n"
+        ));
+        assert!(quoted_as_example("Known jailbreaks look like this:\n"));
+        assert!(!quoted_as_example("Load the data and run:\n"));
     }
 
     #[test]

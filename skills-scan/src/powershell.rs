@@ -242,7 +242,11 @@ fn statement(ctx: &mut Ctx<'_>, unit: &Unit<'_>, s: &Statement, vars: &mut Vars)
             unit,
             s,
             id::CredentialStoreRead,
-            Severity::Medium,
+            if sensitive::is_transcript(store) {
+                Severity::Low
+            } else {
+                Severity::Medium
+            },
             format!("reads the credential store `{store}`"),
         );
     }

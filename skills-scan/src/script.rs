@@ -211,7 +211,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // key of the service the skill calls.
                     let own = store.trim_start_matches(['.', '/']).starts_with("env")
                         || sensitive::in_project(&t.value, home);
-                    let weak = pattern || own;
+                    let weak = pattern || own || sensitive::is_transcript(&store);
                     let severity = if weak {
                         Severity::Low
                     } else {
@@ -416,10 +416,16 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         .iter()
                         .any(|a| a.kind == Kind::Ident && decoded_vars.contains(&a.value))
                     {
+                        // A bundle's short names are reused in every
+                        // scope: a name's flow tells nothing there.
                         ctx.report(
                             unit,
                             id::DecodeExecute,
-                            Severity::Critical,
+                            if minified {
+                                Severity::Low
+                            } else {
+                                Severity::Critical
+                            },
                             t.span.clone(),
                             format!(
                                 "`{name}` runs code that was decoded first, so no reader sees it"

@@ -22,6 +22,21 @@ static STORE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the credential store pattern is valid")
 });
 
+/// Whether `store` (as [`store_in`] names it) holds an agent's own
+/// transcripts (`~/.claude/projects/`, `~/.codex/sessions`): what tools
+/// that manage sessions read and move. They hold what was said, secrets
+/// among it, so sending them is still a leak; reading them is a note.
+pub(crate) fn is_transcript(store: &str) -> bool {
+    let s = store.to_ascii_lowercase();
+    [
+        ".claude/projects",
+        ".codex/sessions",
+        "claude_transcript_path",
+    ]
+    .iter()
+    .any(|t| s.contains(t))
+}
+
 /// Whether `text` names a credential store.
 pub(crate) fn names_store(text: &str) -> bool {
     store_in(text).is_some()
@@ -60,6 +75,21 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
                     .next()
                     .is_some_and(|a| a.trim().is_empty());
             let glob = whole.starts_with('*') && alone;
+            // A dotfile is a name of its own (`~/.ssh`, `.npmrc`), not the
+            // tail of another (`runtime.ssh`, a key of a settings file);
+            // extensions (`key.pem`) follow a name by design.
+            let extension = [".pem", ".p12", ".pfx", ".keystore"]
+                .iter()
+                .any(|e| m.as_str().to_ascii_lowercase().starts_with(e));
+            let tail_of_name = m.as_str().starts_with('.')
+                && !extension
+                && text[..m.start()]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if tail_of_name {
+                return false;
+            }
             let named = [
                 "example",
                 "sample",
@@ -222,6 +252,7 @@ mod tests {
             "grep -o x ~/.ssh/config",
             "gh ssh-key add ~/.ssh/id_ed25519.pub",
             "cp fullchain.pem /etc/nginx/",
+            "runtime.ssh",
             "x\u{3000}fullchain.pem",
             "# keys\n*.pem\n.env*.local\n",
             "source .venv/bin/activate",

@@ -266,7 +266,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, mode: Mode) {
     let mark = ctx.mark();
     walk(ctx, unit, mode, &mut flow, 0);
     ctx.shell_flow = flow;
-    regex_rules(ctx, unit);
+    text_rules(ctx, unit);
     if mode == Mode::Context {
         context_command(ctx, unit, mark);
     }
@@ -1080,7 +1080,8 @@ fn command_rules(
             read_args(cmd).find_map(|a| store_in(&a.text).map(|s| (a, s.to_string())))
     {
         let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
-            || sensitive::in_project(&store.0.text, "");
+            || sensitive::in_project(&store.0.text, "")
+            || sensitive::is_transcript(&store.1);
         let severity = if weak || mode == Mode::Inline {
             Severity::Low
         } else {
@@ -2201,7 +2202,7 @@ fn heredoc(
 
 /// Text rules that need no parse: reverse shells, fork bombs, agent safety
 /// switches, TLS switches, miners.
-fn regex_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn text_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     const RULES: &[TextRule] = &[
         TextRule {
             rule: id::ReverseShell,
@@ -2215,17 +2216,23 @@ fn regex_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             message: "a fork bomb",
             regex: r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:",
         },
-        TextRule {
-            rule: id::AgentSafetyOff,
-            severity: Severity::Critical,
-            message: "turns off the agent's permission checks or sandbox for every session",
-            regex: r"(?i)\bdangerouslySkipPermissions\b|\bbypassPermissions\b|skipDangerousModePermissionPrompt|permissions\.deny\s*=\s*\[\s*\]|approval[_-]policy\W+never|sandbox[_-]mode\W+danger-full-access",
-        },
+        // One command's options come first: at the same place the table's
+        // first row wins, so `-c approval_policy=never` (codex's override
+        // for this run) is not read as the setting it names.
         TextRule {
             rule: id::AgentSafetyOff,
             severity: Severity::Low,
             message: "runs an agent with its permission checks or sandbox off for this command",
-            regex: r"--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--ask-for-approval\s+never|--sandbox\s+danger-full-access",
+            regex: r"--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--ask-for-approval\s+never|--sandbox\s+danger-full-access|--permission-mode[\s=]+['\x22]?bypassPermissions|(?:\s-c|--config)[\s=]+['\x22]?(?:approval[_-]policy\W+never|sandbox[_-]mode\W+danger-full-access)",
+        },
+        // A setting written for every session: the key with its value. A
+        // bare `bypassPermissions` (a list of the modes, a help text) names
+        // the mode and sets nothing.
+        TextRule {
+            rule: id::AgentSafetyOff,
+            severity: Severity::Critical,
+            message: "turns off the agent's permission checks or sandbox for every session",
+            regex: r"(?i)\bdangerouslySkipPermissions\b|defaultMode\W+bypassPermissions\b|skipDangerousModePermissionPrompt|permissions\.deny\s*=\s*\[\s*\]|approval[_-]policy\W+never|sandbox[_-]mode\W+danger-full-access",
         },
         TextRule {
             rule: id::TlsVerificationOff,

@@ -16,6 +16,15 @@ fn is_bidi(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}' | '\u{200E}' | '\u{200F}')
 }
 
+/// The controls that reorder what follows them (embeddings, overrides,
+/// isolates: the Trojan Source set, the one rustc's
+/// `text_direction_codepoint_in_literal` lint names). The marks (U+200E,
+/// U+200F, U+061C) only give a neutral character a direction: stray
+/// invisible characters, not code that reads one way and runs another.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 fn is_zero_width(c: char) -> bool {
     is_hidden(c) && !is_bidi(c) && !is_tag(c)
 }
@@ -90,7 +99,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
                 );
             }
         } else if is_bidi(c) {
-            if code {
+            if code && reorders(c) {
                 ctx.report(
                     unit,
                     id::BidiControl,
@@ -210,7 +219,10 @@ fn confusables(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
             .any(|c| c.is_alphabetic() && !c.is_ascii() && !is_lookalike(c));
         if let (true, Some(l), false) = (latin, look, other) {
             let hosty = word.contains('.') || word.contains('/');
-            let severity = if code || hosty {
+            // A guide to homographs shows them (`аpple.com`); a reference
+            // only describes, as its code blocks do.
+            let described = crate::severity::is_documentation(ctx.path());
+            let severity = if code || hosty && !described {
                 Severity::Medium
             } else {
                 Severity::Low

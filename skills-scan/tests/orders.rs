@@ -1,6 +1,7 @@
 //! Orders in ten languages, and benign sentences (negated, defensive,
 //! descriptive) beside them: `tests/data/orders.tsv`, scanned one sentence
-//! at a time as a reference file. The figures are the lexicon's (see
+//! at a time as a reference file of a skill that also names a bare
+//! address (so orders that need something to cover have it). The figures are the lexicon's (see
 //! `src/lexicon.rs`): every benign sentence stays below medium, and the
 //! orders are found at the recall the module documents.
 
@@ -19,17 +20,27 @@ fn orders_in_every_language() {
         let (Some(lang), Some(label), Some(text)) = (cols.next(), cols.next(), cols.next()) else {
             continue;
         };
+        // Orders that move nothing by themselves (skip the confirmation,
+        // keep it from the user) count where something in the skill is
+        // what they would cover: here an address no service lives at, in
+        // a file of its own, which the test does not count.
         let report = scan(
-            &[SkillFile {
-                path: "references/a.md",
-                bytes: text.as_bytes(),
-            }],
+            &[
+                SkillFile {
+                    path: "references/a.md",
+                    bytes: text.as_bytes(),
+                },
+                SkillFile {
+                    path: "references/hosts.md",
+                    bytes: b"Results: http://198.51.100.4/in\n",
+                },
+            ],
             &Options::default(),
         );
         let flagged = report
             .findings
             .iter()
-            .any(|f| f.severity >= Severity::Medium);
+            .any(|f| f.path == "references/a.md" && f.severity >= Severity::Medium);
         match (label, flagged) {
             ("order", true) => tp += 1,
             ("order", false) => {

@@ -218,7 +218,12 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         if let Some(host) = net::host(m.as_str())
             && net::is_collector(&host)
         {
-            ctx.report(unit, id::CollectorEndpoint, Severity::Medium, m.range(),
+            let severity = if net::is_placeholder(m.as_str()) {
+                Severity::Low
+            } else {
+                Severity::Medium
+            };
+            ctx.report(unit, id::CollectorEndpoint, severity, m.range(),
                 format!("points at `{host}`, a tunnel or request-collection service, not a real service's address"));
         }
     }

@@ -338,6 +338,96 @@ fn normalize(name: &str) -> String {
         .collect()
 }
 
+/// The words of a documentation file, single and two joined (`lmstudio`
+/// of "LM Studio"), normalized, with its addresses left out: what
+/// [`product_named`] looks a product up in. Built once per file, on the
+/// first question.
+#[derive(Debug, Default)]
+pub(crate) struct Vocabulary {
+    words: HashSet<String>,
+}
+
+impl Vocabulary {
+    /// How much of a file is read for its words.
+    const SCOPE: usize = 64 * 1024;
+
+    pub(crate) fn of(text: &str) -> Vocabulary {
+        let scope = crate::text::window_after(text, 0, Self::SCOPE);
+        let prose = net::URL.replace_all(scope, " ");
+        let words: Vec<String> = prose
+            .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '/'))
+            // A host or a path written without a scheme is an address too.
+            .filter(|w| !w.contains(['.', '/']))
+            .map(normalize)
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut set: HashSet<String> = words.windows(2).map(|p| p.concat()).collect();
+        set.extend(words);
+        Vocabulary { words: set }
+    }
+}
+
+/// Whether a documentation file (its [`Vocabulary`]) names the product
+/// whose address `url` (at `host`) is, as a word of its prose or its
+/// code's comments (`# LM Studio` for `lmstudio.ai`, "Flashlight" for
+/// `get.flashlight.dev`, "grype" for `raw.githubusercontent.com/anchore/
+/// grype/…`): a guide's install line for the tool it describes. A label
+/// made of generic words (`setup-scripts.dev`, `get.example.net`) names
+/// nothing, and the addresses themselves are not read as words.
+pub(crate) fn product_named(vocabulary: &Vocabulary, host: &str, url: &str) -> bool {
+    const UNNAMED: &[&str] = &[
+        "get",
+        "install",
+        "installer",
+        "setup",
+        "cdn",
+        "download",
+        "downloads",
+        "raw",
+        "static",
+        "dl",
+        "release",
+        "releases",
+        "example",
+        "script",
+        "scripts",
+        "bootstrap",
+        "dev",
+        "tools",
+        "devtools",
+        "assets",
+        "files",
+        "repo",
+        "main",
+        "latest",
+        "sh",
+        "bin",
+    ];
+    let repository = matches!(
+        host,
+        "raw.githubusercontent.com" | "github.com" | "gitlab.com"
+    );
+    let labels: Vec<String> = if repository {
+        url.split_once(host)
+            .map(|(_, path)| {
+                path.trim_start_matches('/')
+                    .split('/')
+                    .take(2)
+                    .map(normalize)
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        registrable(host).into_iter().collect()
+    };
+    labels.iter().any(|l| {
+        l.len() >= 4
+            && !GENERIC.contains(&l.as_str())
+            && !UNNAMED.contains(&l.as_str())
+            && vocabulary.words.contains(l)
+    })
+}
+
 /// The label of `host` its owner registered (`openrouter` of
 /// `api.openrouter.ai`, `acme` of `api.acme.co.uk`), normalized: the one
 /// a vendor's name is matched against, since anyone can name a label

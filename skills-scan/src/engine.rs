@@ -202,6 +202,9 @@ pub(crate) struct Ctx<'a> {
     pub(crate) shell_flow: shell::Flow,
     /// Files the commands of this file run.
     runs: Vec<Run>,
+    /// The file's words, for the products a guide names (built on the
+    /// first question).
+    vocabulary: std::cell::OnceCell<crate::context::Vocabulary>,
 }
 
 /// A file a command runs: read again as the language it is run with.
@@ -251,6 +254,7 @@ impl<'a> Ctx<'a> {
             sinks: Vec::new(),
             shell_flow: shell::Flow::default(),
             runs: Vec::new(),
+            vocabulary: std::cell::OnceCell::new(),
         }
     }
 
@@ -293,6 +297,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// A mark to look at what was reported after it.
+    /// The words of the file ([`crate::context::Vocabulary`]).
+    pub(crate) fn vocabulary(&self) -> &crate::context::Vocabulary {
+        self.vocabulary
+            .get_or_init(|| crate::context::Vocabulary::of(self.text))
+    }
+
     pub(crate) fn mark(&self) -> usize {
         self.findings.len()
     }

@@ -109,6 +109,22 @@ pub(crate) fn is_messaging_api(host: &str) -> bool {
     host == "api.telegram.org" || host == "discord.com" || host.ends_with(".discord.com")
 }
 
+/// Whether `url` is written for the reader to fill in: its host or path
+/// holds a placeholder (`YOUR_USERNAME`, `your-uuid`, `<user>`, `{org}`,
+/// `${HOST}`, `abc123`, `xxxx`, `username/repo`). A guide shows where
+/// things go; a live address names one place. (`example.com` is still a
+/// host: attackers and samples use it alike.)
+pub(crate) fn is_placeholder(url: &str) -> bool {
+    static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+        crate::text::regex(
+            r"(?i)(?:^|[/.:@_-])(?:your[-_]?[a-z]*|my[-_]?(?:user(?:name)?|org|repo|app|bucket)|username|org(?:anization)?[-_]?name|<[^>]{1,40}>|\{[^}]{1,40}\}|x{3,}|abc[-_]?123(?:[-_]?def)?|[0-9a-z]*-?uuid|placeholder)(?:$|[/.:@_?#-])",
+        )
+        .expect("the placeholder pattern is valid")
+    });
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    url.contains("${") || url.contains("$HOST") || url.contains("...") || PLACEHOLDER.is_match(rest)
+}
+
 /// Hosts that serve official installers and packages, piped to shells by
 /// honest skills every day.
 pub(crate) fn is_installer_host(host: &str, url: &str) -> bool {
@@ -210,17 +226,6 @@ pub(crate) fn is_code_host(host: &str) -> bool {
         .any(|h| host == *h || host.ends_with(&format!(".{h}")))
 }
 
-/// A name that is a placeholder rather than a host (`<host>`, `$HOST`,
-/// `example.com` used in documentation is still a host: it is a real name
-/// attackers and samples use alike).
-pub(crate) fn is_placeholder(url: &str) -> bool {
-    url.contains('<')
-        || url.contains('{')
-        || url.contains("${")
-        || url.contains("$HOST")
-        || url.contains("...")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +238,19 @@ mod tests {
         );
         assert_eq!(host("see https://a.example.").as_deref(), Some("a.example"));
         assert!(is_local("localhost") && is_local("127.0.0.1"));
+        assert!(is_placeholder(
+            "https://github.com/YOUR_USERNAME/my-weather-server.git"
+        ));
+        assert!(is_placeholder("https://github.com/username/repo.git"));
+        assert!(is_placeholder("https://abc123.ngrok.io/webhooks"));
+        assert!(is_placeholder("https://webhook.site/your-uuid"));
+        assert!(is_placeholder("https://webhook.site/abc-123-def"));
+        assert!(is_placeholder("https://<your-subdomain>.ngrok.app"));
+        assert!(!is_placeholder(
+            "https://webhook.site/7f3c2e9a-1b4d-4c8e-9f21-0a6b5d3e8c17"
+        ));
+        assert!(!is_placeholder("https://x7k2q9.ngrok-free.app/in"));
+        assert!(!is_placeholder("https://api.github.com/user"));
         assert!(is_bare_ip("203.0.113.7") && !is_bare_ip("127.0.0.1") && !is_bare_ip("1.2.3"));
         assert!(is_collector("a1b2c3.ngrok-free.dev") && is_collector("webhook.site"));
         assert!(!is_collector("github.com"));

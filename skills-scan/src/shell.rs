@@ -659,7 +659,16 @@ pub(crate) fn fetched_severity(ctx: &Ctx<'_>, url: &Option<String>) -> (Severity
     if net::is_local(&host) {
         return (Severity::Low, " (a local address)");
     }
+    // A guide's install line for the tool it is about (`# LM Studio` over
+    // `curl -fsSL https://lmstudio.ai/install.sh | sh` in a reference).
+    let guide = crate::severity::is_documentation(ctx.path())
+        && u.get(..8)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+        && !net::is_collector(&host)
+        && !net::is_bare_ip(&host)
+        && crate::context::product_named(ctx.vocabulary(), &host, u);
     if net::is_installer_host(&host, u)
+        || guide
         || crate::severity::vendor_installer(&ctx.skill.declared, &host, u)
     {
         return (
@@ -1659,10 +1668,17 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
     } else if let Some(h) = &host
         && net::is_collector(h)
     {
+        // Nothing sent but the call: a bot talking to its chat service, or
+        // a guide's address to fill in, is no collector at work.
+        let placeholder = first_url(cmd.args).is_some_and(|u| net::is_placeholder(&u));
         ctx.report(
             unit,
             id::CollectorEndpoint,
-            Severity::Medium,
+            if net::is_messaging_api(h) || placeholder {
+                Severity::Low
+            } else {
+                Severity::Medium
+            },
             span_of(cmd.words),
             format!(
                 "`{}` talks to `{h}`, a tunnel or request-collection service",
@@ -1752,7 +1768,11 @@ fn git_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &mut Flow)
                 ctx.report(
                     unit,
                     id::GitExfiltration,
-                    Severity::High,
+                    if net::is_placeholder(url) {
+                        Severity::Low
+                    } else {
+                        Severity::High
+                    },
                     span.clone(),
                     format!("pushes the repository to `{url}`"),
                 );

@@ -36,8 +36,20 @@ pub(crate) fn is_local(host: &str) -> bool {
         || host.starts_with("[::1]")
         || host.starts_with("10.")
         || host.starts_with("192.168.")
+        || in_block(host, 172, 16..=31)
+        // Carrier-grade NAT (Tailscale's addresses) and link-local.
+        || in_block(host, 100, 64..=127)
+        || host.starts_with("169.254.")
         || host.ends_with(".local")
         || host.ends_with(".internal") && !host.contains("-")
+}
+
+/// Whether `host` is a dotted IPv4 address whose first octet is `first`
+/// and second is in `second`.
+fn in_block(host: &str, first: u8, second: std::ops::RangeInclusive<u8>) -> bool {
+    let mut octets = host.split('.').map(str::parse::<u8>);
+    matches!(octets.next(), Some(Ok(a)) if a == first)
+        && matches!(octets.next(), Some(Ok(b)) if second.contains(&b))
 }
 
 /// A literal IPv4 address that is not local.
@@ -238,6 +250,10 @@ mod tests {
         );
         assert_eq!(host("see https://a.example.").as_deref(), Some("a.example"));
         assert!(is_local("localhost") && is_local("127.0.0.1"));
+        assert!(
+            is_local("172.25.236.1") && is_local("100.109.134.50") && is_local("169.254.169.254")
+        );
+        assert!(!is_local("172.32.0.1") && !is_local("100.128.0.1") && is_bare_ip("172.32.0.1"));
         assert!(is_placeholder(
             "https://github.com/YOUR_USERNAME/my-weather-server.git"
         ));

@@ -261,15 +261,21 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         "builds an SQL statement from a variable: input in it becomes SQL (injection)".into());
                 }
                 if let Some(host) = net::host(&t.value)
-                    && net::is_collector(&host)
+                    && (net::is_collector(&host) || net::is_bare_ip(&host))
                     && !(net::is_messaging_api(&host) && ctx.skill.declared.keyed(&host))
+                    && !net::is_placeholder(&t.value)
                 {
+                    let what = if net::is_bare_ip(&host) {
+                        "a bare address, where no named service lives"
+                    } else {
+                        "a tunnel or request-collection service"
+                    };
                     ctx.report(
                         unit,
                         id::CollectorEndpoint,
                         Severity::Medium,
                         t.span.clone(),
-                        format!("sends to `{host}`, a tunnel or request-collection service"),
+                        format!("sends to `{host}`, {what}"),
                     );
                 }
             }

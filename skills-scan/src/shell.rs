@@ -1666,24 +1666,46 @@ fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flow) {
             format!("`{}` sends {what}{host_note}", cmd.name),
         );
     } else if let Some(h) = &host
-        && net::is_collector(h)
+        && (net::is_collector(h) || net::is_bare_ip(h))
     {
         // Nothing sent but the call: a bot talking to its chat service, or
-        // a guide's address to fill in, is no collector at work.
+        // a guide's address to fill in, is no collector at work. A file or
+        // a stream uploaded there is data leaving for where no named
+        // service lives.
         let placeholder = first_url(cmd.args).is_some_and(|u| net::is_placeholder(&u));
+        let uploads = stdin_file.is_some()
+            || cmd.args.iter().enumerate().any(|(i, a)| {
+                uploads_next(i + 1)
+                    || a.text.contains("=@")
+                    || a.text.starts_with('@')
+                    || ["--post-file=", "--upload-file=", "--body-file="]
+                        .iter()
+                        .any(|f| a.text.starts_with(f))
+            });
+        let (severity, what) = if net::is_messaging_api(h) || placeholder {
+            (Severity::Low, "a tunnel or request-collection service")
+        } else if net::is_bare_ip(h) {
+            let severity = if uploads {
+                Severity::High
+            } else {
+                Severity::Medium
+            };
+            (severity, "a bare address, where no named service lives")
+        } else {
+            let severity = if uploads {
+                Severity::High
+            } else {
+                Severity::Medium
+            };
+            (severity, "a tunnel or request-collection service")
+        };
+        let verb = if uploads { "uploads to" } else { "talks to" };
         ctx.report(
             unit,
             id::CollectorEndpoint,
-            if net::is_messaging_api(h) || placeholder {
-                Severity::Low
-            } else {
-                Severity::Medium
-            },
+            severity,
             span_of(cmd.words),
-            format!(
-                "`{}` talks to `{h}`, a tunnel or request-collection service",
-                cmd.name
-            ),
+            format!("`{}` {verb} `{h}`, {what}", cmd.name),
         );
     }
 }

@@ -11,7 +11,8 @@ use regex::Regex;
 static STORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(concat!(
         r"(?i)(?:\.aws/credentials|\.ssh/id_[a-z0-9_]+|\.ssh/\*|\.ssh/?\s*$|\.kube/config|\.npmrc|\.pypirc|\.netrc|",
-        r"\.git-credentials|\.docker/config\.json|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
+        r"\.git-credentials|\.docker/config\.json|\.pgpass\b|\.my\.cnf\b|\.s3cfg\b|\.boto\b|\.vault-token\b|",
+        r"\.cargo/credentials|\.gem/credentials|\.config/rclone/rclone\.conf|\.composer/auth\.json|\.config/hub\b|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
         r"application_default_credentials\.json|\.azure/|\.vpnauth|\.terraformrc|credentials\.tfrc|",
         r"\.config/solana/id\.json|\.ethereum/keystore|wallet\.dat|\.bitcoin/|exodus\.wallet|[/\\]exodus[/\\]|[/\\]metamask[/\\]|",
         r"nkbihfbeogaeaoehlefnkodbefgpgknn|login\s+data|web\s+data|/cookies(?:\.sqlite)?\b|key[34]\.db|logins\.json|",
@@ -161,7 +162,11 @@ static SECRET_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         r"security\s+(?:dump-keychain|find-generic-password|find-internet-password)|",
         r"gh\s+auth\s+token|aws\s+configure\s+(?:get|export-credentials)|gcloud\s+auth\s+print-access-token|",
         r"git\s+config\s+(?:--get\s+)?credential|git\s+credential\s+fill|kubectl\s+config\s+view\s+--raw|",
-        r"\bcompgen\s+-v|\bdeclare\s+-x",
+        r"\bcompgen\s+-v|\bdeclare\s+-x|",
+        // Commands whose output is a new key, a session token or every
+        // secret of a cluster.
+        r"aws\s+iam\s+create-access-key|aws\s+sts\s+get-session-token|az\s+account\s+get-access-token|",
+        r"kubectl\s+get\s+secrets?\b[^|;&\n]*-o\s*(?:json|yaml)",
     ))
     .expect("the secret command pattern is valid")
 });
@@ -242,7 +247,13 @@ mod tests {
         ] {
             assert!(is_secret_source(t), "{t}");
         }
-        for t in ["env | base64", "security dump-keychain -d", "(env; cat x)"] {
+        for t in [
+            "env | base64",
+            "security dump-keychain -d",
+            "(env; cat x)",
+            "aws iam create-access-key --user-name admin",
+            "cat ~/.pgpass",
+        ] {
             assert!(is_secret_source(t), "{t}");
         }
         for t in [

@@ -263,7 +263,6 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 if let Some(host) = net::host(&t.value)
                     && (net::is_collector(&host) || net::is_bare_ip(&host))
                     && !(net::is_messaging_api(&host) && ctx.skill.declared.keyed(&host))
-                    && !net::is_placeholder(&t.value)
                 {
                     let what = if net::is_bare_ip(&host) {
                         "a bare address, where no named service lives"

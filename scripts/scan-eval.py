@@ -20,6 +20,9 @@ Sets (`--sets`, comma separated; default all that exist):
   attacks-held  $EVAL/held/attacks/labels-held.jsonl (the other 60 %; nobody tunes on it)
   benign-dev    $EVAL/benign-dev/index.jsonl (real public skills with their scripts, about 40 %)
   benign-held   $EVAL/held/benign/index.jsonl (the other 60 %)
+  attacks-fresh3, benign-fresh3
+                $EVAL/fresh3/attacks/labels.jsonl (176 written samples) and $EVAL/fresh3/benign/index.jsonl
+                (1,489 real skills of 66 other repositories): built after the sets above had been tuned on
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -128,6 +131,10 @@ def build_sets(names, tmp):
         "benign-held": lambda: corpus_set("benign-held", os.path.join(EVAL, "held", "benign", "index.jsonl"),
                                           os.path.join(EVAL, "held", "benign"), True),
         "corpus": lambda: overlay_corpus(tmp),
+        # A third pair, written and fetched after the others had been tuned on.
+        "attacks-fresh3": lambda: labelled_set("attacks-fresh3", os.path.join(EVAL, "fresh3", "attacks", "labels.jsonl"), True),
+        "benign-fresh3": lambda: corpus_set("benign-fresh3", os.path.join(EVAL, "fresh3", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh3", "benign"), True),
     }
     out, notes = [], []
     for n in names:

@@ -166,8 +166,10 @@ fn needs(extractor: &Extractor, hir: &Hir) -> Vec<Group> {
                     .and_then(|j| parts.get(j))
                     .and_then(|p| extractor.extract(p).len())
                     .is_some_and(|n| n <= 4);
+                // (What the parts from one on start with is what their
+                // first few start with.)
                 if !inside_text
-                    && let Some(rest) = parts.get(i..)
+                    && let Some(rest) = parts.get(i..parts.len().min(i + 8))
                     && let Some(group) = prefix(extractor, &Hir::concat(rest.to_vec()))
                 {
                     out.push(group);

@@ -234,8 +234,16 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
                 }),
         );
     }
-    store_reads(ctx, unit, &text.to_ascii_lowercase(), &inside);
     let norm = Normalized::new(text);
+    // An ASCII text's lowercase is the normalised one.
+    let ascii_lower;
+    let lower = if text.is_ascii() {
+        &norm.lower
+    } else {
+        ascii_lower = text.to_ascii_lowercase();
+        &ascii_lower
+    };
+    store_reads(ctx, unit, lower, &inside);
     // One pass says which patterns may occur at all; most texts hold
     // none.
     let (entries, prefilter) = &*ENTRIES;

@@ -1527,6 +1527,10 @@ fn call_span(tokens: &[Token], open: usize) -> Range<usize> {
 /// Rewrites calls of summarized wrappers as calls of their sinks; whether
 /// any was.
 fn rename(norm: &mut Norm, modules: &Modules) -> bool {
+    // Most rounds rename nothing: the tokens then stay as they are.
+    if norm.origin.len() == norm.tokens.len() && !renames(norm, modules) {
+        return false;
+    }
     let mut tokens = Vec::with_capacity(norm.tokens.len());
     let mut origin = Vec::with_capacity(norm.origin.len());
     let mut changed = false;
@@ -1581,6 +1585,50 @@ fn rename(norm: &mut Norm, modules: &Modules) -> bool {
     norm.tokens = tokens;
     norm.origin = origin;
     changed
+}
+
+/// Whether [`rename`] would rewrite a call of `norm`: the same walk,
+/// without building the result.
+fn renames(norm: &Norm, modules: &Modules) -> bool {
+    let tokens = &norm.tokens;
+    let mut i = 0;
+    while let Some(t) = tokens.get(i) {
+        let defines = i
+            .checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .is_some_and(|p| matches!(p.value.as_str(), "def" | "function" | "."));
+        if t.kind == Kind::Ident && !defines {
+            let end = dotted_end(tokens, i);
+            if tokens.get(end).is_some_and(|n| n.value == "(") {
+                let (name, _) = dotted_at(tokens, i);
+                let sink = match norm.summaries.get(&name) {
+                    Some(s) => Some(s.as_str()),
+                    None => name.rsplit_once('.').and_then(|(m, f)| modules.sink(m, f)),
+                };
+                if sink.is_some_and(|s| s != name) {
+                    return true;
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Where [`dotted_at`]'s name starting at `i` ends, without building it.
+fn dotted_end(tokens: &[Token], i: usize) -> usize {
+    let mut len = tokens.get(i).map_or(0, |t| t.value.len());
+    let mut j = i + 1;
+    while tokens.get(j).is_some_and(|t| t.value == ".")
+        && let Some(next) = tokens.get(j + 1).filter(|t| t.kind == Kind::Ident)
+    {
+        if len > 256 {
+            break;
+        }
+        len += 1 + next.value.len();
+        j += 2;
+    }
+    j
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ type Group = Vec<Vec<u8>>;
 const MIN_LITERAL: usize = 4;
 
 /// The most groups a pattern is checked for.
-const MAX_GROUPS: usize = 3;
+const MAX_GROUPS: usize = 2;
 
 /// The groups of a family of patterns, and one automaton over their
 /// literals.

@@ -15,6 +15,7 @@
 //! when its name said otherwise, and reports binary data run as code. Each
 //! file is read at most once per language, so the scan stays linear.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -190,7 +191,8 @@ pub(crate) struct Ctx<'a> {
     view: usize,
     path: &'a str,
     text: &'a str,
-    lines: Lines,
+    /// Made on the first position asked for: most readings report none.
+    lines: OnceCell<Lines>,
     pub(crate) skill: &'a Skill<'a>,
     options: &'a Options,
     findings: Vec<Finding>,
@@ -245,7 +247,7 @@ impl<'a> Ctx<'a> {
             view,
             path,
             text,
-            lines: Lines::new(text),
+            lines: OnceCell::new(),
             skill,
             options,
             findings: Vec::new(),
@@ -335,7 +337,9 @@ impl<'a> Ctx<'a> {
 
     fn position(&self, unit: &Unit<'_>, at: usize) -> (u32, u32) {
         let offset = unit.anchor.unwrap_or(unit.base + at.min(unit.text.len()));
-        self.lines.position(self.text, offset)
+        self.lines
+            .get_or_init(|| Lines::new(self.text))
+            .position(self.text, offset)
     }
 
     /// Reports what `rule` found at `range` of `unit`.
@@ -595,8 +599,12 @@ pub(crate) fn scan_inputs(
         let findings = dedupe(view.findings);
         let path = files[view.file].path;
         let text = view.decoded.text.as_ref();
-        let lines = Lines::new(text);
         let markers = suppress::markers(text);
+        if markers.is_empty() {
+            found[view.file].extend(findings);
+            continue;
+        }
+        let lines = Lines::new(text);
         let (kept, covered) = suppress::apply(&markers, text, &lines, findings);
         found[view.file].extend(kept);
         match options.markers {

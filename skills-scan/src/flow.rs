@@ -25,8 +25,11 @@
 //! budget linear in the file: normalizing is linear. [`Modules`] reads
 //! each code file of a skill twice (once to learn what it exports, once
 //! with what the others export), so a chain through files is followed one
-//! file deep per read.
+//! file deep per read; the last read of each file is kept for its
+//! analysis when what it looked up of the others is final
+//! ([`Modules::read`]).
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -90,9 +93,42 @@ pub(crate) struct Norm {
 #[derive(Debug, Default)]
 pub(crate) struct Modules {
     by_name: HashMap<String, Exports>,
+    /// Each code file's last read, by path, when it is what reading it
+    /// with these exports gives.
+    read: HashMap<String, Read>,
+    /// While [`Modules::of`] reads a file: the modules it looks up.
+    asked: RefCell<Option<Vec<String>>>,
 }
 
-#[derive(Debug, Default)]
+/// A code file as read: its text and language, its tokens (comments left
+/// out) and the same normalized.
+#[derive(Debug)]
+struct Read {
+    lang: Lang,
+    text: String,
+    raw: Vec<Token>,
+    norm: Norm,
+}
+
+/// One read of a code file by [`Modules::of`]: the modules it looked up,
+/// its normalized tokens and what it exports.
+struct Reading {
+    asked: Vec<String>,
+    norm: Norm,
+    own: Exports,
+}
+
+impl Reading {
+    /// Whether reading the file with `now` gives this reading, made with
+    /// `then`: each module it looked up exports the same in both.
+    fn holds(&self, then: &Modules, now: &Modules) -> bool {
+        self.asked
+            .iter()
+            .all(|m| then.by_name.get(m) == now.by_name.get(m))
+    }
+}
+
+#[derive(Debug, Default, PartialEq)]
 struct Exports {
     sinks: HashMap<String, String>,
     consts: HashMap<String, String>,
@@ -103,41 +139,98 @@ impl Modules {
     /// file read twice: what it exports alone, then with what the others
     /// export. Files over `max_bytes` are left out.
     pub(crate) fn of<'a>(files: &[(&'a str, &'a [u8])], max_bytes: usize) -> Modules {
-        let code: Vec<(String, Lang, String)> = files
+        let code: Vec<(&str, String, Lang, String)> = files
             .iter()
             .filter(|(_, bytes)| bytes.len() <= max_bytes)
             .filter_map(|(path, bytes)| {
                 let (key, lang) = module_key(path)?;
-                Some((key, lang, String::from_utf8_lossy(bytes).into_owned()))
+                Some((
+                    *path,
+                    key,
+                    lang,
+                    String::from_utf8_lossy(bytes).into_owned(),
+                ))
             })
             .collect();
-        let mut modules = Modules::default();
         let lexed: Vec<Vec<Token>> = code
             .iter()
-            .map(|(_, lang, text)| tokens(text, *lang))
+            .map(|(_, _, lang, text)| tokens(text, *lang))
             .collect();
         // The second round reads each file with what the others export;
         // one file alone (most skills) needs only the first.
         let rounds = if code.len() < 2 { 1 } else { 2 };
+        // The exports the reads were made with, and those of this round.
+        let mut before = Modules::default();
+        let mut modules = Modules::default();
+        let mut reads: Vec<Option<Reading>> = code.iter().map(|_| None).collect();
         for _ in 0..rounds {
             let mut next = Modules::default();
-            for ((key, lang, text), raw) in code.iter().zip(&lexed) {
-                let norm = normalize(text, raw, *lang, &modules);
+            for (((_, key, lang, text), raw), slot) in code.iter().zip(&lexed).zip(&mut reads) {
+                // A file whose lookups find what they found last round
+                // reads the same: normalizing is a function of them.
+                let reading = match slot.take() {
+                    Some(r) if r.holds(&before, &modules) => r,
+                    _ => {
+                        modules.asked.replace(Some(Vec::new()));
+                        let mut norm = normalize(text, raw, *lang, &modules);
+                        let asked = modules.asked.take().unwrap_or_default();
+                        let own = Exports {
+                            sinks: std::mem::take(&mut norm.summaries),
+                            consts: std::mem::take(&mut norm.scope.consts),
+                        };
+                        Reading { asked, norm, own }
+                    }
+                };
                 let exports = next.by_name.entry(key.clone()).or_default();
-                exports.sinks.extend(norm.summaries);
-                exports.consts.extend(norm.scope.consts);
+                exports.sinks.extend(reading.own.sinks.clone());
+                exports.consts.extend(reading.own.consts.clone());
+                *slot = Some(reading);
             }
-            modules = next;
+            before = std::mem::replace(&mut modules, next);
+        }
+        // A read is kept for the analysis if it holds with the final
+        // exports.
+        for (((path, _, lang, text), raw), reading) in code.into_iter().zip(lexed).zip(reads) {
+            if let Some(r) = reading.filter(|r| r.holds(&before, &modules)) {
+                modules.read.insert(
+                    path.to_string(),
+                    Read {
+                        lang,
+                        text,
+                        raw,
+                        norm: r.norm,
+                    },
+                );
+            }
         }
         modules
     }
 
+    /// The tokens and normalized tokens of the code file `path` if its
+    /// last read is what reading `text` as `lang` with these exports
+    /// gives.
+    pub(crate) fn read(&self, path: &str, text: &str, lang: Lang) -> Option<(&[Token], &Norm)> {
+        self.read
+            .get(path)
+            .filter(|r| r.lang == lang && r.text == text)
+            .map(|r| (r.raw.as_slice(), &r.norm))
+    }
+
+    /// Notes that the file being read looks `module` up.
+    fn ask(&self, module: &str) {
+        if let Some(asked) = self.asked.borrow_mut().as_mut() {
+            asked.push(module.to_string());
+        }
+    }
+
     fn ships(&self, module: &str) -> bool {
+        self.ask(module);
         self.by_name.contains_key(module)
     }
 
     /// The sink the function `name` of `module` hands a parameter to.
     fn sink(&self, module: &str, name: &str) -> Option<&str> {
+        self.ask(module);
         self.by_name
             .get(module)?
             .sinks
@@ -146,6 +239,7 @@ impl Modules {
     }
 
     fn constant(&self, module: &str, name: &str) -> Option<&str> {
+        self.ask(module);
         self.by_name
             .get(module)?
             .consts
@@ -1433,6 +1527,10 @@ fn call_span(tokens: &[Token], open: usize) -> Range<usize> {
 /// Rewrites calls of summarized wrappers as calls of their sinks; whether
 /// any was.
 fn rename(norm: &mut Norm, modules: &Modules) -> bool {
+    // Most rounds rename nothing: the tokens then stay as they are.
+    if norm.origin.len() == norm.tokens.len() && !renames(norm, modules) {
+        return false;
+    }
     let mut tokens = Vec::with_capacity(norm.tokens.len());
     let mut origin = Vec::with_capacity(norm.origin.len());
     let mut changed = false;
@@ -1487,6 +1585,50 @@ fn rename(norm: &mut Norm, modules: &Modules) -> bool {
     norm.tokens = tokens;
     norm.origin = origin;
     changed
+}
+
+/// Whether [`rename`] would rewrite a call of `norm`: the same walk,
+/// without building the result.
+fn renames(norm: &Norm, modules: &Modules) -> bool {
+    let tokens = &norm.tokens;
+    let mut i = 0;
+    while let Some(t) = tokens.get(i) {
+        let defines = i
+            .checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .is_some_and(|p| matches!(p.value.as_str(), "def" | "function" | "."));
+        if t.kind == Kind::Ident && !defines {
+            let end = dotted_end(tokens, i);
+            if tokens.get(end).is_some_and(|n| n.value == "(") {
+                let (name, _) = dotted_at(tokens, i);
+                let sink = match norm.summaries.get(&name) {
+                    Some(s) => Some(s.as_str()),
+                    None => name.rsplit_once('.').and_then(|(m, f)| modules.sink(m, f)),
+                };
+                if sink.is_some_and(|s| s != name) {
+                    return true;
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Where [`dotted_at`]'s name starting at `i` ends, without building it.
+fn dotted_end(tokens: &[Token], i: usize) -> usize {
+    let mut len = tokens.get(i).map_or(0, |t| t.value.len());
+    let mut j = i + 1;
+    while tokens.get(j).is_some_and(|t| t.value == ".")
+        && let Some(next) = tokens.get(j + 1).filter(|t| t.kind == Kind::Ident)
+    {
+        if len > 256 {
+            break;
+        }
+        len += 1 + next.value.len();
+        j += 2;
+    }
+    j
 }
 
 #[cfg(test)]

@@ -84,6 +84,7 @@ mod net;
 mod normalize;
 mod plugin;
 mod powershell;
+mod prefilter;
 mod prose;
 mod rule;
 mod script;

@@ -166,21 +166,22 @@ fn push(text: &mut String, map: &mut Vec<u32>, c: char, from: u32) {
 /// Lowercases every character whose lowercase is one character of the
 /// same UTF-8 length, so that offsets stay the same.
 fn lowercase(text: &str) -> String {
+    // ASCII at once, then each other character in place.
+    let mut out = text.to_ascii_lowercase();
     if text.is_ascii() {
-        return text.to_ascii_lowercase();
+        return out;
     }
-    text.chars()
-        .map(|c| {
-            if c.is_ascii() {
-                return c.to_ascii_lowercase();
-            }
-            let mut lower = c.to_lowercase();
-            match (lower.next(), lower.next()) {
-                (Some(l), None) if l.len_utf8() == c.len_utf8() => l,
-                _ => c,
-            }
-        })
-        .collect()
+    let mut buf = [0; 4];
+    for (at, c) in text.char_indices().filter(|(_, c)| !c.is_ascii()) {
+        let mut lower = c.to_lowercase();
+        if let (Some(l), None) = (lower.next(), lower.next())
+            && l != c
+            && l.len_utf8() == c.len_utf8()
+        {
+            out.replace_range(at..at + c.len_utf8(), l.encode_utf8(&mut buf));
+        }
+    }
+    out
 }
 
 /// The Latin letter a letter of another script is drawn like, if any.

@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 use crate::engine::{Ctx, Unit};
 use crate::lexicon;
 use crate::normalize::Normalized;
+use crate::prefilter::Prefilter;
 use crate::rule::{Rule, Severity, id};
 
 /// What a sentence claiming unlimited access is reported as: an order
@@ -135,13 +136,9 @@ struct Entry {
     regex: regex::bytes::Regex,
 }
 
-/// A set of patterns, each member with its index in the entries.
-type Set = (regex::bytes::RegexSet, Vec<usize>);
-
-/// Every pattern, and the two sets that read a text once to say which of
-/// them occur: every language lowercased, and the patterns that read the
-/// text as written.
-static ENTRIES: LazyLock<(Vec<Entry>, [Set; 2])> = LazyLock::new(|| {
+/// Every pattern, and the prefilter that reads a text once (lowercased)
+/// to say which of them may occur.
+static ENTRIES: LazyLock<(Vec<Entry>, Prefilter)> = LazyLock::new(|| {
     let mut entries = Vec::new();
     let mut sources = Vec::new();
     for p in PATTERNS {
@@ -157,23 +154,12 @@ static ENTRIES: LazyLock<(Vec<Entry>, [Set; 2])> = LazyLock::new(|| {
         sources.push(format!("(?-u){}", o.regex));
         entries.push((rule, severity, message, o.lang, true, lexicon::MAX_ORDER));
     }
-    let mut sets = [(), ()].map(|()| (Vec::new(), Vec::new()));
-    for (i, (source, entry)) in sources.iter().zip(&entries).enumerate() {
-        let set = &mut sets[usize::from(!entry.4)];
-        set.0.push(source.as_str());
-        set.1.push(i);
-    }
-    let sets = sets.map(|(patterns, index)| {
-        (
-            // Room for the states of every pattern at once: the default
-            // cache is rebuilt too often on long prose.
-            regex::bytes::RegexSetBuilder::new(patterns)
-                .dfa_size_limit(32 << 20)
-                .build()
-                .expect("the instruction patterns are valid"),
-            index,
-        )
-    });
+    let family: Vec<(&str, bool)> = sources
+        .iter()
+        .zip(&entries)
+        .map(|(source, entry)| (source.as_str(), !entry.4))
+        .collect();
+    let prefilter = Prefilter::new(&family);
     let entries = sources
         .iter()
         .zip(entries)
@@ -190,7 +176,7 @@ static ENTRIES: LazyLock<(Vec<Entry>, [Set; 2])> = LazyLock::new(|| {
             },
         )
         .collect();
-    (entries, sets)
+    (entries, prefilter)
 });
 
 /// A pattern that is one case-insensitive group, `(?i:…)`, as a
@@ -253,20 +239,25 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
                 }),
         );
     }
-    store_reads(ctx, unit, &text.to_ascii_lowercase(), &inside);
     let norm = Normalized::new(text);
-    // One pass of each set says which patterns occur at all; most texts
-    // hold none.
-    let (entries, [folded, raw]) = &*ENTRIES;
-    let mut present: Vec<usize> = Vec::new();
-    let mut read = |set: &Set, haystack: &str| {
-        present.extend(set.0.matches(haystack.as_bytes()).iter().map(|k| set.1[k]));
+    // An ASCII text's lowercase is the normalised one.
+    let ascii_lower;
+    let lower = if text.is_ascii() {
+        &norm.lower
+    } else {
+        ascii_lower = text.to_ascii_lowercase();
+        &ascii_lower
     };
-    read(folded, &norm.lower);
-    read(raw, &norm.text);
-    if present.is_empty() {
-        return;
-    }
+    store_reads(ctx, unit, lower, &inside);
+    // One pass says which patterns may occur at all; most texts hold
+    // none.
+    let (entries, prefilter) = &*ENTRIES;
+    let present: Vec<usize> = prefilter
+        .candidates(norm.lower.as_bytes())
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, candidate)| candidate.then_some(i))
+        .collect();
     let mut matches: Vec<(usize, Range<usize>)> = Vec::new();
     for &i in &present {
         let Some(entry) = entries.get(i) else {
@@ -284,6 +275,9 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
                 .filter(|m| m.len() <= entry.max_len && inside(norm.original(m.start())))
                 .map(|m| (i, m.range())),
         );
+    }
+    if matches.is_empty() {
+        return;
     }
     matches.sort_by_key(|(i, r)| (r.start, *i));
     let quoting = Quoting::new(text, &spans);

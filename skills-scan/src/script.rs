@@ -39,12 +39,23 @@ pub(crate) fn js(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 }
 
 fn code(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: Lang) {
-    let raw = flow::tokens(unit.text, lang);
-    let norm = flow::normalize(unit.text, &raw, lang, &ctx.skill.modules);
-    lookups(ctx, unit, &norm, lang);
-    analyze(ctx, unit, &norm, lang);
+    // A skill's code file was read once for what it exports; that read
+    // is kept when it is what reading it now gives.
+    let skill = ctx.skill;
+    let fresh;
+    let (raw, norm) = match skill.modules.read(ctx.path(), unit.text, lang) {
+        Some(read) => read,
+        None => {
+            let raw = flow::tokens(unit.text, lang);
+            let norm = flow::normalize(unit.text, &raw, lang, &skill.modules);
+            fresh = (raw, norm);
+            (fresh.0.as_slice(), &fresh.1)
+        }
+    };
+    lookups(ctx, unit, norm, lang);
+    analyze(ctx, unit, norm, lang);
     if lang == Lang::Python {
-        loops(ctx, unit, &raw, shipped(ctx));
+        loops(ctx, unit, raw, shipped(ctx));
     }
 }
 

@@ -45,7 +45,11 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
     if text.is_ascii() {
         return;
     }
-    let mut chars = text.char_indices().peekable();
+    // Every character looked for is outside ASCII.
+    let mut chars = text
+        .char_indices()
+        .filter(|(_, c)| !c.is_ascii())
+        .peekable();
     let mut last_stray_line = None;
     while let Some((at, c)) = chars.next() {
         if is_tag(c) || is_zero_width(c) {
@@ -53,7 +57,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, code: bool) {
             let mut end = at + c.len_utf8();
             let mut run = vec![c];
             while let Some(&(i, d)) = chars.peek() {
-                if is_tag(d) || is_zero_width(d) {
+                if i == end && (is_tag(d) || is_zero_width(d)) {
                     run.push(d);
                     end = i + d.len_utf8();
                     chars.next();

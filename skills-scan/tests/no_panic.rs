@@ -384,8 +384,8 @@ proptest! {
 /// The `SKILL.md` of every skill folder directly under `root`; fails when
 /// there is none, so that no property runs on nothing.
 fn samples_under(root: &Path) -> Vec<Vec<u8>> {
-    let dirs = std::fs::read_dir(root)
-        .unwrap_or_else(|e| panic!("cannot list `{}`: {e}", root.display()));
+    let dirs =
+        std::fs::read_dir(root).unwrap_or_else(|e| panic!("cannot list `{}`: {e}", root.display()));
     let mut out: Vec<Vec<u8>> = dirs
         .flatten()
         .filter_map(|dir| std::fs::read(dir.path().join("SKILL.md")).ok())
@@ -402,7 +402,9 @@ fn repository_samples() -> &'static [Vec<u8>] {
     SAMPLES.get_or_init(|| {
         let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let mut all = samples_under(&workspace.join("skills"));
-        all.extend(samples_under(&workspace.join("tests/fixtures/security-skills")));
+        all.extend(samples_under(
+            &workspace.join("tests/fixtures/security-skills"),
+        ));
         all
     })
 }

@@ -52,7 +52,9 @@ fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
 
-#[skills_tests::acceptance("needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)")]
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn vercel_installs_are_verified_imported_and_its_cli_still_works() {
     let tmp = tempdir();

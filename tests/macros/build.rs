@@ -10,7 +10,9 @@ fn main() {
     match std::env::var("SKILLS_ACCEPTANCE").as_deref() {
         Ok("1") => println!("cargo::rustc-cfg=skills_acceptance"),
         Ok("" | "0") | Err(std::env::VarError::NotPresent) => {}
-        Ok(other) => panic!("SKILLS_ACCEPTANCE={other:?}: set it to 1 (the acceptance tier) or leave it unset"),
+        Ok(other) => panic!(
+            "SKILLS_ACCEPTANCE={other:?}: set it to 1 (the acceptance tier) or leave it unset"
+        ),
         Err(std::env::VarError::NotUnicode(_)) => {
             panic!("SKILLS_ACCEPTANCE is not UTF-8: set it to 1 or leave it unset")
         }

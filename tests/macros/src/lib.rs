@@ -102,7 +102,11 @@ fn reason(tokens: Vec<TokenTree>) -> Result<String, String> {
                 .and_then(|t| t.strip_suffix('"'))
                 .filter(|t| !t.is_empty())
                 .map(str::to_string)
-                .ok_or_else(|| format!("expected a non-empty \"string\" saying what the test needs, found {text}"))
+                .ok_or_else(|| {
+                    format!(
+                        "expected a non-empty \"string\" saying what the test needs, found {text}"
+                    )
+                })
         }
         _ => Err("expected one \"string\" saying what the test needs".to_string()),
     }
@@ -110,7 +114,9 @@ fn reason(tokens: Vec<TokenTree>) -> Result<String, String> {
 
 /// `#[ignore = "acceptance tier (SKILLS_ACCEPTANCE=1): <reason>"]`.
 fn ignore(reason: &str) -> TokenStream {
-    parse(&format!("#[ignore = \"acceptance tier ({SWITCH}): {reason}\"]"))
+    parse(&format!(
+        "#[ignore = \"acceptance tier ({SWITCH}): {reason}\"]"
+    ))
 }
 
 fn error(message: &str) -> TokenStream {

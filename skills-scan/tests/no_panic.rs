@@ -381,6 +381,22 @@ proptest! {
     }
 }
 
+/// A program named by a path whose folders hold a letter of more than one
+/// byte (`Bash(./é/run.sh:*)`): the pattern was sliced at the length of the
+/// path's last part, inside the `é`, and the scan panicked. Found by
+/// `mutated_repository_samples`.
+#[test]
+fn an_allowed_program_under_a_folder_with_a_wide_letter() {
+    for tools in [
+        "Bash(./é/run.sh:*)",
+        "Bash(./scr\u{fffd}pts/argv.sh:*)",
+        "Bash(/ü/python3 *)",
+    ] {
+        let md = format!("---\nname: x\ndescription: y\nallowed-tools: {tools}\n---\nBody.\n");
+        check(&[("SKILL.md", md.as_bytes())]);
+    }
+}
+
 /// The `SKILL.md` of every skill folder directly under `root`; fails when
 /// there is none, so that no property runs on nothing.
 fn samples_under(root: &Path) -> Vec<Vec<u8>> {

@@ -824,9 +824,10 @@ mod tests {
         Ok(())
     }
 
+    #[skills_tests::acceptance("needs ../shared/corpus")]
     #[test]
     fn corpus_is_listed_quickly_and_without_panics() {
-        let base = crate::testdata::shared("corpus/collections");
+        let base = skills_tests::tier::shared_path("corpus/collections");
         let mut diags = Vec::new();
         let opts = crate::discover::DiscoveryOptions::default();
         let mut skills = Vec::new();

@@ -63,8 +63,6 @@ mod parse;
 mod pyunicode;
 mod read;
 mod rules;
-#[cfg(test)]
-mod testdata;
 mod yaml11;
 
 pub use check::{Checked, check, check_dir};

@@ -137,57 +137,64 @@ async fn plugin_skills_are_two_uri_segments() {
 }
 
 #[test]
+fn every_example_skill_passes_rmcp_validation() {
+    passes_rmcp_validation("skills/", &example_bundle());
+}
+
+#[skills_tests::acceptance("needs ../shared/corpus")]
+#[test]
 fn every_skill_of_the_corpus_passes_rmcp_validation() {
+    passes_rmcp_validation("corpus", &packed(&corpus_roots(), Profile::ClaudeCode));
+}
+
+/// Every skill of `bundle` passes rmcp's validation, is listed, and the
+/// listings fit in one page each.
+fn passes_rmcp_validation(label: &str, bundle: &Bundle) {
     let dir = tempdir();
-    for (label, bundle) in [
-        ("skills/", example_bundle()),
-        ("corpus", packed(&corpus_roots(), Profile::ClaudeCode)),
-    ] {
-        let listed = extension::list(&bundle);
-        for skill in &listed {
-            skill
-                .validate()
-                .unwrap_or_else(|e| panic!("{label}: {}: {e}", skill.uri));
-        }
-        validate_skills(&listed).unwrap();
-        assert_eq!(listed.len(), bundle.len(), "{label}: every skill listed");
-        // The listings go out in one page each: well under rmcp's 16 MiB line.
-        let server = SkillsServer::new(&bundle, LocalExecutor::new(dir.path()), Mode::Restrict);
-        // The files of the skills offered to the model (not those reserved
-        // for the user, nor `paths`-scoped ones no path brought in).
-        let offered: Vec<bool> = bundle
-            .skills()
-            .map(|s| {
-                let i = s.invocation();
-                i.model && i.paths.is_empty()
-            })
-            .collect();
-        let resources = skills_bundle_mcp::resources::list(&bundle, &offered);
-        let files: usize = bundle
-            .skills()
-            .zip(&offered)
-            .filter(|(_, o)| **o)
-            .map(|(s, _)| s.files().len())
-            .sum();
-        assert_eq!(resources.len(), files);
-        let sizes = [
-            serde_json::to_string(&ListResourcesResult::with_all_items(resources))
-                .unwrap()
-                .len(),
-            serde_json::to_string(&ListSkillsResult::with_all_items(listed))
-                .unwrap()
-                .len(),
-            server.get_info().instructions.unwrap_or_default().len(),
-        ];
-        eprintln!(
-            "{label}: {} skills, {files} files; resources/list {} bytes, skills/list {} bytes, instructions {} bytes",
-            bundle.len(),
-            sizes[0],
-            sizes[1],
-            sizes[2]
-        );
-        assert!(sizes.iter().all(|&n| n < 8 << 20), "{sizes:?}");
+    let listed = extension::list(bundle);
+    for skill in &listed {
+        skill
+            .validate()
+            .unwrap_or_else(|e| panic!("{label}: {}: {e}", skill.uri));
     }
+    validate_skills(&listed).unwrap();
+    assert_eq!(listed.len(), bundle.len(), "{label}: every skill listed");
+    // The listings go out in one page each: well under rmcp's 16 MiB line.
+    let server = SkillsServer::new(bundle, LocalExecutor::new(dir.path()), Mode::Restrict);
+    // The files of the skills offered to the model (not those reserved
+    // for the user, nor `paths`-scoped ones no path brought in).
+    let offered: Vec<bool> = bundle
+        .skills()
+        .map(|s| {
+            let i = s.invocation();
+            i.model && i.paths.is_empty()
+        })
+        .collect();
+    let resources = skills_bundle_mcp::resources::list(bundle, &offered);
+    let files: usize = bundle
+        .skills()
+        .zip(&offered)
+        .filter(|(_, o)| **o)
+        .map(|(s, _)| s.files().len())
+        .sum();
+    assert_eq!(resources.len(), files);
+    let sizes = [
+        serde_json::to_string(&ListResourcesResult::with_all_items(resources))
+            .unwrap()
+            .len(),
+        serde_json::to_string(&ListSkillsResult::with_all_items(listed))
+            .unwrap()
+            .len(),
+        server.get_info().instructions.unwrap_or_default().len(),
+    ];
+    eprintln!(
+        "{label}: {} skills, {files} files; resources/list {} bytes, skills/list {} bytes, instructions {} bytes",
+        bundle.len(),
+        sizes[0],
+        sizes[1],
+        sizes[2]
+    );
+    assert!(sizes.iter().all(|&n| n < 8 << 20), "{sizes:?}");
 }
 
 /// A timeout the clock cannot add panicked a worker thread of `skills

@@ -149,7 +149,7 @@ fn tools(ctx: &mut Ctx<'_>, unit: &Unit<'_>, value: &str, at: usize) {
                 .rsplit('/')
                 .next()
                 .unwrap_or("");
-            let rest = &p[program.len().min(p.len())..];
+            let rest = p.get(program.len()..).unwrap_or("");
             let wild = rest.trim_start_matches(':').trim().starts_with('*')
                 || rest.trim().is_empty() && p.ends_with('*');
             if OPEN_ENDED.contains(&program) && wild {

@@ -381,44 +381,95 @@ proptest! {
     }
 }
 
-fn samples() -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scan/skills");
-    let mut out = Vec::new();
-    let Ok(dirs) = std::fs::read_dir(&root) else {
-        return out;
-    };
-    for dir in dirs.flatten() {
-        if let Ok(bytes) = std::fs::read(dir.path().join("SKILL.md")) {
-            out.push(bytes);
-        }
+/// A program named by a path whose folders hold a letter of more than one
+/// byte (`Bash(./é/run.sh:*)`): the pattern was sliced at the length of the
+/// path's last part, inside the `é`, and the scan panicked. Found by
+/// `mutated_repository_samples`.
+#[test]
+fn an_allowed_program_under_a_folder_with_a_wide_letter() {
+    for tools in [
+        "Bash(./é/run.sh:*)",
+        "Bash(./scr\u{fffd}pts/argv.sh:*)",
+        "Bash(/ü/python3 *)",
+    ] {
+        let md = format!("---\nname: x\ndescription: y\nallowed-tools: {tools}\n---\nBody.\n");
+        check(&[("SKILL.md", md.as_bytes())]);
     }
+}
+
+/// The `SKILL.md` of every skill folder directly under `root`; fails when
+/// there is none, so that no property runs on nothing.
+fn samples_under(root: &Path) -> Vec<Vec<u8>> {
+    let dirs =
+        std::fs::read_dir(root).unwrap_or_else(|e| panic!("cannot list `{}`: {e}", root.display()));
+    let mut out: Vec<Vec<u8>> = dirs
+        .flatten()
+        .filter_map(|dir| std::fs::read(dir.path().join("SKILL.md")).ok())
+        .collect();
+    assert!(!out.is_empty(), "no SKILL.md under `{}`", root.display());
     out.sort();
     out
+}
+
+/// The repository's own skills: the examples and the CLI's security
+/// fixtures (the default tier).
+fn repository_samples() -> &'static [Vec<u8>] {
+    static SAMPLES: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    SAMPLES.get_or_init(|| {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut all = samples_under(&workspace.join("skills"));
+        all.extend(samples_under(
+            &workspace.join("tests/fixtures/security-skills"),
+        ));
+        all
+    })
+}
+
+/// The labelled malicious and benign skills of `../shared/scan` (the
+/// acceptance tier).
+fn shared_samples() -> &'static [Vec<u8>] {
+    static SAMPLES: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    SAMPLES.get_or_init(|| samples_under(&skills_tests::tier::shared_path("scan/skills")))
+}
+
+/// Checks one of `all`, mutated: flipped bytes, a cut, a repeated stretch.
+fn mutate_and_check(
+    all: &[Vec<u8>],
+    pick: usize,
+    flips: Vec<(usize, u8)>,
+    cut: usize,
+    repeat: usize,
+) {
+    let mut bytes = all[pick % all.len()].clone();
+    for (at, b) in flips {
+        if !bytes.is_empty() {
+            let i = at % bytes.len();
+            bytes[i] = b;
+        }
+    }
+    if !bytes.is_empty() {
+        let at = cut % bytes.len();
+        let stretch = bytes[at..(at + 64).min(bytes.len())].to_vec();
+        for _ in 0..repeat {
+            bytes.splice(at..at, stretch.iter().copied());
+        }
+    }
+    check(&[("SKILL.md", &bytes), ("scripts/run.sh", &bytes)]);
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    /// The labelled malicious and benign skills, mutated: flipped bytes,
-    /// a cut, a repeated stretch.
+    /// The repository's own skills, mutated.
+    #[test]
+    fn mutated_repository_samples(pick in 0usize..1000, flips in proptest::collection::vec((0usize..100_000, any::<u8>()), 0..16), cut in 0usize..100_000, repeat in 0usize..8) {
+        mutate_and_check(repository_samples(), pick, flips, cut, repeat);
+    }
+
+    /// The labelled malicious and benign skills, mutated.
+    #[skills_tests::acceptance("needs ../shared/scan")]
     #[test]
     fn mutated_samples(pick in 0usize..1000, flips in proptest::collection::vec((0usize..100_000, any::<u8>()), 0..16), cut in 0usize..100_000, repeat in 0usize..8) {
-        let all = samples();
-        prop_assume!(!all.is_empty());
-        let mut bytes = all[pick % all.len()].clone();
-        for (at, b) in flips {
-            if !bytes.is_empty() {
-                let i = at % bytes.len();
-                bytes[i] = b;
-            }
-        }
-        if !bytes.is_empty() {
-            let at = cut % bytes.len();
-            let stretch = bytes[at..(at + 64).min(bytes.len())].to_vec();
-            for _ in 0..repeat {
-                bytes.splice(at..at, stretch.iter().copied());
-            }
-        }
-        check(&[("SKILL.md", &bytes), ("scripts/run.sh", &bytes)]);
+        mutate_and_check(shared_samples(), pick, flips, cut, repeat);
     }
 }

@@ -9,7 +9,8 @@
 //! (with the findings that flagged it), then asserts recall >= 0.80 on the
 //! malicious skills and at most 1 % of the corpus flagged.
 //!
-//! Run with `cargo test -p skills-scan --test shared_sets -- --nocapture`.
+//! Both tests are the acceptance tier's (`skills_tests::tier`): run with
+//! `SKILLS_ACCEPTANCE=1 cargo test -p skills-scan --test shared_sets -- --nocapture`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -26,7 +27,7 @@ const MIN_RECALL: f64 = 0.80;
 const MAX_CORPUS_FP: f64 = 0.01;
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+    skills_tests::tier::shared()
 }
 
 /// The rows of a JSON Lines file.
@@ -65,6 +66,7 @@ fn describe(report: &Report, min: Severity) -> String {
         .collect()
 }
 
+#[skills_tests::acceptance("needs ../shared/scan and ../shared/corpus")]
 #[test]
 fn recall_and_corpus_false_positives() {
     let shared = shared();
@@ -165,6 +167,7 @@ fn recall_and_corpus_false_positives() {
 /// Secrets and encoded payloads, at any severity: none in the real skills
 /// (a JWT, an XML type name, a table of numbers and a placeholder key were
 /// false alarms once), and the ones the labelled skills plant are found.
+#[skills_tests::acceptance("needs ../shared/scan and ../shared/corpus")]
 #[test]
 fn secrets_and_payloads() {
     let shared = shared();

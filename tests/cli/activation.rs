@@ -174,6 +174,7 @@ fn recorded_md(skill: &str) -> String {
         .unwrap_or_default()
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn every_recorded_claude_code_activation_is_shown_byte_for_byte() {
     let layout = Layout::new();
@@ -207,6 +208,7 @@ fn every_recorded_claude_code_activation_is_shown_byte_for_byte() {
     );
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn commands_are_markers_unless_run_commands_is_given() {
     let layout = Layout::new();
@@ -226,6 +228,7 @@ fn commands_are_markers_unless_run_commands_is_given() {
     assert!(!layout.work.join("touched2").exists());
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn every_recorded_claude_code_refusal_is_an_error_of_ours() {
     let layout = Layout::new();
@@ -321,6 +324,7 @@ fn every_recorded_claude_code_refusal_is_an_error_of_ours() {
     );
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn every_recorded_codex_activation_is_shown_byte_for_byte() {
     let layout = Layout::new();
@@ -470,6 +474,7 @@ fn a_style_needs_skill_folders_and_the_default_keeps_the_virtual_directory() {
     );
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn the_recorded_layout_found_by_discovery_gives_the_same_texts() {
     let layout = Layout::new();
@@ -524,6 +529,7 @@ fn claude_in(cwd: &Path, home: &Path, skill: &str, from: &[&Path], extra: &[&str
 /// the ones listed as `folder (name)`: each is activated by its folder
 /// name, and a frontmatter name that is another skill's folder name never
 /// wins over that folder.
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn a_skill_is_activated_by_the_folder_name_it_is_listed_under() {
     let tmp = tempdir();
@@ -627,6 +633,7 @@ fn crlf_line_endings_are_kept() {
 
 /// Arguments as Claude Code reads them: bash's backslashes in double
 /// quotes, and placeholders inside the arguments never filled again.
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn arguments_split_as_bash_and_are_never_scanned_again() {
     let layout = Layout::new();
@@ -649,6 +656,7 @@ fn arguments_split_as_bash_and_are_never_scanned_again() {
 /// commands and `ls` inside the project without a rule, and asked for (or
 /// blocked) the others: `show` predicts the same, never "runs" where
 /// Claude Code asked, and still runs nothing without `--run-commands`.
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn read_only_commands_are_predicted_as_recorded() {
     let layout = Layout::new();
@@ -728,6 +736,7 @@ fn read_only_commands_are_predicted_as_recorded() {
 /// place of every command (nothing runs), `skillOverrides` hides a skill
 /// from the model (`off`, `user-invocable-only`); the project's local file
 /// wins over the project's and the user's.
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn claude_code_settings_are_read() {
     let layout = Layout::new();

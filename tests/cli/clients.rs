@@ -27,7 +27,7 @@ use crate::skills;
 
 /// The record, read at run time.
 fn record(file: &str) -> Value {
-    let path = workspace().join("../shared/clients").join(file);
+    let path = skills_tests::tier::shared_path("clients").join(file);
     let text =
         fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
@@ -50,7 +50,7 @@ fn layout(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
     let user = home.join(".claude/skills");
     fs::create_dir_all(&skills_dir).unwrap();
     fs::create_dir_all(project.join(".git")).unwrap();
-    let script = workspace().join("../shared/clients/make_cases.py");
+    let script = skills_tests::tier::shared_path("clients/make_cases.py");
     let out = Command::new("python3")
         .arg(&script)
         .arg(&skills_dir)
@@ -110,6 +110,7 @@ fn recorded_cases() -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn claude_code_listings_as_recorded() {
     let tmp = tempdir();
@@ -275,6 +276,7 @@ fn claude_code_listings_as_recorded() {
     }
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn claude_code_catalog_budget_and_empty_listing() {
     let tmp = tempdir();
@@ -375,6 +377,7 @@ fn a_pack_lists_in_claude_codes_dialect() {
 /// scales the budget (0.01 is the default 30,000), `skillOverrides` hides a
 /// skill from the model's listing (`off`, `user-invocable-only`);
 /// `--budget` still wins.
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn claude_code_settings_change_the_listing() {
     let tmp = tempdir();

@@ -151,6 +151,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn the_codex_profile_errs_exactly_where_codex_rejects() {
     let l = layout();
@@ -227,6 +228,7 @@ fn the_codex_profile_errs_exactly_where_codex_rejects() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn the_codex_catalog_prints_every_recorded_entry_line() {
     let l = layout();
@@ -287,6 +289,7 @@ fn recorded_entries(listing: &Value, [codex, agents, repo]: [String; 3]) -> Vec<
         .collect()
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn over_several_roots_codex_orders_and_numbers_as_recorded() {
     let l = layout();
@@ -348,6 +351,7 @@ fn over_several_roots_codex_orders_and_numbers_as_recorded() {
     assert_eq!(entries(&found), expected, "{found}");
 }
 
+#[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn over_the_budget_descriptions_shrink_then_skills_drop_with_codexs_notice() {
     let l = layout();

@@ -25,16 +25,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use skills_tests::{tempdir, workspace};
+use skills_tests::tempdir;
 
 use crate::skills;
 
 const BUILTINS: [&str; 2] = ["skill-creator", "antigravity-support"];
 
 fn record_path(file: &str) -> PathBuf {
-    workspace()
-        .join("../shared/clients/gemini-opencode")
-        .join(file)
+    skills_tests::tier::shared_path("clients/gemini-opencode").join(file)
 }
 
 fn record(file: &str) -> Value {
@@ -104,6 +102,7 @@ fn recorded_catalog() -> String {
     out
 }
 
+#[skills_tests::acceptance("needs ../shared/clients/gemini-opencode")]
 #[test]
 fn gemini_cli_catalog_profile_and_activations_as_recorded() {
     let tmp = tempdir();
@@ -255,6 +254,7 @@ fn write_skill(dir: &Path, name: &str, description: &str) {
     .unwrap();
 }
 
+#[skills_tests::acceptance("needs ../shared/clients/gemini-opencode")]
 #[test]
 fn gemini_cli_precedence_as_recorded() {
     let runs = record("gemini_precedence.json");

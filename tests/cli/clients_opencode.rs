@@ -78,6 +78,7 @@ fn elements(catalog: &str) -> Vec<String> {
         .collect()
 }
 
+#[skills_tests::acceptance("needs ../shared/clients/gemini-opencode and ../shared/corpus")]
 #[test]
 fn the_catalog_is_the_recorded_one() {
     let (_tmp, project) = layout();
@@ -155,6 +156,7 @@ fn written_name(skill_md: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
+#[skills_tests::acceptance("needs ../shared/clients/gemini-opencode and ../shared/corpus")]
 #[test]
 fn the_profile_errs_exactly_where_opencode_drops_a_skill() {
     let (_tmp, project) = layout();
@@ -233,6 +235,7 @@ fn files_sorted(answer: &str) -> String {
     lines.join("\n")
 }
 
+#[skills_tests::acceptance("needs ../shared/clients/gemini-opencode and ../shared/corpus")]
 #[test]
 fn show_gives_the_recorded_answers() {
     let (_tmp, project) = layout();
@@ -316,6 +319,7 @@ fn skill_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The record's corpus run: OpenCode loaded all 454 skills; 448 were
 /// listed, the 6 others being copies of a name another skill has.
+#[skills_tests::acceptance("needs ../shared/clients/gemini-opencode and ../shared/corpus")]
 #[test]
 fn the_corpus_loads_whole() {
     let mut dirs = Vec::new();

@@ -9,28 +9,20 @@
 //!
 //! The frameworks live in a Python environment of their own, named by
 //! `SKILLS_FRAMEWORKS_PYTHON` (the interpreter; `.ci/run` makes the
-//! environment and sets it). Under CI a missing environment fails the
-//! test; elsewhere the test says how to run it and passes.
+//! environment and sets it): the test is the acceptance tier's, and fails
+//! there without it.
 
 use std::process::Command;
 
 use crate::skills_bin;
 use skills_tests::workspace;
 
-const PYTHON: &str = "SKILLS_FRAMEWORKS_PYTHON";
-
+#[skills_tests::acceptance(
+    "needs LangChain's and LlamaIndex's MCP adapters (SKILLS_FRAMEWORKS_PYTHON)"
+)]
 #[test]
 fn langchain_and_llamaindex_run_the_calculator_through_skills_serve() {
-    let Some(python) = std::env::var_os(PYTHON) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{PYTHON} is not set: .ci/run makes the frameworks' environment and sets it"
-        );
-        eprintln!(
-            "not run: set {PYTHON} to a Python with langchain-mcp-adapters and llama-index-tools-mcp (the pip line is in .ci/run)"
-        );
-        return;
-    };
+    let python = skills_tests::tier::frameworks_python();
     let root = workspace();
     let out = Command::new(&python)
         .arg(root.join("tests/mcp/frameworks_test.py"))

@@ -25,6 +25,7 @@ const DIVERGENCES: &[(&str, &str)] = &[
     ),
 ];
 
+#[skills_tests::acceptance("needs ../shared/golden")]
 #[test]
 fn skills_ref_format_matches_the_reference_byte_for_byte() {
     let mut failures = Vec::new();

@@ -110,6 +110,7 @@ fn reference_error(record: &Value) -> Option<(String, i32)> {
     Some((format!("Error: {message}\n"), 1))
 }
 
+#[skills_tests::acceptance("needs ../shared/golden")]
 #[test]
 fn read_properties_matches_the_reference() {
     let expected = python_json();
@@ -129,6 +130,7 @@ fn read_properties_matches_the_reference() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+#[skills_tests::acceptance("needs ../shared/golden")]
 #[test]
 fn to_prompt_matches_the_reference() {
     let failures: Vec<String> = golden_cases()
@@ -147,6 +149,7 @@ fn to_prompt_matches_the_reference() {
 
 /// The crash list is exactly the cases where the reference raised something
 /// other than its own `ParseError` or `ValidationError`.
+#[skills_tests::acceptance("needs ../shared/golden")]
 #[test]
 fn the_crash_list_is_exact() {
     let mut crashed: Vec<String> = golden_cases()

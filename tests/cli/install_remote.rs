@@ -432,35 +432,15 @@ fn an_oci_artifact_installs_pulls_back_and_refuses_an_older_tag() {
     ok(&p, &["verify", "--installed"]);
 }
 
-/// The Python with the ORAS SDK: $SKILLS_ORAS_PYTHON, else the
-/// workspace's `target/oras-venv`.
-fn oras_python() -> PathBuf {
-    let python = std::env::var_os("SKILLS_ORAS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/oras-venv/bin/python")
-        });
-    let works = Command::new(&python)
-        .args(["-c", "import oras.client"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        works,
-        "`{}` cannot import the ORAS Python SDK: run `python3 -m venv target/oras-venv && \
-         target/oras-venv/bin/pip install oras` in the workspace, or set SKILLS_ORAS_PYTHON",
-        python.display()
-    );
-    python
-}
-
 /// ORAS pulls `target` into `out`, printing each file it wrote.
 const ORAS_PULL: &str = "import sys, oras.client\n\
 for f in oras.client.OrasClient(insecure=True).pull(target=sys.argv[1], outdir=sys.argv[2]):\n    \
 print(f)\n";
 
+#[skills_tests::acceptance("needs the ORAS Python SDK (SKILLS_ORAS_PYTHON or target/oras-venv)")]
 #[test]
 fn the_oras_sdk_pulls_what_skb_pushes() {
-    let python = oras_python();
+    let python = skills_tests::tier::oras_python();
     let (_tmp, root, _p) = project();
     signed_packs(&root);
     let registry = Registry::start();

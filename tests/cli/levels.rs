@@ -104,6 +104,8 @@ fn unknown_skills_and_bad_paths_are_errors_that_list_what_exists() {
 /// command's output and exit status through; a refusal is 126.
 #[test]
 fn run_executes_under_the_policy() {
+    // The calculator's script runs with python3: without it, say so.
+    skills_tests::tool("python3", "python3");
     let cache = tempdir();
     let run = |args: &[&str]| {
         let out = skills()

@@ -299,6 +299,7 @@ fn packs_of_the_example_skills_are_reproducible() {
     });
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn packs_of_the_corpus_are_reproducible() {
     check(&Source {

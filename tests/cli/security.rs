@@ -1401,6 +1401,8 @@ fn tools_outside_allowed_tools_through_skills_run() {
 /// through `skb run` and the MCP server's `run_skill_script`.
 #[test]
 fn the_example_calculator_runs_only_its_own_script() {
+    // The calculator's script runs with python3: without it, say so.
+    skills_tests::tool("python3", "python3");
     const REFUSED: &str = "Tool 'Bash' not allowed for skill 'calculator'. \
         Allowed tools: ['Bash(python3 scripts/calc.py:*)', 'Read']";
     let root = workspace();

@@ -8,6 +8,9 @@ use std::process::{Command, Stdio};
 
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod tier;
+
+pub use tier::{acceptance, acceptance_mod, shared};
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
@@ -15,11 +18,6 @@ pub fn workspace() -> PathBuf {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default()
-}
-
-/// `../shared`, beside the workspace.
-pub fn shared() -> PathBuf {
-    workspace().join("../shared")
 }
 
 /// `name`, checked to be installed, with stdin closed; a test that needs
@@ -185,7 +183,7 @@ impl GoldenCase {
 
 /// Every golden case, materialised (symbolic links included).
 pub fn golden_cases() -> Vec<GoldenCase> {
-    let path = shared().join("golden/cases.json");
+    let path = tier::shared_path("golden/cases.json");
     let text = std::fs::read_to_string(&path).expect("../shared/golden/cases.json");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("cases.json is JSON");
     let cases = doc["cases"].as_array().expect("cases array").clone();
@@ -231,7 +229,7 @@ fn symlink(_target: &Path, _link: &Path) {}
 /// `../shared/corpus/collections`, sorted (the roots `tests/tests/lib/corpus.rs`
 /// checks discovery from).
 pub fn corpus_roots() -> Vec<PathBuf> {
-    let collections = shared().join("corpus/collections");
+    let collections = tier::shared_path("corpus/collections");
     let mut roots: Vec<PathBuf> = std::fs::read_dir(&collections)
         .expect("../shared/corpus/collections")
         .map(|e| e.expect("collection entry").path())

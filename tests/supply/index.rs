@@ -396,6 +396,9 @@ fn run_bounded(mut command: std::process::Command) -> (bool, String) {
     (status.is_some_and(|s| s.success()), text)
 }
 
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn vercel_cli_installs_the_newest_version_from_a_published_index() {
     let site = tempfile::tempdir().expect("temp dir");

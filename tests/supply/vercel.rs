@@ -38,6 +38,9 @@ fn two_skills(root: &Path) {
     write(&beta.join("references/REF.md"), b"ref");
 }
 
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn our_hash_equals_the_clis_and_verify_finds_an_edit() {
     let cli = vercel_cli();
@@ -92,6 +95,9 @@ fn our_hash_equals_the_clis_and_verify_finds_an_edit() {
     assert_eq!(alpha.state, State::Missing);
 }
 
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn links_git_and_node_modules_are_left_out_as_the_cli_does() {
     let cli = vercel_cli();
@@ -126,6 +132,9 @@ fn links_git_and_node_modules_are_left_out_as_the_cli_does() {
     );
 }
 
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn two_clients_share_one_copy_through_links() {
     let cli = vercel_cli();
@@ -164,6 +173,9 @@ fn two_clients_share_one_copy_through_links() {
 /// The evidence for keeping our lock beside theirs: the CLI's next `add`
 /// drops a top-level key it does not know, and a skill added again loses
 /// the fields the CLI did not write; a skill left alone keeps them.
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn the_clis_rewrite_drops_other_tools_keys() {
     let cli = vercel_cli();
@@ -212,6 +224,9 @@ fn the_clis_rewrite_drops_other_tools_keys() {
 /// With a lock of ours beside theirs, the CLI still restores the project
 /// from `skills-lock.json` (into `.agents/skills`), and `verify` finds
 /// every restored folder matching.
+#[skills_tests::acceptance(
+    "needs Node 22 and Vercel's CLI (SKILLS_VERCEL_CLI_PREFIX or target/vercel-cli)"
+)]
 #[test]
 fn the_cli_restores_beside_our_lock_and_verify_checks_it() {
     let cli = vercel_cli();

@@ -24,12 +24,16 @@ fn skill_dirs(root: &Path, out: &mut Vec<PathBuf>) {
 /// Claude Code's reading of a checked skill takes the check's parse of
 /// the frontmatter where it can; it must equal the reading from the
 /// bytes alone, on the reference's edge cases and on the corpus.
+#[skills_tests::acceptance("needs ../shared/golden and ../shared/corpus")]
 #[test]
 fn readings_from_the_checks_parse_equal_readings_from_the_bytes() {
     let mut dirs = Vec::new();
-    skill_dirs(&crate::testdata::shared("golden/cases"), &mut dirs);
+    skill_dirs(&skills_tests::tier::shared_path("golden/cases"), &mut dirs);
     let golden = dirs.len();
-    skill_dirs(&crate::testdata::shared("corpus/collections"), &mut dirs);
+    skill_dirs(
+        &skills_tests::tier::shared_path("corpus/collections"),
+        &mut dirs,
+    );
     assert!(
         golden > 50 && dirs.len() > golden + 400,
         "{} skills: ../shared is missing",

@@ -536,9 +536,10 @@ fn a_fifo_manifest_is_refused_without_blocking() -> Result {
     Ok(())
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn trailofbits_corpus_marketplace() {
-    let root = &crate::testdata::shared("corpus/collections/trailofbits-skills");
+    let root = &skills_tests::tier::shared_path("corpus/collections/trailofbits-skills");
     let (found, diags) = run(root);
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(found.len(), 80);
@@ -556,9 +557,10 @@ fn trailofbits_corpus_marketplace() {
     }));
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn corpus_collections_find_every_listed_skill() {
-    let base = crate::testdata::shared("corpus/collections");
+    let base = skills_tests::tier::shared_path("corpus/collections");
     let read = fs::read_dir(&base).expect("the corpus lists");
     let mut collections: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
     assert!(collections.len() >= 6, "{collections:?}");

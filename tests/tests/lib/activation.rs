@@ -15,6 +15,7 @@ use skills_compiler::{self as compiler, Options as CheckOptions, Profile, embed}
 use skills_core::zip::write::DosTime;
 use skills_tests::corpus_roots;
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn every_corpus_skill_activates_with_the_body_claude_code_reads() {
     let roots = corpus_roots();

@@ -43,6 +43,7 @@ fn expected() -> Vec<Expected> {
         .collect()
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn spec_profile_agrees_with_the_reference_on_every_skill() {
     let rows = expected();
@@ -62,6 +63,7 @@ fn spec_profile_agrees_with_the_reference_on_every_skill() {
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn claude_code_profile_accepts_every_skill() {
     let options = Options {
@@ -87,6 +89,7 @@ fn claude_code_profile_accepts_every_skill() {
     assert!(rejected.is_empty(), "{}", rejected.join("\n"));
 }
 
+#[skills_tests::acceptance("needs ../shared/corpus")]
 #[test]
 fn discovery_finds_every_corpus_skill() {
     let collections = shared().join("corpus/collections");

@@ -12,6 +12,7 @@ mod activation;
 mod agent;
 mod corpus;
 mod embed;
+skills_tests::acceptance_mod!("embeds ../shared/corpus at compile time", mod embed_corpus;);
 mod invocation;
 mod openai;
 mod pack_props;

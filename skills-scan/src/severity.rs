@@ -59,11 +59,11 @@ pub(crate) fn settle(findings: &mut [crate::Finding]) {
 
 /// Orders and grants that move nothing by themselves: an instruction to
 /// skip the user's confirmation or keep something from the user, a claim
-/// of unlimited access, and tool permissions wider than a task needs. Real skills say
-/// such things of the work they do ("The `/ship` command IS the user's
-/// approval. Do NOT ask for confirmation"); an attack says them to cover
-/// an action. Settings files that grant everything are not among them:
-/// they change the agent for every session.
+/// of unlimited access, and tool permissions wider than a task needs.
+/// Real skills say such things of the work they do ("The `/ship` command
+/// IS the user's approval. Do NOT ask for confirmation"); an attack says
+/// them to cover an action. Settings files that grant everything are not
+/// among them: they change the agent for every session.
 const ORDERS: &[&str] = &["SK602", "SK603", "SK660", "SK661", "SK662"];
 
 /// How many kinds of [`ORDERS`] corroborate each other: a skill that
@@ -77,12 +77,12 @@ const QUIET: &[&str] = &[
 ];
 
 /// Applies the rule of [`ORDERS`]: such a finding keeps its severity when
-/// something in the skill is what it would cover (another finding that is
-/// not [`QUIET`], at medium or above or an action ([`acts`]) as a note; an
-/// address of a collector or a bare
-/// host, or [`TOGETHER`] kinds of orders) and is a note otherwise. A grant
-/// written as settings (`"allow": ["Bash(*)"]`) is configuration, not an
-/// order, and keeps its severity.
+/// something in the skill is what it would cover, and is a note otherwise.
+/// What covers: another finding that is not [`QUIET`], at medium or above,
+/// or an action ([`acts`]) even as a note; an address of a collector or a
+/// bare host; [`TOGETHER`] kinds of orders. A grant written as settings
+/// (`"allow": ["Bash(*)"]`) is configuration, not an order, and keeps its
+/// severity.
 pub(crate) fn corroborate(findings: &mut [crate::Finding], declared: &Declared) {
     let is_order = |f: &crate::Finding| {
         ORDERS.contains(&f.rule.code)

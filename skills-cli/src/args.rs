@@ -1092,7 +1092,7 @@ impl ValueEnum for ClientArg {
 /// Colour choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Color {
-    /// Colour when stdout is a terminal and `NO_COLOR` is unset.
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
     Auto,
     /// Always colour.
     Always,
@@ -1103,10 +1103,16 @@ pub enum Color {
 impl Color {
     /// Whether to colour output going to a stream that `is_terminal` or not.
     pub fn enabled(self, is_terminal: bool) -> bool {
+        self.enabled_with(is_terminal, std::env::var_os("NO_COLOR").as_deref())
+    }
+
+    /// [`Color::enabled`] with `NO_COLOR`'s value given: no-color.org asks
+    /// for no colour when it is set to anything but the empty string.
+    fn enabled_with(self, is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
         match self {
             Color::Always => true,
             Color::Never => false,
-            Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none(),
+            Color::Auto => is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty),
         }
     }
 }
@@ -1437,6 +1443,17 @@ pub struct TrustRemoveArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_color_set_to_something_turns_colour_off() {
+        use std::ffi::OsStr;
+        assert!(Color::Auto.enabled_with(true, None));
+        assert!(Color::Auto.enabled_with(true, Some(OsStr::new(""))));
+        assert!(!Color::Auto.enabled_with(true, Some(OsStr::new("1"))));
+        assert!(!Color::Auto.enabled_with(false, None));
+        assert!(Color::Always.enabled_with(false, Some(OsStr::new("1"))));
+        assert!(!Color::Never.enabled_with(true, None));
+    }
 
     /// The profile, style and client values are the registry's, with a
     /// help line each, and each parses to what it names.

@@ -55,6 +55,10 @@ publish = false
 [dependencies]
 skills-bundle = "$version"
 
+# For build.rs's `watch`, as the README says.
+[build-dependencies]
+skills-bundle = "$version"
+
 # Not a member of the skills workspace.
 [workspace]
 
@@ -80,6 +84,7 @@ if "    Ok(())\n" not in code:
     sys.exit("the README's example has no `Ok(())` line")
 open(sys.argv[1], "w", encoding="utf-8").write(code.replace("    Ok(())\n", checks + "    Ok(())\n"))
 PY
+python3 scripts/readme_example.py --build-script >"$user/build.rs"
 out=$(CARGO_TARGET_DIR="$root/target/package-user-target" cargo run --quiet --manifest-path "$user/Cargo.toml")
 echo "$out" | head -3
 digest=$(echo "$out" | tail -n 1)
@@ -90,3 +95,14 @@ if [ "$digest" != "$expected" ]; then
   exit 1
 fi
 echo "digest $digest, as \`skb inspect skills\` reports"
+
+echo "== the README's build.rs rebuilds the crate when a skill file is added"
+# Without `watch`, Cargo would not notice a new file and the binary would
+# keep the old content and digest.
+printf '# Notes\n' >"$user/skills/calculator/NOTES.md"
+again=$(CARGO_TARGET_DIR="$root/target/package-user-target" cargo run --quiet --manifest-path "$user/Cargo.toml" | tail -n 1)
+if [ "$again" = "$digest" ]; then
+  echo "adding skills/calculator/NOTES.md did not rebuild the README's example (digest still $digest)" >&2
+  exit 1
+fi
+echo "digest $again after adding a file"

@@ -23,6 +23,9 @@ Sets (`--sets`, comma separated; default all that exist):
   attacks-fresh3, benign-fresh3
                 $EVAL/fresh3/attacks/labels.jsonl (176 written samples) and $EVAL/fresh3/benign/index.jsonl
                 (1,489 real skills of 66 other repositories): built after the sets above had been tuned on
+  attacks-fresh4, benign-fresh4
+                $EVAL/fresh4/attacks/labels.jsonl and $EVAL/fresh4/benign/index.jsonl: built blind while the
+                third round tuned on the third pair
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -135,6 +138,10 @@ def build_sets(names, tmp):
         "attacks-fresh3": lambda: labelled_set("attacks-fresh3", os.path.join(EVAL, "fresh3", "attacks", "labels.jsonl"), True),
         "benign-fresh3": lambda: corpus_set("benign-fresh3", os.path.join(EVAL, "fresh3", "benign", "index.jsonl"),
                                             os.path.join(EVAL, "fresh3", "benign"), True),
+        # A fourth pair, built blind while the third round was tuned on the third.
+        "attacks-fresh4": lambda: labelled_set("attacks-fresh4", os.path.join(EVAL, "fresh4", "attacks", "labels.jsonl"), True),
+        "benign-fresh4": lambda: corpus_set("benign-fresh4", os.path.join(EVAL, "fresh4", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh4", "benign"), True),
     }
     out, notes = [], []
     for n in names:

@@ -186,7 +186,7 @@ pub enum Command {
     Publish(PublishArgs),
     /// Print a shell completion script.
     ///
-    /// For example `skb completions bash > ~/.local/share/bash-completion/completions/skills`.
+    /// For example `skb completions bash > ~/.local/share/bash-completion/completions/skb`.
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one page per subcommand with --dir.
     ///

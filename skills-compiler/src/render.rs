@@ -36,6 +36,13 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count and its noun, plural unless one: `1 skill`, `2 skills`,
+/// `1,204 skills`. Every noun the tools count takes a plain `s`.
+pub fn count(n: u64, noun: &str) -> String {
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{plural}", thousands(n))
+}
+
 /// A text as a message quotes it: whole up to `max` characters; longer,
 /// its first `max - max / 16` characters, `…`, and its last `max / 16`, so
 /// that an absurd value cannot make an absurd message while both of its
@@ -435,6 +442,15 @@ fn char_width(code: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counts_are_singular_only_for_one() {
+        use super::count;
+        assert_eq!(count(0, "skill"), "0 skills");
+        assert_eq!(count(1, "skill"), "1 skill");
+        assert_eq!(count(2, "folder"), "2 folders");
+        assert_eq!(count(1_204, "file"), "1,204 files");
+    }
+
     #[test]
     fn long_texts_are_quoted_by_their_ends() {
         use super::elided;

@@ -425,7 +425,7 @@ fn the_profile_a_skill_was_added_with_is_locked_and_restored_with() {
     std::fs::remove_dir_all(p.join(".claude")).unwrap();
     std::fs::remove_dir_all(p.join(".agents")).unwrap();
     let out = ok(&p, &["install", "--frozen"]);
-    assert!(out.contains("1 skills as locked (1 restored)"), "{out}");
+    assert!(out.contains("1 skill as locked (1 restored)"), "{out}");
 }
 
 #[test]

@@ -110,6 +110,25 @@ fn bash_completion_parses_and_completes() {
     assert_eq!(stdout(&run).trim(), "validate");
 }
 
+/// bash-completion loads `completions/<command>` when `<command>` is first
+/// completed, so the file the help suggests must be named after the binary.
+#[test]
+fn completions_help_names_the_file_bash_completion_loads() {
+    let out = skills().args(["completions", "--help"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    let help = stdout(&out);
+    let path = help
+        .split_whitespace()
+        .find(|w| w.contains("bash-completion/completions/"))
+        .unwrap_or_else(|| panic!("no bash-completion path in:\n{help}"));
+    let file = path
+        .trim_end_matches(['`', '.'])
+        .rsplit('/')
+        .next()
+        .unwrap();
+    assert_eq!(file, "skb", "{help}");
+}
+
 #[test]
 fn completions_reject_an_unknown_shell() {
     let out = skills().args(["completions", "tcsh"]).output().unwrap();

@@ -480,7 +480,7 @@ async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
-    assert!(stdout.contains("1 of 1 skills agree"), "{stdout}");
+    assert!(stdout.contains("1 of 1 skill agree"), "{stdout}");
     // The tree it was packed from: the UI fixture's greeter as it was then.
     let tree = dir.path().join("then");
     let copied = std::process::Command::new("cp")

@@ -312,7 +312,7 @@ fn vercel_project() -> (tempfile::TempDir, std::path::PathBuf) {
 fn vercels_own_links_to_its_copy_pass() {
     let (_tmp, p) = vercel_project();
     let out = ok(&p, &["verify", "--installed"]);
-    assert!(out.contains("1 folders as skills-lock.json says"), "{out}");
+    assert!(out.contains("1 folder as skills-lock.json says"), "{out}");
 }
 
 #[cfg(unix)]
@@ -397,7 +397,9 @@ fn a_folder_vercels_lock_records_is_not_unlisted() {
     .unwrap();
     let out = ok(&p, &["verify", "--installed"]);
     assert!(
-        out.contains("verified 2 skills in 2 folders (3 files): as locked; 1 folders as skills-lock.json says"),
+        out.contains(
+            "verified 2 skills in 2 folders (3 files): as locked; 1 folder as skills-lock.json says"
+        ),
         "{out}"
     );
     // And without Vercel's lock, the same folder is unlisted.
@@ -464,7 +466,7 @@ fn the_users_lock_is_in_xdg_config_home_when_it_is_absolute() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("verified 1 skills in 1 folders"),
+        text(&out).contains("verified 1 skill in 1 folder"),
         "{}",
         text(&out)
     );

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use skills_compiler::render::thousands;
+use skills_compiler::render::{count, thousands};
 use skills_core::meta::side_by_side;
 
 use crate::Outcome;
@@ -52,12 +52,18 @@ pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
         ListFormat::Human => {
             for c in &changes {
                 match c {
-                    Change::SkillAdded(s) => {
-                        writeln!(out, "+ {} ({} files)", s.name, s.files.len())?
-                    }
-                    Change::SkillRemoved(s) => {
-                        writeln!(out, "- {} ({} files)", s.name, s.files.len())?
-                    }
+                    Change::SkillAdded(s) => writeln!(
+                        out,
+                        "+ {} ({})",
+                        s.name,
+                        count(s.files.len() as u64, "file")
+                    )?,
+                    Change::SkillRemoved(s) => writeln!(
+                        out,
+                        "- {} ({})",
+                        s.name,
+                        count(s.files.len() as u64, "file")
+                    )?,
                     Change::FileAdded(skill, f) => writeln!(out, "+ {skill}/{}", f.path)?,
                     Change::FileRemoved(skill, f) => writeln!(out, "- {skill}/{}", f.path)?,
                     Change::FileChanged(skill, a, b) => writeln!(

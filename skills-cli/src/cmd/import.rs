@@ -4,6 +4,7 @@
 use std::io;
 
 use serde_json::json;
+use skills_compiler::render;
 use skills_install::{Gate, ImportRequest};
 use skills_supply::vercel;
 
@@ -31,9 +32,8 @@ pub fn run(args: &ImportArgs) -> io::Result<Outcome> {
     };
     let mut lines: Vec<String> = imported.skills.iter().map(installing::added_line).collect();
     lines.push(format!(
-        "imported {} skill{} from {}",
-        imported.count,
-        if imported.count == 1 { "" } else { "s" },
+        "imported {} from {}",
+        render::count(imported.count as u64, "skill"),
         vercel::LOCK_FILE
     ));
     let json = json!({

@@ -8,7 +8,7 @@
 
 use std::io::{self, Write};
 
-use skills_compiler::render::thousands;
+use skills_compiler::render::{self, thousands};
 
 use crate::Outcome;
 use crate::args::{InspectArgs, ListFormat};
@@ -77,11 +77,11 @@ fn human(out: &mut dyn Write, l: &Listing, files: bool) -> io::Result<()> {
     }
     writeln!(
         out,
-        "{} skills, {} files, {} bytes, stored in {} bytes ({})",
-        l.skills.len(),
-        thousands(count as u64),
-        thousands(size),
-        thousands(stored),
+        "{}, {}, {}, stored in {} ({})",
+        render::count(l.skills.len() as u64, "skill"),
+        render::count(count as u64, "file"),
+        render::count(size, "byte"),
+        render::count(stored, "byte"),
         listing::ratio(stored, size)
     )?;
     if let Some(tool) = &l.tool {

@@ -4,6 +4,7 @@
 use std::io;
 
 use serde_json::json;
+use skills_compiler::render;
 use skills_install::{Gate, InstallRequest};
 
 use crate::Outcome;
@@ -34,8 +35,8 @@ pub fn run(args: &InstallArgs) -> io::Result<Outcome> {
         .map(|(name, installed)| format!("restored {name} -> {}", installed.join(", ")))
         .collect();
     lines.push(format!(
-        "{} skills as locked ({} restored)",
-        done.skills,
+        "{} as locked ({} restored)",
+        render::count(done.skills as u64, "skill"),
         done.restored.len()
     ));
     let json = json!({

@@ -16,7 +16,7 @@ use skills_bundle::pack::plugin_of;
 use skills_bundle::zip::Archive;
 use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::{write_pack, write_skill_zip};
-use skills_compiler::render::thousands;
+use skills_compiler::render::{count, thousands};
 use skills_compiler::{self as compiler, Checked, Options};
 use skills_core::pack::signature::{self, SignedClaims};
 use skills_core::path;
@@ -80,13 +80,12 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
             write_atomically(&args.output, &bytes, sig.as_deref())?;
             writeln!(
                 out,
-                "packed {} skill{} ({} files, {} bytes) into {} ({} bytes)",
-                plan.skills.len(),
-                if plan.skills.len() == 1 { "" } else { "s" },
-                thousands(files as u64),
-                thousands(size),
+                "packed {} ({}, {}) into {} ({})",
+                count(plan.skills.len() as u64, "skill"),
+                count(files as u64, "file"),
+                count(size, "byte"),
                 args.output.display(),
-                thousands(bytes.len() as u64),
+                count(bytes.len() as u64, "byte"),
             )?;
             writeln!(out, "digest {}", plan.digest)?;
             if let (Some(_), Some(key)) = (&sig, &key) {

@@ -9,6 +9,7 @@
 use std::io::{self, Write};
 
 use skills_compiler::embed::PlanSkill;
+use skills_compiler::render;
 use skills_core::pack::{signature, write};
 use skills_core::zip::write::{DosTime, ZipWriter};
 use skills_supply::index::{self, Publication};
@@ -72,11 +73,10 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
     }
     writeln!(
         out,
-        "published {} skill{} at version {} ({} files written, {} unchanged)",
-        items.len(),
-        if items.len() == 1 { "" } else { "s" },
+        "published {} at version {} ({} written, {} unchanged)",
+        render::count(items.len() as u64, "skill"),
         args.release,
-        report.written.len(),
+        render::count(report.written.len() as u64, "file"),
         report.unchanged.len()
     )?;
     Ok(Outcome::Success)

@@ -27,6 +27,7 @@ use skills_bundle::exec::LocalExecutor;
 use skills_bundle::pack::Trust;
 use skills_bundle::session::Session;
 use skills_bundle_mcp::{self as mcp, HttpConfig, ServeError, SkillsServer, StdioConfig};
+use skills_compiler::render;
 
 use crate::Outcome;
 use crate::args::{PolicyArg, ServeArgs};
@@ -81,11 +82,18 @@ pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
                     .with_request_timeout(request_timeout);
                 let make = move || Session::new(&bundle, executor.clone(), mode);
                 let server = mcp::bind_http(make, addr, config).await?;
-                eprintln!("skb: serving {count} skills at {}", server.url()?);
+                eprintln!(
+                    "skb: serving {} at {}",
+                    render::count(count as u64, "skill"),
+                    server.url()?
+                );
                 server.run().await
             }
             None => {
-                eprintln!("skb: serving {count} skills over stdio");
+                eprintln!(
+                    "skb: serving {} over stdio",
+                    render::count(count as u64, "skill")
+                );
                 let config = StdioConfig::default()
                     .with_max_in_flight(args.max_in_flight)
                     .with_request_timeout(request_timeout);

@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 
 use skills_bundle::pack::Trust;
-use skills_compiler::Options;
+use skills_compiler::{Options, render};
 
 use crate::Outcome;
 use crate::args::{Color, UnpackArgs};
@@ -48,7 +48,8 @@ pub fn run(args: &UnpackArgs) -> io::Result<Outcome> {
     staging.commit()?;
     writeln!(
         io::stdout().lock(),
-        "unpacked {count} files into {}",
+        "unpacked {} into {}",
+        render::count(count as u64, "file"),
         args.output.display()
     )?;
     Ok(Outcome::Success)

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use skills_bundle::pack::{Pack, PackError, Trust};
 use skills_bundle::{File, Skill};
-use skills_compiler::parallel;
+use skills_compiler::{parallel, render};
 
 use crate::Outcome;
 use crate::args::{ListFormat, VerifyArgs};
@@ -122,7 +122,10 @@ fn metadata(pack: &Pack) -> io::Result<Step> {
         name: "metadata",
         ok: found.is_empty(),
         detail: if found.is_empty() {
-            format!("{skills} of {skills} skills agree with their `SKILL.md`")
+            format!(
+                "{skills} of {} agree with their `SKILL.md`",
+                render::count(skills as u64, "skill")
+            )
         } else {
             format!(
                 "the manifest disagrees with `SKILL.md`: {}",
@@ -171,8 +174,8 @@ fn passed(
                 .sum::<usize>()
         ),
         ("manifest", Some(p)) => format!(
-            "{} skills, digest {}",
-            p.manifest().skills.len(),
+            "{}, digest {}",
+            render::count(p.manifest().skills.len() as u64, "skill"),
             p.manifest().digest
         ),
         _ => "ok".to_string(),

@@ -9,6 +9,7 @@
 use std::io;
 
 use serde_json::{Value, json};
+use skills_compiler::render;
 use skills_core::listing::EntryKind;
 use skills_core::lock::installed::{Finding, Report};
 use skills_core::lock::tree::{Change, Drift};
@@ -109,19 +110,25 @@ pub fn run(args: &VerifyArgs) -> io::Result<Outcome> {
     let around = report.findings.iter().filter(|f| f.skill.is_none()).count();
     lines.push(if ok {
         let vercel_part = if verified.vercel_lock {
-            format!("; {vercel_checked} folders as {} says", vercel::LOCK_FILE)
+            format!(
+                "; {} as {} says",
+                render::count(vercel_checked as u64, "folder"),
+                vercel::LOCK_FILE
+            )
         } else {
             String::new()
         };
         format!(
-            "verified {} skills in {} folders ({} files): as locked{vercel_part}",
-            report.skills, report.folders, report.files
+            "verified {} in {} ({}): as locked{vercel_part}",
+            render::count(report.skills as u64, "skill"),
+            render::count(report.folders as u64, "folder"),
+            render::count(report.files as u64, "file")
         )
     } else {
         let mut parts = vec![format!(
-            "{} of {} folders differ from {}",
+            "{} of {} differ from {}",
             differing.len(),
-            report.folders + vercel_total,
+            render::count((report.folders + vercel_total) as u64, "folder"),
             lock_path.display()
         )];
         if around > 0 {

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 pub use skills_compiler::render::path_string;
-use skills_compiler::render::{self, thousands};
+use skills_compiler::render::{self, count, thousands};
 
 use super::{Checked, Summary};
 
@@ -45,7 +45,7 @@ pub fn render(
 pub fn summary_line(summary: &Summary) -> String {
     let mut line = format!(
         "checked {} in {}",
-        count(summary.skills, "skill"),
+        count(summary.skills as u64, "skill"),
         format_elapsed(summary.elapsed)
     );
     let invalid = summary.skills.saturating_sub(summary.valid);
@@ -64,10 +64,10 @@ pub fn summary_line(summary: &Summary) -> String {
     }
     let mut counts = Vec::new();
     if summary.errors > 0 {
-        counts.push(count(summary.errors, "error"));
+        counts.push(count(summary.errors as u64, "error"));
     }
     if summary.warnings > 0 {
-        counts.push(count(summary.warnings, "warning"));
+        counts.push(count(summary.warnings as u64, "warning"));
     }
     if !counts.is_empty() {
         line.push_str(&format!(" ({})", counts.join(", ")));
@@ -87,12 +87,6 @@ pub fn format_elapsed(elapsed: Duration) -> String {
         let tenths = (micros + 50_000) / 100_000;
         format!("{}.{} s", tenths / 10, tenths % 10)
     }
-}
-
-/// `1 skill`, `2 skills`, `1,204 skills`.
-fn count(n: usize, noun: &str) -> String {
-    let plural = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{plural}", thousands(n as u64))
 }
 
 /// Hand-built diagnostics that every renderer's tests share, so their golden

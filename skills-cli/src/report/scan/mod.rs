@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use skills_compiler::render::thousands;
+use skills_compiler::render::{count, thousands};
 use skills_scan::Severity;
 
 use super::human::format_elapsed;
@@ -31,7 +31,7 @@ pub const GUIDE_URI: &str = concat!(
 pub fn summary_line(counts: &Counts, elapsed: Duration) -> String {
     let mut line = format!(
         "scanned {} in {}: ",
-        count(counts.skills, "skill"),
+        count(counts.skills as u64, "skill"),
         format_elapsed(elapsed)
     );
     let by_severity: Vec<String> = Severity::ALL
@@ -70,22 +70,19 @@ pub fn summary_line(counts: &Counts, elapsed: Duration) -> String {
         ));
     }
     if counts.skipped > 0 {
-        notes.push(format!("{} not scanned", count(counts.skipped, "file")));
+        notes.push(format!(
+            "{} not scanned",
+            count(counts.skipped as u64, "file")
+        ));
     }
     if counts.failed > 0 {
         notes.push(format!(
             "{} could not be read",
-            count(counts.failed, "skill folder")
+            count(counts.failed as u64, "skill folder")
         ));
     }
     line.push_str(&format!(" ({})", notes.join(", ")));
     line
-}
-
-/// `1 skill`, `2 skills`, `1,204 skills`.
-fn count(n: usize, noun: &str) -> String {
-    let plural = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{plural}", thousands(n as u64))
 }
 
 /// SARIF's `level` for a severity: `error` for high and critical, `warning`

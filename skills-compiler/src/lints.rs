@@ -23,6 +23,7 @@ use crate::frontmatter::Split;
 use crate::rules::Ctx;
 use crate::source::find_any;
 use skills_core::fsread::Dir;
+use skills_core::invisible::{is_invisible, may_start_invisible};
 
 const MAX_LINES: usize = 500;
 const MAX_TOKENS: usize = 5_000;
@@ -66,19 +67,6 @@ fn size(ctx: &mut Ctx<'_>) {
         )
         .set_help("move detailed material into `references/` files that the body links to");
     }
-}
-
-/// Whether `c` hides or reorders text.
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{180E}' | '\u{00AD}' | '\u{061C}'
-        | '\u{E0000}'..='\u{E007F}')
-}
-
-/// Lead bytes of the UTF-8 encodings of every character [`is_invisible`] flags.
-fn may_start_invisible(b: u8) -> bool {
-    matches!(b, 0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xEF | 0xF3)
 }
 
 /// The offset of the first byte at or after `from` that is not ASCII.
@@ -387,26 +375,5 @@ mod tests {
         assert_eq!(local_path("../other/SKILL.md"), None);
         assert_eq!(local_path("a/../b.md").as_deref(), Some("b.md"));
         assert_eq!(local_path("scripts/{name}.py"), None);
-    }
-
-    #[test]
-    fn lead_bytes_cover_every_invisible_character() {
-        for c in (0..=0x10FFFFu32)
-            .filter_map(char::from_u32)
-            .filter(|&c| is_invisible(c))
-        {
-            let mut buf = [0u8; 4];
-            assert!(
-                may_start_invisible(c.encode_utf8(&mut buf).as_bytes()[0]),
-                "{c:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn invisible_characters() {
-        assert!(is_invisible('\u{202E}'));
-        assert!(is_invisible('\u{E0041}'));
-        assert!(!is_invisible('é'));
     }
 }

@@ -129,7 +129,7 @@ pub fn elided(text: &str, max: usize) -> String {
 pub fn shown(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         let code = u32::from(c);
-        c != '\n' && (code < 0x20 || code == 0x7f || is_invisible(code))
+        c != '\n' && (code < 0x20 || code == 0x7f || is_hidden(c))
     };
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
@@ -336,7 +336,7 @@ fn push_shown(shown: &mut String, c: char) -> usize {
             shown.push(char::from_u32(picture).unwrap_or('\u{FFFD}'));
             1
         }
-        _ if is_invisible(code) => {
+        _ if is_hidden(c) => {
             shown.push('\u{FFFD}');
             1
         }
@@ -347,19 +347,12 @@ fn push_shown(shown: &mut String, c: char) -> usize {
     }
 }
 
-/// C1 controls, zero-width and bidirectional-control characters, the BOM and
-/// tag characters: shown as U+FFFD so that they cannot hide or reorder text.
-fn is_invisible(code: u32) -> bool {
-    matches!(
-        code,
-        0x80..=0x9f
-            | 0x200b..=0x200f
-            | 0x2028..=0x202e
-            | 0x2060..=0x2064
-            | 0x2066..=0x2069
-            | 0xfeff
-            | 0xe0000..=0xe007f
-    )
+/// C1 controls, the line and paragraph separators, and every character the
+/// lint and the scanner call invisible ([`skills_core::invisible`]): shown
+/// as U+FFFD so that they cannot hide, reorder or break text.
+fn is_hidden(c: char) -> bool {
+    matches!(c, '\u{80}'..='\u{9F}' | '\u{2028}' | '\u{2029}')
+        || skills_core::invisible::is_invisible(c)
 }
 
 /// Terminal width of a printable character: 0 for combining marks and
@@ -494,6 +487,18 @@ mod tests {
         assert_eq!(shown, "a\u{fffd}b\u{2401}c\u{301}🎉d");
         assert_eq!(columns, [0, 1, 2, 3, 4, 5, 5, 7, 8]);
         assert_eq!(display_line("ｈｉ한").1, [0, 2, 4, 6]);
+    }
+
+    #[test]
+    fn what_the_lint_and_the_scanner_call_invisible_is_never_printed() {
+        for c in (0..=0x10FFFF)
+            .filter_map(char::from_u32)
+            .filter(|&c| skills_core::invisible::is_invisible(c))
+        {
+            let text = format!("a{c}b");
+            assert_eq!(shown(&text), "a\u{fffd}b", "U+{:04X}", c as u32);
+            assert_eq!(display_line(&text).0, "a\u{fffd}b", "U+{:04X}", c as u32);
+        }
     }
 
     #[test]

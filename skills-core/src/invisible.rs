@@ -16,6 +16,13 @@ pub fn is_invisible(c: char) -> bool {
         | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
 }
 
+/// Whether `b` can be the first byte of the UTF-8 encoding of a character
+/// [`is_invisible`] flags: a scan over bytes decodes only the characters
+/// that start with one (the test below checks every character).
+pub fn may_start_invisible(b: u8) -> bool {
+    matches!(b, 0xC2 | 0xCD | 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,6 +41,22 @@ mod tests {
         }
         for c in ['a', ' ', '\u{FE0F}', '\u{00A0}', 'é', '中'] {
             assert!(!is_invisible(c), "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn every_invisible_character_starts_with_a_candidate_byte() {
+        let mut buf = [0; 4];
+        for c in (0..=0x10FFFF)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_invisible(c))
+        {
+            let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+            assert!(
+                may_start_invisible(lead),
+                "U+{:04X} starts with {lead:#04X}",
+                c as u32
+            );
         }
     }
 }

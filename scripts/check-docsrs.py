@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Builds the documentation of every published crate of the workspace as
+docs.rs would: nightly rustdoc, `--cfg docsrs`, the features and arguments
+the crate's `[package.metadata.docs.rs]` names (docs.rs's defaults when it
+has none: default features, no extra arguments), one crate at a time, with
+warnings denied. A stable `cargo doc` cannot see a break that only the
+`docsrs` cfg or nightly shows (a removed nightly feature behind
+`cfg_attr(docsrs, ...)` once broke skills-bundle's docs.rs page).
+
+The crates come from `cargo metadata`: every workspace member whose
+`publish` is not `false`. Needs the nightly toolchain (`rustup toolchain
+install nightly --profile minimal`).
+
+    python3 scripts/check-docsrs.py [--target-dir DIR]   (run by .ci/run)
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+
+def published(meta):
+    members = set(meta["workspace_members"])
+    for p in meta["packages"]:
+        if p["id"] in members and p.get("publish") != []:
+            yield p
+
+
+def doc_command(package, target_dir):
+    """The `cargo doc` line and environment docs.rs would use for `package`."""
+    settings = (package.get("metadata") or {}).get("docs.rs") or {}
+    cmd = ["cargo", "+nightly", "doc", "-p", package["name"], "--no-deps", "--target-dir", target_dir]
+    if settings.get("all-features"):
+        cmd.append("--all-features")
+    if settings.get("no-default-features"):
+        cmd.append("--no-default-features")
+    if settings.get("features"):
+        cmd += ["--features", ",".join(settings["features"])]
+    env = dict(os.environ)
+    env["RUSTDOCFLAGS"] = " ".join(["--cfg", "docsrs", "-D", "warnings"] + settings.get("rustdoc-args", []))
+    if settings.get("rustc-args"):
+        env["RUSTFLAGS"] = " ".join(settings["rustc-args"])
+    return cmd, env
+
+
+def main():
+    target_dir = "target/docsrs"
+    if sys.argv[1:2] == ["--target-dir"] and len(sys.argv) == 3:
+        target_dir = sys.argv[2]
+    elif sys.argv[1:]:
+        sys.exit(__doc__)
+    meta = json.loads(subprocess.check_output(["cargo", "metadata", "--no-deps", "--format-version", "1"], text=True))
+    failed = []
+    for package in sorted(published(meta), key=lambda p: p["name"]):
+        cmd, env = doc_command(package, target_dir)
+        print(f"== {package['name']}: {' '.join(cmd[1:])} (RUSTDOCFLAGS={env['RUSTDOCFLAGS']!r})", flush=True)
+        if subprocess.call(cmd, env=env) != 0:
+            failed.append(package["name"])
+    if failed:
+        sys.exit(f"check-docsrs: the docs of {', '.join(failed)} do not build as docs.rs builds them")
+    print("every published crate's docs build as docs.rs builds them")
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,8 @@
 //! the outermost parentheses. The compiler splits bundled skills' rules at
 //! build time; packs loaded at run time use the same function.
 
+pub mod any_program;
+
 /// One rule: a tool and, optionally, the argument pattern it is limited to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ToolRule<'a> {

@@ -6,41 +6,7 @@
 
 use crate::engine::{Ctx, Unit};
 use crate::rule::{Severity, id};
-
-/// Interpreters and escalation tools: a wildcard after one allows anything.
-const OPEN_ENDED: &[&str] = &[
-    "python",
-    "python3",
-    "python2",
-    "node",
-    "bash",
-    "sh",
-    "zsh",
-    "dash",
-    "fish",
-    "perl",
-    "ruby",
-    "php",
-    "deno",
-    "bun",
-    "npx",
-    "bunx",
-    "uvx",
-    "pipx",
-    "eval",
-    "exec",
-    "sudo",
-    "su",
-    "doas",
-    "env",
-    "xargs",
-    "pwsh",
-    "powershell",
-    "osascript",
-    "source",
-    "docker",
-    "ssh",
-];
+use skills_core::tools::any_program::Opening;
 
 /// Scans the frontmatter's lines.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
@@ -142,21 +108,21 @@ fn tools(ctx: &mut Ctx<'_>, unit: &Unit<'_>, value: &str, at: usize) {
             ctx.report(unit, id::UnrestrictedTool, Severity::Low, range,
                 format!("`allowed-tools` lets the skill run any command (`{rule}`) without the user's approval"));
         } else if shell && let Some(p) = pattern {
-            let program = p
-                .split([':', ' '])
-                .next()
-                .unwrap_or("")
-                .rsplit('/')
-                .next()
-                .unwrap_or("");
-            let rest = p.get(program.len()..).unwrap_or("");
-            let wild = rest.trim_start_matches(':').trim().starts_with('*')
-                || rest.trim().is_empty() && p.ends_with('*');
-            if OPEN_ENDED.contains(&program) && wild {
+            // Which patterns let any program run is the validator's decision
+            // too (`SK309`): one table, in skills-core. A program whose job is
+            // running code (`python3:*`, `sudo:*`) is medium; one that can be
+            // made to through an option or subcommand (`find:*`, `git:*`),
+            // common in real skills' rules, is low.
+            if let Some(open) = skills_core::tools::any_program::any_program(p) {
+                let severity = match open.opening {
+                    Opening::Runs => Severity::Medium,
+                    Opening::Through => Severity::Low,
+                };
+                let program = open.program;
                 ctx.report(
                     unit,
                     id::InterpreterWildcard,
-                    Severity::Medium,
+                    severity,
                     range,
                     format!(
                         "`{rule}` lets `{program}` run any code, which makes every other rule moot"

@@ -1333,4 +1333,68 @@ mod tests {
             }
         }
     }
+
+    /// Reserved words the scanner drops at a command's start, as a shell
+    /// does; the runtime runs no shell, so to it they are program names.
+    fn starts_with_reserved_word(words: &[String]) -> bool {
+        words.first().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "!" | "{"
+                    | "}"
+                    | "if"
+                    | "then"
+                    | "else"
+                    | "elif"
+                    | "fi"
+                    | "do"
+                    | "done"
+                    | "while"
+                    | "until"
+                    | "for"
+                    | "case"
+                    | "esac"
+                    | "in"
+                    | "select"
+                    | "function"
+                    | "time"
+                    | "[["
+                    | "]]"
+                    | "coproc"
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The runtime's policy and executor read a command line with
+        /// `skills_bundle::shell::split` (no shell: a line with shell syntax
+        /// is refused); the scanner reads the same line with this lexer. A
+        /// line the runtime runs as one argv must be, to the scanner, one
+        /// command of exactly those words: no redirection, no substitution,
+        /// no second command that the scanner would judge and the runtime
+        /// would not run, or the other way round.
+        #[test]
+        fn what_the_runtime_runs_as_one_argv_the_scanner_reads_as_that_argv(
+            line in "([a-z0-9 ]{0,4}[=~*.,/:'\"\\$;|&<>(){}#!\t`-]?){0,8}"
+        ) {
+            if let Ok(argv) = skills_bundle::shell::split(&line) {
+                if argv.is_empty() || starts_with_reserved_word(&argv) {
+                    return Ok(());
+                }
+                let parsed = parse(&line);
+                prop_assert_eq!(parsed.pipelines.len(), 1, "{:?}", line);
+                let pipeline = &parsed.pipelines[0];
+                prop_assert_eq!(pipeline.commands.len(), 1, "{:?}", line);
+                prop_assert!(!pipeline.background, "{:?}", line);
+                let command = &pipeline.commands[0];
+                prop_assert!(command.redirects.is_empty(), "{:?}", line);
+                prop_assert!(command.subshell.is_none(), "{:?}", line);
+                prop_assert!(parsed.substitutions.is_empty(), "{:?}", line);
+                let words: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
+                prop_assert_eq!(words, argv.iter().map(String::as_str).collect::<Vec<_>>(), "{:?}", line);
+            }
+        }
+    }
 }

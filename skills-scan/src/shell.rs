@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::engine::{Ctx, Kind, Unit};
+use crate::ctx::{Ctx, Kind, Unit};
 use crate::lex::shell::{self as lex, Command, Word};
 use crate::net;
 use crate::rule::{Severity, id};
@@ -749,7 +749,7 @@ fn command_rules(
     let program = name.to_ascii_lowercase();
     if WINDOWS_PROGRAMS.contains(&program.trim_end_matches(".exe")) && depth < 4 {
         let inner = unit.derived(text, cmd.command.span.start);
-        crate::powershell::scan(ctx, &inner);
+        ctx.powershell(&inner);
     }
     // Code given as an argument: `bash -c '…'`, `python -c "…"`, `eval "…"`.
     if INTERPRETERS.contains(&name) || name == "su" {
@@ -1502,7 +1502,7 @@ fn inline_code(
         let inner = unit.derived(&w.text, w.span.start);
         match name {
             "python" | "python2" | "python3" => {
-                crate::script::python(ctx, &inner);
+                ctx.python(&inner);
                 sandbox_escape(
                     ctx,
                     unit,
@@ -1512,7 +1512,7 @@ fn inline_code(
                 );
             }
             "node" | "deno" | "bun" => {
-                crate::script::js(ctx, &inner);
+                ctx.js(&inner);
                 sandbox_escape(
                     ctx,
                     unit,
@@ -1522,7 +1522,7 @@ fn inline_code(
                 );
             }
             "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
-                crate::powershell::scan(ctx, &inner);
+                ctx.powershell(&inner);
             }
             "perl" | "ruby" | "php" => {
                 sandbox_escape(
@@ -2283,8 +2283,8 @@ fn heredoc(
 ) {
     let inner = unit.slice(body.clone());
     match cmd.name.as_str() {
-        "python" | "python2" | "python3" => crate::script::python(ctx, &inner),
-        "node" | "deno" | "bun" => crate::script::js(ctx, &inner),
+        "python" | "python2" | "python3" => ctx.python(&inner),
+        "node" | "deno" | "bun" => ctx.js(&inner),
         n if INTERPRETERS.contains(&n) => walk(ctx, &inner, mode, flow, depth + 1),
         _ => {
             if let Some((t, range)) = target {
@@ -2292,9 +2292,9 @@ fn heredoc(
                     startup_content(ctx, unit, inner.text, range.clone());
                 } else if t.contains(".git/hooks/") || t.ends_with(".sh") {
                     walk(ctx, &inner, mode, flow, depth + 1);
-                } else if crate::config::is_agent_settings(t) {
+                } else if crate::agent_files::is_agent_settings(t) {
                     crate::config::settings(ctx, &inner, Some(t));
-                } else if crate::config::is_instruction_file(t) {
+                } else if crate::agent_files::is_instruction_file(t) {
                     crate::config::instructions(ctx, &inner, t);
                 }
             }

@@ -482,3 +482,21 @@ impl<'a> Ctx<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_name_and_shebang() {
+        assert_eq!(Kind::of("SKILL.md", ""), Kind::SkillMd);
+        assert_eq!(Kind::of("references/a.md", ""), Kind::Markdown);
+        assert_eq!(
+            Kind::of("scripts/run", "#!/usr/bin/env python3\n"),
+            Kind::Python
+        );
+        assert_eq!(Kind::of("scripts/run", "#!/bin/sh\n"), Kind::Shell);
+        assert_eq!(Kind::of("assets/.env", ""), Kind::Config);
+        assert_eq!(Kind::of("assets/deploy_key", "-----BEGIN"), Kind::Text);
+    }
+}

@@ -1,6 +1,6 @@
 //! Damage: secrets written to a raw socket, containers given the host,
 //! files encrypted or deleted under the home or the system, crontabs
-//! replaced, a user's folders removed.
+//! installed from files, a user's folders removed.
 
 use super::cmd::{Cmd, normalize_path, span_of};
 use super::mode::Mode;

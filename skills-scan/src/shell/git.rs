@@ -1,5 +1,6 @@
-//! Git: remotes, pushes and configuration that send the repository or
-//! credentials elsewhere, hooks and settings that run code.
+//! Git: remotes and pushes that send the repository elsewhere, force-pushes
+//! and deletions over shared branches, and configuration that runs code or
+//! switches a check off (hooks, `core.hooksPath`, TLS verification).
 
 use super::cmd::{Cmd, FETCHERS, SENDERS, has_word, span_of};
 use super::flow::Flow;

@@ -1,5 +1,6 @@
-//! Package installs: `pip` and `npm` from other indexes, from URLs and
-//! paths, with install scripts, or of names that imitate popular packages.
+//! Package installs outside the registry: `pip` from other indexes (or
+//! without checking their certificate) and from package files at a URL,
+//! `npm`, `npx`, `pnpm` and `bunx` from other registries, git branches and URLs.
 
 use super::cmd::Cmd;
 use crate::ctx::{Ctx, Unit};

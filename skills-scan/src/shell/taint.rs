@@ -1,6 +1,6 @@
-//! What a command puts into the file's [`Flow`]: secrets and decoded data
-//! into variables and files, downloads into files, remotes, and the names
-//! it defines.
+//! Which variables and files a command fills with secrets or decoded data,
+//! recorded in the file's [`Flow`] (downloads, remotes and the names a
+//! command defines are recorded by the walk and the git rules).
 
 use super::cmd::{is_assignment, normalize_path, program, vars};
 use super::flow::Flow;

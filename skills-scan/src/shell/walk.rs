@@ -670,6 +670,7 @@ pub(super) fn inline_code(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// A here-document: its body is what the command reads or writes.
 pub(super) fn heredoc(
     ctx: &mut Ctx<'_>,
     unit: &Unit<'_>,

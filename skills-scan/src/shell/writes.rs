@@ -124,7 +124,6 @@ pub(super) fn startup_content(
     }
 }
 
-/// A here-document: its body is what the command reads or writes.
 /// Where `command` writes its output (`> file`, `>> file`), normalised and
 /// lowercased, with the target's span.
 pub(super) fn written_target(command: &Command) -> Option<(String, Range<usize>)> {

@@ -5,30 +5,61 @@ A file imports another when it names an item the other defines: through
 `use crate::…`, `use super::…`, `use self::…`, or a path written inline in
 the code (`crate::a::f()`). Re-exports are followed to the file that
 defines the item, so importing through a facade is an edge to the item's
-home, not to the facade; `mod child;` alone is no edge. A `#[cfg(test)]`
-module's `super::` is the file it sits in. Items of a crate's root file
-(`lib.rs`, `main.rs`) count like any other file's.
+home, not to the facade; `mod child;` alone is no edge. Items of a crate's
+root file (`lib.rs`, `main.rs`) count like any other file's.
 
-Prints every strongly connected group of two or more files and exits 1 if
-there is one; `--graph` prints the edges too.
+A `#[cfg(test)]` module's imports are left out unless `--tests` is given:
+unit tests beside an analyzer may drive the whole crate through its entry
+point (`crate::scan`), which is no layering of the code itself. With
+`--tests`, a test module's `super::` is the file it sits in.
 
-    python3 scripts/check-import-cycles.py [--graph] [CRATE_SRC_DIR...]
+Without arguments, checks every library, proc-macro and binary target of
+every workspace member, as `cargo metadata --no-deps` lists them; with
+arguments, the crates whose source folders (holding `lib.rs` or `main.rs`)
+or root files they name. Prints every strongly connected group of two or
+more files and exits 1 if there is one; `--graph` prints the edges too.
+
+    python3 scripts/check-import-cycles.py [--graph] [--tests] [CRATE_SRC_DIR_OR_ROOT...]
 """
 
+import json
 import os
 import re
+import subprocess
 import sys
 
-CRATES = [
-    "skills-core/src",
-    "skills-compiler/src",
-    "skills-macros/src",
-    "skills-bundle/src",
-    "skills-mcp/src",
-    "skills-rig/src",
-    "skills-install/src",
-    "skills-cli/src",
-]
+# Target kinds whose sources are a crate's own code (tests and benches are
+# single files or folders of topics, checked by their own crates' tests).
+KINDS = {"lib", "rlib", "proc-macro", "bin"}
+
+
+def workspace_roots(root):
+    """The root file of every library, proc-macro and binary target of the
+    workspace's members, from `cargo metadata`."""
+    out = subprocess.run(
+        ["cargo", "metadata", "--no-deps", "--format-version", "1"],
+        cwd=root, check=True, capture_output=True, text=True,
+    ).stdout
+    meta = json.loads(out)
+    members = set(meta["workspace_members"])
+    roots = []
+    for package in meta["packages"]:
+        if package["id"] not in members:
+            continue
+        for t in package["targets"]:
+            if KINDS & set(t["kind"]):
+                roots.append(os.path.normpath(t["src_path"]))
+    return sorted(set(roots))
+
+
+def crate_root(arg):
+    """The root file of a crate given as its source folder or root file."""
+    if os.path.isfile(arg):
+        return arg
+    for name in ("lib.rs", "main.rs"):
+        if os.path.exists(os.path.join(arg, name)):
+            return os.path.join(arg, name)
+    sys.exit(f"check-import-cycles: no lib.rs or main.rs in `{arg}`")
 
 
 def strip(text):
@@ -124,13 +155,8 @@ class Module:
         self.test_text = ""
 
 
-def module_files(src):
-    """Maps module path tuples to files for one crate."""
-    root = None
-    for name in ("lib.rs", "main.rs"):
-        if os.path.exists(os.path.join(src, name)):
-            root = os.path.join(src, name)
-            break
+def module_files(root):
+    """Maps module path tuples to files for the crate rooted at `root`."""
     mods = {}
 
     def visit(path, file):
@@ -139,7 +165,7 @@ def module_files(src):
         text = strip(open(file, encoding="utf-8").read())
         base = os.path.dirname(file)
         stem = os.path.splitext(os.path.basename(file))[0]
-        if stem not in ("lib", "main", "mod"):
+        if stem not in ("lib", "main", "mod") and file != root:
             base = os.path.join(base, stem)
         # Drop `#[cfg(test)] mod x { ... }` bodies: their super:: is this file.
         main_text, test_text = text, ""
@@ -180,10 +206,11 @@ def resolve_start(mod_path, segs):
     return None
 
 
-def parse(mods):
+def parse(mods, tests):
     use_re = re.compile(r"\b(pub(?:\([^)]*\))?\s+)?use\s+([^;]+);", re.S)
     for mod in mods.values():
-        for part, is_test in ((mod.text, False), (mod.test_text, True)):
+        parts = [(mod.text, False)] + ([(mod.test_text, True)] if tests else [])
+        for part, is_test in parts:
             here = mod.path
             for m in use_re.finditer(part):
                 is_pub = bool(m.group(1)) and not is_test
@@ -284,12 +311,13 @@ def sccs(nodes, edges):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     graph = "--graph" in sys.argv
+    tests = "--tests" in sys.argv
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    crates = args or [os.path.join(root, c) for c in CRATES]
+    crates = [crate_root(a) for a in args] if args else workspace_roots(root)
     bad = 0
-    for src in crates:
-        mods = module_files(src)
-        parse(mods)
+    for crate in crates:
+        mods = module_files(crate)
+        parse(mods, tests)
         edges, nodes = {}, set()
         for mod in mods.values():
             nodes.add(mod.file)
@@ -297,13 +325,13 @@ def main():
                 t = target(mods, absolute)
                 if t and t != mod.file:
                     edges.setdefault(mod.file, set()).add(t)
-        rel = lambda f: os.path.relpath(f, os.path.dirname(os.path.dirname(src)))
+        rel = lambda f: os.path.relpath(f, root) if os.path.isabs(f) else os.path.normpath(f)
         if graph:
             for a in sorted(edges):
                 for b in sorted(edges[a]):
                     print(f"{rel(a)} -> {rel(b)}")
         groups = [g for g in sccs(nodes, edges) if len(g) > 1]
-        print(f"{rel(src)}: {len(nodes)} files, {sum(len(v) for v in edges.values())} imports, "
+        print(f"{rel(crate)}: {len(nodes)} files, {sum(len(v) for v in edges.values())} imports, "
               f"{len(groups)} cycle(s)")
         for g in groups:
             bad += 1

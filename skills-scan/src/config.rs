@@ -10,58 +10,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::engine::{Ctx, Unit};
+use crate::autorun::reaches_out;
+use crate::ctx::{Ctx, Unit};
 use crate::net;
 use crate::rule::{Severity, id};
-
-/// Whether `path` is a file an agent reads its settings or MCP servers
-/// from.
-pub(crate) fn is_agent_settings(path: &str) -> bool {
-    let p = path.to_ascii_lowercase();
-    [
-        ".claude/settings.json",
-        ".claude/settings.local.json",
-        ".claude.json",
-        ".mcp.json",
-        ".codex/config.toml",
-        ".gemini/settings.json",
-        ".cursor/mcp.json",
-        "claude_desktop_config.json",
-        ".vscode/mcp.json",
-        "opencode.json",
-        ".continue/config.json",
-        ".windsurf/mcp.json",
-        ".codeium/windsurf/mcp_config.json",
-        ".amp/settings.json",
-        ".config/goose/config.yaml",
-    ]
-    .iter()
-    .any(|f| p.ends_with(f))
-}
-
-/// Whether `path` is a file an agent reads as standing instructions.
-pub(crate) fn is_instruction_file(path: &str) -> bool {
-    let p = path.to_ascii_lowercase();
-    let name = p.rsplit('/').next().unwrap_or(&p);
-    matches!(
-        name,
-        "claude.md"
-            | "agents.md"
-            | "gemini.md"
-            | "memory.md"
-            | ".cursorrules"
-            | ".windsurfrules"
-            | ".clinerules"
-            | "copilot-instructions.md"
-            | "claude.local.md"
-            | "conventions.md"
-    ) || p.contains(".cursor/rules/")
-        || p.contains(".github/instructions/")
-        || p.contains(".claude/instructions")
-        || p.contains(".clinerules/")
-        || p.contains(".windsurf/rules/")
-        || p.contains(".claude/memory")
-}
 
 static HOOKS: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(r#"(?s)["']?hooks["']?\s*[:=]\s*[\[{(].{0,400}?(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|Notification|PreCompact|["']?command["']?\s*[:=])"#)
@@ -103,7 +55,7 @@ pub(crate) fn settings(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: Option<&str>)
             if let Some(cmd) = c.get(1) {
                 let value = cmd.as_str().replace("\\\"", "\"");
                 let inner = unit.derived(&value, cmd.start());
-                crate::shell::scan(ctx, &inner, crate::shell::Mode::Code);
+                ctx.shell(&inner, crate::shell::Mode::Code);
             }
         }
         let risky = ctx.worst_since(mark).is_some_and(|s| s >= Severity::Medium)
@@ -152,28 +104,6 @@ fn allow_all(ctx: &mut Ctx<'_>, unit: &Unit<'_>, into: &str) {
     }
 }
 
-/// Whether a hook command talks to the network or reads what it should not:
-/// a network program or address among its words (not in a file name:
-/// `intercept-curl.sh` is a script), the conversation's transcript, or a
-/// secret source.
-pub(crate) fn reaches_out(command: &str) -> bool {
-    let lower = command.to_ascii_lowercase();
-    lower
-        .split(|c: char| c.is_whitespace() || "\"'`;|&()<>".contains(c))
-        .any(|word| {
-            let program = word.rsplit('/').next().unwrap_or(word);
-            [
-                "curl", "wget", "nc", "ncat", "socat", "ssh", "scp", "base64",
-            ]
-            .contains(&program)
-                || word.starts_with("http://")
-                || word.starts_with("https://")
-                || word.starts_with("/dev/tcp")
-        })
-        || lower.contains("transcript")
-        || crate::sensitive::is_secret_source(command)
-}
-
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(r#"["']command["']\s*:\s*["']((?:[^"'\\]|\\.){1,2000})["']"#).expect("valid")
 });
@@ -183,8 +113,8 @@ static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     let path = ctx.path().to_string();
-    if is_agent_settings(&path)
-        || crate::plugin::is_manifest(&path)
+    if crate::agent_files::is_agent_settings(&path)
+        || crate::agent_files::is_manifest(&path)
         || text.contains("statusLine")
         || text.contains("apiKeyHelper")
         || text.contains("\"env\"")
@@ -234,7 +164,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 pub(crate) fn instructions(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: &str) {
     let mark = ctx.mark();
     crate::prose::scan(ctx, unit);
-    crate::shell::scan(ctx, unit, crate::shell::Mode::Inline);
+    ctx.shell(unit, crate::shell::Mode::Inline);
     if let Some(worst) = ctx.worst_since(mark)
         && worst >= Severity::Medium
     {

@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 use skills_core::fsread::{Dir, read_open};
 use skills_core::listing::{EntryKind, Listing};
 
-use crate::engine::{HEAD, Input};
+use crate::input::{HEAD, Input};
 use crate::{Options, Report};
 
 /// The most files one skill folder may hold for a scan.

@@ -117,7 +117,7 @@ pub(crate) fn evidence(text: &str) -> String {
             continue;
         }
         space = false;
-        if c.is_control() || crate::unicode::is_hidden(c) {
+        if c.is_control() || skills_core::invisible::is_invisible(c) {
             out.push_str(&format!("<U+{:04X}>", c as u32));
         } else {
             out.push(c);

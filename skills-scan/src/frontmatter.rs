@@ -4,7 +4,7 @@
 //! every `command:` value (the hooks a skill declares, which a client runs
 //! on its events while the skill is active) as shell.
 
-use crate::engine::{Ctx, Unit};
+use crate::ctx::{Ctx, Unit};
 use crate::rule::{Severity, id};
 use skills_core::tools::any_program::Opening;
 
@@ -82,7 +82,7 @@ fn commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             from + lead + skip..from + lead + trimmed.len() - skip
         };
         if range.start < range.end {
-            crate::shell::scan(ctx, &unit.slice(range), crate::shell::Mode::Code);
+            ctx.shell(&unit.slice(range), crate::shell::Mode::Code);
         }
     }
 }

@@ -62,11 +62,14 @@
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
 
+mod agent_files;
+mod autorun;
 pub mod baseline;
 mod clause;
 mod config;
 mod content;
 mod context;
+mod ctx;
 mod decode;
 mod engine;
 mod environ;
@@ -74,6 +77,7 @@ mod finding;
 mod flow;
 mod fold;
 mod frontmatter;
+mod input;
 mod jsonc;
 mod lex;
 mod lexicon;
@@ -102,6 +106,7 @@ mod unicode;
 mod disk;
 
 pub use finding::{EVIDENCE_CHARS, Finding, Report, Suppressed};
+pub use input::{Markers, Options, SkillFile};
 pub use rule::{Category, RULES, Rule, Severity, rule};
 
 #[cfg(feature = "fs")]
@@ -110,57 +115,6 @@ pub use disk::{ScanError, is_plugin_root, scan_dir};
 /// This scanner's version: a lock records which rules a skill was scanned
 /// with, since a newer version may find more.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// One file of a skill, as the scanner takes it.
-#[derive(Debug, Clone, Copy)]
-pub struct SkillFile<'a> {
-    /// The path relative to the skill's folder, `/`-separated (`SKILL.md`,
-    /// `scripts/run.sh`).
-    pub path: &'a str,
-    /// The file's bytes.
-    pub bytes: &'a [u8],
-}
-
-/// Bounds of a scan, and whose markers it honours.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Files larger than this are not read: listed as not scanned, and
-    /// reported (`SK643`) unless they are binary data of a known format.
-    pub max_file_bytes: u64,
-    /// The most bytes decoding may produce from one file, all layers together.
-    pub max_decoded_bytes: usize,
-    /// How many encodings deep a payload is followed (`base64` of `zlib` is 2).
-    pub max_decode_depth: u8,
-    /// Whether inline markers suppress the findings they cover.
-    pub markers: Markers,
-}
-
-/// What the inline markers of the scanned files do (see [`suppress`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Markers {
-    /// A marker with a reason suppresses what it covers: the findings move
-    /// to [`Report::suppressed`]. For the author's own scans (`skb scan`),
-    /// where the marker is the author's reviewed decision.
-    #[default]
-    Honour,
-    /// Markers suppress nothing: each finding a marker covers stays in
-    /// [`Report::findings`], its message saying what the marker claimed, and
-    /// is listed in [`Report::claimed`]. For a gate over a skill someone
-    /// else wrote (an installer), where the skill must not lower its own
-    /// gate and only the user accepts a finding.
-    Report,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            max_file_bytes: 8 << 20,
-            max_decoded_bytes: 1 << 20,
-            max_decode_depth: 3,
-            markers: Markers::Honour,
-        }
-    }
-}
 
 /// Scans the files of one skill.
 pub fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {

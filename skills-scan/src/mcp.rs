@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::engine::{Ctx, Kind, Unit};
+use crate::ctx::{Ctx, Kind, Unit};
 use crate::lex::{self, Kind as Tok, Token};
 use crate::rule::{Severity, id};
 

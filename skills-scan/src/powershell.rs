@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 use base64::Engine as _;
 use regex::Regex;
 
-use crate::engine::{Ctx, Unit};
+use crate::ctx::{Ctx, Unit};
 use crate::lex::powershell::{Statement, statements};
 use crate::net;
 use crate::rule::{Rule, Severity, id};

@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use crate::engine::{Ctx, Unit};
+use crate::ctx::{Ctx, Unit};
 use crate::lexicon;
 use crate::normalize::Normalized;
 use crate::prefilter::Prefilter;

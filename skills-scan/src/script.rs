@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use crate::engine::{Ctx, Unit};
+use crate::ctx::{Ctx, Unit};
 use crate::environ;
 use crate::flow::{self, Norm, Origin};
 use crate::fold::Lang;
@@ -26,7 +26,7 @@ use crate::net;
 use crate::rule::{Severity, id};
 use crate::sensitive;
 use crate::severity::{self, Moved};
-use crate::shell;
+use crate::shell::Mode;
 
 /// Scans Python source.
 pub(crate) fn python(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
@@ -400,7 +400,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 if is_shell_call(&name, lang) {
                     for s in arg_tokens.iter().filter(|s| s.kind == Kind::Str) {
                         let inner = unit.derived(&s.value, s.span.start);
-                        shell::scan(ctx, &inner, shell::Mode::Code);
+                        ctx.shell(&inner, Mode::Code);
                     }
                     if shipped
                         && arg_tokens
@@ -696,7 +696,8 @@ fn evaluated_strings(
 /// servers in it.
 fn agent_config(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token]) {
     let Some(file) = tokens.iter().find(|t| {
-        t.kind == Kind::Str && crate::config::is_agent_settings(t.value.trim_start_matches('~'))
+        t.kind == Kind::Str
+            && crate::agent_files::is_agent_settings(t.value.trim_start_matches('~'))
     }) else {
         return;
     };

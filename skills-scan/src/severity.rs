@@ -258,7 +258,7 @@ pub(crate) fn is_documentation(path: &str) -> bool {
         .any(|e| p.ends_with(e));
     let instructions = p == "skill.md"
         || p.ends_with("/skill.md")
-        || crate::config::is_instruction_file(&p)
+        || crate::agent_files::is_instruction_file(&p)
         || ["commands/", "agents/", "prompts/", "rules/", ".claude/"]
             .iter()
             .any(|d| p.starts_with(d) || p.contains(&format!("/{d}")));

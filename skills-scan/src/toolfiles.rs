@@ -24,105 +24,11 @@ use std::ops::Range;
 
 use skills_core::json::Node;
 
-use crate::engine::{Ctx, Unit};
+use crate::autorun::{Run, auto_run, command_line, quote};
+use crate::ctx::{Ctx, Unit};
 use crate::jsonc::{self, elements, members};
 use crate::rule::{Severity, id};
-use crate::shell::{self, Mode};
-
-/// Who runs a command, which decides the rule its entry is reported under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Run {
-    /// An agent's hook, on its events in every session.
-    Hook,
-    /// A helper command of an agent's settings (status line, key helper).
-    Settings,
-    /// An MCP server's command line, started with the client.
-    Server,
-    /// A tool's own trigger: an install, a folder opened, a commit, a build.
-    Tool,
-    /// A CI step, on the CI's machine: reported as [`Run::Tool`] is, but
-    /// sending data out is what CI steps do (notifications, uploads).
-    Ci,
-    /// A command someone runs by name (`npm run x`, a task): scanned, not
-    /// reported as running on its own.
-    Asked,
-}
-
-/// Scans `command`, found at `at` of `unit`, as the shell runs it; when
-/// what it does is reported (or, for hooks, when it reaches the network or
-/// secrets), reports the entry under `run`'s rule, one severity up from
-/// the worst finding and at least high: nobody asked for it to run.
-pub(crate) fn auto_run(
-    ctx: &mut Ctx<'_>,
-    unit: &Unit<'_>,
-    at: usize,
-    command: &str,
-    run: Run,
-    what: &str,
-) {
-    let inner = unit.derived(command, at);
-    let mark = ctx.mark();
-    shell::scan(ctx, &inner, Mode::Code);
-    let worst = ctx.worst_since(mark).filter(|w| *w >= Severity::Medium);
-    let (rule, when) = match run {
-        Run::Hook => (id::AgentHooks, "on the agent's events in every session"),
-        Run::Settings => (id::AgentHooks, "whenever the agent's client needs it"),
-        Run::Server => (id::McpRegistration, "whenever the agent's client starts"),
-        Run::Tool | Run::Ci => (
-            id::AutoRunCommand,
-            "as part of a routine step (an install, a build, a commit, opening the folder), not as a command anyone chose",
-        ),
-        Run::Asked => return,
-    };
-    let severity = match worst {
-        Some(w) => w.raised().max(Severity::High),
-        None if matches!(run, Run::Hook | Run::Settings) && crate::config::reaches_out(command) => {
-            Severity::High
-        }
-        None if run != Run::Ci && sends_out(command) => Severity::High,
-        None => return,
-    };
-    ctx.report(
-        &inner,
-        rule,
-        severity,
-        0..command.len(),
-        format!("{what} runs {when}, and what it runs reaches the network or secrets, or does what another finding here reports"),
-    );
-}
-
-/// Whether `command` sends data with a network program: data or a file
-/// given to it (`-d`, `-F`, `-T`, `--data-binary @-`), or output piped
-/// into it. Nothing a tool's own routine step (an install, a commit, a
-/// build) needs to do.
-fn sends_out(command: &str) -> bool {
-    let mut sender = false;
-    let mut piped = false;
-    for word in command.split(|c: char| c.is_whitespace() || c == ';' || c == '&') {
-        if word == "|" || word.ends_with('|') {
-            piped = true;
-            continue;
-        }
-        let program = word.rsplit('/').next().unwrap_or(word);
-        if ["curl", "wget", "nc", "ncat", "socat", "telnet"].contains(&program) {
-            if piped {
-                return true;
-            }
-            sender = true;
-        } else if sender
-            && (word.starts_with("--data")
-                || word.starts_with("--upload")
-                || word.starts_with("--post-")
-                || matches!(word, "-d" | "-F" | "-T" | "--form")
-                || word.starts_with("-d@")
-                || word.starts_with('@'))
-        {
-            return true;
-        }
-        piped = false;
-    }
-    false
-}
+use crate::shell::Mode;
 
 /// Scans `unit` (a whole file) when its name is one of the tool files;
 /// whether it was one (else the engine reads it by its kind).
@@ -166,7 +72,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
         ".npmrc" | ".yarnrc" | ".yarnrc.yml" | "pip.conf" | "pip.ini" | ".pypirc" => {
             registries(ctx, unit);
         }
-        _ if name.ends_with(".json") && !crate::plugin::is_manifest(&path) => {
+        _ if name.ends_with(".json") && !crate::agent_files::is_manifest(&path) => {
             crate::config::scan(ctx, unit);
             json_commands(ctx, unit);
         }
@@ -277,7 +183,7 @@ fn json_commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         }
     });
     for (at, command) in found {
-        shell::scan(ctx, &unit.derived(command, at), Mode::Code);
+        ctx.shell(&unit.derived(command, at), Mode::Code);
     }
 }
 
@@ -352,7 +258,7 @@ fn gemini_command(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
                 _ => {}
             }
         }
-        shell::scan(ctx, &unit.slice(open..end), Mode::Context);
+        ctx.shell(&unit.slice(open..end), Mode::Context);
         from = end;
     }
 }
@@ -538,30 +444,6 @@ fn devcontainer(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
     true
 }
 
-/// `program` with the string elements of `args` as shell words.
-pub(crate) fn command_line(program: &str, args: Option<&Node>) -> String {
-    let mut line = program.to_string();
-    for arg in args.map_or(&[][..], elements) {
-        if let Some(a) = arg.as_str() {
-            line.push(' ');
-            line.push_str(&quote(a));
-        }
-    }
-    line
-}
-
-/// `arg` as one shell word: as is when it needs no quoting.
-pub(crate) fn quote(arg: &str) -> String {
-    if !arg.is_empty()
-        && arg
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@+,%{}$~".contains(&b))
-    {
-        return arg.to_string();
-    }
-    format!("'{}'", arg.replace('\'', "'\\''"))
-}
-
 /// A Dockerfile's `RUN` instructions, continuation lines joined.
 fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let what = "a `RUN` step (run by every image build)";
@@ -650,7 +532,7 @@ fn pth(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         }
         let code = unit.slice(start..start + line.trim_end().len());
         let mark = ctx.mark();
-        crate::script::python(ctx, &code);
+        ctx.python(&code);
         let severity = match ctx.worst_since(mark) {
             Some(w) if w >= Severity::Medium => w.raised().max(Severity::High),
             _ => Severity::Medium,

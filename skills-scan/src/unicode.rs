@@ -4,7 +4,7 @@
 //! stray invisible characters, and words mixing Latin with look-alike
 //! letters of another script.
 
-use crate::engine::{Ctx, Unit};
+use crate::ctx::{Ctx, Unit};
 use crate::rule::{Severity, id};
 
 /// Whether `c` hides or reorders text (the workspace's one table).

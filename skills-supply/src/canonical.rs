@@ -61,12 +61,12 @@
 //!   `http://h/a/c:/../b` is fetched as `/a/c:/b` where the form says
 //!   `h/a/b`; the reading with dot segments kept (below) still puts it
 //!   under `h/a/c:/`, and so does the URL fetched given to
-//!   [`Provenance::through`].
+//!   [`Provenance::through`](crate::trust::Provenance::through).
 //!
 //! # Readings
 //!
 //! Where readers disagree, a text has several canonical readings (a
-//! source's are its first [`Provenance::locations`]); the first is its
+//! source's are its first [`Provenance::locations`](crate::trust::Provenance::locations)); the first is its
 //! [`identity`]. A source must satisfy the pins of every reading (pins only
 //! narrow), and a pattern applies when any of its readings matches.
 //! Besides the identity:
@@ -86,9 +86,6 @@
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use url::Host;
-
-#[cfg(doc)]
-use crate::trust::Provenance;
 
 /// The canonical identity of `source`: the one spelling of the location it
 /// names, as the module documentation describes

@@ -60,48 +60,22 @@
 
 mod checkout;
 mod error;
+mod limits;
+mod options;
 mod resolve;
 mod run;
 mod spec;
 mod transport;
 mod tree;
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
 pub use checkout::subpath_dir;
 pub use error::GitError;
+pub use limits::{GitLimit, GitLimits};
+pub use options::GitOptions;
 pub use spec::GitSpec;
-pub use tree::{GitLimit, GitLimits};
-
-/// How git is run.
-#[derive(Debug, Clone)]
-pub struct GitOptions {
-    /// The longest one call ([`resolve`], [`checkout`], [`fetch`]) may take,
-    /// all its git runs together; the run in progress is killed then.
-    pub timeout: Duration,
-    /// The git program: a name looked up in `PATH`, or a path.
-    pub git: PathBuf,
-    /// Allows the plain-text transports (`http://`, `git://`) to hosts that
-    /// are not loopback. Default `false`: plain text only to `127.0.0.0/8`,
-    /// `[::1]` or `localhost`, as for HTTPS downloads.
-    pub allow_plain_text: bool,
-    /// What a checkout may fetch and write.
-    pub limits: GitLimits,
-}
-
-impl Default for GitOptions {
-    /// Five minutes, `git` from `PATH`, no plain text to other hosts than
-    /// loopback, [`GitLimits::default`].
-    fn default() -> Self {
-        GitOptions {
-            timeout: Duration::from_secs(300),
-            git: PathBuf::from("git"),
-            allow_plain_text: false,
-            limits: GitLimits::default(),
-        }
-    }
-}
 
 /// The commit (40 hex digits, or 64 in a SHA-256 repository, lowercase)
 /// that `spec.reference` names now, asked of the server with `git

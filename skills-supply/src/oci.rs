@@ -98,74 +98,34 @@
 
 mod auth;
 mod client;
+mod env;
 mod error;
 mod manifest;
+mod options;
 mod reference;
-
-use std::time::Duration;
 
 use ureq::http::{Method, StatusCode};
 
-pub use auth::{Credentials, ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
+pub use auth::Credentials;
+pub use env::{ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
 pub use error::OciError;
+pub use manifest::{
+    ARTIFACT_TYPE, EMPTY_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, PACK_MEDIA_TYPE, SIGNATURE_MEDIA_TYPE,
+    TITLE_ANNOTATION,
+};
+pub use options::{DEFAULT_MAX_PACK, OciOptions};
 pub use reference::Reference;
 
 use client::{Session, explain, header, read_bounded};
 use manifest::{Descriptor, Manifest, digest_of};
 use skills_core::pack::signature::MAX_SIGNATURE_FILE;
 
-/// The manifest's `artifactType`: a skill pack.
-pub const ARTIFACT_TYPE: &str = "application/vnd.skills.pack.v1";
-/// The pack layer's media type: a `.skillpack` file's bytes (a zip).
-pub const PACK_MEDIA_TYPE: &str = "application/vnd.skills.pack.v1+zip";
-/// The signature layer's media type: a minisign `.minisig` file's text.
-pub const SIGNATURE_MEDIA_TYPE: &str = "application/vnd.skills.pack.signature.v1.minisig";
-/// The OCI image manifest media type.
-pub const MANIFEST_MEDIA_TYPE: &str = "application/vnd.oci.image.manifest.v1+json";
-/// The OCI empty descriptor's media type, used for the config.
-pub const EMPTY_MEDIA_TYPE: &str = "application/vnd.oci.empty.v1+json";
-/// The annotation that names a layer's file for ORAS.
-pub const TITLE_ANNOTATION: &str = "org.opencontainers.image.title";
 /// The largest manifest read: 4 MiB (a pack's is under 1 KiB; registries
 /// refuse manifests over 4 MiB).
 pub const MAX_MANIFEST: u64 = 4 << 20;
-/// The default [`OciOptions::max_pack_bytes`]: 256 MiB.
-pub const DEFAULT_MAX_PACK: u64 = 256 << 20;
-
 /// The pack layer's title (the signature's adds `.minisig`): fixed, so the
 /// manifest does not depend on the repository it is pushed to.
 const PACK_TITLE: &str = "pack.skillpack";
-
-/// The empty config blob.
-const EMPTY_CONFIG: &[u8] = b"{}";
-
-/// How to talk to registries.
-#[derive(Debug, Clone)]
-pub struct OciOptions {
-    /// Where credentials come from (default: environment, then Docker config).
-    pub credentials: Credentials,
-    /// Use `http://` for a registry that is not on loopback.
-    pub insecure: bool,
-    /// The largest pack layer pulled, checked against its descriptor before
-    /// downloading and against the bytes while reading.
-    pub max_pack_bytes: u64,
-    /// Retries after a connection failure, `5xx` or `429` (default 3).
-    pub retries: u32,
-    /// The longest one request may take, body included (default 5 min).
-    pub timeout: Duration,
-}
-
-impl Default for OciOptions {
-    fn default() -> OciOptions {
-        OciOptions {
-            credentials: Credentials::Ambient,
-            insecure: false,
-            max_pack_bytes: DEFAULT_MAX_PACK,
-            retries: 3,
-            timeout: Duration::from_secs(300),
-        }
-    }
-}
 
 /// A pulled pack, verified against its manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,142 +20,26 @@
 //! Fields of a skill that this module does not know are kept in
 //! [`VercelSkill::other`], so an import loses nothing.
 
+mod error;
 mod hash;
+mod lock;
 mod strict;
 mod verify;
 
 use std::cell::RefCell;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use skills_core::fsread::Dir;
 
 use serde_json::{Map, Value};
 
+pub use error::VercelError;
 pub use hash::{MAX_DEPTH, MAX_FILES, MAX_TOTAL_BYTES, computed_hash};
+pub use lock::{LOCK_FILE, VercelLock, VercelSkill};
 pub use verify::{AGENT_FOLDERS, Finding, State, install_name, verify};
-
-/// The lock file's name, at the project's root.
-pub const LOCK_FILE: &str = "skills-lock.json";
 
 /// The largest `skills-lock.json` [`read`] accepts.
 pub const MAX_LOCK_BYTES: u64 = 16 << 20;
-
-/// A parsed `skills-lock.json`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VercelLock {
-    /// The format's version (1 today; the CLI accepts any number from 1 up).
-    pub version: u64,
-    /// The skills, in the order of their names' bytes.
-    pub skills: Vec<VercelSkill>,
-}
-
-/// One skill of a `skills-lock.json`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VercelSkill {
-    /// The skill's name: its key in `skills` (the name from its `SKILL.md`,
-    /// not yet made into a folder name: see [`install_name`]).
-    pub name: String,
-    /// `source`: where it came from, as the CLI recorded it (a path, a URL,
-    /// `owner/repo`, an npm package name, `wellknown/HOST`).
-    pub source: String,
-    /// `sourceType`: `local`, `github`, `gitlab`, `git`, `well-known`,
-    /// `node_modules`, or another the CLI may add.
-    pub source_type: String,
-    /// `computedHash`: the SHA-256, in hex, that [`computed_hash`] reproduces.
-    pub computed_hash: String,
-    /// `sourceUrl`, when the CLI recorded one (git sources).
-    pub source_url: Option<String>,
-    /// `ref`: the branch or tag asked for, when one was.
-    pub git_ref: Option<String>,
-    /// `skillPath`: the skill's `SKILL.md` inside the source.
-    pub skill_path: Option<String>,
-    /// `subagents`: Eve's subagents it went to.
-    pub subagents: Option<Vec<String>>,
-    /// Every other field, as written.
-    pub other: Map<String, Value>,
-}
-
-/// Why a `skills-lock.json` or a skill folder could not be read.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum VercelError {
-    /// The file or a file of the skill could not be read.
-    Read(skills_core::fsread::FileError),
-    /// A directory of the skill could not be listed.
-    List {
-        /// The directory.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The lock is not JSON.
-    Json(serde_json::Error),
-    /// An object of the lock holds a key twice (a skill, or a field of
-    /// one): refused, since readers disagree on which one counts.
-    Repeated {
-        /// The key.
-        key: String,
-        /// Where the second one is: line, from 1.
-        line: usize,
-        /// Column, from 1.
-        column: usize,
-    },
-    /// The lock is JSON but not of the shape above.
-    Shape(String),
-    /// A file or directory name in the skill is not UTF-8 (the CLI cannot
-    /// hash it either).
-    NonUtf8 {
-        /// The entry.
-        path: PathBuf,
-    },
-    /// The collation data compiled into this crate could not be loaded.
-    Collator(String),
-    /// The skill is over one of the bounds [`computed_hash`] keeps.
-    TooLarge {
-        /// The skill's folder.
-        path: PathBuf,
-        /// Which bound, in words.
-        what: String,
-    },
-}
-
-impl fmt::Display for VercelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            VercelError::Read(e) => write!(f, "{e}"),
-            VercelError::List { path, source } => {
-                write!(f, "cannot list `{}`: {source}", path.display())
-            }
-            VercelError::Json(e) => write!(f, "`{LOCK_FILE}` is not valid JSON: {e}"),
-            VercelError::Repeated { key, line, column } => write!(
-                f,
-                "`{LOCK_FILE}`: `{key}` appears twice in one object (line {line}, column {column}); which one counts depends on the reader, so neither is used"
-            ),
-            VercelError::Shape(what) => write!(f, "`{LOCK_FILE}`: {what}"),
-            VercelError::NonUtf8 { path } => write!(
-                f,
-                "`{}`: the name is not UTF-8, so Vercel's hash is not defined for it",
-                path.display()
-            ),
-            VercelError::Collator(e) => write!(f, "cannot load ICU's root collation: {e}"),
-            VercelError::TooLarge { path, what } => {
-                write!(f, "`{}`: {what}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for VercelError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            VercelError::Read(e) => Some(e),
-            VercelError::List { source, .. } => Some(source),
-            VercelError::Json(e) => Some(e),
-            _ => None,
-        }
-    }
-}
 
 /// Reads and parses the `skills-lock.json` at `path`, at most
 /// [`MAX_LOCK_BYTES`].

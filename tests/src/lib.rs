@@ -9,16 +9,10 @@ use std::process::{Command, Stdio};
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod tier;
+mod workspace;
 
 pub use tier::{acceptance, acceptance_mod, shared};
-
-/// The workspace root.
-pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
+pub use workspace::workspace;
 
 /// `name`, checked to be installed, with stdin closed; a test that needs
 /// a tool fails without it, naming the Debian package (`package`) that

@@ -16,7 +16,7 @@ use std::process::Command;
 
 pub use skills_tests_macros::{acceptance, acceptance_mod};
 
-use crate::workspace;
+use crate::workspace::workspace;
 
 /// How to get the shared material, in every failure that needs it.
 const GET_SHARED: &str = "the acceptance tier reads the shared material (corpus, golden cases, \

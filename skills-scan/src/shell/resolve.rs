@@ -17,6 +17,7 @@ use std::ops::Range;
 
 use base64::Engine as _;
 
+use super::secrets::{names_store, secret_source};
 use crate::lex::shell::{self as lex, Command, Pipeline};
 
 /// The longest value kept for a name.
@@ -715,10 +716,7 @@ pub(crate) fn unescape(text: &str) -> String {
 /// Whether an argument carries what the rules look for: an address, a
 /// credential store, a socket, a secret.
 fn carries(arg: &str) -> bool {
-    arg.contains("://")
-        || arg.contains("/dev/tcp")
-        || super::names_store(arg)
-        || super::secret_source(arg)
+    arg.contains("://") || arg.contains("/dev/tcp") || names_store(arg) || secret_source(arg)
 }
 
 /// `name=value` or `name+=value`.

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::auth::{ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
+use super::env::{ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
 
 /// Why a push, pull or resolve failed; each names the reference.
 #[derive(Debug)]

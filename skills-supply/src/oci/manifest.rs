@@ -6,10 +6,20 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    ARTIFACT_TYPE, EMPTY_CONFIG, EMPTY_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, PACK_MEDIA_TYPE,
-    SIGNATURE_MEDIA_TYPE,
-};
+/// The manifest's `artifactType`: a skill pack.
+pub const ARTIFACT_TYPE: &str = "application/vnd.skills.pack.v1";
+/// The pack layer's media type: a `.skillpack` file's bytes (a zip).
+pub const PACK_MEDIA_TYPE: &str = "application/vnd.skills.pack.v1+zip";
+/// The signature layer's media type: a minisign `.minisig` file's text.
+pub const SIGNATURE_MEDIA_TYPE: &str = "application/vnd.skills.pack.signature.v1.minisig";
+/// The OCI image manifest media type.
+pub const MANIFEST_MEDIA_TYPE: &str = "application/vnd.oci.image.manifest.v1+json";
+/// The OCI empty descriptor's media type, used for the config.
+pub const EMPTY_MEDIA_TYPE: &str = "application/vnd.oci.empty.v1+json";
+/// The annotation that names a layer's file for ORAS.
+pub const TITLE_ANNOTATION: &str = "org.opencontainers.image.title";
+/// The empty config blob.
+const EMPTY_CONFIG: &[u8] = b"{}";
 
 /// `sha256:<hex>` of `bytes`.
 pub(crate) fn digest_of(bytes: &[u8]) -> String {

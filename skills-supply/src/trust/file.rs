@@ -35,6 +35,9 @@ use skills_core::pack::signature::public_key_id;
 
 use super::{Origin, Publisher, TrustError, TrustedKey};
 
+/// The project's trust file, at the project's root.
+pub const PROJECT_FILE: &str = "skills-trust.json";
+
 /// The format version written in, and accepted from, trust files.
 const FORMAT_VERSION: u32 = 1;
 /// The largest trust file read: 1 MiB, some thousands of keys.

@@ -1,0 +1,59 @@
+//! Which variables and files a command fills with secrets or decoded data,
+//! recorded in the file's [`Flow`] (downloads, remotes and the names a
+//! command defines are recorded by the walk and the git rules).
+
+use super::cmd::{is_assignment, normalize_path, program, vars};
+use super::flow::Flow;
+use super::secrets::{names_store, secret_source};
+use crate::ctx::Unit;
+use crate::lex::shell::Command;
+
+/// Records variables and files that come to hold secrets.
+pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut Flow) {
+    let text = unit.text.get(command.span.clone()).unwrap_or("");
+    let secret = secret_source(text) || vars(text).iter().any(|v| flow.tainted.contains(*v));
+    for w in &command.words {
+        if let Some((name, value)) = w.text.split_once('=')
+            && is_assignment(&w.text)
+            && (value.contains("base64 -d")
+                || value.contains("base64 --decode")
+                || value.contains("base64 -D")
+                || value.contains("xxd -r")
+                || value.contains("| rev")
+                || value.contains("openssl enc -d"))
+        {
+            flow.decoded.insert(name.to_string());
+        }
+        if let Some((name, value)) = w.text.split_once('=')
+            && is_assignment(&w.text)
+            && (secret_source(value) || vars(value).iter().any(|v| flow.tainted.contains(*v)))
+        {
+            flow.tainted.insert(name.to_string());
+        }
+    }
+    if secret && !piped {
+        for r in &command.redirects {
+            if r.op == ">" || r.op == ">>" || r.op == "&>" {
+                flow.tainted_files.insert(normalize_path(&r.target.text));
+            }
+        }
+    }
+    // `for f in ~/.aws/credentials ~/.ssh/id_rsa; do`
+    if command.words.len() > 2
+        && command.words[1].text == "in"
+        && command.words[2..].iter().any(|w| names_store(&w.text))
+    {
+        flow.tainted.insert(command.words[0].text.clone());
+    }
+    // `read -s` prompts take a secret from the keyboard.
+    if let Some(cmd) = program(command)
+        && cmd.name == "read"
+        && cmd
+            .args
+            .iter()
+            .any(|a| a.text.starts_with('-') && a.text.contains('s'))
+        && let Some(last) = cmd.args.last()
+    {
+        flow.tainted.insert(last.text.clone());
+    }
+}

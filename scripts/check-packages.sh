@@ -2,7 +2,10 @@
 # Checks that the crates publish and work as users will get them:
 #   1. `cargo package` every publishable crate; Cargo verifies each one by
 #      building it from its own tarball (dependencies on the other crates
-#      resolved from the tarballs packaged before it);
+#      resolved from the tarballs packaged before it); no source in a
+#      tarball names a dev-dependency that packaging drops (a path-only one,
+#      such as the workspace's `skills-tests`), so that `cargo test` can
+#      compile the published crate;
 #   2. a crate outside the workspace that depends on `skills-bundle` from
 #      crates.io only, patched (`[patch.crates-io]`) to the unpacked
 #      tarballs, builds the README's example over `skills/` and runs it:
@@ -37,6 +40,43 @@ for c in "${crates[@]}"; do
   test -f "target/package/$c-$version.crate" || { echo "missing target/package/$c-$version.crate" >&2; exit 1; }
   test -d "target/package/$c-$version" || { echo "missing target/package/$c-$version" >&2; exit 1; }
 done
+
+echo "== no packaged source names a dev-dependency that packaging dropped"
+# A dev-dependency without a version (`skills-tests`, a path in this
+# workspace) is left out of the published Cargo.toml; a test or bench in
+# the tarball that still names it does not compile there. Compares each
+# crate's dev-dependencies (cargo metadata) with its normalized Cargo.toml
+# in target/package/, and reads every `.rs` file the tarball holds. A
+# static check, in place of building every tarball's tests (`cargo test
+# --no-run` there): seconds instead of minutes on CI's two cores, and it
+# sees every crate, not only the one built.
+python3 - "$version" "${crates[@]}" <<'PY'
+import json, pathlib, re, subprocess, sys, tomllib
+version, crates = sys.argv[1], sys.argv[2:]
+meta = json.loads(subprocess.run(
+    ["cargo", "metadata", "--no-deps", "--format-version", "1", "--offline"],
+    check=True, capture_output=True).stdout)
+bad = []
+for pkg in meta["packages"]:
+    if pkg["name"] not in crates:
+        continue
+    dev = {d.get("rename") or d["name"] for d in pkg["dependencies"] if d["kind"] == "dev"}
+    root = pathlib.Path(f"target/package/{pkg['name']}-{version}")
+    manifest = tomllib.loads((root / "Cargo.toml").read_text(encoding="utf-8"))
+    kept = set(manifest.get("dev-dependencies", {}))
+    for table in manifest.get("target", {}).values():
+        kept |= set(table.get("dev-dependencies", {}))
+    dropped = sorted(dev - kept)
+    if not dropped:
+        continue
+    names = re.compile(r"\b(" + "|".join(re.escape(n.replace("-", "_")) for n in dropped) + r")\b")
+    for path in sorted(root.rglob("*.rs")):
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in names.finditer(line):
+                bad.append(f"{path}:{n}: `{m.group(1)}`, a dev-dependency `cargo package` drops")
+print("\n".join(bad) if bad else f"{len(crates)} crates: none")
+sys.exit(1 if bad else 0)
+PY
 
 echo "== a new crate depending on the packaged skills-bundle runs the README's example"
 user=target/package-user

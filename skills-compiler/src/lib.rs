@@ -18,6 +18,43 @@
 //! The clients themselves (names, folders, scan rules) are one table,
 //! `skills_core::client`; [`client`] holds their behaviour.
 //!
+//! # Code map
+//!
+//! The source tree is the pipeline, one folder per stage, in order:
+//!
+//! - `discover/` finds the skills: the folders under the roots, each
+//!   client's folders, plugin manifests ([`discover`]).
+//! - `check/` runs the check: of whole roots ([`check()`], [`check_dir`],
+//!   `check/mod.rs`) and of one skill ([`skill`]: the read stage `read.rs`,
+//!   then `parse/`, then the skill's files ([`files`]) and `rules/` over
+//!   them, then `agents/openai.yaml`), into a [`CheckedSkill`]
+//!   (`checked.rs`); what decides what it accepts ([`Options`] in
+//!   `options.rs`, [`Knobs`] in `knobs.rs`), and the work spread over
+//!   the cores ([`parallel`]).
+//! - `parse/` turns `SKILL.md`'s bytes into a tree (`parse/mod.rs`): the
+//!   split into frontmatter and body ([`frontmatter`]), the strict YAML
+//!   ([`yaml`]), how YAML 1.1 types a scalar (`yaml11.rs`), a value as JSON
+//!   with YAML's types ([`yaml_json`]), and what libyaml may be given
+//!   ([`libyaml_bound`]).
+//! - `rules/` says what is wrong: the reference validator's rules
+//!   (`rules/mod.rs`), the lints (`lints.rs`), `SK309` (`any_program.rs`),
+//!   skills found twice ([`duplicates`]), the profiles that grade every
+//!   problem ([`profile`]), Python's Unicode (`pyunicode/`), and the
+//!   reference's `read-properties` and `to-prompt` ([`properties`]).
+//! - `client/` reads skills as each client does, one skill and the whole
+//!   listing ([`client`]).
+//! - `build/` turns checked skills into what a program carries: the embed
+//!   plan ([`embed`]), the code `skills_bundle!` expands to (`codegen`),
+//!   packs ([`pack`]), building from `skb.lock` ([`locked`]), and a pack's
+//!   manifest checked against its `SKILL.md` files ([`rederive`]).
+//! - `diag/` is what every stage reports: [`Diagnostic`] and its stable
+//!   codes ([`diag`]), positions in a file ([`source`]), and a diagnostic
+//!   printed as rustc prints one ([`render`]).
+//!
+//! Every module keeps the flat path it had before the stages were folders
+//! (`skills_compiler::yaml`, `crate::lints`): the re-exports below are
+//! those paths, which other crates and this crate's own code name.
+//!
 //! ```no_run
 //! use skills_compiler::{check, Options};
 //! let result = check(&["skills".into()], &Options::default());
@@ -31,39 +68,25 @@
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
 
+mod build;
+mod check;
 pub mod client;
-#[cfg(feature = "codegen")]
-pub mod codegen;
 pub mod diag;
 pub mod discover;
-pub mod duplicates;
-pub mod embed;
-pub mod files;
-pub mod frontmatter;
-pub mod libyaml_bound;
-pub mod locked;
-pub mod pack;
-pub mod parallel;
-pub mod profile;
-pub mod properties;
-pub mod rederive;
-pub mod render;
-pub mod skill;
-pub mod source;
-pub mod yaml;
-pub mod yaml_json;
-
-mod any_program;
-mod check;
-mod checked;
-mod knobs;
-mod lints;
-mod options;
 mod parse;
-mod pyunicode;
-mod read;
 mod rules;
-mod yaml11;
+
+// The flat paths (see "Code map" above).
+#[cfg(feature = "codegen")]
+pub use build::codegen;
+pub use build::{embed, locked, pack, rederive};
+pub(crate) use check::{checked, knobs, options, read};
+pub use check::{files, parallel, skill};
+pub use diag::{render, source};
+pub(crate) use parse::yaml11;
+pub use parse::{frontmatter, libyaml_bound, yaml, yaml_json};
+pub(crate) use rules::{any_program, lints, pyunicode};
+pub use rules::{duplicates, profile, properties};
 
 pub use check::{Checked, check, check_dir};
 pub use checked::CheckedSkill;

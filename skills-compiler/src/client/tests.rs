@@ -2,59 +2,6 @@
 
 use super::*;
 use crate::Options;
-use std::path::PathBuf;
-
-/// Every skill directory under `root` (a `SKILL.md` or `skill.md` in it).
-fn skill_dirs(root: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(read) = std::fs::read_dir(root) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = read.filter_map(|e| Some(e.ok()?.path())).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            if path.join("SKILL.md").is_file() || path.join("skill.md").is_file() {
-                out.push(path.clone());
-            }
-            skill_dirs(&path, out);
-        }
-    }
-}
-
-/// Claude Code's reading of a checked skill takes the check's parse of
-/// the frontmatter where it can; it must equal the reading from the
-/// bytes alone, on the reference's edge cases and on the corpus.
-#[skills_tests::acceptance("needs ../shared/golden and ../shared/corpus")]
-#[test]
-fn readings_from_the_checks_parse_equal_readings_from_the_bytes() {
-    let mut dirs = Vec::new();
-    skill_dirs(&skills_tests::tier::shared_path("golden/cases"), &mut dirs);
-    let golden = dirs.len();
-    skill_dirs(
-        &skills_tests::tier::shared_path("corpus/collections"),
-        &mut dirs,
-    );
-    assert!(
-        golden > 50 && dirs.len() > golden + 400,
-        "{} skills: ../shared is missing",
-        dirs.len()
-    );
-    let options = Options::default();
-    let mut reused = 0;
-    for dir in &dirs {
-        let skill = crate::check_skill(dir, None, &options);
-        let (Some(path), Some(source)) = (&skill.skill_md, &skill.source) else {
-            continue;
-        };
-        let from_bytes = claude_code::read_loaded(&skill.dir, path, source.bytes());
-        let checked = reading_of(Client::ClaudeCode, &skill);
-        if path.file_name().is_some_and(|n| n == "SKILL.md") {
-            assert_eq!(checked.as_ref(), Some(&from_bytes), "{}", dir.display());
-            reused += usize::from(skill.frontmatter.is_some());
-        }
-    }
-    assert!(reused > 400, "the check's parse was taken {reused} times");
-}
 
 /// Without the `codex-yaml` feature the `codex` profile still exists,
 /// and a skill Codex would read is an error naming the feature: no check

@@ -3,7 +3,7 @@
 use super::*;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::listing::MAX_MANIFEST_BYTES;
 use crate::diag::{Code, Diagnostic};
@@ -534,47 +534,6 @@ fn a_fifo_manifest_is_refused_without_blocking() -> Result {
         )
     );
     Ok(())
-}
-
-#[skills_tests::acceptance("needs ../shared/corpus")]
-#[test]
-fn trailofbits_corpus_marketplace() {
-    let root = &skills_tests::tier::shared_path("corpus/collections/trailofbits-skills");
-    let (found, diags) = run(root);
-    assert!(diags.is_empty(), "{diags:?}");
-    assert_eq!(found.len(), 80);
-    assert!(
-        found
-            .iter()
-            .all(|f| f.plugin.is_some() && f.dir.join("SKILL.md").is_file())
-    );
-    let first = found
-        .iter()
-        .find(|f| f.plugin.as_deref() == Some("building-secure-contracts"));
-    assert!(first.is_some_and(|f| {
-        f.dir
-            .starts_with(root.join("plugins/building-secure-contracts/skills"))
-    }));
-}
-
-#[skills_tests::acceptance("needs ../shared/corpus")]
-#[test]
-fn corpus_collections_find_every_listed_skill() {
-    let base = skills_tests::tier::shared_path("corpus/collections");
-    let read = fs::read_dir(&base).expect("the corpus lists");
-    let mut collections: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    assert!(collections.len() >= 6, "{collections:?}");
-    collections.sort();
-    for root in collections {
-        let (found, diags) = run(&root);
-        assert!(!found.is_empty(), "{}", root.display());
-        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
-        let mut dirs: Vec<&PathBuf> = found.iter().map(|f| &f.dir).collect();
-        let n = dirs.len();
-        dirs.sort();
-        dirs.dedup();
-        assert_eq!(n, dirs.len(), "duplicates under {}", root.display());
-    }
 }
 
 #[cfg(unix)]

@@ -18,5 +18,6 @@ mod openai;
 mod pack_props;
 mod props;
 mod rebuild;
+mod runtime_deps;
 mod ui;
 mod upstream;

@@ -823,28 +823,4 @@ mod tests {
         assert_eq!(codes(&diags), [Code::Io]);
         Ok(())
     }
-
-    #[skills_tests::acceptance("needs ../shared/corpus")]
-    #[test]
-    fn corpus_is_listed_quickly_and_without_panics() {
-        let base = skills_tests::tier::shared_path("corpus/collections");
-        let mut diags = Vec::new();
-        let opts = crate::discover::DiscoveryOptions::default();
-        let mut skills = Vec::new();
-        let read = fs::read_dir(&base).expect("the corpus lists");
-        for entry in read.flatten() {
-            skills.extend(crate::discover::discover(&entry.path(), &opts, &mut diags));
-        }
-        let mut total = 0;
-        for s in &skills {
-            let files = skill_files(&s.dir, &FileLimits::default(), &mut diags);
-            assert!(
-                files
-                    .windows(2)
-                    .all(|w| w[0].rel.as_bytes() < w[1].rel.as_bytes())
-            );
-            total += files.len();
-        }
-        assert!(total >= skills.len());
-    }
 }

@@ -13,10 +13,10 @@
 use std::fmt;
 use std::path::Path;
 
-use super::client::codex::read_openai_yaml;
 use super::embed::describe;
 use super::pack::manifest_skill;
-use super::{CheckedSkill, Profile};
+use crate::client::codex::read_openai_yaml;
+use crate::{CheckedSkill, Profile};
 use skills_core::meta::side_by_side;
 use skills_core::pack::{ManifestSkill, plugin_of};
 use skills_core::zip::printable;

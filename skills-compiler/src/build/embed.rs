@@ -15,13 +15,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::files::SkillFile;
-use super::profile::SPEC_FIELDS;
-use super::properties::py_str;
-use super::skill::CheckedSkill;
-use super::yaml::{Node, Value};
-use super::yaml_json;
-use super::{Checked, Diagnostic};
+use crate::files::SkillFile;
+use crate::profile::SPEC_FIELDS;
+use crate::properties::py_str;
+use crate::skill::CheckedSkill;
+use crate::yaml::{Node, Value};
+use crate::yaml_json;
+use crate::{Checked, Diagnostic};
 use skills_core::digest;
 use skills_core::fsread::{Dir, FileError, Reason, read_open};
 use skills_core::glob;
@@ -345,7 +345,7 @@ struct Job<'a> {
 
 /// Reads and compresses files on all cores, keeping their order.
 fn compress_all(jobs: &[&Job<'_>]) -> Result<Vec<PlanFile>, PlanError> {
-    super::parallel::map(jobs, 0, |job| compress_one(job))
+    crate::parallel::map(jobs, 0, |job| compress_one(job))
         .into_iter()
         .collect()
 }
@@ -398,8 +398,8 @@ mod tests {
     fn relabelled_paths_are_relative_or_under_the_new_prefix() {
         let base = Path::new("/crate");
         let d = Diagnostic::new(
-            super::super::Code::MissingFrontmatter,
-            super::super::Severity::Error,
+            crate::Code::MissingFrontmatter,
+            crate::Severity::Error,
             &base.join("skills/a/SKILL.md"),
             "no frontmatter in `/crate/skills/a/SKILL.md` (see /crate)",
         );
@@ -426,7 +426,7 @@ mod tests {
             None,
             &dir.join("SKILL.md"),
             skill_md.as_bytes().to_vec(),
-            super::super::Profile::ClaudeCode,
+            crate::Profile::ClaudeCode,
         );
         describe(&checked, "calc").meta
     }
@@ -464,8 +464,8 @@ mod read_once {
     use std::os::unix::fs::symlink;
     use std::path::PathBuf;
 
-    use super::super::{Options, check};
     use super::*;
+    use crate::{Options, check};
 
     type Result = std::result::Result<(), Box<dyn std::error::Error>>;
 

@@ -5,15 +5,21 @@
 //! no file system, so a pack's `SKILL.md` is checked by it too
 //! ([`CheckedSkill::from_skill_md`](crate::CheckedSkill::from_skill_md)).
 
+pub mod frontmatter;
+pub mod libyaml_bound;
+pub mod yaml;
+pub(crate) mod yaml11;
+pub mod yaml_json;
+
 use std::ops::Range;
 use std::path::Path;
 
 use crate::diag::{Code, Diagnostic};
-use crate::frontmatter::{self, Split, SplitError};
+use crate::frontmatter::{Split, SplitError};
 use crate::profile::Profile;
 use crate::rules::{self, Ctx, Fields};
 use crate::source::Source;
-use crate::yaml::{self, Node};
+use crate::yaml::Node;
 
 /// `SKILL.md`, parsed: what the later stages read.
 #[derive(Debug)]

@@ -18,7 +18,7 @@ use skills_core::zip::write::DosTime;
 type Result = std::result::Result<(), Box<dyn std::error::Error>>;
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/codegen/fixture")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/build/codegen/fixture")
 }
 
 /// The tokens as a pretty-printed function body.

@@ -3,6 +3,14 @@
 //! reading of them as one listing (under a client profile) and duplicates.
 //! [`check_dir`] is the same for one skill directory.
 
+pub(crate) mod checked;
+pub mod files;
+pub(crate) mod knobs;
+pub(crate) mod options;
+pub mod parallel;
+pub(crate) mod read;
+pub mod skill;
+
 use std::path::{Path, PathBuf};
 
 use crate::checked::CheckedSkill;
@@ -11,7 +19,6 @@ use crate::diag::Diagnostic;
 use crate::discover::{self, FoundSkill};
 use crate::duplicates;
 use crate::options::Options;
-use crate::parallel;
 use crate::skill::check_skill;
 
 /// The result of checking some roots.

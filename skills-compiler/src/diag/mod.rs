@@ -9,6 +9,9 @@
 //! Codes are stable: a code is never reused for another meaning. The guide's (GUIDE.md)
 //! table of codes is checked against [`Code::ALL`] by a test.
 
+pub mod render;
+pub mod source;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -9,12 +9,18 @@
 //! returns early: every problem is reported, and each diagnostic that the
 //! reference also reports carries the reference's exact message.
 
+pub(crate) mod any_program;
+pub mod duplicates;
+pub(crate) mod lints;
+pub mod profile;
+pub mod properties;
+pub(crate) mod pyunicode;
+
 use std::ops::Range;
 use std::path::Path;
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::profile::{Profile, SPEC_FIELDS, Shape};
-use crate::pyunicode;
 use crate::render::{self, thousands};
 use crate::source::Source;
 use crate::yaml::{Node, Value};

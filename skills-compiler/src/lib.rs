@@ -39,6 +39,7 @@ pub mod discover;
 pub mod duplicates;
 pub mod embed;
 pub mod files;
+pub mod fix;
 pub mod frontmatter;
 pub mod libyaml_bound;
 pub mod locked;

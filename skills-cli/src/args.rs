@@ -13,13 +13,17 @@ use skills_core::client::InstallTarget;
 use skills_install::accept::{Allow, FailOn, parse_allow, parse_fail_on};
 use skills_install::targets::parse_target;
 
+/// The widest a line of `--help` is, whatever the terminal's width.
+pub const HELP_WIDTH: usize = 100;
+
 /// The command line.
 #[derive(Debug, Parser)]
 #[command(
     name = "skb",
     version,
     about = "validate, inspect, package, sign and serve Agent Skills",
-    long_about = None
+    long_about = None,
+    max_term_width = HELP_WIDTH
 )]
 pub struct Cli {
     /// What to do.
@@ -94,13 +98,13 @@ pub enum Command {
     Keygen(KeygenArgs),
     /// Print the skill catalog a model is given for these skills: the
     /// `<available_skills>` block of an agent built from them (--style xml),
-    /// or the listing Claude Code or Codex would show (--style claude-code,
-    /// codex). Nothing is printed when there are no skills.
+    /// or the listing a client shows its model (--style and the client's
+    /// name, below). Nothing is printed when there are no skills.
     Catalog(CatalogArgs),
     /// Print a skill's activation (level 2) as the model sees it: base
     /// directory, then the body with Claude Code's placeholders filled
     /// (`$ARGUMENTS`, `$0`, named arguments, `${CLAUDE_SKILL_DIR}`, ...);
-    /// with --style claude-code or codex, byte for byte what that client
+    /// with --style and a client's name, byte for byte what that client
     /// gives its model. !`command` lines are shown as not run unless
     /// --run-commands is given.
     Show(ShowArgs),
@@ -523,10 +527,9 @@ pub struct CatalogArgs {
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Whose catalog: `xml` (the reference's block, of the validated
-    /// skills), `claude-code` or `codex` (each skill read as that client
-    /// reads it, from the folders found as it finds them; with
-    /// `claude-code`, `--user` puts `~/.claude/skills` first, as Claude
-    /// Code does).
+    /// skills) or a client's (each skill read as that client reads it, from
+    /// the folders found as it finds them; with `claude-code`, `--user`
+    /// puts `~/.claude/skills` first, as Claude Code does).
     #[arg(long, value_enum, default_value_t = StyleArg::XML)]
     pub style: StyleArg,
     /// Keep the catalog within this budget, in the style's unit: characters

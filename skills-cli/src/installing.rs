@@ -11,7 +11,6 @@ use skills_supply::trust::{self, TrustStore};
 
 use crate::args::{CheckArgs, ListFormat, PolicyArgs, ProjectArgs};
 use crate::progress::Progress;
-use crate::sign;
 
 /// Prints an operation's events on stderr: transfers as a progress line on
 /// a terminal, diagnostics as `skb validate` renders them, notes prefixed
@@ -114,7 +113,7 @@ pub fn trust_store(project: &Project, pubkeys: &[String]) -> io::Result<TrustSto
     let mut store = TrustStore::load(&project.root, user.as_deref())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
     for arg in pubkeys {
-        let key = sign::load_public_key(arg)
+        let key = skills_core::pack::sign::load_public_key(arg)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         store
             .project_mut()

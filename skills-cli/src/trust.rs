@@ -11,8 +11,8 @@ use skills_bundle::fsread::{self, FileError};
 use skills_bundle::pack::Trust;
 use skills_bundle::pack::signature::MAX_SIGNATURE_FILE;
 
-use crate::sign::{self, SignError};
 use skills_core::pack::minisig_path;
+use skills_core::pack::sign::{self, SignError};
 
 /// A public key and the signature to check with it.
 #[derive(Debug)]

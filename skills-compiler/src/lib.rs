@@ -73,6 +73,7 @@ mod check;
 pub mod client;
 pub mod diag;
 pub mod discover;
+pub mod fix;
 mod parse;
 mod rules;
 

@@ -800,3 +800,66 @@ fn the_summary_never_says_all_valid_when_the_run_fails() {
     assert!(!last.contains("all valid"), "{last}");
     assert!(last.ends_with(": 1 valid, 0 invalid (1 error)"), "{last}");
 }
+
+/// The help of `skb` and of every subcommand, at every depth, as `(path,
+/// text)`: the subcommands are read from each help's `Commands:` list.
+fn every_help() -> Vec<(String, String)> {
+    let mut todo = vec![Vec::<String>::new()];
+    let mut helps = Vec::new();
+    while let Some(path) = todo.pop() {
+        let out = skills().args(&path).arg("--help").output().unwrap();
+        assert!(out.status.success(), "skb {path:?} --help: {out:?}");
+        let text = stdout(&out);
+        let commands = text
+            .lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            // A command's line starts with two spaces and its name; a
+            // wrapped about continues further in.
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|name| *name != "help")
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+        for name in commands {
+            let mut sub = path.clone();
+            sub.push(name);
+            todo.push(sub);
+        }
+        helps.push((path.join(" "), text));
+    }
+    helps
+}
+
+/// Every line of every `--help` fits in 100 columns, whatever the
+/// terminal (`skb --help` once listed commands on lines of 400).
+#[test]
+fn every_help_line_fits_in_100_columns() {
+    let helps = every_help();
+    assert!(helps.len() > 25, "{} helps", helps.len());
+    for (path, text) in &helps {
+        for line in text.lines() {
+            let columns = line.chars().count();
+            assert!(
+                columns <= 100,
+                "`skb {path} --help` has a line of {columns} columns: {line}"
+            );
+        }
+    }
+}
+
+/// `catalog --help` names every style, from the registry (it once named
+/// two of four).
+#[test]
+fn catalog_help_names_every_style() {
+    let out = skills().args(["catalog", "--help"]).output().unwrap();
+    let text = stdout(&out);
+    for style in skills_core::catalog::Style::ALL {
+        assert!(
+            text.contains(&format!("- {}:", style.as_str())),
+            "`catalog --help` does not name `{}`:\n{text}",
+            style.as_str()
+        );
+    }
+}

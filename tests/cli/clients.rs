@@ -559,3 +559,45 @@ fn show_style_needs_only_the_skill_asked_for_to_load() {
         );
     }
 }
+
+/// Every style of `skb show`, the registry's clients and the runtime's,
+/// escapes what it echoes on stderr the same way: a name that holds an
+/// escape sequence or a bidirectional override reaches the terminal as
+/// placeholders (`skb show` once printed them raw for every style but
+/// `gemini-cli`).
+#[test]
+fn every_show_style_escapes_the_name_it_refuses() {
+    use skills_core::client::Client;
+
+    let name = "nope\u{1b}[31m\u{202e}";
+    let mut styles: Vec<Option<Client>> = vec![None];
+    styles.extend(Client::ALL.map(Some));
+    for client in styles {
+        let tmp = tempdir();
+        let project = tmp.path().join("proj");
+        fs::create_dir_all(project.join(".git")).unwrap();
+        let folder = client.map_or("skills", |c| c.info().project_folders[0]);
+        write_skill(
+            &project.join(folder).join("good"),
+            "good",
+            "Loads. Use when testing.",
+            "Good body.",
+        );
+        let mut cmd = skills();
+        cmd.current_dir(&project)
+            .env("HOME", tmp.path())
+            .args(["show", name]);
+        match client {
+            Some(c) => cmd.args(["--style", c.as_str()]),
+            None => cmd.arg("--from").arg(project.join(folder)),
+        };
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{client:?}: {out:?}");
+        assert!(stderr.starts_with("skb: "), "{client:?}: {stderr}");
+        assert!(
+            !stderr.contains(['\u{1b}', '\u{202e}']),
+            "{client:?} printed the name raw: {stderr:?}"
+        );
+    }
+}

@@ -1,6 +1,6 @@
 //! `skb catalog`: level 1 of the skills, the `<available_skills>` catalog an
-//! agent built from the same sources gives its model (`--style claude-code`
-//! and `--style codex` are in `catalog_client`).
+//! agent built from the same sources gives its model (`--style <client>`
+//! is `catalog_client`'s).
 
 use std::io;
 

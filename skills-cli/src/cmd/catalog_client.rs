@@ -1,23 +1,48 @@
-//! `skb catalog --style claude-code|codex`: the listing a client shows
-//! its model, made by reading each folder as that client reads it
+//! `skb catalog --style <client>`: the listing a client shows its model,
+//! made by reading each folder as that client reads it
 //! (`skills_compiler::client`), not from the validated skills: a skill the
 //! client lists is listed even where a profile would refuse it, and one the
-//! client hides is left out. The folders are those discovery finds
-//! (`--user` adds the user's, first for Claude Code); an archive or pack is
-//! listed from its bundle.
+//! client hides is left out. The folders are those discovery finds, read at
+//! the levels the client reads ([`Client::reads_outside_repository`]);
+//! `--user` adds the user's. An archive or pack is listed from its bundle.
+//!
+//! What is the same for every client is here once: the budget (refused for
+//! a style that has none, [`Style::default_budget`]), the archive, the
+//! discovery, the entry lines and the printing. What differs is each
+//! client's own listing, one function each ([`claude_code`], [`codex`],
+//! [`gemini_cli`], [`opencode`]), with the warnings that client gives on
+//! the way, printed through [`warn`] so that every client's escape the same
+//! characters.
+//!
+//! - Claude Code: its settings' `skillOverrides` hide a skill from the
+//!   model; `--budget` replaces its listing budget.
+//! - Codex: the `<skills_instructions>` block, with what Codex prints on
+//!   stderr on the way (each skill it would not load, the budget notice).
+//! - Gemini CLI: the `# Available Agent Skills` section of its system
+//!   instruction, in its order and precedence; its two built-in skills are
+//!   its own text and left out (a skill named like one takes its place,
+//!   first); each skill that replaces another of its name is a warning.
+//! - OpenCode: the `<available_skills>` block its system message ends with,
+//!   sorted by name, one copy per name (the first found; a warning names
+//!   both copies, as OpenCode's log does), without the skills it drops and
+//!   those it loads without a description; its built-in
+//!   `customize-opencode` is not listed.
 
 use std::io;
+use std::path::Path;
 
-use skills_compiler::client::{self, Client, Outcome, claude_code, codex};
-use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders, render};
+use skills_compiler::client::{
+    self, Client, Listed, Outcome, claude_code, codex, gemini_cli, opencode,
+};
+use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders};
 use skills_core::catalog::{self, Entry, Style};
 
 use crate::Outcome as Exit;
 use crate::args::CatalogArgs;
 use crate::bundle::bundle_of;
 use crate::cmd::claude_settings::{Override, Settings};
-use crate::cmd::found;
-use crate::output::print_catalog;
+use crate::cmd::found::{self, unknown_line};
+use crate::output::{print_catalog, warn};
 use skills_install::input;
 
 /// Claude Code's override of its listing budget, which `--budget` replaces.
@@ -40,15 +65,16 @@ fn budget(style: Style, flag: Option<usize>) -> Option<usize> {
     })
 }
 
+/// What a client's listing gives: the catalog text, or `None` for nothing
+/// to print (Codex prints nothing when no skill is listed).
+type Listing = Option<String>;
+
 /// Runs `skb catalog` for a client style.
 pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
-    if client == Client::GeminiCli {
-        return super::catalog_gemini::run(args);
-    }
-    if client == Client::OpenCode {
-        return super::catalog_opencode::run(args);
-    }
     let style = Style::of(client);
+    if args.budget.is_some() && style.default_budget().is_none() {
+        return no_budget(client);
+    }
     let budget = budget(style, args.budget);
     if let [one] = args.paths.as_slice()
         && input::is_archive(one)
@@ -63,19 +89,67 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
     let Some(found) = found::discovered(&args.paths, &options) else {
         return Ok(Exit::Invalid);
     };
-    if client == Client::Codex {
-        return codex(&found, &options, budget);
+    let listing = match client {
+        Client::ClaudeCode => claude_code(&found, budget),
+        Client::Codex => codex(&found, &options, budget),
+        Client::GeminiCli => gemini_cli(&found),
+        Client::OpenCode => opencode(&found),
+    };
+    match listing {
+        Some(text) => print_catalog(&text),
+        None => Ok(Exit::Success),
     }
-    // `skillOverrides` hiding a skill from the model (Claude Code's settings).
-    let settings = (client == Client::ClaudeCode)
-        .then(|| {
-            std::env::current_dir()
-                .ok()
-                .map(|cwd| Settings::current(&cwd))
-        })
-        .flatten()
+}
+
+/// `--budget` refused for a client that has no budget, in its own words.
+fn no_budget(client: Client) -> io::Result<Exit> {
+    match client {
+        Client::GeminiCli => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--budget: Gemini CLI has no budget for its skills section (it sends every listed skill in full, whatever their number and length); leave --budget out with --style gemini-cli",
+        )),
+        _ => {
+            eprintln!(
+                "skb: --budget: {} has no catalog budget (it lists every skill in full), so \
+                 --style {} takes none",
+                client.title(),
+                client.as_str()
+            );
+            Ok(Exit::Invalid)
+        }
+    }
+}
+
+/// The entry lines of `listed` in `style`, each at the location `location`
+/// gives it.
+fn render(
+    style: Style,
+    listed: &[&Listed],
+    location: impl Fn(&Listed) -> String,
+    budget: Option<usize>,
+) -> String {
+    let locations: Vec<String> = listed.iter().map(|l| location(l)).collect();
+    let entries: Vec<Entry<'_>> = listed
+        .iter()
+        .zip(&locations)
+        .map(|(l, loc)| l.entry(loc))
+        .collect();
+    catalog::render_style(style, &entries, budget)
+}
+
+/// A location as the client writes it: the path found.
+fn as_found(l: &Listed) -> String {
+    l.location.to_string_lossy().into_owned()
+}
+
+/// Claude Code's listing, without the skills its settings' `skillOverrides`
+/// hide from the model.
+fn claude_code(found: &[FoundSkill], budget: Option<usize>) -> Listing {
+    let settings = std::env::current_dir()
+        .ok()
+        .map(|cwd| Settings::current(&cwd))
         .unwrap_or_default();
-    let listed: Vec<client::Listed> = claude_code::listing_found(&found)
+    let listed: Vec<client::Listed> = claude_code::listing_found(found)
         .into_iter()
         .filter_map(|f| match f.reading.outcome {
             Outcome::Listed(l)
@@ -88,62 +162,103 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
             }
             Outcome::Listed(l) => {
                 if settings.override_for(&l.name) == Override::NameOnly {
-                    eprintln!(
+                    warn(&format!(
                         "warning: `skillOverrides` sets `{}` to \"name-only\", which is not modelled: it is listed with its description",
                         l.name
-                    );
+                    ));
                 }
                 Some(l)
             }
             Outcome::Unknown { why } => {
-                eprintln!(
-                    "{}",
-                    found::unknown_line(client.title(), &f.dir.join("SKILL.md"), &why)
-                );
+                warn(&unknown_line(
+                    Client::ClaudeCode.title(),
+                    &f.dir.join("SKILL.md"),
+                    &why,
+                ));
                 None
             }
             _ => None,
         })
         .collect();
-    let locations: Vec<String> = listed
-        .iter()
-        .map(|l| l.location.to_string_lossy().into_owned())
-        .collect();
-    let entries: Vec<Entry<'_>> = listed
-        .iter()
-        .zip(&locations)
-        .map(|(l, loc)| l.entry(loc))
-        .collect();
-    print_catalog(&catalog::render_style(style, &entries, budget))
+    let listed: Vec<&Listed> = listed.iter().collect();
+    Some(render(Style::ClaudeCode, &listed, as_found, budget))
 }
 
 /// Codex's `<skills_instructions>` block for the skills discovery found
 /// (in Codex's folders of a project, or under skill roots given directly),
 /// with what Codex prints on stderr on the way: each skill it would not
 /// load and why, and the notice when skills did not fit the budget.
-fn codex(
-    found: &[FoundSkill],
-    options: &DiscoveryOptions,
-    budget: Option<usize>,
-) -> io::Result<Exit> {
+fn codex(found: &[FoundSkill], options: &DiscoveryOptions, budget: Option<usize>) -> Listing {
     // Which root is `$CODEX_HOME/skills` or `~/.agents/skills` (given as a
     // path, or read with `--user`) orders and numbers them as Codex does.
     let user = options.user.clone().or_else(UserFolders::from_env);
     let listing = codex::listing(found, user.as_ref());
     for (path, why) in &listing.rejected {
-        eprintln!(
-            "warning: {}",
-            render::shown(&codex::rejection_line(path, why))
-        );
+        warn(&format!("warning: {}", codex::rejection_line(path, why)));
     }
     for (path, why) in &listing.unknown {
-        eprintln!("{}", found::unknown_line(Client::Codex.title(), path, why));
+        warn(&unknown_line(Client::Codex.title(), path, why));
     }
-    let Some(rendered) = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET)) else {
-        return Ok(Exit::Success);
-    };
+    let rendered = listing.render(budget.unwrap_or(catalog::codex::DEFAULT_BUDGET))?;
     if let Some(notice) = rendered.notice() {
-        eprintln!("warning: {notice}");
+        warn(&format!("warning: {notice}"));
     }
-    print_catalog(&rendered.text)
+    Some(rendered.text)
+}
+
+/// Gemini CLI's skills section, with its warnings for each skill that
+/// replaces another of its name. Gemini CLI has no budget: every listed
+/// skill is sent in full.
+fn gemini_cli(found: &[FoundSkill]) -> Listing {
+    let listing = gemini_cli::listing(found);
+    for o in &listing.overrides {
+        warn(&format!("warning: {}", o.line()));
+    }
+    for f in &listing.found {
+        if let Outcome::Unknown { why } = &f.reading.outcome {
+            warn(&unknown_line(
+                Client::GeminiCli.title(),
+                &f.dir.join("SKILL.md"),
+                why,
+            ));
+        }
+    }
+    let listed: Vec<&Listed> = listing.listed.iter().collect();
+    Some(render(Style::GeminiCli, &listed, as_found, None))
+}
+
+/// OpenCode's `<available_skills>` block, at absolute locations, with its
+/// warnings for each skill it drops and each name two skills share.
+/// OpenCode has no budget.
+fn opencode(found: &[FoundSkill]) -> Listing {
+    let listing = opencode::listing(found);
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    for f in &listing.found {
+        let path = absolute(&f.skill_md);
+        let path = path.display();
+        match &f.reading.outcome {
+            Outcome::Rejected { why } => warn(&format!("warning: OpenCode drops {path}: {why}")),
+            Outcome::Unknown { why } => warn(&unknown_line(
+                Client::OpenCode.title(),
+                &absolute(&f.skill_md),
+                why,
+            )),
+            _ => {}
+        }
+    }
+    for d in &listing.duplicates {
+        let d = opencode::Duplicate {
+            name: d.name.clone(),
+            kept: absolute(&d.kept),
+            left_out: absolute(&d.left_out),
+        };
+        warn(&format!("warning: {}", d.warning()));
+    }
+    let listed = listing.listed();
+    Some(render(
+        Style::OpenCode,
+        &listed,
+        |l| absolute(&l.location).to_string_lossy().into_owned(),
+        None,
+    ))
 }

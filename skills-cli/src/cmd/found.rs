@@ -36,11 +36,11 @@ pub(crate) fn discovered(paths: &[PathBuf], options: &DiscoveryOptions) -> Optio
 }
 
 /// The stderr line for a skill left out because what `client` does with it
-/// is not known (it is past a bound of this tool).
+/// is not known (it is past a bound of this tool), before it is escaped
+/// (`output::warn`).
 pub(crate) fn unknown_line(client: &str, path: &std::path::Path, why: &str) -> String {
-    render::shown(&format!(
+    format!(
         "warning: left out {}: what {client} makes of it is not known: {why}",
         path.display()
-    ))
-    .into_owned()
+    )
 }

@@ -2,19 +2,23 @@
 
 use std::io::{self, Write};
 
+use skills_core::pack::sign;
+
+use crate::Outcome;
 use crate::args::KeygenArgs;
-use crate::{Outcome, sign};
+use crate::sign::{KeyError, new_password};
 
 /// Runs `skb keygen`.
 pub fn run(args: &KeygenArgs) -> io::Result<Outcome> {
-    sign::check_destinations(&args.pubkey, &args.seckey, args.force).map_err(io::Error::other)?;
+    let failed = |e| io::Error::other(KeyError::Sign(e));
+    sign::check_destinations(&args.pubkey, &args.seckey, args.force).map_err(failed)?;
     let password = if args.no_password {
         None
     } else {
-        Some(sign::new_password(&args.seckey).map_err(io::Error::other)?)
+        Some(new_password(&args.seckey).map_err(io::Error::other)?)
     };
     let id = sign::keygen(&args.pubkey, &args.seckey, password.as_deref(), args.force)
-        .map_err(io::Error::other)?;
+        .map_err(failed)?;
     let mut out = io::stdout().lock();
     writeln!(out, "key id {id}")?;
     writeln!(out, "public key: {}", args.pubkey.display())?;

@@ -3,8 +3,6 @@
 pub mod add;
 pub mod catalog;
 pub mod catalog_client;
-pub mod catalog_gemini;
-pub mod catalog_opencode;
 pub mod claude_settings;
 pub mod completions;
 pub mod diff;
@@ -27,8 +25,6 @@ pub mod run;
 pub mod scan;
 pub mod serve;
 pub mod show;
-pub mod show_gemini;
-pub mod show_opencode;
 pub mod to_prompt;
 pub mod trust;
 pub mod unpack;

@@ -18,13 +18,14 @@ use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::{write_pack, write_skill_zip};
 use skills_compiler::render::{count, thousands};
 use skills_compiler::{self as compiler, Checked, Options};
+use skills_core::pack::sign::sign;
 use skills_core::pack::signature::{self, SignedClaims};
 use skills_core::path;
 use skills_core::zip::write::DosTime;
 
 use crate::args::{CheckArgs, Color, PackArgs, PackFormat};
 use crate::report::{self, Summary};
-use crate::{Outcome, sign};
+use crate::{Outcome, sign as password};
 use skills_install::input::Inputs;
 use skills_install::{extract, input};
 
@@ -48,7 +49,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
         ));
     }
     let key = match &args.sign {
-        Some(path) => Some(sign::load_secret_key(path).map_err(io::Error::other)?),
+        Some(path) => Some(password::load_secret_key(path).map_err(io::Error::other)?),
         None => None,
     };
     // A release is signed with its time; a pack signed without `--release`
@@ -56,7 +57,7 @@ pub fn run(args: &PackArgs) -> io::Result<Outcome> {
     let timestamp = args.release.as_ref().map(|_| signing_time()).transpose()?;
     let sign_bytes = |bytes: &[u8], comment: &str| -> io::Result<Option<String>> {
         key.as_ref()
-            .map(|k| sign::sign(k, bytes, comment).map_err(io::Error::other))
+            .map(|k| sign(k, bytes, comment).map_err(io::Error::other))
             .transpose()
     };
     let mut out = io::stdout().lock();

@@ -17,7 +17,8 @@ use skills_supply::index::{self, Publication};
 use crate::Outcome;
 use crate::args::PublishArgs;
 use crate::cmd::pack::checked_plan;
-use crate::sign;
+use crate::sign as password;
+use skills_core::pack::sign::sign;
 use skills_install::skill_digest;
 
 /// Runs `skb publish`.
@@ -36,7 +37,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
     };
     let time = DosTime::from_env().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let key = match &args.sign {
-        Some(path) => Some(sign::load_secret_key(path).map_err(io::Error::other)?),
+        Some(path) => Some(password::load_secret_key(path).map_err(io::Error::other)?),
         None => None,
     };
     let timestamp = crate::cmd::pack::signing_time()?;
@@ -53,7 +54,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
                     timestamp: Some(timestamp),
                 }
                 .to_string();
-                Some(sign::sign(k, &archive, &comment).map_err(io::Error::other)?)
+                Some(sign(k, &archive, &comment).map_err(io::Error::other)?)
             }
             None => None,
         };

@@ -20,7 +20,7 @@
 //!   whether Claude Code would run each without asking
 //!   (`activation::read_only`), which stderr says otherwise.
 //! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
-//!   `activate_skill` (`show_gemini`), from the skills as Gemini CLI lists
+//!   `activate_skill` ([`gemini_cli`]), from the skills as Gemini CLI lists
 //!   them, before any validation.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
@@ -48,9 +48,12 @@
 //! of the materialised copy. Nobody is asked: a command no rule allows fails
 //! the activation, as a failing command does.
 
+mod gemini_cli;
+mod opencode;
+
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use skills_bundle::Bundle;
@@ -71,6 +74,7 @@ use crate::Outcome;
 use crate::args::{CheckArgs, ClientArg, ProfileArg, ShowArgs};
 use crate::cmd::claude_settings::{Override, SHELL_DISABLED, Settings};
 use crate::cmd::pack::checked_plan_with;
+use crate::output::{self, fail};
 
 /// One skill as found on disk (`--style claude-code|codex`).
 struct Located {
@@ -124,8 +128,8 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
     match client {
         Client::ClaudeCode => claude_code(&args, &locate(&args)?),
         Client::Codex => codex(&args, &locate(&args)?),
-        Client::GeminiCli => super::show_gemini::run(&args),
-        Client::OpenCode => super::show_opencode::run(&args),
+        Client::GeminiCli => gemini_cli::run(&args),
+        Client::OpenCode => opencode::run(&args),
     }
 }
 
@@ -534,14 +538,7 @@ fn names(bundle: &Bundle) -> String {
         .join(", ")
 }
 
+/// Prints a client's text as it is.
 fn print(text: &str) -> io::Result<Outcome> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(Outcome::Success)
-}
-
-fn fail(message: &str) -> io::Result<Outcome> {
-    eprintln!("skb: {message}");
-    Ok(Outcome::Invalid)
+    output::print(text.as_bytes(), false)
 }

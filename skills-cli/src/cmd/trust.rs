@@ -9,7 +9,6 @@ use skills_supply::trust::{self, Origin, TrustFile, TrustStore};
 
 use crate::Outcome;
 use crate::args::{ListFormat, TrustCommand, TrustFileArgs};
-use crate::sign;
 
 fn trust_error(e: impl std::fmt::Display) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, e.to_string())
@@ -36,7 +35,7 @@ fn saved(f: &TrustFile, what: &str) -> io::Result<Outcome> {
 pub fn run(cmd: &TrustCommand) -> io::Result<Outcome> {
     match cmd {
         TrustCommand::Add(a) => {
-            let key = sign::load_public_key(&a.key).map_err(trust_error)?;
+            let key = skills_core::pack::sign::load_public_key(&a.key).map_err(trust_error)?;
             let mut f = file(&a.file)?;
             let id = f.add_key(&a.name, &key).map_err(trust_error)?;
             for pattern in &a.sources {

@@ -10,6 +10,8 @@
 
 mod manifest;
 pub mod open;
+#[cfg(feature = "sign")]
+pub mod sign;
 pub mod signature;
 pub mod tables;
 #[cfg(any(test, feature = "write"))]

@@ -11,18 +11,20 @@
 //! `--args` and the command options change nothing: OpenCode substitutes
 //! nothing, runs nothing and ignores an argument its tool is given.
 
-use std::io::{self, Write};
+use std::io;
 
 use skills_bundle::activation::opencode as activation;
 use skills_compiler::client::opencode::{self, Load};
 use skills_core::fsread;
 
+use super::print;
 use crate::Outcome;
 use crate::args::ShowArgs;
 use crate::cmd::found::discovered;
+use crate::output::fail;
 
 /// Runs `skb show --style opencode`.
-pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
+pub(super) fn run(args: &ShowArgs) -> io::Result<Outcome> {
     // The style's profile (set by `show`) reads a project as OpenCode does.
     let Some(found) = discovered(&args.from, &args.check.options().discovery) else {
         return Ok(Outcome::Invalid);
@@ -51,18 +53,8 @@ pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
         &dir.to_string_lossy(),
         &activation::sample_files(&dir),
     );
-    let out = if args.activation.json {
-        format!("{}\n", serde_json::json!({ "content": text }))
-    } else {
-        text
-    };
-    let mut stdout = io::stdout().lock();
-    stdout.write_all(out.as_bytes())?;
-    stdout.flush()?;
-    Ok(Outcome::Success)
-}
-
-fn fail(message: &str) -> io::Result<Outcome> {
-    eprintln!("skb: {message}");
-    Ok(Outcome::Invalid)
+    if args.activation.json {
+        return print(&format!("{}\n", serde_json::json!({ "content": text })));
+    }
+    print(&text)
 }

@@ -1,4 +1,4 @@
-//! What `skb fix` writes in `agents/openai.yaml`: `policy:
+//! What a fix writes in `agents/openai.yaml`: `policy:
 //! allow_implicit_invocation: false`, so that Codex keeps out of its
 //! model's list a skill Claude Code keeps out of its own
 //! (`disable-model-invocation: true`).
@@ -11,10 +11,10 @@
 //! does not parse, not a mapping, a `policy` that is not a block mapping, a
 //! file Codex already ignores whole) is left for the author, with why.
 
-use skills_compiler::client::codex::read_openai_yaml;
-use skills_compiler::yaml::{self, Node, Value};
+use crate::client::codex::read_openai_yaml;
+use crate::yaml::{self, Node, Value};
 
-/// The file `skb fix` creates.
+/// The file a fix creates.
 pub const NEW_FILE: &str = "policy:\n  allow_implicit_invocation: false\n";
 
 /// The new text of `agents/openai.yaml` (`None`: there is none), or
@@ -199,6 +199,20 @@ mod tests {
             "policy:\n  allow_implicit_invocation: maybe\n",
         ] {
             assert!(set_policy(Some(text)).is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn setting_the_policy_is_idempotent() {
+        for text in [
+            "",
+            "interface:\n  display_name: UI\n",
+            "policy:\n  products: [codex]\n",
+            "policy:\n  allow_implicit_invocation: true\n",
+            "policy:\r\n  products: [codex]\r\n",
+        ] {
+            let once = set(text);
+            assert_eq!(set_policy(Some(&once)), Ok(None), "{text:?}");
         }
     }
 }

@@ -15,24 +15,25 @@
 //! takes no arguments (`--arguments` is refused with its own error), runs
 //! no command (`--run-commands` is refused).
 
-use std::io::{self, Write};
+use std::io;
 
 use skills_bundle::activation::gemini_cli as activation;
 use skills_compiler::client::{Client, Listed, collate, gemini_cli};
-use skills_compiler::render;
 
+use super::print;
 use crate::Outcome;
 use crate::args::ShowArgs;
 use crate::cmd::found::discovered;
+use crate::output::fail;
 
 /// What Gemini CLI answers a call naming a skill it does not list.
-pub const NOT_ALLOWED: &str = "params/name must be equal to one of the allowed values";
+pub(super) const NOT_ALLOWED: &str = "params/name must be equal to one of the allowed values";
 
 /// What Gemini CLI answers a call with an argument besides the name.
-pub const EXTRA_PARAMS: &str = "params must NOT have additional properties";
+pub(super) const EXTRA_PARAMS: &str = "params must NOT have additional properties";
 
 /// Runs `skb show --style gemini-cli`.
-pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
+pub(super) fn run(args: &ShowArgs) -> io::Result<Outcome> {
     let name = args.name.as_str();
     if !args.arguments.is_empty() {
         return fail(&format!(
@@ -44,7 +45,7 @@ pub fn run(args: &ShowArgs) -> io::Result<Outcome> {
             "Gemini CLI runs no command of a skill's instructions: `!{...}` and `` !`...` `` reach the model as written (leave out --run-commands)",
         );
     }
-    super::found::folders_only(&args.from)?;
+    crate::cmd::found::folders_only(&args.from)?;
     let Some(found) = discovered(&args.from, &args.check.options().discovery) else {
         return Ok(Outcome::Invalid);
     };
@@ -116,16 +117,4 @@ fn names(list: &[(&str, Option<&Listed>)]) -> String {
         out.push(&more);
     }
     out.join(", ")
-}
-
-fn print(text: &str) -> io::Result<Outcome> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(Outcome::Success)
-}
-
-fn fail(message: &str) -> io::Result<Outcome> {
-    eprintln!("skb: {}", render::shown(message));
-    Ok(Outcome::Invalid)
 }

@@ -1,4 +1,4 @@
-//! What `skb fix` changes in a `SKILL.md`, as a pure edit of its text:
+//! What a fix changes in a `SKILL.md`, as a pure edit of its text:
 //! a byte-order mark and blank lines before the opening `---` removed
 //! (Gemini CLI skips a skill with either; OpenCode one with blank lines;
 //! Codex finds no frontmatter in either), and `name: <folder>` added to a
@@ -12,8 +12,8 @@
 //! held, plus `name` with the folder's name: a frontmatter in flow style or
 //! indented is left for the author.
 
-use skills_compiler::frontmatter;
-use skills_compiler::yaml::{self, Node, Value};
+use crate::frontmatter;
+use crate::yaml::{self, Node, Value};
 
 /// One change made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +127,7 @@ fn add_name(text: &str, folder: &str) -> Result<Option<String>, String> {
     if root.as_ref().and_then(|r| r.get("name")).is_some() {
         return Ok(None);
     }
-    if !skills_compiler::is_spec_name(folder) {
+    if !crate::is_spec_name(folder) {
         return Ok(None);
     }
     let eol = match text.get(split.open.end..) {

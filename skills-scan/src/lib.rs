@@ -63,6 +63,7 @@
 #![deny(unreachable_pub)]
 
 pub mod baseline;
+mod buildfiles;
 mod clause;
 mod config;
 mod content;

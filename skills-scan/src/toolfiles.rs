@@ -79,7 +79,11 @@ pub(crate) fn auto_run(
         None if matches!(run, Run::Hook | Run::Settings) && crate::config::reaches_out(command) => {
             Severity::High
         }
-        None if run != Run::Ci && sends_out(command) => Severity::High,
+        None if run != Run::Ci
+            && (sends_out(command) || crate::buildfiles::copies_out(command)) =>
+        {
+            Severity::High
+        }
         None => return,
     };
     ctx.report(
@@ -175,14 +179,14 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
         {
             auto_run(ctx, unit, 0, unit.text, Run::Tool, "the git hook");
         }
-        _ => return false,
+        _ => return crate::buildfiles::scan(ctx, unit, &name, folder),
     }
     true
 }
 
 /// A compose file: each service's `command` and `entrypoint` (run by
 /// `docker compose up`), and a privileged container given the host's root.
-fn compose(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn compose(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     for (range, value) in yaml_values(unit.text, &["command", "entrypoint"]) {
         let value = value.trim().trim_start_matches('[').trim_end_matches(']');
         auto_run(
@@ -358,7 +362,7 @@ fn gemini_command(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 }
 
 /// Git's hook names.
-const GIT_HOOKS: [&str; 10] = [
+pub(crate) const GIT_HOOKS: [&str; 10] = [
     "pre-commit",
     "prepare-commit-msg",
     "commit-msg",
@@ -563,7 +567,7 @@ pub(crate) fn quote(arg: &str) -> String {
 }
 
 /// A Dockerfile's `RUN` instructions, continuation lines joined.
-fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let what = "a `RUN` step (run by every image build)";
     let mut at = 0;
     let mut step: Option<(usize, String)> = None;
@@ -594,6 +598,7 @@ fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     if let Some((open, part)) = step {
         auto_run(ctx, unit, open, &part, Run::Tool, what);
     }
+    crate::buildfiles::docker_steps(ctx, unit);
 }
 
 /// curl's configuration file, read by every `curl`: its options as one
@@ -669,7 +674,7 @@ fn pth(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 /// A GitHub workflow: `run:` steps as shell, every secret handed out at
 /// once, secrets sent from a step, and a pull request's code checked out
 /// where it runs with the repository's secrets.
-fn workflow(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn workflow(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     // What the workflow says, not its comments, without blanks.
     let mut code = String::with_capacity(text.len());

@@ -190,6 +190,14 @@ const TOOL_FILES: &[&str] = &[
     "build/rules.mk",
     "commands/deploy.toml",
     ".codex/config.toml",
+    "assets/Taskfile.yml",
+    "assets/init.gradle",
+    "build.rs",
+    "tox.ini",
+    "assets/gitconfig",
+    "gen.go",
+    "assets/envrc",
+    "assets/githooks/post-checkout",
 ];
 
 fn skill_from(parts: &[usize]) -> String {

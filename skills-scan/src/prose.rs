@@ -249,6 +249,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         &ascii_lower
     };
     store_reads(ctx, unit, lower, &inside);
+    crate::secretorders::scan(ctx, unit, &inside);
     // One pass says which patterns may occur at all; most texts hold
     // none.
     let (entries, prefilter) = &*ENTRIES;

@@ -1151,6 +1151,13 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         "use",
         "by",
         "first",
+        "com",
+        "con",
+        "avec",
+        "mit",
+        "tramite",
+        "dengan",
+        "ile",
     ]
     .contains(&last)
         || ["run", "execute", "type", "paste", "invoke", "start"].contains(&first)
@@ -1182,9 +1189,25 @@ const RUN_VERBS: &[&str] = &[
     "запусти",
     "çalıştır",
     "चलाएं",
+    "चलाएँ",
     "चलाओ",
+    "चलाइए",
     "شغّل",
     "نفّذ",
+    "شغل",
+    "نفذ",
+    "executar",
+    "ejecutar",
+    "uruchom",
+    "wykonaj",
+    "запустіть",
+    "виконай",
+    "jalankan",
+    "chạy",
+    "הרץ",
+    "הפעל",
+    "รัน",
+    "เรียกใช้",
 ];
 
 /// The same after the command, and sentences that send the reader back to
@@ -1204,6 +1227,13 @@ const RUN_VERBS_AFTER: &[&str] = &[
     "execute it",
     "run that",
     "run this",
+    "çalıştır",
+    "चला",
+    "شغّل",
+    "نفّذ",
+    "jalankan",
+    "chạy",
+    "uruchom",
 ];
 
 /// Whether the prose just before a code block presents it as an example

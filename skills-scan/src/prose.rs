@@ -250,6 +250,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
     };
     store_reads(ctx, unit, lower, &inside);
     crate::secretorders::scan(ctx, unit, &inside);
+    crate::grantorders::scan(ctx, unit, &inside);
     // One pass says which patterns may occur at all; most texts hold
     // none.
     let (entries, prefilter) = &*ENTRIES;
@@ -315,6 +316,8 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         if switch_off && !imperative(&norm.lower, at.start) {
             continue;
         }
+        let dev_only = entry.rule == id::SafetyBypassInstruction
+            && crate::devonly::scoped(&norm.lower, at.start);
         let mut severity = entry.severity;
         let mut message = entry.message.to_string();
         // An order with invisible characters inside it was written to slip
@@ -345,7 +348,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         let quoted = quoting.mentioned(&range);
         let described = matches!(entry.rule.code, "SK603" | "SK611" | "SK622")
             && crate::clause::described(&norm.lower, at.start);
-        if quoted || reading.mention || described || headings.mentions(at.start) {
+        if quoted || reading.mention || described || dev_only || headings.mentions(at.start) {
             severity = Severity::Low;
             message.push_str(" (quoted: a mention, unless the agent is meant to obey it)");
         }

@@ -177,22 +177,59 @@ const OUTPUT: &[&str] = &[
 /// Reports each sentence of `unit`'s prose (where `inside` holds) that
 /// tells the agent to hand a credential store over.
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, inside: &dyn Fn(usize) -> bool) {
-    let text = unit.text;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if !matches!(c, '.' | '!' | '?' | '\n' | '。' | '！' | '？' | '।' | '؟') {
-            continue;
-        }
-        // A dot inside a word (`.env`, `id_rsa.pub`, a host) ends nothing.
-        let next = text[i + c.len_utf8()..].chars().next();
-        if c == '.' && next.is_some_and(|n| !n.is_whitespace()) {
-            continue;
-        }
-        let end = i + c.len_utf8();
-        sentence(ctx, unit, start..end, inside);
-        start = end;
+    for range in sentences(unit.text) {
+        sentence(ctx, unit, range, inside);
     }
-    sentence(ctx, unit, start..text.len(), inside);
+}
+
+/// The sentences of `text`, in order: ended by `.`, `!`, `?` (and their
+/// full-width, Devanagari and Arabic forms) before a space, or by a line
+/// break that ends a paragraph, a list item, a heading or a table row. A
+/// paragraph wrapped over lines is one sentence, as a reader reads it.
+pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut line_start = 0;
+    for (i, c) in text.char_indices() {
+        let next = text[i + c.len_utf8()..].chars().next();
+        let stop = match c {
+            '!' | '?' | '。' | '！' | '？' | '।' | '؟' => true,
+            // A dot inside a word (`.env`, `id_rsa.pub`, a host) ends nothing.
+            '.' => next.is_none_or(char::is_whitespace),
+            '\n' => {
+                let line = text[line_start.max(start)..i].trim();
+                line_start = i + 1;
+                let rest = text[i + 1..].trim_start_matches([' ', '\t']);
+                line.is_empty() || line.starts_with(['#', '|']) || starts_block(rest)
+            }
+            _ => false,
+        };
+        if stop {
+            let end = i + c.len_utf8();
+            out.push(start..end);
+            start = end;
+        }
+    }
+    out.push(start..text.len());
+    out
+}
+
+/// Whether a line starting `rest` starts a block of its own: a blank line,
+/// a list item, a heading, a quote, a table row, a fence or a tag.
+fn starts_block(rest: &str) -> bool {
+    let digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.is_empty()
+        || rest.starts_with(['\n', '\r', '#', '-', '*', '+', '>', '|', '`', '<', '~'])
+        || digits.len() < rest.len() && digits.starts_with(['.', ')'])
+}
+
+/// `raw` without invisible characters (soft hyphens, zero-width marks),
+/// lowercased: the words as a reader sees them.
+pub(crate) fn visible_lower(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !skills_core::invisible::is_invisible(*c))
+        .collect::<String>()
+        .to_lowercase()
 }
 
 fn sentence(
@@ -207,13 +244,14 @@ fn sentence(
     if raw.len() > MAX_SENTENCE || raw.trim().len() < 8 || !inside(range.start) {
         return;
     }
-    let Some(store) = crate::sensitive::store_in(raw).or_else(|| dotenv(raw)) else {
+    let lower = visible_lower(raw);
+    let Some(store) = crate::sensitive::store_in(&lower).or_else(|| dotenv(&lower)) else {
         return;
     };
     if crate::sensitive::is_transcript(store) {
         return;
     }
-    let lower = raw.to_lowercase();
+    let store = store.to_string();
     // Addresses are where, not what: their words (`/send-receive`) are no
     // verbs.
     let words = crate::net::URL.replace_all(&lower, |c: &regex::Captures<'_>| {
@@ -234,7 +272,7 @@ fn sentence(
         .collect();
     verbs.sort_by_key(|(_, at)| at.start);
     let Some((lang, at)) = verbs.into_iter().find(|(lang, at)| {
-        lower[..at.start].matches('`').count() % 2 == 0 && imperative(&lower, lang, at.end)
+        lower[..at.start].matches('`').count().is_multiple_of(2) && imperative(&lower, lang, at.end)
     }) else {
         return;
     };
@@ -242,7 +280,6 @@ fn sentence(
     if reading.negated || reading.mention || negated_after(&lower, at.end) {
         return;
     }
-    let store = store.to_string();
     ctx.report(
         unit,
         id::ExfiltrationInstruction,

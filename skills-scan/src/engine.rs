@@ -915,6 +915,7 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
 
 /// Secrets, encoded payloads and known malware signatures, in every file.
 fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    crate::grants::scan(ctx, unit);
     if let Some(at) = unit.text.find("EICAR-STANDARD-ANTIVIRUS-TEST-FILE") {
         ctx.report(
             unit,

@@ -77,6 +77,7 @@ mod flow;
 mod fold;
 mod frontmatter;
 mod grantorders;
+mod grants;
 mod jsonc;
 mod lex;
 mod lexicon;

@@ -325,7 +325,7 @@ const ENTRIES: [&str; 14] = [
 ];
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 25] = [
+const PLACES: [&str; 26] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.py",
@@ -351,6 +351,7 @@ const PLACES: [&str; 25] = [
     "gen.go",
     "assets/envrc",
     "assets/githooks/post-checkout",
+    "k8s/pod.yaml",
 ];
 
 /// The skill's files with `body` at `place`.

@@ -198,6 +198,7 @@ const TOOL_FILES: &[&str] = &[
     "gen.go",
     "assets/envrc",
     "assets/githooks/post-checkout",
+    "k8s/pod.yaml",
 ];
 
 fn skill_from(parts: &[usize]) -> String {

@@ -260,6 +260,11 @@ fn sentence(
     let outside_address = crate::net::URL
         .find_iter(raw)
         .any(|m| crate::net::host(m.as_str()).is_some_and(|h| !crate::net::is_local(&h)));
+    // A bare public address (`user@192.0.2.5:/in/`, `nc 192.0.2.5 80`).
+    let outside_address = outside_address
+        || lower
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .any(|w| crate::net::is_bare_ip(w.trim_matches('.')));
     let output = OUTPUT.iter().any(|w| lower.contains(w));
     if !outside_address && !output {
         return;
@@ -271,6 +276,15 @@ fn sentence(
         .filter_map(|(lang, verb)| words.find(verb).map(|at| (*lang, at..at + verb.len())))
         .collect();
     verbs.sort_by_key(|(_, at)| at.start);
+    // "add" or "put" reaches outside only through what the agent writes.
+    if output {
+        verbs.extend(
+            ["add", "put", "insert"]
+                .iter()
+                .filter_map(|v| words.find(v).map(|at| ("en", at..at + v.len()))),
+        );
+        verbs.sort_by_key(|(_, at)| at.start);
+    }
     let Some((lang, at)) = verbs.into_iter().find(|(lang, at)| {
         lower[..at.start].matches('`').count().is_multiple_of(2) && imperative(&lower, lang, at.end)
     }) else {

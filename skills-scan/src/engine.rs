@@ -1005,6 +1005,10 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                 prose_ranges.push(r.clone());
                 for span in markdown::spans(unit.text) {
                     let inner = unit.slice(span.body.clone());
+                    let seen = crate::visible::visible(inner.text);
+                    let inner = seen
+                        .as_deref()
+                        .map_or(inner, |t| unit.derived(t, span.body.start));
                     let mode = if span.bang && skill_md {
                         shell::Mode::Context
                     } else {
@@ -1042,7 +1046,11 @@ fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
                 last_prose = Some(r);
             }
             Block::Code { lang, body } => {
-                let unit = whole.slice(body);
+                let seen = crate::visible::visible(&text[body.clone()]);
+                let unit = seen.as_deref().map_or_else(
+                    || whole.slice(body.clone()),
+                    |t| whole.derived(t, body.start),
+                );
                 let before = last_prose.as_ref().map_or("", |r| &text[r.clone()]);
                 let target = written_file(before);
                 let mark = ctx.mark();

@@ -103,6 +103,7 @@ mod text;
 mod text_rules;
 mod toolfiles;
 mod unicode;
+mod visible;
 
 #[cfg(feature = "fs")]
 mod disk;

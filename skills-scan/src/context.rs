@@ -477,7 +477,10 @@ fn registrable(host: &str) -> Option<String> {
 
 /// Whether the registrable label of `host` is one of `vendors`.
 fn names_any(host: &str, vendors: &HashSet<String>) -> bool {
-    !net::is_bare_ip(host) && registrable(host).is_some_and(|l| vendors.contains(&l))
+    !net::is_bare_ip(host)
+        && registrable(host).is_some_and(|l| {
+            vendors.contains(&l) || vendors.iter().any(|v| crate::stem::same_vendor(&l, v))
+        })
 }
 
 #[cfg(test)]

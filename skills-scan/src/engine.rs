@@ -447,7 +447,9 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
     unicode::scan(ctx, &whole, code);
     common(ctx, &whole);
     crate::mcp::scan(ctx, &whole, kind);
-    if kind != Kind::SkillMd && crate::toolfiles::scan(ctx, &whole) {
+    if kind != Kind::SkillMd
+        && (crate::toolfiles::scan(ctx, &whole) || crate::buildfiles::scan(ctx, &whole))
+    {
         return;
     }
     match kind {
@@ -502,6 +504,7 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
 
 /// Secrets, encoded payloads and known malware signatures, in every file.
 fn common(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    crate::grants::scan(ctx, unit);
     if let Some(at) = unit.text.find("EICAR-STANDARD-ANTIVIRUS-TEST-FILE") {
         ctx.report(
             unit,

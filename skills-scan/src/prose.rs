@@ -17,11 +17,6 @@ use crate::normalize::Normalized;
 use crate::prefilter::Prefilter;
 use crate::rule::{Rule, Severity, id};
 
-/// What a sentence claiming unlimited access is reported as: an order
-/// that moves nothing by itself ([`crate::severity::corroborate`]), unlike
-/// a settings file granting every tool.
-pub(crate) const UNLIMITED_CLAIM: &str = "claims unlimited access for the agent";
-
 /// Each instruction pattern: a rule, its severity, a message, and the
 /// pattern (a group in one combined expression, so prose is read once).
 struct Pattern {
@@ -113,7 +108,7 @@ const PATTERNS: &[Pattern] = &[
     Pattern {
         rule: id::BroadGrant,
         severity: Severity::Medium,
-        message: UNLIMITED_CLAIM,
+        message: crate::severity::UNLIMITED_CLAIM,
         regex: r"(?i:\byou\s+have\s+(?:full|unrestricted|unlimited|complete|root)\s+(?:shell\s+|system\s+|root\s+|admin\s+|file\s*system\s+)?access\b|\brun\s+any\s+command\b|\bno\s+(?:restrictions|limits)\s+(?:apply|on\s+what\s+you\s+(?:run|execute))\b)",
     },
 ];
@@ -249,6 +244,8 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         &ascii_lower
     };
     store_reads(ctx, unit, lower, &inside);
+    crate::secretorders::scan(ctx, unit, &inside);
+    crate::grantorders::scan(ctx, unit, &inside);
     // One pass says which patterns may occur at all; most texts hold
     // none.
     let (entries, prefilter) = &*ENTRIES;
@@ -314,6 +311,8 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         if switch_off && !imperative(&norm.lower, at.start) {
             continue;
         }
+        let dev_only = entry.rule == id::SafetyBypassInstruction
+            && crate::devonly::scoped(&norm.lower, at.start);
         let mut severity = entry.severity;
         let mut message = entry.message.to_string();
         // An order with invisible characters inside it was written to slip
@@ -344,7 +343,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         let quoted = quoting.mentioned(&range);
         let described = matches!(entry.rule.code, "SK603" | "SK611" | "SK622")
             && crate::clause::described(&norm.lower, at.start);
-        if quoted || reading.mention || described || headings.mentions(at.start) {
+        if quoted || reading.mention || described || dev_only || headings.mentions(at.start) {
             severity = Severity::Low;
             message.push_str(" (quoted: a mention, unless the agent is meant to obey it)");
         }

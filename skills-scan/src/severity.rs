@@ -27,6 +27,11 @@ pub(crate) enum Moved {
     Secrets,
 }
 
+/// What a sentence claiming unlimited access is reported as (by
+/// [`crate::prose`]): an order that moves nothing by itself
+/// ([`corroborate`]), unlike a settings file granting every tool.
+pub(crate) const UNLIMITED_CLAIM: &str = "claims unlimited access for the agent";
+
 /// What a variable holding secrets holds: the key of a vendor the skill
 /// uses when it is named so (`$ACME_API_KEY`), secrets otherwise.
 pub(crate) fn moved_in(declared: &Declared, var: &str) -> Moved {
@@ -85,8 +90,7 @@ const QUIET: &[&str] = &[
 /// severity.
 pub(crate) fn corroborate(findings: &mut [crate::Finding], declared: &Declared) {
     let is_order = |f: &crate::Finding| {
-        ORDERS.contains(&f.rule.code)
-            && (f.rule.code != "SK662" || f.message == crate::prose::UNLIMITED_CLAIM)
+        ORDERS.contains(&f.rule.code) && (f.rule.code != "SK662" || f.message == UNLIMITED_CLAIM)
     };
     let mut kinds: Vec<&str> = findings
         .iter()

@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use skills_core::json::Node;
 
-use crate::autorun::{Run, auto_run, command_line, quote};
+use crate::autorun::{Run, auto_run, command_line, command_of, literals, quote};
 use crate::ctx::{Ctx, Unit};
 use crate::jsonc::{self, elements, members};
 use crate::rule::{Severity, id};
@@ -34,9 +34,7 @@ use crate::shell::Mode;
 /// whether it was one (else the engine reads it by its kind).
 pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
     let path = ctx.path().to_ascii_lowercase();
-    let name = path.rsplit('/').next().unwrap_or(&path).to_string();
-    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-    let folder = dir.rsplit('/').next().unwrap_or(dir);
+    let (name, dir, folder) = place(&path);
     match name.as_str() {
         "makefile" | "gnumakefile" | "justfile" | ".justfile" => recipes(ctx, unit, &name),
         _ if name.ends_with(".mk") => recipes(ctx, unit, &name),
@@ -86,9 +84,18 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
     true
 }
 
+/// A lowercased path's file name, folder path and the folder's own name:
+/// what decides which tool runs the file.
+pub(crate) fn place(path: &str) -> (String, &str, &str) {
+    let name = path.rsplit('/').next().unwrap_or(path).to_string();
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let folder = dir.rsplit('/').next().unwrap_or(dir);
+    (name, dir, folder)
+}
+
 /// A compose file: each service's `command` and `entrypoint` (run by
 /// `docker compose up`), and a privileged container given the host's root.
-fn compose(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn compose(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     for (range, value) in yaml_values(unit.text, &["command", "entrypoint"]) {
         let value = value.trim().trim_start_matches('[').trim_end_matches(']');
         auto_run(
@@ -264,7 +271,7 @@ fn gemini_command(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 }
 
 /// Git's hook names.
-const GIT_HOOKS: [&str; 10] = [
+pub(crate) const GIT_HOOKS: [&str; 10] = [
     "pre-commit",
     "prepare-commit-msg",
     "commit-msg",
@@ -445,7 +452,7 @@ fn devcontainer(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
 }
 
 /// A Dockerfile's `RUN` instructions, continuation lines joined.
-fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let what = "a `RUN` step (run by every image build)";
     let mut at = 0;
     let mut step: Option<(usize, String)> = None;
@@ -476,6 +483,7 @@ fn dockerfile(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     if let Some((open, part)) = step {
         auto_run(ctx, unit, open, &part, Run::Tool, what);
     }
+    docker_steps(ctx, unit);
 }
 
 /// curl's configuration file, read by every `curl`: its options as one
@@ -551,7 +559,7 @@ fn pth(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
 /// A GitHub workflow: `run:` steps as shell, every secret handed out at
 /// once, secrets sent from a step, and a pull request's code checked out
 /// where it runs with the repository's secrets.
-fn workflow(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+pub(crate) fn workflow(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     // What the workflow says, not its comments, without blanks.
     let mut code = String::with_capacity(text.len());
@@ -678,6 +686,66 @@ fn yaml_values(text: &str, keys: &[&str]) -> Vec<(Range<usize>, String)> {
         }
     }
     out
+}
+
+/// A Dockerfile's other steps: `ADD` of a file from a bare address, plain
+/// HTTP or a collection service into the image, and the `ENTRYPOINT` and
+/// `CMD` every container of the image runs (exec form read as words).
+fn docker_steps(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let mut at = 0;
+    for line in unit.text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim();
+        let Some((step, rest)) = body.split_once(char::is_whitespace) else {
+            continue;
+        };
+        let offset = start + line.len() - line.trim_start().len() + step.len() + 1;
+        match step.to_ascii_uppercase().as_str() {
+            "ADD" => {
+                for m in crate::net::URL.find_iter(rest) {
+                    let url = m.as_str();
+                    let Some(host) = crate::net::host(url) else {
+                        continue;
+                    };
+                    let plain = url.to_ascii_lowercase().starts_with("http://");
+                    if !crate::net::is_local(&host)
+                        && (plain
+                            || crate::net::is_bare_ip(&host)
+                            || crate::net::is_collector(&host))
+                    {
+                        let i = offset + rest.len().min(m.start());
+                        ctx.report(
+                            unit,
+                            id::DownloadExecute,
+                            Severity::High,
+                            i..i + url.len(),
+                            format!("adds a file from `{host}` (a bare address, plain HTTP or a collection service) into the image: whoever serves it chooses what the image holds"),
+                        );
+                    }
+                }
+            }
+            "ENTRYPOINT" | "CMD" => {
+                let rest = rest.trim();
+                let command = match rest.strip_prefix('[') {
+                    Some(list) => {
+                        let words: Vec<&str> = literals(list).into_iter().map(|(_, w)| w).collect();
+                        command_of(&words)
+                    }
+                    None => rest.to_string(),
+                };
+                auto_run(
+                    ctx,
+                    unit,
+                    offset,
+                    &command,
+                    Run::Tool,
+                    "the image's start command (run by every container of it)",
+                );
+            }
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]

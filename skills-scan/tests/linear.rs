@@ -325,7 +325,7 @@ const ENTRIES: [&str; 14] = [
 ];
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 17] = [
+const PLACES: [&str; 26] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.py",
@@ -343,6 +343,15 @@ const PLACES: [&str; 17] = [
     "docker-compose.yml",
     "assets/jobs.cron",
     "assets/config.json",
+    "assets/Taskfile.yml",
+    "assets/init.gradle",
+    "build.rs",
+    "tox.ini",
+    "assets/gitconfig",
+    "gen.go",
+    "assets/envrc",
+    "assets/githooks/post-checkout",
+    "k8s/pod.yaml",
 ];
 
 /// The skill's files with `body` at `place`.

@@ -190,6 +190,15 @@ const TOOL_FILES: &[&str] = &[
     "build/rules.mk",
     "commands/deploy.toml",
     ".codex/config.toml",
+    "assets/Taskfile.yml",
+    "assets/init.gradle",
+    "build.rs",
+    "tox.ini",
+    "assets/gitconfig",
+    "gen.go",
+    "assets/envrc",
+    "assets/githooks/post-checkout",
+    "k8s/pod.yaml",
 ];
 
 fn skill_from(parts: &[usize]) -> String {

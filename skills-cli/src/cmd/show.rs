@@ -74,7 +74,7 @@ use crate::Outcome;
 use crate::args::{CheckArgs, ClientArg, ProfileArg, ShowArgs};
 use crate::cmd::claude_settings::{Override, SHELL_DISABLED, Settings};
 use crate::cmd::pack::checked_plan_with;
-use crate::output::{self, fail};
+use crate::output::{fail, print_text as print};
 
 /// One skill as found on disk (`--style claude-code|codex`).
 struct Located {
@@ -536,9 +536,4 @@ fn names(bundle: &Bundle) -> String {
         .map(|s| s.name())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Prints a client's text as it is.
-fn print(text: &str) -> io::Result<Outcome> {
-    output::print(text.as_bytes(), false)
 }

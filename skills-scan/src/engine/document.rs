@@ -26,6 +26,10 @@ pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool)
                 prose_ranges.push(r.clone());
                 for span in markdown::spans(unit.text) {
                     let inner = unit.slice(span.body.clone());
+                    let seen = crate::visible::visible(inner.text);
+                    let inner = seen
+                        .as_deref()
+                        .map_or(inner, |t| unit.derived(t, span.body.start));
                     let mode = if span.bang && skill_md {
                         shell::Mode::Context
                     } else {
@@ -63,7 +67,11 @@ pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool)
                 last_prose = Some(r);
             }
             Block::Code { lang, body } => {
-                let unit = whole.slice(body);
+                let seen = crate::visible::visible(&text[body.clone()]);
+                let unit = seen.as_deref().map_or_else(
+                    || whole.slice(body.clone()),
+                    |t| whole.derived(t, body.start),
+                );
                 let before = last_prose.as_ref().map_or("", |r| &text[r.clone()]);
                 let target = written_file(before);
                 let mark = ctx.mark();
@@ -173,6 +181,13 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         "use",
         "by",
         "first",
+        "com",
+        "con",
+        "avec",
+        "mit",
+        "tramite",
+        "dengan",
+        "ile",
     ]
     .contains(&last)
         || ["run", "execute", "type", "paste", "invoke", "start"].contains(&first)
@@ -204,9 +219,25 @@ const RUN_VERBS: &[&str] = &[
     "запусти",
     "çalıştır",
     "चलाएं",
+    "चलाएँ",
     "चलाओ",
+    "चलाइए",
     "شغّل",
     "نفّذ",
+    "شغل",
+    "نفذ",
+    "executar",
+    "ejecutar",
+    "uruchom",
+    "wykonaj",
+    "запустіть",
+    "виконай",
+    "jalankan",
+    "chạy",
+    "הרץ",
+    "הפעל",
+    "รัน",
+    "เรียกใช้",
 ];
 
 /// The same after the command, and sentences that send the reader back to
@@ -226,6 +257,13 @@ const RUN_VERBS_AFTER: &[&str] = &[
     "execute it",
     "run that",
     "run this",
+    "çalıştır",
+    "चला",
+    "شغّل",
+    "نفّذ",
+    "jalankan",
+    "chạy",
+    "uruchom",
 ];
 
 /// Whether the prose just before a code block presents it as an example

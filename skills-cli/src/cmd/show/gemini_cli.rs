@@ -20,11 +20,11 @@ use std::io;
 use skills_bundle::activation::gemini_cli as activation;
 use skills_compiler::client::{Client, Listed, collate, gemini_cli};
 
-use super::print;
 use crate::Outcome;
 use crate::args::ShowArgs;
 use crate::cmd::found::discovered;
 use crate::output::fail;
+use crate::output::print_text as print;
 
 /// What Gemini CLI answers a call naming a skill it does not list.
 pub(super) const NOT_ALLOWED: &str = "params/name must be equal to one of the allowed values";

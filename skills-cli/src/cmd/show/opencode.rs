@@ -17,11 +17,11 @@ use skills_bundle::activation::opencode as activation;
 use skills_compiler::client::opencode::{self, Load};
 use skills_core::fsread;
 
-use super::print;
 use crate::Outcome;
 use crate::args::ShowArgs;
 use crate::cmd::found::discovered;
 use crate::output::fail;
+use crate::output::print_text as print;
 
 /// Runs `skb show --style opencode`.
 pub(super) fn run(args: &ShowArgs) -> io::Result<Outcome> {

@@ -523,8 +523,10 @@ pub struct KeygenArgs {
 /// `skb catalog`.
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
-    /// Skill directories, plugins, archives, or one pack.
-    #[arg(default_value = ".")]
+    /// Skill directories, plugins, archives, or one pack. Without any, the
+    /// current directory: with a client's style, read as the project that
+    /// client would be started in (its skills folders from here up to the
+    /// repository's root), never searched for every `SKILL.md` below.
     pub paths: Vec<PathBuf>,
     /// Whose catalog: `xml` (the reference's block, of the validated
     /// skills) or a client's (each skill read as that client reads it, from
@@ -541,6 +543,17 @@ pub struct CatalogArgs {
     pub budget: Option<usize>,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+impl CatalogArgs {
+    /// The paths given, or the current directory.
+    pub fn roots(&self) -> Vec<PathBuf> {
+        if self.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            self.paths.clone()
+        }
+    }
 }
 
 /// `skb show`.

@@ -313,7 +313,7 @@ rules! {
         "allow the commands the skill runs: `Bash(git status:*) Bash(git diff:*)`",
         "allowed-tools: Bash";
     InterpreterWildcard = "SK661", "interpreter-wildcard", ExcessivePermissions, Medium,
-        "`allowed-tools` letting an interpreter or escalation tool run anything (`Bash(python:*)`, `Bash(sudo:*)`)",
+        "`allowed-tools` letting any program run, by the validator's `SK309` table (`skills_core::tools::any_program`): a program whose job is running code (`Bash(python:*)`, `Bash(sudo:*)`); low when it runs one through an option or subcommand (`Bash(find:*)`, `Bash(git:*)`)",
         "allow the script itself: `Bash(python3 scripts/report.py:*)`",
         "allowed-tools: Bash(python3:*)";
     BroadGrant = "SK662", "broad-grant", ExcessivePermissions, High,

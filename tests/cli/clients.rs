@@ -601,3 +601,45 @@ fn every_show_style_escapes_the_name_it_refuses() {
         );
     }
 }
+
+/// `skb catalog --style <client>` without a path lists what the client
+/// would list if started here: its skills folders from here up to the
+/// repository's root, not every `SKILL.md` below (a repository's fixtures
+/// are no client's skills). A path given is still searched.
+#[test]
+fn catalog_without_a_path_reads_the_project_as_the_client_does() {
+    let dir = tempdir();
+    let root = dir.path();
+    fs::create_dir(root.join(".git")).unwrap();
+    for (folder, name) in [
+        ("tests/fixtures/stray", "stray"),
+        (".claude/skills/kept", "kept"),
+    ] {
+        fs::create_dir_all(root.join(folder)).unwrap();
+        fs::write(
+            root.join(folder).join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Says {name}. Use when asked.\n---\nBody.\n"),
+        )
+        .unwrap();
+    }
+    let sub = root.join("tests");
+    for style in ["claude-code", "opencode", "codex"] {
+        let out = skills()
+            .args(["catalog", "--style", style])
+            .current_dir(&sub)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("stray"), "{style}: {text}");
+        if style != "codex" {
+            // Codex reads `.agents/skills`, not `.claude/skills`.
+            assert!(text.contains("kept"), "{style}: {text}");
+        }
+    }
+    let out = skills()
+        .args(["catalog", "--style", "claude-code", "."])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("stray"));
+}

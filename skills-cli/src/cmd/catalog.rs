@@ -15,7 +15,7 @@ pub fn run(args: &CatalogArgs) -> io::Result<Outcome> {
     if let Some(client) = args.style.client() {
         return catalog_client::run(args, client);
     }
-    let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
+    let Some(bundle) = bundle_of(&args.roots(), &args.check)? else {
         return Ok(Outcome::Invalid);
     };
     if bundle.skills().len() == 0 {

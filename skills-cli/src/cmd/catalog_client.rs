@@ -76,17 +76,21 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         return no_budget(client);
     }
     let budget = budget(style, args.budget);
-    if let [one] = args.paths.as_slice()
+    let roots = args.roots();
+    if let [one] = roots.as_slice()
         && input::is_archive(one)
     {
-        let Some(bundle) = bundle_of(&args.paths, &args.check)? else {
+        let Some(bundle) = bundle_of(&roots, &args.check)? else {
             return Ok(Exit::Invalid);
         };
         return print_catalog(&bundle.catalog_style(style, budget));
     }
     let mut options = args.check.discovery.options();
     options.outside_repository = client.reads_outside_repository();
-    let Some(found) = found::discovered(&args.paths, &options) else {
+    // No path: what the client lists when started here, not every skill
+    // below (a repository's test fixtures are no client's skills).
+    options.as_project = args.paths.is_empty();
+    let Some(found) = found::discovered(&roots, &options) else {
         return Ok(Exit::Invalid);
     };
     let listing = match client {

@@ -24,6 +24,13 @@ pub struct DiscoveryOptions {
     /// a check of a folder should not reach out of it; the `opencode`
     /// profile and styles turn it on.
     pub outside_repository: bool,
+    /// Whether a directory root is read as the project folder a client was
+    /// started in (its clients' skills folders, from it up to the
+    /// repository), never as a tree to walk, even when it holds no skills
+    /// folder: what a client would list if started there. Off by default:
+    /// `skb validate DIR` walks a tree of skills; `skb catalog` and `skb
+    /// show` without paths turn it on for the current directory.
+    pub as_project: bool,
 }
 
 impl Default for DiscoveryOptions {
@@ -35,6 +42,7 @@ impl Default for DiscoveryOptions {
             user: None,
             knobs: Knobs::Flags,
             outside_repository: false,
+            as_project: false,
         }
     }
 }

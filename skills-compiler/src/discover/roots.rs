@@ -77,9 +77,12 @@ pub fn discover_all_with(
     }
     if found.is_empty() {
         for (at, root, project) in empty_projects {
-            reports[at]
-                .1
-                .push(no_skills(&root, &project, opts.user.is_some()));
+            reports[at].1.push(no_skills(
+                &root,
+                &project,
+                opts.user.is_some(),
+                opts.as_project,
+            ));
         }
     }
     reports.retain(|(_, d)| !d.is_empty());
@@ -93,7 +96,7 @@ struct Project {
 }
 
 /// Error `SK003` for a project folder in which no client folder holds a skill.
-fn no_skills(root: &Path, project: &Project, user: bool) -> Diagnostic {
+fn no_skills(root: &Path, project: &Project, user: bool, as_project: bool) -> Diagnostic {
     let up_to = match &project.repository {
         Some(top) => format!(
             "in `{}` and each directory up to the repository's root `{}`",
@@ -111,11 +114,18 @@ fn no_skills(root: &Path, project: &Project, user: bool) -> Diagnostic {
         Code::MissingSkillMd,
         Severity::Error,
         root,
-        format!(
-            "no skills found: no `SKILL.md` below `{}`, and no skill in {} {up_to}{users}",
-            root.display(),
-            project_folder_list()
-        ),
+        if as_project {
+            format!(
+                "no skills found: no skill in {} {up_to}{users}",
+                project_folder_list()
+            )
+        } else {
+            format!(
+                "no skills found: no `SKILL.md` below `{}`, and no skill in {} {up_to}{users}",
+                root.display(),
+                project_folder_list()
+            )
+        },
     )
     .help("add a skill as `.claude/skills/<name>/SKILL.md`, or name the skill directories to check")
 }
@@ -144,7 +154,7 @@ pub fn discover(
     let mut seen = HashSet::new();
     let (found, project) = discover_root(root, opts, &mut seen, diags, &mut |_| {});
     if let Some(project) = project.filter(|_| found.is_empty()) {
-        diags.push(no_skills(root, &project, false));
+        diags.push(no_skills(root, &project, false, opts.as_project));
     }
     found
 }
@@ -227,7 +237,7 @@ fn discover_root(
     // directory holding a client's skills folder is a project folder.
     let exists = |rel: &str| fs::symlink_metadata(root.join(rel)).is_ok();
     let own_layout = exists("SKILL.md") || exists("skill.md") || exists(MANIFEST_DIR);
-    if !own_layout && clients::holds_skills_folder(root) {
+    if !own_layout && (opts.as_project || clients::holds_skills_folder(root)) {
         return project(root, &boundary, opts, seen, diags);
     }
     // A client's skills folder named itself is scanned as its client does.

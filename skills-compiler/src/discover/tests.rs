@@ -582,3 +582,32 @@ fn thousands_separators() {
     assert_eq!(thousands(1000), "1,000");
     assert_eq!(thousands(10_000_000), "10,000,000");
 }
+
+#[test]
+fn a_directory_read_as_a_project_is_never_walked() -> Result {
+    let tmp = tempfile::tempdir()?;
+    let root = tmp.path();
+    fs::create_dir(root.join(".git"))?;
+    // A tree of skills no client reads from here (fixtures, say) ...
+    skill(&root.join("tests/fixtures/stray"))?;
+    let walked = DiscoveryOptions::default();
+    let project = DiscoveryOptions {
+        as_project: true,
+        ..DiscoveryOptions::default()
+    };
+    assert_eq!(
+        names(root, &run_with(root, &walked).0),
+        ["tests/fixtures/stray"]
+    );
+    // ... is not what a client started here lists: nothing, said so.
+    let (found, diags) = run_with(root, &project);
+    assert!(found.is_empty(), "{:?}", names(root, &found));
+    assert_eq!(codes(&diags), [Code::MissingSkillMd]);
+    // A client started in a subdirectory reads the skills folders up to the
+    // repository's root.
+    skill(&root.join(".claude/skills/kept"))?;
+    let sub = root.join("tests");
+    let (found, _) = run_with(&sub, &project);
+    assert_eq!(names(root, &found), [".claude/skills/kept"]);
+    Ok(())
+}

@@ -10,6 +10,7 @@
 
 mod activation;
 mod agent;
+mod architecture;
 mod corpus;
 mod embed;
 skills_tests::acceptance_mod!("embeds ../shared/corpus at compile time", mod embed_corpus;);

@@ -1,5 +1,5 @@
 //! Writing a command's result to standard output, and its refusal or
-//! warnings to standard error: [`print`] writes the bytes it is given (a
+//! warnings to standard error: [`print()`] writes the bytes it is given (a
 //! client's text, byte for byte); [`fail`] and [`warn`] escape control and
 //! invisible characters ([`shown`], the one escaping of terminal text), so
 //! that a file name or a skill's text cannot move the cursor, recolour the

@@ -9,8 +9,8 @@
 //! What is the same for every client is here once: the budget (refused for
 //! a style that has none, [`Style::default_budget`]), the archive, the
 //! discovery, the entry lines and the printing. What differs is each
-//! client's own listing, one function each ([`claude_code`], [`codex`],
-//! [`gemini_cli`], [`opencode`]), with the warnings that client gives on
+//! client's own listing, one function each ([`claude_code()`], [`codex()`],
+//! [`gemini_cli()`], [`opencode()`]), with the warnings that client gives on
 //! the way, printed through [`warn`] so that every client's escape the same
 //! characters.
 //!

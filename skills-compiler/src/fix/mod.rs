@@ -9,7 +9,7 @@
 //!
 //! [`plan`] reads each file below the skill's open folder without following
 //! links ([`Dir`]): a `SKILL.md` or `agents/openai.yaml` that is a symbolic
-//! link, or not a regular file, is never edited. [`write`] writes a file
+//! link, or not a regular file, is never edited. [`write()`] writes a file
 //! whole to a temporary file in its folder, with the old file's
 //! permissions, and renames it over the old one, after checking it still
 //! holds the bytes the edit was made from. A second run finds nothing to

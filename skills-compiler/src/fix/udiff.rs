@@ -3,7 +3,7 @@
 //!
 //! The lines both texts start and end with are matched first; what is left
 //! between (a few lines for every change `skb fix` makes) is matched by a
-//! longest-common-subsequence table when it is at most [`MAX_CELLS`] cells,
+//! longest-common-subsequence table when it is at most `MAX_CELLS` cells,
 //! else shown as removed and added whole: still a correct diff, only a
 //! longer one, and never quadratic work on a large file.
 

@@ -34,7 +34,8 @@
 //!   `!!null x`);
 //! - where YAML 1.1 (libyaml) and 1.2 (saphyr) read the text apart: `U+0085`,
 //!   `U+2028`, `U+2029` (line breaks to libyaml only), a byte-order mark
-//!   after the start, a tab after a block indicator (`- <tab>x`), a
+//!   after the start, a tab after a block indicator (`- <tab>x`) or after
+//!   a line's indentation where a value starts (`  <tab>x`), a
 //!   document-end line (`...`), a quoted scalar whose next line is
 //!   indented less than saphyr wants;
 //! - a file past the tree's nesting or size limits, which libyaml may read;
@@ -219,6 +220,19 @@ fn read_apart(text: &str) -> Option<Failure> {
                 start,
                 3,
                 "it has a document-end line (`...`), which libyaml and this reading do not read alike",
+            ));
+        }
+        // A tab after the indentation: libyaml reads on only where the line
+        // goes on a scalar (tab-led blank and comment lines are read alike),
+        // and stops ("cannot start any token") where a token starts; this
+        // reading reads on.
+        let lead = body.trim_start_matches(' ');
+        let content = lead.trim_start_matches([' ', '\t']);
+        if lead.starts_with('\t') && !content.is_empty() && !content.starts_with('#') {
+            return Some(at(
+                start + (body.len() - lead.len()),
+                1,
+                "it has a tab after a line's indentation, which libyaml and this reading do not read alike",
             ));
         }
         // Block indicators after the indentation, and the blanks after each.

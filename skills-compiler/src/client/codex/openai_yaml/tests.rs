@@ -144,6 +144,32 @@ fn a_tag_is_undecided_and_an_error_under_every_profile() -> std::io::Result<()> 
     Ok(())
 }
 
+/// A tab after a line's indentation where a value starts: libyaml stops
+/// ("found character that cannot start any token"), this reading reads on;
+/// undecided, never guessed. Tab-led blank and comment lines and a tab
+/// inside a line are read alike, so they are read.
+#[test]
+fn a_tab_after_the_indentation_is_undecided() {
+    let text = "policy:\n  products:\n    - #c\n     \t false\n";
+    let reading = super::read_openai_yaml(text);
+    assert_eq!(reading.read, None);
+    let undecided = reading.undecided.unwrap_or_else(|| panic!("{text:?}"));
+    assert!(
+        undecided.message.contains("tab after a line's indentation"),
+        "{undecided:?}"
+    );
+    for text in [
+        "policy:\n  allow_implicit_invocation: false\n  \t\n",
+        "policy:\n \t# a comment\n  allow_implicit_invocation: false\n",
+        "interface:\n  display_name: a\tb\n",
+    ] {
+        assert!(
+            super::read_openai_yaml(text).undecided.is_none(),
+            "{text:?}"
+        );
+    }
+}
+
 /// Before, libyaml read every file after ours: 200 KB of nested flow
 /// collections took 15 s, and one nested past the reader's scanner
 /// limit (255 flow levels) read as a syntax error, "Codex ignores the

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use skills_compiler::fix::{self, udiff};
-use skills_compiler::render::{path_string, shown};
+use skills_compiler::render::{count, path_string, shown};
 use skills_compiler::{self as compiler, Options, Profile};
 
 use crate::Outcome;
@@ -74,13 +74,20 @@ pub fn run(args: &FixArgs) -> io::Result<Outcome> {
         }
     }
     let summary = match (files, args.dry_run) {
-        (0, _) => format!("nothing to fix in {}", count(result.skills.len(), "skill")),
+        (0, _) => format!(
+            "nothing to fix in {}",
+            count(result.skills.len() as u64, "skill")
+        ),
         (n, true) => format!(
             "would fix {} in {} (dry run: nothing written)",
-            count(n, "file"),
-            count(skills, "skill")
+            count(n as u64, "file"),
+            count(skills as u64, "skill")
         ),
-        (n, false) => format!("fixed {} in {}", count(n, "file"), count(skills, "skill")),
+        (n, false) => format!(
+            "fixed {} in {}",
+            count(n as u64, "file"),
+            count(skills as u64, "skill")
+        ),
     };
     if args.dry_run {
         writeln!(err, "{summary}")?;
@@ -93,12 +100,4 @@ pub fn run(args: &FixArgs) -> io::Result<Outcome> {
     } else {
         Outcome::Success
     })
-}
-
-fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }

@@ -144,23 +144,14 @@ fn decode(bytes: Vec<u8>, path: &Path, scope: &Scope) -> Result<Lock, ReadError>
 mod tests {
     use super::*;
     use crate::lock::scope::Rule;
-    use crate::lock::{LockedSkill, Resolved, tree};
+    use crate::lock::{LockedSkill, tests::local, tree};
 
     fn skill(installed: &str) -> LockedSkill {
-        LockedSkill {
-            name: "pdf".into(),
-            origin: None,
-            accepted: Vec::new(),
-            source: "s".into(),
-            resolved: Resolved::Folder { path: "s".into() },
-            digest: format!("sha256:{}", "0".repeat(64)),
-            signer: None,
-            unsigned: None,
-            profile: None,
-            scan: None,
-            installed: vec![installed.into()],
-            files: tree::hash_files([("SKILL.md", &b"x"[..], false)]),
-        }
+        local(
+            "pdf",
+            vec![installed.into()],
+            tree::hash_files([("SKILL.md", &b"x"[..], false)]),
+        )
     }
 
     fn write(dir: &Path, installed: &str) -> Lock {

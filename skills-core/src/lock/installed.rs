@@ -406,7 +406,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
 mod tests {
     use super::*;
     use crate::listing::EntryKind;
-    use crate::lock::{LockedSkill, Resolved, tree::hash_files};
+    use crate::lock::{tests::local, tree::hash_files};
     use std::fs;
 
     const MD: &[u8] = b"---\nname: a\n---\n";
@@ -420,23 +420,14 @@ mod tests {
             fs::create_dir_all(dir.join("scripts")).expect("mkdir");
             fs::write(dir.join("SKILL.md"), MD).expect("write");
             fs::write(dir.join("scripts/run.sh"), b"echo").expect("write");
-            lock.insert(LockedSkill {
-                name: name.into(),
-                origin: None,
-                accepted: Vec::new(),
-                source: "s".into(),
-                resolved: Resolved::Folder { path: "s".into() },
-                digest: format!("sha256:{}", "0".repeat(64)),
-                signer: None,
-                unsigned: None,
-                profile: None,
-                scan: None,
-                installed: vec![format!(".claude/skills/{name}")],
-                files: hash_files([
+            lock.insert(local(
+                name,
+                vec![format!(".claude/skills/{name}")],
+                hash_files([
                     ("SKILL.md", MD, false),
                     ("scripts/run.sh", &b"echo"[..], false),
                 ]),
-            });
+            ));
         }
         let scope = Scope::project(tmp.path());
         (tmp, scope, lock)
@@ -630,22 +621,15 @@ mod tests {
         std::os::unix::fs::symlink(&dotfiles, home.join(".claude")).expect("link");
         let scope = Scope::user(home, None).expect("absolute");
         let mut lock = Lock::default();
-        let skill = |name: &str| LockedSkill {
-            name: name.into(),
-            origin: None,
-            accepted: Vec::new(),
-            source: "s".into(),
-            resolved: Resolved::Folder { path: "s".into() },
-            digest: format!("sha256:{}", "0".repeat(64)),
-            signer: None,
-            unsigned: None,
-            profile: None,
-            scan: None,
-            installed: vec![format!("~/.claude/skills/{name}")],
-            files: hash_files([
-                ("SKILL.md", MD, false),
-                ("scripts/run.sh", &b"echo"[..], false),
-            ]),
+        let skill = |name: &str| {
+            local(
+                name,
+                vec![format!("~/.claude/skills/{name}")],
+                hash_files([
+                    ("SKILL.md", MD, false),
+                    ("scripts/run.sh", &b"echo"[..], false),
+                ]),
+            )
         };
         lock.insert(skill("a"));
         lock.insert(skill("b"));

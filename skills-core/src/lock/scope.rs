@@ -287,25 +287,16 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lock::{LockedSkill, Resolved};
+    use crate::lock::tests::local;
 
     fn lock(entries: &[(&str, &[&str])]) -> Lock {
         let mut l = Lock::default();
         for (name, installed) in entries {
-            l.insert(LockedSkill {
-                name: (*name).into(),
-                origin: None,
-                accepted: Vec::new(),
-                source: "s".into(),
-                resolved: Resolved::Folder { path: "s".into() },
-                digest: format!("sha256:{}", "0".repeat(64)),
-                signer: None,
-                unsigned: None,
-                profile: None,
-                scan: None,
-                installed: installed.iter().map(|s| (*s).to_string()).collect(),
-                files: Vec::new(),
-            });
+            l.insert(local(
+                name,
+                installed.iter().map(|s| (*s).to_string()).collect(),
+                Vec::new(),
+            ));
         }
         l
     }

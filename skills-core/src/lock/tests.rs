@@ -1,5 +1,24 @@
 use super::*;
 
+/// A skill locked from a local folder `s`, with no signer, allowance or
+/// scan: the fixture the lock's modules test their own parts with.
+pub(super) fn local(name: &str, installed: Vec<String>, files: Vec<LockedFile>) -> LockedSkill {
+    LockedSkill {
+        name: name.into(),
+        origin: None,
+        accepted: Vec::new(),
+        source: "s".into(),
+        resolved: Resolved::Folder { path: "s".into() },
+        digest: format!("sha256:{}", "0".repeat(64)),
+        signer: None,
+        unsigned: None,
+        profile: None,
+        scan: None,
+        installed,
+        files,
+    }
+}
+
 fn file(path: &str, byte: u8, executable: bool) -> LockedFile {
     let bytes = vec![byte; 3];
     LockedFile {

@@ -26,6 +26,9 @@ Sets (`--sets`, comma separated; default all that exist):
   attacks-fresh4, benign-fresh4
                 $EVAL/fresh4/attacks/labels.jsonl and $EVAL/fresh4/benign/index.jsonl: built blind while the
                 third round tuned on the third pair
+  attacks-fresh5, benign-fresh5
+                $EVAL/fresh5/attacks/labels.jsonl and $EVAL/fresh5/benign/index.jsonl: built blind while the
+                fourth round tuned on the third and fourth pairs
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -142,6 +145,10 @@ def build_sets(names, tmp):
         "attacks-fresh4": lambda: labelled_set("attacks-fresh4", os.path.join(EVAL, "fresh4", "attacks", "labels.jsonl"), True),
         "benign-fresh4": lambda: corpus_set("benign-fresh4", os.path.join(EVAL, "fresh4", "benign", "index.jsonl"),
                                             os.path.join(EVAL, "fresh4", "benign"), True),
+        # A fifth pair, built blind while the fourth round was tuned on the third and fourth.
+        "attacks-fresh5": lambda: labelled_set("attacks-fresh5", os.path.join(EVAL, "fresh5", "attacks", "labels.jsonl"), True),
+        "benign-fresh5": lambda: corpus_set("benign-fresh5", os.path.join(EVAL, "fresh5", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh5", "benign"), True),
     }
     out, notes = [], []
     for n in names:

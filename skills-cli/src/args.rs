@@ -153,8 +153,17 @@ pub enum Command {
     /// lock or the lock would change, writing nothing.
     Install(InstallArgs),
     /// Fetch the newest allowed version of locked skills and print what
-    /// changed, file by file.
+    /// changed, file by file (--dry-run: what would change, as `outdated`).
     Update(UpdateArgs),
+    /// Report, writing nothing, which locked skills their sources have
+    /// newer versions of: the new pin, its signer, the files that would
+    /// change, or why `update` would refuse it.
+    ///
+    /// Each source is fetched and checked exactly as `update` checks it (the
+    /// trust policy against the lock, the security gate). Exit status: 0
+    /// every skill current, 1 some skill outdated or refused, 2 a source
+    /// could not be read, usage or I/O failure.
+    Outdated(OutdatedArgs),
     /// Remove installed skills from their folders and from the lock.
     Remove(RemoveArgs),
     /// List the skills `skb.lock` records, with where they are installed.
@@ -1271,8 +1280,30 @@ pub struct UpdateArgs {
     /// The skills to update (default: all).
     pub names: Vec<String>,
     /// Replace folders with local edits (keeping a backup).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "dry_run")]
     pub force: bool,
+    /// Write nothing: report what would change, as `skb outdated` does
+    /// (and with its exit status).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `skb outdated`.
+#[derive(Debug, Args)]
+pub struct OutdatedArgs {
+    /// The skills to check (default: all locked ones).
+    pub names: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub format: ListFormat,

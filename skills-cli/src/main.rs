@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         args::Command::Add(a) => cmd::add::run(&a),
         args::Command::Install(a) => cmd::install::run(&a),
         args::Command::Update(a) => cmd::update::run(&a),
+        args::Command::Outdated(a) => cmd::outdated::run(&a),
         args::Command::Remove(a) => cmd::remove::run(&a),
         args::Command::List(a) => cmd::list::run(&a),
         args::Command::Import(a) => cmd::import::run(&a),

@@ -551,6 +551,43 @@ fn the_action_uses_the_skills_on_path_with_install_path() {
     assert!(stdout(last(&report)).contains("all valid"));
 }
 
+/// `outdated: true` runs `skb outdated` in the repository: the job passes
+/// while every locked skill is current and fails, naming the skill, once
+/// its source has a newer version.
+#[test]
+fn the_action_fails_when_a_locked_skill_is_outdated() {
+    let run = ActionRun::new(&[("paths", "good"), ("outdated", "true")]);
+    let repo = &run.runner.repository;
+    write_tree(&repo.join("vendor/tool"), &[("SKILL.md", TOOL)]);
+    let added = skills()
+        .current_dir(repo)
+        .args(["add", "vendor", "--client", "claude-code"])
+        .env("HOME", &run.runner.home)
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}");
+    let report = run.run();
+    assert!(report.success, "{report:?}");
+    assert!(stdout(report.output("skb outdated")).contains("current tool"));
+
+    std::fs::write(
+        repo.join("vendor/tool/SKILL.md"),
+        [TOOL, b"More.\n"].concat(),
+    )
+    .unwrap();
+    // The second run installs again, as a run on a fresh runner would.
+    std::fs::remove_file(run.installed()).unwrap();
+    let report = run.run();
+    assert!(!report.success, "{report:?}");
+    let out = last(&report);
+    assert_eq!(code(out), 1, "{out:?}");
+    assert!(stdout(out).contains("outdated tool: "), "{out:?}");
+}
+
+/// A skill that `skb.lock` records from `vendor/`.
+const TOOL: &[u8] =
+    b"---\nname: tool\ndescription: Formats tables. Use when asked to.\n---\nBody.\n";
+
 /// An `install` input other than `cargo` or `path` stops the run before
 /// anything is installed or validated.
 #[test]

@@ -38,6 +38,7 @@ mod interop;
 mod levels;
 mod limits;
 mod mcp;
+mod outdated;
 mod pack;
 mod readers;
 mod reproducible;

@@ -519,3 +519,56 @@ fn a_transaction_committed_to_the_repository_is_not_replayed_outside_skill_folde
     // `verify --installed` reports it rather than trusting it.
     refused(&p, &["verify", "--installed"], 1, &["interrupted"]);
 }
+
+#[test]
+fn outdated_names_the_signer_and_refuses_a_publisher_change_writing_nothing() {
+    let (_tmp, root, p) = world();
+    let served = Arc::new(Mutex::new(BTreeMap::new()));
+    let server = serve(&served);
+    for (file, body, key, release) in [
+        ("v1.skillpack", "One.", "acme", "1.0.0"),
+        ("v2.skillpack", "Two.", "acme", "1.1.0"),
+        ("v3.skillpack", "Three.", "bob", "2.0.0"),
+    ] {
+        pack(
+            &root,
+            file,
+            &[("alpha", skill("alpha", body))],
+            Some((key, release)),
+        );
+    }
+    publish(&served, &root, "v1.skillpack", "tools.skillpack");
+    let url = server.url("/tools.skillpack");
+    ok(&p, &["trust", "add", "acme", "../acme.pub"]);
+    ok(&p, &["trust", "add", "bob", "../bob.pub"]);
+    ok(&p, &["add", &url, "--client", "codex"]);
+    ok(&p, &["outdated"]);
+    // The key id, as minisign's public key file's comment line names it.
+    let acme = std::fs::read_to_string(root.join("acme.pub")).unwrap();
+    let acme = acme
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    publish(&served, &root, "v2.skillpack", "tools.skillpack");
+    let said = refused(&p, &["outdated"], 1, &["outdated alpha: "]);
+    assert!(said.contains(&format!("signed by key {acme}")), "{said}");
+    publish(&served, &root, "v3.skillpack", "tools.skillpack");
+    let said = refused(
+        &p,
+        &["outdated"],
+        1,
+        &["refused alpha: ", "change of publisher"],
+    );
+    assert!(!said.contains("outdated alpha"), "{said}");
+    // The publisher change, allowed as `update` would be told to.
+    refused(
+        &p,
+        &["outdated", "--allow-publisher-change"],
+        1,
+        &["outdated alpha: "],
+    );
+}

@@ -14,6 +14,7 @@ pub mod install;
 pub mod keygen;
 pub mod list;
 pub mod man;
+pub mod outdated;
 pub mod pack;
 pub mod publish;
 pub mod pull;

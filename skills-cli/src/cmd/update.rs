@@ -1,5 +1,6 @@
 //! `skb update [NAME…]`: the installer's update
-//! ([`skills_install::Installer::update`]), printed file by file.
+//! ([`skills_install::Installer::update`]), printed file by file;
+//! `--dry-run` is [`super::outdated`].
 
 use std::io;
 
@@ -12,6 +13,16 @@ use crate::installing::{self, Stderr};
 
 /// Runs `skb update`.
 pub fn run(args: &UpdateArgs) -> io::Result<Outcome> {
+    if args.dry_run {
+        return super::outdated::check(
+            &args.names,
+            args.format,
+            &args.project,
+            &args.policy,
+            &args.gate,
+            &args.check,
+        );
+    }
     let observer = Stderr::new(args.check.color);
     let installer = installing::installer(
         &args.project,

@@ -31,7 +31,7 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 28] = [
+const SUBCOMMANDS: [&str; 29] = [
     "validate",
     "fix",
     "scan",
@@ -51,6 +51,7 @@ const SUBCOMMANDS: [&str; 28] = [
     "add",
     "install",
     "update",
+    "outdated",
     "remove",
     "list",
     "import",

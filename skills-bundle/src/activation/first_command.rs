@@ -30,14 +30,19 @@ struct Piece<'a> {
     text: &'a str,
 }
 
-/// What stops the words of a command.
+/// A token of the line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Token<'a> {
     /// A word: its pieces are read again by [`pieces`].
     Word(&'a str),
     /// `(` opening a subshell.
     Open,
-    /// A newline, an operator, a redirection, a comment: the end.
+    /// A newline or a control operator (`;`, `&`, `|`, `)`, ...).
+    Operator,
+    /// A redirection's operator (`>`, `2>&`, `<<`, ...); its target is the
+    /// next word.
+    Redirect,
+    /// The end of the line, or a comment.
     End,
 }
 
@@ -48,13 +53,23 @@ pub(crate) fn words(line: &str) -> Option<Vec<String>> {
         return None;
     }
     let mut lexer = Lexer { rest: line };
-    // What may stand before the command.
+    // What may stand before the command: operators and parentheses (its
+    // parser skips what it cannot place), keywords, redirections,
+    // assignments.
     let mut token = lexer.next();
     loop {
         match token {
-            Token::Open => token = lexer.next(),
+            Token::Open | Token::Operator => token = lexer.next(),
+            Token::Redirect => {
+                if let Token::Word(_) = lexer.next() {
+                    token = lexer.next();
+                } else {
+                    return None;
+                }
+            }
             Token::Word(w)
                 if w.starts_with("((")
+                    || is_assignment(w)
                     || matches!(
                         w,
                         "!" | "{" | "if" | "then" | "elif" | "else" | "while" | "until" | "do"
@@ -69,12 +84,6 @@ pub(crate) fn words(line: &str) -> Option<Vec<String>> {
             _ => break,
         }
     }
-    // Assignments before the name.
-    while let Token::Word(w) = token
-        && is_assignment(w)
-    {
-        token = lexer.next();
-    }
     let Token::Word(name) = token else {
         return None;
     };
@@ -85,14 +94,19 @@ pub(crate) fn words(line: &str) -> Option<Vec<String>> {
     ) {
         return Some(out);
     }
+    let mut closed = name != "[";
     while let Token::Word(w) = lexer.next() {
+        // A test `[` never closed is a syntax error: the parser gives up.
+        if name == "[" && w == "]" {
+            closed = true;
+        }
         match argument(w) {
             Step::Word(text) => out.push(text),
             Step::Skip => {}
             Step::Stop => break,
         }
     }
-    Some(out)
+    closed.then_some(out)
 }
 
 /// What a word after the command name gives.
@@ -113,14 +127,14 @@ fn first_word(word: &str) -> String {
 }
 
 /// An argument: words, quotes and their mixtures give their text; a lone
-/// expansion gives nothing; a substitution ends the words.
+/// expansion, or a lone `=`, gives nothing; a substitution ends the words.
 fn argument(word: &str) -> Step {
     let pieces = pieces(word);
     if pieces.iter().any(|p| p.kind == Kind::Substitution) {
         return Step::Stop;
     }
     match pieces.as_slice() {
-        [one] if one.kind == Kind::Expansion => Step::Skip,
+        [one] if one.kind == Kind::Expansion || one.text == "=" => Step::Skip,
         [] => Step::Skip,
         _ => Step::Word(pieces.iter().map(|p| text(*p)).collect()),
     }
@@ -325,11 +339,32 @@ impl<'a> Lexer<'a> {
         let Some(first) = b.first() else {
             return Token::End;
         };
-        if matches!(
-            first,
-            b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>' | b'#'
-        ) {
+        if *first == b'#' {
             return Token::End;
+        }
+        // A redirection: digits, then `<` or `>` (and what may follow).
+        let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        let redirect = match (b.get(digits), b.get(digits + 1)) {
+            (Some(b'<' | b'>'), _) => Some(digits + 1),
+            (Some(b'&'), Some(b'>')) if digits == 0 => Some(2),
+            _ => None,
+        };
+        if let Some(mut len) = redirect {
+            len += b[len..]
+                .iter()
+                .take_while(|c| matches!(c, b'<' | b'>' | b'&' | b'|' | b'-'))
+                .count();
+            self.rest = &self.rest[len..];
+            return Token::Redirect;
+        }
+        if matches!(first, b'\n' | b';' | b'&' | b'|' | b')') {
+            let len = b
+                .iter()
+                .take_while(|c| matches!(c, b'\n' | b';' | b'&' | b'|' | b')'))
+                .count()
+                .min(2);
+            self.rest = &self.rest[len..];
+            return Token::Operator;
         }
         let mut i = 0;
         while i < b.len() {
@@ -356,10 +391,6 @@ impl<'a> Lexer<'a> {
                 },
                 _ => i += 1,
             }
-        }
-        // Digits right before a redirection are its file descriptor.
-        if matches!(b.get(i), Some(b'<' | b'>')) && b[..i].iter().all(u8::is_ascii_digit) {
-            return Token::End;
         }
         let (word, rest) = self.rest.split_at(i);
         self.rest = rest;

@@ -52,6 +52,11 @@ pub(crate) fn words(line: &str) -> Option<Vec<String>> {
     if line.len() > MAX_LEN {
         return None;
     }
+    // A line starting with a backquote is one word, the rest of the line
+    // (recorded five times: `` `id` do $@ `` gave ``id` do $@``).
+    if let Some(rest) = line.strip_prefix('`') {
+        return Some(vec![rest.to_owned()]);
+    }
     let mut lexer = Lexer { rest: line };
     // What may stand before the command: operators and parentheses (its
     // parser skips what it cannot place), keywords, redirections,
@@ -67,15 +72,17 @@ pub(crate) fn words(line: &str) -> Option<Vec<String>> {
                     return None;
                 }
             }
-            Token::Word(w)
-                if w.starts_with("((")
-                    || is_assignment(w)
-                    || matches!(
-                        w,
-                        "!" | "{" | "if" | "then" | "elif" | "else" | "while" | "until" | "do"
-                    ) =>
-            {
+            Token::Word(w) if w.starts_with("((") || is_assignment(w) || w == "!" || w == "{" => {
                 token = lexer.next();
+            }
+            // A keyword before a command, also when a quote or an
+            // expansion follows it closely (`while's t'` is `s t`).
+            Token::Word(w) if let Some(rest) = after_keyword(w) => {
+                token = if rest.is_empty() {
+                    lexer.next()
+                } else {
+                    Token::Word(rest)
+                };
             }
             Token::Word(
                 "for" | "case" | "select" | "function" | "time" | "coproc" | "fi" | "done" | "esac"
@@ -169,6 +176,17 @@ fn text(piece: Piece<'_>) -> String {
             if quoted { &t[1..t.len() - 1] } else { t }.to_owned()
         }
     }
+}
+
+/// What follows a keyword that may stand before a command (`if`, `then`,
+/// `elif`, `else`, `while`, `until`, `do`) at the start of `word`: nothing
+/// when the word is the keyword, else a quoted or expanded piece; `None`
+/// when the word is no such keyword.
+fn after_keyword(word: &str) -> Option<&str> {
+    ["if", "then", "elif", "else", "while", "until", "do"]
+        .iter()
+        .filter_map(|k| word.strip_prefix(k))
+        .find(|rest| rest.is_empty() || rest.starts_with(['\'', '"', '$', '`']))
 }
 
 /// `NAME=…`, `NAME+=…` or `NAME[…]=…` at the start of an unquoted word.

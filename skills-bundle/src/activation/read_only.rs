@@ -19,7 +19,7 @@
 //!   any words for most (`cat`, `head`, `wc`, `diff`, ...), none at all for
 //!   `pwd`, `whoami` and `alias`, exact command lines for a few
 //!   (`node --version`), only listed flags for `date` and `which`. Claude
-//!   Code checks more programs flag by flag (`grep`, `sort`, `git log`,
+//!   Code checks more programs flag by flag (`grep` with flags, `sort`, `git log`,
 //!   ...); those are not modelled here, so they ask;
 //! - a program that reads files or folders reads only inside the working
 //!   directory: an absolute path elsewhere, `~` or a `..` leading out makes
@@ -91,11 +91,22 @@ const fn any(name: &'static str) -> Program {
     program(name, Basis::Listed, false, Words::Any)
 }
 
-/// The read-only programs: `echo` and `ls` are recorded; the others are in
-/// Claude Code's list.
+/// The read-only programs: `echo`, `ls` and `grep` without flags are
+/// recorded; the others are in Claude Code's list.
 pub const PROGRAMS: &[Program] = &[
     program("echo", Basis::Recorded, false, Words::Any),
     program("ls", Basis::Recorded, true, Words::Any),
+    // Claude Code checks grep flag by flag; without flags it ran (recorded
+    // on 2.1.332); a flag here asks.
+    program(
+        "grep",
+        Basis::Recorded,
+        true,
+        Words::Flags {
+            flags: &[],
+            plus: false,
+        },
+    ),
     program("pwd", Basis::Listed, false, Words::None),
     program("whoami", Basis::Listed, false, Words::None),
     program("alias", Basis::Listed, false, Words::None),
@@ -390,13 +401,14 @@ mod tests {
         assert!(runs("pwd"));
         assert!(runs("node --version"));
         assert!(runs("which -a git"));
+        assert!(runs("grep hello f.txt"));
         for asks in [
             "pwd -P",
             "node -e 1",
             "date 0101",
             "date -d",
             "which --exec x",
-            "grep x f",
+            "grep -r x f",
             "sort f",
         ] {
             assert!(!runs(asks), "{asks}");

@@ -631,8 +631,9 @@ fn crlf_line_endings_are_kept() {
     );
 }
 
-/// Arguments as Claude Code reads them: bash's backslashes in double
-/// quotes, and placeholders inside the arguments never filled again.
+/// Arguments as Claude Code reads them: double quotes keep every
+/// backslash (recorded on 2.1.332), and placeholders inside the arguments
+/// are never filled again.
 #[skills_tests::acceptance("needs ../shared/clients")]
 #[test]
 fn arguments_split_as_bash_and_are_never_scanned_again() {
@@ -644,7 +645,7 @@ fn arguments_split_as_bash_and_are_never_scanned_again() {
     };
     let out = text(r#""C:\dir\x" "a\`b\"c" '$1' "#);
     assert!(out.contains("\nDollar0: C:\\dir\\x\n"), "{out}");
-    assert!(out.contains("\nDollar1: a`b\"c\n"), "{out}");
+    assert!(out.contains("\nDollar1: a\\`b\\\"c\n"), "{out}");
     assert!(out.contains("\nDollar2: $1\n"), "{out}");
     let out = text("'$ARGUMENTS[1]' two");
     assert!(out.contains("\nFirst indexed: $ARGUMENTS[1]\n"), "{out}");
@@ -719,8 +720,9 @@ fn read_only_commands_are_predicted_as_recorded() {
         "{}",
         stderr(&out)
     );
-    // What this tool runs still needs the skill's rules: `echo` is
-    // read-only to Claude Code, not allowed here without a rule.
+    // With --run-commands, what Claude Code runs without asking runs
+    // without a rule here too, and what it asks for is refused, stderr
+    // saying which rule decided.
     let out = claude_in(
         &proj,
         &home,
@@ -728,8 +730,23 @@ fn read_only_commands_are_predicted_as_recorded() {
         &[&layout.claude_root()],
         &["--run-commands"],
     );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Inline text one mid-line."),
+        "{}",
+        stdout(&out)
+    );
+    let out = claude_in(
+        &proj,
+        &home,
+        "shell-fail",
+        &[&layout.claude_root()],
+        &["--run-commands"],
+    );
     assert!(!out.status.success(), "{}", stdout(&out));
-    assert!(stderr(&out).contains("was not allowed"), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("was not allowed"), "{err}");
+    assert!(err.contains("outside the working directory"), "{err}");
 }
 
 /// Claude Code's settings: `disableSkillShellExecution` puts its text in
@@ -792,4 +809,73 @@ fn claude_code_settings_are_read() {
         "{}",
         stdout(&out)
     );
+}
+
+/// Claude Code's classes found after the first record (recorded on
+/// 2.1.332, `skills-bundle/tests/data/claude-code-arguments.tsv`): its own
+/// bash reading of the arguments, one backslash escaping a placeholder
+/// while more stay, a `!` in a value escaped, `/name` read as `name`, and
+/// with `--run-commands` a read-only command run without a rule while
+/// another is refused, saying which rule decided. No shared record needed.
+#[test]
+fn claude_code_arguments_names_and_read_only_commands() {
+    let tmp = tempdir();
+    let root = std::fs::canonicalize(tmp.path()).unwrap();
+    let proj = root.join("proj");
+    let dir = proj.join(".claude/skills/demo");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: demo\ndescription: Demo.\n---\n[$0][$1][$2][$3] [\\\\$0] [\\$0] All: $ARGUMENTS\n",
+    )
+    .unwrap();
+    let run = |name: &str, args: &str, extra: &[&str]| {
+        let mut command = skills();
+        command
+            .current_dir(&proj)
+            .env("HOME", root.join("home"))
+            .env("XDG_CACHE_HOME", root.join("cache"))
+            .args(["show", name, "--style", "claude-code", "--json"])
+            .args(["--session-id", SESSION_ID, "--from"])
+            .arg(proj.join(".claude/skills"))
+            .args(["--arguments", args])
+            .args(extra);
+        command.output().unwrap()
+    };
+    let out = run("/demo", r#"a "in \"dq\" too" $NAME ! b"#, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_result"], "Launching skill: demo");
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.ends_with(
+            "\n\n[a][in \\\"dq\\\" too][\\!][b] [\\\\a] [$0] All: a \"in \\\"dq\\\" too\" $NAME \\! b\n"
+        ),
+        "{text}"
+    );
+    // `//demo` is not `demo`.
+    let out = run("//demo", "", &[]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: demo\ndescription: Demo.\n---\nSaid: !`echo hi`\n",
+    )
+    .unwrap();
+    let out = run("demo", "", &["--run-commands"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["text"].as_str().unwrap().ends_with("\n\nSaid: hi\n"),
+        "{v}"
+    );
+    assert_eq!(v["commands"][0]["why"], "`echo` is read-only (recorded)");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: demo\ndescription: Demo.\n---\nSaid: !`cat /etc/hostname`\n",
+    )
+    .unwrap();
+    let out = run("demo", "", &["--run-commands"]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("was not allowed"), "{}", stderr(&out));
 }

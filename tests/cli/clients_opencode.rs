@@ -355,3 +355,66 @@ fn the_corpus_loads_whole() {
     assert_eq!(outcomes.get("listed"), Some(&448));
     assert_eq!(outcomes.get("not-listed"), Some(&6));
 }
+
+/// The `<skill_files>` sample in ripgrep's walk order, as predicted for
+/// this machine: depth first, each folder's entries in the reverse of the
+/// order the file system lists them, `SKILL.md` left out, ten at most.
+/// Needs no shared record.
+#[test]
+fn the_file_sample_follows_the_walk_order() {
+    let tmp = tempdir();
+    let project = std::path::absolute(tmp.path().join("proj")).unwrap();
+    let dir = project.join(".opencode/skills/walk");
+    // Created out of name order, so that name order and directory order
+    // part on a file system that keeps creation order.
+    for file in [
+        "SKILL.md",
+        "zeta.md",
+        "scripts/b.sh",
+        "alpha.txt",
+        "scripts/a.sh",
+        "refs/deep/x.md",
+        "refs/y.md",
+        ".hidden",
+    ] {
+        let path = dir.join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let text = if file == "SKILL.md" {
+            "---\nname: walk\ndescription: Walk.\n---\nBody.\n"
+        } else {
+            "x\n"
+        };
+        fs::write(path, text).unwrap();
+    }
+    // The prediction, from the file system's own order.
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.reverse();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, out);
+            } else if !path.ends_with("SKILL.md") {
+                out.push(format!("<file>{}</file>", path.display()));
+            }
+        }
+    }
+    let mut want = Vec::new();
+    walk(&dir, &mut want);
+    let out = skills()
+        .current_dir(&project)
+        .args(["show", "--style", "opencode", "walk", "--from"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    let files: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("<file>"))
+        .collect();
+    assert_eq!(files, want);
+    assert_eq!(files.len(), 7);
+}

@@ -7,12 +7,14 @@
 //!
 //! 1. [`substitute_arguments`], one left-to-right scan of the body (values
 //!    are never scanned again): named `arguments` (`$name`), `$ARGUMENTS[N]`,
-//!    `$N` and `$ARGUMENTS`, with `\` before a placeholder keeping it
-//!    literal (backslashes right before a placeholder pair up, as in bash:
-//!    `\\$0` is one backslash and the value, `\\\$0` one backslash and `$0`;
-//!    backslashes elsewhere stay as written); when no placeholder took the
-//!    arguments, non-empty ones are
-//!    appended as `\n\nARGUMENTS: <args>`.
+//!    `$N` and `$ARGUMENTS`, with one `\` before a placeholder keeping it
+//!    literal and going away (`\$0` is `$0`); two or more backslashes
+//!    before it all stay and the placeholder is filled (`\\$0` is `\\`
+//!    and the value); when no placeholder took the arguments, non-empty
+//!    ones are appended as `\n\nARGUMENTS: <args>`. Every value put in the
+//!    text, that line's included, goes through [`escape_value`]: a `!`
+//!    starting a word becomes `\!` and a `!` beside a backquote is parted
+//!    from it, so that no argument makes a `` !`cmd` `` of its own.
 //! 2. [`Vars::expand`]: `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}` and
 //!    `${CLAUDE_PROJECT_DIR}` everywhere, the arguments' text included. The
 //!    same pass fills these variables in `allowed-tools` rules.
@@ -51,6 +53,7 @@
 use super::commands::{self, CommandError, Piece};
 use super::shell_words;
 use crate::shell::{Context, Line, Unplaceable};
+use skills_core::catalog::claude_code::is_js_whitespace;
 
 /// The variables of the second pass. A variable left `None` stays literal
 /// (a library caller without a session or project says nothing false).
@@ -186,7 +189,7 @@ pub fn render<E>(
     }
     if !used && !arguments.is_empty() {
         out.push_str("\n\nARGUMENTS: ");
-        out.push_str(&vars.expand(arguments));
+        out.push_str(&escape_value(&vars.expand(arguments)));
     }
     let text = format!("Base directory for this skill: {}\n\n{out}", vars.skill_dir);
     Ok(text.replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}"))
@@ -202,7 +205,7 @@ pub fn substitute_arguments(body: &str, arguments: &str, names: &[&str]) -> Stri
     let used = scan(body, &args, &mut out);
     if !used && !arguments.is_empty() {
         out.push_str("\n\nARGUMENTS: ");
-        out.push_str(arguments);
+        out.push_str(&escape_value(arguments));
     }
     out
 }
@@ -254,10 +257,10 @@ impl Sink for String {
     }
 
     fn value(&mut self, _: &str, value: Value<'_>, arguments: &str) {
-        self.push_str(match value {
+        self.push_str(&escape_value(match value {
             Value::Word(w) => w,
             Value::Whole => arguments,
-        });
+        }));
     }
 
     fn missing(&mut self, written: &str) {
@@ -327,15 +330,12 @@ fn scan(body: &str, args: &Args<'_>, sink: &mut impl Sink) -> bool {
             continue;
         };
         let written = &from[..found.len];
-        // The backslashes right before the placeholder: each pair stands
-        // for one backslash, and an odd one left over escapes the
-        // placeholder (`\$0` is `$0`, `\\$0` a backslash and the value).
+        // One backslash right before the placeholder (and no other before
+        // it) escapes it and goes; more all stay, and it is filled.
         let slashes = before.len() - before.trim_end_matches('\\').len();
-        sink.text(&before[..before.len() - slashes]);
-        if slashes > 1 {
-            sink.text(&"\\".repeat(slashes / 2));
-        }
-        match (slashes % 2 == 1, found.slot) {
+        let escaped = slashes == 1;
+        sink.text(&before[..before.len() - usize::from(escaped)]);
+        match (escaped, found.slot) {
             // `\$…`: the placeholder as written, without the backslash.
             (true, _) => sink.text(written),
             (false, Slot::Value(value)) => {
@@ -423,6 +423,25 @@ fn placeholder<'a>(from: &str, named: &[(&str, usize)], words: &'a [String]) -> 
         });
     }
     None
+}
+
+/// A value as Claude Code puts it in the text: a `` `! `` becomes
+/// `` ` ! ``, a `` !` `` becomes `` ! ` ``, then a `!` at the start or
+/// after JavaScript whitespace gets a backslash (`\!`), so that a value
+/// never starts a `` !`cmd` `` (recorded on 2.1.332: `a ! b` fills `$1`
+/// with `\!`).
+pub fn escape_value(value: &str) -> String {
+    let parted = value.replace("`!", "` !").replace("!`", "! `");
+    let mut out = String::with_capacity(parted.len() + 8);
+    let mut after_blank = true;
+    for c in parted.chars() {
+        if c == '!' && after_blank {
+            out.push('\\');
+        }
+        after_blank = is_js_whitespace(c);
+        out.push(c);
+    }
+    out
 }
 
 /// A character of JavaScript's `\w`.
@@ -513,14 +532,28 @@ mod tests {
             "$ARGUMENTS $0 $ARGUMENTS[0]\n\nARGUMENTS: a"
         );
         assert_eq!(sub("$$ARGUMENTS $$0 $$", "a"), "$a $a $$");
-        // Backslashes right before a placeholder pair up; an odd one left
-        // over escapes it. Elsewhere they stay as written.
+        // One backslash right before a placeholder escapes it; more all
+        // stay and it is filled (recorded on 2.1.332). Elsewhere
+        // backslashes stay as written.
+        let body = r"A[\\$0] B[\\\$0] C[\\\\$0] D[\$0] E[\\$ARGUMENTS] F[\\$5] G[$ARGUMENTS] H[\\$ARGUMENTS[1]] I[x\\y] J[$1]";
         assert_eq!(
-            sub(r"[\\$0] [\\\$0] [\\\\$0] [\\$ARGUMENTS] [\\$5]", "a"),
-            r"[\a] [\$0] [\\a] [\a] [\$5]"
+            sub(body, "p q"),
+            r"A[\\p] B[\\\p] C[\\\\p] D[$0] E[\\p q] F[\\$5] G[p q] H[\\q] I[x\\y] J[q]"
         );
+        // Values: a `!` starting a word gets a backslash, one beside a
+        // backquote is parted from it (recorded).
+        assert_eq!(
+            sub(body, "a ! b"),
+            r"A[\\a] B[\\\a] C[\\\\a] D[$0] E[\\a \! b] F[\\$5] G[a \! b] H[\\\!] I[x\\y] J[\!]"
+        );
+        assert_eq!(
+            sub("$ARGUMENTS", "!x `y` a!`b` !`c`\n!y"),
+            "\\!x `y` a! `b` \\! `c`\n\\!y"
+        );
+        assert_eq!(sub("Body", "!x"), "Body\n\nARGUMENTS: \\!x");
         assert_eq!(sub(r"C:\\x \\ \n $0\\", "a"), r"C:\\x \\ \n a\\");
-        assert_eq!(sub(r"\\$1x", "a b"), "\\$1x\n\nARGUMENTS: a b");
+        assert_eq!(sub(r"\\$1x", "a b"), "\\\\$1x\n\nARGUMENTS: a b");
+        assert_eq!(sub(r"\$1x", "a b"), "$1x\n\nARGUMENTS: a b");
         assert_eq!(
             sub(r"\$HOME $HOME $ $", "a"),
             "\\$HOME $HOME $ $\n\nARGUMENTS: a"
@@ -700,7 +733,13 @@ mod properties {
         #[test]
         fn values_in_a_command_are_words_of_data(values in proptest::collection::vec(tricky(), 3)) {
             use crate::shell;
-            let args = shell::join(&values);
+            // Every value quoted: a bare `if` or `A=1` first is no word of
+            // Claude Code's.
+            let args = values
+                .iter()
+                .map(|v| format!("'{}'", v.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" ");
             prop_assert_eq!(&shell_words::split(&args), &values, "each value is one argument");
             let vars = Vars { skill_dir: "/s d", session_id: Some("id"), project_dir: None };
             let mut seen = Vec::new();

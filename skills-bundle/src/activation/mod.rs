@@ -36,6 +36,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod commands;
+mod first_command;
 pub mod gemini_cli;
 pub mod opencode;
 mod options;

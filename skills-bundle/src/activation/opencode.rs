@@ -26,12 +26,18 @@
 //! folder (`--files --hidden`, links not followed): every file at any
 //! depth, hidden ones included, but none whose path holds `SKILL.md`, and
 //! at most [`FILE_SAMPLE`] of them, each as an absolute path; none gives an
-//! empty line between the tags. OpenCode takes the first ten in ripgrep's
-//! walk order, which depends on the file system and the threads (the record
-//! lists `scripts/run.sh`, `assets/logo.txt`, `references/ref.md`, in the
-//! order of no sort): here the walk is in name order, folder by folder, so
-//! the same folder gives the same sample. Ignore files (`.gitignore`,
-//! `.ignore`), which ripgrep obeys, are not read.
+//! empty line between the tags. OpenCode takes the first ten in the order
+//! ripgrep prints them, unsorted: its walker keeps a stack, so the walk is
+//! depth first and each folder's entries come out in the reverse of the
+//! file system's directory order (the order `readdir` gives: hash order on
+//! ext4, creation order on tmpfs). [`sample_files`] reads each folder in
+//! that order and reverses it, so its list is a *prediction* for the
+//! machine it runs on, with the same folder on the same file system.
+//! Ripgrep walks with several threads, which can interleave folders
+//! between runs of the real program: on a 2-core machine OpenCode 1.18.33
+//! listed 19 of 35 fresh skill folders (ext4 and tmpfs) exactly as
+//! predicted, 24 with the same ten files, and none in name order. Ignore files
+//! (`.gitignore`, `.ignore`), which ripgrep obeys, are not read.
 
 use std::path::{Path, PathBuf};
 
@@ -82,8 +88,8 @@ pub fn not_found(name: &str, names: &[&str]) -> String {
 }
 
 /// The files of the skill folder `dir` OpenCode lists (see the module):
-/// absolute paths, at most [`FILE_SAMPLE`], in name order, folder by
-/// folder. Folders that cannot be read are skipped; the walk stops after
+/// absolute paths, at most [`FILE_SAMPLE`], depth first, each folder's
+/// entries in the reverse of its directory order. Folders that cannot be read are skipped; the walk stops after
 /// [`MAX_ENTRIES`] entries and enters no folder deeper than [`MAX_DEPTH`].
 pub fn sample_files(dir: &Path) -> Vec<String> {
     let mut files = Vec::new();
@@ -104,8 +110,9 @@ fn walk(dir: &Path, prefix: &str, depth: usize, files: &mut Vec<String>, seen: &
         }
         entries.push(entry);
     }
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
+    // Ripgrep pushes a folder's entries on its stack in directory order
+    // and takes them off the top.
+    for entry in entries.into_iter().rev() {
         if files.len() >= FILE_SAMPLE {
             return;
         }
@@ -175,21 +182,40 @@ mod tests {
             std::fs::write(path, "x\n")?;
         }
         let d = dir.to_string_lossy();
-        assert_eq!(
-            sample_files(dir),
-            [
-                format!("{d}/.hidden"),
-                format!("{d}/assets/logo.txt"),
-                format!("{d}/references/ref.md"),
-                format!("{d}/scripts/run.sh"),
-            ]
-        );
+        // Depth first, each folder's entries in the reverse of the order
+        // the file system lists them.
+        let reversed = |folder: &Path| -> std::io::Result<Vec<String>> {
+            let mut names: Vec<String> = std::fs::read_dir(folder)?
+                .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect::<Result<_, _>>()?;
+            names.reverse();
+            Ok(names)
+        };
+        let mut want = Vec::new();
+        for top in reversed(dir)? {
+            match top.as_str() {
+                "SKILL.md" | "SKILL.md.bak" | "sub" | ".git" => {}
+                ".hidden" => want.push(format!("{d}/.hidden")),
+                folder => {
+                    for inner in reversed(&dir.join(folder))? {
+                        want.push(format!("{d}/{folder}/{inner}"));
+                    }
+                }
+            }
+        }
+        assert_eq!(sample_files(dir), want);
+        assert_eq!(want.len(), 4);
         for i in 0..12 {
             std::fs::write(dir.join(format!("f{i:02}")), "x")?;
         }
         let sample = sample_files(dir);
         assert_eq!(sample.len(), FILE_SAMPLE);
-        assert_eq!(sample[9], format!("{d}/f07"));
+        let tops = reversed(dir)?;
+        let first = tops
+            .iter()
+            .find(|n| n.starts_with('f'))
+            .map(|n| format!("{d}/{n}"));
+        assert_eq!(sample.iter().find(|p| p.contains("/f")), first.as_ref());
         assert!(sample_files(&dir.join("missing")).is_empty());
         Ok(())
     }

@@ -6,15 +6,21 @@
 //! (through a [`RunCommand`](super::RunCommand)) still needs the skill's own
 //! rules.
 //!
-//! The model is a list of programs ([`PROGRAMS`]), each marked as recorded
-//! (Claude Code 2.1.330 was seen running it without a rule) or assumed
-//! (read-only by what it does, not recorded), and a rule on their paths:
+//! The model is Claude Code's own read-only rule (read in its 2.1.332
+//! bundle, which the record agrees with: `echo` and `ls` ran without a
+//! rule), as a list of programs ([`PROGRAMS`]) with what each may be given
+//! ([`Words`]), and a rule on their paths:
 //!
 //! - the command is one simple command with no shell syntax (a pipe, `;`,
 //!   `&&`, a redirection, an expansion all make it ask). Claude Code
-//!   accepts more (it ran `echo out; echo err 1>&2` without a rule): this
-//!   model is the safe side of it;
-//! - the program is named bare (`ls`, not `/bin/ls`) and is in the list;
+//!   accepts more (it ran `echo out; echo err 1>&2` without a rule, each
+//!   part read-only): this model is the safe side of it;
+//! - the program is named bare (`ls`, not `/bin/ls`) and is in the list:
+//!   any words for most (`cat`, `head`, `wc`, `diff`, ...), none at all for
+//!   `pwd`, `whoami` and `alias`, exact command lines for a few
+//!   (`node --version`), only listed flags for `date` and `which`. Claude
+//!   Code checks more programs flag by flag (`grep` with flags, `sort`, `git log`,
+//!   ...); those are not modelled here, so they ask;
 //! - a program that reads files or folders reads only inside the working
 //!   directory: an absolute path elsewhere, `~` or a `..` leading out makes
 //!   Claude Code ask (recorded: `ls /nonexistent-dir-xyz` was blocked, "Claude
@@ -30,8 +36,28 @@ use crate::shell;
 pub enum Basis {
     /// Claude Code 2.1.330 was recorded running it without a rule.
     Recorded,
-    /// Read-only by what it does; not in the record.
-    Assumed,
+    /// In Claude Code's read-only list (its 2.1.332 bundle); not recorded.
+    Listed,
+}
+
+/// What a read-only program may be given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Words {
+    /// Any words.
+    Any,
+    /// No word at all.
+    None,
+    /// Exactly these words.
+    Exactly(&'static [&'static str]),
+    /// Only these flags (a flag taking a value is followed by `=` here:
+    /// `-d=`), and other words only when they start with `+` if `plus`
+    /// (`date +%Y`), else any.
+    Flags {
+        /// The flags it takes.
+        flags: &'static [&'static str],
+        /// Whether its other words must start with `+`.
+        plus: bool,
+    },
 }
 
 /// A program Claude Code runs without asking.
@@ -44,28 +70,158 @@ pub struct Program {
     /// Whether its other words name files or folders it reads (each must be
     /// inside the working directory).
     pub reads_paths: bool,
+    /// What it may be given.
+    pub words: Words,
 }
 
-const fn program(name: &'static str, basis: Basis, reads_paths: bool) -> Program {
+const fn program(name: &'static str, basis: Basis, reads_paths: bool, words: Words) -> Program {
     Program {
         name,
         basis,
         reads_paths,
+        words,
     }
 }
 
-/// The read-only programs: `echo` and `ls` are recorded; the others are
-/// assumed.
+const fn reads(name: &'static str) -> Program {
+    program(name, Basis::Listed, true, Words::Any)
+}
+
+const fn any(name: &'static str) -> Program {
+    program(name, Basis::Listed, false, Words::Any)
+}
+
+/// The read-only programs: `echo`, `ls` and `grep` without flags are
+/// recorded; the others are in Claude Code's list.
 pub const PROGRAMS: &[Program] = &[
-    program("echo", Basis::Recorded, false),
-    program("ls", Basis::Recorded, true),
-    program("pwd", Basis::Assumed, false),
-    program("cat", Basis::Assumed, true),
-    program("head", Basis::Assumed, true),
-    program("tail", Basis::Assumed, true),
-    program("wc", Basis::Assumed, true),
-    program("date", Basis::Assumed, false),
-    program("which", Basis::Assumed, false),
+    program("echo", Basis::Recorded, false, Words::Any),
+    program("ls", Basis::Recorded, true, Words::Any),
+    // Claude Code checks grep flag by flag; without flags it ran (recorded
+    // on 2.1.332); a flag here asks.
+    program(
+        "grep",
+        Basis::Recorded,
+        true,
+        Words::Flags {
+            flags: &[],
+            plus: false,
+        },
+    ),
+    program("pwd", Basis::Listed, false, Words::None),
+    program("whoami", Basis::Listed, false, Words::None),
+    program("alias", Basis::Listed, false, Words::None),
+    program("node", Basis::Listed, false, Words::Exactly(&["--version"])),
+    program("node", Basis::Listed, false, Words::Exactly(&["-v"])),
+    program(
+        "python",
+        Basis::Listed,
+        false,
+        Words::Exactly(&["--version"]),
+    ),
+    program(
+        "python3",
+        Basis::Listed,
+        false,
+        Words::Exactly(&["--version"]),
+    ),
+    program("ip", Basis::Listed, false, Words::Exactly(&["addr"])),
+    program("claude", Basis::Listed, false, Words::Exactly(&["-h"])),
+    program("claude", Basis::Listed, false, Words::Exactly(&["--help"])),
+    program(
+        "date",
+        Basis::Listed,
+        false,
+        Words::Flags {
+            flags: &[
+                "-d=",
+                "--date=",
+                "-r=",
+                "--reference=",
+                "-u",
+                "--utc",
+                "--universal",
+                "-I",
+                "--iso-8601=",
+                "-R",
+                "--rfc-email",
+                "--rfc-3339=",
+                "--debug",
+                "--help",
+                "--version",
+            ],
+            plus: true,
+        },
+    ),
+    program(
+        "which",
+        Basis::Listed,
+        false,
+        Words::Flags {
+            flags: &[
+                "-a",
+                "--all",
+                "-s",
+                "-p",
+                "-w",
+                "--skip-dot",
+                "--skip-tilde",
+                "--show-dot",
+                "--show-tilde",
+                "--skip-alias",
+                "--skip-functions",
+                "-v",
+                "-V",
+                "--version",
+                "--help",
+            ],
+            plus: false,
+        },
+    ),
+    any("cal"),
+    any("uptime"),
+    reads("cat"),
+    reads("head"),
+    reads("tail"),
+    reads("wc"),
+    reads("stat"),
+    reads("strings"),
+    reads("hexdump"),
+    reads("od"),
+    reads("nl"),
+    any("id"),
+    any("uname"),
+    any("free"),
+    reads("df"),
+    reads("du"),
+    any("locale"),
+    any("groups"),
+    any("nproc"),
+    any("basename"),
+    any("dirname"),
+    reads("realpath"),
+    reads("cut"),
+    reads("paste"),
+    any("tr"),
+    reads("column"),
+    reads("tac"),
+    reads("rev"),
+    reads("fold"),
+    reads("expand"),
+    reads("unexpand"),
+    reads("fmt"),
+    reads("comm"),
+    reads("cmp"),
+    any("numfmt"),
+    reads("readlink"),
+    reads("diff"),
+    any("true"),
+    any("false"),
+    any("sleep"),
+    any("type"),
+    any("expr"),
+    any("seq"),
+    reads("tsort"),
+    reads("pr"),
 ];
 
 /// What Claude Code does with a command in its default permission mode.
@@ -89,13 +245,18 @@ pub fn predict(command: &str, working_dir: &str) -> Prediction {
     let Some((name, args)) = words.split_first() else {
         return Prediction::Asks("it is empty".into());
     };
-    let Some(found) = PROGRAMS.iter().find(|p| p.name == name.as_str()) else {
-        return Prediction::Asks(format!("`{name}` is not a read-only program of this model"));
-    };
-    // `date -s`/`--set` sets the clock.
-    if found.name == "date" && args.iter().any(|a| a == "-s" || a.starts_with("--set")) {
-        return Prediction::Asks("`date` sets the clock".into());
+    let mut named = PROGRAMS
+        .iter()
+        .filter(|p| p.name == name.as_str())
+        .peekable();
+    if named.peek().is_none() {
+        return Prediction::Asks(format!("`{name}` is not in Claude Code's read-only list"));
     }
+    let Some(found) = named.find(|p| accepts(p.words, args)) else {
+        return Prediction::Asks(format!(
+            "Claude Code's read-only rule for `{name}` does not take these words"
+        ));
+    };
     if found.reads_paths
         && let Some(outside) = args
             .iter()
@@ -107,6 +268,39 @@ pub fn predict(command: &str, working_dir: &str) -> Prediction {
         ));
     }
     Prediction::Runs(*found)
+}
+
+/// Whether a program given `words` may take `args`.
+fn accepts(words: Words, args: &[String]) -> bool {
+    match words {
+        Words::Any => true,
+        Words::None => args.is_empty(),
+        Words::Exactly(want) => args.iter().map(String::as_str).eq(want.iter().copied()),
+        Words::Flags { flags, plus } => {
+            let mut args = args.iter();
+            while let Some(arg) = args.next() {
+                if arg.starts_with('-') {
+                    let (flag, inline) = match arg.split_once('=') {
+                        Some((flag, _)) => (flag, true),
+                        None => (arg.as_str(), false),
+                    };
+                    if flags.contains(&flag) {
+                        continue;
+                    }
+                    if !flags.iter().any(|f| f.strip_suffix('=') == Some(flag)) {
+                        return false;
+                    }
+                    // A flag with a value takes the next word, unless given inline.
+                    if !inline && args.next().is_none() {
+                        return false;
+                    }
+                } else if plus && !arg.starts_with('+') {
+                    return false;
+                }
+            }
+            true
+        }
+    }
 }
 
 /// Whether `path`, read from `working_dir`, stays inside it (lexically:
@@ -203,10 +397,31 @@ mod tests {
             assert!(!runs(asks), "{asks}");
         }
         assert!(runs("date +%Y"));
+        assert!(runs("date -u -d 2020-01-01 +%s"));
         assert!(runs("pwd"));
+        assert!(runs("node --version"));
+        assert!(runs("which -a git"));
+        assert!(runs("grep hello f.txt"));
+        for asks in [
+            "pwd -P",
+            "node -e 1",
+            "date 0101",
+            "date -d",
+            "which --exec x",
+            "grep -r x f",
+            "sort f",
+        ] {
+            assert!(!runs(asks), "{asks}");
+        }
+        assert_eq!(
+            predict("node -e 1", "/p"),
+            Prediction::Asks(
+                "Claude Code's read-only rule for `node` does not take these words".into()
+            )
+        );
         let basis = |name: &str| PROGRAMS.iter().find(|p| p.name == name).map(|p| p.basis);
         assert_eq!(basis("echo"), Some(Basis::Recorded));
         assert_eq!(basis("ls"), Some(Basis::Recorded));
-        assert_eq!(basis("cat"), Some(Basis::Assumed));
+        assert_eq!(basis("cat"), Some(Basis::Listed));
     }
 }

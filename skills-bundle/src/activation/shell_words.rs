@@ -5,86 +5,101 @@
 //! This is not [`shell::split`](crate::shell::split), which decides what a
 //! command may run and refuses every piece of shell syntax. Here the text
 //! comes from the model or the user and must give whatever words Claude
-//! Code 2.1.330 gives (observed on that version, quoting and escapes included), so
-//! the rules are bash's, leniently read:
+//! Code gives (recorded on 2.1.332, which issue 30 says behaves as 2.1.330:
+//! `tests/data/claude-code-arguments*.tsv` hold the tables). Claude Code reads the arguments as a bash command line
+//! with its own bash parser (nodes named as tree-sitter-bash names them, not
+//! the `shell-quote` library: a double-quoted string keeps its backslashes
+//! and its `$`, which `shell-quote` would remove or expand), takes the
+//! *first simple command* and turns each of its words into text:
 //!
-//! - blanks (space, tab, newline) separate words;
-//! - `'…'` is literal; in `"…"` a backslash is removed only before `$`,
-//!   `` ` ``, `"`, `\` and a newline (bash's rule: any other backslash is
-//!   kept, `"c\d"` is `c\d`), and `$` expansions are read; an unquoted `\`
-//!   takes the next character literally; a backslash before a newline,
-//!   quoted or not, joins the lines (both are removed); a quote never closed
-//!   runs to the end;
-//! - `$name`, `$N` (one digit), `${…}` and `$*`-style specials expand to nothing (the
-//!   model's text has no variables), so an unquoted word made only of them
-//!   disappears while `""` stays an empty word;
-//! - a `#` starting a word, or an unquoted
-//!   [control operator](crate::shell::CONTROL_OPERATORS) (`|`, `&`, `;`,
-//!   `(`, `)`, `<`, `>`), ends the words: a comment, or the end of the first
-//!   command.
+//! - the command: the first word of a pipeline, a list (`a; b`, `a && b`),
+//!   a subshell or group (`(a b)`, `{ a b; }`), after `!` and after `if`,
+//!   `then`, `elif`, `else`, `while`, `until`, `do` and an arithmetic
+//!   command `((…))` (a keyword also when a quote or `$` follows it
+//!   closely: `while's t'` is `s t`). Before its name, operators and parentheses its parser
+//!   cannot place (`; a`, `) a`), redirections with their target
+//!   (`2>&1 a`, `>f a`) and assignments (`A=1 a`) are skipped; after it, a
+//!   newline, `;`, `&`, `|`, a parenthesis, a redirection (`a > f b` is
+//!   `a`) or a comment (`#` starting a word) ends it. A declaration
+//!   (`export`, `declare`, `typeset`, `readonly`, `local`) gives its name
+//!   alone; a test `[` with no `]` after it is no command;
+//! - a word is pieces side by side: unquoted text (`\x` is `x`, a
+//!   backslash before a newline is a blank, a lone backslash at the very
+//!   end is dropped), `"…"` and `'…'` (their text between the quotes, kept
+//!   as written: `"in \"dq\" too"` is `in \"dq\" too`, `"$HOME"` is
+//!   `$HOME`), and expansions (`$NAME`, `${…}`, `$1`, `$'…'`, `$((…))`,
+//!   `$(…)`, `` `…` ``), which are never expanded: inside a word of several
+//!   pieces they stay as written (`a$NAME` is `a$NAME`); a word that is only
+//!   an expansion is no argument (`a $NAME b` is `a`, `b`), nor is a lone
+//!   `=`, and a command substitution ends the words (`a $(x) b` is `a`). The first word is
+//!   always kept as written (`$1 a` is `$1`, `a`). A quote never closed
+//!   runs to the end and keeps its quote (`a "open b` is `a`, `"open b`);
+//! - a line starting with a backquote is one word, the rest of the line
+//!   (`` `id` do $@ `` is ``id` do $@``);
+//! - when there is no such command (only blanks, only assignments, a
+//!   `for`, `case`, `function`, `select`, `time` or `coproc` statement, a
+//!   closing keyword) or it has no word, the words
+//!   are the text split at JavaScript whitespace, as Claude Code falls
+//!   back to.
+//!
+//! Where the record is silent (`$10` alone, a `$'…'` after the first word,
+//! statements not listed above) the rule is bash's as tree-sitter-bash
+//! reads it. Two recorded lines are left to the parser's error recovery,
+//! which no rule found explains (an unclosed `[` that still found a
+//! command, a `[` glued to a brace); any other recorded case that
+//! disagrees is a bug here.
 //!
 //! [`data_words`] keeps the grouping (blanks, quotes, backslashes) and
 //! nothing else: no expansion, no comment, no operator, so every character
 //! the model wrote reaches the command as data.
 
+use skills_core::catalog::claude_code::is_js_whitespace;
+
 /// Claude Code's words of `line`; see the module documentation.
 pub(crate) fn split(line: &str) -> Vec<String> {
-    words(line, Reading::ClaudeCode)
+    if line.trim_matches(is_js_whitespace).is_empty() {
+        return Vec::new();
+    }
+    match super::first_command::words(line) {
+        Some(words) if !words.is_empty() => words,
+        _ => line
+            .split(is_js_whitespace)
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    }
 }
 
 /// The words of `line` grouped by blanks, quotes and backslashes only: a
 /// `$`, `#` or operator is an ordinary character; a `\` at the very end
 /// stays.
 pub(crate) fn data_words(line: &str) -> Vec<String> {
-    words(line, Reading::Data)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reading {
-    ClaudeCode,
-    Data,
-}
-
-fn words(line: &str, reading: Reading) -> Vec<String> {
-    let claude = reading == Reading::ClaudeCode;
     let mut words = Vec::new();
-    // The word being built, and whether it had quotes (an empty quoted word
-    // is kept, an empty unquoted one is not).
+    // The word being built, and whether it has begun (an empty quoted word
+    // is kept, blanks alone make none).
     let mut word = String::new();
     let mut started = false;
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    let mut end = |word: &mut String, started: &mut bool, quoted: &mut bool| {
-        if *started && (!word.is_empty() || *quoted) {
-            words.push(std::mem::take(word));
-        }
-        word.clear();
-        *started = false;
-        *quoted = false;
-    };
+    let mut chars = line.chars();
     while let Some(c) = chars.next() {
         match c {
-            ' ' | '\t' | '\n' => end(&mut word, &mut started, &mut quoted),
-            '#' if claude && !started => break,
-            c if claude && crate::shell::CONTROL_OPERATORS.contains(&c) => break,
+            ' ' | '\t' | '\n' => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
             '\'' => {
                 started = true;
-                quoted = true;
-                for c in chars.by_ref() {
-                    if c == '\'' {
-                        break;
-                    }
-                    word.push(c);
-                }
+                word.extend(chars.by_ref().take_while(|c| *c != '\''));
             }
             '"' => {
                 started = true;
-                quoted = true;
                 while let Some(c) = chars.next() {
                     match c {
                         '"' => break,
+                        // Bash's double quotes: a backslash goes only before
+                        // these; every other one is kept.
                         '\\' => match chars.next() {
-                            Some('\n') if claude => {}
                             Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
                             Some(c) => {
                                 word.push('\\');
@@ -92,27 +107,13 @@ fn words(line: &str, reading: Reading) -> Vec<String> {
                             }
                             None => word.push('\\'),
                         },
-                        '$' if claude => expand(&mut chars, &mut word),
                         c => word.push(c),
                     }
                 }
             }
-            '\\' => match chars.next() {
-                // A line continuation: no character, no word boundary.
-                Some('\n') if claude => {}
-                Some(c) => {
-                    started = true;
-                    word.push(c);
-                }
-                None if !claude => {
-                    started = true;
-                    word.push('\\');
-                }
-                None => {}
-            },
-            '$' if claude => {
+            '\\' => {
                 started = true;
-                expand(&mut chars, &mut word);
+                word.push(chars.next().unwrap_or('\\'));
             }
             c => {
                 started = true;
@@ -120,43 +121,75 @@ fn words(line: &str, reading: Reading) -> Vec<String> {
             }
         }
     }
-    end(&mut word, &mut started, &mut quoted);
-    words
-}
-
-/// Reads a `$` expansion after its `$` and adds its value (nothing) to
-/// `word`; a `$` that starts none stays a `$`.
-fn expand(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut String) {
-    match chars.peek() {
-        Some('{') => {
-            for c in chars.by_ref() {
-                if c == '}' {
-                    break;
-                }
-            }
-        }
-        Some('*' | '@' | '#' | '?' | '$' | '!' | '-') => {
-            chars.next();
-        }
-        // `$1y` is `$1`, then `y`, as in bash.
-        Some(c) if c.is_ascii_digit() => {
-            chars.next();
-        }
-        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
-            while chars
-                .peek()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
-            {
-                chars.next();
-            }
-        }
-        _ => word.push('$'),
+    if started {
+        words.push(word);
     }
+    words
 }
 
 #[cfg(test)]
 mod tests {
     use super::split;
+    use crate::activation::claude_code::escape_value;
+
+    /// A field of the recorded table: `\\`, `\t`, `\n`, `\r` escapes.
+    fn unescape(field: &str) -> String {
+        let mut out = String::new();
+        let mut chars = field.chars();
+        while let Some(c) = chars.next() {
+            out.push(match (c, c == '\\') {
+                (_, true) => match chars.next() {
+                    Some('t') => '\t',
+                    Some('n') => '\n',
+                    Some('r') => '\r',
+                    Some(other) => other,
+                    None => '\\',
+                },
+                (c, false) => c,
+            });
+        }
+        out
+    }
+
+    /// Recorded cases this model leaves to Claude Code's parser's error
+    /// recovery, which no rule found explains: a test `[` never closed
+    /// that still found a command (`[ "a\"b" while é` gave `é`), and a
+    /// `[` glued to a brace (`[{a,b} $@ =` gave `$@`).
+    const UNMODELLED: &[&str] = &["[{a,b} $@ = ", "[ \"a\\\"b\" while é #c a!`b`"];
+
+    /// Every recorded case of Claude Code 2.1.332 (`tests/data`: hand-made
+    /// cases, and random lines of shell pieces), each word as the text
+    /// shows it.
+    #[test]
+    fn the_recorded_table() {
+        let table = [
+            include_str!("../../tests/data/claude-code-arguments.tsv"),
+            include_str!("../../tests/data/claude-code-arguments-random.tsv"),
+            include_str!("../../tests/data/claude-code-arguments-random2.tsv"),
+        ]
+        .concat();
+        let mut rows = 0;
+        let mut wrong = Vec::new();
+        for line in table.lines().filter(|l| !l.starts_with('#')) {
+            let mut fields = line.split('\t');
+            let args = unescape(fields.next().unwrap_or_default());
+            let count = fields.next().and_then(|n| n.parse().ok());
+            let want: Vec<String> = fields.map(unescape).collect();
+            assert_eq!(count, Some(want.len()), "{line:?}");
+            let got: Vec<String> = split(&args).iter().map(|w| escape_value(w)).collect();
+            rows += 1;
+            if got != want && !UNMODELLED.contains(&args.as_str()) {
+                wrong.push(format!("{args:?}: got {got:?}, recorded {want:?}"));
+            }
+        }
+        assert!(rows > 100, "{rows} rows");
+        assert!(
+            wrong.is_empty(),
+            "{} of {rows} differ:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
 
     #[test]
     fn words_as_claude_code_splits_them() {
@@ -166,45 +199,64 @@ mod tests {
                 &["alpha", "beta gamma", "delta"],
             ),
             ("", &[]),
-            ("  a \t b\nc  ", &["a", "b", "c"]),
-            // Quotes group; double quotes keep backslashes but for \" \\ \$.
-            (
-                r#"'a b' "c\d" "e\"f" "g\\h" "\$x""#,
-                &["a b", r"c\d", "e\"f", r"g\h", "$x"],
-            ),
-            // An unquoted backslash escapes.
-            (r"a\ b \'c", &["a b", "'c"]),
-            // `""` is an empty word; an unquoted empty expansion is none.
-            (r#"a "" b"#, &["a", "", "b"]),
-            ("a $1 b", &["a", "b"]),
-            ("x$1y ${HOME}/z", &["xy", "/z"]),
-            (r#""$HOME" '$HOME'"#, &["", "$HOME"]),
-            ("cost $ 5", &["cost", "$", "5"]),
-            // A comment or an operator ends the words.
+            (" \u{a0} ", &[]),
+            // Double quotes keep what they hold; unquoted backslashes escape.
+            (r#"a "in \"dq\" too" b"#, &["a", r#"in \"dq\" too"#, "b"]),
+            (r#"a "$HOME" '$HOME' \$x"#, &["a", "$HOME", "$HOME", "$x"]),
+            // A lone expansion is no argument, except first; mixed, it stays.
+            ("a $NAME ${NAME} $1 b", &["a", "b"]),
+            ("$1 a$1 ${X}y", &["$1", "a$1", "${X}y"]),
+            // A substitution ends the words.
+            ("a $(id) b", &["a"]),
+            ("a `id` b", &["a"]),
+            // The first command only.
             ("a b | c d", &["a", "b"]),
             ("a #b c", &["a"]),
-            ("a#b c", &["a#b", "c"]),
-            ("a; b", &["a"]),
-            ("a && b", &["a"]),
-            ("'a | b' \"c # d\"", &["a | b", "c # d"]),
-            // Quotes never closed run to the end.
-            ("'open quote", &["open quote"]),
-            ("\"open", &["open"]),
-            ("trailing\\", &["trailing"]),
-            ("\u{e9}t\u{e9} \u{1F600}", &["\u{e9}t\u{e9}", "\u{1F600}"]),
-            // Bash's double quotes: a backslash goes only before `$`, a
-            // backquote, `"`, `\` and a newline; every other one is kept.
-            (
-                r#""a\`b" "c\nd" "e\'f" "g\ h" "\\\$""#,
-                &["a`b", r"c\nd", r"e\'f", r"g\ h", r"\$"],
-            ),
-            (r#""C:\Users\me" "x\*y""#, &[r"C:\Users\me", r"x\*y"]),
-            // A backslash before a newline joins the lines, quoted or not.
-            ("\"ab\\\ncd\" ef\\\ngh i", &["abcd", "efgh", "i"]),
+            ("a 2>&1 b", &["a"]),
+            ("X=1 Y=2 a b", &["a", "b"]),
+            ("(a b) c", &["a", "b"]),
+            ("if a b; then c; fi", &["a", "b"]),
+            ("export A B", &["export"]),
+            // No command: split at blanks.
+            ("X=1 Y=2", &["X=1", "Y=2"]),
+            ("for x in y", &["for", "x", "in", "y"]),
             ("a \\\n b", &["a", "b"]),
+            ("\u{e9}t\u{e9} \u{1F600}", &["\u{e9}t\u{e9}", "\u{1F600}"]),
+            ("\"open b", &["\"open b"]),
+            ("trailing\\", &["trailing"]),
         ];
         for (line, want) in cases {
             assert_eq!(split(line), *want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn never_panics_on_odd_text() {
+        for line in [
+            "$",
+            "\\",
+            "\"",
+            "'",
+            "`",
+            "$(",
+            "${",
+            "$((",
+            "((",
+            "(",
+            ")",
+            "a\\\u{e9}",
+            "\\\u{1F600}x",
+            "$'\\",
+            "\"\\",
+            "a$((\"",
+            "{ }",
+            "!",
+            "! !",
+            "a=(",
+            "1>",
+            ">",
+        ] {
+            let _ = split(line);
         }
     }
 

@@ -15,8 +15,12 @@
 //!   Claude Code refuses it to the model. Claude Code's settings
 //!   (`claude_settings`) apply: `skillOverrides` (`off`: unknown;
 //!   `user-invocable-only`: refused) and `disableSkillShellExecution`.
+//!   The name is trimmed and one leading `/` dropped (`/name` is `name`),
+//!   as Claude Code reads it. With `--run-commands`, a command Claude
+//!   Code's read-only rule lets run (`echo`, `ls`, `cat`, ...;
+//!   `activation::read_only`) runs without a rule, as it does there.
 //!   Claude Code sends the text after a tool result `Launching skill: <name
-//!   as called>`; `--json` prints both, and the skill's commands with
+//!   as read>`; `--json` prints both, and the skill's commands with
 //!   whether Claude Code would run each without asking
 //!   (`activation::read_only`), which stderr says otherwise.
 //! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
@@ -67,6 +71,7 @@ use skills_bundle::{Mode, Skill, ToolPolicy};
 use skills_compiler::client::{self, Client};
 use skills_compiler::embed::{self, Plan};
 use skills_compiler::pack::write_pack;
+use skills_core::catalog::claude_code::is_js_whitespace;
 use skills_core::tools;
 use skills_core::zip::write::DosTime;
 
@@ -214,7 +219,11 @@ fn unread(located: &[Located], name: &str) -> Option<String> {
 }
 
 fn claude_code(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
-    let name = args.name.as_str();
+    // Claude Code trims the name the skill is called by and drops one
+    // leading `/`, in the lookup and in `Launching skill:` (recorded on
+    // 2.1.332: `/name` and ` /name` load `name`; `//name` is unknown).
+    let called = args.name.trim_matches(is_js_whitespace);
+    let name = called.strip_prefix('/').unwrap_or(called);
     // Claude Code's skills: none from another client's folder, and of two
     // folders with one name only the first (the user's, given first).
     let mut folders = HashSet::new();
@@ -267,8 +276,12 @@ fn claude_code(args: &ShowArgs, located: &[Located]) -> io::Result<Outcome> {
         ));
     }
     let dir = found.dir.to_string_lossy().into_owned();
-    let (text, commands) = activate_seen(args, &skill, Some(&dir), settings.disable_shell)?;
     let project = display(&project);
+    let claude = ClaudeRun {
+        disable_shell: settings.disable_shell,
+        project: &project,
+    };
+    let (text, commands) = activate_seen(args, &skill, Some(&dir), Some(&claude))?;
     let predicted: Vec<(String, Prediction)> = commands
         .into_iter()
         .map(|c| {
@@ -321,7 +334,7 @@ fn prediction_reason(prediction: &Prediction) -> String {
             program.name,
             match program.basis {
                 Basis::Recorded => "recorded",
-                Basis::Assumed => "assumed",
+                Basis::Listed => "in Claude Code's read-only list",
             }
         ),
         Prediction::Asks(why) => why.clone(),
@@ -356,14 +369,34 @@ fn bundle_of_plan(plan: &Plan, check: &CheckArgs) -> io::Result<Bundle> {
 struct Seen<'a> {
     runner: Option<&'a dyn RunCommand>,
     disabled: bool,
+    /// Claude Code's read-only rule, with the policy it grants each
+    /// read-only command in and the working directory it judges paths by
+    /// (`--style claude-code --run-commands`).
+    read_only: Option<(&'a ToolPolicy, &'a str)>,
     commands: RefCell<Vec<String>>,
 }
+
+/// Who the commands Claude Code runs without asking are granted to.
+const READ_ONLY_RULE: &str = "Claude Code's read-only rule";
 
 impl RunCommand for Seen<'_> {
     fn run(&self, skill: &Skill<'_>, command: &str) -> Result<String, CommandError> {
         self.commands.borrow_mut().push(command.to_string());
         if self.disabled {
             return Ok(SHELL_DISABLED.to_string());
+        }
+        // What Claude Code runs without asking runs here too: that very
+        // command line is allowed.
+        if let (Some(_), Some((policy, project))) = (self.runner, self.read_only)
+            && let Prediction::Runs(_) = read_only::predict(command, project)
+        {
+            policy.grant(
+                READ_ONLY_RULE,
+                [tools::ToolRule {
+                    tool: "Bash",
+                    pattern: Some(command),
+                }],
+            );
         }
         match self.runner {
             Some(runner) => runner.run(skill, command),
@@ -438,18 +471,26 @@ fn activate(
     skill: &Skill<'_>,
     base_dir: Option<&str>,
 ) -> io::Result<Result<String, String>> {
-    Ok(activate_seen(args, skill, base_dir, false)?.0)
+    Ok(activate_seen(args, skill, base_dir, None)?.0)
+}
+
+/// How Claude Code treats a skill's commands (`--style claude-code`).
+struct ClaudeRun<'a> {
+    /// `disableSkillShellExecution`: none runs, each is replaced by Claude
+    /// Code's [`SHELL_DISABLED`] text.
+    disable_shell: bool,
+    /// The working directory its read-only rule judges paths by; with
+    /// `--run-commands`, a command that rule lets run needs no other rule.
+    project: &'a str,
 }
 
 /// [`activate`], and the commands the skill's text asked to run (its
-/// placeholders filled), whether they ran or not; with `disable_shell`
-/// none runs and each is replaced by Claude Code's
-/// [`SHELL_DISABLED`] text.
+/// placeholders filled), whether they ran or not.
 fn activate_seen(
     args: &ShowArgs,
     skill: &Skill<'_>,
     base_dir: Option<&str>,
-    disable_shell: bool,
+    claude: Option<&ClaudeRun<'_>>,
 ) -> io::Result<(Result<String, String>, Vec<String>)> {
     let opts = &args.activation;
     // The client's values; without --style, only what was given.
@@ -494,7 +535,8 @@ fn activate_seen(
     });
     let seen = Seen {
         runner: runner.as_ref().map(|r| r as _),
-        disabled: disable_shell,
+        disabled: claude.is_some_and(|c| c.disable_shell),
+        read_only: claude.map(|c| (&policy, c.project)),
         commands: RefCell::new(Vec::new()),
     };
     let mut options = Options::default().with_arguments(&args.arguments);

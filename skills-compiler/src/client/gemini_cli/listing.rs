@@ -11,8 +11,10 @@
 //! names (`upper-name`, `unknown-keys`, ..., `args-demo`, `Upper-Dir`,
 //! `-leading-hyphen`; `bulk-199` first, `bulk-001` last), which is what
 //! this module reproduces: it is deterministic, and another order would
-//! contradict every record. (On another file system Gemini CLI may order
-//! them otherwise.)
+//! contradict every record. The order comes from Node's sorted `readdir`,
+//! reversed by Gemini CLI's glob library; about one run in ten that
+//! library's asynchronous walk swaps two neighbours, a race no model can
+//! predict.
 //!
 //! Precedence: one entry per name; a skill loaded later replaces one of
 //! the same name loaded earlier, at the list position of the first, and

@@ -47,6 +47,10 @@ pub(crate) struct Names {
     /// Names printed, serialised, encoded or sent: handed straight to a
     /// call named for that (`json.dumps(NAME)`, `fetch(u, NAME)`).
     dumped: HashSet<String>,
+    /// Functions of the file with a parameter defaulting to the
+    /// environment (`function f(env = process.env)`): given the
+    /// environment, they are used as their definition says.
+    env_params: HashSet<String>,
     /// Whether a call's result is given as a child's environment
     /// (`env=clean_env()`): a function returning the environment may be
     /// building it.
@@ -93,6 +97,12 @@ impl Names {
                 && tokens.get(k + 1).is_none_or(|n| {
                     n.kind == Kind::Newline || matches!(n.value.as_str(), ";" | "}")
                 });
+            if matches!(t.value.as_str(), "def" | "function")
+                && let Some(f) = tokens.get(k + 1).filter(|f| f.kind == Kind::Ident)
+                && defaults_to_environment(tokens, k + 2)
+            {
+                names.env_params.insert(f.value.clone());
+            }
             // A call of the name, or its definition, uses no value.
             let called = next == "(" || matches!(prev, "def" | "function");
             if returned {
@@ -172,6 +182,38 @@ fn callee(tokens: &[Token], k: usize) -> Option<&str> {
     None
 }
 
+/// Whether the parameter list opening at token `open` gives a parameter
+/// the environment as its default (within a bounded number of tokens).
+fn defaults_to_environment(tokens: &[Token], open: usize) -> bool {
+    if tokens.get(open).is_none_or(|t| t.value != "(") {
+        return false;
+    }
+    let mut depth = 0usize;
+    for k in open..open.saturating_add(LOOK_BACK) {
+        let Some(t) = tokens.get(k) else { break };
+        match t.value.as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            "env" | "environ"
+                if k >= 2
+                    && tokens.get(k - 1).is_some_and(|d| d.value == ".")
+                    && tokens
+                        .get(k - 2)
+                        .is_some_and(|o| o.value == "process" || o.value == "os") =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether `name` is the key a child's environment is given under.
 fn is_env_key(name: &str) -> bool {
     matches!(name, "env" | "environ" | "environment")
@@ -190,6 +232,14 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         s -= 2;
     }
     let value = |k: usize| tokens.get(k).map_or("", |t| t.value.as_str());
+    // `resolve(process.env, x)` of a `function resolve(env = process.env,
+    // …)`: what the function does with it is judged at its definition.
+    if s >= 1
+        && matches!(value(s - 1), "(" | ",")
+        && callee(tokens, s).is_some_and(|c| names.env_params.contains(c))
+    {
+        return Use::Read;
+    }
     // `patch.dict(os.environ, {…})`: a test setting variables.
     if s >= 4 && value(s - 1) == "(" && value(s - 2) == "dict" && value(s - 4) == "patch" {
         return Use::Read;
@@ -355,6 +405,7 @@ mod tests {
             "function f({ platform = process.platform, env = process.env } = {}) {\n  if (env.DISPLAY || env['WAYLAND_DISPLAY']) return 1;\n}\n",
             "export function f(provider, { env = process.env } = {}) {\n  const home = userHome(env);\n  return build(env, provider);\n}\n",
             "export function home(baseEnv = process.env) {\n  return baseEnv.HOME || join(homedir(), '.x');\n}\n",
+            "const chosen = resolve(process.env, provider);\nfunction resolve(env = process.env, asked = null) {\n  return asked || (env.OPENAI_API_KEY ? 'openai' : null);\n}\n",
         ] {
             assert_eq!(first_use(code, false), Use::Read, "{code}");
         }

@@ -212,7 +212,7 @@ pub(crate) fn secrets_sent(
 /// The severity of secrets collected in one file and a call to the
 /// network in another (no flow between them is seen): as
 /// [`secrets_sent`], but a guess is no attack in progress when the call's
-/// host cannot be told.
+/// host cannot be told: a reviewer's question (medium), not an alarm.
 pub(crate) fn secrets_sent_elsewhere(
     declared: &Declared,
     path: &str,
@@ -220,7 +220,7 @@ pub(crate) fn secrets_sent_elsewhere(
 ) -> Severity {
     let severity = secrets_sent(declared, path, host, Moved::Secrets);
     match destination(declared, path, host) {
-        Destination::Unknown => severity.min(Severity::High),
+        Destination::Unknown => severity.min(Severity::Medium),
         // The skill's own service, and no flow seen: a guess, as a note.
         Destination::KeyService | Destination::Declared => Severity::Low,
         Destination::Collector | Destination::Elsewhere => severity,

@@ -801,11 +801,28 @@ fn secret_name(name: &str) -> bool {
     .any(|w| upper.contains(w))
 }
 
-/// Whether the string at token `i` is matched against rather than read:
-/// compared (`p == ".env"`, `".env" in p`) or handed to a test of a
-/// name (`p.endsWith(".env")`, `fnmatch(p, "*.pem")`); a guard that
-/// denies the file names it and reads nothing.
+/// Whether the string at token `i` is matched against in a guard rather
+/// than read: compared (`p == ".env"`, `".env" in p`) or handed to a test
+/// of a name (`p.endsWith(".env")`, `fnmatch(p, "*.pem")`), with the
+/// guard's refusal right after it (`return { behavior: "deny" }`, `raise`,
+/// `continue`). A test that selects files to read (`files.filter((f) =>
+/// f.startsWith(".env"))`) refuses nothing and stays a read.
 fn compared(tokens: &[Token], i: usize) -> bool {
+    const REFUSALS: &[&str] = &[
+        "return", "raise", "throw", "continue", "deny", "block", "reject", "refuse", "exit",
+        "abort", "skip",
+    ];
+    let refuses = tokens
+        .iter()
+        .skip(i + 1)
+        .take(24)
+        .any(|t| t.kind == Kind::Ident && REFUSALS.contains(&t.value.as_str()));
+    refuses && tested(tokens, i)
+}
+
+/// Whether the string at token `i` is compared or handed to a test of a
+/// name.
+fn tested(tokens: &[Token], i: usize) -> bool {
     let at = |k: Option<usize>| {
         k.and_then(|k| tokens.get(k))
             .map_or("", |t| t.value.as_str())
@@ -1537,6 +1554,7 @@ mod tests {
             "EXTS = ['.pem', '.key', '*.p12']\n",
             "open('.gitignore', 'w').write('node_modules\\n*.pem\\n.env\\n')\n",
             "if path.endswith('.ssh/id_rsa') or '.aws/credentials' in path:\n    deny(path)\n",
+            "for p in paths:\n    if p.endswith('.aws/credentials'):\n        continue\n",
         ] {
             assert_eq!(flagged("scripts/a.py", src), [], "{src}");
         }
@@ -1544,6 +1562,9 @@ mod tests {
         // no store and sends none.
         let guard = "if (input.file_path?.includes(\".env\")) {\n  return { behavior: \"deny\", message: \"Cannot modify .env files\" };\n}\nawait fetch(\"https://logs.example.com/webhook\", { method: \"POST\", body: JSON.stringify({ tool }) });\n";
         assert_eq!(flagged("scripts/a.js", guard), [], "{guard}");
+        // A test that picks the files to read is a read.
+        let pick = "const files = readdirSync('.').filter((f) => f.endsWith('.ssh/id_rsa'));\nconst body = files.map((f) => readFileSync(f, 'utf8'));\n";
+        assert!(finds("scripts/a.js", pick, "SK620", Severity::Medium));
         assert!(finds(
             "scripts/a.py",
             "open(os.path.expanduser('~/.ssh/id_rsa')).read()\n",

@@ -40,6 +40,10 @@ pub(crate) struct Declared {
     names: HashSet<String>,
     /// Hosts `SKILL.md` names.
     hosts: HashSet<String>,
+    /// The frontmatter's `name`, whole and normalized (`ax`), and the
+    /// names its description gives in two words (`Acme Cloud` →
+    /// `acmecloud`): who publishes the tool the skill is for.
+    publisher: HashSet<String>,
     /// The hosts of the URLs each file writes, by path.
     file_hosts: HashMap<String, Vec<String>>,
 }
@@ -163,6 +167,7 @@ impl Declared {
                 for name in frontmatter_names(&text) {
                     d.names.extend(words(name));
                 }
+                d.publisher.extend(publisher_names(&text));
             }
             hosts.sort();
             hosts.dedup();
@@ -208,6 +213,34 @@ impl Declared {
     /// (`cli.acme.dev` for `name: acme-deploy` or `ACME_API_KEY`).
     pub(crate) fn vendor(&self, host: &str) -> bool {
         names_any(host, &self.names)
+    }
+
+    /// Whether `host` is the installer host of the tool the skill is
+    /// named for or whose publisher its description names: its first label
+    /// is the skill's name (`ax.example.run` for `name: ax`), or its
+    /// registered label the publisher's two-word name (`acmecloud`).
+    pub(crate) fn publishes(&self, host: &str) -> bool {
+        // A name that is also a host's common first label (`raw`, `get`)
+        // names no publisher.
+        const COMMON: &[&str] = &[
+            "www", "get", "raw", "api", "cli", "cdn", "download", "install",
+        ];
+        let first = host
+            .split('.')
+            .next()
+            .map(normalize)
+            .filter(|f| !COMMON.contains(&f.as_str()));
+        host.contains('.')
+            && !net::is_bare_ip(host)
+            && !net::is_code_host(host)
+            && (first.is_some_and(|f| self.publisher.contains(&f))
+                || registrable(host).is_some_and(|l| self.publisher.contains(&l)))
+    }
+
+    /// Whether a repository's name (`langsmith-cli`) is the tool a name
+    /// the skill declares names, word by word.
+    pub(crate) fn names_repository(&self, repo: &str) -> bool {
+        words(repo).any(|w| self.names.contains(&w)) || self.names(repo)
     }
 
     /// Whether `owner` (of `github:owner/tool`, a domain's name) is a
@@ -291,6 +324,39 @@ fn frontmatter_names(text: &str) -> impl Iterator<Item = &str> {
             .contains(&key.trim())
             .then(|| value.trim().trim_matches(['"', '\'']))
     })
+}
+
+/// The frontmatter's `name` whole (`ax`, `acmectl`) and its
+/// description's capitalised word pairs joined (`Acme Cloud` →
+/// `acmecloud`), normalized: names a tool's own installer host carries.
+fn publisher_names(text: &str) -> impl Iterator<Item = String> + '_ {
+    let body = text
+        .strip_prefix("---")
+        .map(|rest| rest.get(..rest.find("\n---").unwrap_or(rest.len()).min(8192)))
+        .unwrap_or_default()
+        .unwrap_or("");
+    body.lines()
+        .filter_map(|l| l.trim().split_once(':'))
+        .filter(|(key, _)| matches!(key.trim(), "name" | "description"))
+        .flat_map(|(key, value)| {
+            let value = value.trim().trim_matches(['"', '\'']);
+            let words: Vec<&str> = value
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .take(64)
+                .collect();
+            let whole = (key.trim() == "name").then(|| normalize(value));
+            let pairs: Vec<String> = words
+                .windows(2)
+                .filter(|p| {
+                    p.iter()
+                        .all(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
+                })
+                .map(|p| normalize(&p.concat()))
+                .collect();
+            whole.into_iter().chain(pairs)
+        })
+        .filter(|n| n.len() >= 2)
 }
 
 /// The vendor words of a name (`acme-deploy` → `acme`), lowercased,

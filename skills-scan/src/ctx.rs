@@ -365,6 +365,13 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Drops the findings of `rule` reported since `mark`.
+    pub(crate) fn drop_since(&mut self, mark: usize, rule: &Rule) {
+        let tail = self.findings.split_off(mark.min(self.findings.len()));
+        self.findings
+            .extend(tail.into_iter().filter(|f| f.rule.code != rule.code));
+    }
+
     /// Raises everything reported since `mark` one severity up.
     pub(crate) fn raise_since(&mut self, mark: usize) {
         for f in self.findings.iter_mut().skip(mark) {

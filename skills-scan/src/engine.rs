@@ -461,8 +461,12 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
             powershell::scan(ctx, &whole);
             // PowerShell runs native programs with a shell's words and
             // pipes (`curl … | sh` under pwsh on Linux and macOS): those
-            // lines are read as the shell reads them too.
+            // lines are read as the shell reads them too. What the shell's
+            // parser cannot read of PowerShell's syntax (its blocks nest
+            // deeper than a shell's) the PowerShell reader has read.
+            let mark = ctx.mark();
             shell::scan(ctx, &whole, shell::Mode::Code);
+            ctx.drop_since(mark, id::UnscannedContent);
         }
         Kind::Python => {
             if let Some(name) = content::python_foreign_encoding(text) {

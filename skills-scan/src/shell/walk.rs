@@ -225,8 +225,11 @@ pub(super) fn command_rules(
             .map(|(_, u)| u.clone())
     };
     let target = if INTERPRETERS.contains(&name) {
+        // `python3 - FILE`: the program comes from standard input, and
+        // the words after `-` are its arguments (data), not a program.
         cmd.args
             .iter()
+            .take_while(|a| a.text != "-")
             .find(|a| !a.text.starts_with('-'))
             .map(|a| a.text.clone())
     } else if name.starts_with("./")

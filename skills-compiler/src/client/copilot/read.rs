@@ -1,0 +1,355 @@
+//! Copilot CLI's reading of one `SKILL.md` ([`load`]), as a [`Reading`]
+//! ([`read_bytes`]). The module above lists the recorded rules.
+
+use std::path::Path;
+
+use skills_core::client::Client;
+use skills_core::fsread::{self, Reason};
+
+use crate::client::reading::{Listed, Outcome, Reading};
+use crate::diag::Code;
+use crate::yaml::{self, Node, Value};
+
+/// The largest `SKILL.md` this module reads. Copilot loaded a file over
+/// 1 MB; past this size its reading is not known.
+pub const READ_LIMIT: u64 = 16 << 20;
+
+/// The longest name Copilot lists, in characters (64 listed, 65 dropped).
+pub const MAX_NAME: usize = 64;
+
+/// The longest description Copilot lists, in characters (1,024 listed,
+/// 1,025 dropped; every recorded one was ASCII, so characters, bytes and
+/// UTF-16 units are not told apart: characters are counted).
+pub const MAX_DESCRIPTION: usize = 1_024;
+
+/// A `SKILL.md` as Copilot loads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    /// The name it is listed and activated under.
+    pub name: String,
+    /// The name as written, when Copilot changed it (spaces to `-`).
+    pub written_name: Option<String>,
+    /// Whether the name is the folder's (no `name` in the frontmatter).
+    pub folder_name: bool,
+    /// The description, trimmed.
+    pub description: String,
+    /// Whether the description is the body's first paragraph (no
+    /// `description` in the frontmatter).
+    pub description_from_body: bool,
+    /// The text after the closing `---` line, untouched ([`body`] gives
+    /// what the activation shows).
+    pub body: String,
+    /// `disable-model-invocation: true`: not listed, not activatable.
+    pub model_invocation_disabled: bool,
+}
+
+/// What Copilot makes of a `SKILL.md`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    /// Loaded.
+    Loaded(Loaded),
+    /// Dropped, silently: why, in our words.
+    Dropped(String),
+    /// Past one of this tool's bounds: not known.
+    Unknown(String),
+}
+
+/// Loads `text` (a whole `SKILL.md` in the folder named `folder`) as
+/// Copilot does.
+pub fn load(text: &str, folder: &str) -> Load {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let Some((yaml_range, after)) = split(text) else {
+        return Load::Dropped(
+            "no frontmatter: the file must start with a `---` line and have a closing `---` line"
+                .into(),
+        );
+    };
+    let parsed = yaml::parse(text, yaml_range.start, yaml_range.end);
+    if let Some(limit) = parsed.limit {
+        return Load::Unknown(format!(
+            "the YAML {}, the most this tool reads; what Copilot CLI reads past that is not recorded",
+            limit.phrase()
+        ));
+    }
+    if let Some(p) = parsed.problems.iter().find(|p| p.code == Code::InvalidYaml) {
+        return Load::Dropped(format!("the YAML does not parse ({})", p.message));
+    }
+    let empty: &[(Node, Node)] = &[];
+    let map = match &parsed.root {
+        None => empty,
+        Some(root) => match root.as_map() {
+            Some(map) => map,
+            None => {
+                return Load::Dropped(format!(
+                    "the frontmatter is a {}, not a mapping",
+                    root.kind()
+                ));
+            }
+        },
+    };
+    let get = |key: &str| {
+        map.iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
+    };
+    let (written, folder_name) = match get("name").map(text_of) {
+        Some(Err(kind)) => return Load::Dropped(format!("`name` is a {kind}, not a string")),
+        Some(Ok(Some(name))) => (name, false),
+        None | Some(Ok(None)) => (folder.to_owned(), true),
+    };
+    let name = match listed_name(&written) {
+        Ok(name) => name,
+        Err(why) if folder_name => {
+            return Load::Dropped(format!(
+                "no `name`, and the folder's name `{written}` is no name Copilot CLI takes: {why}"
+            ));
+        }
+        Err(why) => return Load::Dropped(format!("`name` `{written}`: {why}")),
+    };
+    let (description, description_from_body) = match get("description").map(text_of) {
+        Some(Err(kind)) => {
+            return Load::Dropped(format!("`description` is a {kind}, not a string"));
+        }
+        Some(Ok(Some(d))) => (d.trim().to_owned(), false),
+        None | Some(Ok(None)) => (first_paragraph(after), true),
+    };
+    let chars = description.chars().count();
+    if chars > MAX_DESCRIPTION {
+        return Load::Dropped(format!(
+            "the description is {chars} characters, over the {MAX_DESCRIPTION} Copilot CLI takes"
+        ));
+    }
+    let model_invocation_disabled = get("disable-model-invocation").is_some_and(is_true);
+    Load::Loaded(Loaded {
+        written_name: (written != name).then_some(written),
+        name,
+        folder_name,
+        description,
+        description_from_body,
+        body: after.to_owned(),
+        model_invocation_disabled,
+    })
+}
+
+/// The YAML's byte range and the text after the closing line, or `None`
+/// without a frontmatter.
+fn split(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
+    let mut pos = 0;
+    let mut opened: Option<usize> = None;
+    while pos < text.len() {
+        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+        let next = (end + 1).min(text.len());
+        let line = text[pos..end].trim_end_matches(['\r', ' ', '\t']);
+        match opened {
+            None if line == "---" => opened = Some(pos + 3),
+            None => return None,
+            Some(start) if line == "---" => return Some((start..pos, &text[next..])),
+            Some(_) => {}
+        }
+        pos = next;
+    }
+    None
+}
+
+/// The text of a value: `Ok(None)` for a null, `Err` with its kind for a
+/// value that is not a string (a plain scalar a YAML 1.2 reader types, a
+/// list, a mapping).
+fn text_of(node: &Node) -> Result<Option<String>, &'static str> {
+    match &node.value {
+        Value::Str(s) if node.plain => match plain_type(s) {
+            Some("null") => Ok(None),
+            Some(kind) => Err(kind),
+            None => Ok(Some(s.clone())),
+        },
+        Value::Str(s) => Ok(Some(s.clone())),
+        _ => Err(node.kind()),
+    }
+}
+
+/// What a YAML 1.2 (core schema) reader makes of a plain scalar other
+/// than a string: `null`, `boolean` or `number`.
+fn plain_type(s: &str) -> Option<&'static str> {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Some("null"),
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return Some("boolean"),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return Some("number"),
+        _ => {}
+    }
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let number = if let Some(hex) = s.strip_prefix("0x") {
+        !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit())
+    } else if let Some(oct) = s.strip_prefix("0o") {
+        !oct.is_empty() && oct.chars().all(|c| c.is_digit(8))
+    } else {
+        is_float(digits)
+    };
+    number.then_some("number")
+}
+
+/// `[0-9]+`, or a decimal with an optional exponent (`1.5`, `.5`, `1e3`).
+fn is_float(s: &str) -> bool {
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let all_digits = |t: &str| t.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = all_digits(int)
+        && frac.is_none_or(all_digits)
+        && (!int.is_empty() || frac.is_some_and(|f| !f.is_empty()));
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && all_digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
+/// `true` as a YAML 1.2 reader reads it.
+fn is_true(node: &Node) -> bool {
+    matches!(&node.value, Value::Str(s) if node.plain && matches!(s.as_str(), "true" | "True" | "TRUE"))
+}
+
+/// The name Copilot lists for `written` (spaces made `-`), or why it
+/// takes none: over [`MAX_NAME`] characters, a character other than ASCII
+/// letters, digits, `-`, `_`, `.`, `:`, or a first character that is not
+/// a letter or digit (recorded: `trail-`, `9lives`, `ns:thing`,
+/// `dot.name`, `under_score` listed; `-leading-hyphen`, `_lead`,
+/// `plus+name`, `unicode-名前`, 65 and 80 characters dropped).
+pub fn listed_name(written: &str) -> Result<String, String> {
+    let name = written.replace(' ', "-");
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Err("it is empty".into());
+    }
+    if chars > MAX_NAME {
+        return Err(format!(
+            "{chars} characters, over the {MAX_NAME} Copilot CLI takes"
+        ));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':')))
+    {
+        return Err(format!(
+            "`{}` is not a character Copilot CLI takes in a name (ASCII letters, digits, `-`, `_`, `.`, `:`)",
+            c.escape_debug()
+        ));
+    }
+    if name.starts_with(|c: char| !c.is_ascii_alphanumeric()) {
+        return Err("a name must start with a letter or digit".into());
+    }
+    Ok(name)
+}
+
+/// The description Copilot takes from a body without one: its first
+/// paragraph, heading lines (`#`) and blank lines before it skipped, its
+/// lines up to the next blank one, trimmed; empty when there is none.
+/// (Every recorded paragraph was one line: how the lines of a longer one
+/// are joined is not recorded; they are kept as written here.)
+pub fn first_paragraph(body: &str) -> String {
+    let mut lines = body
+        .lines()
+        .skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    let mut out: Vec<&str> = Vec::new();
+    for line in lines.by_ref() {
+        if line.trim().is_empty() {
+            break;
+        }
+        out.push(line.trim_end_matches('\r'));
+    }
+    out.join("\n").trim().to_owned()
+}
+
+/// The body as Copilot's activation shows it: the text after the closing
+/// `---` line without its leading blank lines, its end as written.
+pub fn body(after: &str) -> &str {
+    let mut rest = after;
+    while let Some(i) = rest.find('\n') {
+        if !rest[..i].trim().is_empty() {
+            break;
+        }
+        rest = &rest[i + 1..];
+    }
+    rest
+}
+
+/// Reads the skill folder `dir` as Copilot does.
+pub fn read(dir: &Path) -> Reading {
+    let path = dir.join("SKILL.md");
+    match fsread::read_file(&path, READ_LIMIT + 1) {
+        Ok(bytes) => read_bytes(dir, &path, &bytes),
+        Err(e) if e.is_not_found() => Reading::new(Outcome::NotListed {
+            why: "no `SKILL.md` (Copilot CLI reads only files named exactly `SKILL.md`)".into(),
+        }),
+        Err(e) => Reading::new(match e.reason {
+            Reason::TooLarge { .. } => too_large(),
+            reason => Outcome::Rejected {
+                why: format!("`SKILL.md` cannot be read: {reason}"),
+            },
+        }),
+    }
+}
+
+fn too_large() -> Outcome {
+    Outcome::Unknown {
+        why: format!(
+            "`SKILL.md` is over {READ_LIMIT} bytes, the most this tool reads for Copilot CLI"
+        ),
+    }
+}
+
+/// Reads `bytes`, the `SKILL.md` at `path` of the skill folder `dir`, as
+/// Copilot does.
+pub fn read_bytes(dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
+    if bytes.len() as u64 > READ_LIMIT {
+        return Reading::new(too_large());
+    }
+    let folder = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let loaded = match load(&String::from_utf8_lossy(bytes), &folder) {
+        Load::Loaded(l) => l,
+        Load::Dropped(why) => return Reading::new(Outcome::Rejected { why }),
+        Load::Unknown(why) => return Reading::new(Outcome::Unknown { why }),
+    };
+    let mut reading = Reading::new(Outcome::NotListed { why: String::new() });
+    if let Some(written) = &loaded.written_name {
+        reading.note(
+            Code::ClientNameNotShown,
+            format!(
+                "Copilot CLI lists and activates `{written}` as `{}` (spaces become `-`)",
+                loaded.name
+            ),
+        );
+    }
+    if loaded.description_from_body {
+        reading.note(
+            Code::ClientDescriptionReplaced,
+            if loaded.description.is_empty() {
+                "no `description`, and no paragraph in the body: Copilot CLI lists the skill with an empty description".to_owned()
+            } else {
+                "no `description`: Copilot CLI lists the body's first paragraph instead".to_owned()
+            },
+        );
+    }
+    reading.outcome = if loaded.model_invocation_disabled {
+        Outcome::NotListed {
+            why: "`disable-model-invocation: true`: Copilot CLI neither lists it nor lets its `skill` tool load it".into(),
+        }
+    } else {
+        Outcome::Listed(Listed {
+            name: loaded.name,
+            alias: None,
+            description: loaded.description,
+            when_to_use: None,
+            location: path.to_path_buf(),
+            client: Client::Copilot,
+        })
+    };
+    reading
+}

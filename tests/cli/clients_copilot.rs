@@ -272,7 +272,10 @@ fn add_for_copilot_installs_where_it_reads() {
         .unwrap();
     let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{all}");
-    assert!(all.contains("installed demo -> .github/skills/demo"), "{all}");
+    assert!(
+        all.contains("installed demo -> .github/skills/demo"),
+        "{all}"
+    );
     // Copilot's profile finds nothing it would not load.
     assert!(!all.contains("would not load"), "{all}");
     let (listed, _) = catalog(&p, tmp.path(), &[]);

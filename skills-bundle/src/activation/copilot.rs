@@ -20,7 +20,8 @@
 //! `NAME` is the name listed (the tool finds a skill case-insensitively:
 //! `OK-BASIC` loads `ok-basic`, shown as `ok-basic`). The files block is
 //! there only when the folder holds a file besides `SKILL.md`: every file
-//! below it, at any depth, as absolute paths, sorted ([`related_files`]).
+//! below it, at any depth, hidden ones included, but those named
+//! `SKILL.md` in any case, as absolute paths, sorted ([`related_files`]).
 //! BODY is the text after the frontmatter's closing line without its
 //! leading blank lines, its end as written. Nothing is substituted or
 //! escaped: `$ARGUMENTS`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` `` arrive as
@@ -28,8 +29,11 @@
 //! not know, or a skill with `disable-model-invocation: true`, gets
 //! [`not_found`].
 //!
-//! Not recorded, so chosen here: the sort is by the path's bytes; hidden
-//! files are listed; Copilot's binary says `...and more files (listing
+//! Recorded with the real program for this module (beyond the shared
+//! record): hidden files listed, `0zero`, `Upper.txt`, `_under.md`,
+//! `a/b/c.txt`, `lower.txt` in that order (byte order), a nested
+//! `SKILL.md` or `skill.md` left out; a CRLF body arrives with LF line ends
+//! (the reader's). Not recorded, so chosen here: Copilot's binary says `...and more files (listing
 //! truncated)` past some count that no recorded skill reached, so every
 //! file is listed up to [`MAX_FILES`].
 
@@ -75,14 +79,19 @@ pub fn render(name: &str, dir: &str, files: &[String], body: &str) -> String {
     out
 }
 
-/// Every file below the skill folder `dir` but its own `SKILL.md`, as
+/// Every file below the skill folder `dir` but those named `SKILL.md` in
+/// any case (a nested `sub/SKILL.md` and `x/skill.md` are left out,
+/// `sub/other.txt` listed: recorded with Copilot CLI 1.0.102 here), as
 /// absolute paths (`dir` joined with the relative path), sorted; at most
 /// [`MAX_FILES`], no folder deeper than [`MAX_DEPTH`]. Links are followed
 /// to what they name; unreadable folders are skipped.
 pub fn related_files(dir: &Path) -> Vec<String> {
     let mut files = Vec::new();
     walk(dir, 0, &mut files);
-    files.retain(|f| f != &dir.join("SKILL.md"));
+    files.retain(|f| {
+        !f.file_name()
+            .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("SKILL.md"))
+    });
     let mut files: Vec<String> = files
         .into_iter()
         .map(|p| p.to_string_lossy().into_owned())

@@ -17,9 +17,9 @@ pub const READ_LIMIT: u64 = 16 << 20;
 /// The longest name Copilot lists, in characters (64 listed, 65 dropped).
 pub const MAX_NAME: usize = 64;
 
-/// The longest description Copilot lists, in characters (1,024 listed,
-/// 1,025 dropped; every recorded one was ASCII, so characters, bytes and
-/// UTF-16 units are not told apart: characters are counted).
+/// The longest description Copilot lists, in UTF-16 code units (1,024
+/// listed, 1,025 dropped; 1,024 `é` listed; 513 emoji, 1,026 units,
+/// dropped: recorded here with Copilot CLI 1.0.102).
 pub const MAX_DESCRIPTION: usize = 1_024;
 
 /// A `SKILL.md` as Copilot loads it.
@@ -58,6 +58,10 @@ pub enum Load {
 /// Copilot does.
 pub fn load(text: &str, folder: &str) -> Load {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    // Line ends are read as `\n`: a CRLF file's body reaches the model with
+    // `\n` line ends (recorded here).
+    let text = text.replace("\r\n", "\n");
+    let text = text.as_str();
     let Some((yaml_range, after)) = split(text) else {
         return Load::Dropped(
             "no frontmatter: the file must start with a `---` line and have a closing `---` line"
@@ -71,7 +75,11 @@ pub fn load(text: &str, folder: &str) -> Load {
             limit.phrase()
         ));
     }
-    if let Some(p) = parsed.problems.iter().find(|p| p.code == Code::InvalidYaml) {
+    if let Some(p) = parsed
+        .problems
+        .iter()
+        .find(|p| matches!(p.code, Code::InvalidYaml | Code::YamlDuplicateKey))
+    {
         return Load::Dropped(format!("the YAML does not parse ({})", p.message));
     }
     let empty: &[(Node, Node)] = &[];
@@ -94,8 +102,8 @@ pub fn load(text: &str, folder: &str) -> Load {
     };
     let (written, folder_name) = match get("name").map(text_of) {
         Some(Err(kind)) => return Load::Dropped(format!("`name` is a {kind}, not a string")),
-        Some(Ok(Some(name))) => (name, false),
-        None | Some(Ok(None)) => (folder.to_owned(), true),
+        Some(Ok(name)) => (name, false),
+        None => (folder.to_owned(), true),
     };
     let name = match listed_name(&written) {
         Ok(name) => name,
@@ -110,16 +118,16 @@ pub fn load(text: &str, folder: &str) -> Load {
         Some(Err(kind)) => {
             return Load::Dropped(format!("`description` is a {kind}, not a string"));
         }
-        Some(Ok(Some(d))) => (d.trim().to_owned(), false),
-        None | Some(Ok(None)) => (first_paragraph(after), true),
+        Some(Ok(d)) => (d.trim_matches('\n').to_owned(), false),
+        None => (body_text(after), true),
     };
-    let chars = description.chars().count();
-    if chars > MAX_DESCRIPTION {
+    let units = description.encode_utf16().count();
+    if units > MAX_DESCRIPTION {
         return Load::Dropped(format!(
-            "the description is {chars} characters, over the {MAX_DESCRIPTION} Copilot CLI takes"
+            "the description is {units} UTF-16 code units, over the {MAX_DESCRIPTION} Copilot CLI takes"
         ));
     }
-    let model_invocation_disabled = get("disable-model-invocation").is_some_and(is_true);
+    let model_invocation_disabled = get("disable-model-invocation").is_some_and(disables);
     Load::Loaded(Loaded {
         written_name: (written != name).then_some(written),
         name,
@@ -151,17 +159,17 @@ fn split(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
     None
 }
 
-/// The text of a value: `Ok(None)` for a null, `Err` with its kind for a
-/// value that is not a string (a plain scalar a YAML 1.2 reader types, a
-/// list, a mapping).
-fn text_of(node: &Node) -> Result<Option<String>, &'static str> {
+/// The text of a value, or the kind of a value that is not a string (a
+/// plain scalar a YAML 1.2 reader types: a null such as `name:` with
+/// nothing after it, a number, a boolean; a list, a mapping). Recorded
+/// here: `name:` and `description:` left empty drop the skill.
+fn text_of(node: &Node) -> Result<String, &'static str> {
     match &node.value {
         Value::Str(s) if node.plain => match plain_type(s) {
-            Some("null") => Ok(None),
             Some(kind) => Err(kind),
-            None => Ok(Some(s.clone())),
+            None => Ok(s.clone()),
         },
-        Value::Str(s) => Ok(Some(s.clone())),
+        Value::Str(s) => Ok(s.clone()),
         _ => Err(node.kind()),
     }
 }
@@ -208,19 +216,29 @@ fn is_float(s: &str) -> bool {
     mantissa_ok && exponent_ok
 }
 
-/// `true` as a YAML 1.2 reader reads it.
-fn is_true(node: &Node) -> bool {
-    matches!(&node.value, Value::Str(s) if node.plain && matches!(s.as_str(), "true" | "True" | "TRUE"))
+/// Whether `disable-model-invocation` keeps the skill from the model:
+/// any value but the boolean `false` (recorded here: `true`, `True`,
+/// `"true"`, `yes`, `no`, `on`, `0`, `1`, `banana`, `"false"` and an empty
+/// value do; plain `false` does not).
+fn disables(node: &Node) -> bool {
+    !(node.plain
+        && plain_type(node.as_str().unwrap_or_default()) == Some("boolean")
+        && matches!(node.as_str(), Some("false" | "False" | "FALSE")))
 }
 
-/// The name Copilot lists for `written` (spaces made `-`), or why it
+/// The name Copilot lists for `written` (each run of spaces made one `-`:
+/// `x  y` is listed as `x-y`, recorded here), or why it
 /// takes none: over [`MAX_NAME`] characters, a character other than ASCII
 /// letters, digits, `-`, `_`, `.`, `:`, or a first character that is not
 /// a letter or digit (recorded: `trail-`, `9lives`, `ns:thing`,
 /// `dot.name`, `under_score` listed; `-leading-hyphen`, `_lead`,
 /// `plus+name`, `unicode-名前`, 65 and 80 characters dropped).
 pub fn listed_name(written: &str) -> Result<String, String> {
-    let name = written.replace(' ', "-");
+    let name = written
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
     let chars = name.chars().count();
     if chars == 0 {
         return Err("it is empty".into());
@@ -245,23 +263,23 @@ pub fn listed_name(written: &str) -> Result<String, String> {
     Ok(name)
 }
 
-/// The description Copilot takes from a body without one: its first
-/// paragraph, heading lines (`#`) and blank lines before it skipped, its
-/// lines up to the next blank one, trimmed; empty when there is none.
-/// (Every recorded paragraph was one line: how the lines of a longer one
-/// are joined is not recorded; they are kept as written here.)
-pub fn first_paragraph(body: &str) -> String {
-    let mut lines = body
-        .lines()
-        .skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
-    let mut out: Vec<&str> = Vec::new();
-    for line in lines.by_ref() {
-        if line.trim().is_empty() {
-            break;
-        }
-        out.push(line.trim_end_matches('\r'));
-    }
-    out.join("\n").trim().to_owned()
+/// How many of the body's lines make the description of a skill without
+/// one (recorded here: three lines of 79 characters gave 239 characters).
+pub const BODY_LINES: usize = 3;
+
+/// The description Copilot takes from a body without one: the body's
+/// first [`BODY_LINES`] lines that are neither blank nor headings (`#`),
+/// each trimmed, joined by one space (recorded here: `Line one\nline
+/// two\n\nPara two.` gives `Line one line two Para two.`, `# T\nText.`
+/// gives `Text.`, a code fence's lines are lines like any other); empty
+/// when there are none.
+pub fn body_text(body: &str) -> String {
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(BODY_LINES)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The body as Copilot's activation shows it: the text after the closing

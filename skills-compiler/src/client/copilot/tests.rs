@@ -38,7 +38,7 @@ fn the_recorded_frontmatters() {
     assert_eq!(loaded(&fm("description: D.\n")), some("the-dir", "D."));
     // No description: the first paragraph, headings skipped; empty stays empty.
     assert_eq!(
-        loaded("---\nname: no-desc\n---\n\n# Title\n\nFirst paragraph of body.\n\nMore.\n"),
+        loaded("---\nname: no-desc\n---\n\n# Heading Of No Desc\n\nFirst paragraph of body.\n"),
         some("no-desc", "First paragraph of body.")
     );
     assert_eq!(loaded(&fm("name: e\ndescription: \"\"\n")), some("e", ""));
@@ -57,6 +57,104 @@ fn the_recorded_frontmatters() {
         )),
         some("w", "Desc part.")
     );
+}
+
+/// Recorded with Copilot CLI 1.0.102 for this module (`own/` cases of
+/// `/work/eval/clients-copilot`).
+#[test]
+fn the_rules_recorded_here() {
+    let fm = |yaml: &str, body: &str| format!("---\n{yaml}---\n{body}");
+    // Three text lines of the body, headings skipped, joined by spaces.
+    for (body, want) in [
+        (
+            "Line one\nline two\n\nPara two.\n",
+            "Line one line two Para two.",
+        ),
+        (
+            "# T\nText right after heading.\n",
+            "Text right after heading.",
+        ),
+        ("```sh\necho hi\n```\nAfter code.\n", "```sh echo hi ```"),
+        ("\n   Indented para.\n", "Indented para."),
+        ("a    b\tc\n", "a    b\tc"),
+        ("# Only heading\n", ""),
+    ] {
+        assert_eq!(loaded(&fm("name: p\n", body)), some("p", want), "{body:?}");
+    }
+    assert_eq!(
+        loaded(&fm(
+            "name: p\n",
+            &format!("{}\n", vec!["word ".repeat(16); 30].join("\n"))
+        ))
+        .map(|(_, d)| d.len()),
+        Some(239)
+    );
+    // Runs of spaces are one hyphen; a description keeps its spaces.
+    assert_eq!(
+        loaded(&fm("name: x  y\ndescription: D.\n", "")),
+        some("x-y", "D.")
+    );
+    assert_eq!(
+        loaded(&fm("name: n\ndescription: \"  padded  \"\n", "")),
+        some("n", "  padded  ")
+    );
+    // Empty values, a key given twice: dropped.
+    for yaml in [
+        "name:\ndescription: D.\n",
+        "name: ~\ndescription: D.\n",
+        "name: n\ndescription:\n",
+        "name: n\ndescription: First.\ndescription: Second.\n",
+    ] {
+        assert!(
+            matches!(load(&fm(yaml, ""), "d"), Load::Dropped(_)),
+            "{yaml}"
+        );
+    }
+    // UTF-16 units: 1,024 `é` listed, 513 emoji (1,026 units) dropped.
+    assert!(
+        loaded(&fm(
+            &format!("name: u\ndescription: {}\n", "é".repeat(1_024)),
+            ""
+        ))
+        .is_some()
+    );
+    assert!(
+        loaded(&fm(
+            &format!("name: u\ndescription: {}\n", "😀".repeat(513)),
+            ""
+        ))
+        .is_none()
+    );
+    // `disable-model-invocation`: anything but the boolean `false`.
+    for (value, disabled) in [
+        ("true", true),
+        ("\"true\"", true),
+        ("yes", true),
+        ("no", true),
+        ("0", true),
+        ("\"false\"", true),
+        ("", true),
+        ("false", false),
+    ] {
+        let Load::Loaded(l) = load(
+            &fm(
+                &format!("name: d\ndescription: D.\ndisable-model-invocation: {value}\n"),
+                "",
+            ),
+            "d",
+        ) else {
+            panic!("{value}")
+        };
+        assert_eq!(l.model_invocation_disabled, disabled, "{value}");
+    }
+    // CRLF is read as LF, the body too.
+    let Load::Loaded(l) = load(
+        "---\r\nname: c\r\ndescription: C.\r\n---\r\n\r\n# T\r\nBody.\r\n",
+        "c",
+    ) else {
+        panic!("crlf")
+    };
+    assert_eq!(body(&l.body), "# T\nBody.\n");
 }
 
 #[test]

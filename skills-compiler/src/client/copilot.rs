@@ -33,7 +33,9 @@
 //!    `-`, `_`, `.` and `:`, starting with a letter or digit
 //!    ([`listed_name`]), else dropped.
 //! 5. `description`: a string, else dropped (a number, a list, left empty);
-//!    line breaks at its ends removed, spaces kept; missing, the body's
+//!    as the YAML gives it, not trimmed (the YAML handed to the parser ends
+//!    without its last line break, so a block scalar ending the
+//!    frontmatter has no final one); missing, the body's
 //!    first three text lines but headings, joined by spaces ([`body_text`]);
 //!    over [`MAX_DESCRIPTION`] UTF-16 code units, dropped. `when_to_use`
 //!    is not read.

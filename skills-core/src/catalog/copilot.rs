@@ -33,18 +33,21 @@
 //! (`... and N more`, right after the last name). The record bounds the
 //! first cap to 14,850–15,047 characters (13 × 1,098, 75 × 198 and 37 × 398
 //! listed; 15,372, 15,048 and 15,124 not) and the second to 4,989–5,011:
-//! the round figures are taken. Every recorded description was ASCII, so
-//! whether the caps count bytes, characters or UTF-16 units is not
-//! decided: characters are counted here. Where an entry does not fit the
-//! listing stops (the recorded entries were all one size, so whether a
-//! smaller one after it would still be listed is not known either).
+//! the round figures are taken. The caps count UTF-16 code units, as
+//! Copilot's cap on a description does (20 entries of 1,000 `é` cut after
+//! 13, as 1,000 ASCII characters do: not bytes; recorded with the real
+//! program for this module). Where an entry does not fit the listing
+//! stops: a short entry after it is named on the line, not listed (recorded
+//! here too).
 
 use super::entry::Entry;
 
-/// The characters of entry text Copilot lists before it names the rest.
+/// The UTF-16 code units of entry text Copilot lists before it names the
+/// rest.
 pub const DEFAULT_BUDGET: usize = 15_000;
 
-/// The characters the [`ADDITIONAL`] line holds before it counts the rest.
+/// The UTF-16 code units the [`ADDITIONAL`] line holds before it counts
+/// the rest.
 pub const ADDITIONAL_BUDGET: usize = 5_000;
 
 /// The start of the line naming the skills past the budget.
@@ -108,7 +111,7 @@ pub fn render(entries: &[Entry<'_>], budget: usize) -> String {
     let mut listed = 0;
     for e in entries {
         let line = entry_line(e);
-        let size = line.chars().count() + 1;
+        let size = line.encode_utf16().count() + 1;
         if used + size > budget {
             break;
         }
@@ -130,12 +133,12 @@ pub fn render(entries: &[Entry<'_>], budget: usize) -> String {
 pub fn additional<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
     let total = names.len();
     let mut line = String::from(ADDITIONAL);
-    let mut chars = ADDITIONAL.chars().count();
+    let mut chars = ADDITIONAL.encode_utf16().count();
     let mut shown = 0;
     for name in names {
         let name = xml_escape(name);
         let sep = if shown == 0 { 0 } else { 2 };
-        let size = sep + name.chars().count();
+        let size = sep + name.encode_utf16().count();
         if chars + size > ADDITIONAL_BUDGET {
             break;
         }

@@ -118,7 +118,7 @@ pub fn load(text: &str, folder: &str) -> Load {
         Some(Err(kind)) => {
             return Load::Dropped(format!("`description` is a {kind}, not a string"));
         }
-        Some(Ok(d)) => (d.trim_matches('\n').to_owned(), false),
+        Some(Ok(d)) => (at_the_end(d, get("description"), yaml_range.end), false),
         None => (body_text(after), true),
     };
     let units = description.encode_utf16().count();
@@ -140,7 +140,10 @@ pub fn load(text: &str, folder: &str) -> Load {
 }
 
 /// The YAML's byte range and the text after the closing line, or `None`
-/// without a frontmatter.
+/// without a frontmatter. The YAML stops before the line break that ends
+/// its last line, so a block scalar that ends it has no final line break
+/// (the shared record's `multiline-literal` is listed without one; the
+/// same scalar before another key keeps it: recorded here).
 fn split(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
     let mut pos = 0;
     let mut opened: Option<usize> = None;
@@ -151,12 +154,27 @@ fn split(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
         match opened {
             None if line == "---" => opened = Some(pos + 3),
             None => return None,
-            Some(start) if line == "---" => return Some((start..pos, &text[next..])),
+            Some(start) if line == "---" => {
+                let end = if pos > start { pos - 1 } else { pos };
+                return Some((start..end, &text[next..]));
+            }
             Some(_) => {}
         }
         pos = next;
     }
     None
+}
+
+/// `value` as Copilot reads it when its node ends the YAML: a block
+/// scalar there has no final line break, since the YAML Copilot parses
+/// stops before it (this crate's reader, given the same text, keeps one).
+fn at_the_end(value: String, node: Option<&Node>, yaml_end: usize) -> String {
+    match node {
+        Some(n) if n.span.end >= yaml_end && value.ends_with('\n') => {
+            value[..value.len() - 1].to_owned()
+        }
+        _ => value,
+    }
 }
 
 /// The text of a value, or the kind of a value that is not a string (a

@@ -89,6 +89,14 @@ fn the_rules_recorded_here() {
         .map(|(_, d)| d.len()),
         Some(239)
     );
+    // A block scalar ends with a line break only before another key.
+    assert_eq!(
+        loaded(&fm(
+            "name: b\ndescription: |\n  One.\nmetadata:\n  v: \"1\"\n",
+            ""
+        )),
+        some("b", "One.\n")
+    );
     // Runs of spaces are one hyphen; a description keeps its spaces.
     assert_eq!(
         loaded(&fm("name: x  y\ndescription: D.\n", "")),

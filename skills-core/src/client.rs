@@ -9,8 +9,8 @@
 //! listing) lives in that client's own modules.
 //!
 //! The rows describe the clients as they were recorded: Claude Code 2.1.330,
-//! OpenAI's Codex CLI 0.169.0, Google's Gemini CLI 0.61.0 and OpenCode
-//! 1.18.33, each run for real and watched (what it read, listed and sent
+//! OpenAI's Codex CLI 0.169.0, Google's Gemini CLI 0.61.0, OpenCode
+//! 1.18.33 and GitHub Copilot CLI 1.0.102, each run for real and watched (what it read, listed and sent
 //! its model). Where a client's documentation and what it did disagree,
 //! the rows say what it did.
 
@@ -25,6 +25,8 @@ pub enum Client {
     GeminiCli,
     /// OpenCode (recorded: 1.18.33).
     OpenCode,
+    /// GitHub Copilot CLI (recorded: 1.0.102).
+    Copilot,
 }
 
 /// Where a user's skills folder is, relative to which home directory.
@@ -58,7 +60,9 @@ pub enum Scan {
     /// but hidden ones, following links (Gemini CLI).
     RootAndChildren,
     /// A `SKILL.md` in the folder itself, and every directory below it but
-    /// hidden ones, at any depth, following links (OpenCode).
+    /// hidden ones, at any depth, following links (OpenCode; Copilot CLI,
+    /// for which a `SKILL.md` in the folder itself also hides every other
+    /// skill of that folder: `skills_compiler::client::copilot`).
     Recursive,
 }
 
@@ -166,7 +170,7 @@ pub struct ClientInfo {
 }
 
 /// Every client, in [`Client`] order: the one table.
-pub const CLIENTS: [ClientInfo; 4] = [
+pub const CLIENTS: [ClientInfo; 5] = [
     ClientInfo {
         client: Client::ClaudeCode,
         id: "claude-code",
@@ -277,6 +281,31 @@ pub const CLIENTS: [ClientInfo; 4] = [
         listed_name: ListedName::Frontmatter,
         precedence: Precedence::Unstable,
         builtin_skills: &["customize-opencode"],
+    },
+    ClientInfo {
+        client: Client::Copilot,
+        id: "copilot",
+        title: "GitHub Copilot CLI",
+        profile_about: "What GitHub Copilot CLI loads and lists: errors where it would drop a skill",
+        catalog_about: "Copilot CLI's `<available_skills>` list, within its budget",
+        activation_about: "Copilot CLI: the `<skill-context>` message after its `skill` tool",
+        project_folders: &[".github/skills", ".agents/skills", ".claude/skills"],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".copilot/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+        ],
+        user_first: false,
+        scan: Scan::Recursive,
+        levels: Levels::UpToRepository,
+        listed_name: ListedName::Frontmatter,
+        precedence: Precedence::FirstWins,
+        builtin_skills: &["customize-cloud-agent", "github-pr-media"],
     },
 ];
 
@@ -429,16 +458,19 @@ pub const INSTALL_TARGETS: [InstallTarget; 8] = [
         client: Some(Client::OpenCode),
         recorded: true,
     },
+    // Recorded (Copilot CLI 1.0.102): `.github/skills` (and `.agents`,
+    // `.claude`) from the working directory up to the git root;
+    // `~/.copilot/skills`, `~/.agents/skills`.
     InstallTarget {
         id: "copilot",
-        title: "GitHub Copilot (VS Code)",
+        title: "GitHub Copilot CLI",
         project: ".github/skills",
         user: UserFolder {
             base: UserBase::Home,
             rel: ".copilot/skills",
         },
-        client: None,
-        recorded: false,
+        client: Some(Client::Copilot),
+        recorded: true,
     },
     InstallTarget {
         id: "cursor",
@@ -528,6 +560,9 @@ mod tests {
                 (Client::OpenCode, ".agents/skills"),
                 (Client::OpenCode, ".opencode/skills"),
                 (Client::OpenCode, ".opencode/skill"),
+                (Client::Copilot, ".github/skills"),
+                (Client::Copilot, ".agents/skills"),
+                (Client::Copilot, ".claude/skills"),
             ]
         );
         assert_eq!(
@@ -538,24 +573,31 @@ mod tests {
                 ".codex/skills",
                 ".gemini/skills",
                 ".opencode/skills",
-                ".opencode/skill"
+                ".opencode/skill",
+                ".github/skills"
             ]
         );
         assert_eq!(
             project_readers(".agents/skills").collect::<Vec<_>>(),
-            [Client::Codex, Client::GeminiCli, Client::OpenCode]
+            [
+                Client::Codex,
+                Client::GeminiCli,
+                Client::OpenCode,
+                Client::Copilot
+            ]
         );
     }
 
     #[test]
     fn scans_reach_what_the_clients_read() {
-        // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode.
+        // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode,
+        // Copilot CLI.
         for (depth, hidden, want) in [
-            (0, false, [false, false, true, true]),
-            (1, false, [true, true, true, true]),
-            (1, true, [true, false, false, false]),
-            (2, false, [false, true, false, true]),
-            (7, false, [false, false, false, true]),
+            (0, false, [false, false, true, true, true]),
+            (1, false, [true, true, true, true, true]),
+            (1, true, [true, false, false, false, false]),
+            (2, false, [false, true, false, true, true]),
+            (7, false, [false, false, false, true, true]),
         ] {
             let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden));
             assert_eq!(got, want, "depth {depth}, hidden {hidden}");

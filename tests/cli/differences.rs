@@ -69,7 +69,7 @@ fn a_control_codex_ignores_until_fixed() {
         let out = run(dir, &["validate", "dmi", "--profile", profile]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
-            text.contains("warning[SK493]: Claude Code keeps this skill out of its model's list (`disable-model-invocation: true`); Codex"),
+            text.contains("warning[SK493]: Claude Code (`disable-model-invocation: true`) and GitHub Copilot CLI (`disable-model-invocation: true`) keep this skill out of their models' lists; Codex"),
             "{profile}: {text}"
         );
         assert!(

@@ -147,21 +147,21 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
         ]
     );
     assert!(
-        got[0]
-            .3
-            .contains("`.claude/skills`, a folder only Claude Code and OpenCode read"),
+        got[0].3.contains(
+            "`.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"
+        ),
         "{got:?}"
     );
     assert!(
         got[2]
             .3
-            .contains("`.agents/skills`, a folder only Codex, Gemini CLI and OpenCode read"),
+            .contains("`.agents/skills`, a folder only Codex, Gemini CLI, OpenCode and GitHub Copilot CLI read"),
         "{got:?}"
     );
     // The human report says where the clients differ.
     let out = run(&repo, &home, &["validate"]);
     assert!(
-        text(&out).contains("Codex and Gemini CLI do not read it: the skill is in `.claude/skills`, a folder only Claude Code and OpenCode read"),
+        text(&out).contains("Codex and Gemini CLI do not read it: the skill is in `.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"),
         "{}",
         text(&out)
     );
@@ -170,7 +170,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI and OpenCode read"
+            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI, OpenCode and GitHub Copilot CLI read"
         ),
         "{}",
         text(&out)
@@ -179,7 +179,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out)
-            .contains("Codex knows no skill named `alpha`: the skill is in `.claude/skills`, a folder only Claude Code and OpenCode read"),
+            .contains("Codex knows no skill named `alpha`: the skill is in `.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"),
         "{}",
         text(&out)
     );
@@ -318,8 +318,17 @@ fn the_users_folders_are_read_only_with_user_and_the_user_copy_wins_in_claude_co
             user(".codex/skills/delta"),
         ]
     );
-    // The project's `alpha` is reported, naming the user's copy.
-    assert_eq!(diags.len(), 1, "{diags:?}");
+    // The project's `alpha` is reported, naming the user's copy; Copilot
+    // CLI, which does not read `~/.claude/skills`, lists it.
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    assert_eq!(diags[1].0, "SK491");
+    assert!(
+        diags[1]
+            .1
+            .starts_with("GitHub Copilot CLI lists this skill"),
+        "{}",
+        diags[1].1
+    );
     assert_eq!(diags[0].0, "SK006");
     assert!(diags[0].1.contains("Claude Code lists"), "{}", diags[0].1);
     assert!(

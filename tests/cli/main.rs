@@ -19,6 +19,7 @@ mod byteflip;
 mod cli;
 mod clients;
 mod clients_codex;
+mod clients_copilot;
 mod clients_gemini;
 mod clients_opencode;
 mod differences;

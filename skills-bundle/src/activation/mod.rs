@@ -15,6 +15,8 @@
 //! - [`opencode`]: OpenCode's `<skill_content>` answer to its `skill`
 //!   tool: the trimmed body, nothing substituted, and a sample of the
 //!   skill's files.
+//! - [`copilot`]: Copilot CLI's `<skill-context>` user message after its
+//!   `skill` tool: the body as written, the skill's files listed.
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
@@ -37,6 +39,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod commands;
 mod first_command;
+pub mod copilot;
 pub mod gemini_cli;
 pub mod opencode;
 mod options;

@@ -27,12 +27,18 @@
 //!   both copies, as OpenCode's log does), without the skills it drops and
 //!   those it loads without a description; its built-in
 //!   `customize-opencode` is not listed.
+//! - Copilot CLI: the `<available_skills>` block of its `skill` tool's
+//!   section, project skills then the user's (`--user`) then its two
+//!   built-ins, each at its level (`project`, `user`, `builtin`), one copy
+//!   per name (a warning names the copy left out), whole entries within
+//!   its budget and the rest named on one line (`--budget` replaces the
+//!   15,000 characters).
 
 use std::io;
 use std::path::Path;
 
 use skills_compiler::client::{
-    self, Client, Listed, Outcome, claude_code, codex, gemini_cli, opencode,
+    self, Client, Listed, Outcome, claude_code, codex, copilot, gemini_cli, opencode,
 };
 use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders};
 use skills_core::catalog::{self, Entry, Style};
@@ -98,6 +104,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         Client::Codex => codex(&found, &options, budget),
         Client::GeminiCli => gemini_cli(&found),
         Client::OpenCode => opencode(&found),
+        Client::Copilot => copilot(&found, budget),
     };
     match listing {
         Some(text) => print_catalog(&text),
@@ -264,5 +271,33 @@ fn opencode(found: &[FoundSkill]) -> Listing {
         &listed,
         |l| absolute(&l.location).to_string_lossy().into_owned(),
         None,
+    ))
+}
+
+/// Copilot CLI's `<available_skills>` block, with its warnings for each
+/// skill it drops or does not list. Its built-ins end the list.
+fn copilot(found: &[FoundSkill], budget: Option<usize>) -> Listing {
+    let listing = copilot::listing(found);
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    for f in &listing.found {
+        let path = absolute(&f.skill_md);
+        match &f.reading.outcome {
+            Outcome::Rejected { why } => warn(&format!(
+                "warning: Copilot CLI drops {}: {why}",
+                path.display()
+            )),
+            Outcome::NotListed { why } => warn(&format!(
+                "warning: Copilot CLI does not list {}: {why}",
+                path.display()
+            )),
+            Outcome::Unknown { why } => warn(&unknown_line(Client::Copilot.title(), &path, why)),
+            Outcome::Listed(_) => {}
+        }
+    }
+    let listed = listing.listed();
+    let entries: Vec<Entry<'_>> = listed.iter().map(|(l, level)| l.entry(level)).collect();
+    Some(catalog::copilot::render(
+        &catalog::copilot::with_builtins(&entries),
+        budget.unwrap_or(catalog::copilot::DEFAULT_BUDGET),
     ))
 }

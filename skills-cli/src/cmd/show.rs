@@ -26,6 +26,8 @@
 //! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
 //!   `activate_skill` ([`gemini_cli`]), from the skills as Gemini CLI lists
 //!   them, before any validation.
+//! - `--style copilot`: the `<skill-context>` user message Copilot CLI's
+//!   `skill` tool adds ([`copilot`]), from the skills as Copilot lists them.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
@@ -52,6 +54,7 @@
 //! of the materialised copy. Nobody is asked: a command no rule allows fails
 //! the activation, as a failing command does.
 
+mod copilot;
 mod gemini_cli;
 mod opencode;
 
@@ -135,6 +138,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         Client::Codex => codex(&args, &locate(&args)?),
         Client::GeminiCli => gemini_cli::run(&args),
         Client::OpenCode => opencode::run(&args),
+        Client::Copilot => copilot::run(&args),
     }
 }
 

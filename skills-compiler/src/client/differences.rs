@@ -13,8 +13,9 @@
 //! A control is a setting that keeps a skill out of one client's list: the
 //! frontmatter's `disable-model-invocation: true` and `paths` (Claude Code,
 //! read with Claude Code's own rules) and `policy.allow_implicit_invocation:
-//! false` in `agents/openai.yaml` (Codex). Each is read by one client; the
-//! others were recorded reading only `name` and `description` (Gemini CLI,
+//! false` in `agents/openai.yaml` (Codex). Each is read by one client (and
+//! `disable-model-invocation: true` by Copilot CLI too); the others were
+//! recorded reading only `name` and `description` (Gemini CLI,
 //! OpenCode) or their own file, so a client that lists a skill a control
 //! keeps out of another's list ignores it. Where a file can make a client
 //! that ignores a control obey its equivalent, the difference says so
@@ -73,6 +74,14 @@ impl Control {
         }
     }
 
+    /// Whether `client` obeys it: the client it was made for, and Copilot
+    /// CLI, which was recorded keeping a skill with
+    /// `disable-model-invocation: true` out of its list too.
+    pub fn read_by(self, client: Client) -> bool {
+        client == self.client()
+            || (self == Control::DisableModelInvocation && client == Client::Copilot)
+    }
+
     /// The control `client` reads that does what this one does, where there
     /// is one: Claude Code's `disable-model-invocation: true` and Codex's
     /// `policy.allow_implicit_invocation: false` both keep the skill out of
@@ -80,11 +89,11 @@ impl Control {
     /// what `paths` does in another client.
     pub fn equivalent(self, client: Client) -> Option<Control> {
         match (self, client) {
-            (_, c) if c == self.client() => Some(self),
+            (_, c) if self.read_by(c) => Some(self),
             (Control::DisableModelInvocation, Client::Codex) => {
                 Some(Control::AllowImplicitInvocation)
             }
-            (Control::AllowImplicitInvocation, Client::ClaudeCode) => {
+            (Control::AllowImplicitInvocation, Client::ClaudeCode | Client::Copilot) => {
                 Some(Control::DisableModelInvocation)
             }
             _ => None,
@@ -379,7 +388,7 @@ pub fn differences(skill: &CheckedSkill, readings: &[(Client, Reading)]) -> Diff
             Outcome::Rejected { why } => (true, why),
             Outcome::Listed(_) | Outcome::Unknown { .. } => continue,
         };
-        match set.iter().find(|k| k.client() == *c).filter(|_| !rejected) {
+        match set.iter().find(|k| k.read_by(*c)).filter(|_| !rejected) {
             Some(k) => obeyed.push((*c, *k)),
             None => not_listed.push(NotListed {
                 client: *c,

@@ -14,6 +14,7 @@
 pub mod claude_code;
 pub mod codex;
 mod collate;
+pub mod copilot;
 pub mod diagnostics;
 pub mod differences;
 pub mod gemini_cli;
@@ -52,6 +53,7 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         }),
         Client::GeminiCli => gemini_cli::read(dir),
         Client::OpenCode => opencode::read(dir),
+        Client::Copilot => copilot::read(dir),
     }
 }
 
@@ -67,6 +69,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
             Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
             Client::GeminiCli => "no `SKILL.md` (Gemini CLI does not read `skill.md`)".into(),
             Client::OpenCode => "no `SKILL.md` (OpenCode does not read `skill.md`)".into(),
+            Client::Copilot => "no `SKILL.md` (Copilot CLI does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
     }
@@ -93,6 +96,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
             gemini_cli::read_bytes(&skill.dir, path, source.bytes())
         }
         (Some(source), Client::OpenCode) => opencode::read_bytes(&skill.dir, path, source.bytes()),
+        (Some(source), Client::Copilot) => copilot::read_bytes(&skill.dir, path, source.bytes()),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),
@@ -107,6 +111,9 @@ pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<
     resolve(client, readings.iter_mut().flatten());
     if client == Client::GeminiCli {
         gemini_cli::resolve(skills, readings.iter_mut().map(Option::as_mut));
+    }
+    if client == Client::Copilot {
+        copilot::resolve(skills, readings.iter_mut().map(Option::as_mut));
     }
     readings
 }
@@ -143,6 +150,13 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
             .map(|(_, r)| r)
     });
     gemini_cli::resolve(skills, gemini);
+    let copilot = per_skill.iter_mut().map(|readings| {
+        readings
+            .iter_mut()
+            .find(|(c, _)| *c == Client::Copilot)
+            .map(|(_, r)| r)
+    });
+    copilot::resolve(skills, copilot);
     per_skill
 }
 

@@ -32,11 +32,11 @@ impl Change {
         match self {
             Change::Bom => "the byte-order mark before `---` removed (Gemini CLI skips the skill, Codex finds no frontmatter)".into(),
             Change::BlankLines(n) => format!(
-                "{} before `---` removed (Gemini CLI and OpenCode skip the skill, Codex finds no frontmatter)",
+                "{} before `---` removed (Gemini CLI, OpenCode and Copilot CLI skip the skill, Codex finds no frontmatter)",
                 if *n == 1 { "the blank line".to_string() } else { format!("{n} blank lines") }
             ),
             Change::Name(name) => format!(
-                "`name: {name}` added, the folder's name (Gemini CLI and OpenCode skip a skill without a name; Claude Code and Codex list it under the folder's name)"
+                "`name: {name}` added, the folder's name (Gemini CLI and OpenCode skip a skill without a name; Claude Code, Codex and Copilot CLI list it under the folder's name)"
             ),
         }
     }

@@ -25,6 +25,13 @@
 //!   `SK4xx` warnings where it lists the skill differently from what the
 //!   author wrote (the name sanitised, the YAML unread and the lines read
 //!   instead).
+//! * `copilot` is GitHub Copilot CLI as recorded (`crate::client::copilot`):
+//!   an error where Copilot drops the skill (`SK401`: YAML that does not
+//!   parse, a name or description it refuses, a description over 1,024
+//!   characters), warnings where it lists the skill differently (a name with
+//!   spaces, a description taken from the body) or not at all (hidden by a
+//!   `SKILL.md` directly in its skills folder, a later copy of a name,
+//!   `disable-model-invocation: true`).
 //!
 //! The client profiles are one per client of the registry
 //! ([`skills_core::client::CLIENTS`]), named as the client is.
@@ -47,6 +54,8 @@ pub enum Profile {
     GeminiCli,
     /// What OpenCode loads and lists.
     OpenCode,
+    /// What GitHub Copilot CLI loads and lists.
+    Copilot,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -118,6 +127,7 @@ impl Profile {
             Client::Codex => Profile::Codex,
             Client::GeminiCli => Profile::GeminiCli,
             Client::OpenCode => Profile::OpenCode,
+            Client::Copilot => Profile::Copilot,
         }
     }
 
@@ -160,6 +170,7 @@ impl Profile {
             Profile::Codex => Some(Client::Codex),
             Profile::GeminiCli => Some(Client::GeminiCli),
             Profile::OpenCode => Some(Client::OpenCode),
+            Profile::Copilot => Some(Client::Copilot),
         }
     }
 

@@ -14,12 +14,15 @@
 //! * [`Style::GeminiCli`] is Gemini CLI's `# Available Agent Skills`
 //!   section ([`gemini_cli`]); [`Style::OpenCode`] OpenCode's
 //!   `<available_skills>` list ([`opencode`]). Neither client has a budget.
+//! * [`Style::Copilot`] is Copilot CLI's `<available_skills>` list, its
+//!   built-ins last, whole entries within its budget ([`copilot`]).
 //!
 //! Every dialect renders from the same [`Entry`] records with [`render_style`],
 //! within a budget whose unit and default are the dialect's own.
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 mod entry;
 pub mod gemini_cli;
 pub mod opencode;
@@ -301,6 +304,9 @@ pub enum Style {
     GeminiCli,
     /// OpenCode's `<available_skills>` list (no budget).
     OpenCode,
+    /// Copilot CLI's `<available_skills>` list (budget in characters of
+    /// entries, 15,000 by default).
+    Copilot,
 }
 
 impl Style {
@@ -322,6 +328,7 @@ impl Style {
             Client::Codex => Style::Codex,
             Client::GeminiCli => Style::GeminiCli,
             Client::OpenCode => Style::OpenCode,
+            Client::Copilot => Style::Copilot,
         }
     }
 
@@ -333,6 +340,7 @@ impl Style {
             Style::Codex => Some(Client::Codex),
             Style::GeminiCli => Some(Client::GeminiCli),
             Style::OpenCode => Some(Client::OpenCode),
+            Style::Copilot => Some(Client::Copilot),
         }
     }
 
@@ -352,12 +360,13 @@ impl Style {
 
     /// The budget a client applies when nobody sets one: `None` (no cut)
     /// for `xml`, Gemini CLI and OpenCode, [`claude_code::DEFAULT_BUDGET`],
-    /// [`codex::DEFAULT_BUDGET`].
+    /// [`codex::DEFAULT_BUDGET`], [`copilot::DEFAULT_BUDGET`].
     pub fn default_budget(self) -> Option<usize> {
         match self {
             Style::Xml | Style::GeminiCli | Style::OpenCode => None,
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
+            Style::Copilot => Some(copilot::DEFAULT_BUDGET),
         }
     }
 }
@@ -370,6 +379,7 @@ pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
         Client::Codex => codex::line(entry),
         Client::GeminiCli => gemini_cli::entry_line(entry),
         Client::OpenCode => opencode::entry_line(entry),
+        Client::Copilot => copilot::entry_line(entry),
     }
 }
 
@@ -409,6 +419,10 @@ pub fn render_style(style: Style, entries: &[Entry<'_>], budget: Option<usize>) 
         // Neither client has a budget: every entry is sent whole.
         Style::GeminiCli => gemini_cli::render(entries),
         Style::OpenCode => opencode::render(entries),
+        Style::Copilot => copilot::render(
+            &copilot::with_builtins(entries),
+            budget.unwrap_or(copilot::DEFAULT_BUDGET),
+        ),
     }
 }
 

@@ -38,8 +38,8 @@
 pub mod claude_code;
 pub mod codex;
 pub mod commands;
-mod first_command;
 pub mod copilot;
+mod first_command;
 pub mod gemini_cli;
 pub mod opencode;
 mod options;

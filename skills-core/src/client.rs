@@ -25,6 +25,8 @@ pub enum Client {
     GeminiCli,
     /// OpenCode (recorded: 1.18.33).
     OpenCode,
+    /// Qwen Code (recorded: 0.24.4).
+    QwenCode,
 }
 
 /// Where a user's skills folder is, relative to which home directory.
@@ -166,7 +168,7 @@ pub struct ClientInfo {
 }
 
 /// Every client, in [`Client`] order: the one table.
-pub const CLIENTS: [ClientInfo; 4] = [
+pub const CLIENTS: [ClientInfo; 5] = [
     ClientInfo {
         client: Client::ClaudeCode,
         id: "claude-code",
@@ -278,6 +280,49 @@ pub const CLIENTS: [ClientInfo; 4] = [
         precedence: Precedence::Unstable,
         builtin_skills: &["customize-opencode"],
     },
+    // Recorded (Qwen Code 0.24.4): the working directory's `.qwen/skills`
+    // and `.agents/skills` only, one level deep, hidden folders included;
+    // then `~/.qwen/skills`, `~/.agents/skills`; its bundled skills last.
+    ClientInfo {
+        client: Client::QwenCode,
+        id: "qwen-code",
+        title: "Qwen Code",
+        profile_about: "What Qwen Code loads and lists: errors where it would drop or hide a skill",
+        catalog_about: "Qwen Code's `<available_skills>` reminder, sorted by name",
+        activation_about: "Qwen Code: the `Base directory for this skill` answer to its `skill` tool",
+        project_folders: &[".qwen/skills", ".agents/skills"],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".qwen/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+        ],
+        user_first: false,
+        scan: Scan::Children,
+        levels: Levels::Start,
+        listed_name: ListedName::Frontmatter,
+        precedence: Precedence::FirstWins,
+        builtin_skills: &[
+            "batch",
+            "browser-use",
+            "computer-use",
+            "dataviz",
+            "extension-creator",
+            "goal-draft",
+            "loop",
+            "new-app",
+            "qc-helper",
+            "review",
+            "simplify",
+            "stuck",
+            "workflow-authoring",
+            "workflow-creator",
+        ],
+    },
 ];
 
 impl Client {
@@ -379,7 +424,7 @@ pub struct InstallTarget {
 
 /// Every folder `skb add` can install into, one row per client; clients
 /// sharing `.agents/skills` share its copy.
-pub const INSTALL_TARGETS: [InstallTarget; 8] = [
+pub const INSTALL_TARGETS: [InstallTarget; 9] = [
     InstallTarget {
         id: "claude-code",
         title: "Claude Code",
@@ -427,6 +472,19 @@ pub const INSTALL_TARGETS: [InstallTarget; 8] = [
             rel: ".config/opencode/skills",
         },
         client: Some(Client::OpenCode),
+        recorded: true,
+    },
+    // Recorded (Qwen Code 0.24.4): the working directory's `.qwen/skills`;
+    // `~/.qwen/skills`.
+    InstallTarget {
+        id: "qwen-code",
+        title: "Qwen Code",
+        project: ".qwen/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".qwen/skills",
+        },
+        client: Some(Client::QwenCode),
         recorded: true,
     },
     InstallTarget {
@@ -528,6 +586,8 @@ mod tests {
                 (Client::OpenCode, ".agents/skills"),
                 (Client::OpenCode, ".opencode/skills"),
                 (Client::OpenCode, ".opencode/skill"),
+                (Client::QwenCode, ".qwen/skills"),
+                (Client::QwenCode, ".agents/skills"),
             ]
         );
         assert_eq!(
@@ -538,24 +598,31 @@ mod tests {
                 ".codex/skills",
                 ".gemini/skills",
                 ".opencode/skills",
-                ".opencode/skill"
+                ".opencode/skill",
+                ".qwen/skills"
             ]
         );
         assert_eq!(
             project_readers(".agents/skills").collect::<Vec<_>>(),
-            [Client::Codex, Client::GeminiCli, Client::OpenCode]
+            [
+                Client::Codex,
+                Client::GeminiCli,
+                Client::OpenCode,
+                Client::QwenCode
+            ]
         );
     }
 
     #[test]
     fn scans_reach_what_the_clients_read() {
-        // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode.
+        // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode,
+        // Qwen Code.
         for (depth, hidden, want) in [
-            (0, false, [false, false, true, true]),
-            (1, false, [true, true, true, true]),
-            (1, true, [true, false, false, false]),
-            (2, false, [false, true, false, true]),
-            (7, false, [false, false, false, true]),
+            (0, false, [false, false, true, true, false]),
+            (1, false, [true, true, true, true, true]),
+            (1, true, [true, false, false, false, true]),
+            (2, false, [false, true, false, true, false]),
+            (7, false, [false, false, false, true, false]),
         ] {
             let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden));
             assert_eq!(got, want, "depth {depth}, hidden {hidden}");

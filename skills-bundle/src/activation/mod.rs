@@ -15,6 +15,8 @@
 //! - [`opencode`]: OpenCode's `<skill_content>` answer to its `skill`
 //!   tool: the trimmed body, nothing substituted, and a sample of the
 //!   skill's files.
+//! - [`qwen_code`]: Qwen Code's answer to its `skill` tool: the base
+//!   directory, one sentence and the trimmed body, nothing substituted.
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
@@ -39,6 +41,7 @@ pub mod commands;
 pub mod gemini_cli;
 pub mod opencode;
 mod options;
+pub mod qwen_code;
 pub mod read_only;
 #[cfg(all(unix, feature = "exec"))]
 mod run;

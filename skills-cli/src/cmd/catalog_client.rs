@@ -27,12 +27,16 @@
 //!   both copies, as OpenCode's log does), without the skills it drops and
 //!   those it loads without a description; its built-in
 //!   `customize-opencode` is not listed.
+//! - Qwen Code: the `<available_skills>` reminder of its first user
+//!   message, its bundled skills sorted in (their text is Qwen Code
+//!   0.24.4's), one copy per name, each entry at its level; a warning for
+//!   each skill it drops.
 
 use std::io;
 use std::path::Path;
 
 use skills_compiler::client::{
-    self, Client, Listed, Outcome, claude_code, codex, gemini_cli, opencode,
+    self, Client, Listed, Outcome, claude_code, codex, gemini_cli, opencode, qwen_code,
 };
 use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders};
 use skills_core::catalog::{self, Entry, Style};
@@ -98,6 +102,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         Client::Codex => codex(&found, &options, budget),
         Client::GeminiCli => gemini_cli(&found),
         Client::OpenCode => opencode(&found),
+        Client::QwenCode => qwen_code(&found),
     };
     match listing {
         Some(text) => print_catalog(&text),
@@ -263,6 +268,25 @@ fn opencode(found: &[FoundSkill]) -> Listing {
         Style::OpenCode,
         &listed,
         |l| absolute(&l.location).to_string_lossy().into_owned(),
+        None,
+    ))
+}
+
+/// Qwen Code's `<available_skills>` reminder, with a warning for each
+/// skill it drops. Its own size rule applies; there is no budget to set.
+fn qwen_code(found: &[FoundSkill]) -> Listing {
+    let listing = qwen_code::listing(found);
+    for f in &listing.found {
+        let path = f.dir.join("SKILL.md");
+        match &f.reading.outcome {
+            Outcome::Rejected { why } => warn(&format!("warning: {}: {why}", path.display())),
+            Outcome::Unknown { why } => warn(&unknown_line(Client::QwenCode.title(), &path, why)),
+            _ => {}
+        }
+    }
+    Some(catalog::render_style(
+        Style::QwenCode,
+        &listing.entries(),
         None,
     ))
 }

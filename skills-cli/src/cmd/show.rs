@@ -22,6 +22,8 @@
 //! - `--style gemini-cli`: the `<activated_skill>` answer to Gemini CLI's
 //!   `activate_skill` ([`gemini_cli`]), from the skills as Gemini CLI lists
 //!   them, before any validation.
+//! - `--style qwen-code`: the answer to Qwen Code's `skill` tool
+//!   ([`qwen_code`]), from the skills as Qwen Code lists them.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
@@ -50,6 +52,7 @@
 
 mod gemini_cli;
 mod opencode;
+mod qwen_code;
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -130,6 +133,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         Client::Codex => codex(&args, &locate(&args)?),
         Client::GeminiCli => gemini_cli::run(&args),
         Client::OpenCode => opencode::run(&args),
+        Client::QwenCode => qwen_code::run(&args),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod differences;
 pub mod gemini_cli;
 mod js_yaml;
 pub mod opencode;
+pub mod qwen_code;
 mod reading;
 
 use std::path::{Path, PathBuf};
@@ -52,6 +53,7 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         }),
         Client::GeminiCli => gemini_cli::read(dir),
         Client::OpenCode => opencode::read(dir),
+        Client::QwenCode => qwen_code::read(dir),
     }
 }
 
@@ -67,6 +69,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
             Client::Codex => "no `SKILL.md` (Codex does not read `skill.md`)".into(),
             Client::GeminiCli => "no `SKILL.md` (Gemini CLI does not read `skill.md`)".into(),
             Client::OpenCode => "no `SKILL.md` (OpenCode does not read `skill.md`)".into(),
+            Client::QwenCode => "no `SKILL.md` (Qwen Code does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
     }
@@ -93,6 +96,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
             gemini_cli::read_bytes(&skill.dir, path, source.bytes())
         }
         (Some(source), Client::OpenCode) => opencode::read_bytes(&skill.dir, path, source.bytes()),
+        (Some(source), Client::QwenCode) => qwen_code::read_bytes(&skill.dir, path, source.bytes()),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),
@@ -107,6 +111,9 @@ pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<
     resolve(client, readings.iter_mut().flatten());
     if client == Client::GeminiCli {
         gemini_cli::resolve(skills, readings.iter_mut().map(Option::as_mut));
+    }
+    if client == Client::QwenCode {
+        qwen_code::resolve(skills, readings.iter_mut().map(Option::as_mut));
     }
     readings
 }
@@ -143,6 +150,13 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
             .map(|(_, r)| r)
     });
     gemini_cli::resolve(skills, gemini);
+    let qwen = per_skill.iter_mut().map(|readings| {
+        readings
+            .iter_mut()
+            .find(|(c, _)| *c == Client::QwenCode)
+            .map(|(_, r)| r)
+    });
+    qwen_code::resolve(skills, qwen);
     per_skill
 }
 

@@ -47,6 +47,8 @@ pub enum Profile {
     GeminiCli,
     /// What OpenCode loads and lists.
     OpenCode,
+    /// What Qwen Code loads and lists.
+    QwenCode,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -118,6 +120,7 @@ impl Profile {
             Client::Codex => Profile::Codex,
             Client::GeminiCli => Profile::GeminiCli,
             Client::OpenCode => Profile::OpenCode,
+            Client::QwenCode => Profile::QwenCode,
         }
     }
 
@@ -160,6 +163,7 @@ impl Profile {
             Profile::Codex => Some(Client::Codex),
             Profile::GeminiCli => Some(Client::GeminiCli),
             Profile::OpenCode => Some(Client::OpenCode),
+            Profile::QwenCode => Some(Client::QwenCode),
         }
     }
 

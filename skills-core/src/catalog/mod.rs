@@ -14,6 +14,8 @@
 //! * [`Style::GeminiCli`] is Gemini CLI's `# Available Agent Skills`
 //!   section ([`gemini_cli`]); [`Style::OpenCode`] OpenCode's
 //!   `<available_skills>` list ([`opencode`]). Neither client has a budget.
+//! * [`Style::QwenCode`] is Qwen Code's `<available_skills>` reminder
+//!   ([`qwen_code`]): its own size rule, no budget to set.
 //!
 //! Every dialect renders from the same [`Entry`] records with [`render_style`],
 //! within a budget whose unit and default are the dialect's own.
@@ -23,6 +25,7 @@ pub mod codex;
 mod entry;
 pub mod gemini_cli;
 pub mod opencode;
+pub mod qwen_code;
 
 pub use entry::Entry;
 
@@ -301,6 +304,9 @@ pub enum Style {
     GeminiCli,
     /// OpenCode's `<available_skills>` list (no budget).
     OpenCode,
+    /// Qwen Code's `<available_skills>` reminder (no budget to set; its
+    /// own 8,000-unit rule cuts descriptions to their first line).
+    QwenCode,
 }
 
 impl Style {
@@ -322,6 +328,7 @@ impl Style {
             Client::Codex => Style::Codex,
             Client::GeminiCli => Style::GeminiCli,
             Client::OpenCode => Style::OpenCode,
+            Client::QwenCode => Style::QwenCode,
         }
     }
 
@@ -333,6 +340,7 @@ impl Style {
             Style::Codex => Some(Client::Codex),
             Style::GeminiCli => Some(Client::GeminiCli),
             Style::OpenCode => Some(Client::OpenCode),
+            Style::QwenCode => Some(Client::QwenCode),
         }
     }
 
@@ -355,7 +363,7 @@ impl Style {
     /// [`codex::DEFAULT_BUDGET`].
     pub fn default_budget(self) -> Option<usize> {
         match self {
-            Style::Xml | Style::GeminiCli | Style::OpenCode => None,
+            Style::Xml | Style::GeminiCli | Style::OpenCode | Style::QwenCode => None,
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
         }
@@ -370,6 +378,7 @@ pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
         Client::Codex => codex::line(entry),
         Client::GeminiCli => gemini_cli::entry_line(entry),
         Client::OpenCode => opencode::entry_line(entry),
+        Client::QwenCode => qwen_code::entry_line(entry),
     }
 }
 
@@ -409,6 +418,7 @@ pub fn render_style(style: Style, entries: &[Entry<'_>], budget: Option<usize>) 
         // Neither client has a budget: every entry is sent whole.
         Style::GeminiCli => gemini_cli::render(entries),
         Style::OpenCode => opencode::render(entries),
+        Style::QwenCode => qwen_code::render(entries),
     }
 }
 

@@ -49,9 +49,10 @@ fn write(path: &Path, text: &str) {
 }
 
 /// `(tmp, project, home)`: the generator's skills in
-/// `<project>/.qwen/skills`, `home-only` in `<home>/.qwen/skills`, and,
-/// with `link`, `symlinked` reached through a link.
-fn layout(generator: &str, link: bool) -> (tempfile::TempDir, PathBuf, PathBuf) {
+/// `<project>/.qwen/skills`; with `extras` (the runs of
+/// `make_synthetic2.py`), `home-only` in `<home>/.qwen/skills` and
+/// `symlinked` reached through a link.
+fn layout(generator: &str, extras: bool) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempdir();
     let root = fs::canonicalize(tmp.path()).unwrap();
     let (project, home) = (root.join("proj"), root.join("home"));
@@ -63,11 +64,12 @@ fn layout(generator: &str, link: bool) -> (tempfile::TempDir, PathBuf, PathBuf) 
             .arg(record_path(generator))
             .arg(&skills_dir),
     );
-    write(
-        &home.join(".qwen/skills/home-only/SKILL.md"),
-        "---\nname: home-only\ndescription: Only in HOME.\n---\nBody of home-only.\n",
-    );
-    if link {
+    fs::create_dir_all(&home).unwrap();
+    if extras {
+        write(
+            &home.join(".qwen/skills/home-only/SKILL.md"),
+            "---\nname: home-only\ndescription: Only in HOME.\n---\nBody of home-only.\n",
+        );
         let ext = root.join("ext/symlinked");
         write(
             &ext.join("SKILL.md"),
@@ -105,7 +107,11 @@ fn the_catalogs_are_the_recorded_ones() {
         ("make_synthetic.py", "qwen_synthetic1_catalog.txt"),
     ] {
         let (_tmp, project, home) = layout(generator, generator == "make_synthetic2.py");
-        let out = run(&home, &project, &["catalog", "--style", "qwen-code", "--user"]);
+        let out = run(
+            &home,
+            &project,
+            &["catalog", "--style", "qwen-code", "--user"],
+        );
         assert!(out.status.success(), "{out:?}");
         let printed = text(&out.stdout).replace(project.to_str().unwrap(), "<PROJECT_DIR>");
         let expected = recorded(file);
@@ -138,7 +144,9 @@ fn answer(run: &Value) -> String {
 #[skills_tests::acceptance("needs ../shared/clients/copilot-qwen-kimi")]
 #[test]
 fn show_gives_the_recorded_answers() {
-    let (_tmp, project, home) = layout("make_synthetic2.py", false);
+    let (_tmp, project, home) = layout("make_synthetic2.py", true);
+    // The activation runs had no linked skill.
+    fs::remove_file(project.join(".qwen/skills/symlinked")).unwrap();
     let not_reproduced = ["bundled simplify"];
     let runs = record("qwen_activation.json");
     let runs = runs.as_object().unwrap();
@@ -182,7 +190,14 @@ fn the_profile_lists_what_qwen_code_lists() {
     let out = run(
         &home,
         &project,
-        &["validate", "--profile", "qwen-code", "--format", "json", "."],
+        &[
+            "validate",
+            "--profile",
+            "qwen-code",
+            "--format",
+            "json",
+            ".",
+        ],
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut listed: Vec<String> = Vec::new();
@@ -195,7 +210,18 @@ fn the_profile_lists_what_qwen_code_lists() {
             .any(|d| d["severity"] == "error");
         if qwen["outcome"] == "listed" {
             assert!(!errors, "{s}");
-            listed.push(s["name"].as_str().unwrap_or_default().to_string());
+            let entry = qwen["entry"].as_str().unwrap();
+            assert!(
+                entry.ends_with("<location>\nproject\n</location>\n</skill>"),
+                "{entry}"
+            );
+            let name = entry
+                .split("<name>\n")
+                .nth(1)
+                .unwrap()
+                .split("\n</name>")
+                .next();
+            listed.push(name.unwrap().to_string());
         }
     }
     let want: Vec<String> = record("qwen_synthetic1.json")["entries"]
@@ -230,7 +256,11 @@ fn of_folders_sharing_a_name_the_first_by_name_is_kept() {
             &format!("---\nname: same\ndescription: from {folder}\n---\nBody.\n"),
         );
     }
-    let out = run(&project, &project.join(".qwen"), &["catalog", "--style", "qwen-code", ".."]);
+    let out = run(
+        &project,
+        &project.join(".qwen"),
+        &["catalog", "--style", "qwen-code", ".."],
+    );
     let printed = text(&out.stdout);
     let want = &rec["entries_named_same"][0]["description"];
     assert!(
@@ -274,14 +304,33 @@ fn a_small_catalog_keeps_whole_descriptions_and_when_to_use() {
     assert!(printed.contains("<name>\nbatch\n</name>"), "{printed}");
     // From a subdirectory, the project root's folders are not read.
     fs::create_dir_all(project.join("sub")).unwrap();
-    let out = run(&project, &project.join("sub"), &["catalog", "--style", "qwen-code"]);
+    let out = run(
+        &project,
+        &project.join("sub"),
+        &["catalog", "--style", "qwen-code"],
+    );
     assert!(!text(&out.stdout).contains("<name>\nhidden\n"));
     // The skill tool: exact names, a gated skill's own answer.
-    let out = run(&project, &project, &["show", "--style", "qwen-code", "HIDDEN"]);
+    let out = run(
+        &project,
+        &project,
+        &["show", "--style", "qwen-code", "HIDDEN"],
+    );
     assert!(text(&out.stderr).contains("Skill \"HIDDEN\" not found. Available skills: batch, "));
-    let out = run(&project, &project, &["show", "--style", "qwen-code", "gated"]);
-    assert!(text(&out.stderr).contains("is gated by path-based activation"), "{out:?}");
-    let out = run(&project, &project, &["show", "--style", "qwen-code", "hidden"]);
+    let out = run(
+        &project,
+        &project,
+        &["show", "--style", "qwen-code", "gated"],
+    );
+    assert!(
+        text(&out.stderr).contains("is gated by path-based activation"),
+        "{out:?}"
+    );
+    let out = run(
+        &project,
+        &project,
+        &["show", "--style", "qwen-code", "hidden"],
+    );
     assert_eq!(
         text(&out.stdout),
         format!(

@@ -42,6 +42,6 @@ mod listing;
 mod read;
 mod yaml;
 
-pub use listing::{Found, Level, Listing, listing, resolve};
+pub use listing::{Found, Level, Listing, level_of, listing, resolve};
 pub use read::{Dropped, Hidden, Loaded, READ_LIMIT, load, read, read_bytes, split};
 pub use yaml::{JsValue, frontmatter, parse_simple};

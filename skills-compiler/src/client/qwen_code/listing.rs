@@ -113,6 +113,21 @@ impl Listing {
     }
 }
 
+/// The level of the `SKILL.md` at `path` when its origin is not at hand:
+/// `user` below one of the user's Qwen Code folders in `HOME`, else
+/// `project`.
+pub fn level_of(path: &Path) -> Level {
+    let Some(user) = crate::discover::UserFolders::from_env() else {
+        return Level::Project;
+    };
+    let info = Client::QwenCode.info();
+    let mine = info
+        .user_folders
+        .iter()
+        .any(|f| path.starts_with(user.home.join(f.rel)));
+    if mine { Level::User } else { Level::Project }
+}
+
 /// The load-order key of a skill folder: level, the folder's place among
 /// the client's folders of that level, the folder, then the folder name's
 /// bytes (Node's sorted `readdir`).

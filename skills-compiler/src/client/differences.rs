@@ -87,6 +87,11 @@ impl Control {
             (Control::AllowImplicitInvocation, Client::ClaudeCode) => {
                 Some(Control::DisableModelInvocation)
             }
+            // Qwen Code reads both frontmatter controls as Claude Code does.
+            (Control::DisableModelInvocation | Control::Paths, Client::QwenCode) => Some(self),
+            (Control::AllowImplicitInvocation, Client::QwenCode) => {
+                Some(Control::DisableModelInvocation)
+            }
             _ => None,
         }
     }

@@ -520,16 +520,23 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         client: None,
         recorded: false,
     },
+    // Recorded, listing only (Amp 0.0.1790142911-g7618fb, `amp skill
+    // list`): `.agents/skills` and `.claude/skills` of the working directory
+    // and every parent, past the git root; `~/.config/amp/skills`,
+    // `~/.agents/skills`, `~/.config/agents/skills`, `~/.claude/skills`; at
+    // any depth, hidden folders and `skill.md` included. Its agent runs on
+    // its own service, so no catalog or activation is known: its name rules
+    // are `skills_compiler::client::amp`.
     InstallTarget {
         id: "amp",
         title: "Amp",
         project: ".agents/skills",
         user: UserFolder {
             base: UserBase::Home,
-            rel: ".agents/skills",
+            rel: ".config/amp/skills",
         },
         client: None,
-        recorded: false,
+        recorded: true,
     },
 ];
 

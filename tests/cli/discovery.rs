@@ -153,9 +153,9 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
         "{got:?}"
     );
     assert!(
-        got[2]
-            .3
-            .contains("`.agents/skills`, a folder only Codex, Gemini CLI and OpenCode read"),
+        got[2].3.contains(
+            "`.agents/skills`, a folder only Codex, Gemini CLI, OpenCode and Qwen Code read"
+        ),
         "{got:?}"
     );
     // The human report says where the clients differ.
@@ -368,7 +368,9 @@ fn each_client_scans_its_folder_its_own_way() {
                 &skill_md("inner", "I."),
             ),
             (".claude/skills/no-skill-md/README.md", b"not a skill\n"),
-            // Codex: six levels down, hidden directories skipped.
+            // Codex: six levels down, hidden directories skipped; Qwen
+            // Code, which reads `.agents/skills` too: direct children,
+            // hidden ones included.
             (".agents/skills/.hidden/SKILL.md", &skill_md("hidden", "H.")),
             (
                 ".agents/skills/a/b/c/d/e/deep/SKILL.md",
@@ -391,6 +393,7 @@ fn each_client_scans_its_folder_its_own_way() {
         [
             ".claude/skills/.hidden-skill",
             ".claude/skills/nested/inner",
+            ".agents/skills/.hidden",
             ".agents/skills/a/b/c/d/e/deep",
             ".agents/skills/group/one",
             ".codex/skills/two",

@@ -17,7 +17,12 @@
 //!
 //! The counts of cases reproduced are printed on stderr. Outside the
 //! acceptance tier: the size rule (a small catalog keeps whole
-//! descriptions and `when_to_use`), the levels Qwen Code reads.
+//! descriptions and `when_to_use`), the levels Qwen Code reads, and two
+//! catalogs recorded for this crate from Qwen Code 0.24.4 (headless, a
+//! loopback mock model server; `clients_qwen/recorded_*.txt`, the first
+//! text part of its first user message): small projects, under its
+//! 8,000-unit rule, with precedence, hidden, conditional and dropped
+//! skills.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -338,4 +343,96 @@ fn a_small_catalog_keeps_whole_descriptions_and_when_to_use() {
             project.join(".qwen/skills/.hidden").display()
         )
     );
+}
+
+/// Two trees recorded for this crate (paths below the temporary root:
+/// `proj` is the project, `home` the home).
+const R1: &[(&str, &str)] = &[
+    (
+        "proj/.qwen/skills/small-one/SKILL.md",
+        "---\nname: small-one\ndescription: |\n  Line one.\n  Line two.\nwhen_to_use: When <asked> & \"quoted\".\n---\n\n  Body one.\n\n",
+    ),
+    (
+        "proj/.qwen/skills/small-two/SKILL.md",
+        "---\nname: small-two\ndescription: >\n  Folded it's\n  here.\n---\nBody two.\n",
+    ),
+];
+const R2: &[(&str, &str)] = &[
+    (
+        "home/.agents/skills/homeagent/SKILL.md",
+        "---\nname: homeagent\ndescription: home agents\n---\nB.\n",
+    ),
+    (
+        "home/.qwen/skills/dup/SKILL.md",
+        "---\nname: dup\ndescription: from home\n---\nB.\n",
+    ),
+    (
+        "proj/.agents/skills/dot.name/SKILL.md",
+        "---\nname: dot.name\ndescription: 12.50\n---\nB.\n",
+    ),
+    (
+        "proj/.agents/skills/dup/SKILL.md",
+        "---\nname: dup\ndescription: from agents\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/Zeta/SKILL.md",
+        "---\nname: Zeta\ndescription: \"quoted \\\\\"x\\\\\" and \\\\u00e9\"\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/blankdesc/SKILL.md",
+        "---\nname: blankdesc\ndescription: \"   \"\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/dmistr/SKILL.md",
+        "---\nname: dmistr\ndescription: dmi string\ndisable-model-invocation: \"true\"\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/dup/SKILL.md",
+        "---\nname: dup\ndescription: from qwen\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/dupkey/SKILL.md",
+        "---\nname: dupkey\ndescription: first\ndescription: second: x\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/listdesc/SKILL.md",
+        "---\nname: listdesc\ndescription:\n  - a\n  - 2\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/pathsempty/SKILL.md",
+        "---\nname: pathsempty\ndescription: paths empty list\npaths: []\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/simplify/SKILL.md",
+        "---\nname: simplify\ndescription: mine\n---\nB.\n",
+    ),
+    (
+        "proj/.qwen/skills/x.backup-1-2/SKILL.md",
+        "---\nname: leftover\ndescription: leftover\n---\nB.\n",
+    ),
+];
+
+#[test]
+fn catalogs_recorded_for_this_crate() {
+    for (tree, recorded) in [
+        (R1, include_str!("clients_qwen/recorded_r1.txt")),
+        (R2, include_str!("clients_qwen/recorded_r2.txt")),
+    ] {
+        let tmp = tempdir();
+        let root = fs::canonicalize(tmp.path()).unwrap();
+        for (rel, text) in tree {
+            write(&root.join(rel), text);
+        }
+        let (project, home) = (root.join("proj"), root.join("home"));
+        fs::create_dir_all(project.join(".git")).unwrap();
+        fs::create_dir_all(&home).unwrap();
+        let out = run(
+            &home,
+            &project,
+            &["catalog", "--style", "qwen-code", "--user"],
+        );
+        assert!(out.status.success(), "{out:?}");
+        // The reminder, and the line break `skb` prints after it.
+        assert_eq!(text(&out.stdout), format!("{recorded}\n"));
+    }
 }

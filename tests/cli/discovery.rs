@@ -161,7 +161,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     // The human report says where the clients differ.
     let out = run(&repo, &home, &["validate"]);
     assert!(
-        text(&out).contains("Codex and Gemini CLI do not read it: the skill is in `.claude/skills`, a folder only Claude Code and OpenCode read"),
+        text(&out).contains("Codex, Gemini CLI and Qwen Code do not read it: the skill is in `.claude/skills`, a folder only Claude Code and OpenCode read"),
         "{}",
         text(&out)
     );
@@ -170,7 +170,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI and OpenCode read"
+            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI, OpenCode and Qwen Code read"
         ),
         "{}",
         text(&out)

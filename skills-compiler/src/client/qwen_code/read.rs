@@ -71,14 +71,7 @@ pub fn load(text: &str) -> Result<Loaded, Dropped> {
     let (yaml, body) = split(text).ok_or(Dropped::No(
         "the file does not start with a `---` line closed by another `---` line",
     ))?;
-    let lines_read;
-    let matter = match frontmatter(&yaml) {
-        Ok(m) => {
-            lines_read = !yaml_parses(&yaml);
-            m
-        }
-        Err(why) => return Err(Dropped::Unknown(why)),
-    };
+    let (matter, lines_read) = frontmatter(&yaml).map_err(Dropped::Unknown)?;
     let present = |key: &str| {
         matter
             .get(key)
@@ -169,18 +162,6 @@ fn paths(matter: &JsValue) -> Result<bool, Dropped> {
         }
     }
     Ok(any)
-}
-
-/// Whether this crate's YAML reader reads `yaml` as the `yaml` package
-/// would (a mapping, no error, no repeated key).
-fn yaml_parses(yaml: &str) -> bool {
-    let parsed = crate::yaml::parse(yaml, 0, yaml.len());
-    !parsed.is_fatal()
-        && !parsed
-            .problems
-            .iter()
-            .any(|p| p.code == Code::YamlDuplicateKey)
-        && parsed.root.as_ref().is_some_and(|r| r.as_map().is_some())
 }
 
 /// Why Qwen Code loads a skill but does not list it.

@@ -65,9 +65,10 @@ fn js_number_string(n: f64) -> String {
     }
 }
 
-/// The frontmatter `text` (between the `---` lines) as Qwen Code reads it;
-/// `Err(why)` when its reading is not modelled.
-pub fn frontmatter(text: &str) -> Result<JsValue, String> {
+/// The frontmatter `text` (between the `---` lines) as Qwen Code reads it,
+/// and whether its line reader read it (the YAML failed); `Err(why)` when
+/// its reading is not modelled.
+pub fn frontmatter(text: &str) -> Result<(JsValue, bool), String> {
     let parsed = yaml::parse(text, 0, text.len());
     if let Some(limit) = parsed.limit {
         return Err(format!(
@@ -92,9 +93,9 @@ pub fn frontmatter(text: &str) -> Result<JsValue, String> {
             .any(|p| p.code == crate::diag::Code::YamlDuplicateKey);
     match &parsed.root {
         Some(root) if !refused && root.as_map().is_some() => {
-            Ok(from_node(root).unwrap_or(JsValue::Map(Vec::new())))
+            Ok((from_node(root).unwrap_or(JsValue::Map(Vec::new())), false))
         }
-        _ => Ok(parse_simple(text)),
+        _ => Ok((parse_simple(text), true)),
     }
 }
 
@@ -314,7 +315,7 @@ mod tests {
     use super::*;
 
     fn field(yaml: &str, key: &str) -> Option<String> {
-        frontmatter(yaml).ok()?.get(key).map(JsValue::js_string)
+        frontmatter(yaml).ok()?.0.get(key).map(JsValue::js_string)
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub enum Client {
     OpenCode,
     /// GitHub Copilot CLI (recorded: 1.0.102).
     Copilot,
+    /// Qwen Code (recorded: 0.24.4).
+    QwenCode,
 }
 
 /// Where a user's skills folder is, relative to which home directory.
@@ -170,7 +172,7 @@ pub struct ClientInfo {
 }
 
 /// Every client, in [`Client`] order: the one table.
-pub const CLIENTS: [ClientInfo; 5] = [
+pub const CLIENTS: [ClientInfo; 6] = [
     ClientInfo {
         client: Client::ClaudeCode,
         id: "claude-code",
@@ -307,6 +309,49 @@ pub const CLIENTS: [ClientInfo; 5] = [
         precedence: Precedence::FirstWins,
         builtin_skills: &["customize-cloud-agent", "github-pr-media"],
     },
+    // Recorded (Qwen Code 0.24.4): the working directory's `.qwen/skills`
+    // and `.agents/skills` only, one level deep, hidden folders included;
+    // then `~/.qwen/skills`, `~/.agents/skills`; its bundled skills last.
+    ClientInfo {
+        client: Client::QwenCode,
+        id: "qwen-code",
+        title: "Qwen Code",
+        profile_about: "What Qwen Code loads and lists: errors where it would drop or hide a skill",
+        catalog_about: "Qwen Code's `<available_skills>` reminder, sorted by name",
+        activation_about: "Qwen Code: the `Base directory for this skill` answer to its `skill` tool",
+        project_folders: &[".qwen/skills", ".agents/skills"],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".qwen/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+        ],
+        user_first: false,
+        scan: Scan::Children,
+        levels: Levels::Start,
+        listed_name: ListedName::Frontmatter,
+        precedence: Precedence::FirstWins,
+        builtin_skills: &[
+            "batch",
+            "browser-use",
+            "computer-use",
+            "dataviz",
+            "extension-creator",
+            "goal-draft",
+            "loop",
+            "new-app",
+            "qc-helper",
+            "review",
+            "simplify",
+            "stuck",
+            "workflow-authoring",
+            "workflow-creator",
+        ],
+    },
 ];
 
 impl Client {
@@ -408,7 +453,7 @@ pub struct InstallTarget {
 
 /// Every folder `skb add` can install into, one row per client; clients
 /// sharing `.agents/skills` share its copy.
-pub const INSTALL_TARGETS: [InstallTarget; 8] = [
+pub const INSTALL_TARGETS: [InstallTarget; 9] = [
     InstallTarget {
         id: "claude-code",
         title: "Claude Code",
@@ -458,6 +503,19 @@ pub const INSTALL_TARGETS: [InstallTarget; 8] = [
         client: Some(Client::OpenCode),
         recorded: true,
     },
+    // Recorded (Qwen Code 0.24.4): the working directory's `.qwen/skills`;
+    // `~/.qwen/skills`.
+    InstallTarget {
+        id: "qwen-code",
+        title: "Qwen Code",
+        project: ".qwen/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".qwen/skills",
+        },
+        client: Some(Client::QwenCode),
+        recorded: true,
+    },
     // Recorded (Copilot CLI 1.0.102): `.github/skills` (and `.agents`,
     // `.claude`) from the working directory up to the git root;
     // `~/.copilot/skills`, `~/.agents/skills`.
@@ -494,16 +552,23 @@ pub const INSTALL_TARGETS: [InstallTarget; 8] = [
         client: None,
         recorded: false,
     },
+    // Recorded, listing only (Amp 0.0.1790142911-g7618fb, `amp skill
+    // list`): `.agents/skills` and `.claude/skills` of the working directory
+    // and every parent, past the git root; `~/.config/amp/skills`,
+    // `~/.agents/skills`, `~/.config/agents/skills`, `~/.claude/skills`; at
+    // any depth, hidden folders and `skill.md` included. Its agent runs on
+    // its own service, so no catalog or activation is known: its name rules
+    // are `skills_compiler::client::amp`.
     InstallTarget {
         id: "amp",
         title: "Amp",
         project: ".agents/skills",
         user: UserFolder {
             base: UserBase::Home,
-            rel: ".agents/skills",
+            rel: ".config/amp/skills",
         },
         client: None,
-        recorded: false,
+        recorded: true,
     },
 ];
 
@@ -563,6 +628,8 @@ mod tests {
                 (Client::Copilot, ".github/skills"),
                 (Client::Copilot, ".agents/skills"),
                 (Client::Copilot, ".claude/skills"),
+                (Client::QwenCode, ".qwen/skills"),
+                (Client::QwenCode, ".agents/skills"),
             ]
         );
         assert_eq!(
@@ -574,7 +641,8 @@ mod tests {
                 ".gemini/skills",
                 ".opencode/skills",
                 ".opencode/skill",
-                ".github/skills"
+                ".github/skills",
+                ".qwen/skills"
             ]
         );
         assert_eq!(
@@ -583,7 +651,8 @@ mod tests {
                 Client::Codex,
                 Client::GeminiCli,
                 Client::OpenCode,
-                Client::Copilot
+                Client::Copilot,
+                Client::QwenCode
             ]
         );
     }
@@ -591,13 +660,13 @@ mod tests {
     #[test]
     fn scans_reach_what_the_clients_read() {
         // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode,
-        // Copilot CLI.
+        // Copilot CLI, Qwen Code.
         for (depth, hidden, want) in [
-            (0, false, [false, false, true, true, true]),
-            (1, false, [true, true, true, true, true]),
-            (1, true, [true, false, false, false, false]),
-            (2, false, [false, true, false, true, true]),
-            (7, false, [false, false, false, true, true]),
+            (0, false, [false, false, true, true, true, false]),
+            (1, false, [true, true, true, true, true, true]),
+            (1, true, [true, false, false, false, false, true]),
+            (2, false, [false, true, false, true, true, false]),
+            (7, false, [false, false, false, true, true, false]),
         ] {
             let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden));
             assert_eq!(got, want, "depth {depth}, hidden {hidden}");

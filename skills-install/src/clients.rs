@@ -4,7 +4,8 @@
 //! The clients `skb` models (Claude Code, Codex, Gemini CLI, OpenCode) are
 //! asked through their profiles: the compiler reads the fetched skills as
 //! that client would and every error is a skill the client would not load
-//! or list. The other install targets are folders only. A plugin's skill
+//! or list. Amp is asked its recorded name rules (`client::amp`: it is
+//! listing only). The other install targets are folders only. A plugin's skill
 //! (`plugin:skill`) is installed and listed under its own name.
 
 use skills_compiler::embed::PlanSkill;
@@ -56,6 +57,17 @@ pub fn notes(
                         client: target.id,
                         skill: skill.meta.name.to_string(),
                         note: format!("would not load it: {} [{}]", d.message, d.code.as_str()),
+                    });
+                }
+            }
+        }
+        if target.id == "amp" {
+            for skill in skills {
+                if let Some(problem) = compiler::client::amp::name_problem(&skill.meta.name) {
+                    out.push(Note {
+                        client: target.id,
+                        skill: skill.meta.name.to_string(),
+                        note: format!("would not list it: {problem}"),
                     });
                 }
             }

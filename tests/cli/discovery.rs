@@ -153,15 +153,15 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
         "{got:?}"
     );
     assert!(
-        got[2]
-            .3
-            .contains("`.agents/skills`, a folder only Codex, Gemini CLI, OpenCode and GitHub Copilot CLI read"),
+        got[2].3.contains(
+            "`.agents/skills`, a folder only Codex, Gemini CLI, OpenCode, GitHub Copilot CLI and Qwen Code read"
+        ),
         "{got:?}"
     );
     // The human report says where the clients differ.
     let out = run(&repo, &home, &["validate"]);
     assert!(
-        text(&out).contains("Codex and Gemini CLI do not read it: the skill is in `.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"),
+        text(&out).contains("Codex, Gemini CLI and Qwen Code do not read it: the skill is in `.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"),
         "{}",
         text(&out)
     );
@@ -170,7 +170,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI, OpenCode and GitHub Copilot CLI read"
+            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI, OpenCode, GitHub Copilot CLI and Qwen Code read"
         ),
         "{}",
         text(&out)
@@ -377,7 +377,9 @@ fn each_client_scans_its_folder_its_own_way() {
                 &skill_md("inner", "I."),
             ),
             (".claude/skills/no-skill-md/README.md", b"not a skill\n"),
-            // Codex: six levels down, hidden directories skipped.
+            // Codex: six levels down, hidden directories skipped; Qwen
+            // Code, which reads `.agents/skills` too: direct children,
+            // hidden ones included.
             (".agents/skills/.hidden/SKILL.md", &skill_md("hidden", "H.")),
             (
                 ".agents/skills/a/b/c/d/e/deep/SKILL.md",
@@ -400,6 +402,7 @@ fn each_client_scans_its_folder_its_own_way() {
         [
             ".claude/skills/.hidden-skill",
             ".claude/skills/nested/inner",
+            ".agents/skills/.hidden",
             ".agents/skills/a/b/c/d/e/deep",
             ".agents/skills/group/one",
             ".codex/skills/two",

@@ -22,6 +22,7 @@ mod clients_codex;
 mod clients_copilot;
 mod clients_gemini;
 mod clients_opencode;
+mod clients_qwen;
 mod differences;
 mod discovery;
 mod files;

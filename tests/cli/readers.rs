@@ -97,7 +97,7 @@ const FLOW: &str = "flow-style YAML (`[a, b]`, `{a: b}`) is not allowed in stric
 const ANCHOR: &str = "anchors and aliases are not allowed in strict YAML";
 
 /// Why each client's reading is not known, past `bound`.
-fn unknown(bound: &str) -> [Read; 5] {
+fn unknown(bound: &str) -> [Read; 6] {
     let not_recorded = |client: &str, id: &str| -> Read {
         (
             id.into(),
@@ -119,6 +119,7 @@ fn unknown(bound: &str) -> [Read; 5] {
         not_recorded("Gemini CLI", "gemini-cli"),
         not_recorded("OpenCode", "opencode"),
         not_recorded("Copilot CLI", "copilot"),
+        not_recorded("Qwen Code", "qwen-code"),
     ]
 }
 
@@ -183,7 +184,7 @@ fn nested_flow_lists_in_the_frontmatter() {
     let human = run(&["validate"], &dir);
     let stdout = String::from_utf8_lossy(&human.stdout);
     let note = format!(
-        "note: on `{}`: what Claude Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Claude Code reads past that is not recorded); what Codex makes of it is not known (the YAML {DEEP}, the most this tool reads; libyaml, which Codex reads it with, has no such bound); what Gemini CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Gemini CLI reads past that is not recorded); what OpenCode makes of it is not known (the YAML {DEEP}, the most this tool reads; what OpenCode reads past that is not recorded); what GitHub Copilot CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Copilot CLI reads past that is not recorded)\n",
+        "note: on `{}`: what Claude Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Claude Code reads past that is not recorded); what Codex makes of it is not known (the YAML {DEEP}, the most this tool reads; libyaml, which Codex reads it with, has no such bound); what Gemini CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Gemini CLI reads past that is not recorded); what OpenCode makes of it is not known (the YAML {DEEP}, the most this tool reads; what OpenCode reads past that is not recorded); what GitHub Copilot CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Copilot CLI reads past that is not recorded); what Qwen Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Qwen Code reads past that is not recorded)\n",
         dir.display()
     );
     assert!(stdout.contains(&note), "{stdout}");
@@ -215,7 +216,7 @@ fn nested_block_lists_in_the_frontmatter() {
             Some(5)
         )]
     );
-    let [claude_code, _, gemini_cli, opencode, copilot] = unknown(DEEP);
+    let [claude_code, _, gemini_cli, opencode, copilot, qwen_code] = unknown(DEEP);
     assert_eq!(
         clients,
         [
@@ -223,7 +224,8 @@ fn nested_block_lists_in_the_frontmatter() {
             ("codex".into(), "listed".into(), None),
             gemini_cli,
             opencode,
-            copilot
+            copilot,
+            qwen_code
         ]
     );
     let (diags, _) = report(&dir, "claude-code");
@@ -259,7 +261,8 @@ fn nested_flow_mappings_in_openai_yaml() {
                 ("codex".into(), "listed".into(), None),
                 ("gemini-cli".into(), "listed".into(), None),
                 ("opencode".into(), "listed".into(), None),
-                ("copilot".into(), "listed".into(), None)
+                ("copilot".into(), "listed".into(), None),
+                ("qwen-code".into(), "listed".into(), None)
             ]
         );
     }

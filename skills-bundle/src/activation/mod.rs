@@ -17,6 +17,8 @@
 //!   skill's files.
 //! - [`copilot`]: Copilot CLI's `<skill-context>` user message after its
 //!   `skill` tool: the body as written, the skill's files listed.
+//! - [`qwen_code`]: Qwen Code's answer to its `skill` tool: the base
+//!   directory, one sentence and the trimmed body, nothing substituted.
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
@@ -43,6 +45,7 @@ mod first_command;
 pub mod gemini_cli;
 pub mod opencode;
 mod options;
+pub mod qwen_code;
 pub mod read_only;
 #[cfg(all(unix, feature = "exec"))]
 mod run;

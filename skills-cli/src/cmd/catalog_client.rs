@@ -33,12 +33,16 @@
 //!   per name (a warning names the copy left out), whole entries within
 //!   its budget and the rest named on one line (`--budget` replaces the
 //!   15,000 characters).
+//! - Qwen Code: the `<available_skills>` reminder of its first user
+//!   message, its bundled skills sorted in (their text is Qwen Code
+//!   0.24.4's), one copy per name, each entry at its level; a warning for
+//!   each skill it drops.
 
 use std::io;
 use std::path::Path;
 
 use skills_compiler::client::{
-    self, Client, Listed, Outcome, claude_code, codex, copilot, gemini_cli, opencode,
+    self, Client, Listed, Outcome, claude_code, codex, copilot, gemini_cli, opencode, qwen_code,
 };
 use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders};
 use skills_core::catalog::{self, Entry, Style};
@@ -105,6 +109,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         Client::GeminiCli => gemini_cli(&found),
         Client::OpenCode => opencode(&found),
         Client::Copilot => copilot(&found, budget),
+        Client::QwenCode => qwen_code(&found),
     };
     match listing {
         Some(text) => print_catalog(&text),
@@ -299,5 +304,24 @@ fn copilot(found: &[FoundSkill], budget: Option<usize>) -> Listing {
     Some(catalog::copilot::render(
         &catalog::copilot::with_builtins(&entries),
         budget.unwrap_or(catalog::copilot::DEFAULT_BUDGET),
+    ))
+}
+
+/// Qwen Code's `<available_skills>` reminder, with a warning for each
+/// skill it drops. Its own size rule applies; there is no budget to set.
+fn qwen_code(found: &[FoundSkill]) -> Listing {
+    let listing = qwen_code::listing(found);
+    for f in &listing.found {
+        let path = f.dir.join("SKILL.md");
+        match &f.reading.outcome {
+            Outcome::Rejected { why } => warn(&format!("warning: {}: {why}", path.display())),
+            Outcome::Unknown { why } => warn(&unknown_line(Client::QwenCode.title(), &path, why)),
+            _ => {}
+        }
+    }
+    Some(catalog::render_style(
+        Style::QwenCode,
+        &listing.entries(),
+        None,
     ))
 }

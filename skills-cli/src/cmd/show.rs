@@ -28,6 +28,8 @@
 //!   them, before any validation.
 //! - `--style copilot`: the `<skill-context>` user message Copilot CLI's
 //!   `skill` tool adds ([`copilot`]), from the skills as Copilot lists them.
+//! - `--style qwen-code`: the answer to Qwen Code's `skill` tool
+//!   ([`qwen_code`]), from the skills as Qwen Code lists them.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
@@ -57,6 +59,7 @@
 mod copilot;
 mod gemini_cli;
 mod opencode;
+mod qwen_code;
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -139,6 +142,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         Client::GeminiCli => gemini_cli::run(&args),
         Client::OpenCode => opencode::run(&args),
         Client::Copilot => copilot::run(&args),
+        Client::QwenCode => qwen_code::run(&args),
     }
 }
 

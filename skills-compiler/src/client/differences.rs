@@ -96,6 +96,11 @@ impl Control {
             (Control::AllowImplicitInvocation, Client::ClaudeCode | Client::Copilot) => {
                 Some(Control::DisableModelInvocation)
             }
+            // Qwen Code reads both frontmatter controls as Claude Code does.
+            (Control::DisableModelInvocation | Control::Paths, Client::QwenCode) => Some(self),
+            (Control::AllowImplicitInvocation, Client::QwenCode) => {
+                Some(Control::DisableModelInvocation)
+            }
             _ => None,
         }
     }

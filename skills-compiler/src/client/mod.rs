@@ -11,6 +11,7 @@
 //! `skb catalog --style` treat them alike. The entry lines themselves are
 //! rendered by `skills_core::catalog`, from [`Listed::entry`].
 
+pub mod amp;
 pub mod claude_code;
 pub mod codex;
 mod collate;
@@ -20,6 +21,7 @@ pub mod differences;
 pub mod gemini_cli;
 mod js_yaml;
 pub mod opencode;
+pub mod qwen_code;
 mod reading;
 
 use std::path::{Path, PathBuf};
@@ -54,6 +56,7 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         Client::GeminiCli => gemini_cli::read(dir),
         Client::OpenCode => opencode::read(dir),
         Client::Copilot => copilot::read(dir),
+        Client::QwenCode => qwen_code::read(dir),
     }
 }
 
@@ -70,6 +73,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
             Client::GeminiCli => "no `SKILL.md` (Gemini CLI does not read `skill.md`)".into(),
             Client::OpenCode => "no `SKILL.md` (OpenCode does not read `skill.md`)".into(),
             Client::Copilot => "no `SKILL.md` (Copilot CLI does not read `skill.md`)".into(),
+            Client::QwenCode => "no `SKILL.md` (Qwen Code does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
     }
@@ -97,6 +101,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         }
         (Some(source), Client::OpenCode) => opencode::read_bytes(&skill.dir, path, source.bytes()),
         (Some(source), Client::Copilot) => copilot::read_bytes(&skill.dir, path, source.bytes()),
+        (Some(source), Client::QwenCode) => qwen_code::read_bytes(&skill.dir, path, source.bytes()),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),
@@ -109,13 +114,24 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
 pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<Option<Reading>> {
     let mut readings = parallel::map(skills, threads, |s| reading_of(client, s));
     resolve(client, readings.iter_mut().flatten());
-    if client == Client::GeminiCli {
-        gemini_cli::resolve(skills, readings.iter_mut().map(Option::as_mut));
-    }
-    if client == Client::Copilot {
-        copilot::resolve(skills, readings.iter_mut().map(Option::as_mut));
-    }
+    resolve_listing(client, skills, readings.iter_mut().map(Option::as_mut));
     readings
+}
+
+/// The rules of a whole listing that some clients apply across skills
+/// (which copy of a name wins, which folder hides which): Gemini CLI's,
+/// Copilot CLI's and Qwen Code's, each in its own module.
+fn resolve_listing<'r>(
+    client: Client,
+    skills: &[CheckedSkill],
+    readings: impl IntoIterator<Item = Option<&'r mut Reading>>,
+) {
+    match client {
+        Client::GeminiCli => gemini_cli::resolve(skills, readings),
+        Client::Copilot => copilot::resolve(skills, readings),
+        Client::QwenCode => qwen_code::resolve(skills, readings),
+        Client::ClaudeCode | Client::Codex | Client::OpenCode => {}
+    }
 }
 
 /// How every client reads each of `skills`, in [`Client::ALL`] order, each
@@ -143,20 +159,12 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
             .map(|(_, r)| r);
         resolve(c, of_client);
     }
-    let gemini = per_skill.iter_mut().map(|readings| {
-        readings
+    for c in [Client::GeminiCli, Client::Copilot, Client::QwenCode] {
+        let of_client = per_skill
             .iter_mut()
-            .find(|(c, _)| *c == Client::GeminiCli)
-            .map(|(_, r)| r)
-    });
-    gemini_cli::resolve(skills, gemini);
-    let copilot = per_skill.iter_mut().map(|readings| {
-        readings
-            .iter_mut()
-            .find(|(c, _)| *c == Client::Copilot)
-            .map(|(_, r)| r)
-    });
-    copilot::resolve(skills, copilot);
+            .map(|readings| readings.iter_mut().find(|(rc, _)| *rc == c).map(|(_, r)| r));
+        resolve_listing(c, skills, of_client);
+    }
     per_skill
 }
 

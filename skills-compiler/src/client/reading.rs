@@ -85,7 +85,13 @@ impl Listed {
     /// The entry line the model sees (Codex: with the full `SKILL.md` path
     /// as the file; its listing shortens it against a root).
     pub fn line(&self) -> String {
-        let location = self.location.to_string_lossy();
+        let location = match self.client {
+            // Qwen Code shows a level where the others show a path.
+            Client::QwenCode => crate::client::qwen_code::level_of(&self.location)
+                .as_str()
+                .into(),
+            _ => self.location.to_string_lossy(),
+        };
         let entry = self.entry(&location);
         catalog::client_entry_line(self.client, &entry)
     }

@@ -56,6 +56,8 @@ pub enum Profile {
     OpenCode,
     /// What GitHub Copilot CLI loads and lists.
     Copilot,
+    /// What Qwen Code loads and lists.
+    QwenCode,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -128,6 +130,7 @@ impl Profile {
             Client::GeminiCli => Profile::GeminiCli,
             Client::OpenCode => Profile::OpenCode,
             Client::Copilot => Profile::Copilot,
+            Client::QwenCode => Profile::QwenCode,
         }
     }
 
@@ -171,6 +174,7 @@ impl Profile {
             Profile::GeminiCli => Some(Client::GeminiCli),
             Profile::OpenCode => Some(Client::OpenCode),
             Profile::Copilot => Some(Client::Copilot),
+            Profile::QwenCode => Some(Client::QwenCode),
         }
     }
 

@@ -16,6 +16,8 @@
 //!   `<available_skills>` list ([`opencode`]). Neither client has a budget.
 //! * [`Style::Copilot`] is Copilot CLI's `<available_skills>` list, its
 //!   built-ins last, whole entries within its budget ([`copilot`]).
+//! * [`Style::QwenCode`] is Qwen Code's `<available_skills>` reminder
+//!   ([`qwen_code`]): its own size rule, no budget to set.
 //!
 //! Every dialect renders from the same [`Entry`] records with [`render_style`],
 //! within a budget whose unit and default are the dialect's own.
@@ -26,6 +28,7 @@ pub mod copilot;
 mod entry;
 pub mod gemini_cli;
 pub mod opencode;
+pub mod qwen_code;
 
 pub use entry::Entry;
 
@@ -307,6 +310,9 @@ pub enum Style {
     /// Copilot CLI's `<available_skills>` list (budget in characters of
     /// entries, 15,000 by default).
     Copilot,
+    /// Qwen Code's `<available_skills>` reminder (no budget to set; its
+    /// own 8,000-unit rule cuts descriptions to their first line).
+    QwenCode,
 }
 
 impl Style {
@@ -329,6 +335,7 @@ impl Style {
             Client::GeminiCli => Style::GeminiCli,
             Client::OpenCode => Style::OpenCode,
             Client::Copilot => Style::Copilot,
+            Client::QwenCode => Style::QwenCode,
         }
     }
 
@@ -341,6 +348,7 @@ impl Style {
             Style::GeminiCli => Some(Client::GeminiCli),
             Style::OpenCode => Some(Client::OpenCode),
             Style::Copilot => Some(Client::Copilot),
+            Style::QwenCode => Some(Client::QwenCode),
         }
     }
 
@@ -363,7 +371,7 @@ impl Style {
     /// [`codex::DEFAULT_BUDGET`], [`copilot::DEFAULT_BUDGET`].
     pub fn default_budget(self) -> Option<usize> {
         match self {
-            Style::Xml | Style::GeminiCli | Style::OpenCode => None,
+            Style::Xml | Style::GeminiCli | Style::OpenCode | Style::QwenCode => None,
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
             Style::Copilot => Some(copilot::DEFAULT_BUDGET),
@@ -380,6 +388,7 @@ pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
         Client::GeminiCli => gemini_cli::entry_line(entry),
         Client::OpenCode => opencode::entry_line(entry),
         Client::Copilot => copilot::entry_line(entry),
+        Client::QwenCode => qwen_code::entry_line(entry),
     }
 }
 
@@ -423,6 +432,7 @@ pub fn render_style(style: Style, entries: &[Entry<'_>], budget: Option<usize>) 
             &copilot::with_builtins(entries),
             budget.unwrap_or(copilot::DEFAULT_BUDGET),
         ),
+        Style::QwenCode => qwen_code::render(entries),
     }
 }
 

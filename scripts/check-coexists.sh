@@ -9,13 +9,14 @@
 # compiled with optimisation) was the slowest step of CI. `skb` builds in the
 # workspace's target directory, so the debug `skb` CI has already built is
 # reused; `skills-cli`, from outside the workspace, builds in a target
-# directory of its own under target/ that later runs reuse, like the other
-# peers (.ci/run).
+# directory of its own in CI's cache of what comes from outside the
+# workspace ($SKILLS_CI_CACHE, .ci/run; target/peers when run alone), which
+# later runs reuse.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-cargo install --quiet --locked --debug --target-dir target/peers/skills-cli \
+cargo install --quiet --locked --debug --target-dir "${SKILLS_CI_CACHE:-target/peers}/skills-cli" \
   --root "$root" skills-cli@0.7.0
 cargo install --quiet --locked --debug --root "$root" --path skills-cli
 ls "$root/bin"

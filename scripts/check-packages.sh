@@ -134,9 +134,10 @@ open(sys.argv[1], "w", encoding="utf-8").write(code.replace("    Ok(())\n", chec
 PY
 python3 scripts/readme_example.py --build-script >"$user/build.rs"
 # The workspace's target directory: the dependencies are those the
-# verification builds above compiled (the same lock, the same features);
-# the patched crates are path packages of their own, apart from the
-# workspace's.
+# verification builds above compiled (the same lock, the same features,
+# Cargo's default dev profile: like them, this crate is a workspace of its
+# own, without the workspace's [profile] sections); the patched crates are
+# path packages of their own, apart from the workspace's.
 out=$(CARGO_TARGET_DIR="$root/target" cargo run --quiet --manifest-path "$user/Cargo.toml")
 echo "$out" | head -3
 digest=$(echo "$out" | tail -n 1)

@@ -167,8 +167,13 @@ def main():
             run.forget(T, lambda u: u["pkg_id"].startswith("path+") and
                        u["target"]["name"].replace("_", "-") in workspace_crates | {"skb"})
 
-    packages = [verify] + [(T, ["build", "-p", c], tarball) for c in PUBLISHED] + [
-        ("stable:target" if after else "stable:target/package-user-target", ["build", "-p", "skills-bundle"], user),
+    # The verification builds, and the README's crate, are workspaces of
+    # their own without the workspace's [profile] sections: Cargo's default
+    # dev profile (full debug info, no per-package opt-level), so their
+    # units never match the workspace's, though they share a directory.
+    D = "stable:target, default profile"
+    packages = [verify] + [(D, ["build", "-p", c], tarball) for c in PUBLISHED] + [
+        (D if after else "stable:target/package-user-target", ["build", "-p", "skills-bundle"], user),
         (T, ["build", "-p", "skb"], plain)]
     coexists = [(T, ["build", "-p", "skb"] if after else ["build", "--release", "-p", "skb"], plain)]
     features = [(T if after else "stable:target/features", ["check", "-p", c, *flags], plain)

@@ -2,12 +2,23 @@
 # `skb` installs beside the crates.io `skills-cli` (a port of Vercel's
 # skills CLI, whose binary is `skills`): into one root, without `--force`,
 # and both binaries then run. Guards the package and binary names.
+#
+# Both are debug builds (`cargo install --debug`): what is checked is which
+# names Cargo records in the root and refuses to overwrite, which does not
+# depend on the profile, and a release build of each (two dependency trees
+# compiled with optimisation) was the slowest step of CI. `skb` builds in the
+# workspace's target directory, so the debug `skb` CI has already built is
+# reused; `skills-cli`, from outside the workspace, builds in a target
+# directory of its own in CI's cache of what comes from outside the
+# workspace ($SKILLS_CI_CACHE, .ci/run; target/peers when run alone), which
+# later runs reuse.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-cargo install --quiet --locked --root "$root" skills-cli@0.7.0
-cargo install --quiet --locked --root "$root" --path skills-cli
+cargo install --quiet --locked --debug --target-dir "${SKILLS_CI_CACHE:-target/peers}/skills-cli" \
+  --root "$root" skills-cli@0.7.0
+cargo install --quiet --locked --debug --root "$root" --path skills-cli
 ls "$root/bin"
 "$root/bin/skills" --version
 "$root/bin/skb" --version

@@ -29,10 +29,18 @@ done
 # Cargo takes a registry crate of a given name and version to never change,
 # so a crate built from an earlier run's tarball of the same version is
 # "fresh" to the verification build in the shared target directory: its
-# artifacts go first (the workspace's own builds of these crates are rebuilt
-# on demand).
+# artifacts go first. Only those: a build from the tarball is told apart
+# from the workspace's own build of the crate (which the steps after this
+# one reuse) by its dep-info file, which names the sources it was compiled
+# from, under Cargo's registry/src.
 for c in "${crates[@]}"; do
-  rm -rf target/debug/.fingerprint/"$c"-* target/debug/deps/lib"${c//-/_}"-* target/debug/deps/"${c//-/_}"-*
+  for d in target/debug/deps/"${c//-/_}"-*.d; do
+    [ -f "$d" ] || continue
+    grep -q '/registry/src/' "$d" || continue
+    hash=${d%.d}
+    hash=${hash##*-}
+    rm -rf target/debug/.fingerprint/"$c-$hash" target/debug/deps/*"${c//-/_}-$hash"*
+  done
 done
 cargo package --workspace --exclude skills-tests --allow-dirty --quiet
 version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
@@ -125,7 +133,12 @@ if "    Ok(())\n" not in code:
 open(sys.argv[1], "w", encoding="utf-8").write(code.replace("    Ok(())\n", checks + "    Ok(())\n"))
 PY
 python3 scripts/readme_example.py --build-script >"$user/build.rs"
-out=$(CARGO_TARGET_DIR="$root/target/package-user-target" cargo run --quiet --manifest-path "$user/Cargo.toml")
+# The workspace's target directory: the dependencies are those the
+# verification builds above compiled (the same lock, the same features,
+# Cargo's default dev profile: like them, this crate is a workspace of its
+# own, without the workspace's [profile] sections); the patched crates are
+# path packages of their own, apart from the workspace's.
+out=$(CARGO_TARGET_DIR="$root/target" cargo run --quiet --manifest-path "$user/Cargo.toml")
 echo "$out" | head -3
 digest=$(echo "$out" | tail -n 1)
 expected=$(cargo run --quiet -p skb -- inspect skills --format json |
@@ -140,7 +153,7 @@ echo "== the README's build.rs rebuilds the crate when a skill file is added"
 # Without `watch`, Cargo would not notice a new file and the binary would
 # keep the old content and digest.
 printf '# Notes\n' >"$user/skills/calculator/NOTES.md"
-again=$(CARGO_TARGET_DIR="$root/target/package-user-target" cargo run --quiet --manifest-path "$user/Cargo.toml" | tail -n 1)
+again=$(CARGO_TARGET_DIR="$root/target" cargo run --quiet --manifest-path "$user/Cargo.toml" | tail -n 1)
 if [ "$again" = "$digest" ]; then
   echo "adding skills/calculator/NOTES.md did not rebuild the README's example (digest still $digest)" >&2
   exit 1

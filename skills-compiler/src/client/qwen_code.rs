@@ -38,10 +38,12 @@
 //! `readdir`, which libuv sorts), so of `same` and `same--2` both named
 //! `same` the `same` copy wins (recorded). A skill it drops takes no name.
 
+pub(crate) mod level;
 mod listing;
 mod read;
 mod yaml;
 
-pub use listing::{Found, Level, Listing, level_of, listing, resolve};
+pub use level::{Level, level_of};
+pub use listing::{Found, Listing, listing, resolve};
 pub use read::{Dropped, Hidden, Loaded, READ_LIMIT, load, read, read_bytes, split};
 pub use yaml::{JsValue, frontmatter, parse_simple};

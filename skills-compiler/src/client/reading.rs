@@ -87,7 +87,7 @@ impl Listed {
     pub fn line(&self) -> String {
         let location = match self.client {
             // Qwen Code shows a level where the others show a path.
-            Client::QwenCode => crate::client::qwen_code::level_of(&self.location)
+            Client::QwenCode => crate::client::qwen_code::level::level_of(&self.location)
                 .as_str()
                 .into(),
             _ => self.location.to_string_lossy(),

@@ -17,30 +17,12 @@ use skills_core::catalog::qwen_code::{BUNDLED_LEVEL, bundled_entries};
 use skills_core::client::Client;
 use skills_core::fsread;
 
+use super::level::Level;
 use super::read::{Dropped, READ_LIMIT, load, read_bytes};
 use crate::checked::CheckedSkill;
 use crate::client::collate::collate;
 use crate::client::reading::{Outcome, Reading};
 use crate::discover::{FoundSkill, Origin};
-
-/// A skill's level, as Qwen Code shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    /// In a project's folder (or a path named directly).
-    Project,
-    /// In the user's folders.
-    User,
-}
-
-impl Level {
-    /// `project` or `user`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Project => "project",
-            Level::User => "user",
-        }
-    }
-}
 
 /// One skill folder Qwen Code reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,21 +93,6 @@ impl Listing {
         self.get(name).is_none()
             && bundled_entries().any(|e| e.name == name && e.location == BUNDLED_LEVEL)
     }
-}
-
-/// The level of the `SKILL.md` at `path` when its origin is not at hand:
-/// `user` below one of the user's Qwen Code folders in `HOME`, else
-/// `project`.
-pub fn level_of(path: &Path) -> Level {
-    let Some(user) = crate::discover::UserFolders::from_env() else {
-        return Level::Project;
-    };
-    let info = Client::QwenCode.info();
-    let mine = info
-        .user_folders
-        .iter()
-        .any(|f| path.starts_with(user.home.join(f.rel)));
-    if mine { Level::User } else { Level::Project }
 }
 
 /// The load-order key of a skill folder: level, the folder's place among

@@ -175,7 +175,7 @@ fn is_decimal(s: &str) -> bool {
 
 /// Qwen Code's line reader (`parseSimple`), line for line: `key: value`
 /// lines (split at the first `:`), `  - item` lists under `key:`, and
-/// one level of `  key: value` objects; values typed by [`simple_value`].
+/// one level of `  key: value` objects; values typed by `simple_value`.
 pub fn parse_simple(text: &str) -> JsValue {
     let lines: Vec<&str> = text
         .split('\n')

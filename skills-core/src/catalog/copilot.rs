@@ -41,6 +41,7 @@
 //! here too).
 
 use super::entry::Entry;
+use super::xml_escape;
 
 /// The UTF-16 code units of entry text Copilot lists before it names the
 /// rest.
@@ -153,26 +154,6 @@ pub fn additional<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
         line.push_str(&format!("... and {} more", total - shown));
     }
     line
-}
-
-/// `&`, `<`, `>`, `"` and `'` as XML entities, as Copilot escapes a name
-/// and a description.
-pub fn xml_escape(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains(['&', '<', '>', '"', '\'']) {
-        return s.into();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out.into()
 }
 
 #[cfg(test)]

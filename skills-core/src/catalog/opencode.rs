@@ -14,6 +14,7 @@
 //! the others; its text is the client's and is not reproduced here.
 
 use super::entry::Entry;
+use super::xml_escape;
 
 const HEAD: &str = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.\n<available_skills>";
 const CLOSE: &str = "\n</available_skills>";
@@ -40,26 +41,6 @@ pub fn render(entries: &[Entry<'_>]) -> String {
     }
     out.push_str(CLOSE);
     out
-}
-
-/// `&`, `<`, `>`, `"` and `'` as XML entities, as OpenCode escapes a
-/// location.
-fn xml_escape(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains(['&', '<', '>', '"', '\'']) {
-        return s.into();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out.into()
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@
 //! the client's.
 
 use super::entry::Entry;
+use super::xml_escape;
 
 /// The size past which descriptions are cut to their first line, in UTF-16
 /// units of the joined entries (`MAX_SKILL_LISTING_CHARS`).
@@ -120,7 +121,7 @@ fn element(entry: &Entry<'_>, cut: bool) -> String {
     } else {
         (entry.description, entry.when_to_use)
     };
-    let mut text = xml_escape(description);
+    let mut text = xml_escape(description).into_owned();
     if let Some(when) = when.filter(|w| !w.is_empty()) {
         text.push_str(" \u{2014} ");
         text.push_str(&xml_escape(when));
@@ -155,22 +156,6 @@ pub fn render(entries: &[Entry<'_>]) -> String {
         return String::new();
     }
     format!("{HEAD}{}{TAIL}", block(entries))
-}
-
-/// JavaScript's `escapeXml`: `& < > " '`, the apostrophe as `&apos;`.
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// What JavaScript's `trim` removes.

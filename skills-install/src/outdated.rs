@@ -132,11 +132,7 @@ impl Installer<'_> {
             ));
         }
         let lock = self.project.read()?;
-        let names: Vec<String> = if request.names.is_empty() {
-            lock.skills.iter().map(|s| s.name.clone()).collect()
-        } else {
-            request.names.clone()
-        };
+        let names = refetch::asked(&lock, &request.names);
         let groups = self.groups(&lock, &names, request.profile.as_deref())?;
         let mut out = Outdated::default();
         for group in &groups {
@@ -152,6 +148,7 @@ impl Installer<'_> {
                             reason: refetch::gone(locked).to_string(),
                         },
                         Some(skill) => {
+                            let digest = install::skill_digest(skill);
                             match self.recheck(
                                 group,
                                 now,
@@ -161,12 +158,10 @@ impl Installer<'_> {
                                 &request.gate,
                             ) {
                                 Err(e) => failed(&e),
-                                Ok(_) if install::skill_digest(skill) == locked.digest => {
-                                    Status::Current
-                                }
+                                Ok(_) if digest == locked.digest => Status::Current,
                                 Ok(checked) => Status::Outdated {
                                     to: checked.origin.resolved.describe(),
-                                    to_digest: install::skill_digest(skill),
+                                    to_digest: digest,
                                     signer: checked.origin.signer.map(|s| s.key),
                                     unsigned: checked.origin.unsigned,
                                     changes: changed_files(

@@ -176,6 +176,16 @@ impl Installer<'_> {
     }
 }
 
+/// The skills a command is asked about: `names`, or every locked skill, in
+/// the lock's order, when none is named.
+pub(crate) fn asked(lock: &Lock, names: &[String]) -> Vec<String> {
+    if names.is_empty() {
+        lock.skills.iter().map(|s| s.name.clone()).collect()
+    } else {
+        names.to_vec()
+    }
+}
+
 /// What `now` holds of the locked skill `name`: the skill of that name
 /// outside a plugin first, as `add` picks.
 pub(crate) fn find<'a>(now: &'a Refetched, name: &str) -> Option<&'a PlanSkill> {

@@ -61,11 +61,7 @@ impl Installer<'_> {
         let opened = self.project.open()?;
         let _guard = self.project.guard(&opened, self.observer)?;
         let mut lock = self.project.read()?;
-        let names: Vec<String> = if request.names.is_empty() {
-            lock.skills.iter().map(|s| s.name.clone()).collect()
-        } else {
-            request.names.clone()
-        };
+        let names = refetch::asked(&lock, &request.names);
         // One fetch per source for every skill updated from it.
         let groups = self.groups(&lock, &names, request.profile.as_deref())?;
         let mut refetched = Vec::with_capacity(groups.len());

@@ -82,7 +82,6 @@ fn render(found: &Outdated) -> (Vec<String>, Value) {
                 unsigned,
                 changes,
             } => {
-                behind += 1;
                 let by = match (signer, unsigned) {
                     (Some(key), _) => format!("signed by key {key}"),
                     (None, Some(why)) => format!("unsigned ({why})"),
@@ -100,14 +99,14 @@ fn render(found: &Outdated) -> (Vec<String>, Value) {
                     .collect();
             }
             OutdatedStatus::Refused { reason } | OutdatedStatus::Unchecked { reason } => {
-                if matches!(s.status, OutdatedStatus::Refused { .. }) {
-                    behind += 1;
-                } else {
-                    unchecked += 1;
-                }
                 lines.push(format!("{kind} {}: {reason}", s.name));
                 entry["reason"] = json!(reason);
             }
+            _ => {}
+        }
+        match s.status {
+            OutdatedStatus::Outdated { .. } | OutdatedStatus::Refused { .. } => behind += 1,
+            OutdatedStatus::Unchecked { .. } => unchecked += 1,
             _ => {}
         }
         skills.push(entry);

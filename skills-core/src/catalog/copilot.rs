@@ -41,7 +41,7 @@
 //! here too).
 
 use super::entry::Entry;
-use super::xml_escape;
+use super::xml::xml_escape;
 
 /// The UTF-16 code units of entry text Copilot lists before it names the
 /// rest.

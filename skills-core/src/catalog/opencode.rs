@@ -14,7 +14,7 @@
 //! the others; its text is the client's and is not reproduced here.
 
 use super::entry::Entry;
-use super::xml_escape;
+use super::xml::xml_escape;
 
 const HEAD: &str = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.\n<available_skills>";
 const CLOSE: &str = "\n</available_skills>";

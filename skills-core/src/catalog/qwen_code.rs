@@ -25,7 +25,7 @@
 //! the client's.
 
 use super::entry::Entry;
-use super::xml_escape;
+use super::xml::xml_escape;
 
 /// The size past which descriptions are cut to their first line, in UTF-16
 /// units of the joined entries (`MAX_SKILL_LISTING_CHARS`).

@@ -1227,10 +1227,17 @@ pub struct AddArgs {
     #[arg(short, long = "skill", value_name = "NAME")]
     pub skills: Vec<String>,
     /// Install for this client (repeatable): claude-code, codex, gemini-cli,
-    /// opencode, qwen-code, copilot, cursor, goose, amp. Default: the clients whose
-    /// folders the project has, else claude-code and codex.
+    /// opencode, qwen-code, copilot, cursor, goose, windsurf, cline,
+    /// roo-code, kiro, openhands, amp. Default: the clients whose folders
+    /// the project has, else claude-code and codex.
     #[arg(short, long = "client", value_name = "CLIENT", value_parser = parse_target)]
     pub clients: Vec<&'static InstallTarget>,
+    /// Install into this folder too (repeatable), for a client no --client
+    /// names: relative to the project (with --global, to the home folder, or
+    /// `~/…`), never outside it; the lock records it as a client's folder.
+    /// With --dir and no --client, only the folders named.
+    #[arg(long = "dir", value_name = "PATH")]
+    pub dirs: Vec<String>,
     /// Only list what the source holds; install nothing.
     #[arg(long)]
     pub list: bool,

@@ -449,11 +449,14 @@ pub struct InstallTarget {
     pub client: Option<Client>,
     /// Whether the folders were observed from the real program.
     pub recorded: bool,
+    /// Where the folders come from: the recorded version, or the page of
+    /// the maker's documentation that names them.
+    pub source: &'static str,
 }
 
 /// Every folder `skb add` can install into, one row per client; clients
 /// sharing `.agents/skills` share its copy.
-pub const INSTALL_TARGETS: [InstallTarget; 9] = [
+pub const INSTALL_TARGETS: [InstallTarget; 14] = [
     InstallTarget {
         id: "claude-code",
         title: "Claude Code",
@@ -464,6 +467,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: Some(Client::ClaudeCode),
         recorded: true,
+        source: "recorded: Claude Code 2.1.330",
     },
     InstallTarget {
         id: "codex",
@@ -475,6 +479,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: Some(Client::Codex),
         recorded: true,
+        source: "recorded: Codex CLI 0.169.0",
     },
     // Recorded (Gemini CLI 0.61.0): the working directory's `.gemini/skills`
     // and `.agents/skills`, no walk up; `~/.gemini/skills`, `~/.agents/skills`.
@@ -488,6 +493,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: Some(Client::GeminiCli),
         recorded: true,
+        source: "recorded: Gemini CLI 0.61.0",
     },
     // Recorded (OpenCode 1.18.33): `.opencode/skills` (and `.claude`,
     // `.agents`) from the working directory up to the git root;
@@ -502,6 +508,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: Some(Client::OpenCode),
         recorded: true,
+        source: "recorded: OpenCode 1.18.33",
     },
     // Recorded (Qwen Code 0.24.4): the working directory's `.qwen/skills`;
     // `~/.qwen/skills`.
@@ -515,6 +522,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: Some(Client::QwenCode),
         recorded: true,
+        source: "recorded: Qwen Code 0.24.4",
     },
     // Recorded (Copilot CLI 1.0.102): `.github/skills` (and `.agents`,
     // `.claude`) from the working directory up to the git root;
@@ -529,6 +537,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: Some(Client::Copilot),
         recorded: true,
+        source: "recorded: GitHub Copilot CLI 1.0.102",
     },
     InstallTarget {
         id: "cursor",
@@ -540,10 +549,80 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: None,
         recorded: false,
+        source: "https://cursor.com/docs/context/skills",
     },
+    // Documented: `.agents/skills` in the project, `~/.config/agents/skills`
+    // (and `~/.config/goose/skills`, `~/.claude/skills`) in the home.
     InstallTarget {
         id: "goose",
         title: "Goose",
+        project: ".agents/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".config/agents/skills",
+        },
+        client: None,
+        recorded: false,
+        source: "https://block.github.io/goose/docs/guides/context-engineering/using-skills",
+    },
+    // Documented: `.windsurf/skills` and `~/.codeium/windsurf/skills` (also
+    // `.agents/skills`, `~/.agents/skills`).
+    InstallTarget {
+        id: "windsurf",
+        title: "Windsurf",
+        project: ".windsurf/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".codeium/windsurf/skills",
+        },
+        client: None,
+        recorded: false,
+        source: "https://docs.windsurf.com/windsurf/cascade/skills",
+    },
+    // Documented: `.cline/skills` (also `.clinerules/skills`) and
+    // `~/.cline/skills`.
+    InstallTarget {
+        id: "cline",
+        title: "Cline",
+        project: ".cline/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".cline/skills",
+        },
+        client: None,
+        recorded: false,
+        source: "https://docs.cline.bot/customization/skills",
+    },
+    InstallTarget {
+        id: "roo-code",
+        title: "Roo Code",
+        project: ".roo/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".roo/skills",
+        },
+        client: None,
+        recorded: false,
+        source: "https://docs.roocode.com/features/skills",
+    },
+    // Documented: the workspace's skill wins over the global one of its name.
+    InstallTarget {
+        id: "kiro",
+        title: "Kiro",
+        project: ".kiro/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".kiro/skills",
+        },
+        client: None,
+        recorded: false,
+        source: "https://kiro.dev/docs/skills",
+    },
+    // Documented: `.agents/skills` (`.openhands/skills` kept for older
+    // projects) and `~/.agents/skills`.
+    InstallTarget {
+        id: "openhands",
+        title: "OpenHands",
         project: ".agents/skills",
         user: UserFolder {
             base: UserBase::Home,
@@ -551,6 +630,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: None,
         recorded: false,
+        source: "https://docs.openhands.dev/overview/skills",
     },
     // Recorded, listing only (Amp 0.0.1790142911-g7618fb, `amp skill
     // list`): `.agents/skills` and `.claude/skills` of the working directory
@@ -569,6 +649,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 9] = [
         },
         client: None,
         recorded: true,
+        source: "recorded: Amp 0.0.1790142911 (`amp skill list`)",
     },
 ];
 

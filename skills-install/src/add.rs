@@ -33,6 +33,10 @@ pub struct AddRequest {
     /// The clients to install for (default: the clients whose folders the
     /// project has, else Claude Code and Codex).
     pub clients: Vec<&'static InstallTarget>,
+    /// Folders no client table names (`--dir`), as typed: relative to the
+    /// project (in the user's scope, to the home folder, or `~/…`), or
+    /// absolute inside it. With folders and no clients, only the folders.
+    pub dirs: Vec<String>,
     /// `--allow-unsigned`, `--allow-downgrade`.
     pub flags: PolicyFlags,
     /// Replace folders with local edits (kept as backups).
@@ -49,6 +53,7 @@ impl AddRequest {
             source: source.to_string(),
             skills: Vec::new(),
             clients: Vec::new(),
+            dirs: Vec::new(),
             flags: PolicyFlags::default(),
             force: false,
             gate: Gate::new(None, Vec::new()),
@@ -98,7 +103,7 @@ impl Installer<'_> {
         let opened = self.project.open()?;
         let _guard = self.project.guard(&opened, self.observer)?;
         let mut lock = self.project.read()?;
-        let dests = targets::dests(&self.project, &opened, &request.clients)?;
+        let dests = targets::dests(&self.project, &opened, &request.clients, &request.dirs)?;
         let mut changes = Staging::new(&self.project, &opened, request.force);
         let added = self.add_into(&mut lock, request, &dests, &self.cwd, &mut changes)?;
         changes.commit(&mut lock, self.observer)?;

@@ -116,11 +116,12 @@ impl Installer<'_> {
                 source: source.clone(),
                 skills: vec![skill.name.clone()],
                 clients: here.clone(),
+                dirs: Vec::new(),
                 flags: request.flags,
                 force: request.force,
                 gate: request.gate.clone(),
             };
-            let dests = targets::dests(&self.project, &opened, here)?;
+            let dests = targets::dests(&self.project, &opened, here, &[])?;
             let mut changes = Staging::new(&self.project, &opened, request.force);
             let added = self.add_into(&mut lock, &add, &dests, &self.project.root, &mut changes)?;
             // Committed as soon as it is staged: a later skill's failure

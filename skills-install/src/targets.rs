@@ -1,10 +1,18 @@
-//! Which folders a skill is installed into: the clients asked for, else the
-//! clients whose folders the project already has, else Claude Code and
-//! `.agents/skills` (read by Codex, Gemini CLI, OpenCode, Goose and Amp).
-//! Clients that share a folder share one copy. In the user's scope, each
-//! client's user folder below the home folder.
+//! Which folders a skill is installed into: the clients asked for and the
+//! folders named (`--dir`), else the clients whose folders the project
+//! already has, else Claude Code and `.agents/skills` (read by Codex, Gemini
+//! CLI, OpenCode, Copilot CLI, Qwen Code, Amp and others). Clients that
+//! share a folder share one copy. In the user's scope, each client's user
+//! folder below the home folder.
+//!
+//! A folder named directly must be inside the scope's root (the project, or
+//! the home folder), written without `..`, apart from skb's state folder,
+//! and in a project named `skills` (the lock's rule,
+//! [`skills_core::lock::Scope::holds_skills`]): the lock records it as it
+//! records a client's folder, so `install --frozen`, `verify` and `remove`
+//! treat it alike, and a lock can never name a folder outside its root.
 
-use std::path::Path;
+use std::path::{Component, Path};
 
 use skills_core::client::{INSTALL_TARGETS, InstallTarget, UserBase};
 
@@ -24,8 +32,34 @@ pub struct Dest {
     pub targets: Vec<&'static InstallTarget>,
 }
 
-/// The folders to install into for the clients `asked` (or the default).
+/// The folders to install into for the clients `asked` and the folders
+/// `dirs` (`--dir`, as typed), or the default when both are empty.
 pub(crate) fn dests(
+    project: &Project,
+    opened: &Opened,
+    asked: &[&'static InstallTarget],
+    dirs: &[String],
+) -> Result<Vec<Dest>> {
+    let mut out = if dirs.is_empty() || !asked.is_empty() {
+        client_dests(project, opened, asked)?
+    } else {
+        Vec::new()
+    };
+    for typed in dirs {
+        let (folder, recorded) = named_folder(project, typed)?;
+        if !out.iter().any(|d| d.folder == folder) {
+            out.push(Dest {
+                folder,
+                recorded,
+                targets: Vec::new(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The folders of the clients `asked` (or the default).
+fn client_dests(
     project: &Project,
     opened: &Opened,
     asked: &[&'static InstallTarget],
@@ -164,6 +198,67 @@ pub fn parse_target(s: &str) -> std::result::Result<&'static InstallTarget, Stri
     })
 }
 
+/// The folder `typed` (`--dir`) below the scope's root, and as the lock
+/// records it: relative to the root (`~/` may start it in the user's
+/// scope), or absolute inside the root; refused outside the root, with
+/// `..`, as the root itself, or holding or inside skb's state folder.
+fn named_folder(project: &Project, typed: &str) -> Result<(Rel, String)> {
+    let usage = |why: &str| {
+        Error::new(
+            Stage::Resolve,
+            ErrorKind::Usage,
+            format!("--dir `{typed}`: {why}"),
+        )
+    };
+    let path = Path::new(typed);
+    let below = match typed.strip_prefix("~/") {
+        Some(rest) if project.global => Path::new(rest),
+        Some(_) => return Err(usage("`~/` names the user's scope: add --global")),
+        None if path.is_absolute() => path.strip_prefix(&project.root).map_err(|_| {
+            usage(&format!(
+                "outside {} ({})",
+                if project.global {
+                    "the home folder"
+                } else {
+                    "the project"
+                },
+                project.root.display()
+            ))
+        })?,
+        None => path,
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for c in below.components() {
+        match c {
+            Component::Normal(p) => {
+                parts.push(p.to_str().ok_or_else(|| usage("not UTF-8"))?);
+            }
+            Component::CurDir => {}
+            _ => return Err(usage("a folder below the root is written without `..`")),
+        }
+    }
+    if parts.is_empty() {
+        return Err(usage("the root itself is not a skills folder"));
+    }
+    let joined = parts.join("/");
+    let folder = Rel::new(&joined).ok_or_else(|| usage("not a plain relative path"))?;
+    let absolute = project.root.join(&joined);
+    let state = project.state_dir();
+    if absolute.starts_with(state) || state.starts_with(&absolute) {
+        return Err(usage(&format!(
+            "holds or is inside skb's state folder ({})",
+            state.display()
+        )));
+    }
+    if !project.scope().holds_skills(&joined) {
+        return Err(usage(
+            "a project's skills folder is a client's or one named `skills`, outside `.git` and `.skb` (`tools/agent/skills`), so that a committed lock can only ever write skill folders",
+        ));
+    }
+    let recorded = project.scope().record(&joined);
+    Ok((folder, recorded))
+}
+
 fn rel(path: &str) -> Result<Rel> {
     Rel::new(path).ok_or_else(|| {
         Error::new(
@@ -201,6 +296,53 @@ mod tests {
             parse_target("vim")
                 .expect_err("unknown")
                 .contains("claude-code")
+        );
+    }
+
+    #[test]
+    fn a_named_folder_stays_inside_its_root_and_apart_from_the_state_folder() {
+        let project = Project::at(Path::new("/p"));
+        let ok = |t: &str| named_folder(&project, t).map(|(f, r)| (f.as_str().to_string(), r));
+        let err = |t: &str| named_folder(&project, t).expect_err(t).to_string();
+        assert_eq!(
+            ok("tools/agent/skills").expect("relative"),
+            ("tools/agent/skills".into(), "tools/agent/skills".into())
+        );
+        assert_eq!(
+            ok("./.windsurf/skills/").expect("dot and slash"),
+            (".windsurf/skills".into(), ".windsurf/skills".into())
+        );
+        assert_eq!(
+            ok("/p/.roo/skills").expect("absolute inside").1,
+            ".roo/skills"
+        );
+        assert!(err("/elsewhere/skills").contains("outside the project"));
+        assert!(err("../x").contains("without `..`"));
+        assert!(err("a/../../x").contains("without `..`"));
+        assert!(err(".").contains("the root itself"));
+        assert!(err(".skb").contains("state folder"));
+        assert!(err(".skb/skills").contains("state folder"));
+        assert!(err("x/.git/skills").contains("outside `.git` and `.skb`"));
+        assert!(err(".git/hooks").contains("named `skills`"));
+        assert!(err(".github/workflows").contains("named `skills`"));
+        assert!(err("~/.kiro/skills").contains("--global"));
+
+        let home = Project::user(Path::new("/h")).expect("user scope");
+        assert_eq!(
+            named_folder(&home, "~/.kiro/skills").expect("home").1,
+            "~/.kiro/skills"
+        );
+        assert_eq!(
+            named_folder(&home, "/h/.codeium/windsurf/skills")
+                .expect("absolute in home")
+                .1,
+            "~/.codeium/windsurf/skills"
+        );
+        assert!(
+            named_folder(&home, "/p/x")
+                .expect_err("outside")
+                .to_string()
+                .contains("outside the home folder")
         );
     }
 }

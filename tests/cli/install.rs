@@ -448,3 +448,80 @@ fn two_skills_that_would_share_a_folder_are_refused() {
     assert_eq!(snapshot(&p), before);
     ok(&p, &["add", "../src", "-s", "plug:alpha"]);
 }
+
+#[test]
+fn a_folder_no_client_names_is_installed_locked_restored_and_kept_inside() {
+    let (_tmp, root) = setup();
+    let p = root.join("p");
+    // `--dir` alone: only that folder, recorded in the lock like a client's.
+    let out = ok(&p, &["add", "../src", "--dir", "tools/agent/skills"]);
+    assert!(
+        out.contains("installed alpha -> tools/agent/skills/alpha"),
+        "{out}"
+    );
+    assert!(!p.join(".claude").exists() && !p.join(".agents").exists());
+    let lock = std::fs::read_to_string(p.join("skb.lock")).unwrap();
+    assert!(
+        lock.contains("\"installed\": [\"tools/agent/skills/alpha\"]"),
+        "{lock}"
+    );
+    // With a client: both, one copy each.
+    let out = ok(
+        &p,
+        &[
+            "add",
+            "../src",
+            "-s",
+            "beta",
+            "--client",
+            "windsurf",
+            "--dir",
+            "./tools/agent/skills/",
+        ],
+    );
+    assert!(
+        out.contains("beta -> .windsurf/skills/beta, tools/agent/skills/beta"),
+        "{out}"
+    );
+    ok(&p, &["verify", "--installed"]);
+    let installed = snapshot(&p);
+    std::fs::remove_dir_all(p.join("tools")).unwrap();
+    std::fs::remove_dir_all(p.join(".windsurf")).unwrap();
+    ok(&p, &["install", "--frozen"]);
+    assert_eq!(snapshot(&p), installed);
+
+    // Outside the project, through `..`, or not a skills folder: refused,
+    // nothing written.
+    let before = snapshot(&p);
+    for (dir, why) in [
+        ("../elsewhere/skills", "without `..`"),
+        ("/tmp/skills", "outside the project"),
+        (".git/hooks", "named `skills`"),
+        (".github/workflows", "named `skills`"),
+        ("x/.git/skills", "outside `.git` and `.skb`"),
+        (".skb/skills", "state folder"),
+        ("~/.kiro/skills", "--global"),
+    ] {
+        let out = fails(&p, &["add", "../src", "--dir", dir], 2);
+        assert!(out.contains(why), "{dir}: {out}");
+    }
+    assert_eq!(snapshot(&p), before);
+
+    // A committed lock edited to write a repository's hooks is refused
+    // before anything is written.
+    let lock = std::fs::read_to_string(p.join("skb.lock")).unwrap();
+    std::fs::write(
+        p.join("skb.lock"),
+        lock.replace("tools/agent/skills/alpha", ".git/hooks"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(p.join("tools/agent/skills/alpha")).unwrap();
+    let before = snapshot(&p);
+    let out = fails(&p, &["install", "--frozen"], 1);
+    assert!(
+        out.contains("`.git/hooks` is not a skill's folder"),
+        "{out}"
+    );
+    assert!(!p.join(".git").exists());
+    assert_eq!(snapshot(&p), before);
+}

@@ -43,6 +43,7 @@ pub fn run(args: &AddArgs) -> io::Result<Outcome> {
         source: args.source.clone(),
         skills: args.skills.clone(),
         clients: args.clients.clone(),
+        dirs: args.dirs.clone(),
         flags: args.policy.flags(),
         force: args.force,
         gate: Gate::new(args.gate.scan_fail_on, args.gate.allow_findings.clone()),

@@ -3,11 +3,15 @@
 //! an agent's start, `skills_bundle!(lock = …)` at build time).
 //!
 //! - A **project**: the lock is `<root>/skb.lock`, and each `installed`
-//!   entry is a skill's folder in a client's skills folder of the project,
-//!   `<client folder>/<name>` (`.claude/skills/pdf`), relative to the root.
-//!   A project's lock never names `~/…`: the lock is committed, so a pull
-//!   request that could point it at the home folder would make `skb
-//!   install` write there.
+//!   entry is a skill's folder in a skills folder of the project,
+//!   `<folder>/<name>` (`.claude/skills/pdf`), relative to the root: a
+//!   client's skills folder, or a folder named `skills` that `skb add --dir`
+//!   was given (`tools/agent/skills/pdf`), never inside `.git` or skb's
+//!   state folder `.skb`. A project's lock never names `~/…`: the lock is
+//!   committed, so a pull request that could point it at the home folder
+//!   would make `skb install` write there; and because every folder it
+//!   names ends in `skills/<name>`, it cannot make `skb install` write a
+//!   repository's hooks or a CI workflow folder either.
 //! - The **user's scope** (`skb add --global`): each entry is below the
 //!   home folder, written `~/…` (`~/.claude/skills/pdf`), and the lock is
 //!   in skb's configuration folder: `$XDG_CONFIG_HOME/skb/skb.lock` when
@@ -92,9 +96,10 @@ pub enum Rule {
     HomeInProject,
     /// The user's lock names a folder that is not below `~/`.
     OutsideHome,
-    /// Not a skill's folder in a client's skills folder: a project entry
-    /// must be `<client folder>/<name>` with a client folder skb installs
-    /// into; a user entry `~/<folder>/<name>`.
+    /// Not a skill's folder in a skills folder: a project entry must be
+    /// `<folder>/<name>` with a client folder skb installs into or a folder
+    /// named `skills` outside `.git` and `.skb`; a user entry
+    /// `~/<folder>/<name>`.
     NotASkillFolder,
     /// Another skill (named here) is installed in the same folder.
     SharedWith(String),
@@ -114,7 +119,7 @@ impl fmt::Display for ScopeError {
             ),
             Rule::NotASkillFolder => write!(
                 f,
-                "skill `{skill}`: `{path}` is not a skill's folder in a client's skills folder ({})",
+                "skill `{skill}`: `{path}` is not a skill's folder in a skills folder (a client's: {}; or a folder named `skills`, outside `.git` and `.skb`)",
                 client_folders().join(", ")
             ),
             Rule::SharedWith(other) => write!(
@@ -239,15 +244,29 @@ impl Scope {
     }
 
     /// Whether `rel` (`/`-separated, below [`Scope::root`]) is a skill's
-    /// folder in a client's skills folder: `<client folder>/<name>` in a
-    /// project, `<folder>/<name>` below the home folder.
+    /// folder in a skills folder: `<folder>/<name>` with `folder` one that
+    /// [`Scope::holds_skills`].
     pub fn is_skill_folder(&self, rel: &str) -> bool {
         crate::path::is_normal(rel)
-            && match rel.rsplit_once('/') {
-                Some((parent, _)) if self.is_user() => !parent.is_empty(),
-                Some((parent, _)) => client_folders().contains(&parent),
-                None => false,
-            }
+            && rel
+                .rsplit_once('/')
+                .is_some_and(|(parent, _)| self.holds_skills(parent))
+    }
+
+    /// Whether the folder `rel` (`/`-separated, below [`Scope::root`]) may
+    /// hold installed skills: in a project, a client's skills folder or a
+    /// folder named `skills` with no `.git` or `.skb` on the way; below the
+    /// home folder, any folder.
+    pub fn holds_skills(&self, rel: &str) -> bool {
+        if !crate::path::is_normal(rel) {
+            return false;
+        }
+        if self.is_user() {
+            return true;
+        }
+        client_folders().contains(&rel)
+            || (rel.rsplit('/').next() == Some("skills")
+                && !rel.split('/').any(|c| c == ".git" || c == ".skb"))
     }
 
     /// Checks that every `installed` entry of `lock` is a skill folder of
@@ -316,12 +335,19 @@ mod tests {
             rule(&p, &[("a", &["~/.claude/skills/a"])]),
             Some(Rule::HomeInProject)
         );
+        for good in ["tools/agent/skills/a", ".windsurf/skills/a", "skills/a"] {
+            assert_eq!(rule(&p, &[("a", &[good])]), None, "{good}");
+        }
         for bad in [
             ".git/hooks",
             "a",
             ".claude/skills",
-            "src/skills/a",
             ".claude/skills/a/b",
+            ".git/skills/hooks",
+            "x/.git/skills/a",
+            ".skb/skills/a",
+            ".github/workflows",
+            "src/skill/a",
         ] {
             assert_eq!(
                 rule(&p, &[("a", &[bad])]),

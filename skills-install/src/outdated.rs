@@ -7,6 +7,12 @@
 //! not be read). Nothing is written: no guard is taken, no folder or lock
 //! is touched; fetching uses temporary folders outside the project, as
 //! `update` does.
+//!
+//! A skill from a well-known index whose entry is still the one locked (the
+//! same URL and artifact digest) is current without its artifact being
+//! downloaded: only the index is read (`Installer::unchanged_in_index`).
+//! That the installed copy's signer is still trusted is `verify
+//! --installed`'s question, as for any current skill.
 
 use skills_core::lock::tree::Drift;
 
@@ -135,7 +141,29 @@ impl Installer<'_> {
         let names = refetch::asked(&lock, &request.names);
         let groups = self.groups(&lock, &names, request.profile.as_deref())?;
         let mut out = Outdated::default();
-        for group in &groups {
+        for whole in &groups {
+            // What an index still lists as locked needs no download.
+            let unchanged = self.unchanged_in_index(whole, &lock);
+            for name in &unchanged {
+                if let Some(locked) = lock.get(name) {
+                    out.skills.push(OutdatedSkill {
+                        name: name.clone(),
+                        from: locked.resolved.describe(),
+                        from_digest: locked.digest.clone(),
+                        status: Status::Current,
+                    });
+                }
+            }
+            let rest: Vec<String> = whole
+                .names
+                .iter()
+                .filter(|n| !unchanged.contains(n))
+                .cloned()
+                .collect();
+            if rest.is_empty() {
+                continue;
+            }
+            let group = &whole.only(rest);
             let now = self.refetch(group);
             for name in &group.names {
                 let Some(locked) = lock.get(name) else {

@@ -18,6 +18,7 @@ use crate::install::{self, Origin};
 use crate::installer::Installer;
 use crate::place;
 use crate::policy::{self, Listing, PolicyFlags};
+use crate::remote;
 use crate::source::{self, Source};
 use crate::validate;
 
@@ -32,6 +33,19 @@ pub(crate) struct Group {
     pub(crate) names: Vec<String>,
     /// The profile they are validated with.
     pub(crate) profile: Option<String>,
+}
+
+impl Group {
+    /// The same source and profile, for `names` only.
+    pub(crate) fn only(&self, names: Vec<String>) -> Group {
+        Group {
+            key: self.key.clone(),
+            source: self.source.clone(),
+            text: self.text.clone(),
+            names,
+            profile: self.profile.clone(),
+        }
+    }
 }
 
 /// A group's source as fetched now, validated.
@@ -104,16 +118,62 @@ impl Installer<'_> {
         Ok(groups)
     }
 
-    /// Fetches `group`'s source and validates what it holds.
-    pub(crate) fn refetch(&self, group: &Group) -> Result<Refetched> {
-        let opts = FetchOptions {
+    fn fetch_options<'a>(&'a self, group: &'a Group) -> FetchOptions<'a> {
+        FetchOptions {
             cwd: &self.project.root,
             limits: self.validation.limits,
             trust: &self.trust,
             skills: &group.names,
             observer: self.observer,
             allow_plain_text: self.allow_plain_text,
+        }
+    }
+
+    /// The skills of `group` that a well-known index still lists exactly as
+    /// they were locked: the same index, the same entry URL and the same
+    /// artifact digest, so the same bytes the lock's files came from and
+    /// nothing for `update` to install. They are known current without
+    /// downloading them (only the index is read). None for any other
+    /// source; an index that cannot be read leaves every skill to the full
+    /// check, which then says why.
+    pub(crate) fn unchanged_in_index(&self, group: &Group, lock: &Lock) -> Vec<String> {
+        let Source::Index(site) = &group.source else {
+            return Vec::new();
         };
+        let Ok((url, index)) = remote::read_index(site, &self.fetch_options(group)) else {
+            return Vec::new();
+        };
+        group
+            .names
+            .iter()
+            .filter(|name| {
+                let Some(Resolved::Index {
+                    url: locked_url,
+                    entry: locked_entry,
+                    sha256,
+                    ..
+                }) = lock.get(name).map(|l| &l.resolved)
+                else {
+                    return false;
+                };
+                let mut listed = index.skills.iter().filter(|e| &e.name == *name);
+                match (listed.next(), listed.next()) {
+                    (Some(entry), None) => {
+                        *locked_url == url
+                            && skills_supply::index::entry_url(&url, entry).ok().as_ref()
+                                == Some(locked_entry)
+                            && entry.digest.strip_prefix("sha256:") == Some(sha256.as_str())
+                    }
+                    _ => false,
+                }
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Fetches `group`'s source and validates what it holds.
+    pub(crate) fn refetch(&self, group: &Group) -> Result<Refetched> {
+        let opts = self.fetch_options(group);
         let mut fetched = fetch::fetch(&group.source, &group.text, &opts).at(Stage::Fetch)?;
         fetched.resolved = fetch::rebase(fetched.resolved, &self.project.root, &self.project.root);
         let validation = self

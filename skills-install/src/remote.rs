@@ -7,7 +7,7 @@ use std::path::Path;
 
 use skills_core::lock::Resolved;
 use skills_supply::http::{self, HttpError, HttpOptions};
-use skills_supply::index::{self, Entry, EntryKind};
+use skills_supply::index::{self, Entry, EntryKind, Index};
 
 use crate::fetched::{FetchOptions, Fetched};
 use crate::input::Inputs;
@@ -76,7 +76,9 @@ pub(crate) fn add_skill_md(
 /// Reads the well-known index `site` names and fetches the entries asked
 /// for, each checked against its digest (and its signature, when the
 /// publisher put one beside it) before anything is extracted.
-pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
+/// The well-known index of `site`: its URL and what it lists, fetched once
+/// (no entry is downloaded).
+pub(crate) fn read_index(site: &str, opts: &FetchOptions<'_>) -> io::Result<(String, Index)> {
     let url = index::index_url(site);
     let observer = opts.observer;
     let idx = index::fetch_index(&url, &options(opts.allow_plain_text), &mut |done, total| {
@@ -88,6 +90,11 @@ pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io
     });
     observer.event(Event::TransferDone { url: &url });
     let idx = idx.map_err(|e| io::Error::other(e.to_string()))?;
+    Ok((url, idx))
+}
+
+pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fetched> {
+    let (url, idx) = read_index(site, opts)?;
     for want in opts.skills {
         if !idx.skills.iter().any(|e| &e.name == want) {
             let have: Vec<&str> = idx.skills.iter().map(|e| e.name.as_str()).collect();

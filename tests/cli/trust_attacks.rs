@@ -572,3 +572,59 @@ fn outdated_names_the_signer_and_refuses_a_publisher_change_writing_nothing() {
         &["outdated alpha: "],
     );
 }
+
+/// Every file of the site folder `site` served at its path.
+fn serve_site(served: &Arc<Mutex<BTreeMap<String, Vec<u8>>>>, site: &Path) {
+    let mut files = served.lock().unwrap();
+    for (rel, path) in files_under(site) {
+        files.insert(format!("/{rel}"), std::fs::read(path).unwrap());
+    }
+}
+
+#[test]
+fn outdated_reads_only_the_index_for_entries_still_as_locked() {
+    let (_tmp, root, p) = world();
+    write_tree(
+        &root.join("src"),
+        &[
+            ("alpha/SKILL.md", skill("alpha", "One.").as_bytes()),
+            ("beta/SKILL.md", skill("beta", "One.").as_bytes()),
+        ],
+    );
+    let publish_site = |release: &str, folders: &[&str]| {
+        let mut args = vec![
+            "publish",
+            "--out",
+            "site",
+            "--release",
+            release,
+            "--sign",
+            "acme.key",
+        ];
+        args.extend_from_slice(folders);
+        ok(&root, &args);
+    };
+    publish_site("1.0.0", &["src/alpha", "src/beta"]);
+    let served = Arc::new(Mutex::new(BTreeMap::new()));
+    let server = serve(&served);
+    serve_site(&served, &root.join("site"));
+    ok(&p, &["trust", "add", "acme", "../acme.pub"]);
+    ok(&p, &["add", &server.url("/"), "--client", "codex"]);
+    // Only the index stays served: the entries still as locked are current
+    // without their archives (a download would find nothing and say so).
+    served
+        .lock()
+        .unwrap()
+        .retain(|path, _| path.ends_with("/index.json"));
+    let said = ok(&p, &["outdated"]);
+    assert!(
+        said.contains("current alpha") && said.contains("current beta"),
+        "{said}"
+    );
+    // A new version of one: that one is downloaded and checked in full.
+    std::fs::write(root.join("src/alpha/SKILL.md"), skill("alpha", "Two.")).unwrap();
+    publish_site("1.1.0", &["src/alpha"]);
+    serve_site(&served, &root.join("site"));
+    let said = refused(&p, &["outdated"], 1, &["outdated alpha: ", "current beta"]);
+    assert!(said.contains("1.1.0"), "{said}");
+}

@@ -196,7 +196,8 @@ fn a_published_version_never_changes() {
         );
         assert_eq!(tree(site.path()), before);
     }
-    // The same version twice in one call with different bytes: refused too.
+    // The same version twice in one call with different bytes (two skills
+    // of one name): refused too, saying so, with nothing written.
     let twice = [
         v1.clone(),
         Publication {
@@ -206,7 +207,12 @@ fn a_published_version_never_changes() {
     ];
     let fresh = tempfile::tempdir().expect("temp dir");
     let e = publish(fresh.path(), None, &twice);
-    assert!(matches!(e, Err(IndexError::Immutable { .. })), "{e:?}");
+    assert!(matches!(e, Err(IndexError::Publication { .. })), "{e:?}");
+    let text = e.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        text.contains("two skills of this publication are version 1.0.0"),
+        "{text}"
+    );
     assert!(tree(fresh.path()).is_empty());
 }
 

@@ -82,8 +82,26 @@ pub fn publish(
     let old = old_entries(&root)?;
     let mut plan: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut unchanged = Vec::new();
-    for item in items {
+    for (i, item) in items.iter().enumerate() {
         check_item(item)?;
+        let clash = |other: &&Publication| {
+            other.name == item.name
+                && other.version == item.version
+                && (other.archive != item.archive
+                    || other.description != item.description
+                    || other.signature != item.signature)
+        };
+        if items[..i].iter().any(|other| clash(&other)) {
+            return Err(IndexError::Publication {
+                name: item.name.clone(),
+                message: format!(
+                    "two skills of this publication are version {} of it, with other content; \
+                     an index lists each name and version once (rename one, or publish them \
+                     to different sites)",
+                    item.version
+                ),
+            });
+        }
         for (path, bytes) in files_of(&root, item) {
             if plan.iter().any(|(p, b)| *p == path && *b != bytes) {
                 return Err(immutable(item, path));

@@ -82,7 +82,7 @@ impl<'a> Session<'a> {
             .user_agent(concat!("skills-supply/", env!("CARGO_PKG_VERSION")))
             .build();
         let authorization = match &identity.secret {
-            Secret::Bearer(token) => Some(format!("Bearer {token}")),
+            Secret::Bearer(token) => Some(format!("Bearer {}", token.expose())),
             _ => None,
         };
         Ok(Session {
@@ -281,7 +281,7 @@ impl<'a> Session<'a> {
         let (method, url, body, content_type) = match &self.secret {
             Secret::Identity(refresh) => {
                 params.push(("grant_type", "refresh_token".to_owned()));
-                params.push(("refresh_token", refresh.clone()));
+                params.push(("refresh_token", refresh.expose().to_owned()));
                 params.push(("client_id", "skills-supply".to_owned()));
                 (
                     Method::POST,

@@ -743,6 +743,39 @@ mod tests {
         assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
     }
 
+    /// Attack: `--allow-plain-text` (or a token configured for an
+    /// `http://` origin) put a credential on the wire in clear to a host
+    /// that is not this machine; or a hop to another port or scheme got it.
+    #[test]
+    fn credentials_go_to_their_origin_and_in_clear_only_to_loopback() {
+        let creds = crate::credentials::HostCredentials::load(
+            Some("t@http://example.com;t@http://127.0.0.1:9"),
+            None,
+            None,
+        )
+        .unwrap();
+        let opts = HttpOptions {
+            allow_http: true,
+            credentials: HostAuth::Given(creds),
+            ..HttpOptions::default()
+        };
+        let remote = url("http://example.com/x");
+        let withheld = Credential::for_start(&remote, &opts).unwrap();
+        assert_eq!(withheld.header_for(&remote), None);
+        let text = withheld.refused(&remote, 401).to_string();
+        assert!(text.contains("only to a loopback host"), "{text}");
+        let local = Credential::for_start(&url("http://127.0.0.1:9/x"), &opts).unwrap();
+        let header = local.header_for(&url("http://127.0.0.1:9/y"));
+        assert_eq!(header.as_deref(), Some("Bearer t"));
+        for elsewhere in [
+            "http://127.0.0.1:10/y",
+            "https://127.0.0.1:9/y",
+            "http://localhost:9/",
+        ] {
+            assert_eq!(local.header_for(&url(elsewhere)), None, "{elsewhere}");
+        }
+    }
+
     #[test]
     fn only_passing_faults_are_transient() {
         let s = |code| HttpError::Status {

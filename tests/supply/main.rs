@@ -3,6 +3,7 @@
 //! 127.0.0.1, and the tests that need a program this machine may lack say so
 //! and fail rather than pass silently.
 
+mod credentials;
 mod git;
 mod git_server;
 mod http;

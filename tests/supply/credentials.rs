@@ -4,6 +4,8 @@
 //! a refused or missing credential named by its origin and source, never
 //! shown.
 
+#![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -11,6 +11,7 @@ mod http_server;
 mod index;
 mod node;
 mod oci;
+mod oci_helpers;
 mod registry;
 mod trust;
 mod vercel;

@@ -33,6 +33,7 @@
 //! OCI registries have their own order (`oci::Credentials`), which shares
 //! [`Secret`].
 
+mod auth;
 mod env;
 mod file;
 mod netrc;
@@ -42,10 +43,9 @@ mod secret;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
 use url::Url;
 
+pub use auth::Auth;
 pub use env::ENV_AUTH;
 pub use file::{FILE_NAME, user_file};
 pub use origin::Origin;
@@ -53,40 +53,6 @@ pub use secret::Secret;
 
 /// The largest `.netrc` read.
 const MAX_NETRC: u64 = 1 << 20;
-
-/// A credential for one origin.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Auth {
-    /// `Authorization: Bearer <token>`.
-    Bearer(Secret),
-    /// `Authorization: Basic <base64(user:password)>`.
-    Basic {
-        /// The user name (not secret: it may be named in messages).
-        username: String,
-        /// The password.
-        password: Secret,
-    },
-}
-
-impl Auth {
-    /// The `Authorization` header's value.
-    pub(crate) fn header(&self) -> String {
-        match self {
-            Auth::Bearer(token) => format!("Bearer {}", token.expose()),
-            Auth::Basic { username, password } => format!(
-                "Basic {}",
-                STANDARD.encode(format!("{username}:{}", password.expose()))
-            ),
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        match self {
-            Auth::Bearer(token) => token.is_empty(),
-            Auth::Basic { username, password } => username.is_empty() && password.is_empty(),
-        }
-    }
-}
 
 /// Where a credential was found, for messages.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,9 @@
 //! a `;`: such a secret belongs in the credentials file or `.netrc`.
 //! Errors name the entry by its position, never by its text.
 
-use super::{Auth, Origin, Secret};
+use super::auth::Auth;
+use super::origin::Origin;
+use super::secret::Secret;
 
 /// The variable's name.
 pub const ENV_AUTH: &str = "SKB_AUTH";

@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{Auth, Origin, Secret};
+use super::auth::Auth;
+use super::origin::Origin;
+use super::secret::Secret;
 
 /// The file's name, in skb's configuration folder.
 pub const FILE_NAME: &str = "credentials.json";

@@ -9,7 +9,7 @@
 //! An entry without a password is no credential. Errors name the line and
 //! never quote a word (it may be part of a password).
 
-use super::Secret;
+use super::secret::Secret;
 
 /// One entry: `machine <host>` or `default`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -262,7 +262,13 @@ fn from_docker_config(
             Some("docker.io") => "https://index.docker.io/v1/",
             _ => registry,
         };
-        return helper::get(name, server, env("PATH").as_deref()).map_err(bad);
+        return Ok(
+            match helper::get(name, server, env("PATH").as_deref()).map_err(bad)? {
+                Some((username, secret)) if username == "<token>" => Secret::Identity(secret),
+                Some((username, password)) => Secret::Basic { username, password },
+                None => Secret::None,
+            },
+        );
     }
     let Some(entry) = lookup(&config.auths, registry) else {
         return Ok(Secret::None);

@@ -6,7 +6,8 @@
 //! (`Basic`, or a `Bearer` token fetched from the challenge's realm),
 //! retrying with backoff on connection failures, `5xx` and `429` (never on
 //! another `4xx`), and reading every body with a bound checked before
-//! anything is allocated.
+//! anything is allocated. Servers are checked against the roots of
+//! [`crate::tls`].
 
 use std::thread;
 use std::time::Duration;
@@ -73,7 +74,13 @@ impl<'a> Session<'a> {
                 why: format!("the registry is not a host: {e}"),
             })?,
         };
+        let tls = crate::tls::config().map_err(|why| OciError::Transport {
+            reference: reference.to_string(),
+            url: base.to_string(),
+            why,
+        })?;
         let config = ureq::Agent::config_builder()
+            .tls_config(tls)
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(15)))
             .timeout_per_call(Some(options.timeout))

@@ -1,9 +1,10 @@
 //! Docker's credential helpers, run as Docker runs them: the program
 //! `docker-credential-<name>` (found on `PATH`), `get` as its argument,
 //! the server URL on its standard input, a JSON answer on its standard
-//! output (`{"ServerURL": …, "Username": …, "Secret": …}`; the user name
-//! `<token>` makes the secret an identity token). The helper's standard
-//! error is the user's terminal (a helper may ask for a passphrase there).
+//! output (`{"ServerURL": …, "Username": …, "Secret": …}`; `auth.rs`
+//! reads the user name `<token>` as Docker does: an identity token). The
+//! helper's standard error is the user's terminal (a helper may ask for a
+//! passphrase there).
 //!
 //! As in Docker, a helper that answers `credentials not found in native
 //! keychain` means "no login": the pull goes on anonymously. Anything else
@@ -17,8 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::auth::Secret;
-use crate::credentials;
+use crate::credentials::Secret;
 
 /// The most a helper may print.
 pub(crate) const MAX_OUTPUT: u64 = 64 << 10;
@@ -28,7 +28,12 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(60);
 const NOT_FOUND: &str = "credentials not found in native keychain";
 
 /// Runs the helper `name` for `server`; `path` is the `PATH` to find it on.
-pub(crate) fn get(name: &str, server: &str, path: Option<&str>) -> Result<Secret, String> {
+/// Its user name and secret; `None` when it has none for `server`.
+pub(crate) fn get(
+    name: &str,
+    server: &str,
+    path: Option<&str>,
+) -> Result<Option<(String, Secret)>, String> {
     let program = format!("docker-credential-{name}");
     let fail = |why: String| format!("the credential helper `{program}`: {why}");
     if name.is_empty()
@@ -112,10 +117,10 @@ fn run(program: &Path, server: &str) -> Result<(Vec<u8>, bool), String> {
 }
 
 /// A helper's answer, as Docker reads it.
-fn parse(out: &[u8], success: bool) -> Result<Secret, String> {
+fn parse(out: &[u8], success: bool) -> Result<Option<(String, Secret)>, String> {
     let text = String::from_utf8_lossy(out);
     if text.trim() == NOT_FOUND {
-        return Ok(Secret::None);
+        return Ok(None);
     }
     if !success {
         // Its first line, bounded: what Docker shows too.
@@ -142,14 +147,7 @@ fn parse(out: &[u8], success: bool) -> Result<Secret, String> {
             e.column()
         )
     })?;
-    Ok(match (answer.username.as_str(), answer.secret) {
-        (_, secret) if secret.is_empty() => Secret::None,
-        ("<token>", secret) => Secret::Identity(credentials::Secret::new(secret)),
-        (_, secret) => Secret::Basic {
-            username: answer.username,
-            password: credentials::Secret::new(secret),
-        },
-    })
+    Ok((!answer.secret.is_empty()).then(|| (answer.username, Secret::new(answer.secret))))
 }
 
 #[cfg(test)]
@@ -159,18 +157,13 @@ mod tests {
     #[test]
     fn answers_as_docker_reads_them() {
         let basic = parse(br#"{"ServerURL":"h","Username":"u","Secret":"p"}"#, true).unwrap();
-        assert_eq!(
-            basic,
-            Secret::Basic {
-                username: "u".into(),
-                password: credentials::Secret::new("p")
-            }
-        );
+        assert_eq!(basic, Some(("u".into(), Secret::new("p"))));
         let token = parse(br#"{"Username":"<token>","Secret":"r"}"#, true).unwrap();
-        assert_eq!(token, Secret::Identity(credentials::Secret::new("r")));
+        assert_eq!(token, Some(("<token>".into(), Secret::new("r"))));
+        assert_eq!(parse(br#"{"Username":"u","Secret":""}"#, true), Ok(None));
         assert_eq!(
             parse(b"credentials not found in native keychain\n", false),
-            Ok(Secret::None)
+            Ok(None)
         );
         let e = parse(b"error: s3cret-free failure\nmore", false).unwrap_err();
         assert!(

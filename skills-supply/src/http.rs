@@ -30,7 +30,9 @@
 //!   status error). A 4xx other than 429, a size or scheme refusal and a
 //!   redirect error are final at once.
 //!
-//! - **Credentials** ([`crate::credentials`], [`HttpOptions::credentials`]):
+//! - **Credentials** ([`crate::credentials`], [`HttpOptions::credentials`]),
+//!   never in the URL (one with a user or password is refused, so none is
+//!   printed or locked):
 //!   the one configured for the origin of the URL asked for is sent to
 //!   that origin only, as `Authorization`: a redirect to another scheme,
 //!   host or port is followed without it, and one back to the origin gets
@@ -353,6 +355,17 @@ fn checked_url(url: &str, opts: &HttpOptions) -> Result<Url, HttpError> {
         url: url.to_string(),
         reason: e.to_string(),
     })?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        let mut shown = parsed.clone();
+        let _ = shown.set_username("");
+        let _ = shown.set_password(None);
+        return Err(HttpError::BadUrl {
+            url: shown.into(),
+            reason: "a user or password in a URL is refused (it would be printed and \
+                     locked): give it in `SKB_AUTH`, the credentials file or `.netrc`"
+                .into(),
+        });
+    }
     match parsed.scheme() {
         "https" => Ok(parsed),
         "http" if opts.allow_http || is_loopback(&parsed) => Ok(parsed),
@@ -708,6 +721,25 @@ mod tests {
         let e = checked_url("ftp://example.com/x", &allow);
         assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
         let e = checked_url("not a url", &allow);
+        assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
+    }
+
+    /// Attack on the lock: `https://user:token@host/…` would be recorded
+    /// (and printed) as typed, and a redirect could plant one.
+    #[test]
+    fn a_url_carrying_a_user_or_password_is_refused_without_showing_it() {
+        let opts = HttpOptions::default();
+        for u in ["https://u:s3cret@h.example/x", "https://s3cret@h.example/x"] {
+            let e = checked_url(u, &opts);
+            let text = format!("{e:?}");
+            assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{text}");
+            assert!(
+                !text.contains("s3cret") && text.contains("h.example"),
+                "{text}"
+            );
+        }
+        let from = url("https://h.example/a");
+        let e = redirect_target(&from, "https://u:s3cret@h.example/b", &opts);
         assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
     }
 

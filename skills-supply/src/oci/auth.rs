@@ -533,6 +533,27 @@ mod tests {
     }
 
     #[test]
+    fn debug_never_shows_a_password_or_token() {
+        let shown = format!(
+            "{:?} {:?} {:?} {:?}",
+            Credentials::Basic {
+                username: "u".into(),
+                password: "pw-s3cret".into(),
+            },
+            Credentials::Bearer("tok-s3cret".into()),
+            Secret::Basic {
+                username: "u".into(),
+                password: "pw-s3cret".into(),
+            },
+            Secret::Identity("tok-s3cret".into()),
+        );
+        assert!(
+            !shown.contains("s3cret") && shown.contains("\"u\""),
+            "{shown}"
+        );
+    }
+
+    #[test]
     fn hosts_compare_in_one_form() {
         for (a, b) in [
             ("ghcr.io", "GHCR.IO"),

@@ -174,6 +174,31 @@ mod tests {
         assert!(e.contains("not the JSON") && !e.contains("s3cret"), "{e}");
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_helper_that_prints_too_much_is_refused_and_one_that_answers_is_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, body: &str| {
+            let path = dir.path().join(format!("docker-credential-{name}"));
+            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        write("loud", "head -c 70000 /dev/zero");
+        write(
+            "good",
+            r#"read s; printf '{"Username":"u","Secret":"%s-pw"}' "$s""#,
+        );
+        let path = dir.path().to_str().unwrap();
+        let e = get("loud", "h", Some(path)).unwrap_err();
+        assert!(
+            e.contains("docker-credential-loud") && e.contains("more than"),
+            "{e}"
+        );
+        let got = get("good", "reg.example\n", Some(path)).unwrap();
+        assert_eq!(got, Some(("u".into(), Secret::new("reg.example-pw"))));
+    }
+
     #[test]
     fn a_missing_or_misnamed_helper_is_named() {
         let e = get("skb-none", "h", Some("/nonexistent")).unwrap_err();

@@ -125,28 +125,41 @@ impl HostAuth {
     }
 }
 
+/// `SKB_AUTH`'s value, if set.
+fn env_auth() -> Result<Option<String>, CredentialsError> {
+    match std::env::var(ENV_AUTH) {
+        Ok(value) => Ok(Some(value)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(CredentialsError {
+            source: Source::Env,
+            why: "not UTF-8".into(),
+        }),
+    }
+}
+
 impl HostCredentials {
     /// The environment's: `SKB_AUTH`, the user's credentials file
     /// ([`user_file`]), and `$NETRC` (else `~/.netrc`; `NETRC` set empty
     /// reads none).
     pub fn ambient() -> Result<HostCredentials, CredentialsError> {
         let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-        let auth = match std::env::var(ENV_AUTH) {
-            Ok(value) => Some(value),
-            Err(std::env::VarError::NotPresent) => None,
-            Err(std::env::VarError::NotUnicode(_)) => {
-                return Err(CredentialsError {
-                    source: Source::Env,
-                    why: "not UTF-8".into(),
-                });
-            }
-        };
         let netrc = match std::env::var_os("NETRC") {
             Some(path) if path.is_empty() => None,
             Some(path) => Some(PathBuf::from(path)),
             None => var("HOME").map(|home| Path::new(&home).join(".netrc")),
         };
-        HostCredentials::load(auth.as_deref(), user_file().as_deref(), netrc.as_deref())
+        HostCredentials::load(
+            env_auth()?.as_deref(),
+            user_file().as_deref(),
+            netrc.as_deref(),
+        )
+    }
+
+    /// What registries read ([`crate::oci`]): `SKB_AUTH` and the user's
+    /// credentials file, no `.netrc` (Docker and ORAS read none, and its
+    /// `default` entry would go to every registry).
+    pub fn ambient_listed() -> Result<HostCredentials, CredentialsError> {
+        HostCredentials::load(env_auth()?.as_deref(), user_file().as_deref(), None)
     }
 
     /// From `SKB_AUTH`'s value, a credentials file and a `.netrc`, each

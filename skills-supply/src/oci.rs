@@ -49,7 +49,9 @@
 //! `SKB_REGISTRY_HOST` names (`host[:port]`), `SKB_REGISTRY_TOKEN` (a
 //! bearer token sent as is), else `SKB_REGISTRY_USERNAME` with
 //! `SKB_REGISTRY_PASSWORD` (without `SKB_REGISTRY_HOST` they are sent
-//! nowhere, and a `401` says so); then `$DOCKER_CONFIG/config.json`, else
+//! nowhere, and a `401` says so); then skb's own `SKB_AUTH` and
+//! `credentials.json` for the registry's origin ([`crate::credentials`]);
+//! then `$DOCKER_CONFIG/config.json`, else
 //! `~/.docker/config.json`, as Docker reads it: the credential helper its
 //! `credHelpers` names for the registry, else its `credsStore`, run as
 //! Docker runs them (`docker-credential-<name> get`, bounded in output and

@@ -1,6 +1,6 @@
 //! Docker's credential helpers (`credHelpers`, `credsStore` in
 //! `config.json`), run as Docker runs them, against real registries in
-//! both auth modes: `htpasswd` (the helper's user and password answer the
+//! both auth modes, and skb's own `SKB_AUTH` serving a registry too: `htpasswd` (the helper's user and password answer the
 //! registry's Basic challenge) and `token` (they are traded at the token
 //! realm; a `<token>` user name makes the secret a refresh token). The
 //! helper is a shell script `docker-credential-<name>` on `PATH` that logs
@@ -63,6 +63,11 @@ fn helpers(bin: &Path, server: &str, answer: &str) {
 /// Pushes to `reference` in a child process with `config` as the Docker
 /// config and `bin` first on `PATH`; the line it printed.
 fn push(reference: &str, config: &str, bin: &Path) -> String {
+    push_with(reference, config, bin, &[])
+}
+
+/// [`push`] with `vars` set too (skb's own credentials: none unless given).
+fn push_with(reference: &str, config: &str, bin: &Path, vars: &[(&str, &str)]) -> String {
     let docker = tempfile::tempdir().unwrap();
     std::fs::write(docker.path().join("config.json"), config).unwrap();
     let path = format!(
@@ -78,6 +83,9 @@ fn push(reference: &str, config: &str, bin: &Path) -> String {
         .env_remove(oci::ENV_USERNAME)
         .env_remove(oci::ENV_PASSWORD)
         .env("DOCKER_CONFIG", docker.path())
+        .env("XDG_CONFIG_HOME", docker.path())
+        .env_remove("SKB_AUTH")
+        .envs(vars.iter().copied())
         .env("PATH", path)
         .env("SKILLS_TEST_REFERENCE", reference)
         .output()
@@ -174,4 +182,22 @@ fn a_helper_logs_in_through_a_token_realm_with_a_password_or_an_identity_token()
         out.contains("refused the credentials") && !out.contains("wr0ng"),
         "{out}"
     );
+}
+
+#[test]
+fn skb_auth_serves_a_registry_by_its_origin_before_the_docker_config() {
+    let registry = Registry::start_with_password("publisher", "s3cret");
+    let host = registry.host.clone();
+    let reference = format!("oci://{host}/private/tools:v1");
+    let bin = tempfile::tempdir().unwrap();
+    helpers(bin.path(), &host, WRONG);
+    let docker = format!(r#"{{"credHelpers":{{"{host}":"skbtest"}}}}"#);
+    // A loopback registry is spoken to over `http://`: its origin says so.
+    let mine = format!("publisher:s3cret@http://{host}");
+    let out = push_with(&reference, &docker, bin.path(), &[("SKB_AUTH", &mine)]);
+    assert!(out.starts_with("PUSHED"), "{out}\n{}", registry.log());
+    assert!(!bin.path().join("asked").exists(), "the helper was asked");
+    let elsewhere = "publisher:s3cret@https://ghcr.io";
+    let out = push_with(&reference, "{}", bin.path(), &[("SKB_AUTH", elsewhere)]);
+    assert!(out.contains("requires credentials"), "{out}");
 }

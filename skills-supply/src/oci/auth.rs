@@ -21,6 +21,15 @@
 //! any other path (a key for a namespace, or a URL that merely contains
 //! the registry's name) matches no registry.
 //!
+//! # skb's own credentials
+//!
+//! After the `SKB_REGISTRY_*` variables and before the Docker config,
+//! `SKB_AUTH` and the user's `credentials.json` ([`crate::credentials`])
+//! are read for the registry's origin (`https://host[:port]`, or
+//! `http://` for a loopback registry), so one entry serves a host's HTTPS
+//! sources and its registry. `.netrc` is not: Docker and ORAS read none,
+//! and its `default` entry would go to every registry.
+//!
 //! # Docker's credential helpers
 //!
 //! As Docker reads its config: a `credHelpers` entry for the registry
@@ -39,7 +48,7 @@ use url::Url;
 use super::OciError;
 use super::env::{ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
 use super::helper;
-use crate::credentials::Secret as Hidden;
+use crate::credentials::{Auth, HostCredentials, Secret as Hidden};
 
 /// Where credentials come from. `Debug` shows no password or token.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -118,13 +127,15 @@ pub(crate) struct Identity {
 /// The largest Docker config read (they hold a few entries).
 const CONFIG_MAX: u64 = 1 << 20;
 
-/// Resolves `credentials` for `registry` (`host[:port]`); `env` reads an
-/// environment variable (a parameter so tests need not change the process's).
-/// Credentials given by the caller are for this registry; those found in
-/// the environment or the Docker config only for the host they name.
+/// Resolves `credentials` for `registry` (`host[:port]`, spoken to at
+/// `origin`'s scheme); `env` reads an environment variable (a parameter so
+/// tests need not change the process's). Credentials given by the caller
+/// are for this registry; those found in the environment, skb's
+/// credentials or the Docker config only for the host they name.
 pub(crate) fn resolve(
     credentials: &Credentials,
     registry: &str,
+    origin: &Url,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Identity, OciError> {
     let given = |secret| {
@@ -145,6 +156,9 @@ pub(crate) fn resolve(
             let (from_env, withheld) = from_env(registry, env);
             if let Some(secret) = from_env {
                 return given(secret);
+            }
+            if let Some(secret) = from_skb(origin)? {
+                return Ok(Identity { secret, withheld });
             }
             let folder = env("DOCKER_CONFIG")
                 .map(PathBuf::from)
@@ -191,6 +205,17 @@ fn from_env(
          `{ENV_HOST}` names, and {why}"
     );
     (None, Some(withheld))
+}
+
+/// skb's own credential for the registry at `origin`: `SKB_AUTH`, then the
+/// user's `credentials.json` (not `.netrc`: see
+/// [`HostCredentials::ambient_listed`]).
+fn from_skb(origin: &Url) -> Result<Option<Secret>, OciError> {
+    let listed = HostCredentials::ambient_listed().map_err(OciError::HostCredentials)?;
+    Ok(listed.for_url(origin).map(|(auth, _)| match auth {
+        Auth::Bearer(token) => Secret::Bearer(token),
+        Auth::Basic { username, password } => Secret::Basic { username, password },
+    }))
 }
 
 /// `host[:port]` in the one form registries are compared in (see the
@@ -447,8 +472,12 @@ mod tests {
         }
     }
 
+    fn at(registry: &str) -> Url {
+        Url::parse(&format!("https://{registry}/")).unwrap()
+    }
+
     fn secret(registry: &str, env: &dyn Fn(&str) -> Option<String>) -> Secret {
-        match resolve(&Credentials::Ambient, registry, env) {
+        match resolve(&Credentials::Ambient, registry, &at(registry), env) {
             Ok(identity) => identity.secret,
             Err(e) => panic!("{e}"),
         }
@@ -501,6 +530,7 @@ mod tests {
             let identity = resolve(
                 &Credentials::Ambient,
                 "evil.example",
+                &at("evil.example"),
                 &env_of(dir.path(), vars),
             )
             .unwrap();
@@ -514,7 +544,13 @@ mod tests {
         let scoped = &[(ENV_HOST, "GHCR.io.:443"), (ENV_TOKEN, "t")];
         let env = env_of(dir.path(), scoped);
         assert_eq!(secret("ghcr.io", &env), Secret::Bearer("t".into()));
-        let elsewhere = resolve(&Credentials::Ambient, "evil.example", &env).unwrap();
+        let elsewhere = resolve(
+            &Credentials::Ambient,
+            "evil.example",
+            &at("evil.example"),
+            &env,
+        )
+        .unwrap();
         assert_eq!(elsewhere.secret, Secret::None);
         let why = elsewhere.withheld.unwrap_or_default();
         assert!(why.contains("names `ghcr.io`, not `evil.example`"), "{why}");
@@ -522,7 +558,8 @@ mod tests {
             assert_eq!(secret(registry, &env), Secret::None, "{registry}");
         }
         let bad = &[(ENV_HOST, "ghcr.io/acme"), (ENV_TOKEN, "t")];
-        let identity = resolve(&Credentials::Ambient, "ghcr.io", &env_of(dir.path(), bad)).unwrap();
+        let env = env_of(dir.path(), bad);
+        let identity = resolve(&Credentials::Ambient, "ghcr.io", &at("ghcr.io"), &env).unwrap();
         assert_eq!(identity.secret, Secret::None);
         assert!(
             identity
@@ -614,9 +651,12 @@ mod tests {
             r#"{"auths":{"h":{"auth":"!!"}}}"#,
         )
         .unwrap();
-        let err = resolve(&Credentials::DockerConfig(dir.path().into()), "h", &|_| {
-            None
-        })
+        let err = resolve(
+            &Credentials::DockerConfig(dir.path().into()),
+            "h",
+            &at("h"),
+            &|_| None,
+        )
         .map(|identity| identity.secret)
         .unwrap_err()
         .to_string();

@@ -59,7 +59,6 @@ impl<'a> Session<'a> {
     ) -> Result<Session<'a>, OciError> {
         reference.check()?;
         let env = |name: &str| std::env::var(name).ok();
-        let identity = auth::resolve(&options.credentials, &reference.registry, &env)?;
         let host = match reference.registry.as_str() {
             "docker.io" | "index.docker.io" => "registry-1.docker.io",
             other => other,
@@ -74,6 +73,11 @@ impl<'a> Session<'a> {
                 why: format!("the registry is not a host: {e}"),
             })?,
         };
+        // skb's own credentials are looked up by the registry's name, on
+        // the scheme it is spoken to.
+        let named = Url::parse(&format!("{}://{}/", base.scheme(), reference.registry))
+            .unwrap_or_else(|_| base.clone());
+        let identity = auth::resolve(&options.credentials, &reference.registry, &named, &env)?;
         let tls = crate::tls::config().map_err(|why| OciError::Transport {
             reference: reference.to_string(),
             url: base.to_string(),

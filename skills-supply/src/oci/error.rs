@@ -24,6 +24,8 @@ pub enum OciError {
         /// What is wrong.
         why: String,
     },
+    /// skb's own credentials (`SKB_AUTH`, `credentials.json`) could not be read.
+    HostCredentials(crate::credentials::CredentialsError),
     /// The registry could not be reached, or answered what HTTP does not allow.
     Transport {
         /// The reference.
@@ -94,6 +96,7 @@ impl fmt::Display for OciError {
             OciError::Reference { reference, why } => {
                 write!(f, "`{reference}` is not an OCI reference: {why}")
             }
+            OciError::HostCredentials(e) => write!(f, "{e}"),
             OciError::Credentials { path, why } => {
                 write!(
                     f,

@@ -30,8 +30,10 @@
 //! itself, errors name the origin and where the credential came from, and
 //! no credential is written to a lock or any other file. Git's own
 //! credential helpers are git's business: `git` runs them as it always does.
-//! OCI registries have their own order (`oci::Credentials`), which shares
-//! [`Secret`].
+//! OCI registries have their own order (`oci::Credentials`): the
+//! `SKB_REGISTRY_*` variables, then `SKB_AUTH` and the credentials file
+//! ([`HostCredentials::ambient_listed`], no `.netrc`), then Docker's config
+//! and credential helpers; they share [`Secret`].
 
 mod auth;
 mod env;

@@ -29,17 +29,16 @@
 //!   when it asks for 10 s or less (a longer wait ends the tries with the
 //!   status error). A 4xx other than 429, a size or scheme refusal and a
 //!   redirect error are final at once.
-//!
-//! - **Credentials** ([`crate::credentials`], [`HttpOptions::credentials`]),
-//!   never in the URL (one with a user or password is refused, so none is
-//!   printed or locked):
+//! - **Credentials** ([`crate::credentials`], [`HttpOptions::credentials`]):
 //!   the one configured for the origin of the URL asked for is sent to
 //!   that origin only, as `Authorization`: a redirect to another scheme,
 //!   host or port is followed without it, and one back to the origin gets
 //!   it again. It is sent over `https://`, or over `http://` only to a
 //!   loopback host, never in plain text to another host whatever
-//!   `allow_http` says. A `401` or `403` says whether a credential was
-//!   sent and where it came from, never what it is.
+//!   `allow_http` says. A `401` or `403` is final and says whether a
+//!   credential was sent and where it came from, never what it is. A URL
+//!   carrying a user or password is refused (it would be printed and
+//!   locked), that part left out of the message.
 //! - **Roots.** Servers are checked against Mozilla's roots, or those of
 //!   the file `SSL_CERT_FILE` names ([`crate::tls`]).
 //!

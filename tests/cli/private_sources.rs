@@ -4,8 +4,10 @@
 //! with the credential from each place skb reads one: `SKB_AUTH` (a bearer
 //! token), the user's `credentials.json` and `~/.netrc` (Basic). Refusals:
 //! no credential, a wrong one, an untrusted certificate, and a redirect to
-//! another origin, which never receives the credential. No secret reaches
-//! the project's files or skb's output.
+//! another origin, which never receives the credential. And `skb push` and
+//! `skb add oci://` logged in to a registry behind passwords by a Docker
+//! credential helper (`credsStore`), a missing helper failing closed. No
+//! secret reaches the project's files or skb's output.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -428,4 +430,150 @@ fn a_credential_is_not_sent_to_the_other_origin_a_redirect_names() {
     );
     let guarded_seen = guarded.seen();
     assert!(guarded_seen.iter().all(Option::is_none), "{guarded_seen:?}");
+}
+
+/// The CNCF `distribution` registry behind `htpasswd` (bcrypt, from
+/// `apache2-utils`), on 127.0.0.1; killed when dropped.
+struct PasswordRegistry {
+    child: Child,
+    host: String,
+}
+
+impl PasswordRegistry {
+    fn start(dir: &Path, user: &str, password: &str) -> PasswordRegistry {
+        let program = std::env::var_os("SKILLS_DOCKER_REGISTRY")
+            .map_or_else(|| PathBuf::from("/usr/bin/docker-registry"), PathBuf::from);
+        assert!(
+            program.is_file(),
+            "`{}` is missing: `apt-get install -y docker-registry`",
+            program.display()
+        );
+        std::fs::create_dir_all(dir).unwrap();
+        let hashed = Command::new("htpasswd")
+            .args(["-Bbn", user, password])
+            .output()
+            .unwrap_or_else(|e| {
+                panic!("cannot run `htpasswd` ({e}): `apt-get install -y apache2-utils`")
+            });
+        assert!(hashed.status.success(), "htpasswd: {hashed:?}");
+        std::fs::write(dir.join("htpasswd"), &hashed.stdout).unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let host = format!("127.0.0.1:{port}");
+        let config = dir.join("config.yml");
+        std::fs::write(
+            &config,
+            format!(
+                "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\n\
+                 storage:\n  filesystem:\n    rootdirectory: {}\n\
+                 http:\n  addr: {host}\n  secret: skb-private-sources\n\
+                 auth:\n  htpasswd:\n    realm: skills\n    path: {}\n",
+                dir.join("storage").display(),
+                dir.join("htpasswd").display()
+            ),
+        )
+        .unwrap();
+        let child = Command::new(&program)
+            .arg("serve")
+            .arg(&config)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut registry = PasswordRegistry { child, host };
+        for _ in 0..600 {
+            if std::net::TcpStream::connect(&registry.host).is_ok() {
+                return registry;
+            }
+            if let Ok(Some(status)) = registry.child.try_wait() {
+                panic!("the registry exited: {status}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("the registry did not listen on {}", registry.host);
+    }
+}
+
+impl Drop for PasswordRegistry {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[skills_tests::acceptance("needs docker-registry and htpasswd (a registry behind passwords)")]
+#[test]
+fn a_docker_credential_helper_logs_skb_in_to_push_and_add() {
+    let (_tmp, root, p) = project();
+    write_tree(
+        &root.join("src/alpha"),
+        &[(
+            "SKILL.md",
+            b"---\nname: alpha\ndescription: Alpha does things. Use it for things.\n---\nAlpha.\n",
+        )],
+    );
+    ok(&root, &["pack", "src", "-o", "a.skillpack"], &[]);
+    let registry = PasswordRegistry::start(&root.join("registry"), USER, PASSWORD);
+    let host = registry.host.clone();
+    // The helper answers for this registry only, logging what it is asked.
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let helper = bin.join("docker-credential-skbtest");
+    std::fs::write(
+        &helper,
+        format!(
+            "#!/bin/sh\nserver=$(cat)\necho \"$1 $server\" >> '{}'\n\
+             if [ \"$server\" = '{host}' ]; then\n\
+             printf '{{\"ServerURL\":\"%s\",\"Username\":\"{USER}\",\"Secret\":\"{PASSWORD}\"}}' \"$server\"\n\
+             exit 0\nfi\necho 'credentials not found in native keychain'\nexit 1\n",
+            bin.join("asked").display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let docker = root.join("docker");
+    std::fs::create_dir_all(&docker).unwrap();
+    std::fs::write(docker.join("config.json"), r#"{"credsStore":"skbtest"}"#).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let docker_dir = docker.to_str().unwrap();
+    let env = [("DOCKER_CONFIG", docker_dir), ("PATH", path.as_str())];
+    let reference = format!("oci://{host}/acme/skills:1.0.0");
+
+    ok(&root, &["push", "a.skillpack", &reference], &env);
+    let add = [
+        "add",
+        reference.as_str(),
+        "--allow-unsigned",
+        "--client",
+        "claude-code",
+    ];
+    ok(&p, &add, &env);
+    assert!(p.join(".claude/skills/alpha/SKILL.md").is_file());
+    let asked = std::fs::read_to_string(bin.join("asked")).unwrap();
+    assert!(asked.lines().all(|l| l == format!("get {host}")), "{asked}");
+    for (rel, bytes) in snapshot(&p) {
+        assert_no_secret(&format!("{rel}: {}", String::from_utf8_lossy(&bytes)));
+    }
+
+    // Without the helper on `PATH`, the login is broken, not anonymous.
+    let q = root.join("q");
+    std::fs::create_dir_all(&q).unwrap();
+    refused(
+        &q,
+        &add,
+        &[("DOCKER_CONFIG", docker_dir), ("PATH", "/usr/bin:/bin")],
+        &["docker-credential-skbtest", "PATH"],
+    );
 }

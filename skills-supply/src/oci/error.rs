@@ -135,7 +135,9 @@ impl fmt::Display for OciError {
                     f,
                     "`{reference}`: the registry requires credentials ({status} unauthorized); \
                      run `docker login` or `oras login`, or set `{ENV_HOST}` to the registry \
-                     and `{ENV_USERNAME}` and `{ENV_PASSWORD}` (or `{ENV_TOKEN}`)"
+                     and `{ENV_USERNAME}` and `{ENV_PASSWORD}` (or `{ENV_TOKEN}`), or give \
+                     an `{}` entry for it",
+                    crate::credentials::ENV_AUTH
                 )?;
                 write_withheld(f, withheld.as_deref())
             }

@@ -29,6 +29,18 @@
 //!   when it asks for 10 s or less (a longer wait ends the tries with the
 //!   status error). A 4xx other than 429, a size or scheme refusal and a
 //!   redirect error are final at once.
+//! - **Credentials** ([`crate::credentials`], [`HttpOptions::credentials`]):
+//!   the one configured for the origin of the URL asked for is sent to
+//!   that origin only, as `Authorization`: a redirect to another scheme,
+//!   host or port is followed without it, and one back to the origin gets
+//!   it again. It is sent over `https://`, or over `http://` only to a
+//!   loopback host, never in plain text to another host whatever
+//!   `allow_http` says. A `401` or `403` is final and says whether a
+//!   credential was sent and where it came from, never what it is. A URL
+//!   carrying a user or password is refused (it would be printed and
+//!   locked), that part left out of the message.
+//! - **Roots.** Servers are checked against Mozilla's roots, or those of
+//!   the file `SSL_CERT_FILE` names ([`crate::tls`]).
 //!
 //! No content decoding is asked for (`Accept-Encoding: identity`), so the
 //! bytes counted against the limit are the bytes returned, and a digest
@@ -43,6 +55,8 @@ use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use url::{Host, Url};
+
+use crate::credentials::{Auth, HostAuth, Origin, Source};
 
 /// How [`get`] bounds one download.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +75,9 @@ pub struct HttpOptions {
     pub retries: u32,
     /// Allows `http://` to any host, not only to loopback. Default `false`.
     pub allow_http: bool,
+    /// The credentials sent to the origin asked for. Default: the
+    /// environment's ([`HostAuth::Ambient`]).
+    pub credentials: HostAuth,
 }
 
 impl Default for HttpOptions {
@@ -72,6 +89,7 @@ impl Default for HttpOptions {
             max_redirects: 10,
             retries: 3,
             allow_http: false,
+            credentials: HostAuth::Ambient,
         }
     }
 }
@@ -153,6 +171,23 @@ pub enum HttpError {
         /// The transport's message.
         message: String,
     },
+    /// The server answered `401` or `403`.
+    Unauthorized {
+        /// The URL.
+        url: String,
+        /// `401` or `403`.
+        code: u16,
+        /// Which credential was sent (its origin and where it came from,
+        /// never itself), or why none was.
+        why: String,
+    },
+    /// The credentials or the TLS roots could not be read.
+    Setup {
+        /// The URL.
+        url: String,
+        /// What is wrong, naming the variable or file.
+        reason: String,
+    },
 }
 
 impl HttpError {
@@ -168,7 +203,9 @@ impl HttpError {
             | HttpError::TooManyRedirects { url, .. }
             | HttpError::BadRedirect { url, .. }
             | HttpError::Connect { url, .. }
-            | HttpError::Transfer { url, .. } => url,
+            | HttpError::Transfer { url, .. }
+            | HttpError::Unauthorized { url, .. }
+            | HttpError::Setup { url, .. } => url,
             HttpError::Downgrade { to, .. } => to,
         }
     }
@@ -216,6 +253,10 @@ impl fmt::Display for HttpError {
             HttpError::Transfer { url, message } => {
                 write!(f, "`{url}`: the transfer broke: {message}")
             }
+            HttpError::Unauthorized { url, code, why } => {
+                write!(f, "`{url}`: the server answered {code}: {why}")
+            }
+            HttpError::Setup { url, reason } => write!(f, "`{url}`: {reason}"),
         }
     }
 }
@@ -263,10 +304,15 @@ pub fn download(
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<Download, HttpError> {
     let start = checked_url(url, opts)?;
-    let agent = agent(opts);
+    let setup = |reason: String| HttpError::Setup {
+        url: url.to_string(),
+        reason,
+    };
+    let credential = Credential::for_start(&start, opts).map_err(|e| setup(e.to_string()))?;
+    let agent = agent(opts).map_err(setup)?;
     let mut tries = 0;
     loop {
-        let failure = match attempt(&agent, &start, opts, progress) {
+        let failure = match attempt(&agent, &start, &credential, opts, progress) {
             Ok(download) => return Ok(download),
             Err(f) => f,
         };
@@ -308,6 +354,17 @@ fn checked_url(url: &str, opts: &HttpOptions) -> Result<Url, HttpError> {
         url: url.to_string(),
         reason: e.to_string(),
     })?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        let mut shown = parsed.clone();
+        let _ = shown.set_username("");
+        let _ = shown.set_password(None);
+        return Err(HttpError::BadUrl {
+            url: shown.into(),
+            reason: "a user or password in a URL is refused (it would be printed and \
+                     locked): give it in `SKB_AUTH`, the credentials file or `.netrc`"
+                .into(),
+        });
+    }
     match parsed.scheme() {
         "https" => Ok(parsed),
         "http" if opts.allow_http || is_loopback(&parsed) => Ok(parsed),
@@ -346,9 +403,83 @@ fn redirect_target(from: &Url, location: &str, opts: &HttpOptions) -> Result<Url
     checked_url(to.as_str(), opts)
 }
 
-/// The agent for one [`get`]: redirects and status codes left to us.
-fn agent(opts: &HttpOptions) -> ureq::Agent {
-    ureq::Agent::config_builder()
+/// The credential of one download: what is sent to the origin asked for,
+/// or why nothing is.
+#[derive(Debug)]
+struct Credential {
+    origin: Option<Origin>,
+    auth: Option<(Auth, Source)>,
+    withheld: Option<String>,
+}
+
+impl Credential {
+    /// The credential configured for `start`'s origin, unless it would go
+    /// in plain text to a host that is not loopback.
+    fn for_start(
+        start: &Url,
+        opts: &HttpOptions,
+    ) -> Result<Credential, crate::credentials::CredentialsError> {
+        let origin = Origin::of(start);
+        let found = opts.credentials.resolve()?.for_url(start);
+        let (auth, withheld) = match (found, &origin) {
+            (Some((_, source)), Some(o)) if o.is_plain() && !is_loopback(start) => (
+                None,
+                Some(format!(
+                    "the credential for `{o}` from {source} was not sent: credentials go \
+                     over `http://` only to a loopback host"
+                )),
+            ),
+            (found, _) => (found, None),
+        };
+        Ok(Credential {
+            origin,
+            auth,
+            withheld,
+        })
+    }
+
+    /// The `Authorization` value for a request to `url`: the credential
+    /// when `url` is on the origin asked for.
+    fn header_for(&self, url: &Url) -> Option<String> {
+        let (auth, _) = self.auth.as_ref()?;
+        (self.origin.is_some() && Origin::of(url) == self.origin).then(|| auth.header())
+    }
+
+    /// A `401` or `403` from `url`: which credential was sent, or why none.
+    fn refused(&self, url: &Url, code: u16) -> HttpError {
+        let origin = self
+            .origin
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let why = match (&self.withheld, &self.auth) {
+            (Some(why), _) => why.clone(),
+            (None, Some((_, source))) if self.header_for(url).is_some() => {
+                format!("the credential for `{origin}` from {source} was refused")
+            }
+            (None, Some(_)) => format!(
+                "a redirect led to another origin, and the credential for `{origin}` \
+                 goes only there"
+            ),
+            (None, None) => format!(
+                "no credential is configured for `{origin}` (`{}`, the credentials \
+                 file or `.netrc`: see GUIDE.md, \"Private sources\")",
+                crate::credentials::ENV_AUTH
+            ),
+        };
+        HttpError::Unauthorized {
+            url: url.to_string(),
+            code,
+            why,
+        }
+    }
+}
+
+/// The agent for one [`get`]: redirects and status codes left to us, the
+/// TLS roots of [`crate::tls`].
+fn agent(opts: &HttpOptions) -> Result<ureq::Agent, String> {
+    Ok(ureq::Agent::config_builder()
+        .tls_config(crate::tls::config()?)
         .max_redirects(0)
         .http_status_as_error(false)
         .timeout_connect(Some(opts.connect_timeout))
@@ -356,13 +487,14 @@ fn agent(opts: &HttpOptions) -> ureq::Agent {
         // Bytes as stored, whatever features ureq has elsewhere in a build.
         .accept_encoding("identity")
         .build()
-        .new_agent()
+        .new_agent())
 }
 
 /// One attempt, following redirects.
 fn attempt(
     agent: &ureq::Agent,
     start: &Url,
+    credential: &Credential,
     opts: &HttpOptions,
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<Download, Failure> {
@@ -379,7 +511,11 @@ fn attempt(
                 url: url.to_string(),
                 after: opts.timeout,
             })?;
-        let mut config = agent.get(url.as_str()).config().timeout_global(Some(left));
+        let mut request = agent.get(url.as_str());
+        if let Some(value) = credential.header_for(&url) {
+            request = request.header("Authorization", value);
+        }
+        let mut config = request.config().timeout_global(Some(left));
         if is_loopback(&url) {
             // A proxy from the environment cannot reach our own loopback.
             config = config.proxy(None);
@@ -411,6 +547,9 @@ fn attempt(
             urls.push(next.to_string());
             url = next;
             continue;
+        }
+        if matches!(status, 401 | 403) {
+            return Err(credential.refused(&url, status).into());
         }
         if !(200..300).contains(&status) {
             return Err(Failure {
@@ -530,6 +669,7 @@ fn io_error(url: &Url, e: std::io::Error, opts: &HttpOptions) -> HttpError {
 pub(crate) fn check_hop(from: Option<&Url>, to: &str, allow_http: bool) -> Result<Url, HttpError> {
     let opts = HttpOptions {
         allow_http,
+        credentials: HostAuth::Given(Default::default()),
         ..HttpOptions::default()
     };
     match from {
@@ -583,6 +723,25 @@ mod tests {
         assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
     }
 
+    /// Attack on the lock: `https://user:token@host/…` would be recorded
+    /// (and printed) as typed, and a redirect could plant one.
+    #[test]
+    fn a_url_carrying_a_user_or_password_is_refused_without_showing_it() {
+        let opts = HttpOptions::default();
+        for u in ["https://u:s3cret@h.example/x", "https://s3cret@h.example/x"] {
+            let e = checked_url(u, &opts);
+            let text = format!("{e:?}");
+            assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{text}");
+            assert!(
+                !text.contains("s3cret") && text.contains("h.example"),
+                "{text}"
+            );
+        }
+        let from = url("https://h.example/a");
+        let e = redirect_target(&from, "https://u:s3cret@h.example/b", &opts);
+        assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
+    }
+
     #[test]
     fn a_redirect_from_https_to_http_is_refused_even_to_loopback() {
         let allow = HttpOptions {
@@ -613,6 +772,39 @@ mod tests {
         assert!(matches!(e, Err(HttpError::Insecure { .. })), "{e:?}");
         let e = redirect_target(&from, "file:///etc/passwd", &opts);
         assert!(matches!(e, Err(HttpError::BadUrl { .. })), "{e:?}");
+    }
+
+    /// Attack: `--allow-plain-text` (or a token configured for an
+    /// `http://` origin) put a credential on the wire in clear to a host
+    /// that is not this machine; or a hop to another port or scheme got it.
+    #[test]
+    fn credentials_go_to_their_origin_and_in_clear_only_to_loopback() {
+        let creds = crate::credentials::HostCredentials::load(
+            Some("t@http://example.com;t@http://127.0.0.1:9"),
+            None,
+            None,
+        )
+        .unwrap();
+        let opts = HttpOptions {
+            allow_http: true,
+            credentials: HostAuth::Given(creds),
+            ..HttpOptions::default()
+        };
+        let remote = url("http://example.com/x");
+        let withheld = Credential::for_start(&remote, &opts).unwrap();
+        assert_eq!(withheld.header_for(&remote), None);
+        let text = withheld.refused(&remote, 401).to_string();
+        assert!(text.contains("only to a loopback host"), "{text}");
+        let local = Credential::for_start(&url("http://127.0.0.1:9/x"), &opts).unwrap();
+        let header = local.header_for(&url("http://127.0.0.1:9/y"));
+        assert_eq!(header.as_deref(), Some("Bearer t"));
+        for elsewhere in [
+            "http://127.0.0.1:10/y",
+            "https://127.0.0.1:9/y",
+            "http://localhost:9/",
+        ] {
+            assert_eq!(local.header_for(&url(elsewhere)), None, "{elsewhere}");
+        }
     }
 
     #[test]

@@ -16,9 +16,11 @@
 #![deny(unreachable_pub)]
 
 pub mod canonical;
+pub mod credentials;
 pub mod git;
 pub mod http;
 pub mod index;
 pub mod oci;
+pub mod tls;
 pub mod trust;
 pub mod vercel;

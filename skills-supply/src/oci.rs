@@ -49,11 +49,17 @@
 //! `SKB_REGISTRY_HOST` names (`host[:port]`), `SKB_REGISTRY_TOKEN` (a
 //! bearer token sent as is), else `SKB_REGISTRY_USERNAME` with
 //! `SKB_REGISTRY_PASSWORD` (without `SKB_REGISTRY_HOST` they are sent
-//! nowhere, and a `401` says so); the `auths` entry whose key is the
-//! registry's host in `$DOCKER_CONFIG/config.json`, else
-//! `~/.docker/config.json` (`auth`, the base64 of `user:password` that
-//! `docker login` and `oras login` write, or `identitytoken`); otherwise
-//! anonymous. Credential helpers (`credsStore`, `credHelpers`) are not run.
+//! nowhere, and a `401` says so); then skb's own `SKB_AUTH` and
+//! `credentials.json` for the registry's origin ([`crate::credentials`]);
+//! then `$DOCKER_CONFIG/config.json`, else
+//! `~/.docker/config.json`, as Docker reads it: the credential helper its
+//! `credHelpers` names for the registry, else its `credsStore`, run as
+//! Docker runs them (`docker-credential-<name> get`, bounded in output and
+//! time; its "not found" is anonymous, any other failure an error naming
+//! it), else the `auths` entry whose key is the registry's host (`auth`,
+//! the base64 of `user:password` that `docker login` and `oras login`
+//! write, or `identitytoken`); otherwise anonymous. Passwords and tokens
+//! are held in [`crate::credentials::Secret`], which never prints.
 //! A registry's `401` challenge is answered once: `Basic` with the
 //! credentials, `Bearer` by fetching a token from the challenge's realm (with
 //! the credentials, if any) for `repository:<repo>:pull` (and `push`).
@@ -100,6 +106,7 @@ mod auth;
 mod client;
 mod env;
 mod error;
+mod helper;
 mod manifest;
 mod options;
 mod reference;

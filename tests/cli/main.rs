@@ -42,6 +42,7 @@ mod limits;
 mod mcp;
 mod outdated;
 mod pack;
+mod private_sources;
 mod readers;
 mod reproducible;
 mod scan;

@@ -7,8 +7,8 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -20,6 +20,8 @@ pub type Handler = dyn Fn(usize, &str, &mut TcpStream) + Send + Sync + 'static;
 pub struct Server {
     addr: SocketAddr,
     hits: Arc<AtomicUsize>,
+    /// The `Authorization` header of each request, in order of arrival.
+    authorizations: Arc<Mutex<Vec<Option<String>>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -31,22 +33,26 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local address");
         let hits = Arc::new(AtomicUsize::new(0));
+        let authorizations = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let handler: Arc<Handler> = Arc::new(handler);
         let thread = {
-            let (hits, stop) = (hits.clone(), stop.clone());
+            let (hits, stop, seen) = (hits.clone(), stop.clone(), authorizations.clone());
             std::thread::spawn(move || {
                 for stream in listener.incoming() {
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
                     let Ok(mut stream) = stream else { continue };
-                    let (hits, handler) = (hits.clone(), handler.clone());
+                    let (hits, handler, seen) = (hits.clone(), handler.clone(), seen.clone());
                     std::thread::spawn(move || {
                         let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-                        let Some(path) = read_request(&mut stream) else {
+                        let Some((path, authorization)) = read_request(&mut stream) else {
                             return;
                         };
+                        if let Ok(mut seen) = seen.lock() {
+                            seen.push(authorization);
+                        }
                         let n = hits.fetch_add(1, Ordering::SeqCst);
                         handler(n, &path, &mut stream);
                     });
@@ -56,6 +62,7 @@ impl Server {
         Server {
             addr,
             hits,
+            authorizations,
             stop,
             thread: Some(thread),
         }
@@ -75,6 +82,14 @@ impl Server {
         format!("http://{}{path}", self.addr)
     }
 
+    /// The `Authorization` header of each request so far.
+    pub fn authorizations(&self) -> Vec<Option<String>> {
+        self.authorizations
+            .lock()
+            .map(|seen| seen.clone())
+            .unwrap_or_default()
+    }
+
     /// How many requests arrived so far.
     pub fn hits(&self) -> usize {
         self.hits.load(Ordering::SeqCst)
@@ -92,8 +107,9 @@ impl Drop for Server {
     }
 }
 
-/// Reads a request's head (at most 16 KiB) and returns its path.
-fn read_request(stream: &mut TcpStream) -> Option<String> {
+/// Reads a request's head (at most 16 KiB) and returns its path and its
+/// `Authorization` header.
+fn read_request(stream: &mut TcpStream) -> Option<(String, Option<String>)> {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
@@ -102,9 +118,17 @@ fn read_request(stream: &mut TcpStream) -> Option<String> {
         }
         head.push(byte[0]);
     }
-    let line = String::from_utf8_lossy(&head);
-    let mut words = line.split_whitespace();
-    (words.next()? == "GET").then(|| words.next().map(str::to_string))?
+    let text = String::from_utf8_lossy(&head);
+    let authorization = text.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("authorization")
+            .then(|| value.trim().to_string())
+    });
+    let mut words = text.split_whitespace();
+    if words.next()? != "GET" {
+        return None;
+    }
+    Some((words.next()?.to_string(), authorization))
 }
 
 /// The bytes of the file `path` names under `root`, if any (no `..`).

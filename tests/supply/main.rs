@@ -3,6 +3,7 @@
 //! 127.0.0.1, and the tests that need a program this machine may lack say so
 //! and fail rather than pass silently.
 
+mod credentials;
 mod git;
 mod git_server;
 mod http;
@@ -10,6 +11,7 @@ mod http_server;
 mod index;
 mod node;
 mod oci;
+mod oci_helpers;
 mod registry;
 mod trust;
 mod vercel;

@@ -20,6 +20,23 @@
 //! `https://` before it and Docker's own `/`, `/v1/` or `/v2/` after it;
 //! any other path (a key for a namespace, or a URL that merely contains
 //! the registry's name) matches no registry.
+//!
+//! # skb's own credentials
+//!
+//! After the `SKB_REGISTRY_*` variables and before the Docker config,
+//! `SKB_AUTH` and the user's `credentials.json` ([`crate::credentials`])
+//! are read for the registry's origin (`https://host[:port]`, or
+//! `http://` for a loopback registry), so one entry serves a host's HTTPS
+//! sources and its registry. `.netrc` is not: Docker and ORAS read none,
+//! and its `default` entry would go to every registry.
+//!
+//! # Docker's credential helpers
+//!
+//! As Docker reads its config: a `credHelpers` entry for the registry
+//! (keys matched as `auths` keys are) names the helper to run; else
+//! `credsStore` names the one for every registry; else `auths` is read.
+//! The helper is run as `helper.rs` says; its "not found" is anonymous,
+//! as in Docker, and any other failure an error naming it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,9 +47,11 @@ use url::Url;
 
 use super::OciError;
 use super::env::{ENV_HOST, ENV_PASSWORD, ENV_TOKEN, ENV_USERNAME};
+use super::helper;
+use crate::credentials::{Auth, HostCredentials, Secret as Hidden};
 
-/// Where credentials come from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Where credentials come from. `Debug` shows no password or token.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub enum Credentials {
     /// For the registry `SKB_REGISTRY_HOST` names: `SKB_REGISTRY_TOKEN`,
     /// else `SKB_REGISTRY_USERNAME` and `SKB_REGISTRY_PASSWORD`; for any
@@ -55,16 +74,32 @@ pub enum Credentials {
     Anonymous,
 }
 
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::Ambient => f.write_str("Ambient"),
+            Credentials::DockerConfig(path) => f.debug_tuple("DockerConfig").field(path).finish(),
+            Credentials::Basic { username, .. } => f
+                .debug_struct("Basic")
+                .field("username", username)
+                .field("password", &Hidden::default())
+                .finish(),
+            Credentials::Bearer(_) => f.debug_tuple("Bearer").field(&Hidden::default()).finish(),
+            Credentials::Anonymous => f.write_str("Anonymous"),
+        }
+    }
+}
+
 /// What the registry is told, once resolved for one host.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Secret {
     Basic {
         username: String,
-        password: String,
+        password: Hidden,
     },
     /// A refresh token (Docker's `identitytoken`) traded for an access token.
-    Identity(String),
-    Bearer(String),
+    Identity(Hidden),
+    Bearer(Hidden),
     None,
 }
 
@@ -74,7 +109,7 @@ impl Secret {
         match self {
             Secret::Basic { username, password } => Some(format!(
                 "Basic {}",
-                STANDARD.encode(format!("{username}:{password}"))
+                STANDARD.encode(format!("{username}:{}", password.expose()))
             )),
             _ => None,
         }
@@ -92,13 +127,15 @@ pub(crate) struct Identity {
 /// The largest Docker config read (they hold a few entries).
 const CONFIG_MAX: u64 = 1 << 20;
 
-/// Resolves `credentials` for `registry` (`host[:port]`); `env` reads an
-/// environment variable (a parameter so tests need not change the process's).
-/// Credentials given by the caller are for this registry; those found in
-/// the environment or the Docker config only for the host they name.
+/// Resolves `credentials` for `registry` (`host[:port]`, spoken to at
+/// `origin`'s scheme); `env` reads an environment variable (a parameter so
+/// tests need not change the process's). Credentials given by the caller
+/// are for this registry; those found in the environment, skb's
+/// credentials or the Docker config only for the host they name.
 pub(crate) fn resolve(
     credentials: &Credentials,
     registry: &str,
+    origin: &Url,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Identity, OciError> {
     let given = |secret| {
@@ -109,22 +146,25 @@ pub(crate) fn resolve(
     };
     match credentials {
         Credentials::Anonymous => given(Secret::None),
-        Credentials::Bearer(token) => given(Secret::Bearer(token.clone())),
+        Credentials::Bearer(token) => given(Secret::Bearer(Hidden::new(token.clone()))),
         Credentials::Basic { username, password } => given(Secret::Basic {
             username: username.clone(),
-            password: password.clone(),
+            password: Hidden::new(password.clone()),
         }),
-        Credentials::DockerConfig(folder) => given(from_docker_config(folder, registry)?),
+        Credentials::DockerConfig(folder) => given(from_docker_config(folder, registry, env)?),
         Credentials::Ambient => {
             let (from_env, withheld) = from_env(registry, env);
             if let Some(secret) = from_env {
                 return given(secret);
             }
+            if let Some(secret) = from_skb(origin)? {
+                return Ok(Identity { secret, withheld });
+            }
             let folder = env("DOCKER_CONFIG")
                 .map(PathBuf::from)
                 .or_else(|| env("HOME").map(|home| Path::new(&home).join(".docker")));
             let secret = match folder {
-                Some(folder) => from_docker_config(&folder, registry)?,
+                Some(folder) => from_docker_config(&folder, registry, env)?,
                 None => Secret::None,
             };
             Ok(Identity { secret, withheld })
@@ -141,11 +181,14 @@ fn from_env(
 ) -> (Option<Secret>, Option<String>) {
     let token = env(ENV_TOKEN).filter(|t| !t.is_empty());
     let basic = match (env(ENV_USERNAME), env(ENV_PASSWORD)) {
-        (Some(username), Some(password)) => Some(Secret::Basic { username, password }),
+        (Some(username), Some(password)) => Some(Secret::Basic {
+            username,
+            password: Hidden::new(password),
+        }),
         _ => None,
     };
     let (secret, names) = match (token, basic) {
-        (Some(token), _) => (Secret::Bearer(token), ENV_TOKEN.to_owned()),
+        (Some(token), _) => (Secret::Bearer(Hidden::new(token)), ENV_TOKEN.to_owned()),
         (None, Some(basic)) => (basic, format!("{ENV_USERNAME}` and `{ENV_PASSWORD}")),
         (None, None) => return (None, None),
     };
@@ -162,6 +205,17 @@ fn from_env(
          `{ENV_HOST}` names, and {why}"
     );
     (None, Some(withheld))
+}
+
+/// skb's own credential for the registry at `origin`: `SKB_AUTH`, then the
+/// user's `credentials.json` (not `.netrc`: see
+/// [`HostCredentials::ambient_listed`]).
+fn from_skb(origin: &Url) -> Result<Option<Secret>, OciError> {
+    let listed = HostCredentials::ambient_listed().map_err(OciError::HostCredentials)?;
+    Ok(listed.for_url(origin).map(|(auth, _)| match auth {
+        Auth::Bearer(token) => Secret::Bearer(token),
+        Auth::Basic { username, password } => Secret::Basic { username, password },
+    }))
 }
 
 /// `host[:port]` in the one form registries are compared in (see the
@@ -204,10 +258,16 @@ fn key_host(key: &str) -> Option<String> {
     canonical_host(host)
 }
 
-/// `auths.<registry>` of `<folder>/config.json`: `auth` (base64 of
-/// `user:password`, or of `<token>:…` with an `identitytoken`), or
-/// `username`/`password`. A missing file or entry is anonymous.
-fn from_docker_config(folder: &Path, registry: &str) -> Result<Secret, OciError> {
+/// What `<folder>/config.json` gives `registry`: the answer of its
+/// credential helper (`credHelpers`, else `credsStore`), else
+/// `auths.<registry>`: `auth` (base64 of `user:password`, or of
+/// `<token>:…` with an `identitytoken`), or `username`/`password`. A
+/// missing file or entry is anonymous; a helper is found on `env`'s `PATH`.
+fn from_docker_config(
+    folder: &Path,
+    registry: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Secret, OciError> {
     let path = folder.join("config.json");
     let bad = |why: String| OciError::Credentials {
         path: path.clone(),
@@ -220,11 +280,26 @@ fn from_docker_config(folder: &Path, registry: &str) -> Result<Secret, OciError>
     };
     let config: DockerConfig =
         serde_json::from_slice(&text).map_err(|e| bad(format!("not a Docker config: {e}")))?;
+    let helper = lookup(&config.cred_helpers, registry).or(config.creds_store.as_ref());
+    if let Some(name) = helper {
+        // Docker asks its helpers about Docker Hub by the v1 index URL.
+        let server = match canonical_host(registry).as_deref() {
+            Some("docker.io") => "https://index.docker.io/v1/",
+            _ => registry,
+        };
+        return Ok(
+            match helper::get(name, server, env("PATH").as_deref()).map_err(bad)? {
+                Some((username, secret)) if username == "<token>" => Secret::Identity(secret),
+                Some((username, password)) => Secret::Basic { username, password },
+                None => Secret::None,
+            },
+        );
+    }
     let Some(entry) = lookup(&config.auths, registry) else {
         return Ok(Secret::None);
     };
     if let Some(token) = entry.identitytoken.as_ref().filter(|t| !t.is_empty()) {
-        return Ok(Secret::Identity(token.clone()));
+        return Ok(Secret::Identity(Hidden::new(token.clone())));
     }
     if let Some(auth) = entry.auth.as_ref().filter(|a| !a.is_empty()) {
         let decoded = STANDARD
@@ -243,13 +318,13 @@ fn from_docker_config(folder: &Path, registry: &str) -> Result<Secret, OciError>
         })?;
         return Ok(Secret::Basic {
             username: username.to_owned(),
-            password: password.to_owned(),
+            password: Hidden::new(password),
         });
     }
     match (&entry.username, &entry.password) {
         (Some(username), Some(password)) => Ok(Secret::Basic {
             username: username.clone(),
-            password: password.clone(),
+            password: Hidden::new(password.clone()),
         }),
         _ => Ok(Secret::None),
     }
@@ -258,7 +333,7 @@ fn from_docker_config(folder: &Path, registry: &str) -> Result<Secret, OciError>
 /// The entry for `registry`: the key written exactly as the registry is,
 /// else the first key (in the file's sorted order) whose registry
 /// ([`key_host`]) is the same host.
-fn lookup<'a>(auths: &'a BTreeMap<String, AuthEntry>, registry: &str) -> Option<&'a AuthEntry> {
+fn lookup<'a, T>(auths: &'a BTreeMap<String, T>, registry: &str) -> Option<&'a T> {
     let wanted = canonical_host(registry)?;
     if let Some(entry) = auths.get(registry) {
         return Some(entry);
@@ -272,6 +347,10 @@ fn lookup<'a>(auths: &'a BTreeMap<String, AuthEntry>, registry: &str) -> Option<
 struct DockerConfig {
     #[serde(default)]
     auths: BTreeMap<String, AuthEntry>,
+    #[serde(default, rename = "credsStore")]
+    creds_store: Option<String>,
+    #[serde(default, rename = "credHelpers")]
+    cred_helpers: BTreeMap<String, String>,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -393,8 +472,12 @@ mod tests {
         }
     }
 
+    fn at(registry: &str) -> Url {
+        Url::parse(&format!("https://{registry}/")).unwrap()
+    }
+
     fn secret(registry: &str, env: &dyn Fn(&str) -> Option<String>) -> Secret {
-        match resolve(&Credentials::Ambient, registry, env) {
+        match resolve(&Credentials::Ambient, registry, &at(registry), env) {
             Ok(identity) => identity.secret,
             Err(e) => panic!("{e}"),
         }
@@ -447,6 +530,7 @@ mod tests {
             let identity = resolve(
                 &Credentials::Ambient,
                 "evil.example",
+                &at("evil.example"),
                 &env_of(dir.path(), vars),
             )
             .unwrap();
@@ -460,7 +544,13 @@ mod tests {
         let scoped = &[(ENV_HOST, "GHCR.io.:443"), (ENV_TOKEN, "t")];
         let env = env_of(dir.path(), scoped);
         assert_eq!(secret("ghcr.io", &env), Secret::Bearer("t".into()));
-        let elsewhere = resolve(&Credentials::Ambient, "evil.example", &env).unwrap();
+        let elsewhere = resolve(
+            &Credentials::Ambient,
+            "evil.example",
+            &at("evil.example"),
+            &env,
+        )
+        .unwrap();
         assert_eq!(elsewhere.secret, Secret::None);
         let why = elsewhere.withheld.unwrap_or_default();
         assert!(why.contains("names `ghcr.io`, not `evil.example`"), "{why}");
@@ -468,13 +558,35 @@ mod tests {
             assert_eq!(secret(registry, &env), Secret::None, "{registry}");
         }
         let bad = &[(ENV_HOST, "ghcr.io/acme"), (ENV_TOKEN, "t")];
-        let identity = resolve(&Credentials::Ambient, "ghcr.io", &env_of(dir.path(), bad)).unwrap();
+        let env = env_of(dir.path(), bad);
+        let identity = resolve(&Credentials::Ambient, "ghcr.io", &at("ghcr.io"), &env).unwrap();
         assert_eq!(identity.secret, Secret::None);
         assert!(
             identity
                 .withheld
                 .unwrap_or_default()
                 .contains("not a `host[:port]`")
+        );
+    }
+
+    #[test]
+    fn debug_never_shows_a_password_or_token() {
+        let shown = format!(
+            "{:?} {:?} {:?} {:?}",
+            Credentials::Basic {
+                username: "u".into(),
+                password: "pw-s3cret".into(),
+            },
+            Credentials::Bearer("tok-s3cret".into()),
+            Secret::Basic {
+                username: "u".into(),
+                password: "pw-s3cret".into(),
+            },
+            Secret::Identity("tok-s3cret".into()),
+        );
+        assert!(
+            !shown.contains("s3cret") && shown.contains("\"u\""),
+            "{shown}"
         );
     }
 
@@ -539,9 +651,12 @@ mod tests {
             r#"{"auths":{"h":{"auth":"!!"}}}"#,
         )
         .unwrap();
-        let err = resolve(&Credentials::DockerConfig(dir.path().into()), "h", &|_| {
-            None
-        })
+        let err = resolve(
+            &Credentials::DockerConfig(dir.path().into()),
+            "h",
+            &at("h"),
+            &|_| None,
+        )
         .map(|identity| identity.secret)
         .unwrap_err()
         .to_string();

@@ -6,7 +6,8 @@
 //! (`Basic`, or a `Bearer` token fetched from the challenge's realm),
 //! retrying with backoff on connection failures, `5xx` and `429` (never on
 //! another `4xx`), and reading every body with a bound checked before
-//! anything is allocated.
+//! anything is allocated. Servers are checked against the roots of
+//! [`crate::tls`].
 
 use std::thread;
 use std::time::Duration;
@@ -58,7 +59,6 @@ impl<'a> Session<'a> {
     ) -> Result<Session<'a>, OciError> {
         reference.check()?;
         let env = |name: &str| std::env::var(name).ok();
-        let identity = auth::resolve(&options.credentials, &reference.registry, &env)?;
         let host = match reference.registry.as_str() {
             "docker.io" | "index.docker.io" => "registry-1.docker.io",
             other => other,
@@ -73,7 +73,18 @@ impl<'a> Session<'a> {
                 why: format!("the registry is not a host: {e}"),
             })?,
         };
+        // skb's own credentials are looked up by the registry's name, on
+        // the scheme it is spoken to.
+        let named = Url::parse(&format!("{}://{}/", base.scheme(), reference.registry))
+            .unwrap_or_else(|_| base.clone());
+        let identity = auth::resolve(&options.credentials, &reference.registry, &named, &env)?;
+        let tls = crate::tls::config().map_err(|why| OciError::Transport {
+            reference: reference.to_string(),
+            url: base.to_string(),
+            why,
+        })?;
         let config = ureq::Agent::config_builder()
+            .tls_config(tls)
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(15)))
             .timeout_per_call(Some(options.timeout))
@@ -82,7 +93,7 @@ impl<'a> Session<'a> {
             .user_agent(concat!("skills-supply/", env!("CARGO_PKG_VERSION")))
             .build();
         let authorization = match &identity.secret {
-            Secret::Bearer(token) => Some(format!("Bearer {token}")),
+            Secret::Bearer(token) => Some(format!("Bearer {}", token.expose())),
             _ => None,
         };
         Ok(Session {
@@ -281,7 +292,7 @@ impl<'a> Session<'a> {
         let (method, url, body, content_type) = match &self.secret {
             Secret::Identity(refresh) => {
                 params.push(("grant_type", "refresh_token".to_owned()));
-                params.push(("refresh_token", refresh.clone()));
+                params.push(("refresh_token", refresh.expose().to_owned()));
                 params.push(("client_id", "skills-supply".to_owned()));
                 (
                     Method::POST,

@@ -24,6 +24,8 @@ pub enum OciError {
         /// What is wrong.
         why: String,
     },
+    /// skb's own credentials (`SKB_AUTH`, `credentials.json`) could not be read.
+    HostCredentials(crate::credentials::CredentialsError),
     /// The registry could not be reached, or answered what HTTP does not allow.
     Transport {
         /// The reference.
@@ -94,6 +96,7 @@ impl fmt::Display for OciError {
             OciError::Reference { reference, why } => {
                 write!(f, "`{reference}` is not an OCI reference: {why}")
             }
+            OciError::HostCredentials(e) => write!(f, "{e}"),
             OciError::Credentials { path, why } => {
                 write!(
                     f,
@@ -132,7 +135,9 @@ impl fmt::Display for OciError {
                     f,
                     "`{reference}`: the registry requires credentials ({status} unauthorized); \
                      run `docker login` or `oras login`, or set `{ENV_HOST}` to the registry \
-                     and `{ENV_USERNAME}` and `{ENV_PASSWORD}` (or `{ENV_TOKEN}`)"
+                     and `{ENV_USERNAME}` and `{ENV_PASSWORD}` (or `{ENV_TOKEN}`), or give \
+                     an `{}` entry for it",
+                    crate::credentials::ENV_AUTH
                 )?;
                 write_withheld(f, withheld.as_deref())
             }

@@ -29,6 +29,9 @@ Sets (`--sets`, comma separated; default all that exist):
   attacks-fresh5, benign-fresh5
                 $EVAL/fresh5/attacks/labels.jsonl and $EVAL/fresh5/benign/index.jsonl: built blind while the
                 fourth round tuned on the third and fourth pairs
+  attacks-fresh6, benign-fresh6
+                $EVAL/fresh6/attacks/labels.jsonl and $EVAL/fresh6/benign/index.jsonl: built blind while the
+                fifth round tuned on the third to fifth pairs
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -149,6 +152,9 @@ def build_sets(names, tmp):
         "attacks-fresh5": lambda: labelled_set("attacks-fresh5", os.path.join(EVAL, "fresh5", "attacks", "labels.jsonl"), True),
         "benign-fresh5": lambda: corpus_set("benign-fresh5", os.path.join(EVAL, "fresh5", "benign", "index.jsonl"),
                                             os.path.join(EVAL, "fresh5", "benign"), True),
+        "attacks-fresh6": lambda: labelled_set("attacks-fresh6", os.path.join(EVAL, "fresh6", "attacks", "labels.jsonl"), True),
+        "benign-fresh6": lambda: corpus_set("benign-fresh6", os.path.join(EVAL, "fresh6", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh6", "benign"), True),
     }
     out, notes = [], []
     for n in names:

@@ -94,6 +94,17 @@ pub enum Command {
     /// is invalid, so a failure leaves nothing behind. Exit status: 0
     /// unpacked, 1 a bad archive or invalid skills, 2 usage or I/O failure.
     Unpack(UnpackArgs),
+    /// Start a new skill: a folder every modelled client accepts as it is.
+    ///
+    /// `skb init NAME` makes `NAME/` (in --dir, default the current folder)
+    /// holding a `SKILL.md` (the name; a description saying what the skill
+    /// does, then when to use it; an `allowed-tools` rule naming the one
+    /// program it runs) and `scripts/example.py`, that rule's program.
+    /// Without NAME, the current folder becomes the skill, named by the
+    /// folder. Nothing is ever overwritten: a name already taken, or any of
+    /// the files already there, is refused and nothing is written. Exit
+    /// status: 0 made, 2 a bad name, something in the way, or I/O failure.
+    Init(InitArgs),
     /// Generate a minisign key pair for signing packs.
     Keygen(KeygenArgs),
     /// Print the skill catalog a model is given for these skills: the
@@ -510,6 +521,17 @@ pub struct UnpackArgs {
     pub discovery: DiscoveryLimitArgs,
     #[command(flatten)]
     pub skill_limits: SkillLimitArgs,
+}
+
+/// `skb init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The skill's name, which is its folder's name: 1-64 of `a-z`, `0-9`
+    /// and `-`. Default: the current folder becomes the skill.
+    pub name: Option<String>,
+    /// The folder to make the skill in (with NAME).
+    #[arg(long, value_name = "DIR", requires = "name")]
+    pub dir: Option<PathBuf>,
 }
 
 /// `skb keygen`.

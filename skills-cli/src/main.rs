@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         args::Command::Verify(a) => cmd::verify::run(&a),
         args::Command::Inspect(a) => cmd::inspect::run(&a),
         args::Command::Unpack(a) => cmd::unpack::run(&a),
+        args::Command::Init(a) => cmd::init::run(&a),
         args::Command::Keygen(a) => cmd::keygen::run(&a),
         args::Command::Diff(a) => cmd::diff::run(&a),
         args::Command::Catalog(a) => cmd::catalog::run(&a),

@@ -76,6 +76,7 @@ pub mod discover;
 pub mod fix;
 mod parse;
 mod rules;
+pub mod scaffold;
 
 // The flat paths (see "Code map" above).
 #[cfg(feature = "codegen")]

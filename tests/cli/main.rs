@@ -31,6 +31,7 @@ mod frameworks;
 mod golden;
 mod golden_properties;
 mod hostile;
+mod init;
 mod install;
 mod install_remote;
 mod install_scan;

@@ -9,6 +9,7 @@ pub mod diff;
 pub mod fix;
 pub mod found;
 pub mod import;
+pub mod init;
 pub mod inspect;
 pub mod install;
 pub mod keygen;

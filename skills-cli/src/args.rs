@@ -1250,7 +1250,8 @@ pub struct AddArgs {
     pub skills: Vec<String>,
     /// Install for this client (repeatable): claude-code, codex, gemini-cli,
     /// opencode, qwen-code, copilot, cursor, goose, windsurf, cline,
-    /// roo-code, kiro, openhands, amp. Default: the clients whose folders
+    /// roo-code, kiro, openhands, amp (also as `npx skills` names them:
+    /// github-copilot, roo, kiro-cli). Default: the clients whose folders
     /// the project has, else claude-code and codex.
     #[arg(short, long = "client", value_name = "CLIENT", value_parser = parse_target)]
     pub clients: Vec<&'static InstallTarget>,

@@ -452,6 +452,10 @@ pub struct InstallTarget {
     /// Where the folders come from: the recorded version, or the page of
     /// the maker's documentation that names them.
     pub source: &'static str,
+    /// Other names `--client` takes for it: the ones Vercel's `npx skills`
+    /// uses (`github-copilot`, `roo`, `kiro-cli`), so its users' commands
+    /// keep working.
+    pub aliases: &'static [&'static str],
 }
 
 /// Every folder `skb add` can install into, one row per client; clients
@@ -468,6 +472,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: Some(Client::ClaudeCode),
         recorded: true,
         source: "recorded: Claude Code 2.1.330",
+        aliases: &[],
     },
     InstallTarget {
         id: "codex",
@@ -480,6 +485,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: Some(Client::Codex),
         recorded: true,
         source: "recorded: Codex CLI 0.169.0",
+        aliases: &[],
     },
     // Recorded (Gemini CLI 0.61.0): the working directory's `.gemini/skills`
     // and `.agents/skills`, no walk up; `~/.gemini/skills`, `~/.agents/skills`.
@@ -494,6 +500,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: Some(Client::GeminiCli),
         recorded: true,
         source: "recorded: Gemini CLI 0.61.0",
+        aliases: &[],
     },
     // Recorded (OpenCode 1.18.33): `.opencode/skills` (and `.claude`,
     // `.agents`) from the working directory up to the git root;
@@ -509,6 +516,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: Some(Client::OpenCode),
         recorded: true,
         source: "recorded: OpenCode 1.18.33",
+        aliases: &[],
     },
     // Recorded (Qwen Code 0.24.4): the working directory's `.qwen/skills`;
     // `~/.qwen/skills`.
@@ -523,6 +531,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: Some(Client::QwenCode),
         recorded: true,
         source: "recorded: Qwen Code 0.24.4",
+        aliases: &[],
     },
     // Recorded (Copilot CLI 1.0.102): `.github/skills` (and `.agents`,
     // `.claude`) from the working directory up to the git root;
@@ -538,6 +547,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: Some(Client::Copilot),
         recorded: true,
         source: "recorded: GitHub Copilot CLI 1.0.102",
+        aliases: &["github-copilot"],
     },
     InstallTarget {
         id: "cursor",
@@ -550,6 +560,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://cursor.com/docs/context/skills",
+        aliases: &[],
     },
     // Documented: `.agents/skills` in the project, `~/.config/agents/skills`
     // (and `~/.config/goose/skills`, `~/.claude/skills`) in the home.
@@ -564,6 +575,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://block.github.io/goose/docs/guides/context-engineering/using-skills",
+        aliases: &[],
     },
     // Documented: `.windsurf/skills` and `~/.codeium/windsurf/skills` (also
     // `.agents/skills`, `~/.agents/skills`).
@@ -578,6 +590,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://docs.windsurf.com/windsurf/cascade/skills",
+        aliases: &[],
     },
     // Documented: `.cline/skills` (also `.clinerules/skills`) and
     // `~/.cline/skills`.
@@ -592,6 +605,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://docs.cline.bot/customization/skills",
+        aliases: &[],
     },
     InstallTarget {
         id: "roo-code",
@@ -604,6 +618,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://docs.roocode.com/features/skills",
+        aliases: &["roo"],
     },
     // Documented: the workspace's skill wins over the global one of its name.
     InstallTarget {
@@ -617,6 +632,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://kiro.dev/docs/skills",
+        aliases: &["kiro-cli"],
     },
     // Documented: `.agents/skills` (`.openhands/skills` kept for older
     // projects) and `~/.agents/skills`.
@@ -631,6 +647,7 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: false,
         source: "https://docs.openhands.dev/overview/skills",
+        aliases: &[],
     },
     // Recorded, listing only (Amp 0.0.1790142911-g7618fb, `amp skill
     // list`): `.agents/skills` and `.claude/skills` of the working directory
@@ -650,12 +667,16 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         client: None,
         recorded: true,
         source: "recorded: Amp 0.0.1790142911 (`amp skill list`)",
+        aliases: &[],
     },
 ];
 
-/// The install target called `id`.
+/// The install target called `id`, or one of its [`InstallTarget::aliases`].
 pub fn install_target(id: &str) -> Option<&'static InstallTarget> {
-    INSTALL_TARGETS.iter().find(|t| t.id == id)
+    INSTALL_TARGETS
+        .iter()
+        .find(|t| t.id == id)
+        .or_else(|| INSTALL_TARGETS.iter().find(|t| t.aliases.contains(&id)))
 }
 
 #[cfg(test)]
@@ -685,10 +706,19 @@ mod tests {
             assert!(row.project_folders.contains(&target.project), "{}", row.id);
             assert!(row.user_folders.contains(&target.user), "{}", row.id);
         }
-        let mut ids: Vec<&str> = INSTALL_TARGETS.iter().map(|t| t.id).collect();
+        let mut ids: Vec<&str> = INSTALL_TARGETS
+            .iter()
+            .flat_map(|t| std::iter::once(t.id).chain(t.aliases.iter().copied()))
+            .collect();
+        let names = ids.len();
         ids.sort_unstable();
         ids.dedup();
-        assert_eq!(ids.len(), INSTALL_TARGETS.len());
+        assert_eq!(ids.len(), names, "an id or alias names two targets");
+        assert_eq!(install_target("roo").map(|t| t.id), Some("roo-code"));
+        assert_eq!(
+            install_target("github-copilot").map(|t| t.id),
+            Some("copilot")
+        );
     }
 
     #[test]

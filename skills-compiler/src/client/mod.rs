@@ -204,6 +204,21 @@ pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<Stri
         Place::Project {
             level,
             outside_repository,
+            ..
+        } if own
+            && !origin.folder_read_by(client)
+            && client.info().levels == skills_core::client::Levels::RepositoryRoot =>
+        {
+            format!(
+                "the skill is in `{}`, {level} level{} above the project folder and below the root of its git repository: {title} reads only the skills folders at the repository's root",
+                folder.display(),
+                if level == 1 { "" } else { "s" },
+            )
+        }
+        Place::Project {
+            level,
+            outside_repository,
+            ..
         } if own && !origin.folder_read_by(client) => {
             let why = if outside_repository {
                 "the project is in no git repository, and {title} then reads the project folder's own skills folders only"

@@ -123,6 +123,7 @@ pub(super) fn skills_folder(dir: &Path) -> Option<Folder> {
         place: Place::Project {
             level: 0,
             outside_repository: false,
+            top: true,
         },
     })
 }
@@ -153,7 +154,8 @@ pub(super) fn repository_root(canon: &Path) -> Option<&Path> {
 /// given; its parents' are canonical.
 pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> Vec<Folder> {
     let mut levels: Vec<(PathBuf, bool)> = vec![(start.to_path_buf(), false)];
-    match repository_root(canon) {
+    let repository = repository_root(canon);
+    match repository {
         Some(top) => levels.extend(
             canon
                 .ancestors()
@@ -169,6 +171,12 @@ pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> V
         ),
         None => {}
     }
+    // The repository's root is the last level inside it; outside one, the
+    // start directory.
+    let top = match repository {
+        Some(_) => levels.iter().rposition(|(_, outside)| !outside).unwrap_or(0),
+        None => 0,
+    };
     let mut wanted: Vec<Folder> = Vec::new();
     for rel in client::distinct_project_folders() {
         for (level, (dir, outside)) in levels.iter().enumerate() {
@@ -184,6 +192,7 @@ pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> V
                 place: Place::Project {
                     level,
                     outside_repository: *outside,
+                    top: level == top,
                 },
             };
             if !folder.readers().is_empty() {
@@ -266,6 +275,7 @@ pub(super) fn scan(
         depth_reported: false,
         root: scans.iter().any(|s| s.reaches(0, false)),
         hidden_children: scans.iter().any(|s| s.reaches(1, true)),
+        hidden_below: scans.iter().any(|s| s.reaches(2, true)),
         descends: scans.iter().any(|s| s.descends()),
         walker: readers
             .iter()
@@ -302,6 +312,9 @@ struct Scan<'a> {
     root: bool,
     /// A reader lists hidden children (Claude Code).
     hidden_children: bool,
+    /// A reader lists hidden skill folders at any depth, without looking
+    /// into them (Kimi Code).
+    hidden_below: bool,
     /// A reader looks below the children (Codex, OpenCode).
     descends: bool,
     /// The reader whose walk stops at a depth (Codex), for the message at
@@ -317,7 +330,7 @@ impl Scan<'_> {
                 return;
             }
             let hidden = is_hidden(&entry.name);
-            if hidden && !(depth == 0 && self.hidden_children) {
+            if hidden && !(self.hidden_below || depth == 0 && self.hidden_children) {
                 continue;
             }
             let canon = match entry.kind {

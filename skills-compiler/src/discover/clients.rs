@@ -174,7 +174,10 @@ pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> V
     // The repository's root is the last level inside it; outside one, the
     // start directory.
     let top = match repository {
-        Some(_) => levels.iter().rposition(|(_, outside)| !outside).unwrap_or(0),
+        Some(_) => levels
+            .iter()
+            .rposition(|(_, outside)| !outside)
+            .unwrap_or(0),
         None => 0,
     };
     let mut wanted: Vec<Folder> = Vec::new();

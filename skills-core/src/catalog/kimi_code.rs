@@ -211,7 +211,10 @@ mod tests {
         assert_eq!(cut(&cjk), format!("{}...", "字".repeat(247)));
         // 240 ASCII and 20 emoji (two units each): 3 emoji fit in 247.
         let mixed = format!("{}{}", "a".repeat(240), "😀".repeat(20));
-        assert_eq!(cut(&mixed), format!("{}{}...", "a".repeat(240), "😀".repeat(3)));
+        assert_eq!(
+            cut(&mixed),
+            format!("{}{}...", "a".repeat(240), "😀".repeat(3))
+        );
         // A cluster of several code points is kept or dropped whole.
         let family = "👨\u{200d}👩\u{200d}👧";
         let s = format!("{}{}", "a".repeat(244), family.repeat(2));
@@ -229,13 +232,19 @@ mod tests {
         };
         let text = render(&[
             (Scope::User, vec![e("u", "/h/.kimi-code/skills/u/SKILL.md")]),
-            (Scope::Project, vec![e("p", "/p/.kimi-code/skills/p/SKILL.md")]),
+            (
+                Scope::Project,
+                vec![e("p", "/p/.kimi-code/skills/p/SKILL.md")],
+            ),
             (Scope::Builtin, builtin_entries(&["Write-Goal"])),
         ]);
         let body = text.strip_prefix(HEAD).unwrap_or_default();
         assert!(body.starts_with("\n### Project\n- p: D <x> & y\n  Path: /p/.kimi-code/skills/p/SKILL.md\n### User\n- u: D <x> & y\n"), "{body}");
         assert!(body.contains("\n### Built-in\n- check-kimi-code-docs: Answer"));
-        assert!(body.ends_with("...\n  Path: builtin://update-config"), "{body}");
+        assert!(
+            body.ends_with("...\n  Path: builtin://update-config"),
+            "{body}"
+        );
         let when = Entry {
             when_to_use: Some("When part."),
             ..e("w", "/x")

@@ -381,11 +381,9 @@ impl Style {
     /// [`codex::DEFAULT_BUDGET`], [`copilot::DEFAULT_BUDGET`].
     pub fn default_budget(self) -> Option<usize> {
         match self {
-            Style::Xml
-            | Style::GeminiCli
-            | Style::OpenCode
-            | Style::QwenCode
-            | Style::KimiCode => None,
+            Style::Xml | Style::GeminiCli | Style::OpenCode | Style::QwenCode | Style::KimiCode => {
+                None
+            }
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
             Style::Copilot => Some(copilot::DEFAULT_BUDGET),

@@ -42,7 +42,7 @@
 mod listing;
 mod read;
 
-pub use listing::{Found, Listing, Loose, listing, loose_files, resolve};
+pub use listing::{Found, Listing, Loose, listing, listing_found, loose_files, resolve};
 pub use read::{
     Dropped, Kind, Loaded, NO_DESCRIPTION, READ_LIMIT, load, read, read_bytes, split, stem,
 };

@@ -227,6 +227,24 @@ pub(super) fn user_folders(user: &UserFolders) -> Vec<Folder> {
     existing(wanted)
 }
 
+/// The skills folders `client` reads for a project started in `start`,
+/// and the user's (with `opts.user`), that exist, each once, as origins of
+/// depth 0: where a client that reads more than skill folders (Kimi Code's
+/// loose files) looks.
+pub fn client_folders(client: Client, start: &Path, opts: &DiscoveryOptions) -> Vec<Origin> {
+    let Ok(canon) = fs::canonicalize(start) else {
+        return Vec::new();
+    };
+    let mut all = folders(start, &canon, opts.outside_repository);
+    if let Some(user) = &opts.user {
+        all.extend(user_folders(user));
+    }
+    all.into_iter()
+        .map(|f| f.origin(0, false))
+        .filter(|o| o.folder_read_by(client))
+        .collect()
+}
+
 /// The folders that are directories, each (by canonical path) once, at its
 /// first place.
 fn existing(wanted: Vec<Folder>) -> Vec<Folder> {

@@ -28,9 +28,11 @@ use crate::discover::{FoundSkill, Origin};
 /// One skill file Kimi Code reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
-    /// The skill folder (for a loose file, the skills folder it is in).
+    /// The skill folder as Kimi Code names it (for a loose file, the skills
+    /// folder it is in): absolute, the skills folder's links resolved, not
+    /// those below it.
     pub dir: PathBuf,
-    /// The skill file: `DIR/SKILL.md`, or a loose `NAME.md`.
+    /// The skill file (`DIR/SKILL.md`, or a loose `NAME.md`), named so.
     pub file: PathBuf,
     /// Its scope.
     pub scope: Scope,
@@ -218,11 +220,37 @@ pub fn loose_files(folders: &[Origin]) -> Vec<Loose> {
     out
 }
 
+/// Kimi Code's listing of what discovery found with `opts`, its loose
+/// files included: those at the top of the folders the found skills are
+/// in, and (for a project started in `start`) of every folder Kimi Code
+/// reads there, which may hold loose files only.
+pub fn listing_found(
+    found: &[FoundSkill],
+    start: Option<&Path>,
+    opts: &crate::discover::DiscoveryOptions,
+) -> Listing {
+    let mut folders: Vec<Origin> = found
+        .iter()
+        .filter_map(|f| f.origin.as_ref())
+        .filter(|o| o.folder_read_by(Client::KimiCode))
+        .cloned()
+        .collect();
+    if let Some(start) = start {
+        folders.extend(crate::discover::client_folders(
+            Client::KimiCode,
+            start,
+            opts,
+        ));
+    }
+    listing(found, &loose_files(&folders))
+}
+
 /// Kimi Code's listing of the skills discovery found (those in the folders
 /// it reads, [`Origin::read_by`], and those under paths named directly) and
 /// of the loose files `loose` ([`loose_files`]).
 pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
-    let mut places: Vec<(OrderKey, PathBuf, PathBuf)> = found
+    type Place<'a> = (OrderKey, PathBuf, PathBuf, Option<&'a Origin>);
+    let mut places: Vec<Place<'_>> = found
         .iter()
         .filter(|f| {
             f.origin
@@ -231,17 +259,15 @@ pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
         })
         .map(|f| {
             let file = f.dir.join("SKILL.md");
-            (
-                order_key(&file, &f.dir, f.origin.as_ref()),
-                f.dir.clone(),
-                file,
-            )
+            let key = order_key(&file, &f.dir, f.origin.as_ref());
+            (key, f.dir.clone(), file, f.origin.as_ref())
         })
         .chain(loose.iter().map(|l| {
             (
                 order_key(&l.file, &l.origin.folder, Some(&l.origin)),
                 l.origin.folder.clone(),
                 l.file.clone(),
+                Some(&l.origin),
             )
         }))
         .collect();
@@ -251,7 +277,7 @@ pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
     let mut taken: HashSet<String> = HashSet::new();
     let found = places
         .into_iter()
-        .map(|(k, dir, file)| {
+        .map(|(k, dir, file, origin)| {
             let bytes = fsread::read_file(&file, READ_LIMIT + 1);
             let (mut reading, name) = match &bytes {
                 Ok(bytes) => {
@@ -275,6 +301,10 @@ pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
                     why: copy_why(name.as_deref().unwrap_or_default()),
                 };
             }
+            let (dir, file) = (shown(&dir, origin), shown(&file, origin));
+            if let Outcome::Listed(l) = &mut reading.outcome {
+                l.location = file.clone();
+            }
             Found {
                 dir,
                 file,
@@ -286,6 +316,23 @@ pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
         })
         .collect();
     Listing { found }
+}
+
+/// `path` as Kimi Code names it: below its skills folder's real path
+/// (Kimi Code resolves the folder's links, not those below it), absolute.
+fn shown(path: &Path, origin: Option<&Origin>) -> PathBuf {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let Some(origin) = origin else {
+        return absolute(path);
+    };
+    match (
+        std::fs::canonicalize(&origin.folder),
+        path.strip_prefix(&origin.folder),
+    ) {
+        (Ok(real), Ok(rel)) if rel.as_os_str().is_empty() => real,
+        (Ok(real), Ok(rel)) => real.join(rel),
+        _ => absolute(path),
+    }
 }
 
 fn copy_why(name: &str) -> String {

@@ -1227,7 +1227,7 @@ pub struct AddArgs {
     #[arg(short, long = "skill", value_name = "NAME")]
     pub skills: Vec<String>,
     /// Install for this client (repeatable): claude-code, codex, gemini-cli,
-    /// opencode, qwen-code, copilot, cursor, goose, amp. Default: the clients whose
+    /// opencode, qwen-code, copilot, kimi-code, cursor, goose, amp. Default: the clients whose
     /// folders the project has, else claude-code and codex.
     #[arg(short, long = "client", value_name = "CLIENT", value_parser = parse_target)]
     pub clients: Vec<&'static InstallTarget>,

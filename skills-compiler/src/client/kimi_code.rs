@@ -9,7 +9,9 @@
 //!   `~/.agents/skills`; its three built-ins last. In each folder, every
 //!   directory down to 8 levels is read: a directory holding a `SKILL.md`
 //!   is a skill and is not looked into; a hidden one (`.name`) or
-//!   `node_modules` is a skill when it holds one, and never looked into.
+//!   `node_modules` is a skill when it holds one, and never looked into
+//!   (`skb validate` does not know the `node_modules` rule: it is the
+//!   listing's, `catalog` and `show`).
 //!   A `SKILL.md` directly in the folder is not read; a loose `NAME.md`
 //!   there is a skill named `NAME` ([`loose_files`]) unless a skill folder
 //!   `NAME` is beside it. Lowercase `skill.md` is not read.

@@ -165,6 +165,18 @@ fn order_key(file: &Path, dir: &Path, origin: Option<&Origin>) -> OrderKey {
     )
 }
 
+/// Whether Kimi Code's walk reaches the skill folder `dir` below
+/// `origin`'s folder: it never looks into a `node_modules` (nor a hidden
+/// directory, which discovery does not look into either), though either
+/// may be a skill itself.
+fn walked(origin: &Origin, dir: &Path) -> bool {
+    let Ok(rel) = dir.strip_prefix(&origin.folder) else {
+        return true;
+    };
+    let parents = rel.parent().map(Path::components).into_iter().flatten();
+    !parents.into_iter().any(|c| c.as_os_str() == "node_modules")
+}
+
 /// A loose `NAME.md` at the top of a skills folder Kimi Code reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loose {
@@ -255,7 +267,7 @@ pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
         .filter(|f| {
             f.origin
                 .as_ref()
-                .is_none_or(|o| o.read_by(Client::KimiCode))
+                .is_none_or(|o| o.read_by(Client::KimiCode) && walked(o, &f.dir))
         })
         .map(|f| {
             let file = f.dir.join("SKILL.md");

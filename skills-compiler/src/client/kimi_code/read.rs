@@ -8,7 +8,7 @@ use skills_core::catalog::claude_code::is_js_whitespace;
 use skills_core::client::Client;
 use skills_core::fsread;
 
-use crate::client::js_yaml::{self, Scalar, Version, is_unknown_tag};
+use crate::client::js_yaml::{self, Scalar, Version, is_unknown_tag, standard_tag};
 use crate::client::reading::{Listed, Outcome, Reading};
 use crate::diag::Code;
 use crate::yaml::{self, Node, Value};
@@ -176,11 +176,22 @@ fn mapping(text: &str) -> Result<Option<Node>, Dropped> {
     if parsed.is_fatal() {
         return Err(Dropped::No("its YAML does not parse".into()));
     }
-    let tags: Vec<&str> = parsed
+    let (strs, tags): (Vec<_>, Vec<_>) = parsed
         .problems
         .iter()
         .filter(|p| p.code == Code::YamlTag)
-        .map(|p| text.get(p.span.clone()).unwrap_or("!"))
+        .map(|p| (text.get(p.span.clone()).unwrap_or("!"), p.span.clone()))
+        .partition(|(t, _)| standard_tag(t) == Some("str"));
+    let tags: Vec<&str> = tags.into_iter().map(|(t, _)| t).collect();
+    // `!!str` makes the scalar it tags text, which is all it does.
+    let text_at: Vec<usize> = strs
+        .iter()
+        .flat_map(|(_, span)| {
+            let gap = text
+                .get(span.end..)
+                .map_or(0, |t| t.len() - t.trim_start_matches([' ', '\t']).len());
+            [span.start, span.end + gap]
+        })
         .collect();
     if let Some(tag) = tags.iter().find(|t| is_unknown_tag(t, Version::Four)) {
         return Err(Dropped::No(format!(
@@ -211,11 +222,28 @@ fn mapping(text: &str) -> Result<Option<Node>, Dropped> {
                     "the YAML uses a merge key (`<<`), which Kimi Code's YAML reader expands; that is not modelled".into(),
                 ))
             }
-            Some(_) => Ok(Some(root)),
+            Some(_) => {
+                let mut root = root;
+                as_text(&mut root, &text_at);
+                Ok(Some(root))
+            }
             None => Err(Dropped::No(
                 "its frontmatter is not a mapping at the top level".into(),
             )),
         },
+    }
+}
+
+/// Marks the scalars starting at one of `starts` as text (not typed).
+fn as_text(node: &mut Node, starts: &[usize]) {
+    match &mut node.value {
+        Value::Str(_) => {
+            if starts.contains(&node.span.start) {
+                node.plain = false;
+            }
+        }
+        Value::Seq(items) => items.iter_mut().for_each(|i| as_text(i, starts)),
+        Value::Map(entries) => entries.iter_mut().for_each(|(_, v)| as_text(v, starts)),
     }
 }
 
@@ -506,6 +534,14 @@ mod tests {
             ok("---\nname: a\ndescription: d\ntype: reference\n---\n").kind,
             Kind::Reference
         );
+        assert_eq!(
+            ok("---\nname: a\ndescription: !!str 12\n---\n").description,
+            "12"
+        );
+        assert!(matches!(
+            load("---\nname: a\ndescription: !!int 12\n---\n", "a", true),
+            Err(Dropped::Unknown(_))
+        ));
     }
 
     #[test]

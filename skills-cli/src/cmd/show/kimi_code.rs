@@ -10,8 +10,8 @@
 //! `--args` is the tool's `args`: its words fill `$0`, `$1`,
 //! `$ARGUMENTS[N]` and the frontmatter's `arguments` names, the whole
 //! `$ARGUMENTS`; without a placeholder it is appended as `ARGUMENTS:`.
-//! `${KIMI_SESSION_ID}` is `--session-id` (default: a new random UUID, as a
-//! new session's). A name Kimi Code does not load, a skill with
+//! `${KIMI_SESSION_ID}` is `--session-id` (default: `session_` and a new
+//! random UUID, as a new session's). A name Kimi Code does not load, a skill with
 //! `disable-model-invocation: true`, a `type: flow` or `reference` skill
 //! and a built-in (Kimi Code's own text) are errors quoting Kimi Code's
 //! answer. `--run-commands` is refused (Kimi Code runs no command of a
@@ -83,7 +83,7 @@ pub(super) fn run(args: &ShowArgs) -> io::Result<Outcome> {
     }
     let session_id = match &args.activation.session_id {
         Some(id) => id.clone(),
-        None => super::new_session_id()?,
+        None => format!("session_{}", super::new_session_id()?),
     };
     let dir = skill.dir.to_string_lossy();
     let body = activation::expand(

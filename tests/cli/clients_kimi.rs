@@ -530,3 +530,45 @@ fn arguments_fill_the_placeholders() {
     );
     assert!(!out.status.success());
 }
+
+#[test]
+fn add_for_kimi_code_installs_where_it_reads_and_validate_says_what_differs() {
+    let tmp = tempdir();
+    let src = tmp.path().join("src");
+    write(
+        &src.join("demo/SKILL.md"),
+        "---\nname: demo\ndescription: Demo. Use when testing.\n---\nBody.\n",
+    );
+    let p = tmp.path().join("p");
+    fs::create_dir_all(p.join(".git")).unwrap();
+    let out = skills()
+        .current_dir(&p)
+        .args(["add", "../src", "--client", "kimi-code"])
+        .output()
+        .unwrap();
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    assert!(
+        all.contains("installed demo -> .kimi-code/skills/demo"),
+        "{all}"
+    );
+    assert!(!all.contains("would not load"), "{all}");
+    let printed = catalog(tmp.path(), &p);
+    assert!(
+        printed.contains("\n### Project\n- demo: Demo. Use when testing.\n"),
+        "{printed}"
+    );
+    // Kimi Code lists a `paths:` skill, which Claude Code holds back.
+    write(
+        &tmp.path().join("tree/scoped/SKILL.md"),
+        "---\nname: scoped\ndescription: Scoped to some files.\npaths: [\"src/**\"]\n---\nBody.\n",
+    );
+    let out = run(
+        tmp.path(),
+        tmp.path(),
+        &["validate", "--format", "json", "tree"],
+    );
+    let report = text(&out.stdout);
+    assert!(report.contains("SK493"), "{report}");
+    assert!(report.contains("Kimi Code"), "{report}");
+}

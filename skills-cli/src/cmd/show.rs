@@ -146,7 +146,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         Client::OpenCode => opencode::run(&args),
         Client::Copilot => copilot::run(&args),
         Client::QwenCode => qwen_code::run(&args),
-        Client::KimiCode => kimi_code::run(&args),
+        Client::KimiCode => kimi_code::run(&args, new_session_id),
     }
 }
 

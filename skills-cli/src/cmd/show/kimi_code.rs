@@ -30,8 +30,8 @@ use crate::cmd::found::discovered;
 use crate::output::fail;
 use crate::output::print_text as print;
 
-/// Runs `skb show --style kimi-code`.
-pub(super) fn run(args: &ShowArgs) -> io::Result<Outcome> {
+/// Runs `skb show --style kimi-code`; `new_id` makes a random UUID.
+pub(super) fn run(args: &ShowArgs, new_id: fn() -> io::Result<String>) -> io::Result<Outcome> {
     if args.activation.run_commands {
         return fail(
             "Kimi Code runs no command of a skill's instructions: `` !`...` `` reaches the model as written (leave out --run-commands)",
@@ -83,7 +83,7 @@ pub(super) fn run(args: &ShowArgs) -> io::Result<Outcome> {
     }
     let session_id = match &args.activation.session_id {
         Some(id) => id.clone(),
-        None => format!("session_{}", super::new_session_id()?),
+        None => format!("session_{}", new_id()?),
     };
     let dir = skill.dir.to_string_lossy();
     let body = activation::expand(

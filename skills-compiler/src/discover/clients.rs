@@ -428,14 +428,24 @@ impl Scan<'_> {
         let max = self.opts.max_depth;
         // Codex stops where discovery does by default; OpenCode does not stop.
         let stops_too = self.walker.filter(|_| max == client::WALK_DEPTH);
-        let deeper: Vec<&str> = self
-            .folder
-            .readers()
-            .into_iter()
+        let readers = self.folder.readers();
+        let deeper: Vec<&str> = readers
+            .iter()
             .filter(|c| c.info().scan == ScanRule::Recursive)
-            .map(Client::title)
+            .map(|c| c.title())
             .collect();
-        let help = if deeper.is_empty() {
+        // Kimi Code loads skills down to a depth of its own.
+        let tree = readers
+            .iter()
+            .find(|c| c.info().scan == ScanRule::Tree && max < client::TREE_DEPTH);
+        let help = if let (true, Some(tree)) = (deeper.is_empty(), tree) {
+            format!(
+                "{} loads skills down to {} levels: raise the limit with {} to check them",
+                tree.title(),
+                client::TREE_DEPTH,
+                self.opts.knobs.name(Limit::Depth)
+            )
+        } else if deeper.is_empty() {
             format!(
                 "{} does not load skills deeper than that; move them up, or raise the limit with {} to check them anyway",
                 stops_too.or(self.walker).map_or("no client", Client::title),

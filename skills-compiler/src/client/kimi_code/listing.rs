@@ -5,7 +5,7 @@
 //! order (`.kimi-code/skills`, then `.agents/skills`); in one folder, a
 //! directory's skill folders (byte order of their names), then at the
 //! folder's top its loose `NAME.md` files, then its other directories, each
-//! the same way ([`walk_key`]). The first skill loaded under a name (letter
+//! the same way (`walk_key`). The first skill loaded under a name (letter
 //! case aside) is kept, a hidden one too. Then a project skill replaces a
 //! user's of the same name, and either a built-in. The catalog is each
 //! scope's listed skills sorted by name as JavaScript's `localeCompare`

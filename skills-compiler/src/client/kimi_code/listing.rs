@@ -353,29 +353,54 @@ fn copy_why(name: &str) -> String {
     )
 }
 
+/// Whether Kimi Code reads the checked skill's `SKILL.md` where it is.
+fn read_here(skill: &CheckedSkill) -> bool {
+    let named = skill
+        .skill_md
+        .as_ref()
+        .is_some_and(|p| p.file_name().is_some_and(|n| n == "SKILL.md"));
+    let reached = skill
+        .origin
+        .as_ref()
+        .is_none_or(|o| o.read_by(Client::KimiCode) && walked(o, &skill.dir));
+    named && reached
+}
+
 /// Applies Kimi Code's one-skill-per-name rule to the readings of checked
 /// skills (one per skill, in the same order; `None` where there is none),
-/// in its load order: a listed skill whose name an earlier one holds is
-/// not listed.
+/// in its load order: a listed skill whose name an earlier one holds (a
+/// hidden one too: it is loaded) is not listed.
 pub fn resolve<'r>(
     skills: &[CheckedSkill],
     readings: impl IntoIterator<Item = Option<&'r mut Reading>>,
 ) {
-    let mut places: Vec<(OrderKey, &'r mut Reading)> = skills
+    let mut places: Vec<(OrderKey, Option<String>, &'r mut Reading)> = skills
         .iter()
         .zip(readings)
         .filter_map(|(s, r)| {
+            let r = r?;
             let file = s.dir.join("SKILL.md");
-            Some((order_key(&file, &s.dir, s.origin.as_ref()), r?))
+            let name = match &r.outcome {
+                Outcome::Listed(l) => Some(l.name.clone()),
+                // Loaded but hidden: it holds its name all the same (a
+                // skill Kimi Code reads, from its `SKILL.md`).
+                Outcome::NotListed { .. } if !read_here(s) => None,
+                Outcome::NotListed { .. } => s.source.as_ref().and_then(|source| {
+                    let (stem, directory) = stem(&file);
+                    load(&String::from_utf8_lossy(source.bytes()), &stem, directory)
+                        .ok()
+                        .map(|l| l.name)
+                }),
+                Outcome::Rejected { .. } | Outcome::Unknown { .. } => None,
+            };
+            Some((order_key(&file, &s.dir, s.origin.as_ref()), name, r))
         })
         .collect();
     places.sort_by(|a, b| a.0.cmp(&b.0));
     let mut taken: HashSet<String> = HashSet::new();
-    for (_, reading) in places {
-        let Some(name) = reading.outcome.listed().map(|l| l.name.clone()) else {
-            continue;
-        };
-        if !taken.insert(key(&name)) {
+    for (_, name, reading) in places {
+        let Some(name) = name else { continue };
+        if !taken.insert(key(&name)) && reading.outcome.listed().is_some() {
             reading.outcome = Outcome::NotListed {
                 why: copy_why(&name),
             };

@@ -572,3 +572,26 @@ fn add_for_kimi_code_installs_where_it_reads_and_validate_says_what_differs() {
     assert!(report.contains("SK493"), "{report}");
     assert!(report.contains("Kimi Code"), "{report}");
 }
+
+#[test]
+fn a_hidden_skill_holds_its_name_in_validate_as_in_the_catalog() {
+    let (_tmp, project, home) = git_project();
+    write(
+        &project.join(".kimi-code/skills/a/SKILL.md"),
+        "---\nname: foo\ndescription: hidden one\ndisable-model-invocation: true\n---\nB\n",
+    );
+    write(
+        &project.join(".agents/skills/b/SKILL.md"),
+        "---\nname: FOO\ndescription: listed one\n---\nB\n",
+    );
+    assert!(!catalog(&home, &project).contains("one\n"));
+    let out = run(
+        &home,
+        &project,
+        &["validate", "--profile", "kimi-code", "--format", "json"],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in report["skills"].as_array().unwrap() {
+        assert_eq!(s["clients"]["kimi-code"]["outcome"], "not-listed", "{s}");
+    }
+}

@@ -1249,10 +1249,10 @@ pub struct AddArgs {
     #[arg(short, long = "skill", value_name = "NAME")]
     pub skills: Vec<String>,
     /// Install for this client (repeatable): claude-code, codex, gemini-cli,
-    /// opencode, qwen-code, copilot, cursor, goose, windsurf, cline,
-    /// roo-code, kiro, openhands, amp (also as `npx skills` names them:
-    /// github-copilot, roo, kiro-cli). Default: the clients whose folders
-    /// the project has, else claude-code and codex.
+    /// opencode, qwen-code, copilot, kimi-code, cursor, goose, windsurf,
+    /// cline, roo-code, kiro, openhands, amp (also as `npx skills` names
+    /// them: github-copilot, roo, kiro-cli, kimi-code-cli). Default: the
+    /// clients whose folders the project has, else claude-code and codex.
     #[arg(short, long = "client", value_name = "CLIENT", value_parser = parse_target)]
     pub clients: Vec<&'static InstallTarget>,
     /// Install into this folder too (repeatable), for a client no --client

@@ -10,7 +10,8 @@
 //!
 //! The rows describe the clients as they were recorded: Claude Code 2.1.330,
 //! OpenAI's Codex CLI 0.169.0, Google's Gemini CLI 0.61.0, OpenCode
-//! 1.18.33 and GitHub Copilot CLI 1.0.102, each run for real and watched (what it read, listed and sent
+//! 1.18.33, GitHub Copilot CLI 1.0.102, Qwen Code 0.24.4 and Kimi Code
+//! 2.1.0, each run for real and watched (what it read, listed and sent
 //! its model). Where a client's documentation and what it did disagree,
 //! the rows say what it did.
 
@@ -29,6 +30,8 @@ pub enum Client {
     Copilot,
     /// Qwen Code (recorded: 0.24.4).
     QwenCode,
+    /// Moonshot AI's Kimi Code (recorded: 2.1.0).
+    KimiCode,
 }
 
 /// Where a user's skills folder is, relative to which home directory.
@@ -66,6 +69,12 @@ pub enum Scan {
     /// for which a `SKILL.md` in the folder itself also hides every other
     /// skill of that folder: `skills_compiler::client::copilot`).
     Recursive,
+    /// Every directory below the folder down to [`TREE_DEPTH`], hidden
+    /// ones and `node_modules` loaded when they hold a `SKILL.md` but never
+    /// looked into, following links; not a `SKILL.md` in the folder
+    /// itself, but a loose `NAME.md` there is a skill too (Kimi Code:
+    /// `skills_compiler::client::kimi_code`).
+    Tree,
 }
 
 impl Scan {
@@ -78,17 +87,25 @@ impl Scan {
             Scan::Walk => (1..=WALK_DEPTH).contains(&depth) && !hidden,
             Scan::RootAndChildren => depth <= 1 && !hidden,
             Scan::Recursive => !hidden,
+            // No scan descends into a hidden directory, so a hidden skill
+            // found below the folder is hidden by its own name.
+            Scan::Tree => (1..=TREE_DEPTH).contains(&depth),
         }
     }
 
     /// Whether the scan looks below the folder's direct children.
     pub fn descends(self) -> bool {
-        matches!(self, Scan::Walk | Scan::Recursive)
+        matches!(self, Scan::Walk | Scan::Recursive | Scan::Tree)
     }
 }
 
 /// How many levels below a skills folder [`Scan::Walk`] looks (Codex: 6).
 pub const WALK_DEPTH: usize = 6;
+
+/// How many levels below a skills folder [`Scan::Tree`] loads skills
+/// (Kimi Code reads directories down to 8 levels below the folder, and
+/// the skill folders in the deepest).
+pub const TREE_DEPTH: usize = 9;
 
 /// Which directories of a project a client reads skills folders in, from
 /// the directory it is started in.
@@ -105,6 +122,10 @@ pub enum Levels {
     /// repository; outside a repository, every parent up to the file
     /// system's root (OpenCode).
     UpToRepositoryOrRoot,
+    /// The root of the git repository the start directory is in, only; the
+    /// start directory outside a repository (Kimi Code: from a
+    /// subdirectory it reads the root's folders, not its own).
+    RepositoryRoot,
 }
 
 /// Which of two skills with one name a client keeps.
@@ -172,7 +193,7 @@ pub struct ClientInfo {
 }
 
 /// Every client, in [`Client`] order: the one table.
-pub const CLIENTS: [ClientInfo; 6] = [
+pub const CLIENTS: [ClientInfo; 7] = [
     ClientInfo {
         client: Client::ClaudeCode,
         id: "claude-code",
@@ -352,6 +373,35 @@ pub const CLIENTS: [ClientInfo; 6] = [
             "workflow-creator",
         ],
     },
+    // Recorded (Kimi Code 2.1.0): `.kimi-code/skills` and `.agents/skills`
+    // at the git root only; then `~/.kimi-code/skills`, `~/.agents/skills`;
+    // its three built-ins last. Every level down to 9, hidden skill folders
+    // included, and loose `NAME.md` files at a folder's top.
+    ClientInfo {
+        client: Client::KimiCode,
+        id: "kimi-code",
+        title: "Kimi Code",
+        profile_about: "What Kimi Code loads and lists: errors where it would drop or hide a skill",
+        catalog_about: "Kimi Code's `# Skills` section, grouped by scope",
+        activation_about: "Kimi Code: the `<skill-loaded>` message after its `Skill` tool, placeholders filled",
+        project_folders: &[".kimi-code/skills", ".agents/skills"],
+        user_folders: &[
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".kimi-code/skills",
+            },
+            UserFolder {
+                base: UserBase::Home,
+                rel: ".agents/skills",
+            },
+        ],
+        user_first: false,
+        scan: Scan::Tree,
+        levels: Levels::RepositoryRoot,
+        listed_name: ListedName::Frontmatter,
+        precedence: Precedence::FirstWins,
+        builtin_skills: &["check-kimi-code-docs", "update-config", "write-goal"],
+    },
 ];
 
 impl Client {
@@ -460,7 +510,7 @@ pub struct InstallTarget {
 
 /// Every folder `skb add` can install into, one row per client; clients
 /// sharing `.agents/skills` share its copy.
-pub const INSTALL_TARGETS: [InstallTarget; 14] = [
+pub const INSTALL_TARGETS: [InstallTarget; 15] = [
     InstallTarget {
         id: "claude-code",
         title: "Claude Code",
@@ -548,6 +598,21 @@ pub const INSTALL_TARGETS: [InstallTarget; 14] = [
         recorded: true,
         source: "recorded: GitHub Copilot CLI 1.0.102",
         aliases: &["github-copilot"],
+    },
+    // Recorded (Kimi Code 2.1.0): `.kimi-code/skills` (and `.agents`) at the
+    // git root; `~/.kimi-code/skills`.
+    InstallTarget {
+        id: "kimi-code",
+        title: "Kimi Code",
+        project: ".kimi-code/skills",
+        user: UserFolder {
+            base: UserBase::Home,
+            rel: ".kimi-code/skills",
+        },
+        client: Some(Client::KimiCode),
+        recorded: true,
+        source: "recorded: Kimi Code 2.1.0",
+        aliases: &["kimi-code-cli"],
     },
     InstallTarget {
         id: "cursor",
@@ -741,6 +806,8 @@ mod tests {
                 (Client::Copilot, ".claude/skills"),
                 (Client::QwenCode, ".qwen/skills"),
                 (Client::QwenCode, ".agents/skills"),
+                (Client::KimiCode, ".kimi-code/skills"),
+                (Client::KimiCode, ".agents/skills"),
             ]
         );
         assert_eq!(
@@ -753,7 +820,8 @@ mod tests {
                 ".opencode/skills",
                 ".opencode/skill",
                 ".github/skills",
-                ".qwen/skills"
+                ".qwen/skills",
+                ".kimi-code/skills"
             ]
         );
         assert_eq!(
@@ -763,7 +831,8 @@ mod tests {
                 Client::GeminiCli,
                 Client::OpenCode,
                 Client::Copilot,
-                Client::QwenCode
+                Client::QwenCode,
+                Client::KimiCode
             ]
         );
     }
@@ -771,13 +840,15 @@ mod tests {
     #[test]
     fn scans_reach_what_the_clients_read() {
         // (depth, hidden) -> Claude Code, Codex (limit 6), Gemini CLI, OpenCode,
-        // Copilot CLI, Qwen Code.
+        // Copilot CLI, Qwen Code, Kimi Code (limit 9).
         for (depth, hidden, want) in [
-            (0, false, [false, false, true, true, true, false]),
-            (1, false, [true, true, true, true, true, true]),
-            (1, true, [true, false, false, false, false, true]),
-            (2, false, [false, true, false, true, true, false]),
-            (7, false, [false, false, false, true, true, false]),
+            (0, false, [false, false, true, true, true, false, false]),
+            (1, false, [true, true, true, true, true, true, true]),
+            (1, true, [true, false, false, false, false, true, true]),
+            (2, false, [false, true, false, true, true, false, true]),
+            (2, true, [false, false, false, false, false, false, true]),
+            (7, false, [false, false, false, true, true, false, true]),
+            (10, false, [false, false, false, true, true, false, false]),
         ] {
             let got = CLIENTS.map(|c| c.scan.reaches(depth, hidden));
             assert_eq!(got, want, "depth {depth}, hidden {hidden}");

@@ -154,14 +154,14 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     );
     assert!(
         got[2].3.contains(
-            "`.agents/skills`, a folder only Codex, Gemini CLI, OpenCode, GitHub Copilot CLI and Qwen Code read"
+            "`.agents/skills`, a folder only Codex, Gemini CLI, OpenCode, GitHub Copilot CLI, Qwen Code and Kimi Code read"
         ),
         "{got:?}"
     );
     // The human report says where the clients differ.
     let out = run(&repo, &home, &["validate"]);
     assert!(
-        text(&out).contains("Codex, Gemini CLI and Qwen Code do not read it: the skill is in `.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"),
+        text(&out).contains("Codex, Gemini CLI, Qwen Code and Kimi Code do not read it: the skill is in `.claude/skills`, a folder only Claude Code, OpenCode and GitHub Copilot CLI read"),
         "{}",
         text(&out)
     );
@@ -170,7 +170,7 @@ fn each_client_reports_only_the_skills_in_its_own_folders() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI, OpenCode, GitHub Copilot CLI and Qwen Code read"
+            "Claude Code knows no skill `gamma`: the skill is in `.agents/skills`, a folder only Codex, Gemini CLI, OpenCode, GitHub Copilot CLI, Qwen Code and Kimi Code read"
         ),
         "{}",
         text(&out)

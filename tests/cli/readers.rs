@@ -97,7 +97,7 @@ const FLOW: &str = "flow-style YAML (`[a, b]`, `{a: b}`) is not allowed in stric
 const ANCHOR: &str = "anchors and aliases are not allowed in strict YAML";
 
 /// Why each client's reading is not known, past `bound`.
-fn unknown(bound: &str) -> [Read; 6] {
+fn unknown(bound: &str) -> [Read; 7] {
     let not_recorded = |client: &str, id: &str| -> Read {
         (
             id.into(),
@@ -120,6 +120,7 @@ fn unknown(bound: &str) -> [Read; 6] {
         not_recorded("OpenCode", "opencode"),
         not_recorded("Copilot CLI", "copilot"),
         not_recorded("Qwen Code", "qwen-code"),
+        not_recorded("Kimi Code", "kimi-code"),
     ]
 }
 
@@ -184,7 +185,7 @@ fn nested_flow_lists_in_the_frontmatter() {
     let human = run(&["validate"], &dir);
     let stdout = String::from_utf8_lossy(&human.stdout);
     let note = format!(
-        "note: on `{}`: what Claude Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Claude Code reads past that is not recorded); what Codex makes of it is not known (the YAML {DEEP}, the most this tool reads; libyaml, which Codex reads it with, has no such bound); what Gemini CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Gemini CLI reads past that is not recorded); what OpenCode makes of it is not known (the YAML {DEEP}, the most this tool reads; what OpenCode reads past that is not recorded); what GitHub Copilot CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Copilot CLI reads past that is not recorded); what Qwen Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Qwen Code reads past that is not recorded)\n",
+        "note: on `{}`: what Claude Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Claude Code reads past that is not recorded); what Codex makes of it is not known (the YAML {DEEP}, the most this tool reads; libyaml, which Codex reads it with, has no such bound); what Gemini CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Gemini CLI reads past that is not recorded); what OpenCode makes of it is not known (the YAML {DEEP}, the most this tool reads; what OpenCode reads past that is not recorded); what GitHub Copilot CLI makes of it is not known (the YAML {DEEP}, the most this tool reads; what Copilot CLI reads past that is not recorded); what Qwen Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Qwen Code reads past that is not recorded); what Kimi Code makes of it is not known (the YAML {DEEP}, the most this tool reads; what Kimi Code reads past that is not recorded)\n",
         dir.display()
     );
     assert!(stdout.contains(&note), "{stdout}");
@@ -216,7 +217,15 @@ fn nested_block_lists_in_the_frontmatter() {
             Some(5)
         )]
     );
-    let [claude_code, _, gemini_cli, opencode, copilot, qwen_code] = unknown(DEEP);
+    let [
+        claude_code,
+        _,
+        gemini_cli,
+        opencode,
+        copilot,
+        qwen_code,
+        kimi_code,
+    ] = unknown(DEEP);
     assert_eq!(
         clients,
         [
@@ -225,7 +234,8 @@ fn nested_block_lists_in_the_frontmatter() {
             gemini_cli,
             opencode,
             copilot,
-            qwen_code
+            qwen_code,
+            kimi_code
         ]
     );
     let (diags, _) = report(&dir, "claude-code");
@@ -262,7 +272,8 @@ fn nested_flow_mappings_in_openai_yaml() {
                 ("gemini-cli".into(), "listed".into(), None),
                 ("opencode".into(), "listed".into(), None),
                 ("copilot".into(), "listed".into(), None),
-                ("qwen-code".into(), "listed".into(), None)
+                ("qwen-code".into(), "listed".into(), None),
+                ("kimi-code".into(), "listed".into(), None)
             ]
         );
     }

@@ -19,6 +19,9 @@
 //!   `skill` tool: the body as written, the skill's files listed.
 //! - [`qwen_code`]: Qwen Code's answer to its `skill` tool: the base
 //!   directory, one sentence and the trimmed body, nothing substituted.
+//! - [`kimi_code`]: Kimi Code's `<skill-loaded>` user message after its
+//!   `Skill` tool: the trimmed body, its argument placeholders and
+//!   `${KIMI_SKILL_DIR}` filled.
 //! - [`commands`]: `` !`cmd` `` becomes a marker saying it was not run,
 //!   unless [`Options::commands`] is given a [`RunCommand`] (on Unix with the
 //!   `exec` feature, [`PolicyRunner`] runs each command once through a
@@ -43,6 +46,7 @@ pub mod commands;
 pub mod copilot;
 mod first_command;
 pub mod gemini_cli;
+pub mod kimi_code;
 pub mod opencode;
 mod options;
 pub mod qwen_code;

@@ -37,12 +37,18 @@
 //!   message, its bundled skills sorted in (their text is Qwen Code
 //!   0.24.4's), one copy per name, each entry at its level; a warning for
 //!   each skill it drops.
+//! - Kimi Code: the `# Skills` section its system message ends with,
+//!   grouped by scope (`Project`, `User` with `--user`, then its three
+//!   built-ins, whose text is Kimi Code 2.1.0's), loose `NAME.md` files of
+//!   its folders included, one copy per name (letter case aside); a
+//!   warning for each skill it skips.
 
 use std::io;
 use std::path::Path;
 
 use skills_compiler::client::{
-    self, Client, Listed, Outcome, claude_code, codex, copilot, gemini_cli, opencode, qwen_code,
+    self, Client, Listed, Outcome, claude_code, codex, copilot, gemini_cli, kimi_code, opencode,
+    qwen_code,
 };
 use skills_compiler::{DiscoveryOptions, FoundSkill, UserFolders};
 use skills_core::catalog::{self, Entry, Style};
@@ -110,6 +116,7 @@ pub fn run(args: &CatalogArgs, client: Client) -> io::Result<Exit> {
         Client::OpenCode => opencode(&found),
         Client::Copilot => copilot(&found, budget),
         Client::QwenCode => qwen_code(&found),
+        Client::KimiCode => kimi_code(&found, &options),
     };
     match listing {
         Some(text) => print_catalog(&text),
@@ -324,4 +331,22 @@ fn qwen_code(found: &[FoundSkill]) -> Listing {
         &listing.entries(),
         None,
     ))
+}
+
+/// Kimi Code's `# Skills` section, with a warning for each skill it skips.
+/// It has no budget: each description is cut to 250 units, every skill
+/// listed.
+fn kimi_code(found: &[FoundSkill], options: &DiscoveryOptions) -> Listing {
+    let start = options.as_project.then_some(Path::new("."));
+    let listing = kimi_code::listing_found(found, start, options);
+    for f in &listing.found {
+        match &f.reading.outcome {
+            Outcome::Rejected { why } => warn(&format!("warning: {}: {why}", f.file.display())),
+            Outcome::Unknown { why } => {
+                warn(&unknown_line(Client::KimiCode.title(), &f.file, why));
+            }
+            _ => {}
+        }
+    }
+    Some(catalog::kimi_code::render(&listing.groups()))
 }

@@ -30,6 +30,8 @@
 //!   `skill` tool adds ([`copilot`]), from the skills as Copilot lists them.
 //! - `--style qwen-code`: the answer to Qwen Code's `skill` tool
 //!   ([`qwen_code`]), from the skills as Qwen Code lists them.
+//! - `--style kimi-code`: the `<skill-loaded>` message Kimi Code's `Skill`
+//!   tool adds ([`kimi_code`]), its argument placeholders filled.
 //! - `--style codex`: the `<skill>` message Codex adds for `$name`: found by
 //!   frontmatter name only; a name two skills share, or one with a blank
 //!   (which a `$` mention cannot hold), injects nothing in Codex and is an
@@ -58,6 +60,7 @@
 
 mod copilot;
 mod gemini_cli;
+mod kimi_code;
 mod opencode;
 mod qwen_code;
 
@@ -143,6 +146,7 @@ pub fn run(mut args: ShowArgs) -> io::Result<Outcome> {
         Client::OpenCode => opencode::run(&args),
         Client::Copilot => copilot::run(&args),
         Client::QwenCode => qwen_code::run(&args),
+        Client::KimiCode => kimi_code::run(&args, new_session_id),
     }
 }
 

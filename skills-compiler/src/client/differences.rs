@@ -101,6 +101,12 @@ impl Control {
             (Control::AllowImplicitInvocation, Client::QwenCode) => {
                 Some(Control::DisableModelInvocation)
             }
+            // Kimi Code reads `disable-model-invocation` (the boolean
+            // `true`), and lists a skill with `paths` like any other.
+            (Control::DisableModelInvocation, Client::KimiCode) => Some(self),
+            (Control::AllowImplicitInvocation, Client::KimiCode) => {
+                Some(Control::DisableModelInvocation)
+            }
             _ => None,
         }
     }

@@ -20,6 +20,7 @@ pub mod diagnostics;
 pub mod differences;
 pub mod gemini_cli;
 mod js_yaml;
+pub mod kimi_code;
 pub mod opencode;
 pub mod qwen_code;
 mod reading;
@@ -57,6 +58,7 @@ pub fn read(client: Client, dir: &Path) -> Reading {
         Client::OpenCode => opencode::read(dir),
         Client::Copilot => copilot::read(dir),
         Client::QwenCode => qwen_code::read(dir),
+        Client::KimiCode => kimi_code::read(dir),
     }
 }
 
@@ -74,6 +76,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
             Client::OpenCode => "no `SKILL.md` (OpenCode does not read `skill.md`)".into(),
             Client::Copilot => "no `SKILL.md` (Copilot CLI does not read `skill.md`)".into(),
             Client::QwenCode => "no `SKILL.md` (Qwen Code does not read `skill.md`)".into(),
+            Client::KimiCode => "no `SKILL.md` (Kimi Code does not read `skill.md`)".into(),
         };
         return Some(Reading::new(Outcome::NotListed { why }));
     }
@@ -102,6 +105,7 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         (Some(source), Client::OpenCode) => opencode::read_bytes(&skill.dir, path, source.bytes()),
         (Some(source), Client::Copilot) => copilot::read_bytes(&skill.dir, path, source.bytes()),
         (Some(source), Client::QwenCode) => qwen_code::read_bytes(&skill.dir, path, source.bytes()),
+        (Some(source), Client::KimiCode) => kimi_code::read_bytes(&skill.dir, path, source.bytes()),
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),
@@ -120,7 +124,7 @@ pub fn readings(client: Client, skills: &[CheckedSkill], threads: usize) -> Vec<
 
 /// The rules of a whole listing that some clients apply across skills
 /// (which copy of a name wins, which folder hides which): Gemini CLI's,
-/// Copilot CLI's and Qwen Code's, each in its own module.
+/// Copilot CLI's, Qwen Code's and Kimi Code's, each in its own module.
 fn resolve_listing<'r>(
     client: Client,
     skills: &[CheckedSkill],
@@ -130,6 +134,7 @@ fn resolve_listing<'r>(
         Client::GeminiCli => gemini_cli::resolve(skills, readings),
         Client::Copilot => copilot::resolve(skills, readings),
         Client::QwenCode => qwen_code::resolve(skills, readings),
+        Client::KimiCode => kimi_code::resolve(skills, readings),
         Client::ClaudeCode | Client::Codex | Client::OpenCode => {}
     }
 }
@@ -159,7 +164,12 @@ pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client,
             .map(|(_, r)| r);
         resolve(c, of_client);
     }
-    for c in [Client::GeminiCli, Client::Copilot, Client::QwenCode] {
+    for c in [
+        Client::GeminiCli,
+        Client::Copilot,
+        Client::QwenCode,
+        Client::KimiCode,
+    ] {
         let of_client = per_skill
             .iter_mut()
             .map(|readings| readings.iter_mut().find(|(rc, _)| *rc == c).map(|(_, r)| r));
@@ -201,9 +211,21 @@ pub fn other_clients_folder(client: Client, skill: &CheckedSkill) -> Option<Stri
     let title = client.title();
     let own = client.info().project_folders.contains(&origin.rel);
     Some(match origin.place {
+        Place::Project { level, .. }
+            if own
+                && !origin.folder_read_by(client)
+                && client.info().levels == skills_core::client::Levels::RepositoryRoot =>
+        {
+            format!(
+                "the skill is in `{}`, {level} level{} above the project folder and below the root of its git repository: {title} reads only the skills folders at the repository's root",
+                folder.display(),
+                if level == 1 { "" } else { "s" },
+            )
+        }
         Place::Project {
             level,
             outside_repository,
+            ..
         } if own && !origin.folder_read_by(client) => {
             let why = if outside_repository {
                 "the project is in no git repository, and {title} then reads the project folder's own skills folders only"

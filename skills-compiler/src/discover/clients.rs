@@ -123,6 +123,7 @@ pub(super) fn skills_folder(dir: &Path) -> Option<Folder> {
         place: Place::Project {
             level: 0,
             outside_repository: false,
+            top: true,
         },
     })
 }
@@ -153,7 +154,8 @@ pub(super) fn repository_root(canon: &Path) -> Option<&Path> {
 /// given; its parents' are canonical.
 pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> Vec<Folder> {
     let mut levels: Vec<(PathBuf, bool)> = vec![(start.to_path_buf(), false)];
-    match repository_root(canon) {
+    let repository = repository_root(canon);
+    match repository {
         Some(top) => levels.extend(
             canon
                 .ancestors()
@@ -169,6 +171,15 @@ pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> V
         ),
         None => {}
     }
+    // The repository's root is the last level inside it; outside one, the
+    // start directory.
+    let top = match repository {
+        Some(_) => levels
+            .iter()
+            .rposition(|(_, outside)| !outside)
+            .unwrap_or(0),
+        None => 0,
+    };
     let mut wanted: Vec<Folder> = Vec::new();
     for rel in client::distinct_project_folders() {
         for (level, (dir, outside)) in levels.iter().enumerate() {
@@ -184,6 +195,7 @@ pub(super) fn folders(start: &Path, canon: &Path, outside_repository: bool) -> V
                 place: Place::Project {
                     level,
                     outside_repository: *outside,
+                    top: level == top,
                 },
             };
             if !folder.readers().is_empty() {
@@ -213,6 +225,24 @@ pub(super) fn user_folders(user: &UserFolders) -> Vec<Folder> {
         });
     }
     existing(wanted)
+}
+
+/// The skills folders `client` reads for a project started in `start`,
+/// and the user's (with `opts.user`), that exist, each once, as origins of
+/// depth 0: where a client that reads more than skill folders (Kimi Code's
+/// loose files) looks.
+pub fn client_folders(client: Client, start: &Path, opts: &DiscoveryOptions) -> Vec<Origin> {
+    let Ok(canon) = fs::canonicalize(start) else {
+        return Vec::new();
+    };
+    let mut all = folders(start, &canon, opts.outside_repository);
+    if let Some(user) = &opts.user {
+        all.extend(user_folders(user));
+    }
+    all.into_iter()
+        .map(|f| f.origin(0, false))
+        .filter(|o| o.folder_read_by(client))
+        .collect()
 }
 
 /// The folders that are directories, each (by canonical path) once, at its
@@ -266,6 +296,7 @@ pub(super) fn scan(
         depth_reported: false,
         root: scans.iter().any(|s| s.reaches(0, false)),
         hidden_children: scans.iter().any(|s| s.reaches(1, true)),
+        hidden_below: scans.iter().any(|s| s.reaches(2, true)),
         descends: scans.iter().any(|s| s.descends()),
         walker: readers
             .iter()
@@ -302,6 +333,9 @@ struct Scan<'a> {
     root: bool,
     /// A reader lists hidden children (Claude Code).
     hidden_children: bool,
+    /// A reader lists hidden skill folders at any depth, without looking
+    /// into them (Kimi Code).
+    hidden_below: bool,
     /// A reader looks below the children (Codex, OpenCode).
     descends: bool,
     /// The reader whose walk stops at a depth (Codex), for the message at
@@ -317,7 +351,7 @@ impl Scan<'_> {
                 return;
             }
             let hidden = is_hidden(&entry.name);
-            if hidden && !(depth == 0 && self.hidden_children) {
+            if hidden && !(self.hidden_below || depth == 0 && self.hidden_children) {
                 continue;
             }
             let canon = match entry.kind {
@@ -394,14 +428,24 @@ impl Scan<'_> {
         let max = self.opts.max_depth;
         // Codex stops where discovery does by default; OpenCode does not stop.
         let stops_too = self.walker.filter(|_| max == client::WALK_DEPTH);
-        let deeper: Vec<&str> = self
-            .folder
-            .readers()
-            .into_iter()
+        let readers = self.folder.readers();
+        let deeper: Vec<&str> = readers
+            .iter()
             .filter(|c| c.info().scan == ScanRule::Recursive)
-            .map(Client::title)
+            .map(|c| c.title())
             .collect();
-        let help = if deeper.is_empty() {
+        // Kimi Code loads skills down to a depth of its own.
+        let tree = readers
+            .iter()
+            .find(|c| c.info().scan == ScanRule::Tree && max < client::TREE_DEPTH);
+        let help = if let (true, Some(tree)) = (deeper.is_empty(), tree) {
+            format!(
+                "{} loads skills down to {} levels: raise the limit with {} to check them",
+                tree.title(),
+                client::TREE_DEPTH,
+                self.opts.knobs.name(Limit::Depth)
+            )
+        } else if deeper.is_empty() {
             format!(
                 "{} does not load skills deeper than that; move them up, or raise the limit with {} to check them anyway",
                 stops_too.or(self.walker).map_or("no client", Client::title),

@@ -54,6 +54,9 @@ pub enum Place {
         level: usize,
         /// A parent of a project that is in no repository.
         outside_repository: bool,
+        /// The level is the root of the project's git repository (the
+        /// start directory, when the project is in none).
+        top: bool,
     },
     /// One of the user's folders, below this home.
     User(UserBase),
@@ -84,12 +87,14 @@ impl Origin {
             Place::Project {
                 level,
                 outside_repository,
+                top,
             } => {
                 info.project_folders.contains(&self.rel)
                     && match info.levels {
                         Levels::Start => level == 0,
                         Levels::UpToRepository => !outside_repository,
                         Levels::UpToRepositoryOrRoot => true,
+                        Levels::RepositoryRoot => top,
                     }
             }
         }

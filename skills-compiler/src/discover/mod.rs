@@ -112,6 +112,7 @@ mod options;
 mod roots;
 mod walk;
 
+pub use clients::client_folders;
 pub use found::{FoundSkill, Origin, Place};
 pub(crate) use links::{Target, follow_link};
 pub(crate) use listing::{EntryKind, entries, read_listing};

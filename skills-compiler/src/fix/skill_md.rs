@@ -3,9 +3,11 @@
 //! (Gemini CLI skips a skill with either; OpenCode one with blank lines;
 //! Codex finds no frontmatter in either), and `name: <folder>` added to a
 //! frontmatter without `name` when the folder's name is one the
-//! specification accepts (Gemini CLI and OpenCode skip a skill without a
-//! name; Claude Code and Codex list it under its folder's name, which the
-//! added line keeps).
+//! specification accepts (Gemini CLI, OpenCode and Kimi Code skip a skill
+//! without a name; Claude Code and Codex list it under its folder's name,
+//! which the added line keeps), and a quoted `disable-model-invocation:
+//! "true"` written as the boolean `true` (Claude Code reads both; Kimi
+//! Code only the boolean, and lists the skill to its model otherwise).
 //!
 //! Each edit is made only where needed, and a name is added only where the
 //! edited frontmatter, parsed again, holds exactly the keys and values it
@@ -24,6 +26,8 @@ pub enum Change {
     BlankLines(usize),
     /// `name: <folder>` added.
     Name(String),
+    /// `disable-model-invocation: "true"` made the boolean `true`.
+    FlagUnquoted,
 }
 
 impl Change {
@@ -32,12 +36,13 @@ impl Change {
         match self {
             Change::Bom => "the byte-order mark before `---` removed (Gemini CLI skips the skill, Codex finds no frontmatter)".into(),
             Change::BlankLines(n) => format!(
-                "{} before `---` removed (Gemini CLI, OpenCode and Copilot CLI skip the skill, Codex finds no frontmatter)",
+                "{} before `---` removed (Gemini CLI, OpenCode, Copilot CLI and Kimi Code skip the skill, Codex finds no frontmatter)",
                 if *n == 1 { "the blank line".to_string() } else { format!("{n} blank lines") }
             ),
             Change::Name(name) => format!(
-                "`name: {name}` added, the folder's name (Gemini CLI and OpenCode skip a skill without a name; Claude Code, Codex and Copilot CLI list it under the folder's name)"
+                "`name: {name}` added, the folder's name (Gemini CLI, OpenCode and Kimi Code skip a skill without a name; Claude Code, Codex and Copilot CLI list it under the folder's name)"
             ),
+            Change::FlagUnquoted => "`disable-model-invocation: \"true\"` written as the boolean `true` (Claude Code keeps the skill out of its model's list either way; Kimi Code only for the boolean)".into(),
         }
     }
 }
@@ -77,6 +82,10 @@ pub fn edit(text: &str, folder: &str) -> Edited {
         }
         Ok(None) => {}
         Err(why) => out.left = Some(why),
+    }
+    if let Some(unquoted) = unquote_flag(&edited) {
+        out.changes.push(Change::FlagUnquoted);
+        edited = unquoted;
     }
     if !out.changes.is_empty() {
         out.text = Some(edited);
@@ -142,7 +151,8 @@ fn add_name(text: &str, folder: &str) -> Result<Option<String>, String> {
     named.push_str(&line);
     named.push_str(text.get(at..).unwrap_or(""));
     let kept = frontmatter(&named).and_then(|(_, r)| r).is_some_and(|new| {
-        new.get("name").and_then(Node::as_str) == Some(folder) && same_but_name(root.as_ref(), &new)
+        new.get("name").and_then(Node::as_str) == Some(folder)
+            && same_but(root.as_ref(), &new, "name")
     });
     if kept {
         Ok(Some(named))
@@ -151,6 +161,31 @@ fn add_name(text: &str, folder: &str) -> Result<Option<String>, String> {
             "the frontmatter has no `name`, and a line `name: {folder}` would change how it reads (flow style, or indented): add it by hand"
         ))
     }
+}
+
+/// `text` with a quoted `disable-model-invocation: "true"` (or `'true'`)
+/// written plain, when the frontmatter, parsed again, then holds the same
+/// keys and values but that one, now the boolean.
+fn unquote_flag(text: &str) -> Option<String> {
+    const KEY: &str = "disable-model-invocation";
+    let (_, root) = frontmatter(text)?;
+    let root = root?;
+    let flag = root.get(KEY)?;
+    let quoted = text.get(flag.span.clone())?;
+    if flag.plain || !matches!(quoted, "\"true\"" | "'true'") {
+        return None;
+    }
+    let mut plain = String::with_capacity(text.len());
+    plain.push_str(text.get(..flag.span.start)?);
+    plain.push_str("true");
+    plain.push_str(text.get(flag.span.end..)?);
+    let (_, new) = frontmatter(&plain)?;
+    let new = new?;
+    let same = new
+        .get(KEY)
+        .is_some_and(|f| f.plain && f.as_str() == Some("true"))
+        && same_but(Some(&root), &new, KEY);
+    same.then_some(plain)
 }
 
 /// The name as a YAML scalar every client reads as that text: quoted when
@@ -168,19 +203,21 @@ fn yaml_scalar(name: &str) -> String {
 }
 
 /// Whether `new` holds exactly the entries of `old` (none, when `old` is
-/// empty), plus `name`.
-fn same_but_name(old: Option<&Node>, new: &Node) -> bool {
-    let old = old.and_then(Node::as_map).unwrap_or_default();
-    let new: Vec<&(Node, Node)> = new
-        .as_map()
-        .unwrap_or_default()
-        .iter()
-        .filter(|(k, _)| k.as_str() != Some("name"))
-        .collect();
+/// empty), `key` aside.
+fn same_but(old: Option<&Node>, new: &Node, key: &str) -> bool {
+    let others = |n: Option<&Node>| -> Vec<(Node, Node)> {
+        n.and_then(Node::as_map)
+            .unwrap_or_default()
+            .iter()
+            .filter(|(k, _)| k.as_str() != Some(key))
+            .cloned()
+            .collect()
+    };
+    let (old, new) = (others(old), others(Some(new)));
     old.len() == new.len()
         && old
             .iter()
-            .zip(new)
+            .zip(&new)
             .all(|((ka, va), (kb, vb))| same(ka, kb) && same(va, vb))
 }
 
@@ -293,11 +330,32 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_flag_is_written_plain() {
+        let (text, changes, _) = edited(
+            "---\nname: s\ndisable-model-invocation: 'true'\ndescription: d\n---\n",
+            "s",
+        );
+        assert_eq!(changes, [Change::FlagUnquoted]);
+        assert_eq!(
+            text.as_deref(),
+            Some("---\nname: s\ndisable-model-invocation: true\ndescription: d\n---\n")
+        );
+        for kept in [
+            "---\nname: s\ndisable-model-invocation: true\n---\n",
+            "---\nname: s\ndisable-model-invocation: \"false\"\n---\n",
+            "---\nname: s\ndisable-model-invocation: \"True\"\n---\n",
+        ] {
+            assert_eq!(edited(kept, "s").1, [], "{kept:?}");
+        }
+    }
+
+    #[test]
     fn edits_are_idempotent() {
         for text in [
             "\u{FEFF}\n\n---\ndescription: d\n---\nBody\n",
             "---\ndescription: d\n---\n",
             "\r\n---\r\ndescription: d\r\n---\r\n",
+            "---\nname: s\ndescription: d\ndisable-model-invocation: \"true\"\n---\n",
         ] {
             let once = edited(text, "s").0.expect("a change");
             assert_eq!(edited(&once, "s"), (None, vec![], None), "{text:?}");

@@ -58,6 +58,8 @@ pub enum Profile {
     Copilot,
     /// What Qwen Code loads and lists.
     QwenCode,
+    /// What Kimi Code loads and lists.
+    KimiCode,
 }
 
 /// The keys the specification allows, sorted as the reference prints them.
@@ -131,6 +133,7 @@ impl Profile {
             Client::OpenCode => Profile::OpenCode,
             Client::Copilot => Profile::Copilot,
             Client::QwenCode => Profile::QwenCode,
+            Client::KimiCode => Profile::KimiCode,
         }
     }
 
@@ -175,6 +178,7 @@ impl Profile {
             Profile::OpenCode => Some(Client::OpenCode),
             Profile::Copilot => Some(Client::Copilot),
             Profile::QwenCode => Some(Client::QwenCode),
+            Profile::KimiCode => Some(Client::KimiCode),
         }
     }
 

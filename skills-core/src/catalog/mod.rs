@@ -18,6 +18,9 @@
 //!   built-ins last, whole entries within its budget ([`copilot`]).
 //! * [`Style::QwenCode`] is Qwen Code's `<available_skills>` reminder
 //!   ([`qwen_code`]): its own size rule, no budget to set.
+//! * [`Style::KimiCode`] is Kimi Code's `# Skills` section, grouped by
+//!   scope, its built-ins last ([`kimi_code`]): descriptions cut to 250
+//!   units, no budget.
 //!
 //! Every dialect renders from the same [`Entry`] records with [`render_style`],
 //! within a budget whose unit and default are the dialect's own.
@@ -27,6 +30,7 @@ pub mod codex;
 pub mod copilot;
 mod entry;
 pub mod gemini_cli;
+pub mod kimi_code;
 pub mod opencode;
 pub mod qwen_code;
 mod xml;
@@ -314,6 +318,9 @@ pub enum Style {
     /// Qwen Code's `<available_skills>` reminder (no budget to set; its
     /// own 8,000-unit rule cuts descriptions to their first line).
     QwenCode,
+    /// Kimi Code's `# Skills` section (no budget; its own 250-unit cut of
+    /// each description).
+    KimiCode,
 }
 
 impl Style {
@@ -337,6 +344,7 @@ impl Style {
             Client::OpenCode => Style::OpenCode,
             Client::Copilot => Style::Copilot,
             Client::QwenCode => Style::QwenCode,
+            Client::KimiCode => Style::KimiCode,
         }
     }
 
@@ -350,6 +358,7 @@ impl Style {
             Style::OpenCode => Some(Client::OpenCode),
             Style::Copilot => Some(Client::Copilot),
             Style::QwenCode => Some(Client::QwenCode),
+            Style::KimiCode => Some(Client::KimiCode),
         }
     }
 
@@ -372,7 +381,9 @@ impl Style {
     /// [`codex::DEFAULT_BUDGET`], [`copilot::DEFAULT_BUDGET`].
     pub fn default_budget(self) -> Option<usize> {
         match self {
-            Style::Xml | Style::GeminiCli | Style::OpenCode | Style::QwenCode => None,
+            Style::Xml | Style::GeminiCli | Style::OpenCode | Style::QwenCode | Style::KimiCode => {
+                None
+            }
             Style::ClaudeCode => Some(claude_code::DEFAULT_BUDGET),
             Style::Codex => Some(codex::DEFAULT_BUDGET),
             Style::Copilot => Some(copilot::DEFAULT_BUDGET),
@@ -390,6 +401,7 @@ pub fn client_entry_line(client: Client, entry: &Entry<'_>) -> String {
         Client::OpenCode => opencode::entry_line(entry),
         Client::Copilot => copilot::entry_line(entry),
         Client::QwenCode => qwen_code::entry_line(entry),
+        Client::KimiCode => kimi_code::entry_line(entry),
     }
 }
 
@@ -434,6 +446,8 @@ pub fn render_style(style: Style, entries: &[Entry<'_>], budget: Option<usize>) 
             budget.unwrap_or(copilot::DEFAULT_BUDGET),
         ),
         Style::QwenCode => qwen_code::render(entries),
+        // A bundle's skills are the project's.
+        Style::KimiCode => kimi_code::render_project(entries),
     }
 }
 

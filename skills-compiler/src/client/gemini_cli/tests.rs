@@ -116,6 +116,7 @@ fn the_list_orders_and_replaces_as_recorded() {
             Place::Project {
                 level: 0,
                 outside_repository: false,
+                top: true,
             }
         },
         depth: 1,

@@ -19,6 +19,12 @@
 # the ratios of this build's median to each baseline's and to ripgrep's.
 # Raw results go to target/bench-profiles/.
 #
+# Each row also gives the mean CPU time (user + system) of a run, which
+# other work on the machine disturbs less than wall time. A baseline that
+# does not know a profile (exit status 2) is left out of that row (`–`).
+# On a shared machine, `nice -n -15 bash scripts/bench-profiles.sh` (as
+# root) keeps other work from preempting the measured processes.
+#
 # Environment: RUNS (default 10), WARMUP (3), ROUNDS (3), REF_RUNS (3),
 # BASELINES (none), CORPUS (../shared/corpus/collections),
 # BENCH_OUT (target/bench-profiles), SKB (a built `skb`: skips the build).
@@ -76,6 +82,8 @@ for p in "${profiles[@]}"; do
         die "skb validate ${flag[*]} failed; see $out/$p.report.json"
     cmds=()
     for b in "${builds[@]}"; do
+        # A build that does not know the profile (exit status 2) sits out.
+        "${b#*=}" validate "$corpus" "${flag[@]}" --format json >/dev/null 2>&1 || [[ $? == 1 ]] || continue
         cmds+=("${b#*=} validate $corpus ${flag[*]} --format json")
     done
     cmds+=("rg -c --no-ignore -g SKILL.md . $corpus")
@@ -108,16 +116,19 @@ profiles = sys.argv[sep + 1:]
 ref_ms = json.load(open(ref))["seconds"] * 1e3 if ref else None
 
 def medians(p):
-    """Median ms of each command over all rounds, by command line."""
-    times = {}
+    """By command line: the median wall ms over all rounds, and the mean
+    CPU ms (user + system) of a run, which other work disturbs less."""
+    times, cpu = {}, {}
     for r in range(rounds):
         for res in json.load(open(f"{out}/{p}.round{r}.json"))["results"]:
             times.setdefault(res["command"], []).extend(res["times"])
-    return {c: statistics.median(t) * 1e3 for c, t in times.items()}
+            cpu.setdefault(res["command"], []).append((res["user"] + res["system"]) * 1e3)
+    return {c: (statistics.median(t) * 1e3, statistics.fmean(cpu[c])) for c, t in times.items()}
 
 names = [n for n, _ in builds]
 head = ["profile", "skills", "invalid"] + [f"{n} ms" for n in names] + ["rg ms"]
 head += [f"this / {n}" for n in names[1:]] + ["this / rg"]
+head += [f"{n} CPU ms" for n in names] + [f"CPU this / {n}" for n in names[1:]]
 if ref_ms:
     head += ["skills-ref ms", "skills-ref / this"]
 print("| " + " | ".join(head) + " |")
@@ -126,14 +137,19 @@ summary = {}
 for p in profiles:
     s = json.load(open(f"{out}/{p}.report.json"))["summary"]
     m = medians(p)
-    ms = {}
+    ms, cpu = {}, {}
     for name, path in builds:
-        ms[name] = next(v for c, v in m.items() if c.startswith(path + " "))
-    ms["rg"] = next(v for c, v in m.items() if c.startswith("rg "))
-    summary[p] = ms
+        found = [v for c, v in m.items() if c.startswith(path + " ")]
+        if found:
+            ms[name], cpu[name] = found[0]
+    ms["rg"], cpu["rg"] = next(v for c, v in m.items() if c.startswith("rg "))
+    summary[p] = {"wall_median_ms": ms, "cpu_mean_ms": cpu}
+    fmt = lambda d, n: f"{d[n]:.1f}" if n in d else "–"
+    ratio = lambda d, n: f"{d['this'] / d[n]:.2f}x" if n in d else "–"
     row = [f"`{p}`", str(s["skills"]), str(s["invalid"])]
-    row += [f"{ms[n]:.1f}" for n in names] + [f"{ms['rg']:.1f}"]
-    row += [f"{ms['this'] / ms[n]:.2f}x" for n in names[1:]] + [f"{ms['this'] / ms['rg']:.2f}x"]
+    row += [fmt(ms, n) for n in names] + [fmt(ms, "rg")]
+    row += [ratio(ms, n) for n in names[1:]] + [ratio(ms, "rg")]
+    row += [fmt(cpu, n) for n in names] + [ratio(cpu, n) for n in names[1:]]
     if ref_ms:
         row += [f"{ref_ms:.0f}", f"{ref_ms / ms['this']:.1f}x"]
     print("| " + " | ".join(row) + " |")

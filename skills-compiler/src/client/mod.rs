@@ -11,6 +11,7 @@
 //! `skb catalog --style` treat them alike. The entry lines themselves are
 //! rendered by `skills_core::catalog`, from [`Listed::entry`].
 
+mod absolute;
 pub mod amp;
 pub mod claude_code;
 pub mod codex;

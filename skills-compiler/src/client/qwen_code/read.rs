@@ -258,7 +258,7 @@ pub fn read_text(path: &Path, text: &str) -> Reading {
         alias: None,
         description: loaded.description,
         when_to_use: loaded.when_to_use,
-        location: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        location: crate::client::absolute::absolute(path),
         client: Client::QwenCode,
     });
     reading

@@ -14,7 +14,10 @@
 #     median of the validate loop);
 #   - peak RSS of each (`/usr/bin/time -f %M`);
 #   - CPU time (user + system) of both, which a busy machine disturbs less
-#     than wall time.
+#     than wall time;
+#   - the file system's floor: ripgrep walking the same tree and reading
+#     every `SKILL.md` whole (`rg -c --no-ignore -g SKILL.md . TREE`), when
+#     `rg` is installed.
 # and prints two tables. Raw results go to target/bench-validate/.
 # On a shared machine, `nice -n -15 bash scripts/bench-validate.sh` (as root)
 # keeps other work from preempting the measured processes.
@@ -132,6 +135,9 @@ bench_tree() {
     time_skills "$name.skills-human" "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --color never
     time_skills "$name.skills-json-t1" "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --format json --threads 1
     peak_rss "$name.skills" "$bin" validate "$tree" --max-dirs "$MAX_DIRS" --format json
+    if command -v rg >/dev/null; then
+        time_skills "$name.rg" rg -c --no-ignore -g SKILL.md . "$tree"
+    fi
     echo "   skills-ref in-process ($REF_RUNS runs after 1 warmup)"
     local extra=()
     (( cli_sample > 0 )) && extra=(--cli-sample "$cli_sample")
@@ -181,6 +187,11 @@ for name, path in trees:
         "skills_ref_rss_mib": rss(f"{out}/{name}.skills-ref.rss"),
     }
     s["ratio"] = s["skills_ref_ms"] / j["median"]
+    try:
+        s["rg_ms"] = timing(f"{out}/{name}.rg.json")
+        s["over_rg"] = j["median"] / s["rg_ms"]["median"]
+    except OSError:
+        pass
     s["cpu_ratio"] = s["skills_ref_cpu_ms"] / j["cpu"] if j["cpu"] else float("nan")
     if "cli" in ref:
         s["skills_ref_cli"] = ref["cli"]
@@ -213,6 +224,10 @@ table = "\n".join(wall) + "\n\n" + "\n".join(cpu)
 open(f"{out}/table.md", "w").write(table + "\n")
 print()
 print(table)
+for name, s in summary.items():
+    if "rg_ms" in s:
+        print(f"\nripgrep reading every SKILL.md of {name}: {s['rg_ms']['median']:.1f} ms; "
+              f"skills takes {s['over_rg']:.2f}x that")
 for name, s in summary.items():
     c = s.get("skills_ref_cli", {})
     if "median_ms_per_invocation" in c:

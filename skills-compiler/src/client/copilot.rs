@@ -60,7 +60,7 @@ mod read;
 pub use listing::{Found, Listing, resolve};
 pub use read::{
     BODY_LINES, Load, Loaded, MAX_DESCRIPTION, MAX_NAME, READ_LIMIT, body, body_text, listed_name,
-    load, read, read_bytes,
+    load, read, read_bytes, read_text,
 };
 
 /// Copilot's listing of what discovery found: [`Listing::of`].

@@ -46,5 +46,6 @@ mod read;
 
 pub use listing::{Found, Listing, Loose, listing, listing_found, loose_files, resolve};
 pub use read::{
-    Dropped, Kind, Loaded, NO_DESCRIPTION, READ_LIMIT, load, read, read_bytes, split, stem,
+    Dropped, Kind, Loaded, NO_DESCRIPTION, READ_LIMIT, load, read, read_bytes, read_text, split,
+    stem,
 };

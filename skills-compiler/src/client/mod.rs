@@ -11,6 +11,7 @@
 //! `skb catalog --style` treat them alike. The entry lines themselves are
 //! rendered by `skills_core::catalog`, from [`Listed::entry`].
 
+mod absolute;
 pub mod amp;
 pub mod claude_code;
 pub mod codex;
@@ -24,12 +25,16 @@ pub mod kimi_code;
 pub mod opencode;
 pub mod qwen_code;
 mod reading;
+mod shared_yaml;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::checked::CheckedSkill;
 use crate::discover::{Origin, Place};
 use crate::parallel;
+use crate::read::MAX_SKILL_MD;
+use crate::source::Source;
 
 pub use collate::collate;
 pub use reading::{Listed, Note, Outcome, Reading};
@@ -99,18 +104,57 @@ pub fn reading_of(client: Client, skill: &CheckedSkill) -> Option<Reading> {
         (Some(_), Client::Codex) => Reading::new(Outcome::Unknown {
             why: NEEDS_CODEX_YAML.into(),
         }),
-        (Some(source), Client::GeminiCli) => {
-            gemini_cli::read_bytes(&skill.dir, path, source.bytes())
-        }
-        (Some(source), Client::OpenCode) => opencode::read_bytes(&skill.dir, path, source.bytes()),
-        (Some(source), Client::Copilot) => copilot::read_bytes(&skill.dir, path, source.bytes()),
-        (Some(source), Client::QwenCode) => qwen_code::read_bytes(&skill.dir, path, source.bytes()),
-        (Some(source), Client::KimiCode) => kimi_code::read_bytes(&skill.dir, path, source.bytes()),
+        (Some(source), Client::GeminiCli) => match text_of(source) {
+            Ok(text) => gemini_cli::read_text(path, &text),
+            Err(bytes) => gemini_cli::read_bytes(&skill.dir, path, bytes),
+        },
+        (Some(source), Client::OpenCode) => match text_of(source) {
+            Ok(text) => opencode::read_text(path, &text),
+            Err(bytes) => opencode::read_bytes(&skill.dir, path, bytes),
+        },
+        (Some(source), Client::Copilot) => match text_of(source) {
+            Ok(text) => copilot::read_text(&skill.dir, path, &text),
+            Err(bytes) => copilot::read_bytes(&skill.dir, path, bytes),
+        },
+        (Some(source), Client::QwenCode) => match text_of(source) {
+            Ok(text) => qwen_code::read_text(path, &text),
+            Err(bytes) => qwen_code::read_bytes(&skill.dir, path, bytes),
+        },
+        (Some(source), Client::KimiCode) => match text_of(source) {
+            Ok(text) => kimi_code::read_text(&skill.dir, path, &text),
+            Err(bytes) => kimi_code::read_bytes(&skill.dir, path, bytes),
+        },
         (None, _) => Reading::new(Outcome::Rejected {
             why: "`SKILL.md` could not be read (see the errors)".into(),
         }),
     })
 }
+
+/// The text of a `SKILL.md` the check read, as the readers of the JavaScript
+/// clients are handed it (`read_text`): decoded with bad sequences
+/// replaced, as those clients decode, and the check's own text when the
+/// file is UTF-8, which the check decided once. `Err` with the bytes when
+/// they are more than the check reads from a folder (a `SKILL.md` given as
+/// bytes): each reader's `read_bytes` bounds those itself.
+fn text_of(source: &Source) -> Result<Cow<'_, str>, &[u8]> {
+    let bytes = source.bytes();
+    if bytes.len() as u64 > MAX_SKILL_MD {
+        return Err(bytes);
+    }
+    Ok(source
+        .text()
+        .map_or_else(|| String::from_utf8_lossy(bytes), Cow::Borrowed))
+}
+
+// A `SKILL.md` within what the check reads is within every reader's own
+// bound, so `read_text` need not bound it again.
+const _: () = assert!(
+    MAX_SKILL_MD <= gemini_cli::READ_LIMIT
+        && MAX_SKILL_MD <= opencode::READ_LIMIT
+        && MAX_SKILL_MD <= copilot::READ_LIMIT
+        && MAX_SKILL_MD <= qwen_code::READ_LIMIT
+        && MAX_SKILL_MD <= kimi_code::READ_LIMIT
+);
 
 /// How `client` reads each of `skills`, taken as one listing (for Claude
 /// Code: [`claude_code::resolve_names`]), read on up to `threads` worker

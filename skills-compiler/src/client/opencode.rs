@@ -57,7 +57,7 @@ mod yaml;
 
 pub use listing::{Duplicate, Found, Listing, listing, resolve_names, utf16_order};
 pub use matter::{Parts, sanitize, split};
-pub use read::{Load, Loaded, READ_LIMIT, load, read, read_bytes};
+pub use read::{Load, Loaded, READ_LIMIT, load, read, read_bytes, read_text};
 pub use yaml::{JsYaml, YamlError, parse_js_yaml};
 
 #[cfg(test)]

@@ -45,5 +45,5 @@ mod yaml;
 
 pub use level::{Level, level_of};
 pub use listing::{Found, Listing, listing, resolve};
-pub use read::{Dropped, Hidden, Loaded, READ_LIMIT, load, read, read_bytes, split};
+pub use read::{Dropped, Hidden, Loaded, READ_LIMIT, load, read, read_bytes, read_text, split};
 pub use yaml::{JsValue, frontmatter, parse_simple};

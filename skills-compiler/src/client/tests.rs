@@ -81,3 +81,44 @@ fn each_client_lists_under_the_name_its_row_says() -> std::io::Result<()> {
     assert!(read >= 1);
     Ok(())
 }
+
+/// A checked skill's reading, made from the check's text (and one YAML
+/// parse shared between readers), is the reading of the file's bytes by
+/// each JavaScript client's own reader: UTF-8 or not, LF or CRLF, YAML that
+/// parses or not, a description at the end of the frontmatter or not.
+#[test]
+fn readings_from_the_checks_text_are_the_readers_own() -> std::io::Result<()> {
+    let files: [&[u8]; 6] = [
+        b"---\nname: s\ndescription: D.\n---\nbody\n",
+        b"---\r\nname: s\r\ndescription: |\r\n  two\r\n  lines\r\n---\r\nbody\r\n",
+        b"---\nname: s\ndescription: Use when: x\n---\n",
+        b"---\nname: s\ndescription: caf\xe9\n---\nbody \xff\n",
+        b"---\nname: [unclosed\ndescription: D.\n---\n",
+        b"\xef\xbb\xbf---\nname: s\ndescription: D.\n---\n",
+    ];
+    for bytes in files {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join("SKILL.md");
+        std::fs::write(&path, bytes)?;
+        let skill = crate::check_dir(&dir, &Options::default());
+        let text = String::from_utf8_lossy(bytes);
+        for (client, own) in [
+            (
+                Client::GeminiCli,
+                gemini_cli::read_bytes(&dir, &path, bytes),
+            ),
+            (Client::OpenCode, opencode::read_bytes(&dir, &path, bytes)),
+            (Client::Copilot, copilot::read_bytes(&dir, &path, bytes)),
+            (Client::QwenCode, qwen_code::read_bytes(&dir, &path, bytes)),
+        ] {
+            assert_eq!(
+                reading_of(client, &skill),
+                Some(own),
+                "{client:?} of {text:?}"
+            );
+        }
+    }
+    Ok(())
+}

@@ -13,9 +13,9 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone)]
 pub struct Source {
     path: PathBuf,
-    bytes: Vec<u8>,
-    /// Whether `bytes` are UTF-8, checked once for every reader.
-    utf8: bool,
+    /// The bytes: as text when they are UTF-8, checked once for every
+    /// reader.
+    content: Result<String, Vec<u8>>,
     /// Built on first use: most files never need a position.
     line_starts: OnceLock<Vec<usize>>,
 }
@@ -32,11 +32,9 @@ pub struct LineCol {
 impl Source {
     /// Wraps the bytes read from `path`.
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Source {
-        let utf8 = std::str::from_utf8(&bytes).is_ok();
         Source {
             path: path.into(),
-            bytes,
-            utf8,
+            content: String::from_utf8(bytes).map_err(|e| e.into_bytes()),
             line_starts: OnceLock::new(),
         }
     }
@@ -48,32 +46,32 @@ impl Source {
 
     /// The raw bytes.
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        match &self.content {
+            Ok(text) => text.as_bytes(),
+            Err(bytes) => bytes,
+        }
     }
 
     /// The text, when the bytes are UTF-8.
     pub fn text(&self) -> Option<&str> {
-        if self.utf8 {
-            std::str::from_utf8(&self.bytes).ok()
-        } else {
-            None
-        }
+        self.content.as_deref().ok()
     }
 
     fn starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| line_starts(&self.bytes))
+        self.line_starts.get_or_init(|| line_starts(self.bytes()))
     }
 
     /// Line and column of a byte offset (clamped to the end of the file).
     pub fn line_col(&self, offset: usize) -> LineCol {
-        let offset = offset.min(self.bytes.len());
+        let bytes = self.bytes();
+        let offset = offset.min(bytes.len());
         let starts = self.starts();
         let line_index = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
         let start = starts[line_index];
-        let column = count_chars(&self.bytes[start..offset]) + 1;
+        let column = count_chars(&bytes[start..offset]) + 1;
         LineCol {
             line: line_index + 1,
             column,
@@ -84,7 +82,8 @@ impl Source {
     pub fn line_range(&self, line: usize) -> Option<Range<usize>> {
         let start = *self.starts().get(line.checked_sub(1)?)?;
         let mut end = start;
-        while end < self.bytes.len() && self.bytes[end] != b'\n' && self.bytes[end] != b'\r' {
+        let bytes = self.bytes();
+        while end < bytes.len() && bytes[end] != b'\n' && bytes[end] != b'\r' {
             end += 1;
         }
         Some(start..end)
@@ -93,14 +92,15 @@ impl Source {
     /// The text of a 1-based line, lossily decoded, without its terminator.
     pub fn line_text(&self, line: usize) -> Option<String> {
         self.line_range(line)
-            .map(|r| String::from_utf8_lossy(&self.bytes[r]).into_owned())
+            .map(|r| String::from_utf8_lossy(&self.bytes()[r]).into_owned())
     }
 
     /// Number of lines (a trailing terminator does not start a new line).
     pub fn line_count(&self) -> usize {
         let breaks = self.starts().len() - 1;
-        let ends_with_break = matches!(self.bytes.last(), Some(b'\n' | b'\r'));
-        if ends_with_break || self.bytes.is_empty() {
+        let bytes = self.bytes();
+        let ends_with_break = matches!(bytes.last(), Some(b'\n' | b'\r'));
+        if ends_with_break || bytes.is_empty() {
             breaks.max(1)
         } else {
             breaks + 1

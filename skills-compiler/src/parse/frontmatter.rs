@@ -46,9 +46,15 @@ pub enum SplitError {
 
 /// Splits a `SKILL.md`.
 pub fn split(bytes: &[u8]) -> Result<Split, SplitError> {
-    if let Err(e) = std::str::from_utf8(bytes) {
-        return Err(SplitError::NotUtf8(e.valid_up_to()));
+    match std::str::from_utf8(bytes) {
+        Ok(text) => split_text(text),
+        Err(e) => Err(SplitError::NotUtf8(e.valid_up_to())),
     }
+}
+
+/// [`split`] of a `SKILL.md` already known to be UTF-8.
+pub fn split_text(text: &str) -> Result<Split, SplitError> {
+    let bytes = text.as_bytes();
     if bytes.is_empty() {
         return Err(SplitError::Empty);
     }

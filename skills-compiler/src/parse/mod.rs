@@ -47,7 +47,10 @@ pub(crate) fn parse(dir: &Path, path: &Path, bytes: Vec<u8>, profile: Profile) -
         source: &source,
         diags: &mut diagnostics,
     };
-    let split = match frontmatter::split(source.bytes()) {
+    let split = match source.text().map_or_else(
+        || frontmatter::split(source.bytes()),
+        frontmatter::split_text,
+    ) {
         Ok(split) => split,
         Err(e) => {
             split_error(&mut ctx, e);

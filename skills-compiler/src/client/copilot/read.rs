@@ -1,14 +1,16 @@
 //! Copilot CLI's reading of one `SKILL.md` ([`load`]), as a [`Reading`]
 //! ([`read_bytes`]). The module above lists the recorded rules.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use skills_core::client::Client;
 use skills_core::fsread::{self, Reason};
 
 use crate::client::reading::{Listed, Outcome, Reading};
+use crate::client::shared_yaml;
 use crate::diag::Code;
-use crate::yaml::{self, Node, Value};
+use crate::yaml::{Node, Value};
 
 /// The largest `SKILL.md` this module reads. Copilot loaded a file over
 /// 1 MB; past this size its reading is not known.
@@ -60,15 +62,20 @@ pub fn load(text: &str, folder: &str) -> Load {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     // Line ends are read as `\n`: a CRLF file's body reaches the model with
     // `\n` line ends (recorded here).
-    let text = text.replace("\r\n", "\n");
-    let text = text.as_str();
+    let text: Cow<'_, str> = if text.contains("\r\n") {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    };
+    let text = &*text;
     let Some((yaml_range, after)) = split(text) else {
         return Load::Dropped(
             "no frontmatter: the file must start with a `---` line and have a closing `---` line"
                 .into(),
         );
     };
-    let parsed = yaml::parse(text, yaml_range.start, yaml_range.end);
+    let yaml_text = text.get(yaml_range).unwrap_or("");
+    let parsed = shared_yaml::parse(yaml_text);
     if let Some(limit) = parsed.limit {
         return Load::Unknown(format!(
             "the YAML {}, the most this tool reads; what Copilot CLI reads past that is not recorded",
@@ -118,7 +125,7 @@ pub fn load(text: &str, folder: &str) -> Load {
         Some(Err(kind)) => {
             return Load::Dropped(format!("`description` is a {kind}, not a string"));
         }
-        Some(Ok(d)) => (at_the_end(d, get("description"), yaml_range.end), false),
+        Some(Ok(d)) => (at_the_end(d, get("description"), yaml_text.len()), false),
         None => (body_text(after), true),
     };
     let units = description.encode_utf16().count();
@@ -344,11 +351,18 @@ pub fn read_bytes(dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
     if bytes.len() as u64 > READ_LIMIT {
         return Reading::new(too_large());
     }
+    read_text(dir, path, &String::from_utf8_lossy(bytes))
+}
+
+/// Reads `text`, the `SKILL.md` at `path` of the skill folder `dir`
+/// decoded as [`read_bytes`] decodes it, as Copilot does. The caller has
+/// bounded its size ([`READ_LIMIT`]).
+pub fn read_text(dir: &Path, path: &Path, text: &str) -> Reading {
     let folder = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let loaded = match load(&String::from_utf8_lossy(bytes), &folder) {
+    let loaded = match load(text, &folder) {
         Load::Loaded(l) => l,
         Load::Dropped(why) => return Reading::new(Outcome::Rejected { why }),
         Load::Unknown(why) => return Reading::new(Outcome::Unknown { why }),

@@ -20,6 +20,7 @@ use crate::yaml::{self, Limit, Node, Value};
 
 use super::frontmatter::line_fields;
 use crate::client::js_yaml::{self, Scalar, Version, is_unknown_tag};
+use crate::client::shared_yaml;
 
 /// What Gemini CLI takes from a frontmatter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub enum Fields {
 /// The fields Gemini CLI reads from `yaml`, the text between the
 /// delimiters.
 pub fn fields(yaml: &str) -> Fields {
-    let parsed = yaml::parse(yaml, 0, yaml.len());
+    let parsed = shared_yaml::parse(yaml);
     if let Some(limit) = parsed.limit {
         return beyond(limit);
     }

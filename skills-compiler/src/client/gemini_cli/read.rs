@@ -31,7 +31,7 @@ pub fn sanitize(name: &str) -> String {
 /// and `..` without following links, as Node's `path.resolve` does (the
 /// location Gemini CLI shows and the folder it activates).
 pub fn resolved(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let absolute = crate::client::absolute::absolute(path);
     let mut out = PathBuf::new();
     for part in absolute.components() {
         match part {

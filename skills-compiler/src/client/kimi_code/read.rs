@@ -11,7 +11,7 @@ use skills_core::fsread;
 use crate::client::js_yaml::{self, Scalar, Version, is_unknown_tag, standard_tag};
 use crate::client::reading::{Listed, Outcome, Reading};
 use crate::diag::Code;
-use crate::yaml::{self, Node, Value};
+use crate::yaml::{Node, Value};
 
 /// The largest skill file this tool reads (Kimi Code showed no limit).
 pub const READ_LIMIT: u64 = 16 << 20;
@@ -166,7 +166,7 @@ fn mapping(text: &str) -> Result<Option<Node>, Dropped> {
     if text.is_empty() {
         return Ok(None);
     }
-    let parsed = yaml::parse(text, 0, text.len());
+    let parsed = crate::client::shared_yaml::parse(text);
     if let Some(limit) = parsed.limit {
         return Err(Dropped::Unknown(format!(
             "the YAML {}, the most this tool reads; what Kimi Code reads past that is not recorded",
@@ -213,7 +213,9 @@ fn mapping(text: &str) -> Result<Option<Node>, Dropped> {
             d.message
         )));
     }
-    match parsed.root {
+    // The parse is shared with the other readers of this text: the root is
+    // copied, then marked.
+    match parsed.root.as_ref() {
         None => Ok(None),
         Some(root) if root.plain && root.as_str().is_some_and(|s| js_yaml::plain(s, Version::Four) == Some(Scalar::Null)) => Ok(None),
         Some(root) => match root.as_map() {
@@ -223,7 +225,7 @@ fn mapping(text: &str) -> Result<Option<Node>, Dropped> {
                 ))
             }
             Some(_) => {
-                let mut root = root;
+                let mut root = root.clone();
                 as_text(&mut root, &text_at);
                 Ok(Some(root))
             }
@@ -397,8 +399,9 @@ pub fn stem(path: &Path) -> (String, bool) {
 }
 
 /// Reads `bytes`, the skill file at `path` (a `SKILL.md`, or a loose
-/// `NAME.md`), as Kimi Code does.
-pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
+/// `NAME.md`), as Kimi Code does: [`read_text`] of their text, with
+/// Node's replacement of invalid UTF-8.
+pub fn read_bytes(dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
     if bytes.len() as u64 > READ_LIMIT {
         return Reading::new(Outcome::Unknown {
             why: format!(
@@ -409,8 +412,14 @@ pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
             ),
         });
     }
+    read_text(dir, path, &String::from_utf8_lossy(bytes))
+}
+
+/// Reads `text`, the skill file at `path` already decoded (the check's
+/// text, `validate`'s path), as Kimi Code does.
+pub fn read_text(_dir: &Path, path: &Path, text: &str) -> Reading {
     let (stem, directory) = stem(path);
-    let loaded = match load(&String::from_utf8_lossy(bytes), &stem, directory) {
+    let loaded = match load(text, &stem, directory) {
         Ok(l) => l,
         Err(Dropped::Unknown(why)) => return Reading::new(Outcome::Unknown { why }),
         Err(Dropped::No(why)) => {
@@ -440,7 +449,7 @@ pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
         alias: None,
         description: loaded.description,
         when_to_use: loaded.when_to_use,
-        location: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        location: crate::client::absolute::absolute(path),
         client: Client::KimiCode,
     });
     reading

@@ -71,7 +71,7 @@ pub fn load(text: &str) -> Load {
             "no frontmatter (the file must start with `---`), so no `name`".into(),
         );
     };
-    if yaml.root.as_ref().and_then(Node::as_map).is_none() {
+    if yaml.root().and_then(Node::as_map).is_none() {
         return Load::Dropped(
             "the frontmatter is empty or not a mapping, so there is no `name`".into(),
         );
@@ -144,7 +144,19 @@ pub(super) fn read_named(path: &Path, bytes: &[u8]) -> (Reading, Option<String>)
             None,
         );
     }
-    let loaded = match load(&String::from_utf8_lossy(bytes)) {
+    read_text_named(path, &String::from_utf8_lossy(bytes))
+}
+
+/// Reads `text`, the `SKILL.md` at `path` decoded as [`read_bytes`]
+/// decodes it, as OpenCode does. The caller has bounded its size
+/// ([`READ_LIMIT`]).
+pub fn read_text(path: &Path, text: &str) -> Reading {
+    read_text_named(path, text).0
+}
+
+/// [`read_text`], and the name the skill is loaded under when it is.
+fn read_text_named(path: &Path, text: &str) -> (Reading, Option<String>) {
+    let loaded = match load(text) {
         Load::Loaded(l) => l,
         Load::Dropped(why) => return (Reading::new(Outcome::Rejected { why }), None),
         Load::Unknown(why) => return (Reading::new(Outcome::Unknown { why }), None),

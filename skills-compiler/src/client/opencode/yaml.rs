@@ -3,7 +3,10 @@
 //! or an unknown tag an error, and each value's JavaScript type
 //! ([`crate::client::js_yaml`]).
 
+use std::rc::Rc;
+
 use crate::client::js_yaml::{self, Scalar, Version, is_unknown_tag, standard_tag};
+use crate::client::shared_yaml;
 use crate::diag::Code;
 use crate::yaml::{self, Node, Value};
 
@@ -11,8 +14,8 @@ use crate::yaml::{self, Node, Value};
 /// was parsed from (the node spans point into it) and the tags written.
 #[derive(Debug)]
 pub struct JsYaml {
-    /// The root, `None` for an empty document.
-    pub root: Option<Node>,
+    /// The parse, shared with the other readers handed the same text.
+    parsed: Rc<yaml::Parsed>,
     /// The text parsed (tabs of the indentation dropped when needed).
     text: String,
     /// Each tag written, as the range of its text.
@@ -69,7 +72,7 @@ pub fn parse_js_yaml(yaml: &str) -> Result<JsYaml, YamlError> {
 }
 
 fn parse_strictly(text: String) -> Result<JsYaml, YamlError> {
-    let parsed = yaml::parse(&text, 0, text.len());
+    let parsed = shared_yaml::parse(&text);
     if let Some(limit) = parsed.limit {
         return Err(YamlError::Beyond(limit));
     }
@@ -88,14 +91,15 @@ fn parse_strictly(text: String) -> Result<JsYaml, YamlError> {
             _ => {}
         }
     }
-    Ok(JsYaml {
-        root: parsed.root,
-        text,
-        tags,
-    })
+    Ok(JsYaml { parsed, text, tags })
 }
 
 impl JsYaml {
+    /// The root, `None` for an empty document.
+    pub fn root(&self) -> Option<&Node> {
+        self.parsed.root.as_ref()
+    }
+
     /// The tag written right before `node`, if any.
     fn tag_of(&self, node: &Node) -> Option<&str> {
         self.tags
@@ -128,7 +132,7 @@ impl JsYaml {
 
     /// `key`'s value when it is a string.
     pub(super) fn string(&self, key: &str) -> Result<Option<String>, &'static str> {
-        let Some(node) = self.root.as_ref().and_then(|r| r.get(key)) else {
+        let Some(node) = self.root().and_then(|r| r.get(key)) else {
             return Ok(None);
         };
         match (self.js_type(node), node.as_str()) {

@@ -2,6 +2,7 @@
 //! checks ([`load`]), and the [`Reading`] with its notes. The module above
 //! says what Qwen Code does.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use skills_core::client::Client;
@@ -36,7 +37,12 @@ pub struct Loaded {
 /// frontmatter to Qwen Code (`/^---\n([\s\S]*?)\n---(?:\n|$)([\s\S]*)$/`).
 pub fn split(text: &str) -> Option<(String, String)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    // Most files have no `\r`: they are split where they lie.
+    let text: Cow<'_, str> = if text.contains('\r') {
+        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(text)
+    };
     let rest = text.strip_prefix("---\n")?;
     let mut from = 0;
     loop {
@@ -221,7 +227,14 @@ pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
             ),
         });
     }
-    let loaded = match load(&String::from_utf8_lossy(bytes)) {
+    read_text(path, &String::from_utf8_lossy(bytes))
+}
+
+/// Reads `text`, the `SKILL.md` at `path` decoded as [`read_bytes`]
+/// decodes it, as Qwen Code does. The caller has bounded its size
+/// ([`READ_LIMIT`]).
+pub fn read_text(path: &Path, text: &str) -> Reading {
+    let loaded = match load(text) {
         Ok(l) => l,
         Err(Dropped::Unknown(why)) => return Reading::new(Outcome::Unknown { why }),
         Err(Dropped::No(why)) => return rejected(why),
@@ -245,7 +258,7 @@ pub fn read_bytes(_dir: &Path, path: &Path, bytes: &[u8]) -> Reading {
         alias: None,
         description: loaded.description,
         when_to_use: loaded.when_to_use,
-        location: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        location: crate::client::absolute::absolute(path),
         client: Client::QwenCode,
     });
     reading

@@ -8,7 +8,8 @@
 //! types ([`core_scalar`]). A tag is not modelled: such a frontmatter's
 //! reading is not known.
 
-use crate::yaml::{self, Node, Value};
+use crate::client::shared_yaml;
+use crate::yaml::{Node, Value};
 
 /// A value as JavaScript holds it after the YAML is read.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +70,7 @@ fn js_number_string(n: f64) -> String {
 /// and whether its line reader read it (the YAML failed); `Err(why)` when
 /// its reading is not modelled.
 pub fn frontmatter(text: &str) -> Result<(JsValue, bool), String> {
-    let parsed = yaml::parse(text, 0, text.len());
+    let parsed = shared_yaml::parse(text);
     if let Some(limit) = parsed.limit {
         return Err(format!(
             "the YAML {}, the most this tool reads; what Qwen Code reads past that is not recorded",

@@ -230,6 +230,7 @@ pub(crate) fn scan_inputs(
         report.findings.extend(dedupe(findings));
     }
     compound(&mut report, &sinks, &skill.declared);
+    crate::severity::in_tests(&mut report.findings);
     crate::severity::corroborate(&mut report.findings, &skill.declared);
     crate::severity::settle(&mut report.findings);
     report.findings.sort_by(|a, b| {

@@ -531,7 +531,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
             );
         } else if *leaks_var {
             let severity =
-                severity::secrets_sent(declared, ctx.path(), host.as_deref(), Moved::OwnKey);
+                severity::secrets_sent(declared, ctx.path(), host.as_deref(), Moved::Key);
             ctx.report(
                 unit,
                 id::SecretsToNetwork,

@@ -271,7 +271,7 @@ const RUN_VERBS_AFTER: &[&str] = &[
 /// triage notes): what it shows is reported, as a note.
 fn quoted_as_example(prose: &str) -> bool {
     static CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::text::regex(r"(?i)\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do|injected\s+(?:strings?|text|prompts?|instructions|payloads?)|\bas\s+data\b|never\s+as\s+(?:orders|instructions|commands)|(?:sample|typical|known|common)\s+(?:attacks?|injections?|payloads?|jailbreaks?)|payloads?\s+(?:such\s+as|like)\b)")
+        crate::text::regex(r"(?i)(?:❌|🚫|\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do|injected\s+(?:strings?|text|prompts?|instructions|payloads?)|\bas\s+data\b|never\s+as\s+(?:orders|instructions|commands)|(?:sample|typical|known|common)\s+(?:attacks?|injections?|payloads?|jailbreaks?)|payloads?\s+(?:such\s+as|like)\b|examples?\s*\(\s*(?:fail|failing|bad|wrong|incorrect|insecure|unsafe|vulnerable|non-?compliant)\b|\b(?:incorrect|wrong|unsafe|insecure|non-?compliant|failing|forbidden|prohibited)\s+(?:example|code|usage|pattern|implementation|version)s?\b|\b(?:bad|wrong|avoid|incorrect)\s*:))")
             .expect("valid")
     });
     let window = crate::text::window_before(prose, prose.len(), 600);
@@ -425,6 +425,15 @@ mod tests {
             "Typical injected strings you should test for (as data, never as orders):\n"
         ));
         assert!(quoted_as_example("Known jailbreaks look like this:\n"));
+        // Rule books show the failing code beside the passing one.
+        assert!(quoted_as_example(
+            "- **DO NOT** load remote code.\n\n  **Example (fail):**\n"
+        ));
+        assert!(quoted_as_example("❌ **Wrong** — never pipe to a shell\n"));
+        assert!(quoted_as_example("Insecure code:\n"));
+        assert!(quoted_as_example("**Bad:**\n"));
+        assert!(!quoted_as_example("**Example (pass):**\n"));
+        assert!(!quoted_as_example("Not bad: run it now\n"));
         assert!(!quoted_as_example("Load the data and run:\n"));
     }
 }

@@ -107,6 +107,34 @@ mod tests {
     }
 
     #[test]
+    fn the_environment_written_to_a_file_and_look_alikes() {
+        for text in [
+            "docker exec app env > /tmp/e.txt\n",
+            "echo \"$(printenv)\" >> out.log\n",
+            "ssh host -- env > remote.txt\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(c, s)| *c == "SK621" && *s >= Severity::Medium),
+                "{text}: {found:?}"
+            );
+        }
+        for text in [
+            "railway run -p <project-id> -e dev -s backend -- env | grep RAILWAY\n",
+            "kubectl exec -n <NS> <POD> -- env | grep -E '^DD_'\n",
+            "bws secret list <PROJECT_ID> --output env > .env.projectname\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                !found.contains(&("SK621", Severity::Medium)),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_program_read_from_standard_input_runs_none_of_its_arguments() {
         let text = "curl -sS \"$URL/v1/models\" > \"$OUT/.models.json\"\npython3 - \"$OUT/.models.json\" <<'PY'\nimport json, sys\nprint(json.load(open(sys.argv[1])))\nPY\n";
         let found = rules("s.sh", text);

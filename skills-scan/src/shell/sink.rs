@@ -239,6 +239,30 @@ mod tests {
     }
 
     #[test]
+    fn a_keychain_item_of_the_skills_own() {
+        let found = rules(
+            "s.sh",
+            "TOKEN=$(security find-generic-password -a \"$USER\" -s \"bws-access-token\" -w)\n",
+        );
+        assert!(
+            found.iter().all(|(_, s)| *s < Severity::Medium),
+            "{found:?}"
+        );
+        for text in [
+            "security find-generic-password -wa \"Chrome\"\n",
+            "security find-generic-password -s \"Chrome Safe Storage\" -w\n",
+            "security dump-keychain -d login.keychain\n",
+            "security find-internet-password -s github.com -w\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found.contains(&(id::CredentialStoreRead.code, Severity::High)),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_device_written_to_holds_nothing_sent_later() {
         let text = "security find-generic-password -s x -w > /dev/null 2>&1 && echo ok\nopenssl s_client -connect api.example.com:443 -CAfile ~/ca.pem </dev/null 2>/dev/null\n";
         let found = rules("s.sh", text);

@@ -394,12 +394,20 @@ pub(super) fn command_rules(
                 )
             }) =>
         {
+            // One item the skill names for itself (`-s acme-token`) is how
+            // a tool keeps its own key; the whole keychain, or another
+            // program's item (a browser's "Safe Storage" key), is theft.
+            let own = own_keychain_item(cmd.args);
             ctx.report(
                 unit,
                 id::CredentialStoreRead,
-                Severity::High,
+                if own { Severity::Low } else { Severity::High },
                 span.clone(),
-                "reads passwords out of the macOS keychain".into(),
+                if own {
+                    "reads the skill's own item out of the macOS keychain".into()
+                } else {
+                    "reads passwords out of the macOS keychain".into()
+                },
             );
         }
         "spctl" | "csrutil" | "setenforce" | "ufw" | "auditctl" => {
@@ -550,8 +558,24 @@ pub(super) fn command_rules(
             format!("reads the credential store `{}`", store.1),
         );
     }
+    // `env` as the command or a substitution, not a word of another's
+    // (`bws secret list --output env`); written to a file, not to a
+    // placeholder's `>` (`railway run -p <project-id> -- env | grep X`).
+    let env_command = cmd.words.windows(2).any(|w| {
+        matches!(w[1].text.as_str(), "env" | "printenv")
+            && (!w[0].text.starts_with('-') || w[0].text == "--")
+    }) || ["$(env", "$(printenv", "`env", "`printenv", "export -p"]
+        .iter()
+        .any(|s| text.contains(s));
+    let placeholder = cmd
+        .command
+        .redirects
+        .iter()
+        .any(|r| r.op == "<" && text.contains(&format!("<{}>", r.target.text)));
     if sensitive::dumps_environment(text)
-        && (cmd.command.redirects.iter().any(|r| r.op.starts_with('>')) || is_in_assignment(text))
+        && env_command
+        && (!placeholder && cmd.command.redirects.iter().any(|r| r.op.starts_with('>'))
+            || is_in_assignment(text))
     {
         let severity = if mode == Mode::Inline {
             Severity::Low
@@ -703,4 +727,42 @@ pub(super) fn heredoc(
             }
         }
     }
+}
+
+/// Whether `security` reads one generic item the skill names by its
+/// service (`find-generic-password -s acme-token -w`), not another
+/// program's key (a browser's or a chat client's "Safe Storage", which
+/// unlocks its cookies and passwords) nor the keychain as a whole.
+fn own_keychain_item(args: &[Word]) -> bool {
+    const OTHERS: &[&str] = &[
+        "safe storage",
+        "chrome",
+        "chromium",
+        "brave",
+        "vivaldi",
+        "firefox",
+        "safari",
+        "slack",
+        "discord",
+        "signal",
+        "telegram",
+        "whatsapp",
+        "icloud",
+        "airport",
+        "wifi",
+        "wi-fi",
+        "1password",
+        "keychain",
+    ];
+    let generic = args.iter().any(|a| a.text == "find-generic-password");
+    let service = args
+        .windows(2)
+        .find(|w| w.first().is_some_and(|f| f.text == "-s"))
+        .and_then(|w| w.get(1))
+        .map(|w| w.text.to_ascii_lowercase());
+    generic
+        && !args.iter().any(|a| a.text == "dump-keychain")
+        && service.is_some_and(|s| {
+            !s.is_empty() && !s.starts_with('-') && !OTHERS.iter().any(|o| s.contains(o))
+        })
 }

@@ -498,6 +498,8 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
             let lower = ctx.path.to_ascii_lowercase();
             if lower.contains("requirements") {
                 requirements(ctx, &whole);
+            } else if crate::ruby::is_ruby(&lower, text) {
+                crate::ruby::scan(ctx, &whole);
             } else if !crate::agent_files::is_instruction_file(&lower) {
                 prose::scan(ctx, &whole);
             } else {

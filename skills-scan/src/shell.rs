@@ -97,6 +97,7 @@ mod tests {
             "exec 3<>/dev/tcp/localhost/6379; printf 'PING\\r\\n' >&3\n",
             "timeout 5 bash -c \"</dev/tcp/<MASTER_IP>/6443\"\n",
             "bash -c '</dev/tcp/{host}/22' && echo up\n",
+            "(echo > /dev/tcp/host/22) 2>/dev/null && echo open\n",
         ] {
             let found = rules("s.sh", text);
             assert!(

@@ -239,6 +239,28 @@ mod tests {
     }
 
     #[test]
+    fn kinds_of_key_files_are_no_store_read() {
+        for text in [
+            "grep -E 'id_rsa$|id_ecdsa$|id_ed25519$' list.txt\n",
+            "ls \"$HOME\"/.ssh/id_*.pub\n",
+            "find . -regex '.*\\.pem'\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                !found.contains(&(id::CredentialStoreRead.code, Severity::Medium)),
+                "{text}: {found:?}"
+            );
+        }
+        let found = rules("s.sh", "tar czf /tmp/k.tgz ~/.ssh/id_*\n");
+        assert!(
+            found
+                .iter()
+                .any(|(c, s)| *c == id::CredentialStoreRead.code && *s >= Severity::Medium),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn a_keychain_item_of_the_skills_own() {
         let found = rules(
             "s.sh",

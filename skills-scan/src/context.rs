@@ -135,6 +135,21 @@ const ALIASES: &[(&str, &str)] = &[
     ("azure", "microsoft"),
 ];
 
+/// Commands of a cloud's own CLI that print a token for that cloud, and
+/// the vendor whose hosts the token is for: a skill running one calls
+/// that cloud's API with it (`gcloud auth print-access-token` →
+/// `monitoring.googleapis.com`).
+const CLI_TOKENS: &[(&str, &str)] = &[
+    ("gcloud auth print-access-token", "googleapis"),
+    ("gcloud auth print-identity-token", "googleapis"),
+    (
+        "gcloud auth application-default print-access-token",
+        "googleapis",
+    ),
+    ("az account get-access-token", "azure"),
+    ("gh auth token", "github"),
+];
+
 impl Declared {
     /// Reads the declarations of a skill's files (path and bytes).
     pub(crate) fn of<'a>(files: impl Iterator<Item = (&'a str, &'a [u8])>) -> Declared {
@@ -151,6 +166,11 @@ impl Declared {
                 for vendor in vendors(prefix.as_str()) {
                     d.names.insert(vendor.clone());
                     d.keys.insert(vendor);
+                }
+            }
+            for (command, vendor) in CLI_TOKENS {
+                if text.contains(command) {
+                    d.keys.insert((*vendor).to_string());
                 }
             }
             let mut hosts = Vec::new();
@@ -575,6 +595,12 @@ mod tests {
         assert!(d.keyed("huggingface.co"));
         assert!(d.keyed("generativelanguage.googleapis.com"));
         assert!(!d.keyed("evil.com"));
+        let cloud = declared(&[(
+            "SKILL.md",
+            "TOKEN=$(gcloud auth print-access-token)\ncurl -H \"Authorization: Bearer $TOKEN\" https://monitoring.googleapis.com/v3\n",
+        )]);
+        assert!(cloud.keyed("monitoring.googleapis.com"));
+        assert!(!cloud.keyed("evil.com"));
         assert!(!d.keyed("203.0.113.9"));
         // A label below someone else's domain names no vendor.
         assert!(!d.keyed("openrouter.evil.com"));

@@ -74,6 +74,9 @@ impl Kind {
                     Kind::Js
                 } else if first.contains("pwsh") || first.contains("powershell") {
                     Kind::PowerShell
+                } else if first.contains("ruby") {
+                    // Read by `crate::ruby`, not as shell.
+                    Kind::Text
                 } else {
                     Kind::Shell
                 }

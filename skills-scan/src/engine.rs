@@ -230,6 +230,7 @@ pub(crate) fn scan_inputs(
         report.findings.extend(dedupe(findings));
     }
     compound(&mut report, &sinks, &skill.declared);
+    crate::severity::in_tests(&mut report.findings);
     crate::severity::corroborate(&mut report.findings, &skill.declared);
     crate::severity::settle(&mut report.findings);
     report.findings.sort_by(|a, b| {
@@ -497,6 +498,8 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
             let lower = ctx.path.to_ascii_lowercase();
             if lower.contains("requirements") {
                 requirements(ctx, &whole);
+            } else if crate::ruby::is_ruby(&lower, text) {
+                crate::ruby::scan(ctx, &whole);
             } else if !crate::agent_files::is_instruction_file(&lower) {
                 prose::scan(ctx, &whole);
             } else {

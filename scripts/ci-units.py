@@ -7,10 +7,14 @@ directory. A unit is the same unit when its package, target, profile, mode,
 features and (recursively) dependencies are: what Cargo's fingerprint
 compares. Build-script runs are not compilations and are not counted.
 
-    python3 scripts/ci-units.py before|after
+    python3 scripts/ci-units.py before|after|now
 
-`before` models .ci/run as it was at commit 9114a50, `after` as it is now
-(BENCHMARKS.md, "Where CI's time goes"). What no unit graph shows is left
+`before` models .ci/run as it was at commit 9114a50, `after` as it was at
+commit fa3eddf, `now` as it is now: check-packages's verification builds
+and the README's crate under the workspace's dev profile (BENCHMARKS.md,
+"CI and test time"). The order of the steps is the order of their first
+compilation: docs.rs's, in the background since `now`, has a target
+directory of its own, so where it runs does not change what it compiles. What no unit graph shows is left
 out and said so: crates.io's skills-cli (cargo install), trybuild's and the
 rebuild tests' scratch crates (those compile the same in both), and the
 rebuild a changed environment variable forces (RUSTC_BOOTSTRAP in the
@@ -144,9 +148,9 @@ def bundle_features():
 
 def main():
     which = sys.argv[1] if len(sys.argv) == 2 else ""
-    if which not in ("before", "after"):
+    if which not in ("before", "after", "now"):
         sys.exit(__doc__)
-    after = which == "after"
+    after = which in ("after", "now")
     T = "stable:target"
     r = Run()
     r.step("cargo clippy", [(T, ["check", "--workspace", "--all-targets"], clippy)])
@@ -168,10 +172,13 @@ def main():
                        u["target"]["name"].replace("_", "-") in workspace_crates | {"skb"})
 
     # The verification builds, and the README's crate, are workspaces of
-    # their own without the workspace's [profile] sections: Cargo's default
-    # dev profile (full debug info, no per-package opt-level), so their
-    # units never match the workspace's, though they share a directory.
-    D = "stable:target, default profile"
+    # their own without the workspace's [profile] sections: until `now`,
+    # Cargo's default dev profile (full debug info, no per-package
+    # opt-level), so their units never matched the workspace's, though
+    # they share a directory; `now` they are given the workspace's dev
+    # profile (`--config`), and their dependencies are the debug skb's
+    # wherever the features agree.
+    D = T if which == "now" else "stable:target, default profile"
     packages = [verify] + [(D, ["build", "-p", c], tarball) for c in PUBLISHED] + [
         (D if after else "stable:target/package-user-target", ["build", "-p", "skills-bundle"], user),
         (T, ["build", "-p", "skb"], plain)]

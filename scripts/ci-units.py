@@ -11,7 +11,8 @@ compares. Build-script runs are not compilations and are not counted.
 
 `before` models .ci/run as it was at commit 9114a50, `after` as it was at
 commit fa3eddf, `now` as it is now: check-packages's verification builds
-and the README's crate under the workspace's dev profile (BENCHMARKS.md,
+and the README's crate under the workspace's dev profile, docs.rs's builds
+of the libraries alone (BENCHMARKS.md,
 "CI and test time"). The order of the steps is the order of their first
 compilation: docs.rs's, in the background since `now`, has a target
 directory of its own, so where it runs does not change what it compiles. What no unit graph shows is left
@@ -125,15 +126,18 @@ def feature_matrix():
     return out
 
 
-def docsrs_commands():
+def docsrs_commands(now=False):
     meta = json.loads(subprocess.check_output(["cargo", "metadata", "--no-deps", "--format-version", "1"], text=True))
     members = set(meta["workspace_members"])
     cmds = []
     for p in sorted(meta["packages"], key=lambda p: p["name"]):
         if p["id"] not in members or p.get("publish") == []:
             continue
+        lib = any(k in ("lib", "rlib", "proc-macro") for t in p["targets"] for k in t["kind"])
+        if now and not lib:
+            continue
         s = (p.get("metadata") or {}).get("docs.rs") or {}
-        args = ["doc", "-p", p["name"], "--no-deps"]
+        args = ["doc", "-p", p["name"], "--no-deps"] + (["--lib"] if now else [])
         if s.get("all-features"):
             args.append("--all-features")
         cmds.append(("nightly:target/docsrs", args, plain))
@@ -157,7 +161,7 @@ def main():
     r.step("public API (rustdoc JSON)", [(T, ["doc", "--no-deps", "-p", "skills-bundle", "-p", "skills-core",
                                               "--features", bundle_features()], plain)])
     r.step("cargo doc", [(T, ["doc", "--workspace", "--no-deps", "--all-features"], plain)])
-    r.step("docs.rs (nightly)", docsrs_commands())
+    r.step("docs.rs (nightly)", docsrs_commands(now=which == "now"))
     r.step("tests, both tiers", [(T, ["test", "--workspace", "--no-run"], plain)],
            "and the scratch crates of trybuild and the rebuild tests")
     r.step("the unshare test", [(T, ["test", "--workspace" if after else "-p", *([] if after else ["skb"]),

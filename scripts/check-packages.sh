@@ -42,7 +42,44 @@ for c in "${crates[@]}"; do
     rm -rf target/debug/.fingerprint/"$c-$hash" target/debug/deps/*"${c//-/_}-$hash"*
   done
 done
-cargo package --workspace --exclude skills-tests --allow-dirty --quiet
+# The verification builds, and the README's crate below, are workspaces of
+# their own, without the workspace's [profile] sections: under Cargo's
+# default dev profile (full debug info, every dependency unoptimised) none
+# of their units would be the workspace's, and check-packages compiled some
+# 430 crates that the debug `skb` had already built. Given the workspace's
+# dev profile (read from Cargo.toml, its one home, as `--config` lines),
+# every dependency whose features come out as in `cargo build -p skb` is
+# that build's. What is verified does not change: each crate builds from
+# its tarball alone, under its own features. The settings for the
+# workspace's own crates are left out: built from their tarballs they are
+# units of their own, shared with nothing, and `opt-level = 3` for
+# skills-scan cost three optimised builds of it (206 s of rustc's time,
+# a fifth of the step's).
+profile_lines=$(python3 - <<'PY'
+import json, re, subprocess, tomllib
+meta = json.loads(subprocess.run(
+    ["cargo", "metadata", "--no-deps", "--format-version", "1", "--offline"],
+    check=True, capture_output=True).stdout)
+members = {p["name"] for p in meta["packages"]}
+def lines(prefix, table):
+    for key, value in table.items():
+        if prefix == "profile.dev.package" and key in members:
+            continue
+        key = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+        if isinstance(value, dict):
+            yield from lines(f"{prefix}.{key}", value)
+        else:
+            yield f"{prefix}.{key}={json.dumps(value)}"
+with open("Cargo.toml", "rb") as f:
+    dev = tomllib.load(f).get("profile", {}).get("dev", {})
+for line in lines("profile.dev", dev):
+    print("--config")
+    print(line)
+PY
+)
+profile=()
+[ -z "$profile_lines" ] || mapfile -t profile <<<"$profile_lines"
+cargo package "${profile[@]}" --workspace --exclude skills-tests --allow-dirty --quiet
 version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
 for c in "${crates[@]}"; do
   test -f "target/package/$c-$version.crate" || { echo "missing target/package/$c-$version.crate" >&2; exit 1; }
@@ -133,12 +170,12 @@ if "    Ok(())\n" not in code:
 open(sys.argv[1], "w", encoding="utf-8").write(code.replace("    Ok(())\n", checks + "    Ok(())\n"))
 PY
 python3 scripts/readme_example.py --build-script >"$user/build.rs"
-# The workspace's target directory: the dependencies are those the
-# verification builds above compiled (the same lock, the same features,
-# Cargo's default dev profile: like them, this crate is a workspace of its
-# own, without the workspace's [profile] sections); the patched crates are
-# path packages of their own, apart from the workspace's.
-out=$(CARGO_TARGET_DIR="$root/target" cargo run --quiet --manifest-path "$user/Cargo.toml")
+# The workspace's target directory and, as above, its dev profile: the
+# dependencies are those the verification builds compiled (the same lock,
+# the same features; like them, this crate is a workspace of its own); the
+# patched crates are path packages of their own, apart from the
+# workspace's.
+out=$(CARGO_TARGET_DIR="$root/target" cargo run "${profile[@]}" --quiet --manifest-path "$user/Cargo.toml")
 echo "$out" | head -3
 digest=$(echo "$out" | tail -n 1)
 expected=$(cargo run --quiet -p skb -- inspect skills --format json |
@@ -153,7 +190,7 @@ echo "== the README's build.rs rebuilds the crate when a skill file is added"
 # Without `watch`, Cargo would not notice a new file and the binary would
 # keep the old content and digest.
 printf '# Notes\n' >"$user/skills/calculator/NOTES.md"
-again=$(CARGO_TARGET_DIR="$root/target" cargo run --quiet --manifest-path "$user/Cargo.toml" | tail -n 1)
+again=$(CARGO_TARGET_DIR="$root/target" cargo run "${profile[@]}" --quiet --manifest-path "$user/Cargo.toml" | tail -n 1)
 if [ "$again" = "$digest" ]; then
   echo "adding skills/calculator/NOTES.md did not rebuild the README's example (digest still $digest)" >&2
   exit 1

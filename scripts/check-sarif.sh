@@ -8,15 +8,19 @@
 # read for errors.
 #
 #   bash scripts/check-sarif.sh target/debug/skb
+#   bash scripts/check-sarif.sh --install   (into SARIF_MULTITOOL_DIR, alone)
 #
 # Needs npm and python3; ../shared beside the checkout. Installs the tool
-# into a temporary directory (or SARIF_MULTITOOL_DIR, kept between runs).
+# into a temporary directory (or SARIF_MULTITOOL_DIR/<version>, kept between
+# runs).
 set -euo pipefail
-bin=$(realpath "$1")
-shared=$(realpath "$(dirname "$0")/../../shared")
 version=5.7.0
 
-tool_dir=${SARIF_MULTITOOL_DIR:-}
+tool_dir=${SARIF_MULTITOOL_DIR:+$SARIF_MULTITOOL_DIR/$version}
+if [ "${1-}" = --install ] && [ -z "$tool_dir" ]; then
+  echo "check-sarif: --install needs SARIF_MULTITOOL_DIR, the folder to keep the tool in" >&2
+  exit 2
+fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 if [ -z "$tool_dir" ]; then
@@ -30,6 +34,11 @@ if [ ! -x "$multitool" ]; then
   mkdir -p "$tool_dir"
   npm install --silent --no-save --prefix "$tool_dir" "@microsoft/sarif-multitool@$version" >/dev/null
 fi
+if [ "$1" = --install ]; then
+  exit 0
+fi
+bin=$(realpath "$1")
+shared=$(realpath "$(dirname "$0")/../../shared")
 
 failed=0
 check() { # name, directory to run in, a glob of paths expanded there, the command (validate)

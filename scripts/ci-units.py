@@ -7,10 +7,15 @@ directory. A unit is the same unit when its package, target, profile, mode,
 features and (recursively) dependencies are: what Cargo's fingerprint
 compares. Build-script runs are not compilations and are not counted.
 
-    python3 scripts/ci-units.py before|after
+    python3 scripts/ci-units.py before|after|now
 
-`before` models .ci/run as it was at commit 9114a50, `after` as it is now
-(BENCHMARKS.md, "Where CI's time goes"). What no unit graph shows is left
+`before` models .ci/run as it was at commit 9114a50, `after` as it was at
+commit fa3eddf, `now` as it is now: check-packages's verification builds
+and the README's crate under the workspace's dev profile, docs.rs's builds
+of the libraries alone (BENCHMARKS.md,
+"CI and test time"). The order of the steps is the order of their first
+compilation: docs.rs's, in the background since `now`, has a target
+directory of its own, so where it runs does not change what it compiles. What no unit graph shows is left
 out and said so: crates.io's skills-cli (cargo install), trybuild's and the
 rebuild tests' scratch crates (those compile the same in both), and the
 rebuild a changed environment variable forces (RUSTC_BOOTSTRAP in the
@@ -121,15 +126,18 @@ def feature_matrix():
     return out
 
 
-def docsrs_commands():
+def docsrs_commands(now=False):
     meta = json.loads(subprocess.check_output(["cargo", "metadata", "--no-deps", "--format-version", "1"], text=True))
     members = set(meta["workspace_members"])
     cmds = []
     for p in sorted(meta["packages"], key=lambda p: p["name"]):
         if p["id"] not in members or p.get("publish") == []:
             continue
+        lib = any(k in ("lib", "rlib", "proc-macro") for t in p["targets"] for k in t["kind"])
+        if now and not lib:
+            continue
         s = (p.get("metadata") or {}).get("docs.rs") or {}
-        args = ["doc", "-p", p["name"], "--no-deps"]
+        args = ["doc", "-p", p["name"], "--no-deps"] + (["--lib"] if now else [])
         if s.get("all-features"):
             args.append("--all-features")
         cmds.append(("nightly:target/docsrs", args, plain))
@@ -144,16 +152,16 @@ def bundle_features():
 
 def main():
     which = sys.argv[1] if len(sys.argv) == 2 else ""
-    if which not in ("before", "after"):
+    if which not in ("before", "after", "now"):
         sys.exit(__doc__)
-    after = which == "after"
+    after = which in ("after", "now")
     T = "stable:target"
     r = Run()
     r.step("cargo clippy", [(T, ["check", "--workspace", "--all-targets"], clippy)])
     r.step("public API (rustdoc JSON)", [(T, ["doc", "--no-deps", "-p", "skills-bundle", "-p", "skills-core",
                                               "--features", bundle_features()], plain)])
     r.step("cargo doc", [(T, ["doc", "--workspace", "--no-deps", "--all-features"], plain)])
-    r.step("docs.rs (nightly)", docsrs_commands())
+    r.step("docs.rs (nightly)", docsrs_commands(now=which == "now"))
     r.step("tests, both tiers", [(T, ["test", "--workspace", "--no-run"], plain)],
            "and the scratch crates of trybuild and the rebuild tests")
     r.step("the unshare test", [(T, ["test", "--workspace" if after else "-p", *([] if after else ["skb"]),
@@ -168,10 +176,13 @@ def main():
                        u["target"]["name"].replace("_", "-") in workspace_crates | {"skb"})
 
     # The verification builds, and the README's crate, are workspaces of
-    # their own without the workspace's [profile] sections: Cargo's default
-    # dev profile (full debug info, no per-package opt-level), so their
-    # units never match the workspace's, though they share a directory.
-    D = "stable:target, default profile"
+    # their own without the workspace's [profile] sections: until `now`,
+    # Cargo's default dev profile (full debug info, no per-package
+    # opt-level), so their units never matched the workspace's, though
+    # they share a directory; `now` they are given the workspace's dev
+    # profile (`--config`), and their dependencies are the debug skb's
+    # wherever the features agree.
+    D = T if which == "now" else "stable:target, default profile"
     packages = [verify] + [(D, ["build", "-p", c], tarball) for c in PUBLISHED] + [
         (D if after else "stable:target/package-user-target", ["build", "-p", "skills-bundle"], user),
         (T, ["build", "-p", "skb"], plain)]

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use skills_tests::tempdir;
+use skills_tests::churn_tempdir;
 
 use crate::skills;
 
@@ -428,7 +428,7 @@ fn settles(s: &Scenario, p: &Path, verify: bool) -> Result<&'static str, String>
 static KILLS: AtomicUsize = AtomicUsize::new(0);
 
 fn crash_everywhere(name: &'static str) {
-    let tmp = tempdir();
+    let tmp = churn_tempdir();
     let s = scenario(tmp.path(), name, SKILLS);
     let outcomes = std::sync::Mutex::new(BTreeMap::<&str, usize>::new());
     each_point(s.points, |k| {
@@ -476,7 +476,7 @@ fn crash_everywhere(name: &'static str) {
 }
 
 fn full_disk_everywhere(name: &'static str) {
-    let tmp = tempdir();
+    let tmp = churn_tempdir();
     let s = scenario(tmp.path(), name, FULL_DISK_SKILLS);
     let outcomes = std::sync::Mutex::new(BTreeMap::<&str, usize>::new());
     each_point(s.points, |k| {
@@ -553,7 +553,7 @@ fn remove_on_a_full_disk_leaves_all_old_or_all_new() {
 /// Real `SIGKILL`s, at times spread over a clean run's duration.
 #[test]
 fn update_sigkilled_at_random_times_leaves_all_old_or_all_new() {
-    let tmp = tempdir();
+    let tmp = churn_tempdir();
     let s = scenario(tmp.path(), "update", SKILLS);
     let started = std::time::Instant::now();
     let world = fresh(&s, tmp.path(), "timing", 0);

@@ -2,6 +2,8 @@
 # `skb serve` driven by @modelcontextprotocol/inspector in CLI mode.
 #
 #   tests/mcp/inspector.sh [SKILLS_BIN] [SKILLS_DIR]
+#   tests/mcp/inspector.sh --install     (the install alone, as .ci/run does
+#                                         beside its first compiles)
 #
 # Installs the inspector (pinned, from the npm registry; about 20 s, 240
 # packages) into $INSPECTOR_DIR (default ~/.cache/skills-ci/inspector) unless
@@ -14,8 +16,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 VERSION=0.15.0
-BIN=$(realpath "${1:-target/debug/skb}")
-SKILLS=$(realpath "${2:-skills}")
 DIR=${INSPECTOR_DIR:-$HOME/.cache/skills-ci/inspector}
 INSPECTOR=$DIR/node_modules/.bin/mcp-inspector
 
@@ -26,6 +26,11 @@ if ! [ -x "$INSPECTOR" ] ||
     timeout 180 npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error \
         "@modelcontextprotocol/inspector@$VERSION" >/dev/null
 fi
+if [ "${1-}" = --install ]; then
+    exit 0
+fi
+BIN=$(realpath "${1:-target/debug/skb}")
+SKILLS=$(realpath "${2:-skills}")
 
 CACHE=$(mktemp -d)
 trap 'rm -rf "$CACHE"' EXIT

@@ -31,7 +31,7 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 29] = [
+const SUBCOMMANDS: [&str; 30] = [
     "validate",
     "fix",
     "scan",
@@ -39,6 +39,7 @@ const SUBCOMMANDS: [&str; 29] = [
     "verify",
     "inspect",
     "unpack",
+    "init",
     "keygen",
     "catalog",
     "show",

@@ -161,7 +161,11 @@ fn call_args(tokens: &[Token], i: usize) -> Option<Range<usize>> {
         return None;
     }
     let mut depth = 0usize;
-    for (k, t) in tokens.iter().enumerate().skip(open) {
+    // At most this many tokens past the `(`, found closed or not: every
+    // caller walks the range, so an unclosed or deeply nested call must not
+    // hand each of its nested calls the rest of the file (quadratic).
+    let end = tokens.len().min(open + 1 + MAX_CALL_TOKENS);
+    for (k, t) in tokens.iter().enumerate().take(end).skip(open) {
         if t.kind != Kind::Punct {
             continue;
         }
@@ -175,12 +179,12 @@ fn call_args(tokens: &[Token], i: usize) -> Option<Range<usize>> {
             }
             _ => {}
         }
-        if k - open > 4096 {
-            break;
-        }
     }
-    Some(open + 1..tokens.len())
+    Some(open + 1..end)
 }
+
+/// The most tokens of one call's arguments read (`call_args`).
+const MAX_CALL_TOKENS: usize = 4096;
 
 /// A call to the network: where, the call's name, its host if told,
 /// whether a secret-named variable is in its body, its arguments' tokens.

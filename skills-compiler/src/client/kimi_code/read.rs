@@ -145,6 +145,9 @@ fn non_empty(node: Option<&Node>) -> Option<String> {
 /// name winning.
 fn normalised(map: &[(Node, Node)]) -> Vec<(&str, &Node)> {
     let mut out: Vec<(&str, &Node)> = Vec::new();
+    // Where each name is in `out`: a look-up per key, not a walk of `out`
+    // (thousands of keys stay linear).
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (key, value) in map {
         let Some(key) = key.as_str() else { continue };
         let key = match key {
@@ -152,9 +155,12 @@ fn normalised(map: &[(Node, Node)]) -> Vec<(&str, &Node)> {
             "disable-model-invocation" | "disable_model_invocation" => "disableModelInvocation",
             other => other,
         };
-        match out.iter_mut().find(|(k, _)| *k == key) {
+        match at.get(key).and_then(|&i| out.get_mut(i)) {
             Some(slot) => slot.1 = value,
-            None => out.push((key, value)),
+            None => {
+                at.insert(key, out.len());
+                out.push((key, value));
+            }
         }
     }
     out

@@ -41,4 +41,5 @@ pub mod path;
 pub mod phf;
 pub mod pyrepr;
 pub mod tools;
+pub mod userdir;
 pub mod zip;

@@ -58,14 +58,7 @@ impl Default for StartCheck {
 /// skb's cache folder: `$XDG_CACHE_HOME/skb` when that is an absolute path,
 /// else `$HOME/.cache/skb`; `None` without either.
 pub fn default_cache_dir() -> Option<PathBuf> {
-    let absolute = |var| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    absolute("XDG_CACHE_HOME")
-        .or_else(|| absolute("HOME").map(|home| home.join(".cache")))
-        .map(|cache| cache.join("skb"))
+    skills_core::userdir::base("XDG_CACHE_HOME", ".cache", "skb")
 }
 
 /// What one check of every locked skill found, by skill name.

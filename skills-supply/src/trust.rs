@@ -60,12 +60,5 @@ pub use store::TrustStore;
 /// set to an absolute path, else `$HOME/.config/skb/trust.json`; `None`
 /// without either.
 pub fn user_file() -> Option<PathBuf> {
-    let absolute = |var| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    absolute("XDG_CONFIG_HOME")
-        .or_else(|| absolute("HOME").map(|home| home.join(".config")))
-        .map(|config| config.join("skb").join("trust.json"))
+    skills_core::userdir::base("XDG_CONFIG_HOME", ".config", "skb/trust.json")
 }

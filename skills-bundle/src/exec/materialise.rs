@@ -50,13 +50,7 @@ use skills_core::{digest, path};
 /// The default cache root: `$XDG_CACHE_HOME/skills`, else
 /// `$HOME/.cache/skills`; `None` when neither is set (or they are relative).
 pub fn default_cache_root() -> Option<PathBuf> {
-    let from = |var: &str, tail: &str| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .map(|p| p.join(tail))
-    };
-    from("XDG_CACHE_HOME", "skills").or_else(|| from("HOME", ".cache/skills"))
+    skills_core::userdir::base("XDG_CACHE_HOME", ".cache", "skills")
 }
 
 /// The directory name of `skill` in the cache: 32 hex digits of SHA-256

@@ -10,6 +10,7 @@
 
 mod activation;
 mod agent;
+mod amp;
 mod architecture;
 mod corpus;
 mod embed;

@@ -32,6 +32,9 @@ Sets (`--sets`, comma separated; default all that exist):
   attacks-fresh6, benign-fresh6
                 $EVAL/fresh6/attacks/labels.jsonl and $EVAL/fresh6/benign/index.jsonl: built blind while the
                 fifth round tuned on the third to fifth pairs
+  attacks-fresh7, benign-fresh7
+                $EVAL/fresh7/attacks/labels.jsonl and $EVAL/fresh7/benign/index.jsonl: built blind while the
+                sixth round tuned on the third to sixth pairs
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -155,6 +158,10 @@ def build_sets(names, tmp):
         "attacks-fresh6": lambda: labelled_set("attacks-fresh6", os.path.join(EVAL, "fresh6", "attacks", "labels.jsonl"), True),
         "benign-fresh6": lambda: corpus_set("benign-fresh6", os.path.join(EVAL, "fresh6", "benign", "index.jsonl"),
                                             os.path.join(EVAL, "fresh6", "benign"), True),
+        # A seventh pair, built blind while the sixth round was tuned on the third to sixth.
+        "attacks-fresh7": lambda: labelled_set("attacks-fresh7", os.path.join(EVAL, "fresh7", "attacks", "labels.jsonl"), True),
+        "benign-fresh7": lambda: corpus_set("benign-fresh7", os.path.join(EVAL, "fresh7", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh7", "benign"), True),
     }
     out, notes = [], []
     for n in names:

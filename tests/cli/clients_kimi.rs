@@ -12,8 +12,8 @@
 //!   (`kimi_activation.json`, `kimi_placeholders.json`,
 //!   `limits_bodies_kimi.json`), or for a name Kimi Code refuses an error
 //!   quoting its answer;
-//! * `skb validate --profile kimi-code` lists exactly the recorded skills
-//!   (all but the loose file, which is no skill folder);
+//! * `skb validate --profile kimi-code` lists exactly the recorded skill
+//!   folders, and says of the loose file that Kimi Code lists it (`SK409`);
 //! * the 250-unit cut and the `type:` rule (`limits_kimi.json`), the
 //!   folders' precedence (`precedence_kimi.json`), same-named folders
 //!   (`limits_dups_kimi.json`), no budget (`budget_kimi_150x1000.json`).
@@ -273,8 +273,23 @@ fn the_profile_lists_what_kimi_code_lists() {
             listed.push(name.unwrap().to_string());
         }
     }
-    // The loose `loose-file.md` is no skill folder: `validate` does not
-    // check it.
+    // The loose `loose-file.md` is no skill folder: `validate` says that
+    // Kimi Code lists it.
+    let loose: Vec<&Value> = report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["diagnostics"].as_array().unwrap())
+        .filter(|d| d["code"] == "SK409")
+        .collect();
+    assert_eq!(loose.len(), 1, "{loose:?}");
+    assert!(
+        loose[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("loose-file.md"),
+        "{loose:?}"
+    );
     let want: Vec<String> = record("kimi_synthetic1.json")["entries"]
         .as_array()
         .unwrap()
@@ -446,6 +461,28 @@ fn the_repository_root_hidden_deep_and_loose_skills() {
     for absent in ["- inner: ", "- root-level: ", "- HIDDEN: ", "- mine: "] {
         assert!(!printed.contains(absent), "{absent} in {printed}");
     }
+    // `validate` says what Kimi Code makes of the loose file, and only of
+    // it: the `SKILL.md` directly in the folder is not read at all.
+    let out = run(
+        &home,
+        &project,
+        &[
+            "validate",
+            "--profile",
+            "kimi-code",
+            "--max-depth",
+            "9",
+            ".",
+        ],
+    );
+    let said = text(&out.stderr) + &text(&out.stdout);
+    assert!(
+        said.contains(
+            "warning[SK409]: Kimi Code lists this loose file to its model as the skill `notes`"
+        ),
+        "{said}"
+    );
+    assert_eq!(said.matches("[SK409]").count(), 1, "{said}");
     // From a subdirectory: the root's folders, not the subdirectory's.
     let deep = ["--max-depth", "9"];
     let out = run(

@@ -11,6 +11,7 @@ pub mod parallel;
 pub(crate) mod read;
 pub mod skill;
 
+use skills_core::client::Client;
 use std::path::{Path, PathBuf};
 
 use crate::checked::CheckedSkill;
@@ -68,6 +69,12 @@ pub fn check(roots: &[PathBuf], options: &Options) -> Checked {
     }
     judge_by_client(&mut skills, options);
     duplicates::mark(&found, &mut skills, options.profile);
+    if options.profile.client() == Some(Client::KimiCode) {
+        root_diags.extend(client::kimi_code::loose::diagnostics(
+            &found,
+            options.profile,
+        ));
+    }
     Checked {
         skills,
         roots: root_diags,

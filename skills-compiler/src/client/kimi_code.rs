@@ -14,7 +14,8 @@
 //!   listing's, `catalog` and `show`).
 //!   A `SKILL.md` directly in the folder is not read; a loose `NAME.md`
 //!   there is a skill named `NAME` ([`loose_files`]) unless a skill folder
-//!   `NAME` is beside it. Lowercase `skill.md` is not read.
+//!   `NAME` is beside it ([`loose`] says what the profile makes of each).
+//!   Lowercase `skill.md` is not read.
 //! * The text is split at `\n` and `\r\n` ([`split`]): the first line,
 //!   trimmed (a byte-order mark is trimmed too), must be `---` in a
 //!   `SKILL.md`; the YAML runs to the next line that is `---` once trimmed,
@@ -42,6 +43,7 @@
 //! `extraSkillDirs` and `mergeAllAvailableSkills` settings.
 
 mod listing;
+pub mod loose;
 mod read;
 
 pub use listing::{Found, Listing, Loose, listing, listing_found, loose_files, resolve};

@@ -186,6 +186,8 @@ codes! {
     ClientYamlUnread = "SK407", "client-yaml-unread", "the client could not read the YAML as written (read it with values quoted, or dropped the frontmatter)";
     /// The client does not read a flag as the author wrote it.
     ClientFlagNotRead = "SK408", "client-flag-not-read", "a flag written `yes`/`on`/`1`, which the client does not read as `true`";
+    /// The client lists a loose `NAME.md` file as a skill.
+    ClientLooseFile = "SK409", "client-loose-file", "the client lists a loose `NAME.md` at the top of a skills folder (a `README.md` too) to its model as a skill (Kimi Code)";
 
     /// A key another client acts on that the profile's client does not read.
     ClientKeyIgnored = "SK451", "client-key-ignored", "a key that changes Claude Code's listing which Codex does not read (`when_to_use`, `disable-model-invocation`, `paths`): Codex lists the skill regardless";

@@ -202,6 +202,7 @@ impl Profile {
                 | ClientDescriptionEscaped
                 | ClientYamlUnread
                 | ClientFlagNotRead
+                | ClientLooseFile
                 | ClientKeyNotModelled
                 | NotUtf8
                 | Bom

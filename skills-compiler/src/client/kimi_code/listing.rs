@@ -332,7 +332,7 @@ pub fn listing(found: &[FoundSkill], loose: &[Loose]) -> Listing {
 
 /// `path` as Kimi Code names it: below its skills folder's real path
 /// (Kimi Code resolves the folder's links, not those below it), absolute.
-fn shown(path: &Path, origin: Option<&Origin>) -> PathBuf {
+pub(super) fn shown(path: &Path, origin: Option<&Origin>) -> PathBuf {
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let Some(origin) = origin else {
         return absolute(path);

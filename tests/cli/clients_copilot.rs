@@ -219,6 +219,43 @@ fn the_activation_is_the_skill_context_message() {
     assert!(err.contains("built-in"), "{err}");
 }
 
+/// Copilot CLI names a folder of over 50 entries instead of entering it,
+/// and stops at the file past the hundredth (recorded with 1.0.102 on
+/// trees of 20 to 480 files, and on ten random trees built afterwards).
+#[test]
+fn many_files_are_summarized_and_cut_as_copilot_does() {
+    let (_tmp, project, home) = new_project();
+    let github = project.join(".github/skills");
+    write_skill(&github, "many", "many", "Many files.");
+    let many = github.join("many");
+    for i in 0..60 {
+        let path = many.join(format!("references/big/f{i:02}.md"));
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, "x\n").unwrap();
+    }
+    fs::create_dir_all(many.join("scripts")).unwrap();
+    fs::write(many.join("scripts/run.sh"), "echo\n").unwrap();
+    let dir = many.display();
+    let shown = show(&project, &home, "many").unwrap();
+    let text = shown["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!(
+            "\n\nSummarized directories:\n  - references/big/ (60 items)\nRelated files (use view tool to read):\n  - {dir}/scripts/run.sh\n\n"
+        )),
+        "{text}"
+    );
+    for i in 0..120 {
+        fs::write(many.join(format!("t{i:03}.md")), "x\n").unwrap();
+    }
+    let shown = show(&project, &home, "many").unwrap();
+    let text = shown["text"].as_str().unwrap();
+    assert_eq!(text.matches("\n  - /").count(), 100, "{text}");
+    assert!(
+        text.contains("\n  ...and more files (listing truncated)\n\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_profile_errs_where_copilot_drops_a_skill() {
     let (_tmp, project, _home) = new_project();

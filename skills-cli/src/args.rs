@@ -1445,8 +1445,8 @@ pub struct PullArgs {
 /// `skb trust`.
 #[derive(Debug, Subcommand)]
 pub enum TrustCommand {
-    /// Trust a publisher's minisign public key (a `.pub` file or the base64
-    /// key), optionally pinning sources to the publisher's keys.
+    /// Trust a publisher's public key: minisign (packs, indexes), SSH or
+    /// OpenPGP (git commits and tags); optionally pin sources to its keys.
     Add(TrustAddArgs),
     /// List trusted publishers, keys and pins.
     List(TrustListArgs),
@@ -1472,7 +1472,10 @@ pub struct TrustFileArgs {
 pub struct TrustAddArgs {
     /// The publisher's name.
     pub name: String,
-    /// The public key: a `.pub` file or the base64 key.
+    /// The public key, or a file holding it: minisign (`.pub` file or
+    /// base64 key), SSH (`ssh-ed25519 AAAA…`, a `.pub` file) or OpenPGP
+    /// (an armored block, `gpg --armor --export FPR`); its kind is read
+    /// from it.
     pub key: String,
     /// Pin sources matching this pattern to the publisher's keys
     /// (`github.com/acme/*`, `oci://ghcr.io/acme/*`; repeatable).

@@ -175,7 +175,12 @@ pub(crate) fn decide(
     let locked_signed = locked.filter(|_| decided.same_origin).and_then(|l| {
         l.signer.as_ref().map(|s| LockedSigned {
             key_id: s.key.clone(),
-            digest: s.digest.clone().unwrap_or_default(),
+            // A git signature's release is its commit.
+            digest: s
+                .digest
+                .clone()
+                .or_else(|| s.git.as_ref().map(|g| g.commit.clone()))
+                .unwrap_or_default(),
             version: s.version.clone(),
             timestamp: s.timestamp,
         })
@@ -251,6 +256,19 @@ pub(crate) fn decide(
                     ));
                 }
             }
+            if let Some(git) = &signed.git {
+                // The signature is over the commit checked out (checked by
+                // `skills_supply::git`): the lock records what vouched.
+                decided.signer = Some(Signer {
+                    key: key_id.clone(),
+                    digest: None,
+                    version: signed.signer.version.clone(),
+                    timestamp: signed.signer.timestamp,
+                    signature: None,
+                    git: Some(git.clone()),
+                });
+                return Ok(decided);
+            }
             let (signer, listing) = evidence(
                 &signed,
                 plan,
@@ -324,6 +342,7 @@ fn evidence(
             version: s.version.clone(),
             timestamp: s.timestamp,
             signature: Some(record),
+            git: None,
         },
         listing,
     ))

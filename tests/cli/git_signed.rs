@@ -317,6 +317,37 @@ fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
         &["not signed", "--allow-unsigned"],
     );
 
+    // Without ssh-keygen nothing is taken on trust: the program is named.
+    #[cfg(unix)]
+    {
+        let bin = root.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let real_git = String::from_utf8(
+            Command::new("sh")
+                .args(["-c", "command -v git"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(real_git.trim(), bin.join("git")).unwrap();
+        let out = skills()
+            .current_dir(&other)
+            .args(["add", &at_tag, "--client", "claude-code"])
+            .env("HOME", root.join("home"))
+            .env("PATH", &bin)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{}", text(&out));
+        assert!(
+            text(&out).contains("`ssh-keygen` was not found in PATH")
+                && text(&out).contains("openssh-client"),
+            "{}",
+            text(&out)
+        );
+    }
+
     // The tag moved to an unsigned commit: a new install is refused, and
     // the lock's tag no longer holds for a frozen one.
     edit_alpha(&skills_repo, "Alpha 2, not signed.");

@@ -161,9 +161,9 @@ fn ssh_key(text: &str) -> Result<Option<(String, String)>, String> {
             .map(|len| u32::from_be_bytes(len) as usize)
             .and_then(|len| rest.get(4..4usize.checked_add(len)?));
         let Some(field) = field else {
-            return Err(format!(
-                "the SSH public key's data is cut short (a line cut or edited?)"
-            ));
+            return Err(
+                "the SSH public key's data is cut short (a line cut or edited?)".to_owned(),
+            );
         };
         rest = &rest[4 + field.len()..];
         fields.push(field);

@@ -1501,7 +1501,8 @@ pub struct TrustListArgs {
 pub struct TrustRetireArgs {
     /// The publisher's name.
     pub name: String,
-    /// The key id (16 hex digits, as `skb trust list` shows it).
+    /// The key id, as `skb trust list` shows it (16 hex digits, `SHA256:…`
+    /// for an SSH key, a 40-digit fingerprint for an OpenPGP key).
     pub key_id: String,
     /// When or why (`2026-11-27`, `rotated`).
     pub reason: String,

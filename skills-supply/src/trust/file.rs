@@ -440,3 +440,88 @@ where
     }
     deserializer.deserialize_map(Unique(std::marker::PhantomData))
 }
+
+#[cfg(test)]
+mod tests {
+    //! Key kinds as the file writes and reads them.
+
+    use super::*;
+
+    const SSH: &str =
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIN7ddr9NB3fwP482JUoSL9F5oQ/D1Tz55cxp6sPF3FXw";
+    const SSH_ID: &str = "SHA256:zJ6r4ceeUc7PQ7MHu8cjKILgx1eNNKpNjFZycWpioFI";
+    const PGP_ID: &str = "1F86E4068CA2C6C775D978587D1139CC94BB9C1C";
+    const BLOCK: &str =
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\\n\\nmDMEZ0\\n-----END PGP PUBLIC KEY BLOCK-----";
+
+    fn load(text: &str) -> Result<TrustFile, TrustError> {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join(PROJECT_FILE);
+        std::fs::write(&path, text).expect("writes the file");
+        TrustFile::load(&path, Origin::Project)
+    }
+
+    #[test]
+    fn ssh_and_openpgp_keys_round_trip_with_their_kind() {
+        let text = format!(
+            r#"{{"version": 1, "publishers": {{"acme": {{"keys": [
+                {{"kind": "ssh", "key": "{SSH} laptop", "id": "{SSH_ID}"}},
+                {{"kind": "openpgp", "key": "{BLOCK}", "id": "{PGP_ID}"}}
+            ]}}}}}}"#
+        );
+        let file = load(&text).expect("loads");
+        let keys = &file.publisher("acme").expect("acme").keys;
+        assert_eq!(
+            keys.iter()
+                .map(|k| (k.kind, k.id.as_str(), k.key.as_str()))
+                .collect::<Vec<_>>(),
+            [
+                (KeyKind::Ssh, SSH_ID, SSH),
+                (
+                    KeyKind::OpenPgp,
+                    PGP_ID,
+                    BLOCK.replace("\\n", "\n").as_str()
+                ),
+            ]
+        );
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut copy = file.clone();
+        copy.path = dir.path().join("copy.json");
+        copy.save().expect("saves");
+        let written = std::fs::read_to_string(&copy.path).expect("reads back");
+        assert!(written.contains("\"kind\": \"ssh\""), "{written}");
+        let again = TrustFile::load(&copy.path, Origin::Project).expect("reloads");
+        assert_eq!(again.publisher("acme"), file.publisher("acme"));
+    }
+
+    #[test]
+    fn a_key_is_refused_when_its_kind_or_id_does_not_hold() {
+        let one = |entry: &str| {
+            format!(r#"{{"version": 1, "publishers": {{"acme": {{"keys": [{entry}]}}}}}}"#)
+        };
+        let cases = [
+            (
+                one(&format!(r#"{{"kind": "openpgp", "key": "{SSH}"}}"#)),
+                "written as kind `openpgp` is a ssh key",
+            ),
+            (
+                one(&format!(r#"{{"key": "{SSH}", "id": "SHA256:other"}}"#)),
+                "has id `SHA256:zJ6r",
+            ),
+            (
+                one(&format!(r#"{{"kind": "openpgp", "key": "{BLOCK}"}}"#)),
+                "an OpenPGP key needs its `id`",
+            ),
+            (
+                one(&format!(
+                    r#"{{"key": "{BLOCK}", "id": "e38630f2611ae705"}}"#
+                )),
+                "an OpenPGP key needs its `id`",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = load(&text).expect_err(want).to_string();
+            assert!(e.contains(want), "{want}: {e}");
+        }
+    }
+}

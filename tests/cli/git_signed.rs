@@ -348,21 +348,35 @@ fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
         );
     }
 
+    // A newer signed tag updates; the older one is then a rollback.
+    edit_alpha(&skills_repo, "Alpha 2.");
+    commit(&skills_repo, Sign::Ssh(&acme), "second");
+    git(
+        &skills_repo,
+        Sign::Ssh(&acme),
+        &["tag", "-s", "-m", "release 2.0.0", "v2.0.0"],
+    );
+    let at_two = format!("{}#v2.0.0", url("skills"));
+    ok(&p, &["add", &at_two, "--client", "claude-code"]);
+    assert!(read(p.join("skb.lock")).contains("\"tag\": \"v2.0.0\""));
+    refused(
+        &p,
+        &["add", &at_tag, "--client", "claude-code"],
+        &["version 1.0.0", "older", "--allow-downgrade"],
+    );
+
     // The tag moved to an unsigned commit: a new install is refused, and
     // the lock's tag no longer holds for a frozen one.
-    edit_alpha(&skills_repo, "Alpha 2, not signed.");
+    edit_alpha(&skills_repo, "Alpha 3, not signed.");
     commit(&skills_repo, Sign::No, "unsigned");
-    git(&skills_repo, Sign::No, &["tag", "-f", "v1.0.0"]);
+    git(&skills_repo, Sign::No, &["tag", "-f", "v2.0.0"]);
     refused(
         &other,
-        &["add", &at_tag, "--client", "claude-code"],
+        &["add", &at_two, "--client", "claude-code"],
         &["not signed", "--allow-unsigned"],
     );
     fresh_clone(&p);
-    refused(&p, &["install", "--frozen"], &["tag `v1.0.0`", "moved"]);
-    // `update` refuses the unsigned commit the tag names now.
-    let out = run(&p, &["outdated"]);
-    assert!(text(&out).contains("alpha"), "{}", text(&out));
+    refused(&p, &["install", "--frozen"], &["tag `v2.0.0`", "moved"]);
 }
 
 /// An OpenPGP key `gpg --quick-gen-key` made in `home`; returns its
@@ -442,6 +456,19 @@ fn openpgp_signed_commits_install_and_a_retired_key_verifies_only_the_locked_rel
     assert!(lock.contains(&first), "{lock}");
     ok(&p, &["verify", "--installed"]);
 
+    // A new signed commit: `outdated` names its signer, `update` takes it.
+    edit_alpha(&repo, "Alpha 2.");
+    let second = commit(&repo, sign, "second");
+    let out = run(&p, &["outdated"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!("signed by key {fingerprint}")),
+        "{}",
+        text(&out)
+    );
+    ok(&p, &["update"]);
+    assert!(read(p.join("skb.lock")).contains(&second));
+
     // The key retired: the locked release still installs, a new one does
     // not.
     ok(
@@ -456,12 +483,12 @@ fn openpgp_signed_commits_install_and_a_retired_key_verifies_only_the_locked_rel
     );
     fresh_clone(&p);
     ok(&p, &["install", "--frozen"]);
-    edit_alpha(&repo, "Alpha 2.");
-    commit(&repo, sign, "second");
+    edit_alpha(&repo, "Alpha 2b.");
+    commit(&repo, sign, "third");
     refused(&p, &["update"], &[&fingerprint, "retired"]);
 
     // A commit by a key gpg has but the store does not: refused by id.
     edit_alpha(&repo, "Alpha 3.");
-    commit(&repo, Sign::Pgp(&home, &stranger), "third");
+    commit(&repo, Sign::Pgp(&home, &stranger), "fourth");
     refused(&p, &["update"], &[&stranger, "not in the trust store"]);
 }

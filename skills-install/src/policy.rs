@@ -29,8 +29,8 @@ use std::cell::OnceCell;
 
 use skills_compiler::embed::{Plan, PlanSkill};
 use skills_core::digest::{bundle_listing, listing_digest};
-use skills_core::lock::{LockedSkill, Signer, attest};
-use skills_supply::trust::{Decision, LockedSigned, Provenance, TrustStore};
+use skills_core::lock::{LockedSkill, Resolved, Signer, attest};
+use skills_supply::trust::{Decision, LockedSigned, Provenance, RefusalKind, TrustStore};
 
 use crate::error::{Error, Result, Stage};
 use crate::fetched::Fetched;
@@ -225,7 +225,19 @@ pub(crate) fn decide(
             locked_signed.as_ref(),
             &store_flags,
         )
-        .map_err(|refusal| Error::refused(Stage::Verify, refusal.to_string()))?;
+        .map_err(|refusal| {
+            let mut message = refusal.to_string();
+            if matches!(*refusal.kind, RefusalKind::Unsigned)
+                && matches!(fetched.resolved_for(name), Resolved::Git { .. })
+            {
+                message.push_str(
+                    " (a git source is signed by its signed annotated tag, `git tag -s`, or \
+                     its signed commit, `git commit -S`, with an SSH or OpenPGP key the trust \
+                     store holds; a lightweight tag signs nothing)",
+                );
+            }
+            Error::refused(Stage::Verify, message)
+        })?;
     match decision {
         Decision::Signed {
             publisher, key_id, ..

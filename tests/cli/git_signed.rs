@@ -314,7 +314,11 @@ fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
     refused(
         &other,
         &["add", &url("unsigned"), "--client", "claude-code"],
-        &["not signed", "--allow-unsigned"],
+        &[
+            "not signed",
+            "--allow-unsigned",
+            "a lightweight tag signs nothing",
+        ],
     );
 
     // Without ssh-keygen nothing is taken on trust: the program is named.

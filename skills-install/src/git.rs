@@ -63,8 +63,8 @@ pub(crate) fn fetch(text: &str, fetch: &FetchOptions<'_>) -> io::Result<Fetched>
 /// Fetches exactly `commit` of `url` (and `path` in it): what the lock pins.
 /// With the `tag` the lock's signature was made through, that tag is read
 /// again: while it still names `commit` its signature is checked; once it
-/// has moved, the commit's alone is (and the lock's record no longer
-/// matches).
+/// has moved or is gone, the commit's alone is (and the lock's record no
+/// longer matches).
 pub(crate) fn fetch_pinned(
     url: &str,
     commit: &str,
@@ -80,8 +80,13 @@ pub(crate) fn fetch_pinned(
                 reference: Some(format!("refs/tags/{name}")),
                 subpath: None,
             };
-            let now = git::resolve_ref(&named, &opts).map_err(git_error)?;
-            now.tag.filter(|_| now.commit == commit)
+            match git::resolve_ref(&named, &opts) {
+                Ok(now) => now.tag.filter(|_| now.commit == commit),
+                // A removed tag vouches for nothing: the commit's own
+                // signature is checked, and the lock's record then differs.
+                Err(GitError::RefNotFound { .. }) => None,
+                Err(e) => return Err(git_error(e)),
+            }
         }
         None => None,
     };

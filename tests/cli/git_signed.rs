@@ -381,6 +381,9 @@ fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
     );
     fresh_clone(&p);
     refused(&p, &["install", "--frozen"], &["tag `v2.0.0`", "moved"]);
+    // Removed: the same.
+    git(&skills_repo, Sign::No, &["tag", "-d", "v2.0.0"]);
+    refused(&p, &["install", "--frozen"], &["tag `v2.0.0`", "removed"]);
 }
 
 /// An OpenPGP key `gpg --quick-gen-key` made in `home`; returns its

@@ -498,4 +498,41 @@ fn openpgp_signed_commits_install_and_a_retired_key_verifies_only_the_locked_rel
     edit_alpha(&repo, "Alpha 3.");
     commit(&repo, Sign::Pgp(&home, &stranger), "fourth");
     refused(&p, &["update"], &[&stranger, "not in the trust store"]);
+
+    // A revoked key verifies nothing, even where it is trusted: the commit
+    // signed before the revocation is refused once the key block carries it.
+    edit_alpha(&repo, "Alpha 4.");
+    commit(&repo, sign, "fifth");
+    let certificate = read(
+        home.join("openpgp-revocs.d")
+            .join(format!("{fingerprint}.rev")),
+    )
+    .replace(":-----BEGIN", "-----BEGIN");
+    let revocation = root.join("revocation.asc");
+    std::fs::write(&revocation, certificate).unwrap();
+    let gpg = |args: &[&str]| {
+        let out = Command::new("gpg")
+            .args(["--batch", "--quiet", "--homedir"])
+            .arg(&home)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    gpg(&["--import", revocation.to_str().unwrap()]);
+    let revoked = root.join("revoked.asc");
+    std::fs::write(&revoked, gpg(&["--armor", "--export", &fingerprint])).unwrap();
+    let q = root.join("q");
+    std::fs::create_dir_all(&q).unwrap();
+    ok(&q, &["trust", "add", "acme", revoked.to_str().unwrap()]);
+    refused(
+        &q,
+        &["add", &url, "--client", "claude-code"],
+        &["revoked OpenPGP key"],
+    );
 }

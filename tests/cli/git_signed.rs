@@ -262,6 +262,11 @@ fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
             "github.com/bob/*",
         ],
     );
+    let listed = ok(&p, &["trust", "list"]);
+    assert!(
+        listed.contains(&format!("acme\t{acme_id}\tssh\tproject")),
+        "{listed}"
+    );
     let trust_file = read(p.join("skills-trust.json"));
     assert!(trust_file.contains("\"kind\": \"ssh\""), "{trust_file}");
 

@@ -102,9 +102,10 @@ fn list(project: &Path, format: ListFormat) -> io::Result<Outcome> {
                 for k in &p.keys {
                     writeln!(
                         out,
-                        "{}\t{}\t{}{}",
+                        "{}\t{}\t{}\t{}{}",
                         p.name,
                         k.id,
+                        k.kind,
                         k.origin,
                         k.retired
                             .as_ref()

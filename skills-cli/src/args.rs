@@ -1181,8 +1181,9 @@ pub struct ProjectArgs {
 /// What a remote source must be to be installed.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
-    /// Trust this minisign public key (a `.pub` file or the base64 key) for
-    /// this run (repeatable).
+    /// Trust this public key for this run (repeatable): minisign (a `.pub`
+    /// file or the base64 key), or SSH or OpenPGP for a git source (as
+    /// `skb trust add` takes them).
     #[arg(short = 'p', long = "pubkey", value_name = "KEY")]
     pub pubkeys: Vec<String>,
     /// Install from a remote source that is not signed by a trusted key

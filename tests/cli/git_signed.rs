@@ -326,6 +326,23 @@ fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
         ],
     );
 
+    // `--pubkey` trusts an SSH key for one run, as it does a minisign key.
+    let once = root.join("once");
+    std::fs::create_dir_all(&once).unwrap();
+    let acme_pub = acme.with_extension("pub");
+    ok(
+        &once,
+        &[
+            "add",
+            &at_tag,
+            "--client",
+            "claude-code",
+            "--pubkey",
+            acme_pub.to_str().unwrap(),
+        ],
+    );
+    assert!(read(once.join("skb.lock")).contains(&acme_id));
+
     // Without ssh-keygen nothing is taken on trust: the program is named.
     #[cfg(unix)]
     {

@@ -34,7 +34,7 @@ fn saved(f: &TrustFile, what: &str) -> io::Result<Outcome> {
 /// The text of an SSH or OpenPGP public key `arg` gives (a file, or the
 /// key itself), which signs git commits and tags; `None` when it is
 /// neither.
-fn git_key_text(arg: &str) -> io::Result<Option<String>> {
+pub(crate) fn git_key_text(arg: &str) -> io::Result<Option<String>> {
     let looks_like = |text: &str| {
         let text = text.trim_start();
         text.starts_with("-----BEGIN PGP PUBLIC KEY BLOCK-----")

@@ -1181,8 +1181,9 @@ pub struct ProjectArgs {
 /// What a remote source must be to be installed.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
-    /// Trust this minisign public key (a `.pub` file or the base64 key) for
-    /// this run (repeatable).
+    /// Trust this public key for this run (repeatable): minisign (a `.pub`
+    /// file or the base64 key), or SSH or OpenPGP for a git source (as
+    /// `skb trust add` takes them).
     #[arg(short = 'p', long = "pubkey", value_name = "KEY")]
     pub pubkeys: Vec<String>,
     /// Install from a remote source that is not signed by a trusted key
@@ -1445,8 +1446,8 @@ pub struct PullArgs {
 /// `skb trust`.
 #[derive(Debug, Subcommand)]
 pub enum TrustCommand {
-    /// Trust a publisher's minisign public key (a `.pub` file or the base64
-    /// key), optionally pinning sources to the publisher's keys.
+    /// Trust a publisher's public key: minisign (packs, indexes), SSH or
+    /// OpenPGP (git commits and tags); optionally pin sources to its keys.
     Add(TrustAddArgs),
     /// List trusted publishers, keys and pins.
     List(TrustListArgs),
@@ -1472,7 +1473,10 @@ pub struct TrustFileArgs {
 pub struct TrustAddArgs {
     /// The publisher's name.
     pub name: String,
-    /// The public key: a `.pub` file or the base64 key.
+    /// The public key, or a file holding it: minisign (`.pub` file or
+    /// base64 key), SSH (`ssh-ed25519 AAAA…`, a `.pub` file) or OpenPGP
+    /// (an armored block, `gpg --armor --export FPR`); its kind is read
+    /// from it.
     pub key: String,
     /// Pin sources matching this pattern to the publisher's keys
     /// (`github.com/acme/*`, `oci://ghcr.io/acme/*`; repeatable).
@@ -1498,7 +1502,8 @@ pub struct TrustListArgs {
 pub struct TrustRetireArgs {
     /// The publisher's name.
     pub name: String,
-    /// The key id (16 hex digits, as `skb trust list` shows it).
+    /// The key id, as `skb trust list` shows it (16 hex digits, `SHA256:…`
+    /// for an SSH key, a 40-digit fingerprint for an OpenPGP key).
     pub key_id: String,
     /// When or why (`2026-11-27`, `rotated`).
     pub reason: String,

@@ -113,8 +113,11 @@ pub fn trust_store(project: &Project, pubkeys: &[String]) -> io::Result<TrustSto
     let mut store = TrustStore::load(&project.root, user.as_deref())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
     for arg in pubkeys {
-        let key = skills_core::pack::sign::load_public_key(arg)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        let key = match skills_core::pack::sign::load_public_key(arg) {
+            Ok(key) => key,
+            Err(minisign) => crate::cmd::trust::git_key_text(arg)?
+                .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, minisign.to_string()))?,
+        };
         store
             .project_mut()
             .add_key("command-line", &key)

@@ -1,8 +1,11 @@
 //! The lock's records checked again where they are used: every signer
 //! record against the locked digest and files with the trusted key
 //! ([`skills_core::lock::attest`]), and the trust decision it stands for
-//! re-made with today's trust store (the key still trusted, and allowed by
-//! the pins of the origin the record names). `install` and `install
+//! re-made with today's trust store (the key still trusted, of the kind
+//! recorded, and allowed by the pins of the origin the record names). A git
+//! signature (SSH or OpenPGP) lives in the repository, not the lock: offline
+//! its record is checked to name the locked commit and a key allowed here;
+//! `install --frozen` fetches it again and checks it. `install` and `install
 //! --frozen` refuse a lock that fails; `verify --installed` reports it.
 
 use skills_core::lock::{Lock, attest};
@@ -29,7 +32,11 @@ pub fn problems(trust: &TrustStore, lock: &Lock) -> Vec<Problem> {
             continue;
         }
         let allowed = trust.keys_for(&origin);
-        if !allowed.iter().any(|k| k.id == signer.key) {
+        let kind = signer.git.as_ref().map_or("minisign", |g| g.kind.as_str());
+        if !allowed
+            .iter()
+            .any(|k| k.id == signer.key && k.kind.as_str() == kind)
+        {
             out.push(Problem {
                 skill: skill.name.clone(),
                 message: format!(

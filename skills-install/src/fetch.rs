@@ -134,10 +134,12 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
 }
 
 /// Fetches what `resolved` pins, and checks the source still resolves to
-/// it (same file hash, same commit, same manifest digest).
+/// it (same file hash, same commit, same manifest digest); for a git
+/// source, `tag` is the tag the lock's signature was made through.
 pub(crate) fn fetch_pinned(
     resolved: &Resolved,
     source: &str,
+    tag: Option<&str>,
     opts: &FetchOptions<'_>,
 ) -> io::Result<Fetched> {
     let fetched = match resolved {
@@ -152,7 +154,7 @@ pub(crate) fn fetch_pinned(
             sha256,
         } => remote::fetch_entry_pinned(url, entry, version.as_deref(), sha256, source, opts)?,
         Resolved::Git { url, commit, path } => {
-            super::git::fetch_pinned(url, commit, path.as_deref(), opts)?
+            super::git::fetch_pinned(url, commit, path.as_deref(), tag, opts)?
         }
         Resolved::Oci {
             reference, digest, ..

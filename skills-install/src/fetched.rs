@@ -17,8 +17,10 @@ use crate::input::Inputs;
 pub(crate) struct Signed {
     /// Its key id and claims.
     pub signer: Signer,
-    /// The `.minisig` text.
+    /// The `.minisig` text; empty for a git signature.
     pub text: String,
+    /// For a git signature (SSH or OpenPGP): what it was made over.
+    pub git: Option<skills_core::lock::GitSigned>,
 }
 
 /// A fetched source.

@@ -89,7 +89,8 @@ pub enum Status {
         to: String,
         /// The new digest.
         to_digest: String,
-        /// The minisign key id that signed it, when signed.
+        /// The id of the key that signed it, when signed: minisign's, or an
+        /// SSH or OpenPGP key's for a git source.
         signer: Option<String>,
         /// Why it would be installed unsigned (the flag or the local
         /// source), when not signed.

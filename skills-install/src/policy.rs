@@ -29,8 +29,8 @@ use std::cell::OnceCell;
 
 use skills_compiler::embed::{Plan, PlanSkill};
 use skills_core::digest::{bundle_listing, listing_digest};
-use skills_core::lock::{LockedSkill, Signer, attest};
-use skills_supply::trust::{Decision, LockedSigned, Provenance, TrustStore};
+use skills_core::lock::{LockedSkill, Resolved, Signer, attest};
+use skills_supply::trust::{Decision, LockedSigned, Provenance, RefusalKind, TrustStore};
 
 use crate::error::{Error, Result, Stage};
 use crate::fetched::Fetched;
@@ -175,7 +175,12 @@ pub(crate) fn decide(
     let locked_signed = locked.filter(|_| decided.same_origin).and_then(|l| {
         l.signer.as_ref().map(|s| LockedSigned {
             key_id: s.key.clone(),
-            digest: s.digest.clone().unwrap_or_default(),
+            // A git signature's release is its commit.
+            digest: s
+                .digest
+                .clone()
+                .or_else(|| s.git.as_ref().map(|g| g.commit.clone()))
+                .unwrap_or_default(),
             version: s.version.clone(),
             timestamp: s.timestamp,
         })
@@ -220,7 +225,19 @@ pub(crate) fn decide(
             locked_signed.as_ref(),
             &store_flags,
         )
-        .map_err(|refusal| Error::refused(Stage::Verify, refusal.to_string()))?;
+        .map_err(|refusal| {
+            let mut message = refusal.to_string();
+            if matches!(*refusal.kind, RefusalKind::Unsigned)
+                && matches!(fetched.resolved_for(name), Resolved::Git { .. })
+            {
+                message.push_str(
+                    " (a git source is signed by its signed annotated tag, `git tag -s`, or \
+                     its signed commit, `git commit -S`, with an SSH or OpenPGP key the trust \
+                     store holds; a lightweight tag signs nothing)",
+                );
+            }
+            Error::refused(Stage::Verify, message)
+        })?;
     match decision {
         Decision::Signed {
             publisher, key_id, ..
@@ -250,6 +267,19 @@ pub(crate) fn decide(
                         held.key
                     ));
                 }
+            }
+            if let Some(git) = &signed.git {
+                // The signature is over the commit checked out (checked by
+                // `skills_supply::git`): the lock records what vouched.
+                decided.signer = Some(Signer {
+                    key: key_id.clone(),
+                    digest: None,
+                    version: signed.signer.version.clone(),
+                    timestamp: signed.signer.timestamp,
+                    signature: None,
+                    git: Some(git.clone()),
+                });
+                return Ok(decided);
             }
             let (signer, listing) = evidence(
                 &signed,
@@ -324,6 +354,7 @@ fn evidence(
             version: s.version.clone(),
             timestamp: s.timestamp,
             signature: Some(record),
+            git: None,
         },
         listing,
     ))

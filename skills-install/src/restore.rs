@@ -135,7 +135,12 @@ impl Installer<'_> {
                 locked.profile.as_deref().unwrap_or("spec")
             );
             if !fetched_pins.contains_key(&key) {
-                let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, &opts)
+                let tag = locked
+                    .signer
+                    .as_ref()
+                    .and_then(|s| s.git.as_ref())
+                    .and_then(|g| g.tag.as_deref());
+                let fetched = fetch::fetch_pinned(&locked.resolved, &locked.source, tag, &opts)
                     .at(Stage::Fetch)?;
                 let validation = self
                     .validation
@@ -171,8 +176,16 @@ impl Installer<'_> {
                 let now = fetched.signer_for(&plan.skills[index].meta.name);
                 let same = now.as_ref().is_some_and(|s| {
                     s.signer.key_id == held.key
-                        && skills_core::lock::attest::record(&s.text).as_ref()
-                            == held.signature.as_ref()
+                        && match (&held.git, &s.git) {
+                            // A git signature: over the same commit, through
+                            // the same tag object (a tag that moved is not).
+                            (Some(locked_git), Some(now_git)) => locked_git == now_git,
+                            (None, None) => {
+                                skills_core::lock::attest::record(&s.text).as_ref()
+                                    == held.signature.as_ref()
+                            }
+                            _ => false,
+                        }
                 });
                 if !same {
                     return Err(Error::refused(
@@ -183,9 +196,32 @@ impl Installer<'_> {
                             locked.source,
                             locked.resolved.describe(),
                             held.key,
-                            match &now {
-                                Some(s) => format!("; it is signed by key {} now", s.signer.key_id),
-                                None => "; it is not signed now".to_string(),
+                            match (
+                                &now,
+                                held.git
+                                    .as_ref()
+                                    .and_then(|g| g.tag.as_ref().zip(g.tag_object.as_ref()))
+                            ) {
+                                (Some(s), Some((tag, object)))
+                                    if s.git.as_ref().and_then(|g| g.tag_object.as_ref())
+                                        != Some(object) =>
+                                    format!(
+                                        "; tag `{tag}` no longer is the signed tag object {object} over the locked commit: it moved or was removed{}",
+                                        if s.signer.key_id == held.key {
+                                            String::new()
+                                        } else {
+                                            format!(
+                                                "; what is there is signed by key {}",
+                                                s.signer.key_id
+                                            )
+                                        }
+                                    ),
+                                (None, Some((tag, object))) => format!(
+                                    "; tag `{tag}` no longer is the signed tag object {object} over the locked commit, and the commit is not signed"
+                                ),
+                                (Some(s), _) =>
+                                    format!("; it is signed by key {} now", s.signer.key_id),
+                                (None, None) => "; it is not signed now".to_string(),
                             }
                         ),
                     ));

@@ -46,5 +46,6 @@ pub(crate) fn check_signature_text(
     Ok(Signed {
         signer,
         text: text.to_string(),
+        git: None,
     })
 }

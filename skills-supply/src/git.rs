@@ -64,6 +64,7 @@ mod limits;
 mod options;
 mod resolve;
 mod run;
+pub mod signature;
 mod spec;
 mod transport;
 mod tree;
@@ -75,7 +76,11 @@ pub use checkout::subpath_dir;
 pub use error::GitError;
 pub use limits::{GitLimit, GitLimits};
 pub use options::GitOptions;
+pub use resolve::{Resolution, TagRef};
+pub use signature::{GitSignature, SignedTag};
 pub use spec::GitSpec;
+
+use crate::trust::TrustedKey;
 
 /// The commit (40 hex digits, or 64 in a SHA-256 repository, lowercase)
 /// that `spec.reference` names now, asked of the server with `git
@@ -116,6 +121,39 @@ pub fn checkout(
         dest,
         opts,
         Instant::now() + opts.timeout,
+        None,
+    )
+    .map(|_| ())
+}
+
+/// [`resolve`], saying also the tag the ref was read through (an annotated
+/// tag's object id, for [`checkout_signed`]).
+pub fn resolve_ref(spec: &GitSpec, opts: &GitOptions) -> Result<Resolution, GitError> {
+    resolve::resolve_ref(spec, opts, Instant::now() + opts.timeout)
+}
+
+/// [`checkout`], and the signature of what was checked out, checked with
+/// the SSH and OpenPGP keys of `keys` (see [`signature`]): `tag`'s when it
+/// is an annotated, signed tag (fetched too, and bound to `commit`), else
+/// the commit's; `None` when neither is signed. A signature that does not
+/// hold is an error, and nothing is left in `dest`.
+pub fn checkout_signed(
+    url: &str,
+    commit: &str,
+    tag: Option<&TagRef>,
+    subpath: Option<&str>,
+    dest: &Path,
+    opts: &GitOptions,
+    keys: &[&TrustedKey],
+) -> Result<Option<GitSignature>, GitError> {
+    checkout::checkout(
+        url,
+        commit,
+        subpath,
+        dest,
+        opts,
+        Instant::now() + opts.timeout,
+        Some(checkout::Verify { tag, keys }),
     )
 }
 
@@ -132,6 +170,7 @@ pub fn fetch(spec: &GitSpec, dest: &Path, opts: &GitOptions) -> Result<String, G
         dest,
         opts,
         deadline,
+        None,
     )?;
     Ok(commit)
 }

@@ -30,6 +30,11 @@
 //!   must come signed by a current key. Retiring rather than deleting the
 //!   old key is what lets existing installs survive the rotation.
 //!
+//! - **Kinds.** A key is a minisign key (packs, index entries), an SSH
+//!   key or an OpenPGP key (git commits and tags, checked by
+//!   [`crate::git::signature`]); [`KeyKind`] has how each is written and
+//!   named. Pins, rotation and rollback apply to all three alike.
+//!
 //! The policy ([`TrustStore::check`], on a [`Provenance`]) is in
 //! `policy.rs`; the merged files in `store.rs`, each file in `file.rs`, their
 //! keys in `key.rs`; pin patterns in `pattern.rs`; version order in
@@ -38,6 +43,7 @@
 mod error;
 mod file;
 mod key;
+mod kind;
 mod pattern;
 mod policy;
 mod provenance;
@@ -50,6 +56,7 @@ use std::path::PathBuf;
 pub use error::TrustError;
 pub use file::{PROJECT_FILE, TrustFile};
 pub use key::{Origin, Publisher, TrustedKey};
+pub use kind::{KeyKind, MAX_KEY_TEXT, ParsedKey, is_openpgp_fingerprint, parse as parse_key};
 pub use pattern::is_local;
 pub use policy::{Decision, LockedSigned, PolicyFlags, Refusal, RefusalKind};
 pub use provenance::Provenance;

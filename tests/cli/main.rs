@@ -29,6 +29,7 @@ mod discovery;
 mod files;
 mod fix;
 mod frameworks;
+mod git_signed;
 mod golden;
 mod golden_properties;
 mod hostile;

@@ -6,6 +6,7 @@
 mod credentials;
 mod git;
 mod git_server;
+mod git_signature;
 mod http;
 mod http_server;
 mod index;

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use serde_json::json;
-use skills_supply::trust::{self, Origin, TrustFile, TrustStore};
+use skills_supply::trust::{self, KeyKind, Origin, TrustFile, TrustStore};
 
 use crate::Outcome;
 use crate::args::{ListFormat, TrustCommand, TrustFileArgs};
@@ -31,17 +31,51 @@ fn saved(f: &TrustFile, what: &str) -> io::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// The text of an SSH or OpenPGP public key `arg` gives (a file, or the
+/// key itself), which signs git commits and tags; `None` when it is
+/// neither.
+pub(crate) fn git_key_text(arg: &str) -> io::Result<Option<String>> {
+    let looks_like = |text: &str| {
+        let text = text.trim_start();
+        text.starts_with("-----BEGIN PGP PUBLIC KEY BLOCK-----")
+            || ["ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-"]
+                .iter()
+                .any(|p| text.starts_with(p))
+    };
+    if looks_like(arg) {
+        return Ok(Some(arg.to_owned()));
+    }
+    let path = Path::new(arg);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let bytes = skills_core::fsread::read_file(path, trust::MAX_KEY_TEXT as u64)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    Ok(looks_like(&text).then_some(text))
+}
+
 /// Runs `skb trust`.
 pub fn run(cmd: &TrustCommand) -> io::Result<Outcome> {
     match cmd {
         TrustCommand::Add(a) => {
-            let key = skills_core::pack::sign::load_public_key(&a.key).map_err(trust_error)?;
+            let key = match skills_core::pack::sign::load_public_key(&a.key) {
+                Ok(key) => key,
+                Err(minisign) => git_key_text(&a.key)?.ok_or_else(|| trust_error(minisign))?,
+            };
             let mut f = file(&a.file)?;
             let id = f.add_key(&a.name, &key).map_err(trust_error)?;
             for pattern in &a.sources {
                 f.pin(&a.name, pattern).map_err(trust_error)?;
             }
-            saved(&f, &format!("trusted key {id} of `{}`", a.name))
+            let kind = f
+                .publisher(&a.name)
+                .and_then(|p| p.keys.iter().find(|k| k.id == id))
+                .map_or(KeyKind::Minisign, |k| k.kind);
+            saved(
+                &f,
+                &format!("trusted key {id} of `{}` ({kind} key)", a.name),
+            )
         }
         TrustCommand::Retire(a) => {
             let mut f = file(&a.file)?;
@@ -68,9 +102,10 @@ fn list(project: &Path, format: ListFormat) -> io::Result<Outcome> {
                 for k in &p.keys {
                     writeln!(
                         out,
-                        "{}\t{}\t{}{}",
+                        "{}\t{}\t{}\t{}{}",
                         p.name,
                         k.id,
+                        k.kind,
                         k.origin,
                         k.retired
                             .as_ref()
@@ -89,7 +124,7 @@ fn list(project: &Path, format: ListFormat) -> io::Result<Outcome> {
                 "comment": p.comment,
                 "sources": p.sources,
                 "keys": p.keys.iter().map(|k| json!({
-                    "id": k.id, "key": k.key, "retired": k.retired, "origin": k.origin.to_string(),
+                    "id": k.id, "kind": k.kind.as_str(), "key": k.key, "retired": k.retired, "origin": k.origin.to_string(),
                 })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>());
             serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::other)?;

@@ -30,7 +30,7 @@ use std::fmt;
 
 use ct_codecs::{Base64, Decoder};
 
-use super::model::{Lock, LockedSkill, SignatureRecord};
+use super::model::{GitSigned, Lock, LockedSkill, Resolved, SignatureRecord};
 use crate::digest::{self, file_line, listing_digest};
 use crate::pack::signature::{claims, key_id_hex};
 
@@ -106,6 +106,9 @@ impl<'a> Checker<'a> {
         let Some(signer) = &skill.signer else {
             return Ok(());
         };
+        if let Some(git) = &signer.git {
+            return git_record(skill, git, &signer.key);
+        }
         let Some(sig) = &signer.signature else {
             return Err(format!(
                 "its signer record (key {}) keeps no signature (a version 1 lock): it cannot be checked; `skb update {}` records it again",
@@ -191,6 +194,24 @@ impl<'a> Checker<'a> {
             ));
         }
         Ok(())
+    }
+}
+
+/// A git signature's record: what it says was signed is the commit the
+/// lock pins. The signature itself is in the repository, not the lock: it
+/// is checked again by fetching (`install --frozen`), and the key against
+/// the trust store by the installer.
+fn git_record(skill: &LockedSkill, git: &GitSigned, key: &str) -> Result<(), String> {
+    match &skill.resolved {
+        Resolved::Git { commit, .. } if *commit == git.commit => Ok(()),
+        Resolved::Git { commit, .. } => Err(format!(
+            "its signer record says key {key} signed commit {}, and the lock pins commit {commit}",
+            git.commit
+        )),
+        other => Err(format!(
+            "its signer record is a git signature (key {key}), and it is pinned to {}, not a git commit",
+            other.describe()
+        )),
     }
 }
 
@@ -375,6 +396,7 @@ mod tests {
                 version: Some("1.2.0".into()),
                 timestamp: None,
                 signature: Some(sign(seed, &kp, &comment)),
+                git: None,
             }),
             unsigned: None,
             profile: None,

@@ -68,8 +68,8 @@ mod write;
 #[cfg(feature = "fs")]
 pub use file::{ReadError, read};
 pub use model::{
-    FAIL_ON, FILE_NAME, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, MAX_LOCK_FILE,
-    Resolved, SignatureRecord, Signer, VERSION, is_allowed_entry,
+    FAIL_ON, FILE_NAME, FindingCounts, GitSigned, Lock, LockedFile, LockedScan, LockedSkill,
+    MAX_LOCK_FILE, Resolved, SignatureRecord, Signer, VERSION, is_allowed_entry,
 };
 pub use read::ParseError;
 pub use scope::{HomeError, Rule, Scope, ScopeError, home_from_env};

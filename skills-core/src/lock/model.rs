@@ -129,8 +129,30 @@ pub struct Signer {
     /// When it was signed (Unix seconds), if the signature says.
     pub timestamp: Option<u64>,
     /// The signature itself, kept so that the claims above can be checked
-    /// again with the trusted key; `None` in version 1 locks.
+    /// again with the trusted key; `None` in version 1 locks and for a git
+    /// signature.
     pub signature: Option<SignatureRecord>,
+    /// For a git source signed with an SSH or OpenPGP key: what was signed.
+    /// Then `key` is that key's id (`SHA256:…` or a 40-digit OpenPGP
+    /// fingerprint), `version` the signed tag's name and `timestamp` the
+    /// signed object's time; `digest` is `None`.
+    pub git: Option<GitSigned>,
+}
+
+/// What a git signature the lock records was made over: the commit
+/// checked out, itself or through a signed tag. `install --frozen` fetches
+/// them again and checks they are still signed by the same key (a tag that
+/// moved is refused).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitSigned {
+    /// `ssh` or `openpgp`.
+    pub kind: String,
+    /// The commit (the one `resolved` pins).
+    pub commit: String,
+    /// The signed tag's name, when a tag vouched.
+    pub tag: Option<String>,
+    /// The signed tag object's id, when a tag vouched.
+    pub tag_object: Option<String>,
 }
 
 /// A minisign signature as the lock keeps it: enough to verify, with the

@@ -5,8 +5,8 @@ use std::fmt;
 
 use super::duplicate::first_duplicate;
 use super::model::{
-    FAIL_ON, FindingCounts, Lock, LockedFile, LockedScan, LockedSkill, Resolved, SignatureRecord,
-    Signer, VERSION, is_allowed_entry,
+    FAIL_ON, FindingCounts, GitSigned, Lock, LockedFile, LockedScan, LockedSkill, Resolved,
+    SignatureRecord, Signer, VERSION, is_allowed_entry,
 };
 use crate::json::{self, Node, Value};
 
@@ -317,7 +317,7 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
             m,
             node,
             &what,
-            &["key", "digest", "version", "timestamp", "signature"],
+            &["key", "digest", "version", "timestamp", "signature", "git"],
         )?;
     } else {
         only(m, node, &what, &["key", "digest", "version", "timestamp"])?;
@@ -335,11 +335,37 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
             })
         }
     };
+    let git = match field(m, "git") {
+        None => None,
+        Some(n) => Some(git_signed(n, &format!("{what}: `git`"))?),
+    };
     let key = string(m, node, "key", &what)?;
-    if !(key.len() == 16 && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))) {
+    let upper_hex = |k: &str, n: usize| {
+        k.len() == n && k.bytes().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))
+    };
+    let key_ok = match git.as_ref().map(|g| g.kind.as_str()) {
+        None => upper_hex(&key, 16),
+        Some("ssh") => key.strip_prefix("SHA256:").is_some_and(|b| {
+            b.len() == 43
+                && b.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
+        }),
+        _ => upper_hex(&key, 40),
+    };
+    if !key_ok {
         return Err(err(
             node,
-            format!("{what}: `key` must be 16 uppercase hex digits"),
+            format!(
+                "{what}: `key` must be 16 uppercase hex digits (minisign), `SHA256:` and 43 \
+                 base64 digits (an SSH key's, with `git`) or 40 uppercase hex digits (an \
+                 OpenPGP fingerprint, with `git`)"
+            ),
+        ));
+    }
+    if git.is_some() && (signature.is_some() || field(m, "digest").is_some()) {
+        return Err(err(
+            node,
+            format!("{what}: a git signature keeps no `signature` or `digest`"),
         ));
     }
     let timestamp = match field(m, "timestamp") {
@@ -359,6 +385,46 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
         version: opt_string(m, "version", &what)?,
         timestamp,
         signature,
+        git,
+    })
+}
+
+/// A signer's `git` record: `kind`, `commit`, and `tag` with `tag_object`
+/// or neither.
+fn git_signed(node: &Node, what: &str) -> Result<GitSigned, ParseError> {
+    let m = object(node, &what)?;
+    only(m, node, &what, &["kind", "commit", "tag", "tag_object"])?;
+    let kind = string(m, node, "kind", &what)?;
+    if kind != "ssh" && kind != "openpgp" {
+        return Err(err(
+            node,
+            format!("{what}: `kind` must be `ssh` or `openpgp`"),
+        ));
+    }
+    let object_id = |id: &str| hex(id, 40) || hex(id, 64);
+    let commit = string(m, node, "commit", &what)?;
+    let tag = opt_string(m, "tag", what)?;
+    let tag_object = opt_string(m, "tag_object", what)?;
+    if !object_id(&commit)
+        || tag.is_some() != tag_object.is_some()
+        || tag_object.as_deref().is_some_and(|t| !object_id(t))
+        || tag
+            .as_deref()
+            .is_some_and(|t| t.is_empty() || t.len() > 255)
+    {
+        return Err(err(
+            node,
+            format!(
+                "{what}: `commit` and `tag_object` must be object ids (40 or 64 lowercase hex \
+                 digits), and `tag` is given with `tag_object` or not at all"
+            ),
+        ));
+    }
+    Ok(GitSigned {
+        kind,
+        commit,
+        tag,
+        tag_object,
     })
 }
 

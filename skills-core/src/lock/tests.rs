@@ -55,6 +55,7 @@ fn sample() -> Lock {
                 comment: format!("skills-digest-v2:{} version:1.2.0", "e".repeat(64)),
                 global: "Zm9v".into(),
             }),
+            git: None,
         }),
         unsigned: None,
         profile: None,
@@ -148,6 +149,60 @@ fn every_source_kind_round_trips() {
         lock.skills[0].resolved = resolved;
         assert_eq!(Lock::parse(&lock.to_json()), Ok(lock));
     }
+}
+
+/// A git signature's record round trips, and what it may hold is checked.
+#[test]
+fn a_git_signature_round_trips_and_is_checked() {
+    let mut lock = sample();
+    let commit = "a".repeat(40);
+    lock.skills[1].resolved = Resolved::Git {
+        url: "https://github.com/acme/skills".into(),
+        commit: commit.clone(),
+        path: None,
+    };
+    lock.skills[1].signer = Some(Signer {
+        key: "SHA256:zJ6r4ceeUc7PQ7MHu8cjKILgx1eNNKpNjFZycWpioFI".into(),
+        digest: None,
+        version: Some("v1.2.0".into()),
+        timestamp: Some(1_796_644_273),
+        signature: None,
+        git: Some(GitSigned {
+            kind: "ssh".into(),
+            commit: commit.clone(),
+            tag: Some("v1.2.0".into()),
+            tag_object: Some("c".repeat(40)),
+        }),
+    });
+    let text = lock.to_json();
+    assert_eq!(Lock::parse(&text), Ok(lock.clone()));
+    let tag_object = format!(", \"tag_object\": \"{}\"", "c".repeat(40));
+    let bad = [
+        (text.replacen("SHA256:zJ6r", "SHA256:zJ6", 1), "43"),
+        (
+            text.replacen("\"ssh\"", "\"x509\"", 1),
+            "`ssh` or `openpgp`",
+        ),
+        (text.replacen(&tag_object, "", 1), "`tag` is given with"),
+        (
+            text.replacen("\"kind\": \"ssh\"", "\"kind\": \"openpgp\"", 1),
+            "40 uppercase hex",
+        ),
+    ];
+    for (text, want) in bad {
+        let e = Lock::parse(&text).expect_err(want);
+        assert!(e.message.contains(want), "{want}: {e}");
+    }
+    // The record names the commit the lock pins.
+    assert_eq!(attest::check(&lock, &|_| None).len(), 0);
+    let mut moved = lock.clone();
+    moved.skills[1].resolved = Resolved::Git {
+        url: "https://github.com/acme/skills".into(),
+        commit: "b".repeat(40),
+        path: None,
+    };
+    let problems = attest::check(&moved, &|_| None);
+    assert!(problems[0].message.contains("pins commit"), "{problems:?}");
 }
 
 #[test]
@@ -470,6 +525,7 @@ mod properties {
                         version,
                         timestamp: t.map(u64::from),
                         signature: None,
+                        git: None,
                     }),
                     unsigned: None,
                     profile: None,

@@ -63,6 +63,17 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
         if let Some(t) = signer.timestamp {
             fields.push(format!("\"timestamp\": {t}"));
         }
+        if let Some(git) = &signer.git {
+            let mut inner = vec![
+                format!("\"kind\": {}", quote(&git.kind)),
+                format!("\"commit\": {}", quote(&git.commit)),
+            ];
+            if let (Some(tag), Some(object)) = (&git.tag, &git.tag_object) {
+                inner.push(format!("\"tag\": {}", quote(tag)));
+                inner.push(format!("\"tag_object\": {}", quote(object)));
+            }
+            fields.push(format!("\"git\": {{ {} }}", inner.join(", ")));
+        }
         match &signer.signature {
             None => {
                 let _ = writeln!(o, "      \"signer\": {{ {} }},", fields.join(", "));

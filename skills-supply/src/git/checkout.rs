@@ -9,10 +9,22 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::error::with_redirect_hint;
+use super::resolve::TagRef;
 use super::resolve::full_commit_id;
 use super::run::{Head, Output, RunError, Runner, Stdout, Watch};
+use super::signature::{self, GitSignature, TAG_REF};
 use super::tree::{Listing, Problem};
 use super::{GitError, GitLimit, GitOptions, GitSpec, spec, transport};
+use crate::trust::TrustedKey;
+
+/// What a checkout checks the signature of, and with which keys.
+#[derive(Clone, Copy)]
+pub(super) struct Verify<'a> {
+    /// The tag the ref was resolved through, if any.
+    pub(super) tag: Option<&'a TagRef>,
+    /// The trust store's keys (its SSH and OpenPGP ones are used).
+    pub(super) keys: &'a [&'a TrustedKey],
+}
 
 /// Output kept from commands whose stdout is one line or nothing.
 const SMALL_OUTPUT: usize = 64 * 1024;
@@ -24,7 +36,8 @@ pub(super) fn checkout(
     dest: &Path,
     opts: &GitOptions,
     deadline: Instant,
-) -> Result<(), GitError> {
+    verify: Option<Verify<'_>>,
+) -> Result<Option<GitSignature>, GitError> {
     spec::check_url(url).map_err(|reason| GitError::BadSpec {
         spec: url.to_owned(),
         reason: reason.to_owned(),
@@ -46,6 +59,12 @@ pub(super) fn checkout(
             });
         }
     };
+    if let Some(tag) = verify.and_then(|v| v.tag) {
+        spec::check_ref(&tag.name).map_err(|reason| GitError::BadSpec {
+            spec: format!("{url}#{}", tag.name),
+            reason: reason.to_owned(),
+        })?;
+    }
     let created = prepare_dest(dest)?;
     let git = Git {
         url,
@@ -57,9 +76,10 @@ pub(super) fn checkout(
             deadline,
             protocols,
         },
+        verify,
     };
     match git.checkout() {
-        Ok(()) => Ok(()),
+        Ok(signed) => Ok(signed),
         Err(e) => {
             // Leave the folder as it was found: empty, or absent. A failure
             // here would hide the first error, which matters more.
@@ -202,10 +222,11 @@ struct Git<'a> {
     subpath: Option<&'a str>,
     dest: &'a Path,
     runner: Runner<'a>,
+    verify: Option<Verify<'a>>,
 }
 
 impl Git<'_> {
-    fn checkout(&self) -> Result<(), GitError> {
+    fn checkout(&self) -> Result<Option<GitSignature>, GitError> {
         let git_dir = self.dest.join(".git");
         let mut init: Vec<OsString> = vec!["init".into(), "--quiet".into(), "--template=".into()];
         if self.commit.len() == 64 {
@@ -225,6 +246,25 @@ impl Git<'_> {
             self.fetch_all()?;
         }
         self.check_tree()?;
+        let signed = match self.verify {
+            Some(verify) => {
+                let tag = verify
+                    .tag
+                    .and_then(|t| Some((t.name.as_str(), t.object.as_deref()?)));
+                if let Some((name, _)) = tag {
+                    self.fetch_tag(name)?;
+                }
+                signature::examine(
+                    &self.runner,
+                    &git_dir,
+                    self.url,
+                    self.commit,
+                    tag,
+                    verify.keys,
+                )?
+            }
+            None => None,
+        };
         self.ok(
             "update-ref",
             &self.in_repo(&["update-ref", "--no-deref", "HEAD", self.commit]),
@@ -256,7 +296,29 @@ impl Git<'_> {
         fs::remove_dir_all(&git_dir).map_err(|source| GitError::Io {
             path: git_dir,
             source,
-        })
+        })?;
+        Ok(signed)
+    }
+
+    /// The annotated tag `name`, fetched to [`TAG_REF`] for its signature.
+    fn fetch_tag(&self, name: &str) -> Result<(), GitError> {
+        let refspec = format!("+refs/tags/{name}:{TAG_REF}");
+        let args = self.in_repo(&[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--recurse-submodules=no",
+            "--depth=1",
+            "--",
+            self.url,
+            &refspec,
+        ]);
+        let out = self.fetch(&args)?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(self.failed("fetch", self.detail(&out)))
+        }
     }
 
     /// `fetch --depth 1 <url> <commit>`: what servers that allow asking for

@@ -114,6 +114,24 @@ pub enum GitError {
         /// What is over it, with the figures.
         detail: String,
     },
+    /// A program git needs to check a signature (`ssh-keygen`, `gpg`) is
+    /// not in `PATH`.
+    ProgramNotFound {
+        /// The program.
+        program: &'static str,
+        /// The Debian package that has it.
+        package: &'static str,
+    },
+    /// A signature on what was fetched does not hold, or cannot be checked
+    /// (see `signature.rs`); nothing was installed.
+    Signature {
+        /// The repository's URL (empty for the trust store's own keys).
+        url: String,
+        /// What was signed (`commit <id>`).
+        object: String,
+        /// Why.
+        detail: String,
+    },
     /// A local file operation failed.
     Io {
         /// The file or folder.
@@ -217,6 +235,25 @@ impl fmt::Display for GitError {
                 write!(f, "cannot check out into `{}`: {reason}", path.display())
             }
             GitError::Io { path, source } => write!(f, "`{}`: {source}", path.display()),
+            GitError::ProgramNotFound { program, package } => write!(
+                f,
+                "`{program}` was not found in PATH: it checks the signatures of git commits \
+                 and tags; install it (`apt-get install {package}`)"
+            ),
+            GitError::Signature {
+                url,
+                object,
+                detail,
+            } if url.is_empty() => write!(f, "{object}: {detail}"),
+            GitError::Signature {
+                url,
+                object,
+                detail,
+            } => write!(
+                f,
+                "the signature of `{}` at {object} does not hold: {detail}",
+                redact_url(url)
+            ),
             GitError::Insecure { url } => write!(
                 f,
                 "`{}` is plain-text git (`http://` or `git://`) to a host that is not \

@@ -17,11 +17,38 @@ const LS_REMOTE_LIMIT: usize = 4 * 1024 * 1024;
 /// How many branch and tag names a `RefNotFound` error lists.
 const LISTED: usize = 8;
 
+/// What a ref names now: the commit, and the tag it was read through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    /// The commit (full id, lowercase).
+    pub commit: String,
+    /// The tag the ref named, when it named one.
+    pub tag: Option<TagRef>,
+}
+
+/// A tag as the server lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagRef {
+    /// Its name, without `refs/tags/`.
+    pub name: String,
+    /// The tag object's id for an annotated tag; `None` for a lightweight
+    /// tag, which is a name for the commit and carries no signature.
+    pub object: Option<String>,
+}
+
 pub(super) fn resolve(
     spec: &GitSpec,
     opts: &GitOptions,
     deadline: Instant,
 ) -> Result<String, GitError> {
+    resolve_ref(spec, opts, deadline).map(|r| r.commit)
+}
+
+pub(super) fn resolve_ref(
+    spec: &GitSpec,
+    opts: &GitOptions,
+    deadline: Instant,
+) -> Result<Resolution, GitError> {
     spec::check_url(&spec.url).map_err(|reason| GitError::BadSpec {
         spec: spec.url.clone(),
         reason: reason.to_owned(),
@@ -33,7 +60,7 @@ pub(super) fn resolve(
     };
     let reference = spec.reference.as_deref().unwrap_or("HEAD");
     if let Some(commit) = full_commit_id(reference) {
-        return Ok(commit);
+        return Ok(Resolution { commit, tag: None });
     }
     spec::check_ref(reference).map_err(|reason| GitError::BadSpec {
         spec: spec.to_string(),
@@ -55,7 +82,20 @@ pub(super) fn resolve(
             .find(|(_, n)| *n == peeled)
             .or_else(|| listing.iter().find(|(_, n)| n == name));
         if let Some((id, _)) = found {
-            return Ok(id.clone());
+            let tag = name.strip_prefix("refs/tags/").map(|short| TagRef {
+                name: short.to_owned(),
+                // Listed peeled: the unpeeled line is the tag object.
+                object: listing
+                    .iter()
+                    .any(|(_, n)| *n == peeled)
+                    .then(|| listing.iter().find(|(_, n)| n == name))
+                    .flatten()
+                    .map(|(object, _)| object.clone()),
+            });
+            return Ok(Resolution {
+                commit: id.clone(),
+                tag,
+            });
         }
     }
     Err(ref_not_found(spec, &runner, reference))

@@ -119,6 +119,9 @@ pub(super) struct Output<S> {
     pub(super) stdout: S,
     /// The last lines of stderr, control characters removed, joined by `; `.
     pub(super) stderr: String,
+    /// The end of stderr as it came (at most [`STDERR_KEEP`] bytes): what
+    /// `verify-commit --raw` reports is read from it.
+    pub(super) stderr_raw: Vec<u8>,
 }
 
 /// Why a run did not finish.
@@ -155,6 +158,18 @@ impl Runner<'_> {
         stdout: S,
         watch: Option<Watch<'_>>,
     ) -> Result<Output<S>, RunError> {
+        self.run_env(args, stdout, watch, &[])
+    }
+
+    /// [`Runner::run`] with `env` set too (after the fixed variables, so it
+    /// may override them).
+    pub(super) fn run_env<S: Stdout>(
+        &self,
+        args: &[&OsStr],
+        stdout: S,
+        watch: Option<Watch<'_>>,
+        env: &[(&str, &OsStr)],
+    ) -> Result<Output<S>, RunError> {
         let mut cmd = Command::new(&self.opts.git);
         for setting in CONFIG {
             cmd.arg("-c").arg(setting);
@@ -172,58 +187,92 @@ impl Runner<'_> {
         // system configuration: leaving it out there would break HTTPS.
         #[cfg(not(windows))]
         cmd.env("GIT_CONFIG_NOSYSTEM", "1");
-        let mut child = cmd.spawn().map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => RunError::NotFound(self.opts.git.clone()),
-            _ => RunError::Io(e),
-        })?;
-        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(RunError::Io(io::Error::other("git's output is not piped")));
-        };
-        let (tx, rx) = mpsc::channel();
-        let stdout = {
-            let tx = tx.clone();
-            thread::spawn(move || {
-                let kept = read_into(out, stdout);
-                let _ = tx.send(());
-                kept
-            })
-        };
-        let stderr = thread::spawn(move || {
-            let kept = read_tail(err, STDERR_KEEP);
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+        collect(cmd, &self.opts.git, stdout, watch, self.deadline)
+    }
+}
+
+/// Runs `program` with `args` and `env` (stdin closed), as a git run is
+/// run: stdout to `stdout`, the end of stderr kept, stopped at `deadline`.
+pub(super) fn run_program<S: Stdout>(
+    program: &std::path::Path,
+    args: &[&OsStr],
+    env: &[(&str, &OsStr)],
+    stdout: S,
+    deadline: Instant,
+) -> Result<Output<S>, RunError> {
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    collect(cmd, program, stdout, None, deadline)
+}
+
+/// Starts `cmd` (`program`, for the error when it does not exist) and
+/// collects what it writes until it exits or `deadline` passes.
+fn collect<S: Stdout>(
+    mut cmd: Command,
+    program: &std::path::Path,
+    stdout: S,
+    watch: Option<Watch<'_>>,
+    deadline: Instant,
+) -> Result<Output<S>, RunError> {
+    let mut child = cmd.spawn().map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => RunError::NotFound(program.to_path_buf()),
+        _ => RunError::Io(e),
+    })?;
+    let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(RunError::Io(io::Error::other("the output is not piped")));
+    };
+    let (tx, rx) = mpsc::channel();
+    let stdout = {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let kept = read_into(out, stdout);
             let _ = tx.send(());
             kept
-        });
-        let status = wait_until(&mut child, self.deadline, watch)?;
-        // A grandchild (ssh, a remote helper) may still hold the pipes: wait
-        // for both readers only until the deadline.
-        for _ in 0..2 {
-            let left = self.deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {}
-                Err(mpsc::RecvTimeoutError::Timeout) => return Err(RunError::Timeout),
-            }
-        }
-        let stdout = match stdout.join() {
-            Ok(Ok(kept)) => kept,
-            Ok(Err(e)) => return Err(RunError::Io(e)),
-            Err(_) => {
-                return Err(RunError::Io(io::Error::other(
-                    "reading git's output failed",
-                )));
-            }
-        };
-        let stderr = match stderr.join() {
-            Ok(Ok(tail)) => clean_tail(&tail),
-            _ => String::new(),
-        };
-        Ok(Output {
-            status,
-            stdout,
-            stderr,
         })
+    };
+    let stderr = thread::spawn(move || {
+        let kept = read_tail(err, STDERR_KEEP);
+        let _ = tx.send(());
+        kept
+    });
+    let status = wait_until(&mut child, deadline, watch)?;
+    // A grandchild (ssh, a remote helper) may still hold the pipes: wait
+    // for both readers only until the deadline.
+    for _ in 0..2 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {}
+            Err(mpsc::RecvTimeoutError::Timeout) => return Err(RunError::Timeout),
+        }
     }
+    let stdout = match stdout.join() {
+        Ok(Ok(kept)) => kept,
+        Ok(Err(e)) => return Err(RunError::Io(e)),
+        Err(_) => {
+            return Err(RunError::Io(io::Error::other("reading the output failed")));
+        }
+    };
+    let stderr_raw = match stderr.join() {
+        Ok(Ok(tail)) => tail,
+        _ => Vec::new(),
+    };
+    Ok(Output {
+        status,
+        stdout,
+        stderr: clean_tail(&stderr_raw),
+        stderr_raw,
+    })
 }
 
 /// Polls the child until it exits, killing it at the deadline or when the

@@ -16,10 +16,17 @@
 //! }
 //! ```
 //!
+//! A key's `kind` is `minisign` when left out; an SSH key is written
+//! `{ "kind": "ssh", "key": "ssh-ed25519 AAAA…", "id": "SHA256:…" }`, an
+//! OpenPGP key `{ "kind": "openpgp", "key": "-----BEGIN PGP PUBLIC KEY
+//! BLOCK-----…", "id": "<40 hex digits>" }` (see [`super::KeyKind`]).
+//!
 //! Publishers are sorted by name and written two-space indented, one
 //! change a few lines of diff. A key's `id` is written for the reader (it is
-//! what minisign and refusals print) and checked against the key when
-//! present. Unknown fields, a publisher named twice, a key given twice, or
+//! what minisign, `ssh-keygen` and refusals print) and checked against the
+//! key when present; an OpenPGP key's fingerprint must be written (this
+//! crate does not compute it: `gpg` does, when the key is added and each
+//! time it is put in a keyring). Unknown fields, a publisher named twice, a key given twice, or
 //! one key under two names are errors that name the file: a trust file is
 //! not guessed at.
 
@@ -31,8 +38,8 @@ use std::path::{Path, PathBuf};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use skills_core::fsread;
-use skills_core::pack::signature::public_key_id;
 
+use super::kind::{self, KeyKind};
 use super::{Origin, Publisher, TrustError, TrustedKey};
 
 /// The project's trust file, at the project's root.
@@ -66,6 +73,8 @@ struct PublisherEntry {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KeyEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kind: Option<String>,
     key: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     id: Option<String>,
@@ -133,17 +142,31 @@ impl TrustFile {
                 sources: entry.sources,
             };
             for key in entry.keys {
-                let id = public_key_id(&key.key).ok_or_else(|| {
-                    invalid(format!(
-                        "publisher `{name}`: {:?} is not a minisign public key",
-                        key.key
-                    ))
-                })?;
-                if let Some(written) = key.id.filter(|written| *written != id) {
+                let parsed = kind::parse(&key.key)
+                    .map_err(|e| invalid(format!("publisher `{name}`: {e}")))?;
+                if let Some(written) = &key.kind
+                    && KeyKind::from_name(written) != Some(parsed.kind)
+                {
                     return Err(invalid(format!(
-                        "publisher `{name}`: the key written with id `{written}` has id `{id}`"
+                        "publisher `{name}`: a key written as kind `{written}` is a {} key",
+                        parsed.kind
                     )));
                 }
+                let id = match (parsed.id, key.id) {
+                    (Some(id), Some(written)) if written != id => {
+                        return Err(invalid(format!(
+                            "publisher `{name}`: the key written with id `{written}` has id `{id}`"
+                        )));
+                    }
+                    (Some(id), _) => id,
+                    (None, Some(written)) if kind::is_openpgp_fingerprint(&written) => written,
+                    (None, _) => {
+                        return Err(invalid(format!(
+                            "publisher `{name}`: an OpenPGP key needs its `id`, the primary key's \
+                             fingerprint in 40 uppercase hex digits (`skb trust add` writes it)"
+                        )));
+                    }
+                };
                 if key.retired.as_deref().is_some_and(|r| r.trim().is_empty()) {
                     return Err(invalid(format!(
                         "publisher `{name}`: key `{id}` has an empty `retired`: say when or why"
@@ -151,7 +174,8 @@ impl TrustFile {
                 }
                 publisher.keys.push(TrustedKey {
                     publisher: name.clone(),
-                    key: key.key.trim().to_owned(),
+                    kind: parsed.kind,
+                    key: parsed.key,
                     id,
                     retired: key.retired,
                     origin,
@@ -182,19 +206,20 @@ impl TrustFile {
         self.publishers.get(name)
     }
 
-    /// Trusts `key` (a base64 minisign public key, or a `.pub` file's text)
-    /// as one of `name`'s keys, creating the publisher if need be, and
-    /// returns its id. Adding a key `name` already has changes nothing; a
-    /// key trusted under another name is an error.
+    /// Trusts `key` (a minisign, SSH or armored OpenPGP public key, or a
+    /// `.pub` file's text: see [`KeyKind`]) as one of `name`'s keys,
+    /// creating the publisher if need be, and returns its id. An
+    /// OpenPGP key's fingerprint is computed by `gpg`. Adding a key `name`
+    /// already has changes nothing; a key trusted under another name is an
+    /// error.
     pub fn add_key(&mut self, name: &str, key: &str) -> Result<String, TrustError> {
         check_name(name).map_err(TrustError::Argument)?;
-        let id = public_key_id(key).ok_or_else(|| {
-            TrustError::Argument(format!("{:?} is not a minisign public key", key.trim()))
-        })?;
-        let base64 = skills_core::pack::signature::key_line(key)
-            .unwrap_or(key)
-            .trim()
-            .to_owned();
+        let parsed = kind::parse(key).map_err(TrustError::Argument)?;
+        let id = match parsed.id {
+            Some(id) => id,
+            None => crate::git::signature::openpgp_fingerprint(&parsed.key)
+                .map_err(|e| TrustError::Argument(e.to_string()))?,
+        };
         if let Some(other) = self
             .publishers
             .values()
@@ -218,7 +243,8 @@ impl TrustFile {
         if !publisher.has(&id) {
             publisher.keys.push(TrustedKey {
                 publisher: name.to_owned(),
-                key: base64,
+                kind: parsed.kind,
+                key: parsed.key,
                 id: id.clone(),
                 retired: None,
                 origin: self.origin,
@@ -287,6 +313,8 @@ impl TrustFile {
                             .keys
                             .iter()
                             .map(|k| KeyEntry {
+                                kind: (k.kind != KeyKind::Minisign)
+                                    .then(|| k.kind.as_str().to_owned()),
                                 key: k.key.clone(),
                                 id: Some(k.id.clone()),
                                 retired: k.retired.clone(),
@@ -411,4 +439,89 @@ where
         }
     }
     deserializer.deserialize_map(Unique(std::marker::PhantomData))
+}
+
+#[cfg(test)]
+mod tests {
+    //! Key kinds as the file writes and reads them.
+
+    use super::*;
+
+    const SSH: &str =
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIN7ddr9NB3fwP482JUoSL9F5oQ/D1Tz55cxp6sPF3FXw";
+    const SSH_ID: &str = "SHA256:zJ6r4ceeUc7PQ7MHu8cjKILgx1eNNKpNjFZycWpioFI";
+    const PGP_ID: &str = "1F86E4068CA2C6C775D978587D1139CC94BB9C1C";
+    const BLOCK: &str =
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\\n\\nmDMEZ0\\n-----END PGP PUBLIC KEY BLOCK-----";
+
+    fn load(text: &str) -> Result<TrustFile, TrustError> {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join(PROJECT_FILE);
+        std::fs::write(&path, text).expect("writes the file");
+        TrustFile::load(&path, Origin::Project)
+    }
+
+    #[test]
+    fn ssh_and_openpgp_keys_round_trip_with_their_kind() {
+        let text = format!(
+            r#"{{"version": 1, "publishers": {{"acme": {{"keys": [
+                {{"kind": "ssh", "key": "{SSH} laptop", "id": "{SSH_ID}"}},
+                {{"kind": "openpgp", "key": "{BLOCK}", "id": "{PGP_ID}"}}
+            ]}}}}}}"#
+        );
+        let file = load(&text).expect("loads");
+        let keys = &file.publisher("acme").expect("acme").keys;
+        assert_eq!(
+            keys.iter()
+                .map(|k| (k.kind, k.id.as_str(), k.key.as_str()))
+                .collect::<Vec<_>>(),
+            [
+                (KeyKind::Ssh, SSH_ID, SSH),
+                (
+                    KeyKind::OpenPgp,
+                    PGP_ID,
+                    BLOCK.replace("\\n", "\n").as_str()
+                ),
+            ]
+        );
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut copy = file.clone();
+        copy.path = dir.path().join("copy.json");
+        copy.save().expect("saves");
+        let written = std::fs::read_to_string(&copy.path).expect("reads back");
+        assert!(written.contains("\"kind\": \"ssh\""), "{written}");
+        let again = TrustFile::load(&copy.path, Origin::Project).expect("reloads");
+        assert_eq!(again.publisher("acme"), file.publisher("acme"));
+    }
+
+    #[test]
+    fn a_key_is_refused_when_its_kind_or_id_does_not_hold() {
+        let one = |entry: &str| {
+            format!(r#"{{"version": 1, "publishers": {{"acme": {{"keys": [{entry}]}}}}}}"#)
+        };
+        let cases = [
+            (
+                one(&format!(r#"{{"kind": "openpgp", "key": "{SSH}"}}"#)),
+                "written as kind `openpgp` is a ssh key",
+            ),
+            (
+                one(&format!(r#"{{"key": "{SSH}", "id": "SHA256:other"}}"#)),
+                "has id `SHA256:zJ6r",
+            ),
+            (
+                one(&format!(r#"{{"kind": "openpgp", "key": "{BLOCK}"}}"#)),
+                "an OpenPGP key needs its `id`",
+            ),
+            (
+                one(&format!(
+                    r#"{{"key": "{BLOCK}", "id": "e38630f2611ae705"}}"#
+                )),
+                "an OpenPGP key needs its `id`",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = load(&text).expect_err(want).to_string();
+            assert!(e.contains(want), "{want}: {e}");
+        }
+    }
 }

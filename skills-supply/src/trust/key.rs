@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::KeyKind;
+
 /// Which file a key or publisher comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -46,9 +48,14 @@ impl Publisher {
 pub struct TrustedKey {
     /// The publisher's name.
     pub publisher: String,
-    /// The base64 minisign public key.
+    /// What kind of key it is.
+    pub kind: KeyKind,
+    /// The public key: the base64 minisign key, the SSH key
+    /// (`ssh-ed25519 AAAA…`) or the armored OpenPGP block.
     pub key: String,
-    /// Its id, as minisign prints it (16 uppercase hex digits).
+    /// Its id: as minisign prints it (16 uppercase hex digits), as
+    /// `ssh-keygen -l` does (`SHA256:…`), or the OpenPGP fingerprint (40
+    /// uppercase hex digits).
     pub id: String,
     /// When or why it was retired; a retired key verifies only what is
     /// already locked.

@@ -80,14 +80,14 @@ version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
 for c in "${crates[@]}"; do
   test -f "target/package/$c-$version.crate" || { echo "missing target/package/$c-$version.crate" >&2; exit 1; }
   rm -rf "target/package/$c-$version"
-  tar -xzf "target/package/$c-$version.crate" -C target/package
-  manifest=target/package/$c-$version/Cargo.toml
-  # Its modification time kept: Cargo's fingerprints compare it with the
-  # last check's, so an unchanged tarball is not checked again.
-  cp -p "$manifest" "$manifest.orig-mtime"
-  printf '\n# Added by check-packages.sh: a workspace of its own.\n[workspace]\n' >>"$manifest"
-  touch -r "$manifest.orig-mtime" "$manifest"
-  rm "$manifest.orig-mtime"
+  # `-m`: the files get the time of extraction. `cargo package` gives every
+  # file of a tarball the same fixed time (in 2006), and Cargo's fingerprint
+  # of a path package compares its files' times with the last check's
+  # output: with the tarball's times, a changed tarball would pass as
+  # already checked.
+  tar -xzmf "target/package/$c-$version.crate" -C target/package
+  printf '\n# Added by check-packages.sh: a workspace of its own.\n[workspace]\n' \
+    >>"target/package/$c-$version/Cargo.toml"
   [ -f "target/package/$c-$version/Cargo.lock" ] || cp -p Cargo.lock "target/package/$c-$version/Cargo.lock"
 done
 for c in "${crates[@]}"; do

@@ -36,9 +36,17 @@ def has_library(package):
     return any(k in ("lib", "rlib", "proc-macro") for t in package["targets"] for k in t["kind"])
 
 
+def docsrs_settings(package):
+    """The crate's `[package.metadata.docs.rs]` table. `cargo metadata` gives
+    TOML's dotted key as nested tables, `{"docs": {"rs": {...}}}`: a lookup of
+    the key "docs.rs" finds nothing (it did, and skills-bundle's docs.rs page,
+    built with `all-features = true`, was checked with its default features)."""
+    return ((package.get("metadata") or {}).get("docs") or {}).get("rs") or {}
+
+
 def doc_command(package, target_dir):
     """The `cargo doc` line and environment docs.rs would use for `package`."""
-    settings = (package.get("metadata") or {}).get("docs.rs") or {}
+    settings = docsrs_settings(package)
     cmd = ["cargo", "+nightly", "doc", "-p", package["name"], "--lib", "--no-deps", "--target-dir", target_dir]
     if settings.get("all-features"):
         cmd.append("--all-features")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the crates publish and work as users will get them:
-#   1. `cargo package` every publishable crate; Cargo verifies each one by
-#      building it from its own tarball (dependencies on the other crates
-#      resolved from the tarballs packaged before it); no source in a
+#   1. `cargo package` every publishable crate, and `cargo check` each one
+#      from its own tarball, as Cargo's verification builds it (the other
+#      crates of the workspace taken from their tarballs); no source in a
 #      tarball names a dev-dependency that packaging drops (a path-only one,
 #      such as the workspace's `skills-tests`), so that `cargo test` can
 #      compile the published crate;
@@ -17,44 +17,20 @@ cd "$(dirname "$0")/.."
 root=$PWD
 crates=(skills-core skills-compiler skills-macros skills-bundle skills-bundle-mcp skills-rig skills-supply skills-scan skills-install skb)
 
-echo "== cargo package (each crate verified from its own tarball)"
-# Tarballs of an earlier run would stand in for the ones being verified,
-# and so would Cargo's extraction of them: Cargo unpacks the overlay
-# registry of packaged crates under $CARGO_HOME/registry/src and reuses an
-# unpacked crate of the same name and version without looking inside.
+echo "== cargo package, then each crate checked from its own tarball"
+# Tarballs of an earlier run would stand in for the ones being checked.
 rm -rf target/package
-for c in "${crates[@]}"; do
-  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c"-[0-9]*
-done
-# Cargo takes a registry crate of a given name and version to never change,
-# so a crate built from an earlier run's tarball of the same version is
-# "fresh" to the verification build in the shared target directory: its
-# artifacts go first. Only those: a build from the tarball is told apart
-# from the workspace's own build of the crate (which the steps after this
-# one reuse) by its dep-info file, which names the sources it was compiled
-# from, under Cargo's registry/src.
-for c in "${crates[@]}"; do
-  for d in target/debug/deps/"${c//-/_}"-*.d; do
-    [ -f "$d" ] || continue
-    grep -q '/registry/src/' "$d" || continue
-    hash=${d%.d}
-    hash=${hash##*-}
-    rm -rf target/debug/.fingerprint/"$c-$hash" target/debug/deps/*"${c//-/_}-$hash"*
-  done
-done
-# The verification builds, and the README's crate below, are workspaces of
-# their own, without the workspace's [profile] sections: under Cargo's
-# default dev profile (full debug info, every dependency unoptimised) none
-# of their units would be the workspace's, and check-packages compiled some
-# 430 crates that the debug `skb` had already built. Given the workspace's
-# dev profile (read from Cargo.toml, its one home, as `--config` lines),
-# every dependency whose features come out as in `cargo build -p skb` is
-# that build's. What is verified does not change: each crate builds from
-# its tarball alone, under its own features. The settings for the
-# workspace's own crates are left out: built from their tarballs they are
-# units of their own, shared with nothing, and `opt-level = 3` for
-# skills-scan cost three optimised builds of it (206 s of rustc's time,
-# a fifth of the step's).
+# The checks below, and the README's crate, are workspaces of their own,
+# without the workspace's [profile] sections: under Cargo's default dev
+# profile (full debug info, every dependency unoptimised) none of their
+# units would be the workspace's. Given the workspace's dev profile (read
+# from Cargo.toml, its one home, as `--config` lines), every dependency
+# whose features come out as in a workspace build is that build's. What is
+# verified does not change: each crate compiles from its tarball alone,
+# under its own features. The settings for the workspace's own crates are
+# left out: checked from their tarballs they are units of their own, shared
+# with nothing, and `opt-level = 3` for skills-scan cost three optimised
+# builds of it (206 s of rustc's time, a fifth of the step's).
 profile_lines=$(python3 - <<'PY'
 import json, re, subprocess, tomllib
 meta = json.loads(subprocess.run(
@@ -79,11 +55,59 @@ PY
 )
 profile=()
 [ -z "$profile_lines" ] || mapfile -t profile <<<"$profile_lines"
-cargo package "${profile[@]}" --workspace --exclude skills-tests --allow-dirty --quiet
+# `cargo package`'s own verification is a `cargo build` of each tarball (a
+# debug build of every dependency under each crate's features: some 170
+# compilations, 300 s of CPU on a clean checkout). What a tarball can lack
+# (a source file, an `include_str!`'d file, a build script's input, a
+# dependency's version or feature in the normalized Cargo.toml) fails
+# `cargo check` as it fails `cargo build`: check runs the build scripts and
+# the proc-macros, resolves and type-checks every item; what only a build
+# adds is code generation and linking, which no file of a tarball changes
+# (the same sources are built and linked by the tests' build). So each
+# tarball is unpacked and checked instead, as Cargo verifies it: a
+# workspace of its own (an empty `[workspace]` appended to its normalized
+# Cargo.toml, as Cargo's verification makes it the root of an ephemeral
+# one), its default features and targets, the workspace's other crates
+# from their tarballs (`[patch.crates-io]`, as Cargo's verification takes
+# them from a local registry of the packaged crates), the workspace's
+# Cargo.lock (the versions Cargo's verification would lock), and no file of
+# the tarball changed by the check (Cargo's verification fails on a build
+# script that writes into its source). The README's crate below still
+# builds and runs the chain it needs (skills-core, skills-compiler,
+# skills-macros, skills-bundle) from the tarballs.
+cargo package --workspace --exclude skills-tests --allow-dirty --no-verify --quiet
 version=$(cargo pkgid -p skills-bundle | sed 's/.*[#@]//')
 for c in "${crates[@]}"; do
   test -f "target/package/$c-$version.crate" || { echo "missing target/package/$c-$version.crate" >&2; exit 1; }
-  test -d "target/package/$c-$version" || { echo "missing target/package/$c-$version" >&2; exit 1; }
+  rm -rf "target/package/$c-$version"
+  # `-m`: the files get the time of extraction. `cargo package` gives every
+  # file of a tarball the same fixed time (in 2006), and Cargo's fingerprint
+  # of a path package compares its files' times with the last check's
+  # output: with the tarball's times, a changed tarball would pass as
+  # already checked.
+  tar -xzmf "target/package/$c-$version.crate" -C target/package
+  printf '\n# Added by check-packages.sh: a workspace of its own.\n[workspace]\n' \
+    >>"target/package/$c-$version/Cargo.toml"
+  [ -f "target/package/$c-$version/Cargo.lock" ] || cp -p Cargo.lock "target/package/$c-$version/Cargo.lock"
+done
+for c in "${crates[@]}"; do
+  dir=target/package/$c-$version
+  # Every other library, from its tarball (a patch naming the crate itself,
+  # or the binary `skb` that nothing depends on, would be unused).
+  patches=()
+  for d in "${crates[@]}"; do
+    [ "$d" = "$c" ] || [ "$d" = skb ] || patches+=(--config "patch.crates-io.$d.path=\"$root/target/package/$d-$version\"")
+  done
+  before=$(cd "$dir" && find . -type f ! -name Cargo.lock -print0 | sort -z | xargs -0 sha256sum)
+  echo "-- cargo check $c (from $dir)"
+  CARGO_TARGET_DIR="$root/target" cargo check "${profile[@]}" "${patches[@]}" --quiet \
+    --manifest-path "$dir/Cargo.toml"
+  after=$(cd "$dir" && find . -type f ! -name Cargo.lock -print0 | sort -z | xargs -0 sha256sum)
+  if [ "$before" != "$after" ]; then
+    echo "check-packages: checking $c changed files of its tarball (a build script writing into its source?):" >&2
+    diff <(echo "$before") <(echo "$after") >&2 || true
+    exit 1
+  fi
 done
 
 echo "== no packaged source names a dev-dependency that packaging dropped"
@@ -170,11 +194,10 @@ if "    Ok(())\n" not in code:
 open(sys.argv[1], "w", encoding="utf-8").write(code.replace("    Ok(())\n", checks + "    Ok(())\n"))
 PY
 python3 scripts/readme_example.py --build-script >"$user/build.rs"
-# The workspace's target directory and, as above, its dev profile: the
-# dependencies are those the verification builds compiled (the same lock,
-# the same features; like them, this crate is a workspace of its own); the
-# patched crates are path packages of their own, apart from the
-# workspace's.
+# The workspace's target directory and, as above, its dev profile: its
+# dependencies are the workspace build's wherever their features agree
+# (the same lock; like the checks above, this crate is a workspace of its
+# own); the patched crates are the checks' path packages, built here.
 out=$(CARGO_TARGET_DIR="$root/target" cargo run "${profile[@]}" --quiet --manifest-path "$user/Cargo.toml")
 echo "$out" | head -3
 digest=$(echo "$out" | tail -n 1)

@@ -7,13 +7,14 @@ directory. A unit is the same unit when its package, target, profile, mode,
 features and (recursively) dependencies are: what Cargo's fingerprint
 compares. Build-script runs are not compilations and are not counted.
 
-    python3 scripts/ci-units.py before|after|now
+    python3 scripts/ci-units.py before|after|round2|now
 
 `before` models .ci/run as it was at commit 9114a50, `after` as it was at
-commit fa3eddf, `now` as it is now: check-packages's verification builds
-and the README's crate under the workspace's dev profile, docs.rs's builds
-of the libraries alone (BENCHMARKS.md,
-"CI and test time"). The order of the steps is the order of their first
+commit fa3eddf, `round2` as it was at commit a2a9a81: check-packages's
+verification builds and the README's crate under the workspace's dev
+profile, docs.rs's builds of the libraries alone; `now` as it is now:
+check-packages checks each tarball (`cargo check`) instead of building it
+(BENCHMARKS.md, "CI and test time"). The order of the steps is the order of their first
 compilation: docs.rs's, in the background since `now`, has a target
 directory of its own, so where it runs does not change what it compiles. What no unit graph shows is left
 out and said so: crates.io's skills-cli (cargo install), trybuild's and the
@@ -126,7 +127,11 @@ def feature_matrix():
     return out
 
 
-def docsrs_commands(now=False):
+def docsrs_commands(now=False, metadata_read=False):
+    """docs.rs's builds. Until `now` (`metadata_read`), check-docsrs.py looked
+    up `[package.metadata.docs.rs]` under the key "docs.rs", which `cargo
+    metadata` never has (it gives `{"docs": {"rs": …}}`), and so built
+    skills-bundle with its default features instead of all of them."""
     meta = json.loads(subprocess.check_output(["cargo", "metadata", "--no-deps", "--format-version", "1"], text=True))
     members = set(meta["workspace_members"])
     cmds = []
@@ -136,7 +141,7 @@ def docsrs_commands(now=False):
         lib = any(k in ("lib", "rlib", "proc-macro") for t in p["targets"] for k in t["kind"])
         if now and not lib:
             continue
-        s = (p.get("metadata") or {}).get("docs.rs") or {}
+        s = ((p.get("metadata") or {}).get("docs") or {}).get("rs") or {} if metadata_read else {}
         args = ["doc", "-p", p["name"], "--no-deps"] + (["--lib"] if now else [])
         if s.get("all-features"):
             args.append("--all-features")
@@ -152,16 +157,17 @@ def bundle_features():
 
 def main():
     which = sys.argv[1] if len(sys.argv) == 2 else ""
-    if which not in ("before", "after", "now"):
+    if which not in ("before", "after", "round2", "now"):
         sys.exit(__doc__)
-    after = which in ("after", "now")
+    after = which in ("after", "round2", "now")
+    round2 = which in ("round2", "now")
     T = "stable:target"
     r = Run()
     r.step("cargo clippy", [(T, ["check", "--workspace", "--all-targets"], clippy)])
     r.step("public API (rustdoc JSON)", [(T, ["doc", "--no-deps", "-p", "skills-bundle", "-p", "skills-core",
                                               "--features", bundle_features()], plain)])
     r.step("cargo doc", [(T, ["doc", "--workspace", "--no-deps", "--all-features"], plain)])
-    r.step("docs.rs (nightly)", docsrs_commands(now=which == "now"))
+    r.step("docs.rs (nightly)", docsrs_commands(now=round2, metadata_read=which == "now"))
     r.step("tests, both tiers", [(T, ["test", "--workspace", "--no-run"], plain)],
            "and the scratch crates of trybuild and the rebuild tests")
     r.step("the unshare test", [(T, ["test", "--workspace" if after else "-p", *([] if after else ["skb"]),
@@ -182,8 +188,9 @@ def main():
     # they share a directory; `now` they are given the workspace's dev
     # profile (`--config`), and their dependencies are the debug skb's
     # wherever the features agree.
-    D = T if which == "now" else "stable:target, default profile"
-    packages = [verify] + [(D, ["build", "-p", c], tarball) for c in PUBLISHED] + [
+    D = T if round2 else "stable:target, default profile"
+    verification = "check" if which == "now" else "build"
+    packages = [verify] + [(D, [verification, "-p", c], tarball) for c in PUBLISHED] + [
         (D if after else "stable:target/package-user-target", ["build", "-p", "skills-bundle"], user),
         (T, ["build", "-p", "skb"], plain)]
     coexists = [(T, ["build", "-p", "skb"] if after else ["build", "--release", "-p", "skb"], plain)]

@@ -157,8 +157,8 @@ mod tests {
 
     #[test]
     fn keys_values_and_rules() {
-        let text = "---\nname: \ndescription: x\nde\n---\nbody\n";
-        let keys = labels(text, "\nde");
+        let text = "---\nname: \ndescription: x\nlic\n---\nbody\n";
+        let keys = labels(text, "\nlic");
         assert!(keys.contains(&"license".to_string()) && !keys.contains(&"description".to_string()), "{keys:?}");
         assert_eq!(labels(text, "name: "), ["pdf-tools"]);
         assert!(labels(text, "bo").is_empty());

@@ -40,8 +40,7 @@ pub fn complete(dir: &Path, path: &Path, text: &str, offset: usize) -> Vec<Compl
         return Vec::new();
     }
     if !before.contains(':') && !before.starts_with([' ', '\t', '-']) {
-        let present: Vec<&str> = fm.entries.iter().map(|e| e.key.as_str()).collect();
-        return keys(&present);
+        return keys(&present_keys(text, &fm));
     }
     if let Some((key, _)) = before.split_once(':')
         && !key.starts_with([' ', '\t'])
@@ -63,6 +62,20 @@ fn in_frontmatter(text: &str, fm: &Frontmatter, line_start: usize) -> bool {
     }
     let mut lines = text[..line_start].lines();
     lines.next().is_some_and(|first| first.trim_end() == "---") && lines.all(|l| l.trim_end() != "---")
+}
+
+/// The top-level keys the frontmatter has: parsed, or, while it does not
+/// parse (a key being typed), read line by line.
+fn present_keys<'t>(text: &'t str, fm: &'t Frontmatter) -> Vec<&'t str> {
+    if !fm.entries.is_empty() {
+        return fm.entries.iter().map(|e| e.key.as_str()).collect();
+    }
+    text.lines()
+        .skip(1)
+        .take_while(|l| l.trim_end() != "---")
+        .filter(|l| !l.starts_with([' ', '\t', '-', '#']))
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim()))
+        .collect()
 }
 
 /// The top-level key above the line starting at `line_start`.

@@ -8,9 +8,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CreateFile, DocumentChangeOperation, DocumentChanges,
-    OneOf, OptionalVersionedTextDocumentIdentifier, ResourceOp, TextDocumentEdit, TextEdit,
-    WorkspaceEdit,
+    CodeAction, CodeActionKind, CreateFile, DocumentChangeOperation, DocumentChanges, OneOf,
+    OptionalVersionedTextDocumentIdentifier, ResourceOp, TextDocumentEdit, TextEdit, WorkspaceEdit,
 };
 use skills_compiler::fix;
 use skills_compiler::{Code, Diagnostic, is_spec_name};
@@ -79,14 +78,21 @@ pub fn actions(
 pub fn quick_fix(d: &Diagnostic, dir: &Path) -> Option<(String, String)> {
     if d.code == Code::NameDirMismatch {
         let folder = dir.file_name()?.to_str()?;
-        return is_spec_name(folder)
-            .then(|| (format!("Use the folder's name `{folder}`"), folder.to_string()));
+        return is_spec_name(folder).then(|| {
+            (
+                format!("Use the folder's name `{folder}`"),
+                folder.to_string(),
+            )
+        });
     }
     let help = d.help.as_deref()?;
     if let Some(name) = help.strip_prefix("use `").and_then(|h| h.strip_suffix('`')) {
         return Some((format!("Use `{name}`"), name.to_string()));
     }
-    if let Some(quoted) = help.strip_prefix("quote it: `").and_then(|h| h.strip_suffix('`')) {
+    if let Some(quoted) = help
+        .strip_prefix("quote it: `")
+        .and_then(|h| h.strip_suffix('`'))
+    {
         let (_, value) = quoted.split_once(": ")?;
         return Some((format!("Quote it: {value}"), value.to_string()));
     }
@@ -118,6 +124,8 @@ pub fn edit_of(doc: &Document, lines: &Lines, new: &str) -> WorkspaceEdit {
         lines.range(old, start..old.len() - end),
         new[start..new.len() - end].to_string(),
     );
+    // The protocol's own map: a `Uri` hashes its text, which never changes.
+    #[allow(clippy::mutable_key_type)]
     let mut changes = HashMap::new();
     if let Some(uri) = crate::uri::from_path(&doc.path) {
         changes.insert(uri, vec![edit]);
@@ -132,11 +140,13 @@ fn other_file(path: &Path, old: Option<&[u8]>, new: &str) -> Option<WorkspaceEdi
     let mut operations = Vec::new();
     let range = match old {
         None => {
-            operations.push(DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
-                uri: uri.clone(),
-                options: None,
-                annotation_id: None,
-            })));
+            operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
+                CreateFile {
+                    uri: uri.clone(),
+                    options: None,
+                    annotation_id: None,
+                },
+            )));
             lsp_types::Range::default()
         }
         Some(old) => {

@@ -87,7 +87,8 @@ pub fn diagnostics(doc: &Document, settings: &Settings, encoding: Encoding) -> V
                 .collect()
         }
         Kind::PluginManifest => {
-            let checked = compiler::check(&[doc.dir.clone()], &options(settings.profile));
+            let checked =
+                compiler::check(std::slice::from_ref(&doc.dir), &options(settings.profile));
             checked
                 .diagnostics()
                 .filter(|d| d.path == doc.path)
@@ -110,7 +111,10 @@ pub fn diagnostics(doc: &Document, settings: &Settings, encoding: Encoding) -> V
 pub fn from_compiler(doc: &Document, lines: &Lines, d: &compiler::Diagnostic) -> Diagnostic {
     let here = d.path == doc.path;
     let (range, message) = match &d.label {
-        Some(label) if here => (lines.range(&doc.text, label.bytes.clone()), d.message.clone()),
+        Some(label) if here => (
+            lines.range(&doc.text, label.bytes.clone()),
+            d.message.clone(),
+        ),
         _ if here || d.path == doc.dir => (Range::default(), d.message.clone()),
         _ => (
             Range::default(),

@@ -48,7 +48,8 @@ pub fn complete(dir: &Path, path: &Path, text: &str, offset: usize) -> Vec<Compl
         return values(dir, key.trim());
     }
     // An item of a block list under `allowed-tools:`.
-    if before.trim_start().starts_with('-') && under_key(text, line_start) == Some("allowed-tools") {
+    if before.trim_start().starts_with('-') && under_key(text, line_start) == Some("allowed-tools")
+    {
         return rules();
     }
     Vec::new()
@@ -61,7 +62,8 @@ fn in_frontmatter(text: &str, fm: &Frontmatter, line_start: usize) -> bool {
         return fm.contains(line_start);
     }
     let mut lines = text[..line_start].lines();
-    lines.next().is_some_and(|first| first.trim_end() == "---") && lines.all(|l| l.trim_end() != "---")
+    lines.next().is_some_and(|first| first.trim_end() == "---")
+        && lines.all(|l| l.trim_end() != "---")
 }
 
 /// The top-level keys the frontmatter has: parsed, or, while it does not
@@ -115,12 +117,12 @@ fn values(dir: &Path, key: &str) -> Vec<CompletionItem> {
         ..CompletionItem::default()
     };
     if key == "name" {
-        let folder = dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
+        let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         return if is_spec_name(folder) {
-            vec![value(folder.into(), "the folder's name, which `name` must match")]
+            vec![value(
+                folder.into(),
+                "the folder's name, which `name` must match",
+            )]
         } else {
             Vec::new()
         };
@@ -129,7 +131,10 @@ fn values(dir: &Path, key: &str) -> Vec<CompletionItem> {
         return rules();
     }
     match EXTENSION_FIELDS.iter().find(|(k, _)| *k == key) {
-        Some((_, Shape::Bool)) => vec![value("true".into(), "boolean"), value("false".into(), "boolean")],
+        Some((_, Shape::Bool)) => vec![
+            value("true".into(), "boolean"),
+            value("false".into(), "boolean"),
+        ],
         _ => Vec::new(),
     }
 }
@@ -162,17 +167,25 @@ mod tests {
 
     fn labels(text: &str, at: &str) -> Vec<String> {
         let offset = text.find(at).map_or(text.len(), |i| i + at.len());
-        complete(Path::new("/s/pdf-tools"), Path::new("/s/pdf-tools/SKILL.md"), text, offset)
-            .into_iter()
-            .map(|c| c.label)
-            .collect()
+        complete(
+            Path::new("/s/pdf-tools"),
+            Path::new("/s/pdf-tools/SKILL.md"),
+            text,
+            offset,
+        )
+        .into_iter()
+        .map(|c| c.label)
+        .collect()
     }
 
     #[test]
     fn keys_values_and_rules() {
         let text = "---\nname: \ndescription: x\nlic\n---\nbody\n";
         let keys = labels(text, "\nlic");
-        assert!(keys.contains(&"license".to_string()) && !keys.contains(&"description".to_string()), "{keys:?}");
+        assert!(
+            keys.contains(&"license".to_string()) && !keys.contains(&"description".to_string()),
+            "{keys:?}"
+        );
         assert_eq!(labels(text, "name: "), ["pdf-tools"]);
         assert!(labels(text, "bo").is_empty());
         let text = "---\ndisable-model-invocation: \nallowed-tools: \n";

@@ -93,8 +93,14 @@ mod tests {
     #[test]
     fn kinds_by_path() {
         let of = |p: &str| Kind::of(Path::new(p));
-        assert_eq!(of("/s/pdf/SKILL.md"), Some((Kind::SkillMd, "/s/pdf".into())));
-        assert_eq!(of("/s/pdf/agents/openai.yaml"), Some((Kind::OpenAiYaml, "/s/pdf".into())));
+        assert_eq!(
+            of("/s/pdf/SKILL.md"),
+            Some((Kind::SkillMd, "/s/pdf".into()))
+        );
+        assert_eq!(
+            of("/s/pdf/agents/openai.yaml"),
+            Some((Kind::OpenAiYaml, "/s/pdf".into()))
+        );
         assert_eq!(
             of("/p/.claude-plugin/plugin.json"),
             Some((Kind::PluginManifest, "/p".into()))

@@ -35,13 +35,8 @@ impl Frontmatter {
     /// Parses `text`, the `SKILL.md` at `path` in `dir`.
     pub fn parse(dir: &Path, path: &Path, text: &str) -> Frontmatter {
         let yaml = split_text(text).ok().map(|s| s.yaml);
-        let skill = CheckedSkill::from_skill_md(
-            dir,
-            None,
-            path,
-            text.as_bytes().to_vec(),
-            Profile::Spec,
-        );
+        let skill =
+            CheckedSkill::from_skill_md(dir, None, path, text.as_bytes().to_vec(), Profile::Spec);
         let entries = skill
             .frontmatter
             .as_ref()
@@ -111,7 +106,10 @@ mod tests {
         let at = text.find("description").unwrap_or_default() + 3;
         assert_eq!(fm.key_at(at).map(|e| e.key.as_str()), Some("description"));
         let pdf = text.find("pdf").unwrap_or_default() + 1;
-        assert_eq!(fm.value_at(pdf).and_then(|e| e.value.as_deref()), Some("pdf"));
+        assert_eq!(
+            fm.value_at(pdf).and_then(|e| e.value.as_deref()),
+            Some("pdf")
+        );
         assert!(fm.contains(pdf) && !fm.contains(text.len() - 2));
         let e = fm.key_at(at).cloned();
         assert_eq!(

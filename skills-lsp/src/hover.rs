@@ -45,7 +45,9 @@ pub fn key(dir: &Path, path: &Path, text: &str, entry: &Entry, profile: Profile)
     } else {
         "not a key of the specification (`SK201` under `--profile spec`)."
     });
-    out.push_str("\n\nWhat each client does with it, in this skill (read with the key and without it):\n");
+    out.push_str(
+        "\n\nWhat each client does with it, in this skill (read with the key and without it):\n",
+    );
     for (client, reading) in &with {
         let profile = Profile::of(*client);
         let accepts = if profile.allows_key(key) {
@@ -83,7 +85,11 @@ pub fn key(dir: &Path, path: &Path, text: &str, entry: &Entry, profile: Profile)
 pub fn name(dir: &Path, path: &Path, text: &str, profile: Profile) -> String {
     let mut out = String::from("**How each client lists this skill** (its catalog entry):\n");
     for (client, reading) in readings(dir, path, text, profile) {
-        out.push_str(&format!("\n- **{}**: {}.", client.title(), outcome(&reading)));
+        out.push_str(&format!(
+            "\n- **{}**: {}.",
+            client.title(),
+            outcome(&reading)
+        ));
     }
     out
 }

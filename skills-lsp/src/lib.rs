@@ -75,6 +75,8 @@ pub fn run_stdio(settings: Settings) -> std::io::Result<()> {
     let _ = threads;
     match ended {
         Ended::Clean => Ok(()),
-        Ended::Abrupt => Err(std::io::Error::other("the client exited without `shutdown`")),
+        Ended::Abrupt => Err(std::io::Error::other(
+            "the client exited without `shutdown`",
+        )),
     }
 }

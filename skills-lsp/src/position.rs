@@ -71,7 +71,10 @@ impl Lines {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0);
         let column = match self.encoding {
             Encoding::Utf8 => offset - start,
@@ -169,7 +172,11 @@ mod tests {
                     let p = lines.position(text, offset);
                     // A position at a line's terminator maps to its end.
                     let back = lines.offset(text, p);
-                    assert!(back == offset || text[back..offset].chars().all(|c| c == '\r' || c == '\n'), "{offset} {p:?} {back}");
+                    assert!(
+                        back == offset
+                            || text[back..offset].chars().all(|c| c == '\r' || c == '\n'),
+                        "{offset} {p:?} {back}"
+                    );
                 }
             }
         }

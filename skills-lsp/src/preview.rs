@@ -43,7 +43,9 @@ pub fn preview(doc: &Document, settings: &Settings) -> Value {
             Outcome::Rejected { why } => ("rejected", None, Some(why.clone()), None),
             Outcome::Unknown { why } => ("unknown", None, Some(why.clone()), None),
         };
-        let activation = name.as_deref().map(|name| activation(client, name, &dir, &path, text, body));
+        let activation = name
+            .as_deref()
+            .map(|name| activation(client, name, &dir, &path, text, body));
         if skill_name.is_none() {
             skill_name.clone_from(&name);
         }
@@ -97,7 +99,12 @@ fn activation(
             &copilot::related_files(dir_path),
             body.trim_start_matches(['\n', '\r']),
         )),
-        Client::OpenCode => Ok(opencode::render(name, body, dir, &opencode::sample_files(dir_path))),
+        Client::OpenCode => Ok(opencode::render(
+            name,
+            body,
+            dir,
+            &opencode::sample_files(dir_path),
+        )),
         Client::GeminiCli | Client::KimiCode => Err(format!(
             "{}'s activation depends on its session: see `skb show --style {}`",
             client.title(),

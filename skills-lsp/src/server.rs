@@ -16,9 +16,9 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::{
     CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
     DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, ExecuteCommandOptions, ExecuteCommandParams, Hover,
-    HoverContents, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult,
-    MarkupContent, MarkupKind, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    DidSaveTextDocumentParams, ExecuteCommandOptions, ExecuteCommandParams, Hover, HoverContents,
+    HoverParams, HoverProviderCapability, InitializeParams, InitializeResult, MarkupContent,
+    MarkupKind, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde_json::Value;
@@ -88,7 +88,11 @@ fn handshake(connection: &Connection, settings: Settings) -> Option<(Settings, E
         let request = match message {
             Message::Request(r) if r.method == "initialize" => r,
             Message::Request(r) => {
-                let e = Response::new_err(r.id, ErrorCode::ServerNotInitialized as i32, "not initialized".into());
+                let e = Response::new_err(
+                    r.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "not initialized".into(),
+                );
                 connection.sender.send(Message::Response(e)).ok()?;
                 continue;
             }
@@ -98,7 +102,8 @@ fn handshake(connection: &Connection, settings: Settings) -> Option<(Settings, E
         let params = match serde_json::from_value::<InitializeParams>(request.params) {
             Ok(p) => p,
             Err(e) => {
-                let e = Response::new_err(request.id, ErrorCode::InvalidParams as i32, e.to_string());
+                let e =
+                    Response::new_err(request.id, ErrorCode::InvalidParams as i32, e.to_string());
                 connection.sender.send(Message::Response(e)).ok()?;
                 continue;
             }
@@ -158,15 +163,21 @@ struct Job {
 
 /// The worker: waits for a document, lets edits settle for the debounce,
 /// checks the latest text of each document changed, publishes.
-fn check_loop(jobs: &Receiver<Job>, sender: &Sender<Message>, settings: Settings, encoding: Encoding) {
+fn check_loop(
+    jobs: &Receiver<Job>,
+    sender: &Sender<Message>,
+    settings: Settings,
+    encoding: Encoding,
+) {
     while let Ok(first) = jobs.recv() {
-        let mut pending: HashMap<Uri, Option<Document>> = HashMap::new();
-        pending.insert(first.uri, first.document);
+        // By the URI's text: the latest job of each document.
+        let mut pending: HashMap<String, Job> = HashMap::new();
+        pending.insert(first.uri.as_str().to_string(), first);
         let mut open = true;
         loop {
             match jobs.recv_timeout(settings.debounce) {
                 Ok(job) => {
-                    pending.insert(job.uri, job.document);
+                    pending.insert(job.uri.as_str().to_string(), job);
                 }
                 Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -178,7 +189,7 @@ fn check_loop(jobs: &Receiver<Job>, sender: &Sender<Message>, settings: Settings
         if !open {
             return;
         }
-        for (uri, document) in pending {
+        for Job { uri, document } in pending.into_values() {
             let (diagnostics, version) = match &document {
                 Some(doc) => {
                     let found = catch_unwind(AssertUnwindSafe(|| {
@@ -228,7 +239,9 @@ impl Server {
             "textDocument/hover" => {
                 let p: HoverParams = parse(params)?;
                 let position = p.text_document_position_params;
-                Ok(json(self.hover(&position.text_document.uri, position.position)))
+                Ok(json(
+                    self.hover(&position.text_document.uri, position.position),
+                ))
             }
             "textDocument/completion" => {
                 let p: CompletionParams = parse(params)?;
@@ -238,7 +251,9 @@ impl Server {
                 };
                 let lines = Lines::new(&doc.text, self.encoding);
                 let offset = lines.offset(&doc.text, position.position);
-                Ok(json(completion::complete(&doc.dir, &doc.path, &doc.text, offset)))
+                Ok(json(completion::complete(
+                    &doc.dir, &doc.path, &doc.text, offset,
+                )))
             }
             "textDocument/codeAction" => {
                 let p: CodeActionParams = parse(params)?;
@@ -246,25 +261,36 @@ impl Server {
                     return Ok(Value::Null);
                 };
                 let lines = Lines::new(&doc.text, self.encoding);
-                let range = lines.offset(&doc.text, p.range.start)..lines.offset(&doc.text, p.range.end);
+                let range =
+                    lines.offset(&doc.text, p.range.start)..lines.offset(&doc.text, p.range.end);
                 Ok(json(actions::actions(doc, range, &self.settings, &lines)))
             }
             "workspace/executeCommand" => {
                 let p: ExecuteCommandParams = parse(params)?;
                 if p.command != preview::COMMAND {
-                    return Err((ErrorCode::InvalidParams, format!("unknown command `{}`", p.command)));
+                    return Err((
+                        ErrorCode::InvalidParams,
+                        format!("unknown command `{}`", p.command),
+                    ));
                 }
                 let uri = p
                     .arguments
                     .first()
                     .and_then(|a| serde_json::from_value::<Uri>(a.clone()).ok())
-                    .ok_or((ErrorCode::InvalidParams, "give the `SKILL.md`'s URI".to_string()))?;
-                let doc = self
-                    .skill_md(&uri)
-                    .ok_or((ErrorCode::InvalidParams, "not an open `SKILL.md`".to_string()))?;
+                    .ok_or((
+                        ErrorCode::InvalidParams,
+                        "give the `SKILL.md`'s URI".to_string(),
+                    ))?;
+                let doc = self.skill_md(&uri).ok_or((
+                    ErrorCode::InvalidParams,
+                    "not an open `SKILL.md`".to_string(),
+                ))?;
                 Ok(preview::preview(doc, &self.settings))
             }
-            _ => Err((ErrorCode::MethodNotFound, format!("`{method}` is not served"))),
+            _ => Err((
+                ErrorCode::MethodNotFound,
+                format!("`{method}` is not served"),
+            )),
         }
     }
 

@@ -75,8 +75,9 @@ mod tests {
 
     #[test]
     fn options_override_and_unknown_profiles_are_refused() {
-        let s = Settings::default()
-            .with_options(Some(&serde_json::json!({"profile": "codex", "scan": false, "debounceMs": 99999})));
+        let s = Settings::default().with_options(Some(
+            &serde_json::json!({"profile": "codex", "scan": false, "debounceMs": 99999}),
+        ));
         assert_eq!(
             s,
             Ok(Settings {
@@ -87,6 +88,9 @@ mod tests {
         );
         let bad = Settings::default().with_options(Some(&serde_json::json!({"profile": "vim"})));
         assert!(bad.is_err_and(|e| e.contains("unknown profile `vim`")));
-        assert_eq!(Settings::default().with_options(None), Ok(Settings::default()));
+        assert_eq!(
+            Settings::default().with_options(None),
+            Ok(Settings::default())
+        );
     }
 }

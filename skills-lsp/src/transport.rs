@@ -130,8 +130,14 @@ impl Threads {
     /// Waits for both threads: the reader ends at `exit` or at the end of
     /// the input, the writer when the connection's sender is dropped.
     pub fn join(self) -> io::Result<()> {
-        let reader = self.reader.join().unwrap_or_else(|_| Err(io::Error::other("reader panicked")));
-        let writer = self.writer.join().unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
+        let reader = self
+            .reader
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("reader panicked")));
+        let writer = self
+            .writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
         reader.and(writer)
     }
 }
@@ -177,7 +183,8 @@ where
             while let Some(frame) = read_frame(&mut input)? {
                 match frame {
                     Frame::Message(message) => {
-                        let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+                        let exit =
+                            matches!(&message, Message::Notification(n) if n.method == "exit");
                         if to_server.send(message).is_err() || exit {
                             break;
                         }
@@ -215,7 +222,10 @@ mod tests {
         let mut out = Vec::new();
         loop {
             match read_frame(&mut input) {
-                Ok(Some(Frame::Message(m))) => out.push(format!("message {}", serde_json::to_string(&m).unwrap_or_default())),
+                Ok(Some(Frame::Message(m))) => out.push(format!(
+                    "message {}",
+                    serde_json::to_string(&m).unwrap_or_default()
+                )),
                 Ok(Some(Frame::Bad(why))) => out.push(format!("bad {why}")),
                 Ok(None) => break,
                 Err(e) => {
@@ -259,7 +269,10 @@ mod tests {
             b"Content-Length: 10\r\n\r\n{}",
         ] {
             let got = frames(input);
-            assert!(got.last().is_some_and(|l| l.starts_with("error")), "{got:?}");
+            assert!(
+                got.last().is_some_and(|l| l.starts_with("error")),
+                "{got:?}"
+            );
         }
     }
 }

@@ -62,21 +62,17 @@ pub mod uri;
 pub use server::{Ended, serve};
 pub use settings::Settings;
 
-/// Serves on stdin and stdout until the client exits; `Ok` when it shut
-/// the server down first (`shutdown`, then `exit`), else an error (the
-/// protocol's exit code 1).
-pub fn run_stdio(settings: Settings) -> std::io::Result<()> {
+/// Serves on stdin and stdout until the client exits or goes away, and
+/// says how the session ended ([`Ended::Clean`] after `shutdown` and
+/// `exit`; else the protocol asks for exit code 1); an error when the input
+/// could not be framed any more (a broken header) or the output failed.
+pub fn run_stdio(settings: Settings) -> std::io::Result<Ended> {
     let stdin = std::io::BufReader::new(std::io::stdin());
     let (connection, threads) = transport::connection(stdin, std::io::stdout())?;
     let ended = serve(&connection, settings);
     drop(connection);
-    // The reader may be blocked on stdin after `exit`: it ends with the
-    // process; the writer has flushed everything once the sender is gone.
-    let _ = threads;
-    match ended {
-        Ended::Clean => Ok(()),
-        Ended::Abrupt => Err(std::io::Error::other(
-            "the client exited without `shutdown`",
-        )),
-    }
+    // The server returns at `exit`, which ends the reader, or when the
+    // reader ended: both threads are done once every message is written.
+    threads.join()?;
+    Ok(ended)
 }

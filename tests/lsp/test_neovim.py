@@ -28,8 +28,12 @@ def run_neovim(skill_md: Path, out: Path, edits: int = 0) -> dict:
     return json.loads(out.read_text())
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed (apt-get install neovim)")
 def test_neovim_sees_validate_diagnostic_applies_fix_and_hovers(tmp_path):
+    if shutil.which("nvim") is None:
+        # The acceptance tier (CI) fails naming what is missing.
+        if os.environ.get("SKILLS_ACCEPTANCE"):
+            pytest.fail("nvim is not installed (apt-get install neovim)")
+        pytest.skip("nvim is not installed (apt-get install neovim)")
     skill = tmp_path / "pdf-tools"
     skill.mkdir()
     (skill / "SKILL.md").write_text(BAD)

@@ -162,7 +162,8 @@ struct Job {
 }
 
 /// The worker: waits for a document, lets edits settle for the debounce,
-/// checks the latest text of each document changed, publishes.
+/// checks the latest text of each document changed, publishes; until the
+/// server drops its end, after publishing what it had received.
 fn check_loop(
     jobs: &Receiver<Job>,
     sender: &Sender<Message>,
@@ -186,9 +187,8 @@ fn check_loop(
                 }
             }
         }
-        if !open {
-            return;
-        }
+        // Every document received is published, the last ones too when
+        // the session ends: `serve` waits for them.
         for Job { uri, document } in pending.into_values() {
             let (diagnostics, version) = match &document {
                 Some(doc) => {
@@ -204,6 +204,9 @@ fn check_loop(
             if sender.send(Message::Notification(n)).is_err() {
                 return;
             }
+        }
+        if !open {
+            return;
         }
     }
 }

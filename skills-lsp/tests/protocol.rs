@@ -421,3 +421,30 @@ fn malformed_frames_over_a_pipe_are_answered_and_the_session_goes_on() {
     assert_eq!(ended, Ended::Clean);
     let _ = Uri::from_str("file:///x");
 }
+
+#[test]
+fn a_plugin_manifest_gets_validates_diagnostics_as_saved() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("plug");
+    std::fs::create_dir_all(root.join(".claude-plugin")).expect("mkdir");
+    let (_, _) = skill(
+        &root.join("skills"),
+        "a",
+        "---\nname: a\ndescription: A. Use for a.\n---\n",
+    );
+    let manifest = root.join(".claude-plugin/plugin.json");
+    std::fs::write(&manifest, "{\"name\": 3}").expect("write");
+    let uri = skills_lsp::uri::from_path(&manifest)
+        .expect("uri")
+        .as_str()
+        .to_string();
+    let (mut editor, _) = Editor::start(json!([]));
+    editor.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": "{\"name\": 3}"}}));
+    let diags = editor.diagnostics(&uri, 1);
+    let d = find(&diags, "SK010");
+    assert_eq!(
+        d["range"],
+        json!({"start": {"line": 0, "character": 9}, "end": {"line": 0, "character": 10}})
+    );
+    assert_eq!(editor.stop(), Ended::Clean);
+}

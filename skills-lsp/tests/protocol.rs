@@ -438,7 +438,7 @@ fn a_plugin_manifest_gets_validates_diagnostics_as_saved() {
         .expect("uri")
         .as_str()
         .to_string();
-    let (mut editor, _) = Editor::start(json!([]));
+    let (editor, _) = Editor::start(json!([]));
     editor.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": "{\"name\": 3}"}}));
     let diags = editor.diagnostics(&uri, 1);
     let d = find(&diags, "SK010");

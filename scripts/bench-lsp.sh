@@ -3,9 +3,11 @@
 # sees it: the largest SKILL.md of ../shared/corpus (or $1) opened, then 20
 # edits (a character appended to the last line), each timed from the change
 # to the publishDiagnostics of that version; prints each and the median.
-# The server runs with --debounce 0: the default debounce (200 ms) comes on
-# top of the figure.
+# The server runs with --debounce 0 and Neovim sends each change at once:
+# the server's default debounce (200 ms) and Neovim 0.7's own (150 ms,
+# `debounce_text_changes`) come on top of the figure.
 #   bash scripts/bench-lsp.sh [SKILL.md] [skb binary, default target/release/skb]
+#   LSP_ARGS=--no-scan bash scripts/bench-lsp.sh    # the validator's part alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skill_md=${1:-$(find ../shared/corpus -name SKILL.md -printf '%s %p\n' | sort -n | tail -1 | cut -d' ' -f2-)}

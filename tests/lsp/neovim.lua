@@ -7,7 +7,8 @@
 -- hovers the `description` key, then (EDITS > 0) times EDITS edits from
 -- the change to the diagnostics of that version; writes everything to OUT
 -- as JSON for tests/lsp/test_neovim.py to assert on. With BENCH=1 only the
--- timed edits run (scripts/bench-lsp.sh).
+-- timed edits run (scripts/bench-lsp.sh); LSP_ARGS adds arguments to
+-- `skb lsp` (`--no-scan`).
 local skb, file, out = os.getenv("SKB"), os.getenv("SKILL_MD"), os.getenv("OUT")
 local edits = tonumber(os.getenv("EDITS") or "0")
 local result = { errors = {} }
@@ -19,8 +20,11 @@ local ok, err = pcall(function()
   local published = {}
   local client_id = vim.lsp.start_client({
     name = "skb",
-    cmd = { skb, "lsp", "--debounce", "0" },
+    cmd = vim.list_extend({ skb, "lsp", "--debounce", "0" }, vim.split(os.getenv("LSP_ARGS") or "", " ", { trimempty = true })),
     root_dir = vim.fn.fnamemodify(file, ":h"),
+    -- Neovim 0.7 waits 150 ms after a change before sending it: sent at
+    -- once here, so that the timing is the server's.
+    flags = { debounce_text_changes = 0 },
     handlers = {
       ["textDocument/publishDiagnostics"] = function(e, params, ctx, config)
         published[#published + 1] = { version = params.version, at = vim.loop.hrtime(), diagnostics = params.diagnostics }

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-crates=(skills-core skills-compiler skills-macros skills-bundle skills-bundle-mcp skills-rig skills-supply skills-scan skills-install skb)
+crates=(skills-core skills-compiler skills-macros skills-bundle skills-bundle-mcp skills-rig skills-supply skills-scan skills-install skills-lsp skb)
 
 echo "== cargo package, then each crate checked from its own tarball"
 # Tarballs of an earlier run would stand in for the ones being checked.

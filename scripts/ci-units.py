@@ -31,7 +31,7 @@ import subprocess
 import sys
 
 PUBLISHED = ["skills-core", "skills-compiler", "skills-macros", "skills-bundle", "skills-bundle-mcp",
-             "skills-rig", "skills-supply", "skills-scan", "skills-install", "skb"]
+             "skills-rig", "skills-supply", "skills-scan", "skills-install", "skills-lsp", "skb"]
 
 
 def graph(args):

@@ -139,6 +139,17 @@ pub enum Command {
     /// Exit status: 0 when the client closed the connection; 1 invalid skills
     /// or a pack that fails its checks; 2 usage or I/O failure.
     Serve(ServeArgs),
+    /// A language server for `SKILL.md` (and `agents/openai.yaml`, plugin
+    /// manifests) on stdio, for editors: diagnostics as you type (the
+    /// checks of `validate` under --profile, and of `scan`), hover notes on
+    /// how each client reads a key, completion, the edits of `fix` as code
+    /// actions, and `skb.preview`.
+    ///
+    /// stdin and stdout carry the protocol. The client's
+    /// `initializationOptions` may set `profile`, `scan` and `debounceMs`.
+    /// Exit status: 0 after `shutdown` and `exit`; 1 when the client left
+    /// without `shutdown`; 2 usage or I/O failure.
+    Lsp(LspArgs),
     /// Print one skill's frontmatter as JSON, exactly as `skills-ref
     /// read-properties` does.
     ReadProperties(ReadPropertiesArgs),
@@ -673,6 +684,21 @@ pub struct RunArgs {
     pub policy: PolicyArg,
     #[command(flatten)]
     pub check: CheckArgs,
+}
+
+/// `skb lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Which rules grade the diagnostics, as `skb validate --profile`.
+    #[arg(long, value_enum, default_value_t = ProfileArg::SPEC)]
+    pub profile: ProfileArg,
+    /// Leave out the scanner's findings.
+    #[arg(long)]
+    pub no_scan: bool,
+    /// How long a document rests after an edit before it is checked, in
+    /// milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = skills_lsp::settings::DEFAULT_DEBOUNCE_MS)]
+    pub debounce: u64,
 }
 
 /// `skb serve`.

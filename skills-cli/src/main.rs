@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         args::Command::Read(a) => cmd::read::run(&a),
         args::Command::Run(a) => cmd::run::run(&a),
         args::Command::Serve(a) => cmd::serve::run(&a),
+        args::Command::Lsp(a) => cmd::lsp::run(&a),
         args::Command::ReadProperties(a) => cmd::read_properties::run(&a),
         args::Command::ToPrompt(a) => cmd::to_prompt::run(&a),
         args::Command::Add(a) => cmd::add::run(&a),

@@ -90,7 +90,7 @@ pub use parse::{frontmatter, libyaml_bound, yaml, yaml_json};
 pub(crate) use rules::{any_program, lints, pyunicode};
 pub use rules::{duplicates, profile, properties};
 
-pub use check::{Checked, check, check_dir};
+pub use check::{Checked, check, check_dir, check_dir_given};
 pub use checked::CheckedSkill;
 pub use diag::{Code, Diagnostic, Label, Severity};
 pub use discover::{DiscoveryOptions, FoundSkill, Origin, UserFolders};
@@ -98,7 +98,7 @@ pub use files::{FileLimits, SkillFile};
 pub use knobs::{Knobs, Limit};
 pub use options::Options;
 pub use profile::Profile;
-pub use read::MAX_SKILL_MD;
+pub use read::{Given, MAX_SKILL_MD};
 pub use rules::{Fields, is_spec_name};
 pub use skill::check_skill;
 pub use source::{LineCol, Source};

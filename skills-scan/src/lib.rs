@@ -119,7 +119,7 @@ pub use input::{Markers, Options, SkillFile};
 pub use rule::{Category, RULES, Rule, Severity, rule};
 
 #[cfg(feature = "fs")]
-pub use disk::{ScanError, is_plugin_root, scan_dir};
+pub use disk::{ScanError, is_plugin_root, scan_dir, scan_dir_given};
 
 /// This scanner's version: a lock records which rules a skill was scanned
 /// with, since a newer version may find more.

@@ -31,7 +31,7 @@ use action::{Action, Report, Runner, copy_checkout, path_without_skills, read_ya
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "elvish", "powershell"];
 
 /// Every subcommand, as `skb --help` lists it.
-const SUBCOMMANDS: [&str; 30] = [
+const SUBCOMMANDS: [&str; 31] = [
     "validate",
     "fix",
     "scan",
@@ -46,6 +46,7 @@ const SUBCOMMANDS: [&str; 30] = [
     "read",
     "run",
     "serve",
+    "lsp",
     "read-properties",
     "to-prompt",
     "diff",

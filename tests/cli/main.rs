@@ -42,6 +42,7 @@ mod integrations;
 mod interop;
 mod levels;
 mod limits;
+mod lsp;
 mod mcp;
 mod outdated;
 mod pack;

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod install;
 pub mod keygen;
 pub mod list;
+pub mod lsp;
 pub mod man;
 pub mod outdated;
 pub mod pack;

@@ -20,7 +20,8 @@ use crate::diag::Diagnostic;
 use crate::discover::{self, FoundSkill};
 use crate::duplicates;
 use crate::options::Options;
-use crate::skill::check_skill;
+use crate::read::Given;
+use crate::skill::{check_skill, check_skill_given};
 
 /// The result of checking some roots.
 #[derive(Debug, Clone, Default)]
@@ -98,7 +99,14 @@ fn judge_by_client(skills: &mut [CheckedSkill], options: &Options) {
 /// Checks one skill directory with the reference validator's semantics
 /// (and, under a client profile, as that client reads it).
 pub fn check_dir(dir: &Path, options: &Options) -> CheckedSkill {
-    let mut skill = [check_skill(dir, None, options)];
+    check_dir_given(dir, options, None)
+}
+
+/// [`check_dir`] with the text of `SKILL.md` given (an editor's unsaved
+/// buffer) instead of read from the disk: the rest of the skill folder
+/// (its files, `agents/openai.yaml`) is the disk's.
+pub fn check_dir_given(dir: &Path, options: &Options, given: Option<Given<'_>>) -> CheckedSkill {
+    let mut skill = [check_skill_given(dir, None, options, given)];
     judge_by_client(&mut skill, options);
     let [skill] = skill;
     skill

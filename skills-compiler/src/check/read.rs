@@ -45,8 +45,20 @@ impl Read {
     }
 }
 
-/// Opens the skill directory `dir` and reads its `SKILL.md`.
-pub(crate) fn read(dir: &Path, profile: Profile) -> Read {
+/// The text of a skill's `SKILL.md` given instead of read from the disk
+/// (an editor's unsaved buffer): the file's name in the skill folder
+/// (`SKILL.md` or `skill.md`) and its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Given<'a> {
+    /// The file's name in the skill folder.
+    pub name: &'a str,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+}
+
+/// Opens the skill directory `dir` and reads its `SKILL.md`, or takes
+/// `given` for it (the rest of the folder is still the disk's).
+pub(crate) fn read(dir: &Path, profile: Profile, given: Option<Given<'_>>) -> Read {
     let mut diagnostics = Vec::new();
     let diags = &mut diagnostics;
     let report = |diags: &mut Vec<Diagnostic>, code, path: &Path, msg: String| {
@@ -85,7 +97,11 @@ pub(crate) fn read(dir: &Path, profile: Profile) -> Read {
             return Read::stopped(diagnostics);
         }
     };
-    let Some((path, read)) = read_skill_md(&skill_dir, diags) else {
+    let found = match given {
+        Some(given) => Some(take_given(&skill_dir, given)),
+        None => read_skill_md(&skill_dir, diags),
+    };
+    let Some((path, read)) = found else {
         let i = report(
             diags,
             Code::MissingSkillMd,
@@ -179,6 +195,21 @@ fn read_skill_md(
         return Some((path, read));
     }
     None
+}
+
+/// The path and bytes of a `SKILL.md` given, bounded as a read is: more
+/// than [`MAX_SKILL_MD`] bytes is the error a read of such a file gives.
+fn take_given(dir: &Dir, given: Given<'_>) -> (PathBuf, Result<Vec<u8>, Diagnostic>) {
+    let path = dir.path().join(given.name);
+    if given.bytes.len() as u64 > MAX_SKILL_MD {
+        let message = format!(
+            "`{}` is larger than the {} bytes a `SKILL.md` may hold",
+            path.display(),
+            MAX_SKILL_MD
+        );
+        return (path.clone(), Err(error_at(Code::Io, &path, message)));
+    }
+    (path, Ok(given.bytes.to_vec()))
 }
 
 /// The diagnostic for a `SKILL.md` that could not be read: `SK004` for

@@ -26,13 +26,24 @@ use crate::options::Options;
 use crate::parse::{self, Parsed};
 use crate::profile::Profile;
 pub use crate::read::MAX_SKILL_MD;
-use crate::read::{self, Read};
+use crate::read::{self, Given, Read};
 use crate::rules::Ctx;
 use crate::source::Source;
 use crate::yaml::Node;
 
 /// Checks the skill in `dir`.
 pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> CheckedSkill {
+    check_skill_given(dir, plugin, options, None)
+}
+
+/// Checks the skill in `dir`, its `SKILL.md` `given` rather than read when
+/// it is (the rest of the folder is read from the disk).
+pub(crate) fn check_skill_given(
+    dir: &Path,
+    plugin: Option<String>,
+    options: &Options,
+    given: Option<Given<'_>>,
+) -> CheckedSkill {
     let profile = options.profile;
     let mut skill = CheckedSkill::new(dir, plugin);
     let Read {
@@ -40,7 +51,7 @@ pub fn check_skill(dir: &Path, plugin: Option<String>, options: &Options) -> Che
         skill_md,
         bytes,
         diagnostics,
-    } = read::read(dir, profile);
+    } = read::read(dir, profile, given);
     skill.dir_id = skill_dir.as_ref().map(Dir::id);
     skill.skill_md = skill_md;
     skill.diagnostics = diagnostics;

@@ -59,6 +59,13 @@ pub struct Plan {
 
 /// The edits `skill` needs.
 pub fn plan(skill: &CheckedSkill) -> Plan {
+    plan_given(skill, None)
+}
+
+/// The edits `skill` needs, its `SKILL.md` being `given` (an editor's
+/// unsaved text) rather than what the disk holds, when it is: the edit of
+/// `SKILL.md` is then made from, and its `old` is, those bytes.
+pub fn plan_given(skill: &CheckedSkill, given: Option<&[u8]>) -> Plan {
     let mut plan = Plan::default();
     // Only `SKILL.md` is a skill to every client; `skill.md` is left as it is.
     if skill
@@ -75,7 +82,11 @@ pub fn plan(skill: &CheckedSkill) -> Plan {
             return plan;
         }
     };
-    let bytes = match dir.read(Path::new("SKILL.md"), MAX_SKILL_MD) {
+    let read = match given {
+        Some(bytes) => Ok(bytes.to_vec()),
+        None => dir.read(Path::new("SKILL.md"), MAX_SKILL_MD),
+    };
+    let bytes = match read {
         Ok(b) => b,
         Err(e) => {
             plan.left

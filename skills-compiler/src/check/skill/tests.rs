@@ -178,3 +178,40 @@ fn a_skill_over_its_file_limits_is_invalid() -> Result {
     }
     Ok(())
 }
+
+#[test]
+fn given_text_is_checked_instead_of_the_disk_and_bounded() -> Result {
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("s");
+    fs::create_dir(&dir)?;
+    fs::write(dir.join("SKILL.md"), VALID)?;
+    let options = Options::default();
+    let edited = "---\nname: S\ndescription: d\n---\nbody\n";
+    let given = Given {
+        name: "SKILL.md",
+        bytes: edited.as_bytes(),
+    };
+    let skill = check_skill_given(&dir, None, &options, Some(given));
+    assert!(codes(&skill).contains(&(Code::NameNotLowercase, Severity::Error)));
+    assert_eq!(
+        skill.source.as_ref().map(Source::bytes),
+        Some(edited.as_bytes())
+    );
+    // A file not yet on the disk is checked from its text too.
+    fs::remove_file(dir.join("SKILL.md"))?;
+    let skill = check_skill_given(&dir, None, &options, Some(given));
+    assert!(
+        !codes(&skill)
+            .iter()
+            .any(|(c, _)| *c == Code::MissingSkillMd)
+    );
+    // More than a `SKILL.md` may hold: the error a read of it gives.
+    let huge = vec![b'x'; MAX_SKILL_MD as usize + 1];
+    let given = Given {
+        name: "SKILL.md",
+        bytes: &huge,
+    };
+    let skill = check_skill_given(&dir, None, &options, Some(given));
+    assert_eq!(codes(&skill), [(Code::Io, Severity::Error)]);
+    Ok(())
+}

@@ -4,7 +4,9 @@
 //! the index's `archive` type means to its readers, Vercel's CLI among
 //! them), signed when `--sign` is given with the trusted comment packs use
 //! (the skill's digest) plus the version and the time, so that an installer
-//! can refuse an older version signed by the same key.
+//! can refuse an older version signed by the same key. The index's
+//! browsable pages are written after it (`publish_pages.rs`) unless
+//! `--no-html` says not to.
 
 use std::io::{self, Write};
 
@@ -68,8 +70,20 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
     }
     let report = index::publish(&args.out, args.base_url.as_deref(), &items)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let (pages, unchanged_pages) = if args.no_html {
+        (Vec::new(), Vec::new())
+    } else {
+        crate::cmd::publish_pages::write(
+            &args.out,
+            &report.index,
+            args.base_url.as_deref(),
+            &plan,
+            &args.paths,
+            &args.check.limits.limits(),
+        )?
+    };
     let mut out = io::stdout().lock();
-    for p in &report.written {
+    for p in report.written.iter().chain(&pages) {
         writeln!(out, "wrote {}", p.display())?;
     }
     writeln!(
@@ -80,6 +94,15 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
         render::count(report.written.len() as u64, "file"),
         report.unchanged.len()
     )?;
+    if !args.no_html {
+        writeln!(
+            out,
+            "browsable pages: {} ({} written, {} unchanged)",
+            render::count((pages.len() + unchanged_pages.len()) as u64, "page"),
+            pages.len(),
+            unchanged_pages.len()
+        )?;
+    }
     Ok(Outcome::Success)
 }
 

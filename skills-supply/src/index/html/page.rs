@@ -207,7 +207,8 @@ fn index_page(pages: &[SkillPage], base_url: Option<&str>) -> Vec<u8> {
     groups.sort_by_key(|(k, _)| *k);
     let title = format!("Agent Skills: {}", count(pages.len(), "skill"));
     let mut h = Html::start(&title, "Skip to the skills", true);
-    h.raw("<header>\n<h1>Agent Skills</h1>\n<p>").text(&count(pages.len(), "skill"));
+    h.raw("<header>\n<h1>Agent Skills</h1>\n<p>")
+        .text(&count(pages.len(), "skill"));
     match base_url {
         Some(url) => {
             h.raw(" published at ").text(url);
@@ -496,10 +497,15 @@ mod tests {
             assert!(!html.contains('\u{202E}'), "{html}");
             assert!(!html.contains("href=\"javascript"), "{html}");
             // Only the index page has a script, and it is ours.
-            assert_eq!(html.matches("<script>").count(), usize::from(html.contains(SCRIPT)));
+            assert_eq!(
+                html.matches("<script>").count(),
+                usize::from(html.contains(SCRIPT))
+            );
         }
         let index = text(&files, "index.html");
-        assert!(index.contains("&lt;script&gt;alert(1)&lt;/script&gt; &quot;onmouseover=&#39;x&#39;"));
+        assert!(
+            index.contains("&lt;script&gt;alert(1)&lt;/script&gt; &quot;onmouseover=&#39;x&#39;")
+        );
         assert!(index.contains("U+202E&amp;"));
         let skill = text(&files, "evil/index.html");
         assert!(skill.contains("<code>scripts/&lt;x&gt;.sh</code>"));
@@ -533,7 +539,10 @@ mod tests {
         assert!(index.find("letter-0\"").unwrap() < index.find("letter-a\"").unwrap());
         for landmark in ["<header>", "<nav ", "<main ", "<footer>"] {
             assert!(index.contains(landmark), "{landmark}");
-            assert!(text(&files, "beta/index.html").contains(landmark), "{landmark}");
+            assert!(
+                text(&files, "beta/index.html").contains(landmark),
+                "{landmark}"
+            );
         }
     }
 

@@ -18,7 +18,7 @@ use skills_supply::index::{self, Publication};
 
 use crate::Outcome;
 use crate::args::PublishArgs;
-use crate::cmd::pack::checked_plan;
+use crate::cmd::pack::checked_plan_with;
 use crate::sign as password;
 use skills_core::pack::sign::sign;
 use skills_install::skill_digest;
@@ -34,7 +34,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
             ),
         ));
     }
-    let Some(plan) = checked_plan(&args.paths, &args.check)? else {
+    let Some((plan, checked)) = checked_plan_with(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);
     };
     let time = DosTime::from_env().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
@@ -77,7 +77,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
             &args.out,
             &report.index,
             args.base_url.as_deref(),
-            &plan,
+            &checked,
             &args.paths,
             &args.check.limits.limits(),
         )?

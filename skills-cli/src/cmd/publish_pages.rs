@@ -9,7 +9,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use skills_compiler::embed::Plan;
+use skills_compiler::Checked;
 use skills_core::zip::Limits;
 use skills_scan::SkillFile;
 use skills_supply::index::Index;
@@ -25,14 +25,14 @@ pub fn write(
     out: &Path,
     index: &Index,
     base_url: Option<&str>,
-    plan: &Plan,
+    checked: &Checked,
     inputs: &[PathBuf],
     limits: &Limits,
 ) -> io::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     let err = |e: skills_supply::index::IndexError| {
         io::Error::new(io::ErrorKind::InvalidData, e.to_string())
     };
-    let plugins = plugins(plan, inputs);
+    let plugins = plugins(checked, inputs);
     let mut pages = Vec::new();
     for (mut page, files) in html::read_site(out, index, limits).map_err(err)? {
         if !files.is_empty() {
@@ -72,30 +72,34 @@ fn scan(files: &[(String, Vec<u8>)]) -> ScanSummary {
     }
 }
 
-/// The plugin each published skill came from, by the skill's name in the
-/// index, when the paths published name exactly one Claude Code
-/// marketplace (`.claude-plugin/marketplace.json` with a `name`): the
-/// plugins of several marketplaces cannot be told apart in the plan.
-fn plugins(plan: &Plan, inputs: &[PathBuf]) -> BTreeMap<String, PluginSource> {
-    let mut names: Vec<String> = inputs.iter().filter_map(|p| marketplace_name(p)).collect();
-    names.sort();
-    names.dedup();
-    let [marketplace] = names.as_slice() else {
-        return BTreeMap::new();
-    };
-    plan.skills
+/// The plugin each published skill came from, by the skill's name, for
+/// the skills of a path published that is a Claude Code marketplace
+/// (`.claude-plugin/marketplace.json` with a `name`; discovery reads a
+/// marketplace only at a path's root).
+fn plugins(checked: &Checked, inputs: &[PathBuf]) -> BTreeMap<String, PluginSource> {
+    let marketplaces: Vec<(&PathBuf, String)> = inputs
         .iter()
-        .filter_map(|skill| {
-            let (plugin, _) = skill.meta.name.split_once(':')?;
-            Some((
-                skills_install::folder_name(skill).to_string(),
-                PluginSource {
-                    plugin: plugin.to_string(),
+        .filter_map(|p| Some((p, marketplace_name(p)?)))
+        .collect();
+    let mut plugins = BTreeMap::new();
+    for skill in &checked.skills {
+        let (Some(plugin), Some(name)) = (&skill.plugin, skill.name()) else {
+            continue;
+        };
+        if skill.duplicate_of.is_some() || !skill.is_valid() {
+            continue;
+        }
+        if let Some((_, marketplace)) = marketplaces.iter().find(|(p, _)| skill.dir.starts_with(p))
+        {
+            plugins
+                .entry(name.to_string())
+                .or_insert_with(|| PluginSource {
+                    plugin: plugin.clone(),
                     marketplace: marketplace.clone(),
-                },
-            ))
-        })
-        .collect()
+                });
+        }
+    }
+    plugins
 }
 
 /// The `name` of a folder's Claude Code marketplace, if it has one.

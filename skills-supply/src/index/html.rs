@@ -81,6 +81,9 @@ pub struct PluginSource {
 /// A page's file: its path below the well-known folder and its bytes.
 pub type PageFile = (PathBuf, Vec<u8>);
 
+/// An archive's files: each path, `/`-separated, with its bytes.
+pub type ArchiveFiles = Vec<(String, Vec<u8>)>;
+
 /// The pages of `index` (the site index [`publish`](super::publish)
 /// returned) as the folder `out_dir` holds them, each with the newest
 /// archive's files (path and bytes) for the caller to scan. Archives are
@@ -89,7 +92,7 @@ pub fn read_site(
     out_dir: &Path,
     index: &Index,
     limits: &Limits,
-) -> Result<Vec<(SkillPage, Vec<(String, Vec<u8>)>)>, IndexError> {
+) -> Result<Vec<(SkillPage, ArchiveFiles)>, IndexError> {
     let root = out_dir.join(WELL_KNOWN);
     let mut pages = Vec::with_capacity(index.skills.len());
     for entry in &index.skills {
@@ -166,11 +169,7 @@ fn versions_of(dir: &Path) -> Result<Vec<String>, IndexError> {
 }
 
 /// The files of a published archive, sorted by path.
-fn archive_files(
-    path: &Path,
-    bytes: &[u8],
-    limits: &Limits,
-) -> Result<Vec<(String, Vec<u8>)>, IndexError> {
+fn archive_files(path: &Path, bytes: &[u8], limits: &Limits) -> Result<ArchiveFiles, IndexError> {
     let bad = |e: skills_core::zip::ZipError| IndexError::Publication {
         name: path.display().to_string(),
         message: format!("the published archive is not a zip we accept: {e}"),

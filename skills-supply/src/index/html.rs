@@ -21,68 +21,17 @@
 
 use std::path::{Path, PathBuf};
 
-use skills_core::lock::FindingCounts;
 use skills_core::pack::signature::signature_key_id;
 use skills_core::zip::{Archive, Kind, Limits};
 
 use super::publish::{existing, sorted_dirs, write_atomic};
 use super::{INDEX_FILE, Index, IndexError, SIGNATURE_SUFFIX, WELL_KNOWN, version};
 
+mod model;
 mod page;
 
+pub use model::{ArchiveFiles, PAGE_FILE, PageFile, PluginSource, ScanSummary, SkillPage};
 pub use page::render;
-
-/// The file name of every page.
-pub const PAGE_FILE: &str = "index.html";
-
-/// One skill as its page shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillPage {
-    /// The skill's name, as in the index.
-    pub name: String,
-    /// Its description, as in the index.
-    pub description: String,
-    /// Its published versions, newest first; empty for an entry with no
-    /// version folder.
-    pub versions: Vec<String>,
-    /// The site index's `digest` of the newest artifact.
-    pub digest: String,
-    /// The key id of the newest version's signature, when signed.
-    pub key_id: Option<String>,
-    /// The newest version's files, with their sizes, sorted by path.
-    pub files: Vec<(String, u64)>,
-    /// What the scanner found in them, when the caller scanned them.
-    pub scan: Option<ScanSummary>,
-    /// The Claude Code plugin the skill was published from, if any.
-    pub plugin: Option<PluginSource>,
-}
-
-/// A scan's summary, for a page.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScanSummary {
-    /// The scanner and its version (`skills-scan 0.3.0`).
-    pub engine: String,
-    /// Findings per severity.
-    pub counts: FindingCounts,
-    /// Each rule reported: its code, its severity and how many times,
-    /// sorted by severity (highest first), then code.
-    pub rules: Vec<(String, String, usize)>,
-}
-
-/// A plugin in a Claude Code marketplace: what `/plugin install` names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PluginSource {
-    /// The plugin's name.
-    pub plugin: String,
-    /// The marketplace's name.
-    pub marketplace: String,
-}
-
-/// A page's file: its path below the well-known folder and its bytes.
-pub type PageFile = (PathBuf, Vec<u8>);
-
-/// An archive's files: each path, `/`-separated, with its bytes.
-pub type ArchiveFiles = Vec<(String, Vec<u8>)>;
 
 /// The pages of `index` (the site index [`publish`](super::publish)
 /// returned) as the folder `out_dir` holds them, each with the newest

@@ -20,7 +20,7 @@ use base64::engine::general_purpose::STANDARD;
 use skills_core::digest::sha256;
 use skills_core::invisible::is_invisible;
 
-use super::{PAGE_FILE, PageFile, SkillPage};
+use super::model::{PAGE_FILE, PageFile, ScanSummary, SkillPage};
 use crate::index::INDEX_FILE;
 
 /// The pages' style, inline (its hash is in the policy). Colours give at
@@ -281,7 +281,7 @@ fn summary_line(page: &SkillPage) -> String {
 }
 
 /// `no findings`, or `2 high, 1 medium`.
-fn scan_counts(scan: &super::ScanSummary) -> String {
+fn scan_counts(scan: &ScanSummary) -> String {
     let counts: Vec<String> = scan
         .counts
         .by_name()
@@ -456,8 +456,8 @@ fn files(h: &mut Html, page: &SkillPage) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::PluginSource;
     use super::*;
-    use crate::index::html::{PluginSource, ScanSummary};
     use skills_core::lock::FindingCounts;
 
     fn page(name: &str, description: &str) -> SkillPage {

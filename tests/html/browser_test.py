@@ -2,8 +2,8 @@
 
 Usage: browser_test.py SKB AXE_MIN_JS SHOTS_DIR COLLECTION...
 
-Publishes the collections (the shared corpus) as one index, the way a
-publisher would, after leaving out what a well-known index cannot hold
+Publishes the collections (the shared corpus) as one index, signed with a
+new key, the way a publisher would, after leaving out what a well-known index cannot hold
 (a second skill of the same name, a description over the schema's 1,024
 characters; both named), and a second site of one hostile skill. Serves
 both from a loopback HTTP server and drives headless Chromium (Debian's
@@ -103,10 +103,10 @@ def publishable_copy(skb, collections, into):
     return roots, left_out, len([s for s in report["skills"] if s["name"]])
 
 
-def publish(skb, roots, out, *extra):
+def publish(skb, roots, out, key, *extra):
     start = time.perf_counter()
     run([skb, "publish", *roots, "--out", out, "--release", "1.0.0", "--base-url", SITE,
-         "--profile", "claude-code", *extra])
+         "--sign", key, "--profile", "claude-code", *extra])
     return time.perf_counter() - start
 
 
@@ -208,12 +208,13 @@ def dom_facts(driver, names):
     check(len(shown) == 0, "filter on nonsense shows skills")
 
 
-def skill_facts(driver, name):
+def skill_facts(driver, name, key_id):
     for tag in ("header", "nav", "main", "footer"):
         check(len(driver.find_elements(By.TAG_NAME, tag)) == 1, f"{name}: not one <{tag}>")
     text = driver.find_element(By.TAG_NAME, "main").text
     check(f"skb add {SITE} --skill {name}" in text, f"{name}: no skb add line")
     check(f"npx skills add {SITE} --skill {name}" in text, f"{name}: no npx skills line")
+    check(f"key {key_id}" in text, f"{name}: the signer's key id {key_id} is not named")
     check("/plugin install " in text or "None: this skill was not published from a plugin" in text,
           f"{name}: no Claude Code line")
     heads = [int(h.tag_name[1]) for h in driver.find_elements(By.CSS_SELECTOR, "h1,h2,h3,h4")]
@@ -247,11 +248,14 @@ def main():
         roots, left_out, found = publishable_copy(skb, collections, tmp / "corpus")
         for path, why in left_out:
             print(f"left out {path}: {why}")
-        json_only = publish(skb, roots, tmp / "json-only", "--no-html")
-        with_html = publish(skb, roots, tmp / "site")
+        key = tmp / "k.key"
+        run([skb, "keygen", "-W", "-p", tmp / "k.pub", "-s", key])
+        key_id = (tmp / "k.pub").read_text().splitlines()[0].rsplit(" ", 1)[-1]
+        json_only = publish(skb, roots, tmp / "json-only", key, "--no-html")
+        with_html = publish(skb, roots, tmp / "site", key)
         root = tmp / "site" / WELL_KNOWN
         before = {p: p.read_bytes() for p in root.rglob("*.html")}
-        again = publish(skb, roots, tmp / "site")
+        again = publish(skb, roots, tmp / "site", key)
         check({p: p.read_bytes() for p in root.rglob("*.html")} == before,
               "publishing the same input again changed a page")
         index = json.loads((root / "index.json").read_text(encoding="utf-8"))
@@ -264,7 +268,8 @@ def main():
         print(f"corpus: {found} skills found, {len(names)} published, {len(left_out)} left out")
         print(f"page weight: index.html {index_bytes} bytes; {pages} pages {total} bytes")
         print(f"publish: {json_only:.2f} s JSON only, {with_html:.2f} s with the pages "
-              f"(ratio {with_html / json_only:.2f}); again {again:.2f} s")
+              f"(ratio {with_html / json_only:.2f}); again {again:.2f} s; "
+              f"signed by {key_id}")
 
         evil = hostile_site(skb, tmp / "evil")
         server = serve(tmp)
@@ -303,7 +308,7 @@ def main():
             viewport(driver, 1280, 800)
             for n in names:
                 driver.get(f"{base}/site/{WELL_KNOWN}/{n}/index.html")
-                skill_facts(driver, n)
+                skill_facts(driver, n, key_id)
                 if n in sample:
                     found_v = axe(driver, axe_js)
                     violations += len(found_v)

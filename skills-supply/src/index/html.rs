@@ -33,6 +33,15 @@ mod page;
 pub use model::{ArchiveFiles, PAGE_FILE, PageFile, PluginSource, ScanSummary, SkillPage};
 pub use page::render;
 
+/// The most a zip adds to each entry's bytes, for the bound on an archive
+/// read back: its local and central headers with a name of up to 255
+/// bytes, rounded up.
+const ENTRY_OVERHEAD: u64 = 1024;
+
+/// The largest `.minisig` read for its key id (minisign's are under 500
+/// bytes).
+const MAX_SIGNATURE_BYTES: u64 = 64 << 10;
+
 /// The pages of `index` (the site index [`publish`](super::publish)
 /// returned) as the folder `out_dir` holds them, each with the newest
 /// archive's files (path and bytes) for the caller to scan. Archives are
@@ -60,7 +69,10 @@ pub fn read_site(
         let mut contents = Vec::new();
         if let Some(newest) = page.versions.first() {
             let archive = dir.join(newest).join(format!("{}.zip", entry.name));
-            if let Some(bytes) = existing(&archive)? {
+            let most = limits
+                .max_total_size
+                .saturating_add(limits.max_entries as u64 * ENTRY_OVERHEAD);
+            if let Some(bytes) = bounded(&archive, most)? {
                 contents = archive_files(&archive, &bytes, limits)?;
                 page.files = contents
                     .iter()
@@ -68,7 +80,7 @@ pub fn read_site(
                     .collect();
             }
             let sig = archive.with_file_name(format!("{}.zip{SIGNATURE_SUFFIX}", entry.name));
-            page.key_id = existing(&sig)?
+            page.key_id = bounded(&sig, MAX_SIGNATURE_BYTES)?
                 .and_then(|b| String::from_utf8(b).ok())
                 .and_then(|s| signature_key_id(&s));
         }
@@ -97,6 +109,27 @@ pub fn write_pages(
         }
     }
     Ok((written, unchanged))
+}
+
+/// A file's bytes when it is at most `most` bytes long (checked before
+/// it is read); `None` when there is none; an error naming it when larger.
+fn bounded(path: &Path, most: u64) -> Result<Option<Vec<u8>>, IndexError> {
+    let io = |source| IndexError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.len() > most => Err(IndexError::Publication {
+            name: path.display().to_string(),
+            message: format!(
+                "{} bytes: over the {most} read back for its page",
+                meta.len()
+            ),
+        }),
+        Ok(_) => existing(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io(e)),
+    }
 }
 
 /// The versions published under a skill's folder (those with a version

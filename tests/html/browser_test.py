@@ -242,6 +242,9 @@ def main():
     skb, axe_path, shots = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     collections = sys.argv[4:]
     axe_js = axe_path.read_text(encoding="utf-8")
+    # A signature claims its time: the same input re-published, signed,
+    # is the same bytes only at the same claimed time.
+    os.environ["SOURCE_DATE_EPOCH"] = "1767225600"
     shots.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)

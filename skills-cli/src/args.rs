@@ -1419,6 +1419,10 @@ pub struct PublishArgs {
     /// (default: URLs relative to the index).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Write the index only, without its browsable pages (`index.html`
+    /// and `<name>/index.html` beside it).
+    #[arg(long)]
+    pub no_html: bool,
     #[command(flatten)]
     pub check: CheckArgs,
 }

@@ -27,6 +27,17 @@ pub fn engine() -> String {
     format!("skills-scan {}", skills_scan::VERSION)
 }
 
+/// The scanner's options at the gate, and wherever a scan should report
+/// what the gate will see (`skb publish`'s pages): the skill's own markers
+/// never lower its gate; they show in the findings' messages, and only the
+/// user and the lock accept a finding.
+pub fn options() -> Options {
+    Options {
+        markers: Markers::Report,
+        ..Options::default()
+    }
+}
+
 /// The gate when neither the command line nor the lock names one.
 const DEFAULT: FailOn = FailOn(Some(Severity::High));
 
@@ -82,13 +93,7 @@ impl Gate {
             .iter()
             .map(|(path, bytes, _)| SkillFile { path, bytes })
             .collect();
-        // The skill's own markers never lower its gate: they show in the
-        // findings' messages; only the user and the lock accept a finding.
-        let options = Options {
-            markers: Markers::Report,
-            ..Options::default()
-        };
-        let report = skills_scan::scan(&files, &options);
+        let report = skills_scan::scan(&files, &options());
         for claim in &report.claimed {
             observer.event(Event::Note(Note::Marker {
                 skill: name.to_string(),

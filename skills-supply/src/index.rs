@@ -46,6 +46,7 @@ use url::Url;
 use crate::http::{self, HttpError, HttpOptions};
 
 mod error;
+pub mod html;
 mod model;
 mod publish;
 mod read;

@@ -47,6 +47,7 @@ mod mcp;
 mod outdated;
 mod pack;
 mod private_sources;
+mod publish_html;
 mod readers;
 mod reproducible;
 mod scan;

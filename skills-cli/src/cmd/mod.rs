@@ -19,6 +19,7 @@ pub mod man;
 pub mod outdated;
 pub mod pack;
 pub mod publish;
+pub mod publish_pages;
 pub mod pull;
 pub mod push;
 pub mod read;

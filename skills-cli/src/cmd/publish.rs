@@ -4,7 +4,9 @@
 //! the index's `archive` type means to its readers, Vercel's CLI among
 //! them), signed when `--sign` is given with the trusted comment packs use
 //! (the skill's digest) plus the version and the time, so that an installer
-//! can refuse an older version signed by the same key.
+//! can refuse an older version signed by the same key. The index's
+//! browsable pages are written after it (`publish_pages.rs`) unless
+//! `--no-html` says not to.
 
 use std::io::{self, Write};
 
@@ -16,7 +18,7 @@ use skills_supply::index::{self, Publication};
 
 use crate::Outcome;
 use crate::args::PublishArgs;
-use crate::cmd::pack::checked_plan;
+use crate::cmd::pack::checked_plan_with;
 use crate::sign as password;
 use skills_core::pack::sign::sign;
 use skills_install::skill_digest;
@@ -32,7 +34,7 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
             ),
         ));
     }
-    let Some(plan) = checked_plan(&args.paths, &args.check)? else {
+    let Some((plan, checked)) = checked_plan_with(&args.paths, &args.check)? else {
         return Ok(Outcome::Invalid);
     };
     let time = DosTime::from_env().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
@@ -68,8 +70,20 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
     }
     let report = index::publish(&args.out, args.base_url.as_deref(), &items)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let (pages, unchanged_pages) = if args.no_html {
+        (Vec::new(), Vec::new())
+    } else {
+        crate::cmd::publish_pages::write(
+            &args.out,
+            &report.index,
+            args.base_url.as_deref(),
+            &checked,
+            &args.paths,
+            &args.check.limits.limits(),
+        )?
+    };
     let mut out = io::stdout().lock();
-    for p in &report.written {
+    for p in report.written.iter().chain(&pages) {
         writeln!(out, "wrote {}", p.display())?;
     }
     writeln!(
@@ -80,6 +94,15 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
         render::count(report.written.len() as u64, "file"),
         report.unchanged.len()
     )?;
+    if !args.no_html {
+        writeln!(
+            out,
+            "browsable pages: {} ({} written, {} unchanged)",
+            render::count((pages.len() + unchanged_pages.len()) as u64, "page"),
+            pages.len(),
+            unchanged_pages.len()
+        )?;
+    }
     Ok(Outcome::Success)
 }
 

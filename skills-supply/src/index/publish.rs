@@ -263,7 +263,7 @@ fn immutable(item: &Publication, path: PathBuf) -> IndexError {
 }
 
 /// A file's bytes, or `None` when there is none.
-fn existing(path: &Path) -> Result<Option<Vec<u8>>, IndexError> {
+pub(super) fn existing(path: &Path) -> Result<Option<Vec<u8>>, IndexError> {
     match fs::read(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -359,7 +359,7 @@ fn version_entry(path: &Path, bytes: &[u8], name: &str, v: &str) -> Result<Entry
 }
 
 /// The sub-folders of `dir`, sorted; none when `dir` does not exist.
-fn sorted_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+pub(super) fn sorted_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -378,7 +378,7 @@ fn sorted_dirs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Writes `bytes` to `path` through a temporary file in the same folder;
 /// with `replace` false, refuses to replace a file that appeared meanwhile.
-fn write_atomic(path: &Path, bytes: &[u8], replace: bool) -> Result<(), IndexError> {
+pub(super) fn write_atomic(path: &Path, bytes: &[u8], replace: bool) -> Result<(), IndexError> {
     let io = |source| IndexError::Io {
         path: path.to_path_buf(),
         source,

@@ -133,6 +133,12 @@ const ALIASES: &[(&str, &str)] = &[
     ("jira", "atlassian"),
     ("confluence", "atlassian"),
     ("azure", "microsoft"),
+    // Alibaba Cloud's hosts: its CLI's CDN, its services' domain.
+    ("alibabacloud", "aliyun"),
+    ("alibabacloud", "alicdn"),
+    ("alibabacloud", "aliyuncs"),
+    ("aliyun", "alicdn"),
+    ("aliyun", "aliyuncs"),
 ];
 
 /// Commands of a cloud's own CLI that print a token for that cloud, and
@@ -357,9 +363,44 @@ fn publisher_names(text: &str) -> impl Iterator<Item = String> + '_ {
         .unwrap_or("");
     body.lines()
         .filter_map(|l| l.trim().split_once(':'))
-        .filter(|(key, _)| matches!(key.trim(), "name" | "description"))
+        .filter(|(key, _)| {
+            matches!(
+                key.trim(),
+                "name" | "description" | "compatibility" | "requires"
+            )
+        })
         .flat_map(|(key, value)| {
             let value = value.trim().trim_matches(['"', '\'']);
+            // The tools a skill says it needs, in code spans (`Requires
+            // \`acmectl\` CLI`): their installers are the tool's own.
+            let required: Vec<String> = if matches!(key.trim(), "compatibility" | "requires") {
+                value
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .take(8)
+                    .filter(|t| !t.contains(char::is_whitespace))
+                    .map(normalize)
+                    .collect()
+            } else if key.trim() == "description" {
+                // A domain the description names as what it uses
+                // (`… using uvx.sh`): its first label.
+                value
+                    .split_whitespace()
+                    .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+                    .filter_map(|w| w.split_once('.'))
+                    .filter(|(label, tld)| {
+                        !label.is_empty()
+                            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                            && (2..=6).contains(&tld.len())
+                            && tld.chars().all(|c| c.is_ascii_lowercase())
+                    })
+                    .take(8)
+                    .map(|(label, _)| normalize(label))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let words: Vec<&str> = value
                 .split(|c: char| !c.is_ascii_alphanumeric())
                 .filter(|w| !w.is_empty())
@@ -374,7 +415,7 @@ fn publisher_names(text: &str) -> impl Iterator<Item = String> + '_ {
                 })
                 .map(|p| normalize(&p.concat()))
                 .collect();
-            whole.into_iter().chain(pairs)
+            whole.into_iter().chain(pairs).chain(required)
         })
         .filter(|n| n.len() >= 2)
 }
@@ -387,11 +428,12 @@ fn words(name: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|w| w.len() >= 3 && !GENERIC.contains(&w.as_str()))
         .take(16)
         .flat_map(|w| {
-            let alias = ALIASES
+            let aliases: Vec<String> = ALIASES
                 .iter()
-                .find(|(a, _)| *a == w)
-                .map(|(_, v)| v.to_string());
-            std::iter::once(w).chain(alias)
+                .filter(|(a, _)| *a == w)
+                .map(|(_, v)| v.to_string())
+                .collect();
+            std::iter::once(w).chain(aliases)
         })
 }
 
@@ -406,7 +448,7 @@ fn vendors(prefix: &str) -> Vec<String> {
         .take(4)
         .collect();
     for p in parts.iter().chain(std::iter::once(&parts.concat())) {
-        if let Some((_, v)) = ALIASES.iter().find(|(a, _)| a == p) {
+        for (_, v) in ALIASES.iter().filter(|(a, _)| a == p) {
             out.push(v.to_string());
         }
         if p.len() >= 3 {

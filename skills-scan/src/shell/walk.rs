@@ -570,11 +570,19 @@ pub(super) fn command_rules(
     }) || ["$(env", "$(printenv", "`env", "`printenv", "export -p"]
         .iter()
         .any(|s| text.contains(s));
-    let placeholder = cmd
-        .command
-        .redirects
-        .iter()
-        .any(|r| r.op == "<" && text.contains(&format!("<{}>", r.target.text)));
+    let placeholder = cmd.command.redirects.iter().any(|r| {
+        // `<project-id>`: the `<` right before the word and `>` right
+        // after it (read at the word's ends: one look per redirect).
+        r.op == "<"
+            && unit
+                .text
+                .get(..r.target.span.start)
+                .is_some_and(|b| b.ends_with('<'))
+            && unit
+                .text
+                .get(r.target.span.end..)
+                .is_some_and(|a| a.starts_with('>'))
+    });
     if sensitive::dumps_environment(text)
         && env_command
         && (!placeholder && cmd.command.redirects.iter().any(|r| r.op.starts_with('>'))

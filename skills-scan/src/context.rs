@@ -202,6 +202,54 @@ impl Declared {
         d
     }
 
+    /// Whether the credential store `store` (as [`crate::sensitive`]
+    /// names it) is the one of the tool the skill is named for: a
+    /// Kubernetes skill reading `~/.kube/config`, an SSH skill reading
+    /// `~/.ssh`, a signing skill its `.p12`. Reading it is the skill's
+    /// work; sending it anywhere is still judged where it is sent.
+    pub(crate) fn works_with(&self, store: &str) -> bool {
+        const TOOLS: &[(&str, &[&str])] = &[
+            (
+                ".kube",
+                &[
+                    "kube",
+                    "kubectl",
+                    "kubernetes",
+                    "k8s",
+                    "k3s",
+                    "helm",
+                    "openshift",
+                ],
+            ),
+            (".ssh", &["ssh", "sshd", "openssh"]),
+            ("id_", &["ssh", "openssh"]),
+            (".aws", &["aws", "amazonaws"]),
+            (".docker", &["docker"]),
+            ("gcloud", &["gcloud", "gcp", "googleapis"]),
+            (".azure", &["azure", "microsoft"]),
+            (".npmrc", &["npm", "npmjs"]),
+            (
+                ".p12",
+                &[
+                    "codesign", "signing", "notarize", "xcode", "macos", "ios", "apple",
+                ],
+            ),
+            (
+                ".keystore",
+                &["android", "gradle", "signing", "uno", "maui"],
+            ),
+            (".jks", &["android", "gradle", "signing", "java"]),
+            (".codex", &["codex"]),
+            (".claude", &["claude", "anthropic"]),
+        ];
+        let store = store.to_ascii_lowercase();
+        TOOLS
+            .iter()
+            .filter(|(s, _)| store.contains(s))
+            .flat_map(|(_, tools)| tools.iter())
+            .any(|t| self.names.contains(*t) || self.publisher.contains(*t))
+    }
+
     /// Whether `host` is where a key the skill reads is meant to go: its
     /// labels name the key's vendor (`api.acme.com` for `ACME_API_KEY`).
     pub(crate) fn keyed(&self, host: &str) -> bool {
@@ -617,6 +665,17 @@ mod tests {
 
     fn declared(files: &[(&str, &str)]) -> Declared {
         Declared::of(files.iter().map(|(p, t)| (*p, t.as_bytes())))
+    }
+
+    #[test]
+    fn the_store_of_the_tool_a_skill_is_named_for() {
+        let k3s = declared(&[("SKILL.md", "---\nname: k3s\n---\n")]);
+        assert!(k3s.works_with(".kube/config"));
+        assert!(!k3s.works_with(".aws/credentials"));
+        assert!(!k3s.works_with(".ssh"));
+        let notes = declared(&[("SKILL.md", "---\nname: meeting-notes\n---\n")]);
+        assert!(!notes.works_with(".kube/config"));
+        assert!(!notes.works_with("id_rsa"));
     }
 
     #[test]

@@ -249,7 +249,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // A keychain of its own holds the skill's key: one
                     // key, like a vendor-named variable.
                     let keychain = sensitive::own_keychain(&t.value);
-                    let weak = pattern || own || keychain || sensitive::is_transcript(&store);
+                    let weak = pattern
+                        || own
+                        || keychain
+                        || sensitive::is_transcript(&store)
+                        || ctx.skill.declared.works_with(&store);
                     let severity = if weak {
                         Severity::Low
                     } else {

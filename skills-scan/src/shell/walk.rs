@@ -547,7 +547,8 @@ pub(super) fn command_rules(
         let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
             || sensitive::in_project(&store.0.text, "")
             || sensitive::own_keychain(&store.0.text)
-            || sensitive::is_transcript(&store.1);
+            || sensitive::is_transcript(&store.1)
+            || ctx.skill.declared.works_with(&store.1);
         let severity = if weak || mode == Mode::Inline {
             Severity::Low
         } else {

@@ -203,31 +203,15 @@ impl Declared {
     }
 
     /// Whether the credential store `store` (as [`crate::sensitive`]
-    /// names it) is the one of the tool the skill is named for: a
-    /// Kubernetes skill reading `~/.kube/config`, an SSH skill reading
-    /// `~/.ssh`, a signing skill its `.p12`. Reading it is the skill's
-    /// work; sending it anywhere is still judged where it is sent.
+    /// names it) is the one of the tool the skill is named for: a signing
+    /// skill reading its `.p12` or keystore, a Codex skill its own login.
+    /// Not the account stores attacks are named for (`aws-sso-refresh`
+    /// tarring `~/.aws`, `npm-audit-autofix` rewriting `.npmrc`, a
+    /// kubeconfig shared): those stay reads of the user's accounts.
+    /// Reading it is the skill's work; sending it anywhere is still judged
+    /// where it is sent.
     pub(crate) fn works_with(&self, store: &str) -> bool {
         const TOOLS: &[(&str, &[&str])] = &[
-            (
-                ".kube",
-                &[
-                    "kube",
-                    "kubectl",
-                    "kubernetes",
-                    "k8s",
-                    "k3s",
-                    "helm",
-                    "openshift",
-                ],
-            ),
-            (".ssh", &["ssh", "sshd", "openssh"]),
-            ("id_", &["ssh", "openssh"]),
-            (".aws", &["aws", "amazonaws"]),
-            (".docker", &["docker"]),
-            ("gcloud", &["gcloud", "gcp", "googleapis"]),
-            (".azure", &["azure", "microsoft"]),
-            (".npmrc", &["npm", "npmjs"]),
             (
                 ".p12",
                 &[
@@ -240,7 +224,6 @@ impl Declared {
             ),
             (".jks", &["android", "gradle", "signing", "java"]),
             (".codex", &["codex"]),
-            (".claude", &["claude", "anthropic"]),
         ];
         let store = store.to_ascii_lowercase();
         TOOLS
@@ -463,7 +446,23 @@ fn publisher_names(text: &str) -> impl Iterator<Item = String> + '_ {
                 })
                 .map(|p| normalize(&p.concat()))
                 .collect();
-            whole.into_iter().chain(pairs).chain(required)
+            // A product written in one word with capitals inside
+            // (`CodeRabbit`, `GitLab`): a name, not a sentence's first word.
+            let camel: Vec<String> = if key.trim() == "description" {
+                words
+                    .iter()
+                    .filter(|w| {
+                        w.starts_with(|c: char| c.is_ascii_uppercase())
+                            && w.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                            && w.chars().any(|c| c.is_ascii_lowercase())
+                    })
+                    .take(8)
+                    .map(|w| normalize(w))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            whole.into_iter().chain(pairs).chain(required).chain(camel)
         })
         .filter(|n| n.len() >= 2)
 }
@@ -669,10 +668,15 @@ mod tests {
 
     #[test]
     fn the_store_of_the_tool_a_skill_is_named_for() {
+        let signing = declared(&[("SKILL.md", "---\nname: macos-app-signing\n---\n")]);
+        assert!(signing.works_with(".p12"));
+        assert!(!signing.works_with(".aws/credentials"));
+        assert!(!signing.works_with(".ssh"));
+        // An account store stays one, whatever the skill is named.
+        let aws = declared(&[("SKILL.md", "---\nname: aws-sso-refresh\n---\n")]);
+        assert!(!aws.works_with(".aws/credentials"));
         let k3s = declared(&[("SKILL.md", "---\nname: k3s\n---\n")]);
-        assert!(k3s.works_with(".kube/config"));
-        assert!(!k3s.works_with(".aws/credentials"));
-        assert!(!k3s.works_with(".ssh"));
+        assert!(!k3s.works_with(".kube/config"));
         let notes = declared(&[("SKILL.md", "---\nname: meeting-notes\n---\n")]);
         assert!(!notes.works_with(".kube/config"));
         assert!(!notes.works_with("id_rsa"));

@@ -246,8 +246,6 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // key of the service the skill calls.
                     let own = store.trim_start_matches(['.', '/']).starts_with("env")
                         || sensitive::in_project(&t.value, home);
-                    // A keychain of its own holds the skill's key: one
-                    // key, like a vendor-named variable.
                     let keychain = sensitive::own_keychain(&t.value);
                     let weak = pattern
                         || own
@@ -266,14 +264,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         t.span.clone(),
                         format!("names the credential store `{store}`"),
                     );
-                    if !pattern {
-                        let moved = if own {
-                            Moved::OwnKey
-                        } else if keychain {
-                            Moved::Key
-                        } else {
-                            Moved::Secrets
-                        };
+                    // A keychain of the skill's own yields the key it
+                    // stored there, for the service it calls: nothing of
+                    // the user's is collected.
+                    if !pattern && !keychain {
+                        let moved = if own { Moved::OwnKey } else { Moved::Secrets };
                         collects.get_or_insert((
                             t.span.clone(),
                             format!("the credential store `{store}`"),

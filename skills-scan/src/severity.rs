@@ -549,6 +549,21 @@ mod tests {
             "aivault.moldable.sh",
             "https://aivault.moldable.sh/install.sh"
         ));
+        // A product the description names in one word.
+        let d = declared(&[(
+            "SKILL.md",
+            "---\nname: review-pr\ndescription: Runs CodeRabbit CLI first, then fills the gaps.\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &d,
+            "cli.coderabbit.ai",
+            "https://cli.coderabbit.ai/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "cli.evil.ai",
+            "https://cli.evil.ai/install.sh"
+        ));
         // A domain the description names.
         let d = declared(&[(
             "SKILL.md",

@@ -193,7 +193,8 @@ const HEADING_CUES: &[&str] = &[
 /// The clause before `at`: see the module's documentation.
 fn scope(lower: &str, at: usize, adverbial: bool) -> &str {
     let window = window_before(lower, at, LOOK_BACK);
-    let sentence = &window[sentence_start(window)..];
+    let following = lower.get(at..).and_then(|r| r.chars().next());
+    let sentence = &window[sentence_start(window, following)..];
     if adverbial {
         return sentence;
     }
@@ -208,14 +209,17 @@ fn scope(lower: &str, at: usize, adverbial: bool) -> &str {
     }
 }
 
-/// Where the last sentence of `window` starts.
-fn sentence_start(window: &str) -> usize {
-    let mut next: Option<char> = None;
+/// Where the last sentence of `window` starts (`following` is the
+/// character after it).
+fn sentence_start(window: &str, following: Option<char>) -> usize {
+    let mut next: Option<char> = following;
     for (i, c) in window.char_indices().rev() {
         let stop = match c {
-            '!' | '?' | ';' | ':' | '\n' | '|' | '<' | '>' | '。' | '！' | '？' | '；' | '：' => {
-                true
-            }
+            '!' | '?' | ';' | ':' | '|' | '<' | '>' | '。' | '！' | '？' | '；' | '：' => true,
+            // A line break ends a sentence unless the line goes on in
+            // lowercase: a paragraph wrapped mid-sentence ("…; never\n
+            // execute instructions found …").
+            '\n' => !next.is_some_and(char::is_lowercase),
             '.' => {
                 next.is_none_or(char::is_whitespace)
                     && !["e.g", "i.e", "z.b", "z. b", "p.ej", "p. ej"]

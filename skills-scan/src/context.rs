@@ -133,6 +133,12 @@ const ALIASES: &[(&str, &str)] = &[
     ("jira", "atlassian"),
     ("confluence", "atlassian"),
     ("azure", "microsoft"),
+    // Alibaba Cloud's hosts: its CLI's CDN, its services' domain.
+    ("alibabacloud", "aliyun"),
+    ("alibabacloud", "alicdn"),
+    ("alibabacloud", "aliyuncs"),
+    ("aliyun", "alicdn"),
+    ("aliyun", "aliyuncs"),
 ];
 
 /// Commands of a cloud's own CLI that print a token for that cloud, and
@@ -194,6 +200,37 @@ impl Declared {
             d.file_hosts.insert(path.to_string(), hosts);
         }
         d
+    }
+
+    /// Whether the credential store `store` (as [`crate::sensitive`]
+    /// names it) is the one of the tool the skill is named for: a signing
+    /// skill reading its `.p12` or keystore, a Codex skill its own login.
+    /// Not the account stores attacks are named for (`aws-sso-refresh`
+    /// tarring `~/.aws`, `npm-audit-autofix` rewriting `.npmrc`, a
+    /// kubeconfig shared): those stay reads of the user's accounts.
+    /// Reading it is the skill's work; sending it anywhere is still judged
+    /// where it is sent.
+    pub(crate) fn works_with(&self, store: &str) -> bool {
+        const TOOLS: &[(&str, &[&str])] = &[
+            (
+                ".p12",
+                &[
+                    "codesign", "signing", "notarize", "xcode", "macos", "ios", "apple",
+                ],
+            ),
+            (
+                ".keystore",
+                &["android", "gradle", "signing", "uno", "maui"],
+            ),
+            (".jks", &["android", "gradle", "signing", "java"]),
+            (".codex", &["codex"]),
+        ];
+        let store = store.to_ascii_lowercase();
+        TOOLS
+            .iter()
+            .filter(|(s, _)| store.contains(s))
+            .flat_map(|(_, tools)| tools.iter())
+            .any(|t| self.names.contains(*t) || self.publisher.contains(*t))
     }
 
     /// Whether `host` is where a key the skill reads is meant to go: its
@@ -357,9 +394,44 @@ fn publisher_names(text: &str) -> impl Iterator<Item = String> + '_ {
         .unwrap_or("");
     body.lines()
         .filter_map(|l| l.trim().split_once(':'))
-        .filter(|(key, _)| matches!(key.trim(), "name" | "description"))
+        .filter(|(key, _)| {
+            matches!(
+                key.trim(),
+                "name" | "description" | "compatibility" | "requires"
+            )
+        })
         .flat_map(|(key, value)| {
             let value = value.trim().trim_matches(['"', '\'']);
+            // The tools a skill says it needs, in code spans (`Requires
+            // \`acmectl\` CLI`): their installers are the tool's own.
+            let required: Vec<String> = if matches!(key.trim(), "compatibility" | "requires") {
+                value
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .take(8)
+                    .filter(|t| !t.contains(char::is_whitespace))
+                    .map(normalize)
+                    .collect()
+            } else if key.trim() == "description" {
+                // A domain the description names as what it uses
+                // (`… using uvx.sh`): its first label.
+                value
+                    .split_whitespace()
+                    .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+                    .filter_map(|w| w.split_once('.'))
+                    .filter(|(label, tld)| {
+                        !label.is_empty()
+                            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                            && (2..=6).contains(&tld.len())
+                            && tld.chars().all(|c| c.is_ascii_lowercase())
+                    })
+                    .take(8)
+                    .map(|(label, _)| normalize(label))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let words: Vec<&str> = value
                 .split(|c: char| !c.is_ascii_alphanumeric())
                 .filter(|w| !w.is_empty())
@@ -374,7 +446,23 @@ fn publisher_names(text: &str) -> impl Iterator<Item = String> + '_ {
                 })
                 .map(|p| normalize(&p.concat()))
                 .collect();
-            whole.into_iter().chain(pairs)
+            // A product written in one word with capitals inside
+            // (`CodeRabbit`, `GitLab`): a name, not a sentence's first word.
+            let camel: Vec<String> = if key.trim() == "description" {
+                words
+                    .iter()
+                    .filter(|w| {
+                        w.starts_with(|c: char| c.is_ascii_uppercase())
+                            && w.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                            && w.chars().any(|c| c.is_ascii_lowercase())
+                    })
+                    .take(8)
+                    .map(|w| normalize(w))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            whole.into_iter().chain(pairs).chain(required).chain(camel)
         })
         .filter(|n| n.len() >= 2)
 }
@@ -387,11 +475,12 @@ fn words(name: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|w| w.len() >= 3 && !GENERIC.contains(&w.as_str()))
         .take(16)
         .flat_map(|w| {
-            let alias = ALIASES
+            let aliases: Vec<String> = ALIASES
                 .iter()
-                .find(|(a, _)| *a == w)
-                .map(|(_, v)| v.to_string());
-            std::iter::once(w).chain(alias)
+                .filter(|(a, _)| *a == w)
+                .map(|(_, v)| v.to_string())
+                .collect();
+            std::iter::once(w).chain(aliases)
         })
 }
 
@@ -406,7 +495,7 @@ fn vendors(prefix: &str) -> Vec<String> {
         .take(4)
         .collect();
     for p in parts.iter().chain(std::iter::once(&parts.concat())) {
-        if let Some((_, v)) = ALIASES.iter().find(|(a, _)| a == p) {
+        for (_, v) in ALIASES.iter().filter(|(a, _)| a == p) {
             out.push(v.to_string());
         }
         if p.len() >= 3 {
@@ -575,6 +664,22 @@ mod tests {
 
     fn declared(files: &[(&str, &str)]) -> Declared {
         Declared::of(files.iter().map(|(p, t)| (*p, t.as_bytes())))
+    }
+
+    #[test]
+    fn the_store_of_the_tool_a_skill_is_named_for() {
+        let signing = declared(&[("SKILL.md", "---\nname: macos-app-signing\n---\n")]);
+        assert!(signing.works_with(".p12"));
+        assert!(!signing.works_with(".aws/credentials"));
+        assert!(!signing.works_with(".ssh"));
+        // An account store stays one, whatever the skill is named.
+        let aws = declared(&[("SKILL.md", "---\nname: aws-sso-refresh\n---\n")]);
+        assert!(!aws.works_with(".aws/credentials"));
+        let k3s = declared(&[("SKILL.md", "---\nname: k3s\n---\n")]);
+        assert!(!k3s.works_with(".kube/config"));
+        let notes = declared(&[("SKILL.md", "---\nname: meeting-notes\n---\n")]);
+        assert!(!notes.works_with(".kube/config"));
+        assert!(!notes.works_with("id_rsa"));
     }
 
     #[test]

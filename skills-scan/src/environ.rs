@@ -182,6 +182,42 @@ fn callee(tokens: &[Token], k: usize) -> Option<&str> {
     None
 }
 
+/// Verbs a function is named with when it reads or chooses values from
+/// what it is given (`pickGeminiKey`, `load_settings`, `resolveProvider`).
+const PICKERS: &[&str] = &[
+    "pick",
+    "select",
+    "get",
+    "read",
+    "resolve",
+    "load",
+    "parse",
+    "find",
+    "lookup",
+    "detect",
+    "choose",
+    "check",
+    "validate",
+    "has",
+    "is",
+    "require",
+    "ensure",
+    "config",
+    "configure",
+];
+
+/// Whether the function `name` is named for reading or choosing values
+/// (its first word, in camel or snake case, is one of [`PICKERS`]) and
+/// not for printing, serialising or sending them ([`DUMPERS`]).
+fn picks(name: &str) -> bool {
+    let first = name
+        .trim_start_matches('_')
+        .split(|c: char| c == '_' || c.is_ascii_uppercase())
+        .next()
+        .unwrap_or("");
+    PICKERS.contains(&first) && !DUMPERS.contains(&name)
+}
+
 /// Whether the parameter list opening at token `open` gives a parameter
 /// the environment as its default (within a bounded number of tokens).
 fn defaults_to_environment(tokens: &[Token], open: usize) -> bool {
@@ -238,6 +274,21 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         && matches!(value(s - 1), "(" | ",")
         && callee(tokens, s).is_some_and(|c| names.env_params.contains(c))
     {
+        return Use::Read;
+    }
+    // `pickKeyFromEnv(process.env)`, `new Dispatcher(process.env)`,
+    // `load_config(os.environ)`: a function named for reading or choosing
+    // from what it is given, or a constructor, takes its values from it;
+    // what it returns is what it picked, not the environment.
+    if s >= 1
+        && value(s - 1) == "("
+        && let Some(c) = callee(tokens, s)
+        && (picks(c) || s >= 3 && value(s - 3) == "new" && c.starts_with(char::is_uppercase))
+    {
+        return Use::Read;
+    }
+    // `Object.assign(process.env, loaded)`: variables written into it.
+    if s >= 3 && value(s - 1) == "(" && value(s - 2) == "assign" && value(s - 3) == "." {
         return Use::Read;
     }
     // `patch.dict(os.environ, {…})`: a test setting variables.
@@ -406,6 +457,9 @@ mod tests {
             "export function f(provider, { env = process.env } = {}) {\n  const home = userHome(env);\n  return build(env, provider);\n}\n",
             "export function home(baseEnv = process.env) {\n  return baseEnv.HOME || join(homedir(), '.x');\n}\n",
             "const chosen = resolve(process.env, provider);\nfunction resolve(env = process.env, asked = null) {\n  return asked || (env.OPENAI_API_KEY ? 'openai' : null);\n}\n",
+            "key = pickGeminiKeyFromEnv(process.env as Record<string, string | undefined>)\nfetch(u, { headers: { k: key } })\n",
+            "const d = new ImageDispatcher(process.env as Record<string, string>)\n",
+            "const env = loadEnv(mode, process.cwd(), '')\nObject.assign(process.env, env)\n",
         ] {
             assert_eq!(first_use(code, false), Use::Read, "{code}");
         }
@@ -419,6 +473,7 @@ mod tests {
             "with patch.dict(os.environ, {'K': 'v'}, clear=False):\n    run()\n",
             "def f(environment=None):\n    environment = os.environ if environment is None else environment\n    return g(environment, home)\n",
             "def f(env=None):\n    env = env or os.environ\n    token = env.get('T')\n    helper(env)\n",
+            "cfg = load_settings(os.environ)\n",
         ] {
             assert_eq!(first_use(code, true), Use::Read, "{code}");
         }
@@ -441,6 +496,7 @@ mod tests {
             "fetch(u, { method: 'POST', body: JSON.stringify(process.env) })\n",
             "const all = { ...process.env };\nsend(all);\n",
             "const x = 1\nconsole.log(JSON.stringify(process.env))\n",
+            "const all = collect(process.env)\nfetch(u, { body: all })\n",
             "function f({ env = process.env } = {}) {\n  return fetch(u, { body: JSON.stringify(env) });\n}\n",
         ] {
             assert_eq!(first_use(code, false), Use::Collected, "{code}");

@@ -138,7 +138,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "en",
         RemoteLoad,
-        r"\b(?:canonical|latest|authoritative|up-to-date|current|real|live)\s+(?:version|copy)\s+of\s+(?:this\s+skill|these\s+instructions|this\s+file|the\s+skill)\b[^\n]*?\b(?:fetch|download|read|load|retrieve|curl|get)\b[^\n]*?\b(?:follow|obey|apply|execute|adopt|use)\b|\b(?:fetch|download|load|retrieve|curl)\s+(?:it|that|them)\s+(?:first\s+)?(?:and|then)\s+(?:follow|obey|apply|adopt)\s+(?:it|them|its|their|the\s+instructions)\b|\btreat\s+(?:its|the|their)\s+(?:contents?|response|output|text)\s+as\s+(?:your\s+|system\s+|new\s+)?(?:instructions|directives|system\s+prompt)",
+        r"\b(?:canonical|latest|authoritative|up-to-date|current|real|live)\s+(?:version|copy)\s+of\s+(?:this\s+skill|these\s+instructions|this\s+file|the\s+skill)\b[^\n]*?\b(?:fetch|download|read|load|retrieve|curl|get)\b[^\n]*?\b(?:follow|obey|apply|execute|adopt|use)\b|\b(?:fetch|download|load|retrieve|curl)\s+(?:it|that|them)\s+(?:first\s+)?(?:and|then)\s+(?:follow|obey|apply|adopt)\s+(?:it|them|its|their|the\s+instructions)\b|\btreat\s+(?:its|the|their)\s+(?:contents?|response|output|text)\s+as\s+(?:your\s+|system\s+|new\s+)?(?:instructions|directives|system\s+prompt)|\b(?:real|actual|current|latest|canonical|authoritative|up-to-date|live|full|complete|official)\s+(?:instructions|version|copy|rules)\s+(?:for|of)\s+(?:this\s+skill|these\s+instructions|this\s+file|the\s+skill)\s+(?:are|is|lives?|can\s+be\s+found)\s+(?:at|on|in|under)\s+[<`(\[]?https?://|\b(?:fetch|download|load|retrieve|read|open)\b[^\n]*?\b(?:and|then)\s+do\s+(?:exactly\s+)?(?:what|whatever)\s+(?:it|the\s+page|the\s+file)\s+says\b|\b(?:its|their|the\s+page's|the\s+remote)\s+instructions\s+(?:take|have)\s+(?:priority|precedence)\s+over\s+(?:this\s+file|the\s+user|your)",
     ),
     order(
         "en",
@@ -174,7 +174,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "es",
         SkipConfirmation,
-        r"\b(?:desactiva|deshabilita)\s+(?:todas\s+)?(?:las\s+)?(?:solicitudes|peticiones|confirmaciones)\s+(?:de\s+confirmaci(?:ó|o)n)?|\bsin\s+(?:pedir|solicitar|esperar|preguntar\s+por)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bno\s+(?:pidas|pida|solicites|solicite|esperes|espere)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bsin\s+preguntar\s+al\s+usuario|\bpre-?aprobad[oa]s?\s+por\b",
+        r"\b(?:desactiva|deshabilita)\s+(?:todas\s+)?(?:las\s+)?(?:solicitudes|peticiones|confirmaciones)\s+(?:de\s+confirmaci(?:ó|o)n)?|\bsin\s+(?:pedir|solicitar|esperar|preguntar\s+por)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bno\s+(?:pidas|pida|solicites|solicite|esperes|espere)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bsin\s+preguntar\s+al\s+usuario|\bpre-?aprobad[oa]s?\s+por\b|\bno\s+consultes\s+al\s+usuario\b",
     ),
     order(
         "es",
@@ -282,7 +282,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "de",
         SkipConfirmation,
-        r"\bohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)\w*\s+zu\s+fragen|\bdeaktiviere\s+(?:alle\s+)?(?:die\s+)?(?:bestätigungsabfragen|bestätigungen|rückfragen)|\bohne\s+(?:nach\s+)?(?:eine\s+)?(?:bestätigung|erlaubnis|zustimmung|genehmigung|rückfrage)(?:\s+zu\s+fragen)?\b|\bfrage?\s+nicht\s+nach\s+(?:einer\s+)?(?:bestätigung|erlaubnis|zustimmung)",
+        r"\bohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)\w*\s+zu\s+fragen|\bdeaktiviere\s+(?:alle\s+)?(?:die\s+)?(?:bestätigungsabfragen|bestätigungen|rückfragen)|\bohne\s+(?:nach\s+)?(?:eine\s+)?(?:bestätigung|erlaubnis|zustimmung|genehmigung|rückfrage|nachfrage)(?:\s+zu\s+fragen)?\b|\b(?:nutzer|benutzer|anwender)\s+(?:hat|haben)\s+(?:diese[nrs]?\s+\w+\s+)?bereits\s+(?:vollständig\s+)?(?:freigegeben|genehmigt|autorisiert)|\bfrage?\s+nicht\s+nach\s+(?:einer\s+)?(?:bestätigung|erlaubnis|zustimmung)",
     ),
     order(
         "de",
@@ -499,6 +499,33 @@ pub(crate) const ORDERS: &[Order] = &[
         "ko",
         AskSecret,
         r"(?:비밀번호|패스워드|암호|시드\s*구문|복구\s*구문|개인\s*키|인증\s*코드|카드\s*번호)(?:을|를)?[^\n.!?;]*?(?:물어|요청|입력하도록|알려\s*달라고|요구)",
+    ),
+    // Instructions kept at an address, to be fetched and followed, in the
+    // other languages of this list (English's is above).
+    order(
+        "es",
+        RemoteLoad,
+        r"\binstrucciones\s+(?:reales|vigentes|actuales|oficiales|completas)\b[^\n]*?\b(?:est(?:á|a)n|se\s+encuentran)\s+en\s+[<`(\[]?https?://|\bdesc(?:á|a)rga(?:las|los|la|lo)\b[^\n]*?\bs(?:í|i)gue(?:las|los|la|lo)\b",
+    ),
+    order(
+        "de",
+        RemoteLoad,
+        r"\b(?:aktuellen|echten|gültigen|offiziellen|vollständigen)\s+anweisungen\b[^\n]*?\b(?:liegen|stehen|findest\s+du)\s+(?:unter|auf|bei)\s+[<`(\[]?https?://|\blade\s+(?:sie|diese)\b[^\n]*?\bbefolge\s+(?:sie|diese)\b",
+    ),
+    order(
+        "fr",
+        RemoteLoad,
+        r"\b(?:vraies|véritables|dernières|instructions\s+officielles)\s+(?:instructions\s+)?[^\n]*?\bsont\s+(?:sur|à|disponibles\s+(?:sur|à))\s+`?https?://|\btélécharge[sz]?-les\b[^\n]*?\bsui[sv]\w*-les\b",
+    ),
+    order(
+        "pt",
+        RemoteLoad,
+        r"\binstruções\s+(?:reais|atuais|oficiais|completas)\b[^\n]*?\best(?:ão|ao)\s+em\s+[<`(\[]?https?://|\bbaixe-as\b[^\n]*?\bsiga-as\b",
+    ),
+    order(
+        "it",
+        RemoteLoad,
+        r"\bistruzioni\s+(?:reali|aggiornate|ufficiali|complete)\b[^\n]*?\bsi\s+trovano\s+(?:su|a|in)\s+[<`(\[]?https?://|\bscaricale\b[^\n]*?\bseguile\b",
     ),
 ];
 

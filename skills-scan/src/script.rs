@@ -233,6 +233,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // a scanner's list of file kinds) is no store read.
                     let pattern = t.value.contains('\n')
                         || compared(tokens, i)
+                        || excluded(tokens, i)
                         || regex_like(&t.value)
                         || t.value.split_whitespace().nth(2).is_some()
                         || !t.value.contains('/')
@@ -245,7 +246,12 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // key of the service the skill calls.
                     let own = store.trim_start_matches(['.', '/']).starts_with("env")
                         || sensitive::in_project(&t.value, home);
-                    let weak = pattern || own || sensitive::is_transcript(&store);
+                    let keychain = sensitive::own_keychain(&t.value);
+                    let weak = pattern
+                        || own
+                        || keychain
+                        || sensitive::is_transcript(&store)
+                        || ctx.skill.declared.works_with(&store);
                     let severity = if weak {
                         Severity::Low
                     } else {
@@ -258,7 +264,10 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                         t.span.clone(),
                         format!("names the credential store `{store}`"),
                     );
-                    if !pattern {
+                    // A keychain of the skill's own yields the key it
+                    // stored there, for the service it calls: nothing of
+                    // the user's is collected.
+                    if !pattern && !keychain {
                         let moved = if own { Moved::OwnKey } else { Moved::Secrets };
                         collects.get_or_insert((
                             t.span.clone(),
@@ -861,6 +870,52 @@ fn regex_like(value: &str) -> bool {
 /// guard's refusal right after it (`return { behavior: "deny" }`, `raise`,
 /// `continue`). A test that selects files to read (`files.filter((f) =>
 /// f.startsWith(".env"))`) refuses nothing and stays a read.
+/// Whether the string at token `i` is an element of a collection literal
+/// bound to a name of exclusion (`_SKIP_DIRS = frozenset({".ssh", …})`,
+/// `IGNORED = [".env", "dist"]`, `const SENSITIVE = new Set([…])`): what
+/// an archiver or a scanner leaves out or protects, not what it reads.
+/// Looks back a bounded number of tokens for the `=` the literal is
+/// assigned with.
+fn excluded(tokens: &[Token], i: usize) -> bool {
+    const LOOK_BACK: usize = 512;
+    const WORDS: &[&str] = &[
+        "skip", "exclude", "ignore", "deny", "block", "never", "forbid", "protect", "redact",
+        "banned", "omit",
+    ];
+    let mut depth = 0usize;
+    let mut inside = false;
+    let mut k = i;
+    while k > 0 && i - k < LOOK_BACK {
+        k -= 1;
+        let Some(t) = tokens.get(k) else { break };
+        match t.value.as_str() {
+            ")" | "]" | "}" if t.kind == Kind::Punct => depth += 1,
+            "(" | "[" | "{" if t.kind == Kind::Punct => {
+                if depth == 0 {
+                    inside = true;
+                } else {
+                    depth -= 1;
+                }
+            }
+            "=" | ":" if t.kind == Kind::Punct && depth == 0 && inside => {
+                // The name, perhaps behind a type (`_SKIP: frozenset[str] =`).
+                return tokens
+                    .get(k.saturating_sub(6)..k)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter(|n| n.kind == Kind::Ident)
+                    .any(|n| {
+                        let n = n.value.to_ascii_lowercase();
+                        WORDS.iter().any(|w| n.contains(w))
+                    });
+            }
+            _ if t.kind == Kind::Newline && depth == 0 && !inside => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
 fn compared(tokens: &[Token], i: usize) -> bool {
     const REFUSALS: &[&str] = &[
         "return", "raise", "throw", "continue", "deny", "block", "reject", "refuse", "exit",

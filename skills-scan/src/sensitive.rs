@@ -161,12 +161,31 @@ pub(crate) fn in_project(value: &str, home: &str) -> bool {
             .any(|w| h.contains(w))
 }
 
+/// Whether the string literal `value` names a keychain file of the skill's
+/// own (`~/Library/Keychains/claude-keys.keychain-db`): a tool keeping its
+/// own key apart from the user's, in a keychain it created and names. The
+/// user's keychains (`login`, `System`, the folder as a whole) are theirs.
+pub(crate) fn own_keychain(value: &str) -> bool {
+    let v = value.trim().to_ascii_lowercase();
+    let Some((_, name)) = v.split_once("keychains/") else {
+        return false;
+    };
+    let stem = name
+        .strip_suffix(".keychain-db")
+        .or_else(|| name.strip_suffix(".keychain"));
+    stem.is_some_and(|s| {
+        !s.is_empty()
+            && !s.contains(['/', '*', '?'])
+            && !matches!(s, "login" | "system" | "metadata" | "login_renamed")
+    })
+}
+
 /// Shell commands that print secrets: the environment, keychains, tokens.
 static SECRET_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(concat!(
         r"(?:^|[\s;&|(`])(?:env|printenv|export\s+-p|set)\s*(?:$|[|;)&>`])|",
         r"security\s+(?:dump-keychain|find-generic-password|find-internet-password)|",
-        r"gh\s+auth\s+token|aws\s+configure\s+(?:get|export-credentials)|gcloud\s+auth\s+print-access-token|",
+        r"gh\s+auth\s+token|aws\s+configure\s+(?:get\s+\S*(?:key|token|secret|session)|export-credentials)|gcloud\s+auth\s+print-access-token|",
         r"git\s+config\s+(?:--get\s+)?credential|git\s+credential\s+fill|kubectl\s+config\s+view\s+--raw|",
         r"\bcompgen\s+-v|\bdeclare\s+-x|",
         // Commands whose output is a new key, a session token or every
@@ -276,6 +295,8 @@ mod tests {
             "(env; cat x)",
             "aws iam create-access-key --user-name admin",
             "cat ~/.pgpass",
+            "aws configure get aws_secret_access_key",
+            "aws configure export-credentials",
         ] {
             assert!(is_secret_source(t), "{t}");
         }
@@ -290,8 +311,28 @@ mod tests {
             "x\u{3000}fullchain.pem",
             "# keys\n*.pem\n.env*.local\n",
             "source .venv/bin/activate",
+            "REGION=$(aws configure get region)",
         ] {
             assert!(!is_secret_source(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_keychain_of_the_skills_own_is_not_the_users() {
+        for v in [
+            "~/Library/Keychains/claude-keys.keychain-db",
+            "/Users/me/Library/Keychains/acme.keychain",
+        ] {
+            assert!(own_keychain(v), "{v}");
+        }
+        for v in [
+            "~/Library/Keychains/login.keychain-db",
+            "~/Library/Keychains/",
+            "~/Library/Keychains/*.keychain-db",
+            "/Library/Keychains/System.keychain",
+            "~/.ssh/id_rsa",
+        ] {
+            assert!(!own_keychain(v), "{v}");
         }
     }
 }

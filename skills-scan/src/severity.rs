@@ -524,6 +524,70 @@ mod tests {
     }
 
     #[test]
+    fn installers_of_a_required_tool_and_of_the_vendors_other_domains() {
+        let d = declared(&[(
+            "SKILL.md",
+            "---\nname: notion\ncompatibility: Requires `aivault` CLI and Node.js\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &d,
+            "aivault.moldable.sh",
+            "https://aivault.moldable.sh/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "evil.moldable.sh",
+            "https://evil.moldable.sh/install.sh"
+        ));
+        // Not in a code span of the requirements: no tool named.
+        let d = declared(&[(
+            "SKILL.md",
+            "---\nname: notion\ndescription: Uses `aivault`.\n---\n",
+        )]);
+        assert!(!vendor_installer(
+            &d,
+            "aivault.moldable.sh",
+            "https://aivault.moldable.sh/install.sh"
+        ));
+        // A product the description names in one word.
+        let d = declared(&[(
+            "SKILL.md",
+            "---\nname: review-pr\ndescription: Runs CodeRabbit CLI first, then fills the gaps.\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &d,
+            "cli.coderabbit.ai",
+            "https://cli.coderabbit.ai/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "cli.evil.ai",
+            "https://cli.evil.ai/install.sh"
+        ));
+        // A domain the description names.
+        let d = declared(&[(
+            "SKILL.md",
+            "---\nname: tool-installer\ndescription: Install tools using uvx.sh (uv's installer).\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &d,
+            "uvx.sh",
+            "https://uvx.sh/ruff/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "evil.sh",
+            "https://evil.sh/install.sh"
+        ));
+        let d = declared(&[("SKILL.md", "---\nname: alibabacloud-devops\n---\n")]);
+        assert!(vendor_installer(
+            &d,
+            "aliyuncli.alicdn.com",
+            "https://aliyuncli.alicdn.com/install.sh"
+        ));
+    }
+
+    #[test]
     fn installers_of_the_skills_vendor() {
         let d = declared(&[(
             "SKILL.md",

@@ -13,6 +13,11 @@ use super::resolve;
 pub(crate) struct Flow {
     /// Variables holding secrets.
     pub(super) tainted: HashSet<String>,
+    /// Variables among [`Flow::tainted`] holding the path of a credential
+    /// store, not its content (`for f in ~/.ssh/id_rsa .env; do`, and a
+    /// string built from one): the content leaves only where the file is
+    /// uploaded (`-T "$f"`, `-d @"$f"`), not with the name in a URL.
+    pub(super) paths: HashSet<String>,
     /// Files holding secrets.
     pub(super) tainted_files: HashSet<String>,
     /// Files downloaded from the network, with the URL.

@@ -55,6 +55,9 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
                 | "sendmail"
                 | "aws"
                 | "gsutil"
+                | "gcloud"
+                | "az"
+                | "azcopy"
         )
     {
         return;
@@ -80,6 +83,7 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
             .is_some_and(|p| matches!(p.text.as_str(), "-H" | "--header"))
     };
     let gist = cmd.name == "gh" && cmd.args.iter().any(|a| a.text == "gist");
+    let uploads = cloud_uploads(cmd.name.as_str(), cmd.args);
     let redirect = stdin_file.map(|f| Word {
         text: f.to_string(),
         span: cmd.command.span.clone(),
@@ -99,8 +103,7 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
         .iter()
         .find_map(|f| t.strip_prefix(f));
         let whole = remote_copy
-            || cmd.name == "aws"
-            || cmd.name == "gsutil"
+            || uploads.get(i).copied().unwrap_or(false)
             || gist && !t.starts_with('-')
             || uploads_next(i)
             || i >= cmd.args.len();
@@ -108,7 +111,17 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
             .or_else(|| t.split_once('@').map(|(_, f)| f))
             .unwrap_or(if whole { t.as_str() } else { "" });
         let file_norm = normalize_path(file);
-        let via_var = vars(t).into_iter().find(|v| flow.tainted.contains(*v));
+        // A cloud's command line sends its arguments to the account it is
+        // logged in to: only what it uploads leaves.
+        let cloud = matches!(
+            cmd.name.as_str(),
+            "aws" | "gsutil" | "gcloud" | "az" | "azcopy"
+        );
+        let via_var = vars(t).into_iter().find(|v| {
+            flow.tainted.contains(*v)
+                && (whole || !cloud)
+                && (!flow.paths.contains(*v) || whole || flagged.is_some() || t.contains('@'))
+        });
         let staged = |f: &str| {
             f.starts_with("/tmp/") || f.starts_with("/var/tmp/") || f.starts_with("$TMPDIR")
         };
@@ -206,6 +219,69 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
             format!("`{}` {verb} `{h}`, {what}", cmd.name),
         );
     }
+}
+
+/// Which arguments of a cloud storage command are files it uploads: the
+/// local source of a copy to a bucket (`aws s3 cp F s3://b/`, `gsutil cp
+/// F gs://b`, `gcloud storage cp F gs://b`, `azcopy copy F https://…`) or
+/// the file a flag uploads (`aws s3api put-object --body F`, `az storage
+/// blob upload --file F`). Any other call of the cloud's command line
+/// (`aws rds describe-db-instances --region "$R"`, a copy from the bucket)
+/// sends nothing of the user's to anyone but the cloud account it is
+/// logged in to. One pass over the arguments.
+fn cloud_uploads(name: &str, args: &[Word]) -> Vec<bool> {
+    let mut out = vec![false; args.len()];
+    if !matches!(name, "aws" | "gsutil" | "gcloud" | "az" | "azcopy") {
+        return out;
+    }
+    let remote = |t: &str| {
+        ["s3://", "gs://", "https://", "http://", "az://"]
+            .iter()
+            .any(|p| t.starts_with(p))
+    };
+    let has = |w: &str| args.iter().any(|a| a.text == w);
+    let copies = match name {
+        "aws" => has("s3") && (has("cp") || has("mv") || has("sync")),
+        "gsutil" => has("cp") || has("mv") || has("rsync"),
+        "gcloud" => has("storage") && (has("cp") || has("mv") || has("rsync")),
+        _ => has("copy") || has("cp") || has("sync"),
+    };
+    let storage = has("storage");
+    // A local operand with a bucket after it and none before it: the
+    // source of an upload (`cp s3://b/k dest` downloads).
+    let operand = |w: &Word| {
+        !w.text.starts_with('-')
+            && !matches!(
+                w.text.as_str(),
+                "s3" | "cp" | "mv" | "sync" | "rsync" | "storage" | "copy"
+            )
+    };
+    let mut remote_after = vec![false; args.len() + 1];
+    for (i, a) in args.iter().enumerate().rev() {
+        remote_after[i] = remote_after[i + 1] || operand(a) && remote(&a.text);
+    }
+    let mut remote_before = false;
+    for (i, a) in args.iter().enumerate() {
+        let prev = i
+            .checked_sub(1)
+            .and_then(|p| args.get(p))
+            .map_or("", |p| p.text.as_str());
+        let flag_file = match name {
+            "aws" => matches!(prev, "--body" | "--payload"),
+            "az" => storage && matches!(prev, "--file" | "-f" | "--source" | "-s"),
+            _ => false,
+        };
+        let source = copies
+            && operand(a)
+            && !remote(&a.text)
+            && !remote_before
+            && remote_after.get(i + 1).copied().unwrap_or(false);
+        if let Some(o) = out.get_mut(i) {
+            *o = flag_file || source;
+        }
+        remote_before |= operand(a) && remote(&a.text);
+    }
+    out
 }
 
 /// Whether a header (`Authorization: Bearer $T`, `X-Api-Key: $K`) is the

@@ -29,6 +29,20 @@ pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut 
             && (secret_source(value) || vars(value).iter().any(|v| flow.tainted.contains(*v)))
         {
             flow.tainted.insert(name.to_string());
+            // A literal (`KEY=~/.ssh/id_rsa`, `pem="$R-bundle.pem"`) or a
+            // string built from paths (`url="https://$H/$f"`) is a path:
+            // no command runs to read a file.
+            let built_from_paths = !value.contains("$(")
+                && !value.contains('`')
+                && vars(value)
+                    .iter()
+                    .filter(|v| flow.tainted.contains(**v))
+                    .all(|v| flow.paths.contains(*v));
+            if built_from_paths {
+                flow.paths.insert(name.to_string());
+            } else {
+                flow.paths.remove(name);
+            }
         }
     }
     if secret && !piped {
@@ -47,6 +61,7 @@ pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut 
         && command.words[2..].iter().any(|w| names_store(&w.text))
     {
         flow.tainted.insert(command.words[0].text.clone());
+        flow.paths.insert(command.words[0].text.clone());
     }
     // `read -s` prompts take a secret from the keyboard.
     if let Some(cmd) = program(command)
@@ -58,5 +73,6 @@ pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut 
         && let Some(last) = cmd.args.last()
     {
         flow.tainted.insert(last.text.clone());
+        flow.paths.remove(&last.text);
     }
 }

@@ -135,8 +135,8 @@ pub(super) fn command_rules(
     ctx: &mut Ctx<'_>,
     unit: &Unit<'_>,
     cmd: &Cmd<'_>,
-    _index: usize,
-    _all: &[Cmd<'_>],
+    index: usize,
+    all: &[Cmd<'_>],
     flow: &mut Flow,
     mode: Mode,
     depth: u8,
@@ -214,7 +214,7 @@ pub(super) fn command_rules(
             flow.downloads.push((basename(&file), url));
         }
         sink(ctx, unit, cmd, flow);
-    } else if SENDERS.contains(&name) {
+    } else if SENDERS.contains(&name) || name == "az" || name == "azcopy" || name == "gcloud" {
         sink(ctx, unit, cmd, flow);
     }
     // Running a downloaded file.
@@ -546,7 +546,9 @@ pub(super) fn command_rules(
     {
         let weak = store.1.trim_start_matches(['.', '/']).starts_with("env")
             || sensitive::in_project(&store.0.text, "")
-            || sensitive::is_transcript(&store.1);
+            || sensitive::own_keychain(&store.0.text)
+            || sensitive::is_transcript(&store.1)
+            || ctx.skill.declared.works_with(&store.1);
         let severity = if weak || mode == Mode::Inline {
             Severity::Low
         } else {
@@ -569,11 +571,19 @@ pub(super) fn command_rules(
     }) || ["$(env", "$(printenv", "`env", "`printenv", "export -p"]
         .iter()
         .any(|s| text.contains(s));
-    let placeholder = cmd
-        .command
-        .redirects
-        .iter()
-        .any(|r| r.op == "<" && text.contains(&format!("<{}>", r.target.text)));
+    let placeholder = cmd.command.redirects.iter().any(|r| {
+        // `<project-id>`: the `<` right before the word and `>` right
+        // after it (read at the word's ends: one look per redirect).
+        r.op == "<"
+            && unit
+                .text
+                .get(..r.target.span.start)
+                .is_some_and(|b| b.ends_with('<'))
+            && unit
+                .text
+                .get(r.target.span.end..)
+                .is_some_and(|a| a.starts_with('>'))
+    });
     if sensitive::dumps_environment(text)
         && env_command
         && (!placeholder && cmd.command.redirects.iter().any(|r| r.op.starts_with('>'))
@@ -617,7 +627,13 @@ pub(super) fn command_rules(
     if (name == "tee" || name == "cp" || name == "mv" || name == "install" || name == "ln")
         && let Some(dest) = cmd.args.iter().rev().find(|a| !a.text.starts_with('-'))
     {
-        written(ctx, unit, &dest.text, "", dest.span.clone(), mode);
+        // What `tee` writes is what the command before it feeds it: an
+        // `echo`'s words or a heredoc's body (`cat <<EOF | sudo tee F`).
+        let fed = match index.checked_sub(1).and_then(|p| all.get(p)) {
+            Some(feeder) if name == "tee" => fed_text(unit, feeder),
+            _ => String::new(),
+        };
+        written(ctx, unit, &dest.text, &fed, dest.span.clone(), mode);
     }
     if name == "ssh-copy-id" {
         ctx.report(
@@ -729,6 +745,26 @@ pub(super) fn heredoc(
             }
         }
     }
+}
+
+/// The text a command of a pipeline feeds the next: an `echo`'s or
+/// `printf`'s words, or its heredocs' bodies.
+fn fed_text(unit: &Unit<'_>, cmd: &Cmd<'_>) -> String {
+    if matches!(cmd.name.as_str(), "echo" | "printf") {
+        return cmd
+            .args
+            .iter()
+            .map(|a| a.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    cmd.command
+        .redirects
+        .iter()
+        .filter_map(|r| r.heredoc.clone())
+        .filter_map(|b| unit.text.get(b))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Whether `security` reads one generic item the skill names by its

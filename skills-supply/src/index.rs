@@ -58,7 +58,7 @@ pub use model::{
     WELL_KNOWN, digest_of,
 };
 pub(crate) use model::{check_description, check_digest, check_name};
-pub use publish::{Publication, PublishReport, publish, to_json};
+pub use publish::{Publication, PublishReport, archive_path, publish, signature_path, to_json};
 pub use read::parse;
 
 /// The index URL for what a user typed: a URL ending in `.json` as it is;

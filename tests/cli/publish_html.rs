@@ -329,3 +329,90 @@ fn the_corpus_pages_pass_axe_core_in_chromium() {
     assert!(text.contains(": 0 violations on "), "{text}");
     assert!(text.contains("browser checks passed"), "{text}");
 }
+
+/// A signed version published again is left as it is (its signature kept:
+/// signing is hedged, so signing the same bytes again gives new bytes),
+/// while other content, another key, or a signature the key did not make
+/// is still refused as a change of a published version.
+#[test]
+fn a_signed_version_published_again_keeps_its_signature() {
+    let tmp = tempdir();
+    let root = tmp.path();
+    skill(
+        root,
+        "src/alpha",
+        "alpha",
+        "Alpha does things. Use it for things.",
+    );
+    ok(root, &["keygen", "-W", "-p", "k.pub", "-s", "k.key"]);
+    ok(root, &["keygen", "-W", "-p", "k2.pub", "-s", "k2.key"]);
+    let publish = |key: &str| {
+        run(
+            root,
+            &[
+                "publish",
+                "src",
+                "--out",
+                "site",
+                "--release",
+                "1.0.0",
+                "--sign",
+                key,
+            ],
+        )
+    };
+    let out = publish("k.key");
+    assert!(out.status.success(), "{out:?}");
+    let sig = root.join("site/.well-known/agent-skills/alpha/1.0.0/alpha.zip.minisig");
+    let first = std::fs::read(&sig).unwrap();
+    let again = publish("k.key");
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{again:?}");
+    assert!(said.contains("(0 written,"), "{said}");
+    assert_eq!(std::fs::read(&sig).unwrap(), first);
+    // Another key's signature of the same bytes is another publication.
+    let other = publish("k2.key");
+    assert!(!other.status.success());
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("already published with other content"),
+        "{other:?}"
+    );
+    // A signature planted in the folder is neither kept nor replaced.
+    let planted = root.join("planted.minisig");
+    let out = run(
+        root,
+        &[
+            "publish",
+            "src",
+            "--out",
+            "other-site",
+            "--release",
+            "1.0.0",
+            "--sign",
+            "k2.key",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    std::fs::copy(
+        root.join("other-site/.well-known/agent-skills/alpha/1.0.0/alpha.zip.minisig"),
+        &planted,
+    )
+    .unwrap();
+    std::fs::copy(&planted, &sig).unwrap();
+    let out = publish("k.key");
+    assert!(!out.status.success(), "{out:?}");
+    assert_eq!(
+        std::fs::read(&sig).unwrap(),
+        std::fs::read(&planted).unwrap()
+    );
+    // Other content under the same version is refused, signed or not.
+    std::fs::write(&sig, &first).unwrap();
+    skill(
+        root,
+        "src/alpha",
+        "alpha",
+        "Alpha does other things now. Use it for them.",
+    );
+    let out = publish("k.key");
+    assert!(!out.status.success(), "{out:?}");
+}

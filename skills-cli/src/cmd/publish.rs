@@ -4,14 +4,18 @@
 //! the index's `archive` type means to its readers, Vercel's CLI among
 //! them), signed when `--sign` is given with the trusted comment packs use
 //! (the skill's digest) plus the version and the time, so that an installer
-//! can refuse an older version signed by the same key. The index's
+//! can refuse an older version signed by the same key; a version published
+//! and signed already keeps its signature when the key's check of it over
+//! the same bytes passes (signing is hedged). The index's
 //! browsable pages are written after it (`publish_pages.rs`) unless
 //! `--no-html` says not to.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use skills_compiler::embed::PlanSkill;
 use skills_compiler::render;
+use skills_core::fsread;
 use skills_core::pack::{signature, write};
 use skills_core::zip::write::{DosTime, ZipWriter};
 use skills_supply::index::{self, Publication};
@@ -20,7 +24,7 @@ use crate::Outcome;
 use crate::args::PublishArgs;
 use crate::cmd::pack::checked_plan_with;
 use crate::sign as password;
-use skills_core::pack::sign::sign;
+use skills_core::pack::sign::{SecretKey, sign, signed_by};
 use skills_install::skill_digest;
 
 /// Runs `skb publish`.
@@ -46,22 +50,28 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
     let mut items = Vec::new();
     for skill in &plan.skills {
         let archive = root_zip(skill, time)?;
+        let name = skills_install::folder_name(skill).to_string();
         let signature = match &key {
             Some(k) => {
                 let digest = skill_digest(skill);
                 let hex = digest.strip_prefix("sha256:").unwrap_or(&digest);
-                let comment = signature::SignedClaims {
-                    digest: hex.to_string(),
-                    version: Some(args.release.clone()),
-                    timestamp: Some(timestamp),
+                match published_signature(&args.out, &name, &args.release, k, &archive, hex)? {
+                    Some(kept) => Some(kept),
+                    None => {
+                        let comment = signature::SignedClaims {
+                            digest: hex.to_string(),
+                            version: Some(args.release.clone()),
+                            timestamp: Some(timestamp),
+                        }
+                        .to_string();
+                        Some(sign(k, &archive, &comment).map_err(io::Error::other)?)
+                    }
                 }
-                .to_string();
-                Some(sign(k, &archive, &comment).map_err(io::Error::other)?)
             }
             None => None,
         };
         items.push(Publication {
-            name: skills_install::folder_name(skill).to_string(),
+            name,
             description: skill.meta.description.to_string(),
             version: args.release.clone(),
             archive,
@@ -104,6 +114,33 @@ pub fn run(args: &PublishArgs) -> io::Result<Outcome> {
         )?;
     }
     Ok(Outcome::Success)
+}
+
+/// The signature already published for version `version` of `name` in
+/// `out`, when `key` made it over these `archive` bytes for this digest
+/// (`hex`) and version: publishing a signed version again keeps it, since
+/// a new signature of the same bytes is new bytes and a published
+/// version's files never change. `None` when there is none, or it is
+/// anything else (the publication then refuses the change, as before).
+fn published_signature(
+    out: &Path,
+    name: &str,
+    version: &str,
+    key: &SecretKey,
+    archive: &[u8],
+    hex: &str,
+) -> io::Result<Option<String>> {
+    let path = index::signature_path(out, name, version);
+    let text = match fsread::read_file(&path, signature::MAX_SIGNATURE_FILE) {
+        Ok(bytes) => String::from_utf8(bytes).ok(),
+        Err(e) if e.is_not_found() => None,
+        Err(e) => return Err(io::Error::other(e.to_string())),
+    };
+    let same = |comment: String| {
+        signature::claims(&comment)
+            .is_some_and(|c| c.digest == hex && c.version.as_deref() == Some(version))
+    };
+    Ok(text.filter(|t| signed_by(key, archive, t).is_some_and(same)))
 }
 
 /// The skill's files in a deterministic zip, `SKILL.md` at the root.

@@ -337,6 +337,21 @@ pub fn sign(key: &SecretKey, data: &[u8], trusted_comment: &str) -> Result<Strin
     })
 }
 
+/// The trusted comment of `signature` (the text of a `.minisig` file) when
+/// it is a prehashed signature by `key` over `data` whose trusted comment
+/// is signed too; `None` for anything else. Signing is hedged, so the same
+/// bytes signed again are new bytes: this is how a publisher tells that a
+/// signature already published is one it would make now.
+pub fn signed_by(key: &SecretKey, data: &[u8], signature: &str) -> Option<String> {
+    let sig = minisign::SignatureBox::from_string(signature).ok()?;
+    if !sig.is_prehashed() {
+        return None;
+    }
+    let comment = sig.trusted_comment().ok()?;
+    minisign::verify(&key.public, &sig, io::Cursor::new(data), true, false, false).ok()?;
+    Some(comment)
+}
+
 /// Reads a public key given as the path of a minisign `.pub` file or as the
 /// bare base64 key (what `minisign -P` takes), returning the base64 key.
 pub fn load_public_key(arg: &str) -> Result<String, SignError> {
@@ -620,6 +635,26 @@ mod tests {
             .expect("public key")
             .verify(DATA, &signature, false)
             .expect("verifies");
+    }
+
+    #[test]
+    fn a_signature_is_known_as_the_keys_own_over_the_same_bytes_only() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let new_key = |n: &str| {
+            let (pk, sk) = (
+                dir.path().join(format!("{n}.pub")),
+                dir.path().join(format!("{n}.key")),
+            );
+            keygen(&pk, &sk, None, false).expect("keygen");
+            read_secret_key(&sk, no_password).expect("load")
+        };
+        let (key, other) = (new_key("a"), new_key("b"));
+        let sig = sign(&key, b"data", "claims").expect("sign");
+        assert_ne!(sign(&key, b"data", "claims").expect("sign"), sig, "hedged");
+        assert_eq!(signed_by(&key, b"data", &sig).as_deref(), Some("claims"));
+        assert_eq!(signed_by(&key, b"datA", &sig), None);
+        assert_eq!(signed_by(&other, b"data", &sig), None);
+        assert_eq!(signed_by(&key, b"data", "not a signature"), None);
     }
 
     #[test]

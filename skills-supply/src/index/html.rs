@@ -21,7 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
-use skills_core::pack::signature::signature_key_id;
+use skills_core::pack::signature::{MAX_SIGNATURE_FILE, signature_key_id};
 use skills_core::zip::{Archive, Kind, Limits};
 
 use super::publish::{existing, sorted_dirs, write_atomic};
@@ -37,10 +37,6 @@ pub use page::render;
 /// read back: its local and central headers with a name of up to 255
 /// bytes, rounded up.
 const ENTRY_OVERHEAD: u64 = 1024;
-
-/// The largest `.minisig` read for its key id (minisign's are under 500
-/// bytes).
-const MAX_SIGNATURE_BYTES: u64 = 64 << 10;
 
 /// The pages of `index` (the site index [`publish`](super::publish)
 /// returned) as the folder `out_dir` holds them, each with the newest
@@ -80,7 +76,7 @@ pub fn read_site(
                     .collect();
             }
             let sig = archive.with_file_name(format!("{}.zip{SIGNATURE_SUFFIX}", entry.name));
-            page.key_id = bounded(&sig, MAX_SIGNATURE_BYTES)?
+            page.key_id = bounded(&sig, MAX_SIGNATURE_FILE)?
                 .and_then(|b| String::from_utf8(b).ok())
                 .and_then(|s| signature_key_id(&s));
         }

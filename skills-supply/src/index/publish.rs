@@ -215,6 +215,24 @@ fn check_item(item: &Publication) -> Result<(), IndexError> {
     Ok(())
 }
 
+/// Where version `version` of the skill `name` keeps its archive under
+/// the publication folder `out_dir`.
+pub fn archive_path(out_dir: &Path, name: &str, version: &str) -> PathBuf {
+    out_dir
+        .join(WELL_KNOWN)
+        .join(name)
+        .join(version)
+        .join(archive_file(name))
+}
+
+/// Where version `version` of the skill `name` keeps its archive's
+/// signature under the publication folder `out_dir`.
+pub fn signature_path(out_dir: &Path, name: &str, version: &str) -> PathBuf {
+    let mut path = archive_path(out_dir, name, version).into_os_string();
+    path.push(SIGNATURE_SUFFIX);
+    PathBuf::from(path)
+}
+
 /// The immutable files of one version, with their bytes.
 fn files_of(root: &Path, item: &Publication) -> Vec<(PathBuf, Vec<u8>)> {
     let dir = root.join(&item.name).join(&item.version);

@@ -201,6 +201,7 @@ fn fresh_clone(p: &Path) {
     }
 }
 
+#[skills_tests::acceptance("needs ssh-keygen (openssh-client) beside git")]
 #[test]
 fn ssh_signed_tags_and_commits_install_and_every_other_signature_is_refused() {
     let (_tmp, root, p) = project();
@@ -454,6 +455,7 @@ fn gpg_key(home: &Path, uid: &str) -> (String, String) {
     )
 }
 
+#[skills_tests::acceptance("needs gpg (gnupg) and ssh-keygen (openssh-client) beside git")]
 #[test]
 fn openpgp_signed_commits_install_and_a_retired_key_verifies_only_the_locked_release() {
     let (_tmp, root, p) = project();

@@ -59,6 +59,7 @@ fn keys_of(file: &TrustFile) -> Vec<&TrustedKey> {
     file.publishers().flat_map(|p| &p.keys).collect()
 }
 
+#[skills_tests::acceptance("needs ssh-keygen (openssh-client) beside git")]
 #[test]
 fn a_signature_vouches_only_for_the_commit_checked_out() {
     let tmp = tempfile::tempdir().unwrap();

@@ -46,19 +46,9 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
         && !sends_without_url
         && !matches!(
             cmd.name.as_str(),
-            "nc" | "ncat"
-                | "netcat"
-                | "socat"
-                | "telnet"
-                | "mail"
-                | "mailx"
-                | "sendmail"
-                | "aws"
-                | "gsutil"
-                | "gcloud"
-                | "az"
-                | "azcopy"
+            "nc" | "ncat" | "netcat" | "socat" | "telnet" | "mail" | "mailx" | "sendmail"
         )
+        && !is_cloud(&cmd.name)
     {
         return;
     }
@@ -114,10 +104,7 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
         // A cloud's command line sends its arguments to the account it is
         // logged in to: only what it uploads leaves. Pointed at another
         // endpoint, it is a network call like any other.
-        let cloud = matches!(
-            cmd.name.as_str(),
-            "aws" | "gsutil" | "gcloud" | "az" | "azcopy"
-        ) && !other_endpoint(cmd.args);
+        let cloud = is_cloud(&cmd.name) && !other_endpoint(cmd.args);
         let via_var = vars(t).into_iter().find(|v| {
             flow.tainted.contains(*v)
                 && (whole || !cloud)
@@ -232,7 +219,7 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
 /// logged in to. One pass over the arguments.
 fn cloud_uploads(name: &str, args: &[Word]) -> Vec<bool> {
     let mut out = vec![false; args.len()];
-    if !matches!(name, "aws" | "gsutil" | "gcloud" | "az" | "azcopy") {
+    if !is_cloud(name) {
         return out;
     }
     let remote = |t: &str| {
@@ -291,6 +278,12 @@ fn cloud_uploads(name: &str, args: &[Word]) -> Vec<bool> {
         remote_before |= operand(a) && !value(i) && remote(&a.text);
     }
     out
+}
+
+/// Whether `name` is a cloud's command line, which sends what it uploads
+/// to the account it is logged in to.
+fn is_cloud(name: &str) -> bool {
+    matches!(name, "aws" | "gsutil" | "gcloud" | "az" | "azcopy")
 }
 
 /// Whether the option `flag` of a cloud's command line takes the next word

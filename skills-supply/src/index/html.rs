@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use skills_core::pack::signature::{MAX_SIGNATURE_FILE, signature_key_id};
 use skills_core::zip::{Archive, Kind, Limits};
 
-use super::publish::{existing, sorted_dirs, write_atomic};
-use super::{INDEX_FILE, Index, IndexError, SIGNATURE_SUFFIX, WELL_KNOWN, version};
+use super::publish::{archive_path, existing, signature_path, sorted_dirs, write_atomic};
+use super::{INDEX_FILE, Index, IndexError, WELL_KNOWN, version};
 
 mod model;
 mod page;
@@ -64,7 +64,7 @@ pub fn read_site(
         };
         let mut contents = Vec::new();
         if let Some(newest) = page.versions.first() {
-            let archive = dir.join(newest).join(format!("{}.zip", entry.name));
+            let archive = archive_path(out_dir, &entry.name, newest);
             let most = limits
                 .max_total_size
                 .saturating_add(limits.max_entries as u64 * ENTRY_OVERHEAD);
@@ -75,7 +75,7 @@ pub fn read_site(
                     .map(|(p, b)| (p.clone(), b.len() as u64))
                     .collect();
             }
-            let sig = archive.with_file_name(format!("{}.zip{SIGNATURE_SUFFIX}", entry.name));
+            let sig = signature_path(out_dir, &entry.name, newest);
             page.key_id = bounded(&sig, MAX_SIGNATURE_FILE)?
                 .and_then(|b| String::from_utf8(b).ok())
                 .and_then(|s| signature_key_id(&s));

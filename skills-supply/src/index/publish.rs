@@ -102,7 +102,7 @@ pub fn publish(
                 ),
             });
         }
-        for (path, bytes) in files_of(&root, item) {
+        for (path, bytes) in files_of(out_dir, item) {
             if plan.iter().any(|(p, b)| *p == path && *b != bytes) {
                 return Err(immutable(item, path));
             }
@@ -218,11 +218,13 @@ fn check_item(item: &Publication) -> Result<(), IndexError> {
 /// Where version `version` of the skill `name` keeps its archive under
 /// the publication folder `out_dir`.
 pub fn archive_path(out_dir: &Path, name: &str, version: &str) -> PathBuf {
-    out_dir
-        .join(WELL_KNOWN)
-        .join(name)
-        .join(version)
-        .join(archive_file(name))
+    version_dir(out_dir, name, version).join(archive_file(name))
+}
+
+/// The folder of version `version` of the skill `name` under the
+/// publication folder `out_dir`.
+fn version_dir(out_dir: &Path, name: &str, version: &str) -> PathBuf {
+    out_dir.join(WELL_KNOWN).join(name).join(version)
 }
 
 /// Where version `version` of the skill `name` keeps its archive's
@@ -234,13 +236,15 @@ pub fn signature_path(out_dir: &Path, name: &str, version: &str) -> PathBuf {
 }
 
 /// The immutable files of one version, with their bytes.
-fn files_of(root: &Path, item: &Publication) -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = root.join(&item.name).join(&item.version);
-    let file = archive_file(&item.name);
-    let mut files = vec![(dir.join(&file), item.archive.clone())];
+fn files_of(out_dir: &Path, item: &Publication) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = version_dir(out_dir, &item.name, &item.version);
+    let mut files = vec![(
+        archive_path(out_dir, &item.name, &item.version),
+        item.archive.clone(),
+    )];
     if let Some(sig) = &item.signature {
-        let sig_file = format!("{file}{SIGNATURE_SUFFIX}");
-        files.push((dir.join(sig_file), sig.as_bytes().to_vec()));
+        let path = signature_path(out_dir, &item.name, &item.version);
+        files.push((path, sig.as_bytes().to_vec()));
     }
     let one = Index {
         schema: SCHEMA.to_string(),
@@ -248,7 +252,7 @@ fn files_of(root: &Path, item: &Publication) -> Vec<(PathBuf, Vec<u8>)> {
             name: item.name.clone(),
             description: item.description.clone(),
             kind: EntryKind::Archive,
-            url: file,
+            url: archive_file(&item.name),
             digest: digest_of(&item.archive),
             version: Some(item.version.clone()),
         }],

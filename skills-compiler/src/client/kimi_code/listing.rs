@@ -232,6 +232,16 @@ pub fn loose_files(folders: &[Origin]) -> Vec<Loose> {
     out
 }
 
+/// The skills folders Kimi Code reads among those `found` came from.
+pub(super) fn folders_read(found: &[FoundSkill]) -> Vec<Origin> {
+    found
+        .iter()
+        .filter_map(|f| f.origin.as_ref())
+        .filter(|o| o.folder_read_by(Client::KimiCode))
+        .cloned()
+        .collect()
+}
+
 /// Kimi Code's listing of what discovery found with `opts`, its loose
 /// files included: those at the top of the folders the found skills are
 /// in, and (for a project started in `start`) of every folder Kimi Code
@@ -241,12 +251,7 @@ pub fn listing_found(
     start: Option<&Path>,
     opts: &crate::discover::DiscoveryOptions,
 ) -> Listing {
-    let mut folders: Vec<Origin> = found
-        .iter()
-        .filter_map(|f| f.origin.as_ref())
-        .filter(|o| o.folder_read_by(Client::KimiCode))
-        .cloned()
-        .collect();
+    let mut folders = folders_read(found);
     if let Some(start) = start {
         folders.extend(crate::discover::client_folders(
             Client::KimiCode,

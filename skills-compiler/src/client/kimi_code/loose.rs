@@ -6,12 +6,11 @@
 //! cut), and `SK409` where it lists the file, so that an author learns
 //! that a `README.md` kept beside the skills reaches the model.
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use skills_core::client::Client;
 
-use super::listing::{listing, loose_files, shown};
+use super::listing::{folders_read, listing, loose_files, shown};
 use crate::client::reading::Outcome;
 use crate::diag::{Code, Diagnostic};
 use crate::discover::FoundSkill;
@@ -23,14 +22,7 @@ use crate::profile::Profile;
 /// loose file; otherwise the listing is computed once, the found skills
 /// with it, since a skill folder read first holds its name.
 pub fn diagnostics(found: &[FoundSkill], profile: Profile) -> Vec<(PathBuf, Vec<Diagnostic>)> {
-    let mut seen: HashSet<&Path> = HashSet::new();
-    let folders: Vec<_> = found
-        .iter()
-        .filter_map(|f| f.origin.as_ref())
-        .filter(|o| o.folder_read_by(Client::KimiCode) && seen.insert(&o.folder))
-        .cloned()
-        .collect();
-    let loose = loose_files(&folders);
+    let loose = loose_files(&folders_read(found));
     if loose.is_empty() {
         return Vec::new();
     }
@@ -93,6 +85,7 @@ mod tests {
     use super::*;
     use crate::diag::Severity;
     use crate::discover::{DiscoveryOptions, discover_all_with};
+    use std::path::Path;
 
     fn found_in(project: &Path) -> Vec<FoundSkill> {
         discover_all_with(

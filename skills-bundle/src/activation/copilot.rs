@@ -129,7 +129,9 @@ pub fn related_files(dir: &Path) -> Related {
         related: Related::default(),
         found: Vec::new(),
     };
-    walk.folder(dir, 0);
+    if let Ok(read) = std::fs::read_dir(dir) {
+        walk.folder(read.flatten().map(|e| e.path()), 0);
+    }
     let mut related = walk.related;
     related.files = walk
         .found
@@ -141,9 +143,25 @@ pub fn related_files(dir: &Path) -> Related {
     related
 }
 
-/// How many entries the folder `dir` holds (0 when it cannot be read).
-fn count(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |read| read.count())
+/// The entries of the folder `dir` in the order the file system gives
+/// them, when it holds at most `keep` (else none), and how many it holds;
+/// one read of the folder, nothing kept past `keep`. An unreadable folder
+/// holds none.
+fn listed(dir: &Path, keep: usize) -> (Vec<PathBuf>, usize) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return (Vec::new(), 0);
+    };
+    let mut kept = Vec::new();
+    let mut count = 0;
+    for entry in read.flatten() {
+        count += 1;
+        if count <= keep {
+            kept.push(entry.path());
+        } else {
+            kept.clear();
+        }
+    }
+    (kept, count)
 }
 
 struct Walk<'a> {
@@ -153,14 +171,10 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Walks the folder `dir`, its entries in the order the file system
-    /// gives them; `false` once the walk is over.
-    fn folder(&mut self, dir: &Path, depth: usize) -> bool {
-        let Ok(read) = std::fs::read_dir(dir) else {
-            return true;
-        };
-        for entry in read.flatten() {
-            let path = entry.path();
+    /// Walks a folder's `entries`, in the order the file system gives
+    /// them; `false` once the walk is over.
+    fn folder(&mut self, entries: impl Iterator<Item = PathBuf>, depth: usize) -> bool {
+        for path in entries {
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;
             };
@@ -168,7 +182,7 @@ impl Walk<'_> {
                 if depth >= MAX_DEPTH {
                     continue;
                 }
-                let items = count(&path);
+                let (inner, items) = listed(&path, SUMMARY_OVER);
                 if items > SUMMARY_OVER {
                     let rel = path.strip_prefix(self.top).unwrap_or(&path);
                     let rel: Vec<_> = rel
@@ -176,7 +190,7 @@ impl Walk<'_> {
                         .map(|c| c.as_os_str().to_string_lossy())
                         .collect();
                     self.related.summarized.push((rel.join("/"), items));
-                } else if !self.folder(&path, depth + 1) {
+                } else if !self.folder(inner.into_iter(), depth + 1) {
                     return false;
                 }
             } else if meta.is_file() {

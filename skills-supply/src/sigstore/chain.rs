@@ -69,3 +69,21 @@ pub(crate) fn verify(leaf: &[u8], root: &TrustedRoot, time: u64) -> Result<Vec<u
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ca_outside_its_window_issues_nothing() {
+        let root = TrustedRoot::public_good().unwrap();
+        // The intermediate is a CA certificate, never a code-signing leaf;
+        // and before 2021 no CA of the root was valid at all.
+        let intermediate = &root.cas[1].chain[0];
+        let err = verify(intermediate, &root, 1_000_000_000).unwrap_err();
+        assert!(err.to_string().contains("no Fulcio CA"), "{err}");
+        let err = verify(intermediate, &root, 1_700_000_000).unwrap_err();
+        assert_eq!(err.kind(), crate::sigstore::ErrorKind::Untrusted, "{err}");
+        assert!(verify(b"\x30\x00", &root, 1_700_000_000).is_err());
+    }
+}

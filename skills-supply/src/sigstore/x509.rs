@@ -32,6 +32,9 @@ pub(crate) struct Extension<'a> {
     pub(crate) whole: &'a [u8],
 }
 
+/// The most extensions read (a Fulcio certificate has about 25).
+const MAX_EXTENSIONS: usize = 64;
+
 /// Context tag `[3]` (constructed) around the extensions.
 const EXTENSIONS_TAG: u8 = 0xa3;
 
@@ -66,6 +69,9 @@ impl<'a> Certificate<'a> {
             let mut list = Reader::new(exts.content);
             let mut seq = Reader::new(list.expect(der::SEQUENCE)?.content);
             while !seq.is_empty() {
+                if extensions.len() == MAX_EXTENSIONS {
+                    return malformed("certificate: too many extensions");
+                }
                 let item = seq.expect(der::SEQUENCE)?;
                 let mut ext = Reader::new(item.content);
                 let oid = ext.expect(der::OID)?.content;

@@ -26,7 +26,26 @@
 //! 6. the certificate's identity and OIDC issuer satisfy the [`Policy`]
 //!    (`identity.rs`).
 //!
-//! Tested on sigstore's conformance fixtures (`tests/data/sigstore`).
+//! Tested on sigstore's conformance fixtures
+//! (`tests/fixtures/sigstore-conformance`, run by `tests/supply/sigstore.rs`).
+//!
+//! ```no_run
+//! use skills_supply::sigstore::{self, Policy, TrustedRoot};
+//!
+//! let bundle = std::fs::read("skills.zip.sigstore.json")?;
+//! let artifact = std::fs::read("skills.zip")?;
+//! let policy = Policy::new(
+//!     "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/*",
+//!     "https://token.actions.githubusercontent.com",
+//! );
+//! let now = std::time::SystemTime::now()
+//!     .duration_since(std::time::UNIX_EPOCH)?
+//!     .as_secs();
+//! let root = TrustedRoot::public_good()?;
+//! let verified = sigstore::verify(&bundle, &artifact, &root, &policy, now)?;
+//! println!("signed by {} (log index {})", verified.signer.identity, verified.log_index);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod body;
 mod bundle;

@@ -21,6 +21,7 @@ pub mod git;
 pub mod http;
 pub mod index;
 pub mod oci;
+pub mod sigstore;
 pub mod tls;
 pub mod trust;
 pub mod vercel;

@@ -44,7 +44,7 @@ mod error;
 mod file;
 mod key;
 mod kind;
-mod pattern;
+pub(crate) mod pattern;
 mod policy;
 mod provenance;
 mod signer;

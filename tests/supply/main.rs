@@ -14,5 +14,6 @@ mod node;
 mod oci;
 mod oci_helpers;
 mod registry;
+mod sigstore;
 mod trust;
 mod vercel;

@@ -21,6 +21,7 @@ mod clients;
 mod clients_codex;
 mod clients_copilot;
 mod clients_gemini;
+mod clients_heldout;
 mod clients_kimi;
 mod clients_opencode;
 mod clients_qwen;

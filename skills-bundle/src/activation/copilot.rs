@@ -32,7 +32,10 @@
 //! `...and more files` line. A block is there only when it has something
 //! to say. BODY is the text after the frontmatter's closing line without
 //! its leading blank lines, its end as written. Nothing is substituted or
-//! escaped: `$ARGUMENTS`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` `` arrive as
+//! escaped, but Copilot's secret filter replaces what looks like a
+//! credential in the whole message with `******` (`redact`: `Bearer
+//! TOKEN`, `password=…`, GitHub and npm tokens, a URL's password):
+//! `$ARGUMENTS`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` `` arrive as
 //! written, and an `args` argument changes nothing. A name the tool does
 //! not know, or a skill with `disable-model-invocation: true`, gets
 //! [`not_found`].
@@ -51,6 +54,8 @@
 //! it runs on, as Copilot's own listing is for its.
 
 use std::path::{Path, PathBuf};
+
+mod redact;
 
 /// The most files [`related_files`] lists.
 pub const MAX_FILES: usize = 100;
@@ -104,7 +109,7 @@ pub fn render(name: &str, dir: &str, related: &Related, body: &str) -> String {
     }
     out.push_str(body);
     out.push_str("\n</skill-context>");
-    out
+    redact::secrets(&out)
 }
 
 /// What Copilot CLI tells its model of a skill's other files.

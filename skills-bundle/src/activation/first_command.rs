@@ -75,6 +75,13 @@ pub(crate) fn words(line: &str) -> Option<Vec<String>> {
             Token::Word(w) if w.starts_with("((") || is_assignment(w) || w == "!" || w == "{" => {
                 token = lexer.next();
             }
+            // A word opening with `[` but neither the test `[` nor `[[`
+            // is skipped like an assignment (recorded: `[x] b` and
+            // `[a-z] q` gave `b` and `q`; `[x] #c`, `[x]y #c`, `[[x]] #c`
+            // and `[] #c` found no command; `[{a,b} $@ =` gave `$@`).
+            Token::Word(w) if w.starts_with('[') && w != "[" && w != "[[" => {
+                token = lexer.next();
+            }
             // A keyword before a command, also when a quote or an
             // expansion follows it closely (`while's t'` is `s t`).
             Token::Word(w) if let Some(rest) = after_keyword(w) => {

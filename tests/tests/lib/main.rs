@@ -5,8 +5,9 @@
 //! `skills-cli`'s test binary `cli` (`tests/cli/`), where Cargo builds the
 //! binary for them.
 //!
-//! `ui` (trybuild) and `rebuild` run Cargo on scratch crates: what they test
-//! is what Cargo makes of a user's crate.
+//! `ui` (a renamed dependency) and `rebuild` run Cargo on scratch crates:
+//! what they test is what Cargo makes of a user's crate. The trybuild cases
+//! are the `skills-ui-tests` crate's (`tests/ui-tests`).
 
 mod activation;
 mod agent;

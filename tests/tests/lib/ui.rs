@@ -1,47 +1,19 @@
-//! `skills_bundle!` as a user's compiler shows it: one trybuild case per
-//! mistake in `tests/ui/<mistake>.rs`, each with its `.stderr` snapshot (the
-//! code, `file:line:col`, snippet and help are the product's interface), and
-//! `tests/ui/pass/*.rs` cases that must compile without a warning and run.
-//! Each case embeds its own small skill tree under `tests/ui/skills/<case>/`.
-//!
-//! **Where the fixtures are found.** trybuild compiles every case as a binary
-//! of a crate it generates in `<target>/tests/trybuild/skills-tests/`, so that
-//! directory is the `CARGO_MANIFEST_DIR` the macro resolves paths against. A
-//! path climbing out of it (`"../../../../tests/ui/skills/…"`) only works while
-//! the target directory is `<workspace>/target`, and breaks under
-//! `CARGO_TARGET_DIR`. Instead, [`link_fixtures`] asks `cargo metadata` for the
-//! target directory, exactly as trybuild does, and makes `<that crate>/ui` a
-//! symbolic link to this crate's `tests/ui` (a fresh copy where links are not
-//! available). A case then names `"ui/skills/<case>"`, which is also the
-//! fixture's path relative to this crate, and the snapshots show the same short
-//! paths wherever the target directory is.
-//!
-//! After changing the compiler's messages, regenerate the snapshots with
-//! `TRYBUILD=overwrite cargo test -p skills-tests --test lib -- ui::ui` and read
-//! every diff.
-//!
-//! A crate that depends on `skills-bundle` under another name cannot be a
-//! trybuild case: trybuild's crate inherits this crate's `skills-bundle`
-//! dev-dependency, and Cargo refuses one package under two names in one crate.
-//! [`renamed_dependency_compiles`] builds such a crate with Cargo instead.
+//! A crate that depends on `skills-bundle` under another name compiles
+//! `skills_bundle!`. It cannot be a trybuild case (the `skills-ui-tests`
+//! crate, `tests/ui-tests`, holds those): trybuild's crate inherits that
+//! crate's `skills-bundle` dependency, and Cargo refuses one package under
+//! two names in one crate. So it is built here with Cargo, in the scratch
+//! target directory the rebuild tests use.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 use skills_tests::{tempdir, workspace, write_tree};
 
-#[test]
-fn ui() {
-    link_fixtures();
-    let t = trybuild::TestCases::new();
-    t.compile_fail("ui/*.rs");
-    t.pass("ui/pass/*.rs");
-}
-
-/// The target directory, as `cargo metadata` (and so trybuild) sees it.
+/// The target directory, as `cargo metadata` sees it.
 fn target_dir() -> PathBuf {
     let out = Command::new(env!("CARGO"))
         .args(["metadata", "--no-deps", "--format-version=1", "--offline"])
@@ -55,59 +27,6 @@ fn target_dir() -> PathBuf {
     );
     let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
     PathBuf::from(meta["target_directory"].as_str().unwrap())
-}
-
-/// Makes `ui/` of trybuild's crate this crate's `tests/ui` (see the module docs).
-fn link_fixtures() {
-    let project = target_dir()
-        .join("tests/trybuild")
-        .join(env!("CARGO_PKG_NAME"));
-    std::fs::create_dir_all(&project).unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");
-    let link = project.join("ui");
-    if std::fs::read_link(&link).is_ok_and(|to| to == fixtures) {
-        return;
-    }
-    match std::fs::symlink_metadata(&link) {
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(&link).unwrap(),
-        Ok(_) => std::fs::remove_file(&link).unwrap(),
-        Err(_) => {}
-    }
-    if symlink_dir(&fixtures, &link).is_err() {
-        copy_tree(&fixtures, &link);
-    }
-}
-
-#[cfg(unix)]
-fn symlink_dir(target: &Path, link: &Path) -> std::io::Result<()> {
-    match std::os::unix::fs::symlink(target, link) {
-        // Another run made the same link first.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        other => other,
-    }
-}
-
-#[cfg(windows)]
-fn symlink_dir(target: &Path, link: &Path) -> std::io::Result<()> {
-    std::os::windows::fs::symlink_dir(target, link)
-}
-
-#[cfg(not(any(unix, windows)))]
-fn symlink_dir(_target: &Path, _link: &Path) -> std::io::Result<()> {
-    Err(std::io::ErrorKind::Unsupported.into())
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
 }
 
 /// A crate whose only name for `skills-bundle` is `renamed_bundle` compiles

@@ -27,7 +27,7 @@ const SCRIPTS: [&str; 8] = [
 
 /// Names of the second file, by the selector's other five bits and, past
 /// the first 32, the low bit of the second byte.
-const OTHERS: [&str; 41] = [
+const OTHERS: [&str; 45] = [
     "references/guide.md",
     "docker-compose.yml",
     ".claude/settings.json",
@@ -68,6 +68,10 @@ const OTHERS: [&str; 41] = [
     "tox.ini",
     "assets/gitconfig",
     "gen.go",
+    "tools/Program.cs",
+    "src/Main.java",
+    "scripts/doctor.php",
+    "scripts/check.lua",
     "assets/envrc",
     "assets/githooks/post-checkout",
     "k8s/pod.yaml",

@@ -291,7 +291,9 @@ impl Declared {
             && !net::is_bare_ip(host)
             && !net::is_code_host(host)
             && (first.is_some_and(|f| self.publisher.contains(&f))
-                || registrable(host).is_some_and(|l| self.publisher.contains(&l)))
+                || registrable(host).is_some_and(|l| {
+                    self.publisher.contains(&l) || self.publisher.contains(&unaffixed(&l))
+                }))
     }
 
     /// Whether a repository's name (`langsmith-cli`) is the tool a name
@@ -381,6 +383,21 @@ fn frontmatter_names(text: &str) -> impl Iterator<Item = &str> {
             .contains(&key.trim())
             .then(|| value.trim().trim_matches(['"', '\'']))
     })
+}
+
+/// A registered label without the affix vendors put around a product's
+/// name for its domain (`d2lang` → `d2`, `denoland` → `deno`, `getacme`
+/// → `acme`), or the label itself.
+fn unaffixed(label: &str) -> String {
+    const SUFFIXES: &[&str] = &["lang", "land", "hq", "app", "labs", "dev", "js", "cli"];
+    const PREFIXES: &[&str] = &["get", "use"];
+    SUFFIXES
+        .iter()
+        .filter_map(|s| label.strip_suffix(s))
+        .chain(PREFIXES.iter().filter_map(|p| label.strip_prefix(p)))
+        .find(|rest| rest.len() >= 2)
+        .unwrap_or(label)
+        .to_string()
 }
 
 /// The frontmatter's `name` whole (`ax`, `acmectl`) and its

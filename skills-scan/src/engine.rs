@@ -500,6 +500,11 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
                 requirements(ctx, &whole);
             } else if crate::ruby::is_ruby(&lower, text) {
                 crate::ruby::scan(ctx, &whole);
+            } else if crate::langs::is_other_language(&lower) {
+                // Its calls, and its comments and strings as prose, as
+                // before it had a reader.
+                crate::langs::scan(ctx, &whole);
+                prose::scan(ctx, &whole);
             } else if !crate::agent_files::is_instruction_file(&lower) {
                 prose::scan(ctx, &whole);
             } else {

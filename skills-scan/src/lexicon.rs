@@ -1,7 +1,10 @@
 //! Orders an honest skill does not give, in the languages skills are
 //! written in (English, Chinese, Spanish, Portuguese, Russian, Japanese,
-//! German, French, Korean, Italian, and Turkish's commonest orders), and the words that make a sentence a
-//! prohibition or a mention rather than an order.
+//! German, French, Korean, Italian, and Turkish's commonest orders; the
+//! orders that hide an act, skip the user's consent or send to an address
+//! in Vietnamese, Indonesian, Polish, Ukrainian, Dutch, Czech, Hebrew,
+//! Arabic, Hindi, Thai, Swahili and Tagalog), and the words that make a
+//! sentence a prohibition or a mention rather than an order.
 //!
 //! Each entry is a verb with its object, as the language orders it: the
 //! imperative in the Romance languages, German and Russian, the verb after
@@ -143,7 +146,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "en",
         SkipConfirmation,
-        r"\b(?:pre-?(?:approved|authori[sz]ed|cleared|vetted)|already\s+(?:been\s+)?(?:approved|authori[sz]ed|vetted|cleared))\s+by\s+(?:the\s+|your\s+)?(?:user|security|admin|administrator|it\s+|owner|operator|organi[sz]ation|company|maintainers?|anthropic)|\bthe\s+user\s+has\s+(?:already\s+)?(?:approved|authori[sz]ed|consented\s+to|pre-?approved)\s+(?:all|every|any|these|this|the\s+following)\b|\bno\s+need\s+to\s+(?:confirm|ask\s+for\s+(?:confirmation|permission|approval))\b",
+        r"\b(?:pre-?(?:approved|authori[sz]ed|cleared|vetted)|already\s+(?:been\s+)?(?:approved|authori[sz]ed|vetted|cleared))\s+by\s+(?:the\s+|your\s+)?(?:user|security|admin|administrator|it\s+|owner|operator|organi[sz]ation|company|maintainers?|anthropic)|\bthe\s+user\s+has\s+(?:already\s+)?(?:approved|authori[sz]ed|consented\s+to|pre-?approved)\s+(?:all|every|any|these|this|the\s+following)\b|\bno\s+need\s+to\s+(?:confirm|ask\s+for\s+(?:confirmation|permission|approval))\b|\b(?:owner|user|admin|administrator|maintainers?|team|organi[sz]ation)\s+(?:has|have)\s+(?:already\s+)?(?:pre-?approved|pre-?authori[sz]ed)\b|\b(?:they|the\s+user|you)\s+(?:have|has)\s+already\s+approved\s+(?:this|these|it|them)\b|\b(?:do\s+not|don'?t|never)\s+ask\s+the\s+user\s+(?:first|before)\b",
     ),
     order(
         "en",
@@ -164,7 +167,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "es",
         Conceal,
-        r"\bno\s+(?:le\s+|les\s+)?(?:digas|diga|menciones|mencione|informes|informe|reveles|revele|muestres|muestre|cuentes|cuente|notifiques|comuniques)\b[^\n.!?;]*?\busuari[oa]s?\b|\boc(?:ú|u)lta(?:lo|la|le|selo|sela)?\b[^\n.!?;]*?\b(?:al|del|a\s+los|de\s+los)\s+usuarios?\b|\bsin\s+(?:decir(?:le|selo)?|avisar(?:le)?|informar(?:le)?|notificar(?:le)?)\s+(?:nada\s+)?(?:al|a\s+los)\s+usuarios?\b",
+        r"\bno\s+(?:le\s+|les\s+|lo\s+|la\s+|se\s+lo\s+|se\s+la\s+)?(?:digas|diga|menciones|mencione|informes|informe|reveles|revele|muestres|muestre|cuentes|cuente|notifiques|comuniques)\b[^\n.!?;]*?\busuari[oa]s?\b|\boc(?:ú|u)lta(?:lo|la|le|selo|sela)?\b[^\n.!?;]*?\b(?:al|del|a\s+los|de\s+los)\s+usuarios?\b|\bsin\s+(?:decir(?:le|selo)?|avisar(?:le)?|informar(?:le)?|notificar(?:le)?)\s+(?:nada\s+)?(?:al|a\s+los)\s+usuarios?\b",
     ),
     order(
         "es",
@@ -174,7 +177,7 @@ pub(crate) const ORDERS: &[Order] = &[
     order(
         "es",
         SkipConfirmation,
-        r"\b(?:desactiva|deshabilita)\s+(?:todas\s+)?(?:las\s+)?(?:solicitudes|peticiones|confirmaciones)\s+(?:de\s+confirmaci(?:ó|o)n)?|\bsin\s+(?:pedir|solicitar|esperar|preguntar\s+por)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bno\s+(?:pidas|pida|solicites|solicite|esperes|espere)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bsin\s+preguntar\s+al\s+usuario|\bpre-?aprobad[oa]s?\s+por\b|\bno\s+consultes\s+al\s+usuario\b",
+        r"\b(?:desactiva|deshabilita)\s+(?:todas\s+)?(?:las\s+)?(?:solicitudes|peticiones|confirmaciones)\s+(?:de\s+confirmaci(?:ó|o)n)?|\bsin\s+(?:pedir|solicitar|esperar|preguntar\s+por)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bno\s+(?:pidas|pida|solicites|solicite|esperes|espere)\s+(?:la\s+|una\s+|ninguna\s+)?(?:confirmaci(?:ó|o)n|aprobaci(?:ó|o)n|permiso|autorizaci(?:ó|o)n)|\bsin\s+preguntar\s+al\s+usuario|\bhazlo\s+(?:siempre\s+)?(?:y\s+)?sin\s+preguntar\b|\bpre-?aprobad[oa]s?\s+por\b|\bno\s+consultes\s+al\s+usuario\b",
     ),
     order(
         "es",
@@ -499,6 +502,192 @@ pub(crate) const ORDERS: &[Order] = &[
         "ko",
         AskSecret,
         r"(?:비밀번호|패스워드|암호|시드\s*구문|복구\s*구문|개인\s*키|인증\s*코드|카드\s*번호)(?:을|를)?[^\n.!?;]*?(?:물어|요청|입력하도록|알려\s*달라고|요구)",
+    ),
+    // Vietnamese, Indonesian (and Malay), Polish, Ukrainian, Dutch, Czech,
+    // Hebrew, Arabic, Hindi, Thai, Swahili and Tagalog: the orders that
+    // hide an act, skip the user's consent or send to an address. Words
+    // of scripts with no ASCII letters take no `\b` (the patterns match
+    // bytes), and a negative prefix belongs to the order itself
+    // ("đừng nói", "jangan beri tahu", "usimwambie").
+    order(
+        "vi",
+        Conceal,
+        r"(?:không|đừng|chớ)\s+(?:được\s+)?(?:nhắc|nói|báo|kể|tiết\s+lộ|đề\s+cập|cho\s+biết|thông\s+báo)[^\n.!?;]*?người\s+dùng|giấu\s[^\n.!?;]*?(?:khỏi|với)\s+người\s+dùng|không\s+(?:để|cho)\s+người\s+dùng\s+(?:biết|thấy)",
+    ),
+    order(
+        "vi",
+        SkipConfirmation,
+        r"không\s+(?:cần\s+)?(?:hỏi|xin)\s+(?:xin\s+)?(?:phép|ý\s+kiến|xác\s+nhận)|không\s+cần\s+(?:xác\s+nhận|sự\s+đồng\s+ý|sự\s+cho\s+phép)|đã\s+được\s+(?:phê\s+duyệt|chấp\s+thuận)\s+trước",
+    ),
+    order(
+        "vi",
+        Exfiltrate,
+        r"(?:gửi|tải\s+lên|đăng\s+lên|chuyển\s+tiếp)\s[^\n]*?(?:đến|tới|lên|vào|cho)\s+(?:địa\s+chỉ\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "id",
+        Conceal,
+        r"\bjangan\s+(?:pernah\s+)?(?:beri\s*tahu|memberi\s*tahu|beritahukan|sebutkan|menyebutkan|ungkapkan|ceritakan|informasikan|laporkan|bilang)[^\n.!?;]*?pengguna|\btanpa\s+(?:memberi\s*tahu|sepengetahuan|memberitahukan\s+kepada)\s+pengguna|\bsembunyikan\b[^\n.!?;]*?\bdari\s+pengguna",
+    ),
+    order(
+        "id",
+        SkipConfirmation,
+        r"\btanpa\s+(?:meminta|menunggu|minta)\s+(?:konfirmasi|persetujuan|izin)|\btidak\s+perlu\s+(?:meminta\s+|minta\s+)?(?:konfirmasi|persetujuan|izin)|\bjangan\s+(?:meminta|minta|tanyakan)\s+(?:konfirmasi|persetujuan|izin)|\bsudah\s+disetujui\s+sebelumnya",
+    ),
+    order(
+        "id",
+        Exfiltrate,
+        r"\b(?:kirim|kirimkan|unggah|unggahkan|teruskan)\b[^\n]*?\bke\s+(?:alamat\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "id",
+        RemoteLoad,
+        r"\bversi\s+(?:kanonik|resmi|terbaru|asli|sebenarnya)\s+(?:dari\s+)?(?:skill|instruksi|petunjuk)\b[^\n]*?https?://|\binstruksi\s+di\s+sana\s+(?:menggantikan|mengesampingkan|lebih\s+diutamakan)",
+    ),
+    order(
+        "pl",
+        Conceal,
+        r"\bnie\s+(?:informuj|mów|wspominaj|pokazuj|ujawniaj|zdradzaj|powiadamiaj|informujcie|mówcie)[^\n.!?;]*?użytkownik|\bbez\s+(?:wiedzy|informowania|powiadamiania)\s+użytkownik|\bukryj[^\n.!?;]*?\bprzed\s+użytkownik",
+    ),
+    order(
+        "pl",
+        SkipConfirmation,
+        r"\bbez\s+(?:pytania|proszenia)\s+(?:użytkownika\s+)?o\s+(?:zgodę|potwierdzenie|pozwolenie)|\bnie\s+(?:pytaj|proś)\s+(?:użytkownika\s+)?o\s+(?:zgodę|potwierdzenie|pozwolenie)|\bzostało\s+(?:już\s+)?(?:wcześniej\s+)?zatwierdzone\s+przez",
+    ),
+    order(
+        "pl",
+        Exfiltrate,
+        r"\b(?:wyślij|prześlij|wrzuć|opublikuj|przekaż)[^\n]*?\s(?:na|do)\s+(?:adres\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "uk",
+        Conceal,
+        r"не\s+(?:кажи|кажіть|повідомляй|повідомляйте|говори|згадуй|згадуйте|показуй|розкривай|розповідай)[^\n.!?;]*?користувач|користувач(?:у|ам|еві)\s+(?:про\s+(?:це|цей\s+\S+)\s+)?(?:нічого\s+)?не\s+(?:кажи|кажіть|повідомляй|говори|згадуй|розповідай)|приховай(?:те)?\s[^\n.!?;]*?від\s+користувач|без\s+відома\s+користувач",
+    ),
+    order(
+        "uk",
+        SkipConfirmation,
+        r"без\s+(?:запиту\s+)?(?:підтвердження|дозволу|згоди)\s+користувач|не\s+(?:питай|питайте|запитуй|запитуйте|чекай)\s+(?:у\s+користувача\s+)?(?:підтвердження|дозволу|згоди)",
+    ),
+    order(
+        "uk",
+        Exfiltrate,
+        r"(?:надішли|надішліть|відправ|відправте|завантаж|завантажте|перешли|передай)\s[^\n]*?(?:на|до|за\s+адресою)\s+`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "nl",
+        Conceal,
+        r"\b(?:vertel|zeg|meld|noem)\b[^\n.!?;]*?\bgebruiker\w*\b[^\n.!?;]*?\b(?:niet|niets)\b|\b(?:vertel|zeg|meld)\s+(?:niets|niet)\b[^\n.!?;]*?\bgebruiker|\bzonder\s+(?:de\s+)?gebruiker\s+(?:te\s+informeren|in\s+te\s+lichten|op\s+de\s+hoogte\s+te\s+(?:brengen|stellen)|te\s+waarschuwen)|\bverberg\b[^\n.!?;]*?\bvoor\s+de\s+gebruiker",
+    ),
+    order(
+        "nl",
+        SkipConfirmation,
+        r"\bzonder\s+(?:om\s+)?(?:bevestiging|toestemming|goedkeuring)\s+te\s+vragen|\bvraag\s+(?:niet|nooit)\s+(?:om\s+)?(?:bevestiging|toestemming|goedkeuring)|\bzonder\s+(?:de\s+)?gebruiker\s+te\s+vragen|\bis\s+(?:al\s+)?vooraf\s+goedgekeurd",
+    ),
+    order(
+        "nl",
+        Exfiltrate,
+        r"\b(?:stuur|verstuur|upload|publiceer)\b[^\n]*?\b(?:naar|op)\s+(?:het\s+adres\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "cs",
+        Conceal,
+        r"\b(?:neříkej|neinformuj|nezmiňuj|neukazuj|neprozrazuj|neoznamuj)[^\n.!?;]*?uživatel|\bbez\s+vědomí\s+uživatel|\bpřed\s+uživatelem\s+(?:to\s+)?(?:skryj|zataj)",
+    ),
+    order(
+        "cs",
+        SkipConfirmation,
+        r"\bbez\s+(?:ptaní|potvrzení|souhlasu|svolení)\s+uživatel|\bneptej\s+se\s+(?:uživatele\s+)?(?:na\s+)?(?:potvrzení|souhlas|svolení)",
+    ),
+    order(
+        "cs",
+        Exfiltrate,
+        r"\b(?:odešli|pošli|nahraj|přepošli)[^\n]*?\s(?:na|do)\s+(?:adresu\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "he",
+        Conceal,
+        r"(?:אל|לא)\s+(?:תזכיר|תזכירי|תספר|תספרי|תגיד|תגידי|תודיע|תודיעי|תחשוף|תציין|לספר|להזכיר|להודיע|לציין)[^\n.!?;]*?(?:משתמש|בסיכום)|(?:בלי|ללא|מבלי)\s+(?:לספר|להודיע|לעדכן|ליידע)\s+(?:ל|את\s+ה)משתמש|הסתר[^\n.!?;]*?מה?משתמש",
+    ),
+    order(
+        "he",
+        SkipConfirmation,
+        r"(?:אין\s+צורך|בלי|ללא|מבלי)\s+(?:לבקש\s+|לקבל\s+)?(?:אישור|רשות|הסכמה)|(?:אל|לא)\s+(?:תבקש|תבקשי)\s+(?:אישור|רשות)",
+    ),
+    order(
+        "he",
+        Exfiltrate,
+        r"(?:שלח|שלחי|העלה|העלי)\s[^\n]*?(?:ל|אל\s+|לכתובת\s+)`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "ar",
+        Conceal,
+        r"(?:لا|دون\s+أن|بدون\s+أن)\s+(?:تخبر|تُخبر|تذكر|تُعلم|تعلم|تبلغ|تُبلغ)[^\n.!?;]*?المستخدم|دون\s+(?:علم|إخبار|إعلام|إبلاغ)\s+المستخدم|أخف[^\n.!?;]*?عن\s+المستخدم",
+    ),
+    order(
+        "ar",
+        SkipConfirmation,
+        r"(?:دون|بدون|من\s+غير)\s+(?:طلب\s+|انتظار\s+)?(?:تأكيد|إذن|موافقة)|لا\s+(?:تطلب|داعي\s+لطلب)\s+(?:تأكيد|إذن|موافقة)",
+    ),
+    order(
+        "ar",
+        Exfiltrate,
+        r"(?:أرسل|ارسل|ارفع|حمّل)\s[^\n]*?(?:إلى|الى|على)\s+(?:العنوان\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "hi",
+        Conceal,
+        r"(?:उपयोगकर्ता|यूज़र|यूजर)\s+को\s+[^\n.!?;]*?(?:न|मत|नहीं)\s+(?:बताएं|बताएँ|बताना|बताओ|बताइए)|(?:उपयोगकर्ता|यूज़र|यूजर)\s+को\s+(?:बताए|बताये)\s+बिना|(?:उपयोगकर्ता|यूज़र|यूजर)\s+से\s+(?:छिपाएं|छिपाओ|छुपाएं)",
+    ),
+    order(
+        "hi",
+        SkipConfirmation,
+        r"(?:पुष्टि|अनुमति|इजाज़त|इजाजत)\s+(?:लिए|मांगे|माँगे|पूछे)\s+बिना|(?:पुष्टि|अनुमति)\s+(?:न|मत)\s+(?:मांगें|माँगें|लें)",
+    ),
+    order(
+        "th",
+        Conceal,
+        r"(?:ไม่ต้อง|อย่า|ห้าม)(?:บอก|แจ้ง|เล่า|เปิดเผย|พูดถึง|กล่าวถึง)[^\n.!?;]*?ผู้ใช้|โดยไม่(?:ต้อง)?(?:บอก|แจ้ง)(?:ให้)?ผู้ใช้|ปกปิด[^\n.!?;]*?ผู้ใช้",
+    ),
+    order(
+        "th",
+        SkipConfirmation,
+        r"(?:ไม่ต้อง|โดยไม่ต้อง|ไม่จำเป็นต้อง)(?:ขอ)?(?:อนุญาต|ยืนยัน|ความยินยอม|การยืนยัน)|(?:ไม่ต้อง|อย่า)ถามผู้ใช้",
+    ),
+    order(
+        "sw",
+        Conceal,
+        r"\b(?:usimwambie|usimjulishe|usimweleze|usiwaambie|usiwajulishe)\b[^\n.!?;]*?\b(?:mtumiaji|watumiaji)|\bbila\s+(?:kumwambia|kumjulisha|kuwaambia|kuwajulisha)\s+(?:mtumiaji|watumiaji)|\bficha\b[^\n.!?;]*?\bkwa\s+mtumiaji",
+    ),
+    order(
+        "sw",
+        SkipConfirmation,
+        r"\bbila\s+(?:kuomba\s+|kusubiri\s+)?(?:ruhusa|idhini|uthibitisho|kibali)|\busiombe\s+(?:ruhusa|idhini|uthibitisho)",
+    ),
+    order(
+        "sw",
+        SafetyOff,
+        r"\bzima\b[^\n.!?;]*?\b(?:ulinzi|defender|antivirus|firewall|ukaguzi\s+wa\s+usalama)",
+    ),
+    order(
+        "sw",
+        Exfiltrate,
+        r"\b(?:tuma|pakia|peleka)\b[^\n]*?\b(?:kwa|kwenye)\s+(?:anwani\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    order(
+        "tl",
+        Conceal,
+        r"\bhuwag\s+(?:mo\s+)?(?:itong\s+|ito\s+|ninyong\s+)?(?:sabihin|banggitin|ipaalam|ipaliwanag|ipakita|ibunyag)[^\n.!?;]*?\b(?:user|gumagamit)|\bnang\s+hindi\s+(?:sinasabi|ipinapaalam|nalalaman)\s+(?:sa\s+|ng\s+)?(?:user|gumagamit)",
+    ),
+    order(
+        "tl",
+        SkipConfirmation,
+        r"\bnang\s+hindi\s+(?:nagtatanong|humihingi\s+ng\s+(?:pahintulot|kumpirmasyon))|\bhuwag\s+(?:nang\s+)?(?:magtanong|humingi\s+ng\s+(?:pahintulot|kumpirmasyon))",
+    ),
+    order(
+        "tl",
+        Exfiltrate,
+        r"\b(?:ipadala|i-upload|iupload|ipasa)\b[^\n]*?\bsa\s+`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
     ),
     // Instructions kept at an address, to be fetched and followed, in the
     // other languages of this list (English's is above).

@@ -83,6 +83,7 @@ mod grantorders;
 mod grants;
 mod input;
 mod jsonc;
+mod langs;
 mod lex;
 mod lexicon;
 mod local;

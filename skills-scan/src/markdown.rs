@@ -151,6 +151,77 @@ pub(crate) fn spans(text: &str) -> Vec<Span> {
     out
 }
 
+/// Whether the line break ending `line` is inside a paragraph, as a reader
+/// reads it: `rest`, the text after the break, goes on with the same
+/// sentence. It does not when either line is blank, `line` is a heading or
+/// a table row, or `rest` starts a block of its own (a list item, a
+/// heading, a table row, a fence, a tag); a quote's lines go on inside the
+/// quote (`> … встав його` / `> повний вміст …`).
+pub(crate) fn wraps(line: &str, rest: &str) -> bool {
+    let line = line.trim();
+    let rest = rest.trim_start_matches([' ', '\t']);
+    if line.is_empty() || line.starts_with(['#', '|']) || line.ends_with('|') {
+        return false;
+    }
+    if line.starts_with('>') {
+        let Some(quoted) = rest.strip_prefix('>') else {
+            return false;
+        };
+        let inner = line.trim_start_matches(['>', ' ', '\t']);
+        return !inner.is_empty() && !starts_block(quoted.trim_start_matches([' ', '\t']));
+    }
+    !starts_block(rest)
+}
+
+/// Whether a line starting `rest` starts a block of its own: a blank line,
+/// a list item, a heading, a quote, a table row, a fence or a tag. Inline
+/// code (`` `~/.kube/config` ``) or bold text at a line's start goes on
+/// with the paragraph.
+pub(crate) fn starts_block(rest: &str) -> bool {
+    let digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    let second = rest.chars().nth(1);
+    let spaced = second.is_none_or(|c| c == ' ' || c == '\t' || c == '\r' || c == '\n');
+    rest.is_empty()
+        || rest.starts_with(['\n', '\r', '>', '|'])
+        || rest.starts_with(['-', '*', '+']) && spaced
+        || rest.starts_with("---")
+        || rest.starts_with("***")
+        || rest.starts_with('#') && (spaced || second == Some('#'))
+        || rest.starts_with("```")
+        || rest.starts_with("~~~")
+        || rest.starts_with('<')
+            && second.is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!')
+        || digits.len() < rest.len() && digits.starts_with(['.', ')'])
+}
+
+/// `text` with each line break inside a paragraph ([`wraps`]) made a space,
+/// so that an order wrapped over lines reads as one line; every other byte
+/// is kept, so offsets in one are offsets in the other. Borrowed when
+/// nothing is joined.
+pub(crate) fn join_wrapped(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut joins = Vec::new();
+    let mut line_start = 0;
+    for (i, _) in text.match_indices('\n') {
+        let line = text.get(line_start..i).unwrap_or("");
+        let rest = text.get(i + 1..).unwrap_or("");
+        if wraps(line, rest) {
+            joins.push(i);
+        }
+        line_start = i + 1;
+    }
+    if joins.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for i in joins {
+        if let Some(b) = bytes.get_mut(i) {
+            *b = b' ';
+        }
+    }
+    // A newline byte replaced by a space keeps the text UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +243,30 @@ mod tests {
             panic!("{b:?}")
         };
         assert_eq!((lang.as_str(), &t[body.clone()]), ("", "raw\n"));
+    }
+
+    #[test]
+    fn paragraphs_wrapped_over_lines_are_joined_and_blocks_are_not() {
+        let t = "Upload the file\nto the host.\n\n- item one\n- item two\n# Head\nline\n> quoted and\n> wrapped\n> - a list\n| a |\n| b |\n";
+        let joined = join_wrapped(t);
+        assert_eq!(joined.len(), t.len());
+        assert_eq!(
+            joined,
+            "Upload the file to the host.\n\n- item one\n- item two\n# Head\nline\n> quoted and > wrapped\n> - a list\n| a |\n| b |\n"
+        );
+        assert!(matches!(
+            join_wrapped("one line\n\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert!(wraps("3. read the key and", "   paste it"));
+        assert!(!wraps("", "text"));
+        assert!(!wraps("text", "```sh"));
+        assert!(!wraps("> quoted", "not quoted"));
+        assert!(!wraps(">", "> after an empty quote line"));
+        assert!(wraps("upload the file", "`~/.kube/config` to the host"));
+        assert!(wraps("a note:", "**do this** now"));
+        assert!(!wraps("a list:", "* item"));
+        assert!(!wraps("text", "<!-- comment"));
     }
 
     #[test]

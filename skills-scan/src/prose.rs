@@ -255,15 +255,22 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         .enumerate()
         .filter_map(|(i, candidate)| candidate.then_some(i))
         .collect();
+    if present.is_empty() {
+        return;
+    }
+    // Orders wrapped over lines are matched as one line; offsets are the
+    // same in the joined texts.
+    let joined_lower = crate::markdown::join_wrapped(&norm.lower);
+    let joined_text = crate::markdown::join_wrapped(&norm.text);
     let mut matches: Vec<(usize, Range<usize>)> = Vec::new();
     for &i in &present {
         let Some(entry) = entries.get(i) else {
             continue;
         };
         let haystack = if entry.folded {
-            norm.lower.as_bytes()
+            joined_lower.as_bytes()
         } else {
-            norm.text.as_bytes()
+            joined_text.as_bytes()
         };
         matches.extend(
             entry
@@ -338,8 +345,13 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         } else if entry.rule == id::DownloadExecute && lower.contains('|') {
             continue;
         }
+        // Instructions to fetch and follow come from an address: a file
+        // of the repository loaded and applied is the project's own.
+        if entry.rule == id::RemoteInstructions && !near_address(&norm.lower, &at) {
+            continue;
+        }
         if entry.rule == id::ExfiltrationInstruction {
-            if local_address(lower) {
+            if local_address(lower) || sends_a_person(lower) {
                 continue;
             }
             if !sensitive_object(lower) {
@@ -360,6 +372,38 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         }
         ctx.report(unit, entry.rule, severity, range, message);
     }
+}
+
+/// Whether an address (`scheme://`, `www.`) stands in the order at `at`
+/// of `lower` or in the text shortly before or after it.
+fn near_address(lower: &str, at: &Range<usize>) -> bool {
+    let before = crate::text::window_before(lower, at.start, 400);
+    let here = lower.get(at.clone()).unwrap_or("");
+    let after = crate::text::window_after(lower, at.end, 200);
+    [before, here, after]
+        .iter()
+        .any(|t| t.contains("://") || t.contains("www."))
+}
+
+/// Whether an order to send names a person as what is sent ("send the
+/// user to https://…/tokens to create one"): a page to visit, not data.
+fn sends_a_person(order: &str) -> bool {
+    let Some((_, rest)) = order.split_once(char::is_whitespace) else {
+        return false;
+    };
+    [
+        "the user ",
+        "users ",
+        "the reader ",
+        "readers ",
+        "the customer ",
+        "customers ",
+        "people ",
+        "visitors ",
+        "them straight ",
+    ]
+    .iter()
+    .any(|p| rest.trim_start().starts_with(p))
 }
 
 /// Whether an order not to tell the user goes on to say what not to tell
@@ -878,6 +922,8 @@ mod tests {
             "User instructions take precedence over skills.",
             "Errors that fail silently are bugs.",
             "Send the summary to the user.",
+            "A 403 means the token lacks access: send the user to https://tokens.example.com/create to grant it.",
+            "If `NORMS.md` exists in the repository, load it and apply its conventions.",
             "POST the event to http://localhost:3000/webhooks first.",
             "Read only `~/.aws/config` (names), never `~/.aws/credentials`.",
             "Many libraries accept this and skip signature verification entirely.",

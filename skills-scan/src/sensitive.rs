@@ -202,6 +202,29 @@ pub(crate) fn is_secret_source(text: &str) -> bool {
     SECRET_COMMAND.is_match(text) || names_store(text)
 }
 
+/// Whether `text` holds a token a vendor's CLI prints for signing in to
+/// that vendor, and `host` is that vendor's (`gh auth token` for
+/// `api.github.com` or `raw.githubusercontent.com`).
+pub(crate) fn token_issued_by(text: &str, host: &str) -> bool {
+    const ISSUERS: &[(&str, &[&str])] = &[
+        (
+            "gh auth token",
+            &["github.com", "githubusercontent.com", "ghcr.io"],
+        ),
+        (
+            "gcloud auth print-access-token",
+            &["googleapis.com", "google.com"],
+        ),
+    ];
+    let host = host.to_ascii_lowercase();
+    ISSUERS.iter().any(|(command, hosts)| {
+        text.contains(command)
+            && hosts
+                .iter()
+                .any(|h| host == *h || host.ends_with(&format!(".{h}")))
+    })
+}
+
 /// Whether `text` dumps the whole environment (not one variable).
 pub(crate) fn dumps_environment(text: &str) -> bool {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {

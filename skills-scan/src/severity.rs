@@ -588,6 +588,29 @@ mod tests {
     }
 
     #[test]
+    fn installers_on_a_domain_named_for_the_product_with_an_affix() {
+        let d = declared(&[(
+            "SKILL.md",
+            "---\nname: d2\ndescription: Diagrams with the d2 CLI.\n---\n",
+        )]);
+        assert!(vendor_installer(
+            &d,
+            "d2lang.com",
+            "https://d2lang.com/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "d3lang.com",
+            "https://d3lang.com/install.sh"
+        ));
+        assert!(!vendor_installer(
+            &d,
+            "getd2.example-cdn.net",
+            "https://getd2.example-cdn.net/install.sh"
+        ));
+    }
+
+    #[test]
     fn installers_of_the_skills_vendor() {
         let d = declared(&[(
             "SKILL.md",

@@ -325,7 +325,7 @@ const ENTRIES: [&str; 14] = [
 ];
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 27] = [
+const PLACES: [&str; 31] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.rb",
@@ -350,6 +350,10 @@ const PLACES: [&str; 27] = [
     "tox.ini",
     "assets/gitconfig",
     "gen.go",
+    "tools/Program.cs",
+    "src/Main.java",
+    "scripts/doctor.php",
+    "scripts/check.lua",
     "assets/envrc",
     "assets/githooks/post-checkout",
     "k8s/pod.yaml",

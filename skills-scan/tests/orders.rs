@@ -1,4 +1,4 @@
-//! Orders in ten languages, and benign sentences (negated, defensive,
+//! Orders in the lexicon's languages, and benign sentences (negated, defensive,
 //! descriptive) beside them: `tests/data/orders.tsv`, scanned one sentence
 //! at a time as a reference file of a skill that also names a bare
 //! address (so orders that need something to cover have it). The figures are the lexicon's (see

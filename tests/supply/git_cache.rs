@@ -52,8 +52,7 @@ fn missing(repo: &Path, commit: &str) -> Vec<String> {
 }
 
 /// Takes the served repository away: the server answers that it has no
-/// such repository. (Stopping `git daemon` would not do: `git` runs
-/// `git-daemon` as a child, which outlives it.)
+/// such repository, which shows the checkout never asked it.
 fn gone(repo: &Repo) {
     let mut away = repo.dir.clone().into_os_string();
     away.push(".gone");

@@ -18,7 +18,10 @@
 #   RUNS (default 10) timed runs of each quick command, PEER_RUNS (default 3)
 #   of each Vercel run from git (about 15 s each), INDEX_PEER_RUNS (default 1)
 #   of Vercel from the index (about 2 min), FROZEN_GIT_N (default "all", or
-#   numbers of skills): the lock sizes for `install --frozen` from git.
+#   numbers of skills): the lock sizes for `install --frozen` from git,
+#   PARTS (default "git index verify oci"; oci needs index): the sections
+#   run. skb's git cache is $W/cache (XDG_CACHE_HOME): a "cold" row empties
+#   it before each run, a "warm" row keeps what the warm-up run fetched.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,21 +29,26 @@ RUNS=${RUNS:-10}
 PEER_RUNS=${PEER_RUNS:-3}
 INDEX_PEER_RUNS=${INDEX_PEER_RUNS:-1}
 FROZEN_GIT_N=${FROZEN_GIT_N:-"all"}
+PARTS=${PARTS:-"git index verify oci"}
+part() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
 CORPUS=${CORPUS:-$ROOT/../shared/corpus/collections}
 TIME="python3 $ROOT/scripts/bench_supply_time.py"
 ORAS="python3 $ROOT/scripts/bench_supply_oras.py"
 export DISABLE_TELEMETRY=1 DO_NOT_TRACK=1 GIT_TERMINAL_PROMPT=0
 
-for need in git sha256sum python3 skills /usr/bin/docker-registry; do
+for need in git sha256sum python3 skills $(part oci && echo /usr/bin/docker-registry); do
   command -v "$need" >/dev/null || { echo "missing: $need (see the top of $0)" >&2; exit 2; }
 done
-python3 -c 'import oras.client' 2>/dev/null || { echo "missing: the ORAS SDK (pip install oras==0.2.43)" >&2; exit 2; }
+if part oci; then
+  python3 -c 'import oras.client' 2>/dev/null || { echo "missing: the ORAS SDK (pip install oras==0.2.43)" >&2; exit 2; }
+fi
 [ -d "$CORPUS" ] || { echo "missing: the corpus at $CORPUS (../shared)" >&2; exit 2; }
 
 (cd "$ROOT" && cargo build --release -p skb --quiet)
-SKB=$ROOT/target/release/skb
+SKB=${CARGO_TARGET_DIR:-$ROOT/target}/release/skb
 
 W=$(mktemp -d)
+export XDG_CACHE_HOME=$W/cache
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -59,8 +67,11 @@ echo "cores: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-
 echo "kernel: $(uname -r); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "skb: $($SKB --version) at $(cd "$ROOT" && git rev-parse --short HEAD)"
 echo "skills (Vercel): $(skills --version 2>/dev/null | tail -1); node $(node --version)"
-echo "oras (Python SDK): $(python3 -c 'import importlib.metadata as m; print(m.version("oras"))'); $(python3 --version)"
-echo "$(git --version); $(/usr/bin/docker-registry --version 2>&1 | head -1)"
+if part oci; then
+  echo "oras (Python SDK): $(python3 -c 'import importlib.metadata as m; print(m.version("oras"))'); $(python3 --version)"
+  echo "$(/usr/bin/docker-registry --version 2>&1 | head -1)"
+fi
+echo "$(git --version)"
 
 # The corpus as one git repository. Six skills share a folder name with
 # another collection's (access, configure x2, frontend-design,
@@ -97,8 +108,11 @@ for _ in $(seq 50); do git ls-remote "$GIT_SRC" >/dev/null 2>&1 && break; sleep 
 VERCEL_ADD="skills add SRC -y --skill '*' --agent claude-code --copy"
 fresh() { echo "rm -rf $1 && mkdir -p $1 && cd $1 && git init -q"; }
 
+if part git; then
 echo "== git source: $GIT_SRC (454 skills)"
-$TIME "skb add, git, 454" "$RUNS" 1 "$(fresh "$W/sa")" \
+$TIME "skb add, git, 454, cold cache" "$RUNS" 1 "$(fresh "$W/sa") && rm -rf $W/cache" \
+  "cd $W/sa && $SKB add $GIT_SRC --allow-unsigned --client claude-code --profile claude-code"
+$TIME "skb add, git, 454, warm cache" "$RUNS" 1 "$(fresh "$W/sa")" \
   "cd $W/sa && $SKB add $GIT_SRC --allow-unsigned --client claude-code --profile claude-code"
 $TIME "vercel add, git, 454" "$PEER_RUNS" 0 "$(fresh "$W/va")" \
   "cd $W/va && ${VERCEL_ADD/SRC/$GIT_SRC} && test \$(ls .claude/skills | wc -l) -eq 454"
@@ -108,7 +122,9 @@ rm -rf "$W/vi" && mkdir "$W/vi" && cp "$W/va/skills-lock.json" "$W/vi/"
   | grep -m1 -i 'failed to clone' || true; echo "  installed: $(find . -name SKILL.md | wc -l)")
 
 # `skb install --frozen` from git, in a fresh clone of a project whose lock
-# pins N skills of one commit (one checkout, one validation).
+# pins N skills of one commit (one checkout, one validation): with the git
+# cache empty (the first install on a machine), and with the commit in it
+# (every later one: another clone, another project, CI with the cache kept).
 for n in $FROZEN_GIT_N; do
   if [ "$n" = all ]; then
     # Every skill: the lock of a project that added the whole repository.
@@ -119,12 +135,17 @@ for n in $FROZEN_GIT_N; do
   fi
   (eval "$(fresh "$W/gp$n")" && quiet $SKB add "$GIT_SRC" $picks --allow-unsigned --client claude-code \
     --profile claude-code && git add skb.lock && commit lock)
-  $TIME "skb install --frozen, git, $n" 1 0 "rm -rf $W/gc$n && git clone -q $W/gp$n $W/gc$n" \
+  $TIME "skb install --frozen, git, $n, cold cache" "$RUNS" 1 \
+    "rm -rf $W/gc$n $W/cache && git clone -q $W/gp$n $W/gc$n" \
+    "cd $W/gc$n && $SKB install --frozen --profile claude-code"
+  $TIME "skb install --frozen, git, $n, warm cache" "$RUNS" 1 "rm -rf $W/gc$n && git clone -q $W/gp$n $W/gc$n" \
     "cd $W/gc$n && $SKB install --frozen --profile claude-code"
   $TIME "vercel add, git, $n" "$PEER_RUNS" 0 "$(fresh "$W/vn")" \
     "cd $W/vn && skills add $GIT_SRC -y --skill $(echo $names) --agent claude-code --copy"
 done
+fi
 
+if part index; then
 echo "== index source (skb publish, signed, served by python3 -m http.server)"
 "$SKB" keygen -W -p "$W/a.pub" -s "$W/a.key" > /dev/null
 find "$W/repo" -name SKILL.md -not -path '*/.git/*' | xargs -n1 dirname | sort > "$W/dirs"
@@ -160,6 +181,9 @@ rm -rf "$W/vj" && mkdir "$W/vj" && cp "$W/vb/skills-lock.json" "$W/vj/"
 (cd "$W/vj" && skills experimental_install -y < /dev/null 2>&1 | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' \
   | grep -m1 -i 'failed to clone' || true; echo "  installed: $(find . -name SKILL.md | wc -l)")
 
+fi
+
+if part verify; then
 echo "== verify --installed (454 skills x claude-code, codex, gemini-cli)"
 (eval "$(fresh "$W/v")" && quiet $SKB add "$W/repo" --client claude-code --client codex --client gemini-cli \
   --profile claude-code)
@@ -169,6 +193,9 @@ $TIME "skb verify --installed" $((RUNS * 2)) 3 "" "cd $W/v && $SKB verify --inst
 $TIME "sha256sum, same files" $((RUNS * 2)) 3 "" \
   "cd $W/v && find .claude/skills .agents/skills .gemini/skills -type f -print0 | xargs -0 sha256sum > /dev/null"
 
+fi
+
+if part oci; then
 echo "== push / pull of the corpus pack (docker-registry on 127.0.0.1)"
 REG_PORT=$(free_port)
 mkdir -p "$W/registry"
@@ -201,4 +228,5 @@ $TIME "oras pull (process)" "$RUNS" 1 "rm -rf $W/orasout" "$ORAS pull $REG bench
 echo "oras in-process (the SDK call alone), 5 runs each:"
 for i in 1 2 3 4 5; do $ORAS push "$REG" "bench/orasip$i:1.0.0" "$W/corpus.skillpack"; done | sort -t' ' -k2 -n | sed -n 3p | sed 's/^/  push median: /'
 for i in 1 2 3 4 5; do rm -rf "$W/orasout"; $ORAS pull "$REG" bench/oras0:1.0.0 "$W/orasout"; done | sort -t' ' -k2 -n | sed -n 3p | sed 's/^/  pull median: /'
+fi
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1232,6 +1232,11 @@ pub struct PolicyArgs {
     /// signature or a pinned digest then protects what is fetched).
     #[arg(long)]
     pub allow_plain_text: bool,
+    /// Fetch git sources without the commit cache (`~/.cache/skb/git`):
+    /// every commit from the network, into a throwaway repository (also
+    /// `SKB_NO_CACHE=1`).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 impl PolicyArgs {

@@ -99,6 +99,9 @@ pub fn installer<'a>(
     let mut installer = Installer::new(project, observer).map_err(into_io)?;
     installer.trust = trust;
     installer.allow_plain_text = policy.is_some_and(|p| p.allow_plain_text);
+    if policy.is_some_and(|p| p.no_cache) {
+        installer.git_cache = None;
+    }
     if let Some(check) = check {
         installer.validation = validation(check);
     }

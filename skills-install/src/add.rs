@@ -150,6 +150,7 @@ impl Installer<'_> {
                 skills: &wanted,
                 observer: self.observer,
                 allow_plain_text: self.allow_plain_text,
+                git_cache: self.git_cache.as_deref(),
             },
         )
         .at(Stage::Fetch)?;

@@ -93,4 +93,6 @@ pub(crate) struct FetchOptions<'a> {
     /// Plain-text transports (`http://`, `git://`, OCI over `http://`) to
     /// hosts other than this machine.
     pub allow_plain_text: bool,
+    /// The commit cache of git sources ([`crate::Installer::git_cache`]).
+    pub git_cache: Option<&'a Path>,
 }

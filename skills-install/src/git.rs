@@ -102,6 +102,7 @@ pub(crate) fn fetch_pinned(
 fn options(fetch: &FetchOptions<'_>) -> GitOptions {
     GitOptions {
         allow_plain_text: fetch.allow_plain_text,
+        cache: fetch.git_cache.map(Path::to_path_buf),
         ..GitOptions::default()
     }
 }

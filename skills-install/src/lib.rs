@@ -91,7 +91,7 @@ pub use error::{Error, ErrorKind, Result, Stage};
 pub use gate::Gate;
 pub use import::{ImportRequest, Imported};
 pub use install::{Action, folder_name, skill_digest};
-pub use installer::Installer;
+pub use installer::{Installer, git_cache_dir};
 pub use observe::{Event, Note, Observer, Quiet};
 pub use outdated::{Outdated, OutdatedRequest, OutdatedSkill, Status as OutdatedStatus};
 pub use policy::PolicyFlags;

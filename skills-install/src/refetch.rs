@@ -126,6 +126,7 @@ impl Installer<'_> {
             skills: &group.names,
             observer: self.observer,
             allow_plain_text: self.allow_plain_text,
+            git_cache: self.git_cache.as_deref(),
         }
     }
 

@@ -127,6 +127,7 @@ impl Installer<'_> {
                 skills: std::slice::from_ref(&locked.name),
                 observer: self.observer,
                 allow_plain_text: self.allow_plain_text,
+                git_cache: self.git_cache.as_deref(),
             };
             let key = format!(
                 "{} {} {}",

@@ -47,6 +47,10 @@
 //!   streams, and stopped at a limit) and the last 4 KiB of stderr (control
 //!   characters removed, for the error message), and is killed when the
 //!   call's [`GitOptions::timeout`] runs out (the whole call, not each read);
+//! - checks every object it receives as `git fsck` would
+//!   (`transfer.fsckObjects`), and never fetches an object it was not told
+//!   to (`GIT_NO_LAZY_FETCH`, and no promisor in a repository's own
+//!   configuration);
 //! - fetches and writes within [`GitLimits`]: the fetch is measured while
 //!   it arrives; the tree's sizes, file count and path lengths are read
 //!   (`git ls-tree -r -l`) and checked before anything is checked out; what
@@ -58,6 +62,7 @@
 //! skill may point to. [`subpath_dir`] refuses a subpath that leaves the
 //! checkout through one.
 
+mod cache;
 mod checkout;
 mod error;
 mod limits;
@@ -98,7 +103,13 @@ pub fn resolve(spec: &GitSpec, opts: &GitOptions) -> Result<String, GitError> {
 /// of the tree, at the same place under `dest` (`dest/<subpath>`; see
 /// [`subpath_dir`]).
 ///
-/// Fetches that one commit (`--depth 1`); a server that refuses a commit by
+/// With [`GitOptions::cache`], a commit the cache holds is not fetched: its
+/// objects there are hashed again (one that does not match its id gets the
+/// cache's repository of that URL thrown away and the commit fetched
+/// again), and its signature checked there as it would be on a fresh
+/// fetch. Otherwise fetches that one commit (`--depth 1`; with a subpath,
+/// its trees first and then only the subpath's files, where the server
+/// allows filters); a server that refuses a commit by
 /// id gets a fetch of all its branches and tags, then the commit must be
 /// among them ([`GitError::CommitNotFound`]). The fetch is stopped when it
 /// passes [`GitLimits::max_fetch_bytes`]. Before anything is written to

@@ -23,6 +23,7 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .env("HOME", dir.parent().unwrap().join("home"))
         .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_CACHE_HOME")
         .env_remove("GNUPGHOME")
         .output()
         .unwrap()

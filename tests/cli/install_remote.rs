@@ -26,6 +26,8 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .env("HOME", dir.parent().unwrap().join("home"))
         .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("SKB_NO_CACHE")
         .env_remove("CODEX_HOME")
         .env_remove("SKILLS_KEY_PASSWORD")
         .env_remove("SOURCE_DATE_EPOCH")
@@ -194,6 +196,69 @@ fn git_daemon_source_installs_pins_the_commit_and_updates() {
     let lock = read(p.join("skb.lock"));
     assert!(lock.contains(&second) && !lock.contains(&first), "{lock}");
     ok(&p, &["verify", "--installed"]);
+}
+
+/// The git cache (`$HOME/.cache/skb/git` here): a second `install
+/// --frozen` of a locked commit, in a fresh clone or another project, does
+/// not need the server (it is taken away); `--no-cache` and
+/// `SKB_NO_CACHE=1` do; installs running at once share the cache.
+#[test]
+fn a_second_frozen_install_is_served_by_the_git_cache() {
+    let (_tmp, root, p) = project();
+    let (daemon, repo, _first) = git_repo(&root);
+    let url = daemon.url("repo");
+    ok(
+        &p,
+        &["add", &url, "--allow-unsigned", "--client", "claude-code"],
+    );
+    let installed = snapshot(&p);
+    let cache = root.join("home/.cache/skb/git");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+    // Two fresh projects with the lock, installed at once from a cache
+    // emptied first: both fetch or wait, neither breaks the other.
+    std::fs::remove_dir_all(&cache).unwrap();
+    let q = root.join("q");
+    std::fs::create_dir_all(&q).unwrap();
+    std::fs::copy(p.join("skb.lock"), q.join("skb.lock")).unwrap();
+    fresh_clone(&p);
+    let both: Vec<_> = [&p, &q]
+        .into_iter()
+        .map(|dir| {
+            let dir = dir.clone();
+            std::thread::spawn(move || run(&dir, &["install", "--frozen"]))
+        })
+        .collect();
+    for out in both {
+        let out = out.join().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    assert_eq!(snapshot(&p), installed);
+    // The server loses the repository: the locked commit still installs
+    // from the cache, and only from there.
+    let mut away = repo.clone().into_os_string();
+    away.push(".gone");
+    std::fs::rename(&repo, &away).unwrap();
+    for dir in [&p, &q] {
+        fresh_clone(dir);
+        ok(dir, &["install", "--frozen"]);
+    }
+    assert_eq!(snapshot(&p), installed);
+    fresh_clone(&p);
+    refused_with(&p, &["install", "--frozen", "--no-cache"], 2, &[&url]);
+    let out = skills()
+        .current_dir(&p)
+        .args(["install", "--frozen"])
+        .env("HOME", root.join("home"))
+        .env_remove("XDG_CACHE_HOME")
+        .env("SKB_NO_CACHE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 
 #[test]

@@ -34,6 +34,28 @@ pub fn tool(name: &str, package: &str) -> Command {
     command
 }
 
+/// A command that runs git's daemon itself: `git daemon` starts
+/// `git-daemon` as a child, which a test's kill of `git` would leave
+/// behind, still listening; the program in `git --exec-path` is the daemon
+/// (`git daemon` where it is not there).
+pub fn git_daemon() -> Command {
+    let exec_path = Command::new("git")
+        .arg("--exec-path")
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
+    match exec_path.map(|dir| dir.join("git-daemon")) {
+        Some(daemon) if daemon.is_file() => Command::new(daemon),
+        _ => {
+            let mut git = Command::new("git");
+            git.arg("daemon");
+            git
+        }
+    }
+}
+
 /// Runs `check` on every row of a table test, even after one fails, then
 /// fails naming each failed row (`name`) with its panic message: one bad
 /// row hides no other, and the failure says which rows.

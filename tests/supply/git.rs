@@ -360,13 +360,18 @@ fn a_tree_that_writes_into_git_metadata_is_refused() {
         assert_eq!(git::resolve(&source, &opts()).unwrap(), hostile);
         let dest = tempfile::tempdir().unwrap();
         let err = git::fetch(&source, dest.path(), &opts()).unwrap_err();
+        // Refused as it arrives (git's object checks, `hasDotgit`), or, by
+        // a git whose checks miss a spelling, when the index is read.
         assert!(
             matches!(
-                err,
+                &err,
                 GitError::Failed {
                     step: "read-tree",
                     ..
                 }
+            ) || matches!(
+                &err,
+                GitError::Failed { step: "fetch", detail, .. } if detail.contains("hasDotgit")
             ),
             "{top}: {err}"
         );
@@ -406,9 +411,8 @@ fn every_run_is_non_interactive_and_ends_options_before_the_url() {
     git::fetch(&spec(&format!("{url}#v1")), &dest, &opts).unwrap();
     let runs = fs::read_to_string(&log).unwrap();
     let runs: Vec<&str> = runs.lines().collect();
-    // ls-remote, init, fetch, ls-tree, update-ref, read-tree,
-    // checkout-index, rev-parse.
-    assert_eq!(runs.len(), 8, "{runs:#?}");
+    // ls-remote, init, fetch, ls-tree, read-tree, checkout-index.
+    assert_eq!(runs.len(), 6, "{runs:#?}");
     for run in &runs {
         // No plain-text transport for a `file://` source, even through
         // the user's `insteadOf`.
@@ -425,8 +429,15 @@ fn every_run_is_non_interactive_and_ends_options_before_the_url() {
         ] {
             assert!(run.contains(setting), "{setting} missing: {run}");
         }
+        // The URL after `--`, or (a fetch) as the value of a setting, with
+        // the remote's name after `--`: never where git reads an option.
         if run.contains(&url) {
-            assert!(run.contains(&format!(" -- {url}")), "{run}");
+            assert!(
+                run.contains(&format!(" -- {url}"))
+                    || (run.contains(&format!("-c remote.origin.url={url} "))
+                        && run.contains(" -- origin")),
+                "{run}"
+            );
         }
     }
     assert_eq!(runs.iter().filter(|r| r.contains(&url)).count(), 2);

@@ -212,8 +212,7 @@ impl GitDaemon {
     pub fn start_on(base: &Path, ip: IpAddr) -> GitDaemon {
         let port = free_port(ip);
         let log = base.join("daemon.log");
-        let mut child = Command::new("git")
-            .arg("daemon")
+        let mut child = skills_tests::git_daemon()
             .arg("--reuseaddr")
             .arg(format!("--listen={ip}"))
             .arg(format!("--port={port}"))

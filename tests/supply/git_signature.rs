@@ -79,25 +79,45 @@ fn a_signature_vouches_only_for_the_commit_checked_out() {
     git(&repo, &["commit", "--quiet", "-am", "second, unsigned"]);
     let second = git(&repo, &["rev-parse", "HEAD"]);
     let url = format!("file://{}", repo.display());
-    let opts = GitOptions::default();
-    let dest = |n: &str| tmp.path().join(n);
+    // Without a cache, and with one: there every checkout after the first
+    // of a commit reads it from the cache, and its signature is checked on
+    // the cached objects just the same.
+    for cache in [None, Some(tmp.path().join("cache"))] {
+        let opts = GitOptions {
+            cache: cache.clone(),
+            ..GitOptions::default()
+        };
+        let run = if cache.is_some() { "cached" } else { "fresh" };
+        checks(
+            &url,
+            &opts,
+            &tmp.path().join(run),
+            &keys,
+            [&first, &second, &v1],
+        );
+    }
+}
+
+/// What [`a_signature_vouches_only_for_the_commit_checked_out`] checks,
+/// checking out into folders under `out`.
+fn checks(
+    url: &str,
+    opts: &GitOptions,
+    out: &Path,
+    keys: &[&TrustedKey],
+    [first, second, v1]: [&String; 3],
+) {
+    std::fs::create_dir_all(out).unwrap();
+    let dest = |n: &str| out.join(n);
     let tag = |object: &str| TagRef {
         name: "v1".into(),
         object: Some(object.into()),
     };
 
     // The tag vouches for its commit; its time and name are read.
-    let signed = git::checkout_signed(
-        &url,
-        &first,
-        Some(&tag(&v1)),
-        None,
-        &dest("a"),
-        &opts,
-        &keys,
-    )
-    .unwrap()
-    .unwrap();
+    let signed = git::checkout_signed(url, first, Some(&tag(v1)), None, &dest("a"), opts, keys)
+        .unwrap()
+        .unwrap();
     assert!(signed.trusted_key);
     assert_eq!(signed.key_id, keys[0].id);
     assert_eq!(
@@ -106,25 +126,15 @@ fn a_signature_vouches_only_for_the_commit_checked_out() {
     );
     assert!(signed.time.is_some());
     // The commit alone, signed too; the unsigned one is unsigned.
-    let commit_only =
-        git::checkout_signed(&url, &first, None, None, &dest("b"), &opts, &keys).unwrap();
+    let commit_only = git::checkout_signed(url, first, None, None, &dest("b"), opts, keys).unwrap();
     assert_eq!(commit_only.map(|s| s.tag), Some(None));
-    let unsigned =
-        git::checkout_signed(&url, &second, None, None, &dest("c"), &opts, &keys).unwrap();
+    let unsigned = git::checkout_signed(url, second, None, None, &dest("c"), opts, keys).unwrap();
     assert_eq!(unsigned, None);
 
     // A signed tag over another commit than the one checked out: refused,
     // and nothing is left.
-    let err = git::checkout_signed(
-        &url,
-        &second,
-        Some(&tag(&v1)),
-        None,
-        &dest("d"),
-        &opts,
-        &keys,
-    )
-    .unwrap_err();
+    let err = git::checkout_signed(url, second, Some(&tag(v1)), None, &dest("d"), opts, keys)
+        .unwrap_err();
     assert!(matches!(err, GitError::Signature { .. }), "{err}");
     assert!(
         err.to_string().contains("not the commit checked out"),
@@ -133,13 +143,13 @@ fn a_signature_vouches_only_for_the_commit_checked_out() {
     assert!(!dest("d").exists() || std::fs::read_dir(dest("d")).unwrap().next().is_none());
     // The tag the server lists now is not the one the ref was read as.
     let err = git::checkout_signed(
-        &url,
-        &first,
+        url,
+        first,
         Some(&tag(&"0".repeat(40))),
         None,
         &dest("e"),
-        &opts,
-        &keys,
+        opts,
+        keys,
     )
     .unwrap_err();
     assert!(err.to_string().contains("it moved"), "{err}");
@@ -148,12 +158,12 @@ fn a_signature_vouches_only_for_the_commit_checked_out() {
     let stranger = ssh_key(other.path());
     let stranger_file = store(other.path(), &stranger);
     let found = git::checkout_signed(
-        &url,
-        &first,
+        url,
+        first,
         None,
         None,
         &dest("f"),
-        &opts,
+        opts,
         &keys_of(&stranger_file),
     )
     .unwrap()

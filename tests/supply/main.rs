@@ -5,6 +5,7 @@
 
 mod credentials;
 mod git;
+mod git_cache;
 mod git_server;
 mod git_signature;
 mod http;

@@ -1,19 +1,33 @@
 //! The tree of one commit (or one folder of it) written into an empty
 //! folder, with no `.git` left behind, after its listing was checked
 //! against the limits; and the folder a subpath names in it.
+//!
+//! The objects come from a store (`cache.rs`): the commit cache, where a
+//! commit already fetched is used once its objects hash to their ids again,
+//! or a throwaway repository in `<dest>/.git`. A commit is fetched alone
+//! (`--depth 1`), and without its blobs when only a subpath is wanted
+//! (`--filter=blob:none`, where the server allows filters: one that does
+//! not sends them all, as a plain shallow fetch would); the subpath's files
+//! are then listed, counted against the limits, and the blobs of those the
+//! store lacks fetched by id. The tree is written from the store through an
+//! index of the checkout's own, so the store is only ever read and added
+//! to.
 
+use std::cell::Cell;
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::cache::Store;
 use super::error::with_redirect_hint;
 use super::resolve::TagRef;
 use super::resolve::full_commit_id;
 use super::run::{Head, Output, RunError, Runner, Stdout, Watch};
 use super::signature::{self, GitSignature, TAG_REF};
-use super::tree::{Listing, Problem};
+use super::tree::{Listing, Missing, Problem};
 use super::{GitError, GitLimit, GitOptions, GitSpec, spec, transport};
 use crate::trust::TrustedKey;
 
@@ -66,19 +80,28 @@ pub(super) fn checkout(
         })?;
     }
     let created = prepare_dest(dest)?;
-    let git = Git {
-        url,
-        commit: &commit,
-        subpath: subpath.as_deref(),
-        dest,
-        runner: Runner {
-            opts,
-            deadline,
-            protocols,
-        },
-        verify,
+    let store = match &opts.cache {
+        Some(root) => Store::cached(root, url, commit.len() == 64, deadline),
+        None => Ok(Store::temporary(dest.join(".git"))),
     };
-    match git.checkout() {
+    let checked_out = store.and_then(|store| {
+        Git {
+            url,
+            commit: &commit,
+            subpath: subpath.as_deref(),
+            dest,
+            runner: Runner {
+                opts,
+                deadline,
+                protocols,
+            },
+            verify,
+            store: &store,
+            fetch_base: Cell::new(None),
+        }
+        .checkout()
+    });
+    match checked_out {
         Ok(signed) => Ok(signed),
         Err(e) => {
             // Leave the folder as it was found: empty, or absent. A failure
@@ -214,6 +237,19 @@ fn disk_bytes(dir: &Path, skip: Option<&OsStr>) -> u64 {
     total
 }
 
+/// How many blob ids one `git fetch` asks for (on its command line, so
+/// about 41 KiB of arguments).
+const BLOB_BATCH: usize = 1000;
+
+/// Whether an error ends the checkout even when it came from the cache
+/// (anything else there is a repository to throw away and fetch again).
+fn is_final(e: &GitError) -> bool {
+    matches!(
+        e,
+        GitError::Timeout { .. } | GitError::GitNotFound { .. } | GitError::OverLimit { .. }
+    )
+}
+
 /// One checkout in progress.
 struct Git<'a> {
     url: &'a str,
@@ -223,27 +259,49 @@ struct Git<'a> {
     dest: &'a Path,
     runner: Runner<'a>,
     verify: Option<Verify<'a>>,
+    /// Where the objects are fetched to and read from.
+    store: &'a Store,
+    /// The store's size when its first fetch of this checkout began: what a
+    /// fetch adds to it is what [`GitLimits::max_fetch_bytes`] bounds.
+    fetch_base: Cell<Option<u64>>,
 }
 
 impl Git<'_> {
+    /// `<dest>/.git`: the index of the checkout, and the throwaway store
+    /// when there is no cache; removed at the end.
+    fn work_dir(&self) -> PathBuf {
+        self.dest.join(".git")
+    }
+
     fn checkout(&self) -> Result<Option<GitSignature>, GitError> {
-        let git_dir = self.dest.join(".git");
-        let mut init: Vec<OsString> = vec!["init".into(), "--quiet".into(), "--template=".into()];
-        if self.commit.len() == 64 {
-            init.push("--object-format=sha256".into());
+        let work = self.work_dir();
+        if self.store.cached {
+            fs::create_dir(&work).map_err(|source| GitError::Io {
+                path: work.clone(),
+                source,
+            })?;
         }
-        init.extend(["--".into(), self.dest.as_os_str().to_owned()]);
-        self.ok("init", &init)?;
-        if let Err(first) = self.fetch_by_id() {
-            if matches!(
-                first,
-                GitError::Timeout { .. }
-                    | GitError::GitNotFound { .. }
-                    | GitError::OverLimit { .. }
-            ) {
-                return Err(first);
+        // A commit in the cache is used once every object of it there has
+        // hashed to its id again; a cache that fails that (or whose
+        // missing blobs cannot be added to it) is thrown away and the
+        // commit fetched again.
+        let mut from_cache = false;
+        if self.store.cached && self.store.exists() && self.has_commit()? {
+            match self
+                .blobs_to_fetch(true)
+                .and_then(|missing| self.fetch_blobs(&missing))
+            {
+                Ok(()) => from_cache = true,
+                Err(e) if is_final(&e) => return Err(e),
+                Err(_) => Store::remove(&self.store.git_dir)?,
             }
-            self.fetch_all()?;
+        }
+        if !from_cache {
+            self.init_store()?;
+            if self.fetch_commit()? {
+                let missing = self.blobs_to_fetch(false)?;
+                self.fetch_blobs(&missing)?;
+            }
         }
         self.check_tree()?;
         let signed = match self.verify {
@@ -256,7 +314,7 @@ impl Git<'_> {
                 }
                 signature::examine(
                     &self.runner,
-                    &git_dir,
+                    &self.store.git_dir,
                     self.url,
                     self.commit,
                     tag,
@@ -265,10 +323,6 @@ impl Git<'_> {
             }
             None => None,
         };
-        self.ok(
-            "update-ref",
-            &self.in_repo(&["update-ref", "--no-deref", "HEAD", self.commit]),
-        )?;
         // The index of exactly what was listed, every path checked as a
         // checkout checks it (`.git`, and names special on Windows or macOS,
         // are refused), with nothing written to the work tree yet.
@@ -282,22 +336,159 @@ impl Git<'_> {
         let read_tree: Vec<&str> = read_tree.iter().map(String::as_str).collect();
         self.ok("read-tree", &self.in_repo(&read_tree))?;
         self.write_index()?;
-        let head = self.ok(
-            "rev-parse",
-            &self.in_repo(&["rev-parse", "--verify", "HEAD"]),
-        )?;
-        let head = String::from_utf8_lossy(&head.stdout.bytes);
-        if head.trim() != self.commit {
-            return Err(self.failed(
-                "rev-parse",
-                format!("HEAD is `{}` after the checkout", head.trim()),
-            ));
-        }
-        fs::remove_dir_all(&git_dir).map_err(|source| GitError::Io {
-            path: git_dir,
-            source,
-        })?;
+        fs::remove_dir_all(&work).map_err(|source| GitError::Io { path: work, source })?;
         Ok(signed)
+    }
+
+    /// Whether the store holds the commit.
+    fn has_commit(&self) -> Result<bool, GitError> {
+        let object = format!("{}^{{commit}}", self.commit);
+        let check = self.in_repo(&["cat-file", "-e", &object]);
+        let out = self.run("cat-file", &check, Head::new(SMALL_OUTPUT), None)?;
+        Ok(out.status.success())
+    }
+
+    /// Creates the store's bare repository, unless it is there: the cache's
+    /// made aside and renamed into place.
+    fn init_store(&self) -> Result<(), GitError> {
+        if self.store.cached && self.store.exists() {
+            return Ok(());
+        }
+        let made = if self.store.cached {
+            self.store.staging_dir()
+        } else {
+            self.store.git_dir.clone()
+        };
+        Store::remove(&made)?;
+        let mut init: Vec<OsString> = vec![
+            "init".into(),
+            "--bare".into(),
+            "--quiet".into(),
+            "--template=".into(),
+        ];
+        if self.commit.len() == 64 {
+            init.push("--object-format=sha256".into());
+        }
+        init.extend(["--".into(), made.as_os_str().to_owned()]);
+        self.ok("init", &init)?;
+        if made != self.store.git_dir {
+            fs::rename(&made, &self.store.git_dir).map_err(|source| GitError::Io {
+                path: self.store.git_dir.clone(),
+                source,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Fetches the commit with its trees, and with its blobs unless only a
+    /// subpath is wanted and the server filters (then the subpath's blobs
+    /// are fetched next, by id). Returns whether blobs were filtered out.
+    fn fetch_commit(&self) -> Result<bool, GitError> {
+        let filtered = self.subpath.is_some();
+        if let Err(first) = self.fetch_by_id(filtered) {
+            // Objects git's checks refuse are refused, whatever else the
+            // server would send.
+            let refused =
+                matches!(&first, GitError::Failed { detail, .. } if detail.contains("fsck"));
+            if is_final(&first) || refused {
+                return Err(first);
+            }
+            self.fetch_all(filtered)?;
+        }
+        Ok(filtered)
+    }
+
+    /// The blobs of the tree (or the subpath's part) the store does not
+    /// hold; with `verify`, every object of the commit the store holds is
+    /// hashed again (`rev-list --verify-objects`), and one that does not
+    /// hash to its id is an error. A subpath's files are listed and
+    /// counted against the limits first.
+    fn blobs_to_fetch(&self, verify: bool) -> Result<Vec<String>, GitError> {
+        let wanted = match self.subpath {
+            Some(_) => Some(self.list_blobs()?),
+            None => None,
+        };
+        let mut args = vec![
+            "rev-list",
+            "--objects",
+            "--missing=print",
+            "--no-object-names",
+        ];
+        if verify {
+            args.push("--verify-objects");
+        }
+        args.extend([self.commit, "--"]);
+        let reader = Missing::new(wanted, self.runner.opts.limits.max_files);
+        let mut out = self.run("rev-list", &self.in_repo(&args), reader, None)?;
+        if let Some(problem) = out.stdout.problem.take() {
+            return Err(match problem {
+                Problem::Over(limit, detail) => self.over(limit, detail),
+                Problem::Malformed(detail) => self.failed("rev-list", detail),
+            });
+        }
+        if out.status.success() {
+            Ok(out.stdout.found)
+        } else {
+            Err(self.failed("rev-list", self.detail(&out)))
+        }
+    }
+
+    /// The blob ids of the subpath's files, listed without their sizes (a
+    /// blob not fetched yet has none) and checked against the limits on
+    /// files, path lengths and depth.
+    fn list_blobs(&self) -> Result<HashSet<String>, GitError> {
+        let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", self.commit];
+        if let Some(subpath) = self.subpath {
+            args.extend(["--", subpath]);
+        }
+        let listing = Listing::ids(self.runner.opts.limits, self.subpath);
+        let mut out = self.run("ls-tree", &self.literal(&args), listing, None)?;
+        out.stdout.finish();
+        match out.stdout.problem.take() {
+            Some(Problem::Over(limit, detail)) => Err(self.over(limit, detail)),
+            Some(Problem::Malformed(detail)) => Err(self.failed("ls-tree", detail)),
+            None if out.status.success() => Ok(std::mem::take(&mut out.stdout.blobs)),
+            None => Err(self.failed("ls-tree", self.detail(&out))),
+        }
+    }
+
+    /// Fetches `ids` (blobs) by id, a batch at a time; a server that will
+    /// not send objects by id gets the commit fetched again with every
+    /// blob.
+    fn fetch_blobs(&self, ids: &[String]) -> Result<(), GitError> {
+        for batch in ids.chunks(BLOB_BATCH) {
+            let mut args = vec![
+                "fetch",
+                "--quiet",
+                "--no-tags",
+                "--recurse-submodules=no",
+                "--filter=blob:none",
+                "--",
+                "origin",
+            ];
+            args.extend(batch.iter().map(String::as_str));
+            let out = self.fetch(&self.in_repo(&args))?;
+            if !out.status.success() {
+                let args = self.in_repo(&[
+                    "fetch",
+                    "--quiet",
+                    "--no-tags",
+                    "--recurse-submodules=no",
+                    "--refetch",
+                    "--depth=1",
+                    "--",
+                    "origin",
+                    self.commit,
+                ]);
+                let out = self.fetch(&args)?;
+                return if out.status.success() {
+                    Ok(())
+                } else {
+                    Err(self.failed("fetch", self.detail(&out)))
+                };
+            }
+        }
+        Ok(())
     }
 
     /// The annotated tag `name`, fetched to [`TAG_REF`] for its signature.
@@ -310,7 +501,7 @@ impl Git<'_> {
             "--recurse-submodules=no",
             "--depth=1",
             "--",
-            self.url,
+            "origin",
             &refspec,
         ]);
         let out = self.fetch(&args)?;
@@ -322,19 +513,22 @@ impl Git<'_> {
     }
 
     /// `fetch --depth 1 <url> <commit>`: what servers that allow asking for
-    /// a commit by id (protocol v2, GitHub, GitLab) answer with one commit.
-    fn fetch_by_id(&self) -> Result<(), GitError> {
-        let args = self.in_repo(&[
+    /// a commit by id (protocol v2, GitHub, GitLab) answer with one commit;
+    /// `filtered`, without its blobs where the server filters (one that
+    /// does not sends them, and says so).
+    fn fetch_by_id(&self, filtered: bool) -> Result<(), GitError> {
+        let mut args = vec![
             "fetch",
             "--quiet",
             "--no-tags",
             "--recurse-submodules=no",
             "--depth=1",
-            "--",
-            self.url,
-            self.commit,
-        ]);
-        let out = self.fetch(&args)?;
+        ];
+        if filtered {
+            args.push("--filter=blob:none");
+        }
+        args.extend(["--", "origin", self.commit]);
+        let out = self.fetch(&self.in_repo(&args))?;
         if out.status.success() {
             Ok(())
         } else {
@@ -345,18 +539,18 @@ impl Git<'_> {
     /// Every branch and tag, for servers that refuse a commit by id
     /// (protocol v0 without `uploadpack.allowReachableSHA1InWant`, dumb
     /// HTTP); then the commit must be among what came.
-    fn fetch_all(&self) -> Result<(), GitError> {
-        let args = self.in_repo(&[
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            "--recurse-submodules=no",
+    fn fetch_all(&self, filtered: bool) -> Result<(), GitError> {
+        let mut args = vec!["fetch", "--quiet", "--no-tags", "--recurse-submodules=no"];
+        if filtered {
+            args.push("--filter=blob:none");
+        }
+        args.extend([
             "--",
-            self.url,
+            "origin",
             "+refs/heads/*:refs/skb/heads/*",
             "+refs/tags/*:refs/skb/tags/*",
         ]);
-        let out = self.fetch(&args)?;
+        let out = self.fetch(&self.in_repo(&args))?;
         if !out.status.success() {
             return Err(GitError::Unreachable {
                 url: self.url.to_owned(),
@@ -364,10 +558,7 @@ impl Git<'_> {
                 detail: with_redirect_hint(self.detail(&out)),
             });
         }
-        let object = format!("{}^{{commit}}", self.commit);
-        let check = self.in_repo(&["cat-file", "-e", &object]);
-        let out = self.run("cat-file", &check, Head::new(SMALL_OUTPUT), None)?;
-        if out.status.success() {
+        if self.has_commit()? {
             Ok(())
         } else {
             Err(GitError::CommitNotFound {
@@ -377,13 +568,27 @@ impl Git<'_> {
         }
     }
 
-    /// Runs a fetch, stopped when what it wrote under `.git` passes
-    /// [`GitLimits::max_fetch_bytes`](super::GitLimits).
+    /// Runs a fetch into the store, stopped when what this checkout's
+    /// fetches added to it passes [`GitLimits::max_fetch_bytes`]
+    /// (super::GitLimits). The URL is the remote `origin`, given on the
+    /// command line (a credential in it is never written to a file), and a
+    /// promisor (blobs a filtered fetch left out may come later, always by
+    /// an explicit fetch); every object received is checked as `git fsck`
+    /// checks it. What a stopped or failed fetch left half-written in the
+    /// cache is removed.
     fn fetch(&self, args: &[OsString]) -> Result<Output<Head>, GitError> {
-        let git_dir = self.dest.join(".git");
+        let git_dir = &self.store.git_dir;
+        let base = match self.fetch_base.get() {
+            Some(base) => base,
+            None => {
+                let base = disk_bytes(git_dir, None);
+                self.fetch_base.set(Some(base));
+                base
+            }
+        };
         let limit = self.runner.opts.limits.max_fetch_bytes;
         let mut watch = || {
-            if disk_bytes(&git_dir, None) > limit {
+            if disk_bytes(git_dir, None).saturating_sub(base) > limit {
                 Err(self.over(
                     GitLimit::FetchBytes,
                     format!("what git fetched passed {limit} bytes"),
@@ -392,7 +597,21 @@ impl Git<'_> {
                 Ok(())
             }
         };
-        self.run("fetch", args, Head::new(SMALL_OUTPUT), Some(&mut watch))
+        let mut all: Vec<OsString> = Vec::with_capacity(args.len() + 8);
+        for setting in [
+            format!("remote.origin.url={}", self.url),
+            "remote.origin.promisor=true".to_owned(),
+            "transfer.fsckObjects=true".to_owned(),
+        ] {
+            all.push("-c".into());
+            all.push(setting.into());
+        }
+        all.extend(args.iter().cloned());
+        let out = self.run("fetch", &all, Head::new(SMALL_OUTPUT), Some(&mut watch));
+        if self.store.cached && !out.as_ref().is_ok_and(|o| o.status.success()) {
+            remove_half_fetched(git_dir);
+        }
+        out
     }
 
     /// Lists the tree of the commit (or the subpath's part) with the sizes
@@ -467,11 +686,11 @@ impl Git<'_> {
         }
     }
 
-    /// `--git-dir=<dest>/.git --work-tree=<dest> <args…>`: no discovery, so
+    /// `--git-dir=<store> --work-tree=<dest> <args…>`: no discovery, so
     /// no other repository is ever touched.
     fn in_repo(&self, args: &[&str]) -> Vec<OsString> {
         let mut git_dir = OsString::from("--git-dir=");
-        git_dir.push(self.dest.join(".git"));
+        git_dir.push(&self.store.git_dir);
         let mut work_tree = OsString::from("--work-tree=");
         work_tree.push(self.dest);
         let mut all = vec![git_dir, work_tree];
@@ -487,8 +706,11 @@ impl Git<'_> {
         all
     }
 
-    /// Runs `args`, mapping a start failure, a timeout or a stop to its
-    /// error.
+    /// Runs `args` with the checkout's index (`<dest>/.git/skb-index`, not
+    /// the store's) and no lazy fetch of a missing object (git 2.44 and
+    /// later; older ones never fetch one either, as the store's own
+    /// configuration names no promisor), mapping a start failure, a timeout
+    /// or a stop to its error.
     fn run<S: Stdout>(
         &self,
         step: &'static str,
@@ -497,17 +719,24 @@ impl Git<'_> {
         watch: Option<Watch<'_>>,
     ) -> Result<Output<S>, GitError> {
         let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
-        self.runner.run(&args, stdout, watch).map_err(|e| match e {
-            RunError::NotFound(program) => GitError::GitNotFound { program },
-            RunError::Timeout => GitError::Timeout {
-                url: self.url.to_owned(),
-                reference: Some(self.commit.to_owned()),
-                step,
-                after: self.runner.opts.timeout,
-            },
-            RunError::Stopped(e) => e,
-            RunError::Io(e) => self.failed(step, e.to_string()),
-        })
+        let index = self.work_dir().join("skb-index");
+        let env = [
+            ("GIT_INDEX_FILE", index.as_os_str()),
+            ("GIT_NO_LAZY_FETCH", OsStr::new("1")),
+        ];
+        self.runner
+            .run_env(&args, stdout, watch, &env)
+            .map_err(|e| match e {
+                RunError::NotFound(program) => GitError::GitNotFound { program },
+                RunError::Timeout => GitError::Timeout {
+                    url: self.url.to_owned(),
+                    reference: Some(self.commit.to_owned()),
+                    step,
+                    after: self.runner.opts.timeout,
+                },
+                RunError::Stopped(e) => e,
+                RunError::Io(e) => self.failed(step, e.to_string()),
+            })
     }
 
     /// Runs `args`; a non-zero exit is `GitError::Failed` with git's words.
@@ -544,6 +773,20 @@ impl Git<'_> {
             commit: self.commit.to_owned(),
             limit,
             detail,
+        }
+    }
+}
+
+/// Removes the temporary packs a stopped or failed fetch left in the
+/// store (`objects/pack/tmp_*`); git's own `gc`, which would, never runs.
+fn remove_half_fetched(git_dir: &Path) {
+    let packs = git_dir.join("objects").join("pack");
+    let Ok(entries) = fs::read_dir(&packs) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with("tmp_") {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }

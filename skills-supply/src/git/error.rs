@@ -132,6 +132,15 @@ pub enum GitError {
         /// Why.
         detail: String,
     },
+    /// The commit cache ([`GitOptions::cache`](super::GitOptions)) cannot
+    /// be used: its folder is a link, another user's or writable by others,
+    /// or another process held its lock too long.
+    Cache {
+        /// The folder or file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// A local file operation failed.
     Io {
         /// The file or folder.
@@ -235,6 +244,12 @@ impl fmt::Display for GitError {
                 write!(f, "cannot check out into `{}`: {reason}", path.display())
             }
             GitError::Io { path, source } => write!(f, "`{}`: {source}", path.display()),
+            GitError::Cache { path, reason } => write!(
+                f,
+                "the git cache `{}` is not used: {reason}; fix or remove it, or pass \
+                 `--no-cache` (or set `SKB_NO_CACHE=1`)",
+                path.display()
+            ),
             GitError::ProgramNotFound { program, package } => write!(
                 f,
                 "`{program}` was not found in PATH: it checks the signatures of git commits \

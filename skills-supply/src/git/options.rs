@@ -20,17 +20,25 @@ pub struct GitOptions {
     pub allow_plain_text: bool,
     /// What a checkout may fetch and write.
     pub limits: GitLimits,
+    /// The commit cache: a folder holding a bare repository per source,
+    /// which a checkout fetches into and checks out from, so that a commit
+    /// already there is not fetched again (see [`checkout`](super::checkout)).
+    /// Created readable by this user only; refused when it is a symbolic
+    /// link, another user's or writable by others. Default `None`: each
+    /// checkout fetches into a throwaway repository.
+    pub cache: Option<PathBuf>,
 }
 
 impl Default for GitOptions {
     /// Five minutes, `git` from `PATH`, no plain text to other hosts than
-    /// loopback, [`GitLimits::default`].
+    /// loopback, [`GitLimits::default`], no cache.
     fn default() -> Self {
         GitOptions {
             timeout: Duration::from_secs(300),
             git: PathBuf::from("git"),
             allow_plain_text: false,
             limits: GitLimits::default(),
+            cache: None,
         }
     }
 }

@@ -2,7 +2,11 @@
 //! fetches and writes ([`GitLimits`]) before anything is written:
 //! `git ls-tree -r -l -z` read as it streams ([`Listing`]), one record at a
 //! time, and stopped at the first record over a limit, so neither a huge
-//! tree nor a long path costs more memory than one record.
+//! tree nor a long path costs more memory than one record. Also the blobs
+//! of a tree a partial fetch left out: `git ls-tree -r -z` (ids, no sizes)
+//! and `git rev-list --objects --missing=print` ([`Missing`]).
+
+use std::collections::HashSet;
 
 use super::limits::{GitLimit, GitLimits};
 use super::run::Stdout;
@@ -30,6 +34,10 @@ pub(super) struct Listing {
     pub(super) subpath_mode: Option<String>,
     /// The first problem met; reading stops there.
     pub(super) problem: Option<Problem>,
+    /// Whether records carry sizes (`ls-tree -l`).
+    sizes: bool,
+    /// The ids of the blobs listed, when listed without sizes.
+    pub(super) blobs: HashSet<String>,
 }
 
 /// Why a listing was not read to its end.
@@ -52,6 +60,17 @@ impl Listing {
             subpath: subpath.map(str::to_owned),
             subpath_mode: None,
             problem: None,
+            sizes: true,
+            blobs: HashSet::new(),
+        }
+    }
+
+    /// An empty listing without sizes (`ls-tree` without `-l`), keeping
+    /// the ids of the blobs: files, paths and depth are checked.
+    pub(super) fn ids(limits: GitLimits, subpath: Option<&str>) -> Listing {
+        Listing {
+            sizes: false,
+            ..Listing::new(limits, subpath)
         }
     }
 
@@ -79,10 +98,15 @@ impl Listing {
         let header = std::str::from_utf8(&record[..tab]).map_err(|_| malformed())?;
         let path = String::from_utf8_lossy(&record[tab + 1..]);
         let fields: Vec<&str> = header.split(' ').filter(|f| !f.is_empty()).collect();
-        let [mode, kind, _id, size] = fields.as_slice() else {
-            return Err(malformed());
+        let (mode, kind, id, size) = match (fields.as_slice(), self.sizes) {
+            ([mode, kind, id, size], true) => (*mode, *kind, *id, *size),
+            // Without `-l` a record has no size: it counts as 0.
+            ([mode, kind, id], false) => {
+                (*mode, *kind, *id, if *kind == "blob" { "0" } else { "-" })
+            }
+            _ => return Err(malformed()),
         };
-        let size = match (*kind, *size) {
+        let size = match (kind, size) {
             ("blob", size) => size.parse::<u64>().map_err(|_| malformed())?,
             // A submodule: git writes an empty folder.
             ("commit", "-") => 0,
@@ -140,9 +164,92 @@ impl Listing {
             );
         }
         if self.subpath.as_deref() == Some(&*path) {
-            self.subpath_mode = Some((*mode).to_owned());
+            self.subpath_mode = Some(mode.to_owned());
+        }
+        if !self.sizes && kind == "blob" {
+            self.blobs.insert(id.to_owned());
         }
         Ok(())
+    }
+}
+
+/// The objects `git rev-list --objects --missing=print --no-object-names`
+/// says are missing (its `?<id>` lines): those among `wanted`, or all of
+/// them when `wanted` is `None`, then at most `max` (more is a tree of more
+/// files than the limit allows).
+#[derive(Debug)]
+pub(super) struct Missing {
+    wanted: Option<HashSet<String>>,
+    max: usize,
+    /// A line not yet ended.
+    pending: Vec<u8>,
+    /// The missing objects found.
+    pub(super) found: Vec<String>,
+    /// The first problem met; reading stops there.
+    pub(super) problem: Option<Problem>,
+}
+
+impl Missing {
+    pub(super) fn new(wanted: Option<HashSet<String>>, max: usize) -> Missing {
+        Missing {
+            wanted,
+            max,
+            pending: Vec::new(),
+            found: Vec::new(),
+            problem: None,
+        }
+    }
+
+    fn line(&mut self, line: &[u8]) -> Result<(), Problem> {
+        let Some(id) = line.strip_prefix(b"?") else {
+            return Ok(());
+        };
+        let id = std::str::from_utf8(id)
+            .ok()
+            .filter(|id| matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| {
+                Problem::Malformed(format!(
+                    "`{}` is not a line of `git rev-list --missing=print`",
+                    shown(&String::from_utf8_lossy(line))
+                ))
+            })?;
+        if self.wanted.as_ref().is_some_and(|w| !w.contains(id)) {
+            return Ok(());
+        }
+        self.found.push(id.to_owned());
+        if self.found.len() > self.max {
+            return Err(Problem::Over(
+                GitLimit::Files,
+                format!("the tree has more than {} files", self.max),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Stdout for Missing {
+    fn take(&mut self, bytes: &[u8]) -> bool {
+        if self.problem.is_some() {
+            return false;
+        }
+        let mut rest = bytes;
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            self.pending.extend_from_slice(&rest[..end]);
+            rest = &rest[end + 1..];
+            let line = std::mem::take(&mut self.pending);
+            if let Err(problem) = self.line(&line) {
+                self.problem = Some(problem);
+                return false;
+            }
+        }
+        self.pending.extend_from_slice(rest);
+        if self.pending.len() > HEADER_MAX {
+            self.problem = Some(Problem::Malformed(
+                "a line of `git rev-list` is longer than an object id".to_owned(),
+            ));
+            return false;
+        }
+        true
     }
 }
 
@@ -273,6 +380,48 @@ mod tests {
             Some(Problem::Over(GitLimit::PathBytes, _))
         ));
         assert!(listing.pending.len() <= HEADER_MAX + 7);
+    }
+
+    #[test]
+    fn a_listing_without_sizes_keeps_the_blob_ids() {
+        let mut listing = Listing::ids(GitLimits::default(), None);
+        let bytes = format!(
+            "100644 blob {ID}\ta/SKILL.md\0160000 commit {}\tsub\0",
+            "1".repeat(40)
+        );
+        assert!(listing.take(bytes.as_bytes()));
+        listing.finish();
+        assert_eq!(listing.problem, None);
+        assert_eq!(listing.files, 2);
+        assert_eq!(listing.blobs.iter().collect::<Vec<_>>(), [ID]);
+        // With sizes expected, a record without one is malformed.
+        let mut sized = Listing::new(GitLimits::default(), None);
+        sized.take(format!("100644 blob {ID}\ta\0").as_bytes());
+        assert!(matches!(sized.problem, Some(Problem::Malformed(_))));
+    }
+
+    #[test]
+    fn missing_objects_are_those_wanted_up_to_the_limit() {
+        let other = "2".repeat(40);
+        let out = format!("{}\n?{ID}\n?{other}\n{}\n", "3".repeat(40), "4".repeat(40));
+        let wanted: HashSet<String> = [ID.to_owned()].into();
+        let mut missing = Missing::new(Some(wanted), 10);
+        for chunk in out.as_bytes().chunks(7) {
+            assert!(missing.take(chunk));
+        }
+        assert_eq!(missing.found, [ID]);
+        let mut all = Missing::new(None, 10);
+        all.take(out.as_bytes());
+        assert_eq!(all.found, [ID.to_owned(), other]);
+        let mut few = Missing::new(None, 1);
+        assert!(!few.take(out.as_bytes()));
+        assert!(matches!(
+            few.problem,
+            Some(Problem::Over(GitLimit::Files, _))
+        ));
+        let mut bad = Missing::new(None, 10);
+        assert!(!bad.take(b"?not-an-id\n"));
+        assert!(matches!(bad.problem, Some(Problem::Malformed(_))));
     }
 
     #[test]

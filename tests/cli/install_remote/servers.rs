@@ -82,13 +82,8 @@ impl GitDaemon {
         const INSTALL: &str = "`git daemon` ships with git: `apt-get install -y git`";
         let port = free_port();
         let log = base.join("daemon.log");
-        let mut child = Command::new("git")
-            .args([
-                "daemon",
-                "--reuseaddr",
-                "--listen=127.0.0.1",
-                "--export-all",
-            ])
+        let mut child = skills_tests::git_daemon()
+            .args(["--reuseaddr", "--listen=127.0.0.1", "--export-all"])
             .arg(format!("--port={port}"))
             .arg(format!("--base-path={}", base.display()))
             .stdin(Stdio::null())

@@ -1522,9 +1522,9 @@ pub struct TrustAddArgs {
     )]
     pub sigstore_issuer: Option<String>,
     /// ...by a certificate identity matching this pattern: a workflow
-    /// (`https://github.com/OWNER/REPO/.github/workflows/release.yml@refs/tags/*`)
-    /// or an email address; `*` matches within one path segment, ref name
-    /// or email local part, never across `/` or `@`.
+    /// (`https://github.com/O/R/.github/workflows/F.yml@refs/tags/*`) or
+    /// an email address; `*` matches within one path segment, ref name or
+    /// email local part, never across `/` or `@`.
     #[arg(long, value_name = "PATTERN", requires = "sigstore_issuer")]
     pub sigstore_identity: Option<String>,
     /// Pin sources matching this pattern to the publisher's keys

@@ -47,7 +47,7 @@ mod file;
 mod identity;
 mod key;
 mod kind;
-pub(crate) mod pattern;
+mod pattern;
 mod policy;
 mod provenance;
 mod signer;

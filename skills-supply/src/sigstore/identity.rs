@@ -125,9 +125,10 @@ pub fn identity_matches(pattern: &str, identity: &str) -> bool {
     // `reach[j]`: the pattern read so far can match `identity[..j]`.
     let identity: Vec<char> = identity.chars().collect();
     let mut reach = vec![false; identity.len() + 1];
+    let mut next = reach.clone();
     reach[0] = true;
     for p in pattern.chars() {
-        let mut next = vec![false; identity.len() + 1];
+        next[0] = false;
         for (j, c) in identity.iter().enumerate() {
             next[j + 1] = if p == '*' {
                 !matches!(c, '/' | '@') && (reach[j] || next[j])
@@ -135,7 +136,7 @@ pub fn identity_matches(pattern: &str, identity: &str) -> bool {
                 reach[j] && *c == p
             };
         }
-        reach = next;
+        std::mem::swap(&mut reach, &mut next);
     }
     reach[identity.len()]
 }

@@ -1482,7 +1482,9 @@ pub struct PullArgs {
 #[derive(Debug, Subcommand)]
 pub enum TrustCommand {
     /// Trust a publisher's public key: minisign (packs, indexes), SSH or
-    /// OpenPGP (git commits and tags); optionally pin sources to its keys.
+    /// OpenPGP (git commits and tags), or a Sigstore signer (issuer and
+    /// identity, for bundles beside archives); optionally pin sources to
+    /// its keys.
     Add(TrustAddArgs),
     /// List trusted publishers, keys and pins.
     List(TrustListArgs),
@@ -1511,8 +1513,25 @@ pub struct TrustAddArgs {
     /// The public key, or a file holding it: minisign (`.pub` file or
     /// base64 key), SSH (`ssh-ed25519 AAAA…`, a `.pub` file) or OpenPGP
     /// (an armored block, `gpg --armor --export FPR`); its kind is read
-    /// from it.
-    pub key: String,
+    /// from it. Not given with `--sigstore-identity`.
+    #[arg(required_unless_present = "sigstore_identity")]
+    pub key: Option<String>,
+    /// Trust Sigstore bundles (beside archives) signed through this OIDC
+    /// issuer, exactly (`https://token.actions.githubusercontent.com` for
+    /// GitHub Actions); with `--sigstore-identity`.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "sigstore_identity",
+        conflicts_with = "key"
+    )]
+    pub sigstore_issuer: Option<String>,
+    /// ...by a certificate identity matching this pattern: a workflow
+    /// (`https://github.com/O/R/.github/workflows/F.yml@refs/tags/*`) or
+    /// an email address; `*` matches within one path segment, ref name or
+    /// email local part, never across `/` or `@`.
+    #[arg(long, value_name = "PATTERN", requires = "sigstore_issuer")]
+    pub sigstore_identity: Option<String>,
     /// Pin sources matching this pattern to the publisher's keys
     /// (`github.com/acme/*`, `oci://ghcr.io/acme/*`; repeatable).
     #[arg(long = "source", value_name = "PATTERN")]

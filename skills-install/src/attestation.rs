@@ -5,7 +5,10 @@
 //! recorded, and allowed by the pins of the origin the record names). A git
 //! signature (SSH or OpenPGP) lives in the repository, not the lock: offline
 //! its record is checked to name the locked commit and a key allowed here;
-//! `install --frozen` fetches it again and checks it. `install` and `install
+//! `install --frozen` fetches it again and checks it. So does a Sigstore
+//! bundle, beside its archive: offline its record is checked to name the
+//! locked archive and an entry allowed here that accepts the recorded
+//! identity and issuer. `install` and `install
 //! --frozen` refuse a lock that fails; `verify --installed` reports it.
 
 use skills_core::lock::{Lock, attest};
@@ -32,10 +35,23 @@ pub fn problems(trust: &TrustStore, lock: &Lock) -> Vec<Problem> {
             continue;
         }
         let allowed = trust.keys_for(&origin);
-        let kind = signer.git.as_ref().map_or("minisign", |g| g.kind.as_str());
+        let kind = match (&signer.git, &signer.sigstore) {
+            (Some(git), _) => git.kind.as_str(),
+            (None, Some(_)) => "sigstore",
+            (None, None) => "minisign",
+        };
+        let accepts = |k: &skills_supply::trust::TrustedKey| {
+            signer.sigstore.as_ref().is_none_or(|s| {
+                let who = skills_supply::sigstore::Signer {
+                    identity: s.identity.clone(),
+                    issuer: s.issuer.clone(),
+                };
+                skills_supply::trust::sigstore_accepts(&k.key, &who)
+            })
+        };
         if !allowed
             .iter()
-            .any(|k| k.id == signer.key && k.kind.as_str() == kind)
+            .any(|k| k.id == signer.key && k.kind.as_str() == kind && accepts(k))
         {
             out.push(Problem {
                 skill: skill.name.clone(),

@@ -13,14 +13,13 @@ use std::path::Path;
 
 use skills_core::digest::{hex, sha256};
 use skills_core::lock::Resolved;
-use skills_core::pack::signature;
 
 use crate::extract;
 use crate::fetched::{FetchOptions, Fetched};
 use crate::input::{self, Inputs};
 use crate::ioerr::{self, invalid};
 use crate::remote;
-use crate::signature::{check_signature, check_signature_text};
+use crate::signature::{BUNDLE_SUFFIX, check_beside, check_bundle, check_signature_text};
 use crate::source::Source;
 
 /// Fetches `source` (`text` as the user wrote it).
@@ -35,7 +34,8 @@ pub(crate) fn fetch(source: &Source, text: &str, opts: &FetchOptions<'_>) -> io:
 }
 
 /// A pack, zip or `SKILL.md` over HTTP(S), checked against `pin` (hex)
-/// and its `.minisig` (when the server has one) before it is extracted.
+/// and its `.minisig`, else its `.sigstore.json` bundle (when the server
+/// has one) before it is extracted.
 fn fetch_url(
     url: &str,
     pin: Option<&str>,
@@ -59,7 +59,10 @@ fn fetch_url(
             text,
             opts.trust,
         )?),
-        None => None,
+        None => match remote::get_optional(&format!("{url}{BUNDLE_SUFFIX}"), opts)? {
+            Some(bundle) => Some(check_bundle(&bytes, &bundle, text)?),
+            None => None,
+        },
     };
     let mut inputs = Inputs::default();
     let path_part = url.split(['?', '#']).next().unwrap_or(url);
@@ -94,7 +97,7 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
     let mut inputs = Inputs::default();
     if input::is_archive(&full) {
         let bytes = extract::read_archive(&full)?;
-        let signer = check_signature(&bytes, &signature::minisig_path(&full), text, opts.trust)?;
+        let signer = check_beside(&bytes, &full, text, opts.trust)?;
         inputs.add_archive(path, &bytes, &opts.limits)?;
         return Ok(Fetched {
             inputs,

@@ -177,6 +177,7 @@ fn signed(signature: GitSignature) -> Signed {
             digest: trusted.then(|| signature.commit.clone()),
             version: version.filter(|_| trusted),
             timestamp: signature.time.filter(|_| trusted),
+            sigstore: None,
         },
         text: String::new(),
         git: Some(GitSigned {

@@ -20,6 +20,12 @@
 //!   content digest binds bytes the lock cannot keep, and is refused
 //!   (installed as unsigned only with `--allow-unsigned`).
 //!
+//! A Sigstore bundle beside an archive binds the archive's bytes, which are
+//! what is extracted and validated: the lock records who signed it, the
+//! log entry and the bundle's digest, and the archive's SHA-256 as the
+//! signed digest. A bundle beside a local archive is held to the trust
+//! store as a remote one is (it says it was meant to be checked).
+//!
 //! One addition of the installer's own: a download pinned by its digest
 //! (`https://…#sha256=<hex>`) is trusted as pinned, as the user vouched for
 //! those exact bytes. A local pack signed by a key that is not trusted is
@@ -209,7 +215,8 @@ pub(crate) fn decide(
     }
     // Pins apply to every location the bytes came through; a local source
     // is one by its kind, not its spelling.
-    let from = if fetched.remote {
+    let sigstore = signed.as_ref().is_some_and(|s| s.signer.sigstore.is_some());
+    let from = if fetched.remote || sigstore {
         fetched
             .locations_for(name)
             .iter()
@@ -234,6 +241,12 @@ pub(crate) fn decide(
                     " (a git source is signed by its signed annotated tag, `git tag -s`, or \
                      its signed commit, `git commit -S`, with an SSH or OpenPGP key the trust \
                      store holds; a lightweight tag signs nothing)",
+                );
+            }
+            if sigstore && matches!(*refusal.kind, RefusalKind::Untrusted { .. }) {
+                message.push_str(
+                    " (a `sigstore` entry trusts an OIDC issuer, exactly, and an identity \
+                     pattern whose `*` stays within one path segment or ref name)",
                 );
             }
             Error::refused(Stage::Verify, message)
@@ -268,6 +281,20 @@ pub(crate) fn decide(
                     ));
                 }
             }
+            if let Some(record) = crate::signature::bundle_record(&signed) {
+                // The bundle is over the archive fetched, whose contents
+                // are what was validated: the lock records who signed it.
+                decided.signer = Some(Signer {
+                    key: key_id.clone(),
+                    digest: signed.signer.digest.clone(),
+                    version: None,
+                    timestamp: Some(record.integrated_time),
+                    signature: None,
+                    git: None,
+                    sigstore: Some(record),
+                });
+                return Ok(decided);
+            }
             if let Some(git) = &signed.git {
                 // The signature is over the commit checked out (checked by
                 // `skills_supply::git`): the lock records what vouched.
@@ -278,6 +305,7 @@ pub(crate) fn decide(
                     timestamp: signed.signer.timestamp,
                     signature: None,
                     git: Some(git.clone()),
+                    sigstore: None,
                 });
                 return Ok(decided);
             }
@@ -355,6 +383,7 @@ fn evidence(
             timestamp: s.timestamp,
             signature: Some(record),
             git: None,
+            sigstore: None,
         },
         listing,
     ))

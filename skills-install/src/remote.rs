@@ -13,7 +13,7 @@ use crate::fetched::{FetchOptions, Fetched};
 use crate::input::Inputs;
 use crate::ioerr::invalid;
 use crate::observe::Event;
-use crate::signature::check_signature_text;
+use crate::signature::{BUNDLE_SUFFIX, check_bundle, check_signature_text};
 
 /// The client's options: the defaults (`https://`, or `http://` to a
 /// loopback host; 256 MiB; retries with backoff).
@@ -159,6 +159,9 @@ fn add_entry(
     if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX), opts)? {
         let signer =
             check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.trust)?;
+        fetched.per_skill_signer.insert(entry.name.clone(), signer);
+    } else if let Some(bundle) = get_optional(&format!("{entry_url}{BUNDLE_SUFFIX}"), opts)? {
+        let signer = check_bundle(&bytes, &bundle, text)?;
         fetched.per_skill_signer.insert(entry.name.clone(), signer);
     }
     match entry.kind {

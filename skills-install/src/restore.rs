@@ -176,6 +176,11 @@ impl Installer<'_> {
             if let Some(held) = &locked.signer {
                 let now = fetched.signer_for(&plan.skills[index].meta.name);
                 let same = now.as_ref().is_some_and(|s| {
+                    if let Some(locked_bundle) = &held.sigstore {
+                        // A Sigstore bundle, verified again over the bytes
+                        // fetched: the very bundle the lock records.
+                        return crate::signature::same_bundle(s, locked_bundle);
+                    }
                     s.signer.key_id == held.key
                         && match (&held.git, &s.git) {
                             // A git signature: over the same commit, through

@@ -63,7 +63,7 @@ use sha2::{Digest as _, Sha256};
 
 pub use bundle::MAX_BUNDLE_BYTES;
 pub use error::{ErrorKind, SigstoreError};
-pub use identity::{Policy, Signer};
+pub use identity::{Policy, Signer, identity_matches};
 pub use root::{MAX_ROOT_BYTES, TrustedRoot};
 
 use bundle::{Bundle, Content};

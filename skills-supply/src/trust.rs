@@ -33,7 +33,9 @@
 //! - **Kinds.** A key is a minisign key (packs, index entries), an SSH
 //!   key or an OpenPGP key (git commits and tags, checked by
 //!   [`crate::git::signature`]); [`KeyKind`] has how each is written and
-//!   named. Pins, rotation and rollback apply to all three alike.
+//!   named. A `sigstore` entry is an OIDC issuer and an identity pattern
+//!   that may sign Sigstore bundles beside archives (`identity.rs`). Pins,
+//!   rotation and rollback apply to all kinds alike.
 //!
 //! The policy ([`TrustStore::check`], on a [`Provenance`]) is in
 //! `policy.rs`; the merged files in `store.rs`, each file in `file.rs`, their
@@ -42,9 +44,10 @@
 
 mod error;
 mod file;
+mod identity;
 mod key;
 mod kind;
-pub(crate) mod pattern;
+mod pattern;
 mod policy;
 mod provenance;
 mod signer;
@@ -55,6 +58,7 @@ use std::path::PathBuf;
 
 pub use error::TrustError;
 pub use file::{PROJECT_FILE, TrustFile};
+pub use identity::{accepts as sigstore_accepts, key_text as sigstore_key_text, sigstore_signer};
 pub use key::{Origin, Publisher, TrustedKey};
 pub use kind::{KeyKind, MAX_KEY_TEXT, ParsedKey, is_openpgp_fingerprint, parse as parse_key};
 pub use pattern::is_local;

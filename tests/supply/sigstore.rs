@@ -328,3 +328,94 @@ mod mutations {
         }
     }
 }
+
+/// The trust store's `sigstore` entries decide who may sign a verified
+/// bundle: the exact issuer and an identity pattern, pinned per source.
+#[test]
+fn the_trust_store_decides_who_may_sign_a_bundle() {
+    use skills_supply::trust::{Decision, PolicyFlags, Provenance, TrustStore, sigstore_signer};
+
+    let root = TrustedRoot::public_good().unwrap();
+    let (bundle, artifact) = case("happy-path-v0.3");
+    let signer = sigstore_signer(&bundle, &artifact, &root, LATER).unwrap();
+    assert_eq!(signer.timestamp, Some(1_710_869_186));
+    let dir = tempfile::tempdir().unwrap();
+    let store = |entries: &[(&str, &str, &str, &str)]| {
+        let publishers: Vec<String> = entries
+            .iter()
+            .map(|(name, issuer, identity, pin)| {
+                format!(
+                    r#""{name}": {{"keys": [{{"kind": "sigstore", "key": "{issuer} {identity}"}}], "sources": ["{pin}"]}}"#
+                )
+            })
+            .collect();
+        std::fs::write(
+            dir.path().join("skills-trust.json"),
+            format!(
+                r#"{{"version": 1, "publishers": {{{}}}}}"#,
+                publishers.join(", ")
+            ),
+        )
+        .unwrap();
+        TrustStore::load(dir.path(), None).unwrap()
+    };
+    let from = Provenance::remote("https://skills.example.org/a.zip");
+    let decide =
+        |store: &TrustStore| store.check(&from, "a", Some(&signer), None, &PolicyFlags::default());
+    let repo = "https://github.com/sigstore-conformance/extremely-dangerous-public-oidc-beacon";
+    let workflow = format!("{repo}/.github/workflows/extremely-dangerous-oidc-beacon.yml");
+    // The workflow at any branch, pinned to the source.
+    let trusted = store(&[(
+        "beacon",
+        ISSUER,
+        &format!("{workflow}@refs/heads/*"),
+        "skills.example.org/*",
+    )]);
+    match decide(&trusted) {
+        Ok(Decision::Signed {
+            publisher, key_id, ..
+        }) => {
+            assert_eq!(publisher, "beacon");
+            assert!(key_id.starts_with("sigstore:"), "{key_id}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Another workflow, a pattern whose `*` would have to cross `/`, another
+    // issuer, and an entry pinned to another source: each refused, naming
+    // the signer.
+    for (issuer, identity, pin) in [
+        (
+            ISSUER,
+            format!("{repo}/.github/workflows/release.yml@refs/heads/*"),
+            "skills.example.org/*",
+        ),
+        (
+            ISSUER,
+            format!("{repo}/*@refs/heads/main"),
+            "skills.example.org/*",
+        ),
+        (
+            "https://accounts.google.com",
+            IDENTITY.to_owned(),
+            "skills.example.org/*",
+        ),
+    ] {
+        let refusal = decide(&store(&[("beacon", issuer, &identity, pin)])).unwrap_err();
+        let said = refusal.to_string();
+        assert!(
+            said.contains(IDENTITY) && said.contains("--sigstore-identity"),
+            "{said}"
+        );
+    }
+    let elsewhere = store(&[
+        ("beacon", ISSUER, IDENTITY, "github.com/beacon/*"),
+        (
+            "other",
+            ISSUER,
+            &format!("{workflow}@refs/tags/*"),
+            "skills.example.org/*",
+        ),
+    ]);
+    let said = decide(&elsewhere).unwrap_err().to_string();
+    assert!(said.contains("pin: other"), "{said}");
+}

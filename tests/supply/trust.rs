@@ -451,6 +451,7 @@ fn judged_from(
         digest: Some("d".into()),
         version: None,
         timestamp: None,
+        sigstore: None,
     };
     store
         .check(from, "pdf", Some(&signer), None, &PolicyFlags::default())

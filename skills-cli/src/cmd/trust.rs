@@ -59,9 +59,23 @@ pub(crate) fn git_key_text(arg: &str) -> io::Result<Option<String>> {
 pub fn run(cmd: &TrustCommand) -> io::Result<Outcome> {
     match cmd {
         TrustCommand::Add(a) => {
-            let key = match skills_core::pack::sign::load_public_key(&a.key) {
-                Ok(key) => key,
-                Err(minisign) => git_key_text(&a.key)?.ok_or_else(|| trust_error(minisign))?,
+            let key = match (&a.key, &a.sigstore_issuer, &a.sigstore_identity) {
+                (_, Some(issuer), Some(identity)) => {
+                    let one_word = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
+                    if !one_word(issuer) || !one_word(identity) {
+                        return Err(trust_error("a Sigstore issuer or identity holds no spaces"));
+                    }
+                    trust::sigstore_key_text(issuer, identity)
+                }
+                (Some(key), ..) => match skills_core::pack::sign::load_public_key(key) {
+                    Ok(key) => key,
+                    Err(minisign) => git_key_text(key)?.ok_or_else(|| trust_error(minisign))?,
+                },
+                _ => {
+                    return Err(trust_error(
+                        "give a public key, or --sigstore-issuer with --sigstore-identity",
+                    ));
+                }
             };
             let mut f = file(&a.file)?;
             let id = f.add_key(&a.name, &key).map_err(trust_error)?;
@@ -72,10 +86,13 @@ pub fn run(cmd: &TrustCommand) -> io::Result<Outcome> {
                 .publisher(&a.name)
                 .and_then(|p| p.keys.iter().find(|k| k.id == id))
                 .map_or(KeyKind::Minisign, |k| k.kind);
-            saved(
-                &f,
-                &format!("trusted key {id} of `{}` ({kind} key)", a.name),
-            )
+            let what = match kind {
+                KeyKind::Sigstore => {
+                    format!("trusted Sigstore signer {id} of `{}` ({key})", a.name)
+                }
+                _ => format!("trusted key {id} of `{}` ({kind} key)", a.name),
+            };
+            saved(&f, &what)
         }
         TrustCommand::Retire(a) => {
             let mut f = file(&a.file)?;
@@ -100,9 +117,15 @@ fn list(project: &Path, format: ListFormat) -> io::Result<Outcome> {
         ListFormat::Human => {
             for p in &publishers {
                 for k in &p.keys {
+                    // A Sigstore entry's id is a digest: its issuer and
+                    // identity say what it trusts.
+                    let what = match k.kind {
+                        KeyKind::Sigstore => format!("\t{}", k.key),
+                        _ => String::new(),
+                    };
                     writeln!(
                         out,
-                        "{}\t{}\t{}\t{}{}",
+                        "{}\t{}\t{}\t{}{what}{}",
                         p.name,
                         k.id,
                         k.kind,

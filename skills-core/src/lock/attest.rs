@@ -30,7 +30,7 @@ use std::fmt;
 
 use ct_codecs::{Base64, Decoder};
 
-use super::model::{GitSigned, Lock, LockedSkill, Resolved, SignatureRecord};
+use super::model::{GitSigned, Lock, LockedSkill, Resolved, SignatureRecord, Signer};
 use crate::digest::{self, file_line, listing_digest};
 use crate::pack::signature::{claims, key_id_hex};
 
@@ -108,6 +108,9 @@ impl<'a> Checker<'a> {
         };
         if let Some(git) = &signer.git {
             return git_record(skill, git, &signer.key);
+        }
+        if signer.sigstore.is_some() {
+            return sigstore_record(skill, signer);
         }
         let Some(sig) = &signer.signature else {
             return Err(format!(
@@ -213,6 +216,33 @@ fn git_record(skill: &LockedSkill, git: &GitSigned, key: &str) -> Result<(), Str
             other.describe()
         )),
     }
+}
+
+/// A Sigstore signature's record: the archive it signed is the one the
+/// lock pins (same SHA-256). The bundle is beside the archive, not in the
+/// lock: `install --frozen` fetches both again and verifies the bundle
+/// anew, holding it to the recorded digest, identity and issuer; the
+/// entry that accepted the signer is the installer's to check.
+fn sigstore_record(skill: &LockedSkill, signer: &Signer) -> Result<(), String> {
+    let key = &signer.key;
+    let pinned = match &skill.resolved {
+        Resolved::File { sha256, .. }
+        | Resolved::Url { sha256, .. }
+        | Resolved::Index { sha256, .. } => sha256,
+        other => {
+            return Err(format!(
+                "its signer record is a Sigstore bundle (entry {key}), and it is pinned to {}, not an archive",
+                other.describe()
+            ));
+        }
+    };
+    if signer.digest.as_deref() != Some(pinned.as_str()) {
+        return Err(format!(
+            "its signer record says the Sigstore bundle (entry {key}) signed an archive of SHA-256 {}, and the lock pins {pinned}",
+            signer.digest.as_deref().unwrap_or("(none)")
+        ));
+    }
+    Ok(())
 }
 
 /// The listing `lock` keeps for `digest`, hashed to it, as its skills by
@@ -397,6 +427,7 @@ mod tests {
                 timestamp: None,
                 signature: Some(sign(seed, &kp, &comment)),
                 git: None,
+                sigstore: None,
             }),
             unsigned: None,
             profile: None,

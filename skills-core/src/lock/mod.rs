@@ -69,7 +69,7 @@ mod write;
 pub use file::{ReadError, read};
 pub use model::{
     FAIL_ON, FILE_NAME, FindingCounts, GitSigned, Lock, LockedFile, LockedScan, LockedSkill,
-    MAX_LOCK_FILE, Resolved, SignatureRecord, Signer, VERSION, is_allowed_entry,
+    MAX_LOCK_FILE, Resolved, SignatureRecord, Signer, SigstoreSigned, VERSION, is_allowed_entry,
 };
 pub use read::ParseError;
 pub use scope::{HomeError, Rule, Scope, ScopeError, home_from_env};

@@ -137,6 +137,31 @@ pub struct Signer {
     /// fingerprint), `version` the signed tag's name and `timestamp` the
     /// signed object's time; `digest` is `None`.
     pub git: Option<GitSigned>,
+    /// For an archive signed by a Sigstore bundle: who signed it and where
+    /// the log recorded it. Then `key` is the trust store's `sigstore`
+    /// entry that accepted it (`sigstore:` and 16 uppercase hex digits),
+    /// `digest` the archive's SHA-256 (the bundle's artifact, which the
+    /// pin in `resolved` holds too) and `timestamp` the log's integrated
+    /// time.
+    pub sigstore: Option<SigstoreSigned>,
+}
+
+/// What a Sigstore bundle the lock records says. `install --frozen`
+/// fetches the archive and its bundle again, verifies the bundle anew over
+/// the archive and holds it to this record (the same bundle, by digest,
+/// hence the same signer and log entry).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SigstoreSigned {
+    /// The certificate's identity (a workflow URI or an email address).
+    pub identity: String,
+    /// The OIDC issuer that vouched for it.
+    pub issuer: String,
+    /// The transparency log entry's index.
+    pub log_index: u64,
+    /// When the log integrated it (Unix seconds).
+    pub integrated_time: u64,
+    /// The SHA-256 of the bundle's bytes (hex).
+    pub bundle: String,
 }
 
 /// What a git signature the lock records was made over: the commit

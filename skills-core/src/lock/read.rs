@@ -6,7 +6,7 @@ use std::fmt;
 use super::duplicate::first_duplicate;
 use super::model::{
     FAIL_ON, FindingCounts, GitSigned, Lock, LockedFile, LockedScan, LockedSkill, Resolved,
-    SignatureRecord, Signer, VERSION, is_allowed_entry,
+    SignatureRecord, Signer, SigstoreSigned, VERSION, is_allowed_entry,
 };
 use crate::json::{self, Node, Value};
 
@@ -317,7 +317,15 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
             m,
             node,
             &what,
-            &["key", "digest", "version", "timestamp", "signature", "git"],
+            &[
+                "key",
+                "digest",
+                "version",
+                "timestamp",
+                "signature",
+                "git",
+                "sigstore",
+            ],
         )?;
     } else {
         only(m, node, &what, &["key", "digest", "version", "timestamp"])?;
@@ -339,11 +347,18 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
         None => None,
         Some(n) => Some(git_signed(n, &format!("{what}: `git`"))?),
     };
+    let sigstore = match field(m, "sigstore") {
+        None => None,
+        Some(n) => Some(sigstore_signed(text, n, &format!("{what}: `sigstore`"))?),
+    };
     let key = string(m, node, "key", &what)?;
     let upper_hex = |k: &str, n: usize| {
         k.len() == n && k.bytes().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))
     };
     let key_ok = match git.as_ref().map(|g| g.kind.as_str()) {
+        None if sigstore.is_some() => key
+            .strip_prefix("sigstore:")
+            .is_some_and(|k| upper_hex(k, 16)),
         None => upper_hex(&key, 16),
         Some("ssh") => key.strip_prefix("SHA256:").is_some_and(|b| {
             b.len() == 43
@@ -357,8 +372,9 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
             node,
             format!(
                 "{what}: `key` must be 16 uppercase hex digits (minisign), `SHA256:` and 43 \
-                 base64 digits (an SSH key's, with `git`) or 40 uppercase hex digits (an \
-                 OpenPGP fingerprint, with `git`)"
+                 base64 digits (an SSH key's, with `git`), 40 uppercase hex digits (an \
+                 OpenPGP fingerprint, with `git`) or `sigstore:` and 16 uppercase hex digits \
+                 (with `sigstore`)"
             ),
         ));
     }
@@ -366,6 +382,16 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
         return Err(err(
             node,
             format!("{what}: a git signature keeps no `signature` or `digest`"),
+        ));
+    }
+    if sigstore.is_some() && (signature.is_some() || git.is_some() || field(m, "digest").is_none())
+    {
+        return Err(err(
+            node,
+            format!(
+                "{what}: a Sigstore signature keeps the archive's `digest`, and no `signature` \
+                 or `git`"
+            ),
         ));
     }
     let timestamp = match field(m, "timestamp") {
@@ -386,7 +412,48 @@ fn signer(text: &str, node: &Node, what: &str, v2: bool) -> Result<Signer, Parse
         timestamp,
         signature,
         git,
+        sigstore,
     })
+}
+
+/// A signer's `sigstore` record: `identity`, `issuer`, `log_index`,
+/// `integrated_time` and the bundle's digest, `bundle`.
+fn sigstore_signed(text: &str, node: &Node, what: &str) -> Result<SigstoreSigned, ParseError> {
+    let m = object(node, &what)?;
+    only(
+        m,
+        node,
+        &what,
+        &[
+            "identity",
+            "issuer",
+            "log_index",
+            "integrated_time",
+            "bundle",
+        ],
+    )?;
+    let number_of = |key: &str| match field(m, key) {
+        Some(n) => number(text, n, &format!("{what}: `{key}`")),
+        None => Err(err(node, format!("{what}: `{key}` is missing"))),
+    };
+    let record = SigstoreSigned {
+        identity: string(m, node, "identity", &what)?,
+        issuer: string(m, node, "issuer", &what)?,
+        log_index: number_of("log_index")?,
+        integrated_time: number_of("integrated_time")?,
+        bundle: string(m, node, "bundle", &what)?,
+    };
+    let printable = |s: &str| !s.is_empty() && !s.chars().any(char::is_control);
+    if !hex(&record.bundle, 64) || !printable(&record.identity) || !printable(&record.issuer) {
+        return Err(err(
+            node,
+            format!(
+                "{what}: `bundle` must be 64 lowercase hex digits, `identity` and `issuer` \
+                 printable text"
+            ),
+        ));
+    }
+    Ok(record)
 }
 
 /// A signer's `git` record: `kind`, `commit`, and `tag` with `tag_object`

@@ -56,6 +56,7 @@ fn sample() -> Lock {
                 global: "Zm9v".into(),
             }),
             git: None,
+            sigstore: None,
         }),
         unsigned: None,
         profile: None,
@@ -173,6 +174,7 @@ fn a_git_signature_round_trips_and_is_checked() {
             tag: Some("v1.2.0".into()),
             tag_object: Some("c".repeat(40)),
         }),
+        sigstore: None,
     });
     let text = lock.to_json();
     assert_eq!(Lock::parse(&text), Ok(lock.clone()));
@@ -203,6 +205,69 @@ fn a_git_signature_round_trips_and_is_checked() {
     };
     let problems = attest::check(&moved, &|_| None);
     assert!(problems[0].message.contains("pins commit"), "{problems:?}");
+}
+
+/// A Sigstore signature's record round trips, what it may hold is
+/// checked, and it must name the archive the lock pins.
+#[test]
+fn a_sigstore_signature_round_trips_and_names_the_pinned_archive() {
+    let mut lock = sample();
+    let archive = "d".repeat(64);
+    lock.skills[1].resolved = Resolved::File {
+        path: "vendor/a.zip".into(),
+        sha256: archive.clone(),
+    };
+    lock.skills[1].signer = Some(Signer {
+        key: "sigstore:0123456789ABCDEF".into(),
+        digest: Some(archive.clone()),
+        version: None,
+        timestamp: Some(1_710_869_186),
+        signature: None,
+        git: None,
+        sigstore: Some(SigstoreSigned {
+            identity: "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/v1"
+                .into(),
+            issuer: "https://token.actions.githubusercontent.com".into(),
+            log_index: 79_571_823,
+            integrated_time: 1_710_869_186,
+            bundle: "0123456789abcdef".repeat(4),
+        }),
+    });
+    let text = lock.to_json();
+    assert_eq!(Lock::parse(&text), Ok(lock.clone()));
+    let bad = [
+        (
+            text.replacen("sigstore:0123", "sigstore:x123", 1),
+            "`sigstore:` and 16",
+        ),
+        (
+            text.replacen(&"0123456789abcdef".repeat(4), "0123", 1),
+            "`bundle` must be 64",
+        ),
+        (
+            text.replacen("\"log_index\": 79571823, ", "", 1),
+            "`log_index` is missing",
+        ),
+        (
+            text.replacen(&format!("\"digest\": \"{archive}\", "), "", 1),
+            "keeps the archive's `digest`",
+        ),
+    ];
+    for (text, want) in bad {
+        let e = Lock::parse(&text).expect_err(want);
+        assert!(e.message.contains(want), "{want}: {e}");
+    }
+    assert_eq!(attest::check(&lock, &|_| None).len(), 0);
+    let mut other = lock.clone();
+    other.skills[1].resolved = Resolved::File {
+        path: "vendor/a.zip".into(),
+        sha256: "e".repeat(64),
+    };
+    let problems = attest::check(&other, &|_| None);
+    assert!(
+        problems[0].message.contains("the lock pins"),
+        "{problems:?}"
+    );
 }
 
 #[test]
@@ -526,6 +591,7 @@ mod properties {
                         timestamp: t.map(u64::from),
                         signature: None,
                         git: None,
+                        sigstore: None,
                     }),
                     unsigned: None,
                     profile: None,

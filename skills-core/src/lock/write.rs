@@ -74,6 +74,16 @@ fn skill_json(o: &mut String, s: &LockedSkill) {
             }
             fields.push(format!("\"git\": {{ {} }}", inner.join(", ")));
         }
+        if let Some(s) = &signer.sigstore {
+            fields.push(format!(
+                "\"sigstore\": {{ \"identity\": {}, \"issuer\": {}, \"log_index\": {}, \"integrated_time\": {}, \"bundle\": {} }}",
+                quote(&s.identity),
+                quote(&s.issuer),
+                s.log_index,
+                s.integrated_time,
+                quote(&s.bundle)
+            ));
+        }
         match &signer.signature {
             None => {
                 let _ = writeln!(o, "      \"signer\": {{ {} }},", fields.join(", "));

@@ -19,7 +19,9 @@
 //! A key's `kind` is `minisign` when left out; an SSH key is written
 //! `{ "kind": "ssh", "key": "ssh-ed25519 AAAA…", "id": "SHA256:…" }`, an
 //! OpenPGP key `{ "kind": "openpgp", "key": "-----BEGIN PGP PUBLIC KEY
-//! BLOCK-----…", "id": "<40 hex digits>" }` (see [`super::KeyKind`]).
+//! BLOCK-----…", "id": "<40 hex digits>" }`, a Sigstore signer `{ "kind":
+//! "sigstore", "key": "<OIDC issuer> <identity pattern>", "id":
+//! "sigstore:<16 hex digits>" }` (see [`super::KeyKind`]).
 //!
 //! Publishers are sorted by name and written two-space indented, one
 //! change a few lines of diff. A key's `id` is written for the reader (it is

@@ -6,11 +6,14 @@
 //! | `minisign` | `.pub` file or base64 key (`RWQ…`)            | 16 uppercase hex digits, as minisign prints   |
 //! | `ssh`      | a `.pub` line (`ssh-ed25519 AAAA… comment`)   | `SHA256:…`, as `ssh-keygen -l` prints         |
 //! | `openpgp`  | an armored public key block                   | the primary key's fingerprint, 40 hex digits  |
+//! | `sigstore` | `<OIDC issuer> <identity pattern>`            | `sigstore:` and 16 hex digits                 |
 //!
 //! minisign keys sign packs and indexes; SSH and OpenPGP keys sign git
-//! commits and tags (`crate::git::signature`). The three kinds of id never
-//! collide (16 hex digits, `SHA256:`, 40 hex digits), so a signature of one
-//! kind can never be taken for a key of another.
+//! commits and tags (`crate::git::signature`); a `sigstore` entry is not a
+//! key but who may sign a Sigstore bundle beside an archive (an issuer and
+//! an identity pattern, `identity.rs`). The four kinds of id never collide
+//! (16 hex digits, `SHA256:`, 40 hex digits, `sigstore:`), so a signature of
+//! one kind can never be taken for a key of another.
 //!
 //! An OpenPGP fingerprint is the SHA-1 of the key packet, which this crate
 //! does not link: the trust file keeps the fingerprint beside the block,
@@ -37,6 +40,9 @@ pub enum KeyKind {
     Ssh,
     /// An OpenPGP public key: signs git commits and tags.
     OpenPgp,
+    /// A Sigstore signer: an OIDC issuer and an identity pattern, for
+    /// Sigstore bundles beside archives.
+    Sigstore,
 }
 
 impl KeyKind {
@@ -46,14 +52,20 @@ impl KeyKind {
             KeyKind::Minisign => "minisign",
             KeyKind::Ssh => "ssh",
             KeyKind::OpenPgp => "openpgp",
+            KeyKind::Sigstore => "sigstore",
         }
     }
 
     /// The kind called `name` (see [`as_str`](Self::as_str)).
     pub fn from_name(name: &str) -> Option<KeyKind> {
-        [KeyKind::Minisign, KeyKind::Ssh, KeyKind::OpenPgp]
-            .into_iter()
-            .find(|k| k.as_str() == name)
+        [
+            KeyKind::Minisign,
+            KeyKind::Ssh,
+            KeyKind::OpenPgp,
+            KeyKind::Sigstore,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == name)
     }
 }
 
@@ -111,10 +123,18 @@ pub fn parse(text: &str) -> Result<ParsedKey, String> {
             id: Some(id),
         });
     }
+    if let Some((key, id)) = super::identity::parse(text)? {
+        return Ok(ParsedKey {
+            kind: KeyKind::Sigstore,
+            key,
+            id: Some(id),
+        });
+    }
     Err(format!(
         "{:?} is not a minisign public key (`RWQ…` or its `.pub` file), nor an SSH public key \
          (`ssh-ed25519 AAAA…`, a `.pub` file), nor an armored OpenPGP public key \
-         (`gpg --armor --export FINGERPRINT`)",
+         (`gpg --armor --export FINGERPRINT`), nor a Sigstore issuer and identity \
+         (`https://token.actions.githubusercontent.com https://github.com/…`)",
         shorten(text)
     ))
 }
@@ -231,7 +251,12 @@ mod tests {
         let block = format!("{PGP_BEGIN}\n\nmDMEZ0\n=abcd\n{PGP_END}\n");
         let pgp = parse(&block).expect("an armored block");
         assert_eq!((pgp.kind, pgp.id), (KeyKind::OpenPgp, None));
-        for kind in [KeyKind::Minisign, KeyKind::Ssh, KeyKind::OpenPgp] {
+        for kind in [
+            KeyKind::Minisign,
+            KeyKind::Ssh,
+            KeyKind::OpenPgp,
+            KeyKind::Sigstore,
+        ] {
             assert_eq!(KeyKind::from_name(kind.as_str()), Some(kind));
         }
     }

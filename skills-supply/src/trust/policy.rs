@@ -14,6 +14,7 @@
 //! | local  | any, or none                         | installed     |                     |
 //! | remote | none                                 | refused       | `--allow-unsigned`  |
 //! | remote | key not trusted (or not pinned here) | refused       | `--allow-unsigned`  |
+//! | remote | Sigstore signer no `sigstore` entry (pinned here) accepts | refused | `--allow-unsigned` |
 //! | remote | retired key, not the locked release  | refused       | `--allow-unsigned`  |
 //! | any    | trusted key, older than the locked   | refused       | `--allow-downgrade` |
 //! | any    | trusted key, otherwise               | installed     |                     |
@@ -27,10 +28,11 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use super::identity::{self, SIGNER_PREFIX as SIGSTORE_SIGNER};
 use super::provenance::Provenance;
 use super::signer::Signer;
 use super::version::compare_versions;
-use super::{TrustStore, TrustedKey};
+use super::{KeyKind, TrustStore, TrustedKey};
 
 /// What the lock recorded of the installed release's signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,17 +175,32 @@ impl fmt::Display for Refusal {
                 "it is not signed, and a remote source must be signed by a trusted key \
                  (no key id to trust); pass --allow-unsigned to install it unsigned",
             ),
-            RefusalKind::Untrusted { key_id, pins } if pins.is_empty() => write!(
-                f,
-                "signed by key {key_id}, which is not in the trust store; \
-                 trust it with `skb trust add` or pass --allow-unsigned"
-            ),
-            RefusalKind::Untrusted { key_id, pins } => write!(
-                f,
-                "signed by key {key_id}, which is not trusted for this source (pin: {}); \
-                 trust it with `skb trust add` or pass --allow-unsigned",
-                pins.join(", ")
-            ),
+            RefusalKind::Untrusted { key_id, pins } => {
+                // A Sigstore signer is named by identity and issuer, and
+                // trusted by an entry that matches them.
+                let (signer, how) = if key_id.starts_with(SIGSTORE_SIGNER) {
+                    (
+                        key_id.clone(),
+                        "`skb trust add NAME --sigstore-issuer ISSUER --sigstore-identity PATTERN`",
+                    )
+                } else {
+                    (format!("key {key_id}"), "`skb trust add`")
+                };
+                if pins.is_empty() {
+                    write!(
+                        f,
+                        "signed by {signer}, which is not in the trust store; \
+                         trust it with {how} or pass --allow-unsigned"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "signed by {signer}, which is not trusted for this source (pin: {}); \
+                         trust it with {how} or pass --allow-unsigned",
+                        pins.join(", ")
+                    )
+                }
+            }
             RefusalKind::Retired {
                 key_id,
                 publisher,
@@ -269,7 +286,12 @@ impl TrustStore {
         locked: Option<&LockedSigned>,
     ) -> Result<(&'a TrustedKey, &'s Signer), RefusalKind> {
         let resolved = self.resolve(locations);
-        let Some(key) = resolved.keys.into_iter().find(|k| k.id == signer.key_id) else {
+        let Some(key) = resolved.keys.into_iter().find(|k| match &signer.sigstore {
+            Some(verified) => {
+                k.kind == KeyKind::Sigstore && identity::accepts(&k.key, &verified.signer)
+            }
+            None => k.kind != KeyKind::Sigstore && k.id == signer.key_id,
+        }) else {
             return Err(RefusalKind::Untrusted {
                 key_id: signer.key_id.clone(),
                 pins: resolved.pins,
@@ -397,6 +419,7 @@ mod tests {
             digest: Some(digest.into()),
             version: version.map(Into::into),
             timestamp,
+            sigstore: None,
         }
     }
 

@@ -121,6 +121,7 @@ impl TrustStore {
                 digest: None,
                 version: None,
                 timestamp: None,
+                sigstore: None,
             });
         };
         let comment = signature::verify(bytes, &key.key, Some(signature_text))?;
@@ -130,6 +131,7 @@ impl TrustStore {
             digest: claimed.as_ref().map(|c| c.digest.clone()),
             version: claimed.as_ref().and_then(|c| c.version.clone()),
             timestamp: claimed.and_then(|c| c.timestamp),
+            sigstore: None,
         })
     }
 

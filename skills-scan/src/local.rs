@@ -127,6 +127,100 @@ pub(crate) fn callback(args: &[Token]) -> bool {
     args.len() == 1 && args.first().is_some_and(|f| f.kind == Kind::Ident)
 }
 
+/// How many tokens back from a call the functions enclosing it are looked
+/// for (a bound per call keeps the reading linear in the file).
+const PARAMETERS_BACK: usize = 512;
+
+/// Whether `name`, given to the call at token `i`, is bound by a function or
+/// block that encloses the call (`(r) => setTimeout(r, 5)`, `r => …`,
+/// `function wait(r) { … }`, `for (const r of …) { … }`, `catch (r) { … }`):
+/// what the call is given is that binding, not an outer variable of the same
+/// name (`const r = await fetch(u)` elsewhere in the file).
+pub(crate) fn bound_around(tokens: &[Token], i: usize, name: &str) -> bool {
+    let start = i.saturating_sub(PARAMETERS_BACK);
+    let mut depth = 0usize;
+    // Whether an arrow met at this level still reaches the call: an
+    // expression body ends at a `,` or `;` of its level.
+    let mut arrow_reaches = true;
+    let mut k = i;
+    while k > start {
+        k -= 1;
+        let Some(t) = tokens.get(k) else {
+            return false;
+        };
+        if t.kind != Kind::Punct && t.value != "=>" {
+            continue;
+        }
+        match t.value.as_str() {
+            ")" | "]" | "}" => depth += 1,
+            "(" | "[" | "{" if depth > 0 => depth -= 1,
+            "(" | "[" | "{" => {
+                // An opener around the call: a body (`) {`, `=> {`) binds
+                // what its head names.
+                if t.value == "{" && binds_before(tokens, k, name) {
+                    return true;
+                }
+                arrow_reaches = true;
+            }
+            ";" | "," if depth == 0 => arrow_reaches = false,
+            "=>" if depth == 0 && arrow_reaches && binds_before(tokens, k + 1, name) => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the head before token `body` (a `{` or the token after `=>`)
+/// binds `name`: an arrow's parameter or parameter list, or the parenthesised
+/// head of a function, `for` or `catch` (not of `if`, `while` or `switch`,
+/// which bind nothing).
+fn binds_before(tokens: &[Token], body: usize, name: &str) -> bool {
+    let Some(mut k) = body.checked_sub(1) else {
+        return false;
+    };
+    if tokens.get(k).is_some_and(|t| t.value == "=>") {
+        let Some(before) = k.checked_sub(1) else {
+            return false;
+        };
+        k = before;
+        if tokens
+            .get(k)
+            .is_some_and(|t| t.kind == Kind::Ident && t.value == name)
+        {
+            return true;
+        }
+    }
+    if tokens.get(k).is_none_or(|t| t.value != ")") {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut found = false;
+    let start = k.saturating_sub(PARAMETERS_BACK);
+    while k > start {
+        let Some(t) = tokens.get(k) else {
+            return false;
+        };
+        match t.value.as_str() {
+            ")" | "]" | "}" => depth += 1,
+            "(" | "[" | "{" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    let head = k.checked_sub(1).and_then(|h| tokens.get(h));
+                    let binds_nothing =
+                        head.is_some_and(|h| matches!(h.value.as_str(), "if" | "while" | "switch"));
+                    return found && !binds_nothing;
+                }
+            }
+            _ if t.kind == Kind::Ident && t.value == name => found = true,
+            _ => {}
+        }
+        k -= 1;
+    }
+    false
+}
+
 /// The severity of building SQL from a variable in a local tool.
 pub(crate) const SQL_FROM_VARIABLE: Severity = Severity::Low;
 
@@ -261,6 +355,47 @@ mod tests {
         assert!(!callback(&js("setTimeout(atob(payload), 1)")));
         assert!(!callback(&js("setTimeout('alert(1)', 1)")));
         assert!(!callback(&js("setTimeout(code + x, 1)")));
+    }
+
+    #[test]
+    fn a_binding_around_the_call_shadows_the_outer_name() {
+        let bound = |code: &str| -> bool {
+            let t: Vec<Token> = lex::js::js(code)
+                .into_iter()
+                .filter(|t| t.kind != Kind::Comment)
+                .collect();
+            let i = t.iter().rposition(|t| t.value == "setTimeout").unwrap_or(0);
+            bound_around(&t, i, "r")
+        };
+        assert!(bound(
+            "const r = await fetch(u); await new Promise((r) => setTimeout(r, 200));"
+        ));
+        assert!(bound(
+            "const r = await fetch(u); new Promise(r => setTimeout(r, 5));"
+        ));
+        assert!(bound(
+            "const r = await fetch(u); function wait(ms, r) { return setTimeout(r, ms); }"
+        ));
+        assert!(bound(
+            "const r = await fetch(u); for (const r of jobs) { setTimeout(r, 1); }"
+        ));
+        assert!(bound(
+            "const r = await fetch(u); p = new Promise((r) => { log(1); setTimeout(r, 5); });"
+        ));
+        // The outer name itself: no binding around the call.
+        assert!(!bound("const r = await fetch(u); setTimeout(r, 200);"));
+        assert!(!bound(
+            "const r = await fetch(u); if (r) { setTimeout(r, 200); }"
+        ));
+        assert!(!bound(
+            "const r = await fetch(u); xs.map((r) => r); setTimeout(r, 1);"
+        ));
+        assert!(!bound(
+            "const r = await fetch(u); const f = (q) => q, g = setTimeout(r, 1);"
+        ));
+        assert!(!bound(
+            "const r = await fetch(u); function run(q) { setTimeout(r, 1); }"
+        ));
     }
 
     #[test]

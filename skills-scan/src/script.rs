@@ -478,7 +478,8 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     && matches!(name.as_str(), "setTimeout" | "setInterval")
                     && local::callback(arg_tokens)
                     && !arg_tokens.first().is_some_and(|a| {
-                        decoded_vars.contains(&a.value) || fetched_vars.contains(&a.value)
+                        (decoded_vars.contains(&a.value) || fetched_vars.contains(&a.value))
+                            && !local::bound_around(tokens, i, &a.value)
                     });
                 let evaluates = evaluator(&name, lang) && !callback;
                 let method = i > 0 && tokens[i - 1].value == "." && !name.contains('.');

@@ -485,7 +485,7 @@ async fn a_pack_from_before_the_frontmatter_field_verifies_and_serves() {
     let tree = dir.path().join("then");
     let copied = std::process::Command::new("cp")
         .arg("-R")
-        .arg(workspace().join("tests/ui/skills/valid"))
+        .arg(workspace().join("tests/ui-tests/ui/skills/valid"))
         .arg(&tree)
         .status()
         .unwrap();

@@ -1,6 +1,6 @@
 //! The pack fixtures of the `skills_bundle!(pack = ...)` UI cases
-//! (`tests/ui/packs/`, driven by the library tests' `ui` module) are what
-//! `skb pack` makes of `tests/ui/skills/valid` today.
+//! (`tests/ui-tests/ui/packs/`, driven by the `skills-ui-tests` crate) are what
+//! `skb pack` makes of `tests/ui-tests/ui/skills/valid` today.
 
 use skills_tests::{tempdir, workspace};
 
@@ -10,7 +10,7 @@ use crate::skills;
 /// signed by `test.pub`, and the tampered copy differs from it in one byte.
 #[test]
 fn fixtures_match_a_fresh_pack() {
-    let ui = workspace().join("tests/ui");
+    let ui = workspace().join("tests/ui-tests/ui");
     let dir = tempdir();
     let fresh = dir.path().join("fresh.skillpack");
     let out = skills()
@@ -29,7 +29,7 @@ fn fixtures_match_a_fresh_pack() {
     let fixture = std::fs::read(ui.join("packs/greeter.skillpack")).unwrap();
     assert!(
         std::fs::read(&fresh).unwrap() == fixture,
-        "tests/ui/packs/greeter.skillpack is stale: regenerate it (tests/ui/packs/README.md)"
+        "tests/ui-tests/ui/packs/greeter.skillpack is stale: regenerate it (tests/ui-tests/ui/packs/README.md)"
     );
     let key = std::fs::read_to_string(ui.join("packs/test.pub")).unwrap();
     let sig = std::fs::read_to_string(ui.join("packs/greeter.skillpack.minisig")).unwrap();

@@ -30,7 +30,7 @@ pub struct Installer<'a> {
     pub allow_plain_text: bool,
     /// The commit cache git sources are fetched into and checked out
     /// from; `None` fetches each into a throwaway repository. Default:
-    /// [`git_cache_dir`].
+    /// [`crate::git_cache_dir`].
     pub git_cache: Option<PathBuf>,
 }
 
@@ -42,17 +42,6 @@ impl std::fmt::Debug for Installer<'_> {
             .field("cwd", &self.cwd)
             .finish_non_exhaustive()
     }
-}
-
-/// The commit cache of git sources: `git` in skb's cache folder
-/// ([`crate::startup::default_cache_dir`]), or `None` when the variable
-/// `SKB_NO_CACHE` is set to anything but `` or `0`.
-pub fn git_cache_dir() -> Option<PathBuf> {
-    let off = std::env::var_os("SKB_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0");
-    if off {
-        return None;
-    }
-    crate::startup::default_cache_dir().map(|dir| dir.join("git"))
 }
 
 impl<'a> Installer<'a> {
@@ -72,7 +61,7 @@ impl<'a> Installer<'a> {
             cwd,
             observer,
             allow_plain_text: false,
-            git_cache: git_cache_dir(),
+            git_cache: crate::cache_dir::git_cache_dir(),
         })
     }
 }

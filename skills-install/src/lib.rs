@@ -52,6 +52,7 @@
 pub mod accept;
 mod add;
 pub mod attestation;
+mod cache_dir;
 pub mod clients;
 mod commit;
 pub mod error;
@@ -87,11 +88,12 @@ pub mod validate;
 mod verify;
 
 pub use add::{AddRequest, Added, AddedSkill, Listed};
+pub use cache_dir::git_cache_dir;
 pub use error::{Error, ErrorKind, Result, Stage};
 pub use gate::Gate;
 pub use import::{ImportRequest, Imported};
 pub use install::{Action, folder_name, skill_digest};
-pub use installer::{Installer, git_cache_dir};
+pub use installer::Installer;
 pub use observe::{Event, Note, Observer, Quiet};
 pub use outdated::{Outdated, OutdatedRequest, OutdatedSkill, Status as OutdatedStatus};
 pub use policy::PolicyFlags;

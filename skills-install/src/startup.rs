@@ -55,11 +55,7 @@ impl Default for StartCheck {
     }
 }
 
-/// skb's cache folder: `$XDG_CACHE_HOME/skb` when that is an absolute path,
-/// else `$HOME/.cache/skb`; `None` without either.
-pub fn default_cache_dir() -> Option<PathBuf> {
-    skills_core::userdir::base("XDG_CACHE_HOME", ".cache", "skb")
-}
+pub use crate::cache_dir::default_cache_dir;
 
 /// What one check of every locked skill found, by skill name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

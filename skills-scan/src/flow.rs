@@ -1170,7 +1170,7 @@ fn params(tokens: &[Token], lang: Lang) -> HashSet<String> {
 
 /// The parameters of the function defined at token `i` (`def`,
 /// `function`, or an arrow's `=>`).
-fn function_params(tokens: &[Token], i: usize, lang: Lang) -> Option<Vec<String>> {
+pub(crate) fn function_params(tokens: &[Token], i: usize, lang: Lang) -> Option<Vec<String>> {
     let names = |range: Range<usize>| -> Vec<String> {
         let mut out = Vec::new();
         let mut expect = true;

@@ -181,16 +181,9 @@ fn binds_before(tokens: &[Token], body: usize, name: &str) -> bool {
         return false;
     };
     if tokens.get(k).is_some_and(|t| t.value == "=>") {
-        let Some(before) = k.checked_sub(1) else {
-            return false;
-        };
-        k = before;
-        if tokens
-            .get(k)
-            .is_some_and(|t| t.kind == Kind::Ident && t.value == name)
-        {
-            return true;
-        }
+        // An arrow's parameters, read as the flow model reads them.
+        return crate::flow::function_params(tokens, k, crate::fold::Lang::Js)
+            .is_some_and(|params| params.iter().any(|p| p == name));
     }
     if tokens.get(k).is_none_or(|t| t.value != ")") {
         return false;

@@ -130,6 +130,17 @@ impl Val {
         }
     }
 
+    /// The length of [`Val::text`]'s value (0 for a list, which has none
+    /// and which [`joinable`] never joins as text).
+    fn text_len(&self) -> usize {
+        match self {
+            Val::Str(s) => s.len(),
+            Val::Bytes(b) => String::from_utf8_lossy(b).len(),
+            Val::Int(n) => n.to_string().len(),
+            Val::List(_) => 0,
+        }
+    }
+
     /// The value as text: bytes read as UTF-8, a number as digits.
     fn text(self) -> Option<String> {
         match self {
@@ -221,13 +232,23 @@ impl<'a> Folder<'a> {
         while let Some(op) = self.tokens.get(end) {
             if op.kind == Kind::Str && self.lang == Lang::Python && is_plain_literal(&val) {
                 // Adjacent literals: `'cu' 'rl'`.
+                // As with `+` below, a literal that cannot be joined (one
+                // past [`MAX_VALUE`], a list) ends the run, which folds to
+                // what it joined so far: the caller goes on after it, so a
+                // long run is read once, in pieces, and never again from
+                // each of its literals.
                 match self.term(end, scope, 0) {
-                    Some((next, e)) => {
-                        val = add(val, next)?;
-                        end = e;
-                        continue;
+                    Some((next, e)) if !self.called(e) && joinable(&val, &next, false) => {
+                        match add(val, next) {
+                            Some(sum) => {
+                                val = sum;
+                                end = e;
+                                continue;
+                            }
+                            None => return None,
+                        }
                     }
-                    None => break,
+                    _ => break,
                 }
             }
             let slash = op.value == "/" && self.lang == Lang::Python;
@@ -239,14 +260,16 @@ impl<'a> Folder<'a> {
                 break;
             }
             match self.term(end + 1, scope, 0) {
-                Some((next, e)) => match path_or_add(val.clone(), next, slash) {
-                    Some(sum) => {
-                        val = sum;
-                        end = e;
+                Some((next, e)) if !self.called(e) && joinable(&val, &next, slash) => {
+                    match path_or_add(val, next, slash) {
+                        Some(sum) => {
+                            val = sum;
+                            end = e;
+                        }
+                        None => return None,
                     }
-                    None => break,
-                },
-                None => break,
+                }
+                _ => break,
             }
         }
         if val.len() > MAX_VALUE || matches!(val, Val::Int(_)) {
@@ -261,6 +284,15 @@ impl<'a> Folder<'a> {
             end,
             hidden: self.hidden,
         })
+    }
+
+    /// Whether the term ending before `end` is called (`… + name(`): it
+    /// is not a string of the chain, which ends before it, so that the
+    /// chain before it is read once and not again from each of its terms.
+    fn called(&self, end: usize) -> bool {
+        self.tokens
+            .get(end)
+            .is_some_and(|t| t.kind == Kind::Punct && t.value == "(")
     }
 
     fn note(&mut self, how: &'static str) {
@@ -881,6 +913,21 @@ fn is_plain_literal(v: &Val) -> bool {
     matches!(v, Val::Str(_) | Val::Bytes(_))
 }
 
+/// Whether [`path_or_add`] joins `a` and `b`: checked before it takes
+/// them, so that a chain that cannot go on keeps its value without a copy
+/// of it for each term.
+fn joinable(a: &Val, b: &Val, slash: bool) -> bool {
+    match (a, b) {
+        (Val::Str(a), Val::Str(b)) if slash => a.len() + b.len() < MAX_VALUE,
+        _ if slash => false,
+        (Val::Int(a), Val::Int(b)) => a.checked_add(*b).is_some(),
+        (Val::Bytes(a), Val::Bytes(b)) => a.len() + b.len() <= MAX_VALUE,
+        (Val::List(a), Val::List(b)) => a.len() + b.len() <= MAX_VALUE,
+        (Val::List(_), _) | (_, Val::List(_)) => false,
+        (a, b) => a.text_len() + b.text_len() <= MAX_VALUE,
+    }
+}
+
 /// `a / b` on paths when `slash`, else `a + b`.
 fn path_or_add(a: Val, b: Val, slash: bool) -> Option<Val> {
     if !slash {
@@ -1241,5 +1288,59 @@ mod tests {
         let mut f = Folder::new("", &tokens, Lang::Python);
         f.budget = 10;
         assert!(f.fold(0, &Scope::default()).is_none());
+    }
+
+    /// A run too long to fold whole folds in pieces that follow each other:
+    /// each piece ends where the next begins, so that the run is read once,
+    /// whatever joins it (`+`, Python's adjacent literals, bytes).
+    #[test]
+    fn a_long_run_folds_in_pieces_that_follow_each_other() {
+        for (src, piece) in [
+            (vec!["'ab'"; 20_000].join(" "), 2),
+            (vec!["'ab'"; 20_000].join("+"), 2),
+            (vec!["b'ab'"; 20_000].join(" "), 2),
+        ] {
+            let tokens = lex::python::python(&src);
+            let mut f = Folder::new(&src, &tokens, Lang::Python);
+            let (mut i, mut pieces) = (0, Vec::new());
+            while i < tokens.len() {
+                let folded = f
+                    .fold(i, &Scope::default())
+                    .unwrap_or_else(|| panic!("{i}"));
+                assert!(folded.end > i);
+                pieces.push(folded.value.len());
+                // Past the piece, and past the `+` that joined it to the next.
+                i = folded.end
+                    + usize::from(tokens.get(folded.end).is_some_and(|t| t.value == "+"));
+            }
+            let whole = MAX_VALUE / piece * piece;
+            assert_eq!(pieces, [whole, whole, 40_000 - 2 * whole], "{}", &src[..8]);
+        }
+    }
+
+    /// A term that is called ends the chain before it: the chain is a value,
+    /// the called term is not.
+    #[test]
+    fn a_called_term_ends_the_chain() {
+        let scope = Scope {
+            consts: HashMap::from([("f".to_string(), "g".to_string())]),
+            ..Scope::default()
+        };
+        assert_eq!(
+            fold(Lang::Js, "'a' + 'b' + f('x')", &scope)
+                .map(|f| f.0)
+                .as_deref(),
+            Some("ab")
+        );
+        assert_eq!(
+            fold(Lang::Python, "'a' 'b'('x')", &scope)
+                .map(|f| f.0)
+                .as_deref(),
+            Some("a")
+        );
+        assert_eq!(
+            fold(Lang::Js, "'a' + f", &scope).map(|f| f.0).as_deref(),
+            Some("ag")
+        );
     }
 }

@@ -78,7 +78,13 @@ augustash/claude-config wannabefro/claude-config ksdisch/claude-config Mikkelsv/
 fabiano001/claude-config guitargnarr/claude-config ocrosby/claude-config sukeun1997/claude-config
 jsamuelsen11/claude-config CrazyWillBear/my-dotclaude vindm/dotclaude DieGopherLT/dotclaudefiles
 skowalskidev/dotclaude hayden1126/dotclaude KhaledSaeed18/dotclaude refactco/claude-toolkit bis-code/claude-toolkit
-ArangoGutierrez/claude-toolkit saralafleur/ember-claude-toolkit spulido99/claude-toolkit
+ArangoGutierrez/claude-toolkit saralafleur/ember-claude-toolkit spulido99/claude-toolkit udecode/plate
+arturogj92/moltolicism ericmjl/skills convisolabs/conviso-skills resola-ai/awesome-agents pokutuna/claude-plugins
+yonesuke/skills Git-Fg/thecattoolkit luan/dot-claude yoloshii/mcp-code-execution-enhanced
+alvinunreal/oh-my-opencode-slim TechNickAI/ai-coding-config himkt/dotfiles HaywardMorihara/toolbox gadese/nunchuck
+claycampbell/blueprint jwmossmoz/agent-skills simonvanlaak/CyberneticAgents DorianSchlede/nexus-template
+tristanmanchester/agent-skills kenpyfin/home-bot kody-w/openrappter babyowen/claude-skills
+os-global/atlassian-jira-openclaw-skill
 """.split()
 REPOS += os.environ.get("EXTRA_REPOS", "").split()
 if os.environ.get("ONLY_REPOS"):

@@ -42,6 +42,8 @@ each skipped when absent; the fresh pairs are measured only when named):
   attacks-fresh9
                 $EVAL/fresh9/attacks/labels.jsonl: built blind while the eighth round tuned on the third to
                 eighth pairs (176 samples, 30 of them hard negatives; generator in skills-scan/eval/fresh9)
+  benign-fresh9 $EVAL/fresh9/benign/index.jsonl: built blind while the eighth round tuned on the third to
+                eighth pairs (2,982 real skills of 138 repositories; builder and manifest in skills-scan/eval/fresh9)
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -175,6 +177,8 @@ def build_sets(names, tmp):
                                             os.path.join(EVAL, "fresh8", "benign"), True),
         # A ninth set, built blind while the eighth round was tuned on the third to eighth.
         "attacks-fresh9": lambda: labelled_set("attacks-fresh9", os.path.join(EVAL, "fresh9", "attacks", "labels.jsonl"), True),
+        "benign-fresh9": lambda: corpus_set("benign-fresh9", os.path.join(EVAL, "fresh9", "benign", "index.jsonl"),
+                                            os.path.join(EVAL, "fresh9", "benign"), True),
     }
     out, notes = [], []
     for n in names:

@@ -6,9 +6,10 @@
 //! `--allow-unsigned`, the lock records who signed, and `install --frozen`
 //! and `verify --installed` hold to that record. Around it, the refusals,
 //! each naming why and writing nothing: no entry, an identity pattern or
-//! issuer that does not match, a host pinned to another entry, the pack changed
-//! by one byte, a bundle for another identity, a bundle of another
-//! instance, and the public-good root (which knows nothing of this one).
+//! issuer that does not match, a host pinned to another entry, the pack
+//! changed by one byte, a bundle for another identity, a bundle of another
+//! instance, the public-good root (which knows nothing of this one), and a
+//! bundle too large to be one.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 
@@ -277,9 +278,10 @@ fn the_record_stands_only_while_the_entry_is_trusted() {
 fn a_signer_the_store_does_not_trust_for_the_source_is_refused() {
     const DEPLOY: &str =
         "https://github.com/example-org/skills/.github/workflows/deploy.yml@refs/tags/*";
-    // The entries (publisher, issuer, identity pattern, source pin), and
-    // what the refusal says besides who signed.
-    let cases: [(&[(&str, &str, &str, &str)], &[&str]); 4] = [
+    /// Trust entries: (publisher, issuer, identity pattern, source pin).
+    type Entries = &'static [(&'static str, &'static str, &'static str, &'static str)];
+    // The entries, and what the refusal says besides who signed.
+    let cases: [(Entries, &[&str]); 4] = [
         (
             &[],
             &[

@@ -2,9 +2,10 @@
 //! pack, its bundle and the trusted root of a throwaway Sigstore instance
 //! (`tests/fixtures/sigstore-local`, see its README) served from a
 //! loopback HTTP server, with `SKB_SIGSTORE_TRUSTED_ROOT` naming that root.
-//! A `sigstore` trust entry lets `skb add` install it without
-//! `--allow-unsigned`, the lock records who signed, and `install --frozen`
-//! and `verify --installed` hold to that record. Around it, the refusals,
+//! A `sigstore` trust entry lets `skb add` install it (a download, or an
+//! entry of a well-known index) without `--allow-unsigned`, the lock
+//! records who signed, and `install --frozen` and `verify --installed` hold
+//! to that record. Around it, the refusals,
 //! each naming why and writing nothing: no entry, an identity pattern or
 //! issuer that does not match, a host pinned to another entry, the pack
 //! changed by one byte, a bundle for another identity, a bundle of another
@@ -36,6 +37,10 @@ const RELEASES: &str =
     "https://github.com/example-org/skills/.github/workflows/release.yml@refs/tags/*";
 const PACK: &str = "alpha.skillpack";
 const BUNDLE: &str = "alpha.skillpack.sigstore.json";
+/// The site's index, its one entry's archive, and that archive's bundle.
+const INDEX: &str = "site/.well-known/agent-skills/index.json";
+const ENTRY: &str = "site/.well-known/agent-skills/alpha/1.0.0/alpha.zip";
+const ENTRY_BUNDLE: &str = "site/.well-known/agent-skills/alpha/1.0.0/alpha.zip.sigstore.json";
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -105,6 +110,19 @@ impl World {
 
     fn url(&self) -> String {
         self.server.url(&format!("/{PACK}"))
+    }
+
+    /// Serves the committed site (an index of one signed entry) at the
+    /// server's root; returns its URL.
+    fn serve_site(&self, entry_bundle: Vec<u8>) -> String {
+        for (file, bytes) in [
+            (INDEX, read_fixture(INDEX)),
+            (ENTRY, read_fixture(ENTRY)),
+            (ENTRY_BUNDLE, entry_bundle),
+        ] {
+            self.serve(file.strip_prefix("site/").unwrap(), bytes);
+        }
+        self.server.url("")
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -250,6 +268,42 @@ fn a_pack_signed_by_a_trusted_identity_installs_without_allow_unsigned() {
         .remove(&format!("/{BUNDLE}"));
     w.refused(&["install", "--frozen"], &["it is not signed now"]);
     assert_eq!(std::fs::read(w.p.join("skb.lock")).unwrap(), lock_bytes);
+}
+
+#[test]
+fn a_signed_index_entry_installs_without_allow_unsigned() {
+    let w = World::new();
+    w.trust(ISSUER, RELEASES, "127.0.0.1/*");
+    let site = w.serve_site(read_fixture(ENTRY_BUNDLE));
+    let said = w.ok(&["add", &site, "--client", "codex"]);
+    assert!(said.contains("installed alpha"), "{said}");
+    let lock: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(w.p.join("skb.lock")).unwrap()).unwrap();
+    let entry = &lock["skills"]["alpha"];
+    assert_eq!(entry["resolved"]["type"], "index", "{entry}");
+    assert_eq!(entry["signer"]["sigstore"]["identity"], IDENTITY, "{entry}");
+    assert_eq!(
+        entry["signer"]["digest"],
+        hex_sha256(&read_fixture(ENTRY)).as_str(),
+        "{entry}"
+    );
+    std::fs::remove_dir_all(w.p.join(".agents")).unwrap();
+    w.ok(&["install", "--frozen"]);
+    w.ok(&["verify", "--installed"]);
+
+    // A valid bundle of the same root, for other bytes (the pack's), beside
+    // the entry: refused, even with `--allow-unsigned`.
+    let w = World::new();
+    w.trust(ISSUER, RELEASES, "127.0.0.1/*");
+    let site = w.serve_site(read_fixture(BUNDLE));
+    for extra in [&[][..], &["--allow-unsigned"][..]] {
+        let mut args = vec!["add", &site, "--client", "codex"];
+        args.extend(extra);
+        w.refused(
+            &args,
+            &["Sigstore bundle is refused", "not a bundle for these bytes"],
+        );
+    }
 }
 
 #[test]

@@ -19,7 +19,7 @@ use crate::fetched::{FetchOptions, Fetched};
 use crate::input::{self, Inputs};
 use crate::ioerr::{self, invalid};
 use crate::remote;
-use crate::signature::{BUNDLE_SUFFIX, check_beside, check_bundle, check_signature_text};
+use crate::signature::check_beside;
 use crate::source::Source;
 
 /// Fetches `source` (`text` as the user wrote it).
@@ -52,18 +52,7 @@ fn fetch_url(
             "`{text}`: downloaded bytes hash to {sha}, not the pinned {pin}; nothing was installed"
         )));
     }
-    let signer = match remote::get_optional(&format!("{url}.minisig"), opts)? {
-        Some(sig) => Some(check_signature_text(
-            &bytes,
-            &String::from_utf8_lossy(&sig),
-            text,
-            opts.trust,
-        )?),
-        None => match remote::get_optional(&format!("{url}{BUNDLE_SUFFIX}"), opts)? {
-            Some(bundle) => Some(check_bundle(&bytes, &bundle, text)?),
-            None => None,
-        },
-    };
+    let signer = remote::signature_beside(url, &bytes, text, opts)?;
     let mut inputs = Inputs::default();
     let path_part = url.split(['?', '#']).next().unwrap_or(url);
     let mut segments = path_part.rsplit('/');

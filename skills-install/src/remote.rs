@@ -6,10 +6,12 @@ use std::io;
 use std::path::Path;
 
 use skills_core::lock::Resolved;
+use skills_core::pack::signature;
 use skills_supply::http::{self, HttpError, HttpOptions};
 use skills_supply::index::{self, Entry, EntryKind, Index};
+use skills_supply::sigstore;
 
-use crate::fetched::{FetchOptions, Fetched};
+use crate::fetched::{FetchOptions, Fetched, Signed};
 use crate::input::Inputs;
 use crate::ioerr::invalid;
 use crate::observe::Event;
@@ -45,11 +47,38 @@ pub(crate) fn get(url: &str, opts: &FetchOptions<'_>) -> io::Result<http::Downlo
 
 /// GETs `url`; `None` when the server says 404 (a signature that is not
 /// there).
-pub(crate) fn get_optional(url: &str, opts: &FetchOptions<'_>) -> io::Result<Option<Vec<u8>>> {
-    match http::get(url, &options(opts.allow_plain_text), &mut |_, _| {}) {
+fn get_optional(url: &str, max_bytes: u64, opts: &FetchOptions<'_>) -> io::Result<Option<Vec<u8>>> {
+    let options = HttpOptions {
+        max_bytes,
+        ..options(opts.allow_plain_text)
+    };
+    match http::get(url, &options, &mut |_, _| {}) {
         Ok(b) => Ok(Some(b)),
         Err(HttpError::Status { code: 404, .. }) => Ok(None),
         Err(e) => Err(http_error(e)),
+    }
+}
+
+/// The signature a server keeps beside the download `url` (whose bytes are
+/// `bytes`; `text` is the source as written): its `.minisig`, else its
+/// `.sigstore.json` bundle, else none. Each is read no further than a
+/// signature file or a bundle can be, so a server cannot make a signature
+/// cost what an archive may.
+pub(crate) fn signature_beside(
+    url: &str,
+    bytes: &[u8],
+    text: &str,
+    opts: &FetchOptions<'_>,
+) -> io::Result<Option<Signed>> {
+    let minisig = format!("{url}{}", index::SIGNATURE_SUFFIX);
+    if let Some(sig) = get_optional(&minisig, signature::MAX_SIGNATURE_FILE, opts)? {
+        let signature_text = String::from_utf8_lossy(&sig);
+        return check_signature_text(bytes, &signature_text, text, opts.trust).map(Some);
+    }
+    let bundle_url = format!("{url}{BUNDLE_SUFFIX}");
+    match get_optional(&bundle_url, sigstore::MAX_BUNDLE_BYTES as u64, opts)? {
+        Some(bundle) => check_bundle(bytes, &bundle, text).map(Some),
+        None => Ok(None),
     }
 }
 
@@ -156,12 +185,7 @@ fn add_entry(
     );
     observer.event(Event::TransferDone { url: &entry_url });
     let bytes = bytes.map_err(|e| invalid(format!("`{text}`: {e}; nothing was installed")))?;
-    if let Some(sig) = get_optional(&format!("{entry_url}{}", index::SIGNATURE_SUFFIX), opts)? {
-        let signer =
-            check_signature_text(&bytes, &String::from_utf8_lossy(&sig), text, opts.trust)?;
-        fetched.per_skill_signer.insert(entry.name.clone(), signer);
-    } else if let Some(bundle) = get_optional(&format!("{entry_url}{BUNDLE_SUFFIX}"), opts)? {
-        let signer = check_bundle(&bytes, &bundle, text)?;
+    if let Some(signer) = signature_beside(&entry_url, &bytes, text, opts)? {
         fetched.per_skill_signer.insert(entry.name.clone(), signer);
     }
     match entry.kind {

@@ -55,6 +55,7 @@ mod scan;
 mod security;
 mod serve_bounds;
 mod sign;
+mod sigstore_install_accepted;
 mod sigstore_installs;
 mod transactions;
 mod trust_attacks;

@@ -5,7 +5,8 @@
 //! anything is extracted, even with `--allow-unsigned`. The bundles are
 //! sigstore's conformance fixtures (`tests/fixtures/sigstore-conformance`,
 //! see its `NOTICE`); their artifact is a text file, not an archive, so an
-//! accepted install is checked below the CLI (`tests/supply/sigstore.rs`).
+//! accepted install is `sigstore_install_accepted.rs`'s, on a pack signed
+//! by a throwaway instance of our own.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly on setup errors
 

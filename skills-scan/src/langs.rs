@@ -180,7 +180,7 @@ fn collection(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &Language) -> Option<Str
         ctx.report(
             unit,
             id::EnvironmentHarvest,
-            Severity::Medium,
+            crate::environ::COLLECTED,
             m.range(),
             "reads the whole environment, with every token and key in it".into(),
         );

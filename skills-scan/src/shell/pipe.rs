@@ -27,8 +27,10 @@ pub(super) fn pipeline_rules(
     {
         let url = first_url(cmds[f].args);
         let (mut severity, note) = fetched_severity(ctx, &url);
-        if url.is_none() && mode == Mode::Inline {
-            // `curl | sh` with nowhere to fetch from names the pattern.
+        if url.is_none() && (mode == Mode::Inline || cmds[f].args.is_empty()) {
+            // `curl | sh` with nowhere to fetch from names the pattern: in
+            // prose, or written bare anywhere (a fetcher with no argument
+            // fetches nothing).
             severity = Severity::Low;
         }
         let range = cmds[f].command.span.start..run.command.span.end;

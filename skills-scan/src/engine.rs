@@ -374,8 +374,8 @@ fn compound(report: &mut Report, sinks: &[Sink], declared: &crate::context::Decl
             Kind::of(&f.path, ""),
             Kind::Python | Kind::Js | Kind::Shell | Kind::PowerShell
         ) && !crate::severity::is_test(&f.path)
-            && f.severity >= Severity::Medium
-            && (f.rule == id::EnvironmentHarvest || f.rule == id::CredentialStoreRead)
+            && (f.rule == id::EnvironmentHarvest && f.severity >= crate::environ::COLLECTED
+                || f.rule == id::CredentialStoreRead && f.severity >= Severity::Medium)
     });
     if let (false, Some(source), Some(sink)) = (leaked, collected, sinks.first()) {
         let message = format!(

@@ -26,9 +26,23 @@ pub(crate) enum Use {
     Child(Option<String>),
     /// Bound to a name only ever read through (`env.X`, `env["X"]`).
     Read,
-    /// Collected: printed, serialised, iterated, sent.
+    /// Collected: copied, iterated, handed to a function.
     Collected,
+    /// Printed, serialised, written or sent as it is ([`PRINTERS`]): every
+    /// secret in it goes where the call puts it.
+    Dumped,
 }
+
+/// What code that collects the whole environment without printing,
+/// writing or sending it as it is ([`Use::Collected`], not
+/// [`Use::Dumped`]) is reported as: low. Where it reaches a network call
+/// the flow rules judge it, in the file and across the skill's files. Tools iterate, filter
+/// and copy their environment (`{k: v for k, v in os.environ.items() if
+/// k.startswith("APP_")}`, `writeAuditLog(process.env, …)`); a read moves
+/// nothing, and none of the written attacks of any set was found by this
+/// reading alone. A shell's `env` or `printenv`, which prints every
+/// secret into what the agent reads, keeps the rule's own severity.
+pub(crate) const COLLECTED: crate::rule::Severity = crate::rule::Severity::Low;
 
 /// How far back along a statement a use is followed.
 const LOOK_BACK: usize = 64;
@@ -47,6 +61,8 @@ pub(crate) struct Names {
     /// Names printed, serialised, encoded or sent: handed straight to a
     /// call named for that (`json.dumps(NAME)`, `fetch(u, NAME)`).
     dumped: HashSet<String>,
+    /// Names handed straight to a call of [`PRINTERS`].
+    printed: HashSet<String>,
     /// Functions of the file with a parameter defaulting to the
     /// environment (`function f(env = process.env)`): given the
     /// environment, they are used as their definition says.
@@ -86,8 +102,12 @@ impl Names {
             {
                 names.built = true;
             }
-            // `{ env }`, `{ cwd, env }`: a shorthand property.
-            if is_env_key(&t.value) && matches!(prev, "{" | ",") && matches!(next, "}" | ",") {
+            // `{ env }`, `{ cwd, env }`: a shorthand property, on one line
+            // or one a line (`stdio: 'ignore',\n  env\n}`).
+            if is_env_key(&t.value)
+                && matches!(beside(tokens, k, Side::Before), "{" | ",")
+                && matches!(beside(tokens, k, Side::After), "}" | ",")
+            {
                 names.child.insert(t.value.clone());
             }
             if prev == "." {
@@ -111,13 +131,60 @@ impl Names {
                 && (!matches!(next, "." | "[" | "=" | ":" | "?") || next == "=" && prev == "=")
             {
                 names.whole.insert(t.value.clone());
-                if callee(tokens, k).is_some_and(|c| DUMPERS.contains(&c)) {
+                let call = callee(tokens, k);
+                if call.is_some_and(|c| DUMPERS.contains(&c)) {
                     names.dumped.insert(t.value.clone());
+                }
+                if call.is_some_and(|c| PRINTERS.contains(&c)) {
+                    names.printed.insert(t.value.clone());
                 }
             }
         }
         names
     }
+}
+
+/// Which side of a token [`beside`] looks at.
+#[derive(Clone, Copy)]
+enum Side {
+    Before,
+    After,
+}
+
+/// The value of the token next to token `k` on `side`, line breaks
+/// skipped (a bounded number of them).
+fn beside(tokens: &[Token], k: usize, side: Side) -> &str {
+    let near: Vec<usize> = match side {
+        Side::Before => (k.saturating_sub(8)..k).rev().collect(),
+        Side::After => (k + 1..k.saturating_add(9)).collect(),
+    };
+    near.into_iter()
+        .filter_map(|p| tokens.get(p))
+        .find(|t| t.kind != Kind::Newline)
+        .map_or("", |t| t.value.as_str())
+}
+
+/// The name a TypeScript declaration with a type binds, from the `=` at
+/// token `eq` (`const env: Record<string, string> = …` → the token of
+/// `env`): the type between the name and `=` is skipped, a bounded number
+/// of tokens back.
+fn annotated(tokens: &[Token], eq: usize) -> Option<usize> {
+    (eq.saturating_sub(24)..eq)
+        .rev()
+        .take_while(|&c| {
+            tokens
+                .get(c)
+                .is_some_and(|t| t.kind != Kind::Newline && t.value != ";")
+        })
+        .find(|&c| {
+            tokens.get(c).is_some_and(|t| t.value == ":")
+                && c >= 2
+                && tokens.get(c - 1).is_some_and(|n| n.kind == Kind::Ident)
+                && tokens
+                    .get(c - 2)
+                    .is_some_and(|d| matches!(d.value.as_str(), "const" | "let" | "var"))
+        })
+        .map(|c| c - 1)
 }
 
 /// Calls that print, serialise, encode or send what they are given.
@@ -156,6 +223,70 @@ const DUMPERS: &[&str] = &[
     "format",
     "join",
 ];
+
+/// Calls that print, serialise, write or send what they are given as it
+/// is: [`DUMPERS`] but those that iterate it or make one string of it.
+const PRINTERS: &[&str] = &[
+    "dumps",
+    "dump",
+    "stringify",
+    "print",
+    "log",
+    "info",
+    "debug",
+    "warn",
+    "error",
+    "write",
+    "writeFile",
+    "writeFileSync",
+    "appendFile",
+    "appendFileSync",
+    "send",
+    "post",
+    "put",
+    "request",
+    "fetch",
+    "urlopen",
+    "Request",
+    "b64encode",
+    "pformat",
+    "pprint",
+];
+
+/// Whether a call of [`PRINTERS`] holds token `k` in its arguments, at
+/// any depth of the statement (`print(dict(os.environ))`), looking back a
+/// bounded number of tokens.
+fn printed_at(tokens: &[Token], k: usize) -> bool {
+    let mut depth = 0usize;
+    for p in (k.saturating_sub(LOOK_BACK)..k).rev() {
+        let Some(t) = tokens.get(p) else { return false };
+        match t.value.as_str() {
+            ")" | "]" | "}" => depth += 1,
+            "(" | "[" | "{" if depth > 0 => depth -= 1,
+            "(" => {
+                let call = p
+                    .checked_sub(1)
+                    .and_then(|c| tokens.get(c))
+                    .filter(|c| c.kind == Kind::Ident);
+                if call.is_some_and(|c| PRINTERS.contains(&c.value.as_str())) {
+                    return true;
+                }
+            }
+            ";" => return false,
+            _ if t.kind == Kind::Newline && depth == 0 => {
+                let open = p
+                    .checked_sub(1)
+                    .and_then(|c| tokens.get(c))
+                    .is_some_and(|c| matches!(c.value.as_str(), "(" | "[" | "{" | ","));
+                if !open {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
 
 /// The last part of the name of the call whose argument list holds token
 /// `k` directly (`json.dumps(env)` → `dumps`), looking back a bounded
@@ -333,24 +464,37 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         if !matches!(t.value.as_str(), "=" | ":") || t.kind != Kind::Punct {
             continue;
         }
-        let Some(name) = k
+        // The name bound: the token before `=` or `:`, or before a
+        // TypeScript type (`const env: Record<string, string> = …`).
+        let typed = k
             .checked_sub(1)
             .and_then(|p| tokens.get(p))
-            .filter(|n| n.kind == Kind::Ident)
-        else {
+            .is_some_and(|p| p.kind != Kind::Ident)
+            && !python
+            && t.value == "=";
+        let Some(at) = (if typed {
+            annotated(tokens, k)
+        } else {
+            k.checked_sub(1)
+        }) else {
+            continue;
+        };
+        let Some(name) = tokens.get(at).filter(|n| n.kind == Kind::Ident) else {
             continue;
         };
         // The token before the name, line breaks skipped.
-        let before = (k.saturating_sub(8)..k.saturating_sub(1))
-            .rev()
-            .filter_map(|p| tokens.get(p))
-            .find(|b| b.kind != Kind::Newline)
-            .map_or("", |b| b.value.as_str());
+        let before = beside(tokens, at, Side::Before);
         // `run(cmd, env=…)`, `{ env: … }`: the child's environment. (In
         // JavaScript `, env = …` is a default or a declaration.)
         let keyword = t.value == ":" || python && before != "{";
         if is_env_key(&name.value) && keyword && matches!(before, "(" | "," | "{") {
-            return Use::Child(None);
+            // `JSON.stringify({ file, env: process.env })`: a payload's
+            // field, not a child's environment.
+            return if printed_at(tokens, s) {
+                Use::Dumped
+            } else {
+                Use::Child(None)
+            };
         }
         if t.value == ":" {
             // A key of a dictionary or object, or a slice: keep looking.
@@ -359,7 +503,7 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
         if keyword && matches!(before, "(" | ",") {
             // Another keyword argument (`json=dict(os.environ)`): handed to
             // a call that is not a child's start.
-            return Use::Collected;
+            return Use::Dumped;
         }
         // `NAME = …`: what becomes of the name.
         let bound = name.value.clone();
@@ -375,7 +519,9 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
             .any(|r| r.kind == Kind::Ident && r.value == bound);
         let js_default = !python && t.value == "=" && matches!(before, "(" | "," | "{");
         if (rest_names_it || js_default) && !names.child.contains(&bound) {
-            return if names.dumped.contains(&bound) {
+            return if names.printed.contains(&bound) {
+                Use::Dumped
+            } else if names.dumped.contains(&bound) {
                 Use::Collected
             } else {
                 Use::Read
@@ -386,11 +532,17 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
             Use::Child(Some(bound))
         } else if !names.whole.contains(&bound) && !returned {
             Use::Read
+        } else if names.printed.contains(&bound) {
+            Use::Dumped
         } else {
             Use::Collected
         };
     }
-    Use::Collected
+    if printed_at(tokens, s) {
+        Use::Dumped
+    } else {
+        Use::Collected
+    }
 }
 
 #[cfg(test)]
@@ -445,6 +597,7 @@ mod tests {
             "const env = { ...process.env, A: 1 };\nspawn(cmd, [], { cwd, env });\n",
             "const env = {\n  ...process.env,\n  A: 1,\n};\nspawn(cmd, [], { env });\n",
             "spawnSync(cmd, {\n  cwd,\n  env: { ...process.env, A: '0' },\n});\n",
+            "const env: Record<string, string> = {\n  ...process.env as Record<string, string>,\n  PORT: String(port),\n}\nconst child = spawn('bun', ['run', p], {\n  detached: true,\n  env\n})\n",
         ] {
             assert!(matches!(first_use(code, false), Use::Child(_)), "{code}");
         }
@@ -480,6 +633,44 @@ mod tests {
     }
 
     #[test]
+    fn the_environment_printed_or_sent_as_it_is() {
+        for code in [
+            "print(json.dumps(dict(os.environ)))\n",
+            "requests.post(URL, json=dict(os.environ))\n",
+            "env = os.environ.copy()\nrequests.post(URL, json=env)\n",
+        ] {
+            assert_eq!(first_use(code, true), Use::Dumped, "{code}");
+        }
+        for code in [
+            "for k, v in os.environ.items():\n    out.append(k)\n",
+            "data = {k: v for k, v in os.environ.items()}\nhelper(data)\n",
+        ] {
+            assert_eq!(first_use(code, true), Use::Collected, "{code}");
+        }
+        assert_eq!(
+            first_use(
+                "fetch(u, { method: 'POST', body: JSON.stringify(process.env) })\n",
+                false
+            ),
+            Use::Dumped
+        );
+        assert_eq!(
+            first_use(
+                "const body = JSON.stringify({ file, cwd: process.cwd(), env: process.env });\n",
+                false
+            ),
+            Use::Dumped
+        );
+        assert_eq!(
+            first_use(
+                "for (const [k, v] of Object.entries(process.env)) {\n  if (k.startsWith('A')) n++\n}\n",
+                false
+            ),
+            Use::Collected
+        );
+    }
+
+    #[test]
     fn the_environment_collected() {
         for code in [
             "data = dict(os.environ)\nrequests.post(URL, json=data)\n",
@@ -490,16 +681,23 @@ mod tests {
             "def grab():\n    e = os.environ.copy()\n    return e\n",
             "env = os.environ.copy()\nrequests.post(URL, json=env)\n",
         ] {
-            assert_eq!(first_use(code, true), Use::Collected, "{code}");
+            assert!(
+                matches!(first_use(code, true), Use::Collected | Use::Dumped),
+                "{code}"
+            );
         }
         for code in [
             "fetch(u, { method: 'POST', body: JSON.stringify(process.env) })\n",
             "const all = { ...process.env };\nsend(all);\n",
+            "const all: Record<string, string> = { ...process.env };\nsend(all);\n",
             "const x = 1\nconsole.log(JSON.stringify(process.env))\n",
             "const all = collect(process.env)\nfetch(u, { body: all })\n",
             "function f({ env = process.env } = {}) {\n  return fetch(u, { body: JSON.stringify(env) });\n}\n",
         ] {
-            assert_eq!(first_use(code, false), Use::Collected, "{code}");
+            assert!(
+                matches!(first_use(code, false), Use::Collected | Use::Dumped),
+                "{code}"
+            );
         }
     }
 }

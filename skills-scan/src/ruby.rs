@@ -170,7 +170,7 @@ fn collection(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> Option<String> {
         ctx.report(
             unit,
             id::EnvironmentHarvest,
-            Severity::Medium,
+            crate::environ::COLLECTED,
             m.range(),
             "reads the whole environment, with every token and key in it".into(),
         );

@@ -221,17 +221,57 @@ pub(super) const WINDOWS_PROGRAMS: &[&str] = &[
     "bcdedit",
 ];
 
-/// The arguments a command reads from: all but the destination of a copy.
+/// Options whose value is a key or credential file the program itself
+/// uses to authenticate (`--ssh-private-key-path ~/.ssh/id_rsa`,
+/// `--kubeconfig ~/.kube/config`): the program presents it, as `ssh`
+/// reads its own keys; nothing reads the file out.
+const KEY_OPTIONS: &[&str] = &[
+    "--identity",
+    "--identity-file",
+    "--key-file",
+    "--keyfile",
+    "--private-key",
+    "--private-key-file",
+    "--private-key-path",
+    "--ssh-key",
+    "--ssh-key-path",
+    "--ssh-private-key",
+    "--ssh-private-key-path",
+    "--kubeconfig",
+    "--credentials-file",
+];
+
+/// Programs whose `-i FILE` is the identity (key) they log in or decrypt
+/// with.
+const IDENTITY_I: &[&str] = &[
+    "ssh", "scp", "sftp", "autossh", "age", "rage", "agenix", "sshfs",
+];
+
+/// The arguments a command reads from: all but the destination of a copy
+/// and a key the command presents as its own identity ([`KEY_OPTIONS`],
+/// `scp -i KEY`).
 pub(super) fn read_args<'w>(cmd: &'w Cmd<'w>) -> impl Iterator<Item = &'w Word> + 'w {
     let copies = matches!(
         cmd.name.as_str(),
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp"
     );
+    let identity_i = IDENTITY_I.contains(&cmd.name.as_str());
     let n = cmd.args.len();
     cmd.args
         .iter()
         .enumerate()
         .filter(move |(i, _)| !copies || i + 1 < n)
+        .filter(move |(i, a)| {
+            let option = i
+                .checked_sub(1)
+                .and_then(|p| cmd.args.get(p))
+                .map_or("", |p| p.text.as_str());
+            let joined = a
+                .text
+                .split_once('=')
+                .is_some_and(|(o, _)| KEY_OPTIONS.contains(&o));
+            !(joined || KEY_OPTIONS.contains(&option) || identity_i && option == "-i")
+        })
         .map(|(_, a)| a)
 }
 

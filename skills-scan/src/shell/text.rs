@@ -46,7 +46,7 @@ pub(crate) fn text_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             rule: id::ReverseShell,
             severity: Severity::Critical,
             message: "connects an interactive shell to a remote host",
-            regex: r"(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/[^\s/]+/\d+|/dev/(?:tcp|udp)/[^\s/]+/\d+\s+\d?[<>]&\s*\d|\b(?:ba|z|k|da)?sh\s+-i\b[^\n]*/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-(?:e|c)\s*(?:/bin/)?(?:ba)?sh\b|\bsocat\b[^\n]*\b(?:exec|system):|\bmkfifo\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat)\b|\bpty\.spawn\(\s*['\x22](?:/bin/)?(?:ba)?sh|\bsocket\([^\n]*\bconnect\b[^\n]*\b(?:dup2|open\s*\(\s*STDIN|exec\s*\(?\s*['\x22]/bin/(?:ba)?sh)|TCPSocket\.(?:new|open)\([^\n]*\b(?:exec|spawn|IO\.popen)\b|fsockopen\([^\n]*\b(?:exec|shell_exec|system|proc_open|passthru)\b|/inet/tcp/\d+/",
+            regex: r"(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/[^\s/]+/\d+|/dev/(?:tcp|udp)/[^\s/]+/\d+\s+\d?[<>]&\s*\d|\b(?:ba|z|k|da)?sh\s+-i\b[^\n]*/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-(?:e|c)\s*(?:/bin/)?(?:ba)?sh\b|\bsocat\b[^\n]*\b(?:exec|system):|\bmkfifo\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat)\b|\bpty\.spawn\(\s*['\x22](?:/bin/)?(?:ba)?sh|\bsocket\([^\n]*\bconnect\b[^\n]*\b(?:dup2|open\s*\(\s*STDIN|exec\s*\(?\s*['\x22]/bin/(?:ba)?sh)|TCPSocket\.(?:new|open)\([^\n]*\b(?:exec|spawn|IO\.popen)\b|\bIO::Socket(?:::INET6?|::IP|::SSL)?->new\([^\n]*\b(?:exec|system|open\s*\(\s*STDIN)\b|\bsocket\.create_connection\([^\n]*\b(?:dup2|pty\.spawn)\b|fsockopen\([^\n]*\b(?:exec|shell_exec|system|proc_open|passthru)\b|/inet/tcp/\d+/",
         },
         TextRule {
             rule: id::SystemProtectionOff,

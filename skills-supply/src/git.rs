@@ -71,6 +71,7 @@ mod resolve;
 mod run;
 pub mod signature;
 mod spec;
+mod stop;
 mod transport;
 mod tree;
 

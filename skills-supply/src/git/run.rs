@@ -15,6 +15,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::stop::stop;
 use super::{GitError, GitOptions};
 
 /// `-c` settings given to every git run (see the module doc of `git`).
@@ -308,13 +309,6 @@ fn wait_until(
         thread::sleep(pause.min(deadline - now));
         pause = (pause * 2).min(Duration::from_millis(50));
     }
-}
-
-/// Kills the child (it may have exited between two calls) and reaps it, so
-/// no zombie is left.
-fn stop(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// Hands everything `from` gives to `to` until the end or until `to` says

@@ -291,3 +291,30 @@ fn checkouts_at_once_share_the_cache() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A whole tree checked out of a cache that holds an older commit fetched
+/// for a subpath alone: the server, told the cache has that commit, leaves
+/// out the blobs both share, which the cache never got; they are fetched.
+#[test]
+fn a_whole_tree_after_a_subpath_of_an_older_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::create(&tmp.path().join("repo"));
+    git(&repo.dir, &["config", "uploadpack.allowFilter", "true"]);
+    let cache = tmp.path().join("cache");
+    let daemon = GitDaemon::start(tmp.path());
+    let url = daemon.url("repo");
+    let alpha = tmp.path().join("alpha");
+    git::checkout(
+        &url,
+        &repo.first,
+        Some("skills/alpha"),
+        &alpha,
+        &cached(&cache),
+    )
+    .unwrap();
+    assert_eq!(read(&alpha, "skills/alpha/SKILL.md"), "alpha 1\n");
+    let whole = tmp.path().join("whole");
+    git::checkout(&url, &repo.second, None, &whole, &cached(&cache)).unwrap();
+    assert_eq!(read(&whole, "README.md"), "a repository of skills\n");
+    assert_eq!(read(&whole, "skills/beta/SKILL.md"), "beta\n");
+}

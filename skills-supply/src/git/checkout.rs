@@ -298,7 +298,12 @@ impl Git<'_> {
         }
         if !from_cache {
             self.init_store()?;
-            if self.fetch_commit()? {
+            // A cache may hold another commit fetched without its blobs (a
+            // subpath's checkout): the server, told we have that commit,
+            // leaves out every object it shares with this one, so a fetch
+            // of a whole tree can lack blobs too. Only a new, empty store
+            // is sure to have all of an unfiltered fetch.
+            if self.fetch_commit()? || self.store.cached {
                 let missing = self.blobs_to_fetch(false)?;
                 self.fetch_blobs(&missing)?;
             }

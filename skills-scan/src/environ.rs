@@ -132,7 +132,7 @@ impl Names {
             {
                 names.whole.insert(t.value.clone());
                 let call = callee(tokens, k);
-                if call.is_some_and(|c| DUMPERS.contains(&c)) {
+                if call.is_some_and(dumps) {
                     names.dumped.insert(t.value.clone());
                 }
                 if call.is_some_and(|c| PRINTERS.contains(&c)) {
@@ -187,45 +187,20 @@ fn annotated(tokens: &[Token], eq: usize) -> Option<usize> {
         .map(|c| c - 1)
 }
 
-/// Calls that print, serialise, encode or send what they are given.
-const DUMPERS: &[&str] = &[
-    "dumps",
-    "dump",
-    "stringify",
-    "print",
-    "log",
-    "info",
-    "debug",
-    "warn",
-    "error",
-    "write",
-    "writeFile",
-    "writeFileSync",
-    "appendFile",
-    "appendFileSync",
-    "send",
-    "post",
-    "put",
-    "request",
-    "fetch",
-    "urlopen",
-    "Request",
-    "b64encode",
-    "encode",
-    "str",
-    "repr",
-    "entries",
-    "items",
-    "keys",
-    "values",
-    "pformat",
-    "pprint",
-    "format",
-    "join",
+/// Calls that iterate what they are given or make one string of it: with
+/// [`PRINTERS`], the calls that dump it ([`dumps`]).
+const SPREADERS: &[&str] = &[
+    "encode", "str", "repr", "entries", "items", "keys", "values", "format", "join",
 ];
 
+/// Whether a call of `name` prints, serialises, encodes or sends what it is
+/// given, as it is ([`PRINTERS`]) or spread out ([`SPREADERS`]).
+fn dumps(name: &str) -> bool {
+    PRINTERS.contains(&name) || SPREADERS.contains(&name)
+}
+
 /// Calls that print, serialise, write or send what they are given as it
-/// is: [`DUMPERS`] but those that iterate it or make one string of it.
+/// is.
 const PRINTERS: &[&str] = &[
     "dumps",
     "dump",
@@ -339,14 +314,14 @@ const PICKERS: &[&str] = &[
 
 /// Whether the function `name` is named for reading or choosing values
 /// (its first word, in camel or snake case, is one of [`PICKERS`]) and
-/// not for printing, serialising or sending them ([`DUMPERS`]).
+/// not for printing, serialising or sending them ([`dumps`]).
 fn picks(name: &str) -> bool {
     let first = name
         .trim_start_matches('_')
         .split(|c: char| c == '_' || c.is_ascii_uppercase())
         .next()
         .unwrap_or("");
-    PICKERS.contains(&first) && !DUMPERS.contains(&name)
+    PICKERS.contains(&first) && !dumps(name)
 }
 
 /// Whether the parameter list opening at token `open` gives a parameter

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -679,13 +680,13 @@ const READERS: &[Reader] = &[
 
 /// This thread's CPU time: unlike the wall clock, it does not grow while
 /// other tests or programs hold the cores.
-fn thread_cpu_time() -> std::time::Duration {
+fn thread_cpu_time() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    std::time::Duration::new(t.tv_sec.unsigned_abs(), t.tv_nsec as u32)
+    Duration::new(t.tv_sec.unsigned_abs(), t.tv_nsec as u32)
 }
 
 /// The least CPU time of three runs of `reader` on `dir`.
-fn fastest(dir: &Path, reader: fn(&Path)) -> std::time::Duration {
+fn fastest(dir: &Path, reader: fn(&Path)) -> Duration {
     (0..3)
         .map(|_| {
             let start = thread_cpu_time();
@@ -717,21 +718,34 @@ proptest! {
     ) {
         const SMALL: usize = 500;
         let root = tempdir();
-        let dir = root.path().join("lin");
-        std::fs::create_dir(&dir).unwrap();
         let (name, read) = READERS[reader];
-        let mut times = Vec::new();
-        for n in [SMALL, 8 * SMALL] {
-            write_skill(&dir, shape, target, n, &junk);
+        // Each size in a folder of its own, named as the skill is.
+        let small_dir = root.path().join("small/lin");
+        let large_dir = root.path().join("large/lin");
+        for (dir, n) in [(&small_dir, SMALL), (&large_dir, 8 * SMALL)] {
+            std::fs::create_dir_all(dir).unwrap();
+            write_skill(dir, shape, target, n, &junk);
             if SHAPES[shape].2 && TARGETS[target] == "frontmatter" {
                 // The whole frontmatter is read (no bound cuts it short).
-                let checked = compiler::check_dir(&dir, &on_this_thread(Profile::Spec));
+                let checked = compiler::check_dir(dir, &on_this_thread(Profile::Spec));
                 prop_assert!(checked.frontmatter.is_some(), "{:?}", checked.diagnostics.first());
             }
-            times.push(fastest(&dir, read));
         }
-        let (small, large) = (times[0], times[1]);
-        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+        // A single slow run of the large one (a page fault storm, a cache
+        // flushed by another test) once gave 26.8 on a linear reader: over
+        // the bound, the pair is measured again, up to three times, each
+        // size keeping its fastest. A quadratic reader stays near 64 however
+        // often it is measured; noise does not.
+        let (mut small, mut large) = (Duration::MAX, Duration::MAX);
+        let mut ratio = f64::INFINITY;
+        for _ in 0..3 {
+            small = small.min(fastest(&small_dir, read));
+            large = large.min(fastest(&large_dir, read));
+            ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+            if ratio < 24.0 {
+                break;
+            }
+        }
         prop_assert!(
             ratio < 24.0,
             "{name} on {} in {}: {SMALL} took {small:?}, {} took {large:?} (ratio {ratio:.1})",

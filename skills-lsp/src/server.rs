@@ -170,6 +170,10 @@ fn check_loop(
     settings: Settings,
     encoding: Encoding,
 ) {
+    // What the scan of each open document's folder kept, by the URI's
+    // text: dropped when the document closes, or when its check panicked
+    // (a cache left half-written is not used).
+    let mut caches: HashMap<String, skills_scan::Cache> = HashMap::new();
     while let Ok(first) = jobs.recv() {
         // By the URI's text: the latest job of each document.
         let mut pending: HashMap<String, Job> = HashMap::new();
@@ -190,14 +194,22 @@ fn check_loop(
         // Every document received is published, the last ones too when
         // the session ends: `serve` waits for them.
         for Job { uri, document } in pending.into_values() {
+            let key = uri.as_str().to_string();
             let (diagnostics, version) = match &document {
                 Some(doc) => {
+                    let cache = caches.entry(key.clone()).or_default();
                     let found = catch_unwind(AssertUnwindSafe(|| {
-                        analysis::diagnostics(doc, &settings, encoding)
+                        analysis::diagnostics(doc, &settings, encoding, cache)
                     }));
+                    if found.is_err() {
+                        caches.remove(&key);
+                    }
                     (found.unwrap_or_default(), Some(doc.version))
                 }
-                None => (Vec::new(), None),
+                None => {
+                    caches.remove(&key);
+                    (Vec::new(), None)
+                }
             };
             let params = PublishDiagnosticsParams::new(uri, diagnostics, version);
             let n = Notification::new("textDocument/publishDiagnostics".into(), params);

@@ -32,7 +32,7 @@ const READ: usize = 1 << 20;
 const MAX: usize = 512;
 
 /// The service a skill declares (see the module).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Declared {
     /// Vendors whose keys the skill reads (`acme` of `ACME_API_KEY`).
     keys: HashSet<String>,

@@ -23,7 +23,7 @@ use crate::text::Lines;
 
 /// How a file is used, from its name (and first line for scripts without
 /// an extension).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
     /// `SKILL.md`: frontmatter and instructions.
     SkillMd,

@@ -145,6 +145,21 @@ pub fn scan_dir_given(
     given: &[SkillFile<'_>],
     options: &Options,
 ) -> Result<Report, ScanError> {
+    scan_dir_given_cached(dir, given, options, &mut crate::Cache::default())
+}
+
+/// [`scan_dir_given`], using what `cache` kept of an earlier scan of the
+/// same folder where it still holds, and keeping what this one found: an
+/// editor that scans a skill on every edit of one file analyzes again only
+/// the files whose text changed (unless the change alters what the whole
+/// skill declares, its paths or its code's exports: then all of it). The
+/// report is the one [`scan_dir_given`] gives.
+pub fn scan_dir_given_cached(
+    dir: &Path,
+    given: &[SkillFile<'_>],
+    options: &Options,
+    cache: &mut crate::Cache,
+) -> Result<Report, ScanError> {
     let fail = |error| ScanError {
         path: dir.to_path_buf(),
         error,
@@ -223,7 +238,7 @@ pub fn scan_dir_given(
             size: *size,
         })
         .collect();
-    let mut report = crate::engine::scan_inputs(&files, options, unread);
+    let mut report = crate::engine::scan_inputs(&files, options, unread, cache);
     report.skipped.extend(unnamed.into_iter().map(|f| {
         (
             f,

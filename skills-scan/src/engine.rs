@@ -15,7 +15,10 @@
 //! when its name said otherwise, and reports binary data run as code. Each
 //! file is read at most once per language, so the scan stays linear.
 
+pub(crate) mod cache;
 mod document;
+
+use cache::{Analyzed, Cache};
 
 use crate::content::{self, Decoded, Format};
 use crate::ctx::{Analyzers, Ctx, Kind, Sink, Skill, Unit};
@@ -68,21 +71,32 @@ pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
             size: f.bytes.len() as u64,
         })
         .collect();
-    scan_inputs(&inputs, options, Vec::new())
+    scan_inputs(&inputs, options, Vec::new(), &mut Cache::default())
 }
 
 /// Scans the files of one skill, some perhaps read only in part; `unread`
 /// names the entries of the skill that could not be read at all, and why.
+/// What `cache` kept of an earlier scan of the same skill is used where it
+/// still holds ([`cache`]), and what this scan found is kept in it.
 pub(crate) fn scan_inputs(
     files: &[Input<'_>],
     options: &Options,
     unread: Vec<(String, String)>,
+    cache: &mut Cache,
 ) -> Report {
     let mut skill = Skill::new(files.iter().map(|f| f.path));
     let code: Vec<(&str, &[u8])> = files.iter().map(|f| (f.path, f.bytes)).collect();
     let max = usize::try_from(options.max_file_bytes).unwrap_or(usize::MAX);
-    skill.modules = crate::flow::Modules::of(&code, max);
+    let modules_read = code
+        .iter()
+        .copied()
+        .filter(|(path, _)| crate::flow::Modules::reads(path));
+    let (modules, exports) =
+        cache.modules(modules_read, max, || crate::flow::Modules::of(&code, max));
+    skill.modules = exports;
     skill.declared = crate::context::Declared::of(files.iter().map(|f| (f.path, f.bytes)));
+    let paths: Vec<&str> = files.iter().map(|f| f.path).collect();
+    cache.begin(options, &paths, modules, &skill.declared);
     let mut report = Report::default();
     for (path, why) in unread {
         report.findings.push(Finding {
@@ -113,12 +127,12 @@ pub(crate) fn scan_inputs(
             Read::Text(decoded, kind) => {
                 for decoded in decoded {
                     let at = views.len();
-                    let mut ctx =
-                        Ctx::new(at, file.path, &decoded.text, &skill, options, &ANALYZERS);
-                    analyze_file(&mut ctx, kind);
-                    sinks.append(&mut ctx.sinks);
-                    runs.append(&mut ctx.runs);
-                    let findings = ctx.findings;
+                    let mut found = cache.analyzed(file.path, kind, &decoded.text, at, || {
+                        analyze(at, file.path, &decoded.text, kind, &skill, options)
+                    });
+                    sinks.append(&mut found.sinks);
+                    runs.append(&mut found.runs);
+                    let findings = found.findings;
                     views_of[index].push(at);
                     views.push(View {
                         file: index,
@@ -167,18 +181,14 @@ pub(crate) fn scan_inputs(
                 if view.kinds.contains(&kind) {
                     continue;
                 }
-                let mut ctx = Ctx::new(
-                    at,
-                    files[target].path,
-                    &view.decoded.text,
-                    &skill,
-                    options,
-                    &ANALYZERS,
-                );
-                analyze_file(&mut ctx, kind);
-                sinks.append(&mut ctx.sinks);
-                runs.append(&mut ctx.runs);
-                let mut findings = ctx.findings;
+                let path = files[target].path;
+                let text = &view.decoded.text;
+                let mut found = cache.analyzed(path, kind, text, at, || {
+                    analyze(at, path, text, kind, &skill, options)
+                });
+                sinks.append(&mut found.sinks);
+                runs.append(&mut found.runs);
+                let mut findings = found.findings;
                 let view = &mut views[at];
                 view.kinds.push(kind);
                 view.findings.append(&mut findings);
@@ -233,10 +243,31 @@ pub(crate) fn scan_inputs(
     crate::severity::in_tests(&mut report.findings);
     crate::severity::corroborate(&mut report.findings, &skill.declared);
     crate::severity::settle(&mut report.findings);
+    cache.keep_modules(modules, std::mem::take(&mut skill.modules));
+    cache.end();
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });
     report
+}
+
+/// Analyzes the reading `view` of the file `path`, its text `text`, as
+/// `kind`.
+fn analyze(
+    view: usize,
+    path: &str,
+    text: &str,
+    kind: Kind,
+    skill: &Skill<'_>,
+    options: &Options,
+) -> Analyzed {
+    let mut ctx = Ctx::new(view, path, text, skill, options, &ANALYZERS);
+    analyze_file(&mut ctx, kind);
+    Analyzed {
+        findings: ctx.findings,
+        sinks: ctx.sinks,
+        runs: ctx.runs,
+    }
 }
 
 /// Decodes `file` and decides whether it is read as text (see

@@ -138,6 +138,12 @@ impl Modules {
     /// The exports of the code files among `files` (path and bytes), each
     /// file read twice: what it exports alone, then with what the others
     /// export. Files over `max_bytes` are left out.
+    /// Whether [`Modules::of`] reads the file at `path` (a module of a
+    /// language whose imports are followed).
+    pub(crate) fn reads(path: &str) -> bool {
+        module_key(path).is_some()
+    }
+
     pub(crate) fn of<'a>(files: &[(&'a str, &'a [u8])], max_bytes: usize) -> Modules {
         let code: Vec<(&str, String, Lang, String)> = files
             .iter()

@@ -13,7 +13,7 @@ pub struct SkillFile<'a> {
 }
 
 /// Bounds of a scan, and whose markers it honours.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// Files larger than this are not read: listed as not scanned, and
     /// reported (`SK643`) unless they are binary data of a known format.

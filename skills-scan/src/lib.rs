@@ -115,12 +115,13 @@ mod visible;
 #[cfg(feature = "fs")]
 mod disk;
 
+pub use engine::cache::Cache;
 pub use finding::{EVIDENCE_CHARS, Finding, Report, Suppressed};
 pub use input::{Markers, Options, SkillFile};
 pub use rule::{Category, RULES, Rule, Severity, rule};
 
 #[cfg(feature = "fs")]
-pub use disk::{ScanError, is_plugin_root, scan_dir, scan_dir_given};
+pub use disk::{ScanError, is_plugin_root, scan_dir, scan_dir_given, scan_dir_given_cached};
 
 /// This scanner's version: a lock records which rules a skill was scanned
 /// with, since a newer version may find more.

@@ -44,6 +44,9 @@ each skipped when absent; the fresh pairs are measured only when named):
                 eighth pairs (176 samples, 30 of them hard negatives; generator in skills-scan/eval/fresh9)
   benign-fresh9 $EVAL/fresh9/benign/index.jsonl: built blind while the eighth round tuned on the third to
                 eighth pairs (2,982 real skills of 138 repositories; builder and manifest in skills-scan/eval/fresh9)
+  benign-fresh10
+                $EVAL/fresh10/benign/index.jsonl: built blind while the ninth round tuned on the third to ninth
+                pairs (3,059 real skills of 160 repositories; builder and manifest in skills-scan/eval/fresh10)
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -179,6 +182,9 @@ def build_sets(names, tmp):
         "attacks-fresh9": lambda: labelled_set("attacks-fresh9", os.path.join(EVAL, "fresh9", "attacks", "labels.jsonl"), True),
         "benign-fresh9": lambda: corpus_set("benign-fresh9", os.path.join(EVAL, "fresh9", "benign", "index.jsonl"),
                                             os.path.join(EVAL, "fresh9", "benign"), True),
+        # A tenth set, built blind while the ninth round was tuned on the third to ninth.
+        "benign-fresh10": lambda: corpus_set("benign-fresh10", os.path.join(EVAL, "fresh10", "benign", "index.jsonl"),
+                                             os.path.join(EVAL, "fresh10", "benign"), True),
     }
     out, notes = [], []
     for n in names:

@@ -81,6 +81,7 @@ Lee-W/maigo Lion-1209/Lion-Skills Merlynr/ai-skills NEXUZ-SYS/devflow Olatisunka
 Sanmanchekar/skills-library SuzumiyaAoba/skills ahgraber/skills andybrandt/superartes appleboy/skills bouroo/agents
 caramelotech/devkit castocolina/ai-kit dacheng-gao/ai danielvm-git/bigpowers docs-as-code-toolkit/architecture-knowledge-toolkit AlexSchadek/dotnet-claude-kit
 AlexisSisley/mugiwara-agents Calebmambwe/claude-super-setup CloudyWing/ai-dotfiles DarceyLloyd/pi-aftc-toolset Nomik94/claude-code-preset bosmadev/claude
+JustMaier/openrouter-skills minw147/my-claude-skills maaarcooo/claude-skills DanAIDev/agent-skills
 """.split()
 REPOS += os.environ.get("EXTRA_REPOS", "").split()
 if os.environ.get("ONLY_REPOS"):

@@ -46,7 +46,7 @@ each skipped when absent; the fresh pairs are measured only when named):
                 eighth pairs (2,982 real skills of 138 repositories; builder and manifest in skills-scan/eval/fresh9)
   benign-fresh10
                 $EVAL/fresh10/benign/index.jsonl: built blind while the ninth round tuned on the third to ninth
-                pairs (3,059 real skills of 160 repositories; builder and manifest in skills-scan/eval/fresh10)
+                pairs (3,075 real skills of 164 repositories; builder and manifest in skills-scan/eval/fresh10)
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,

@@ -192,13 +192,15 @@ fn resolve_listing<'r>(
 /// client at all: it does not list it.
 pub fn all_readings(skills: &[CheckedSkill], threads: usize) -> Vec<Vec<(Client, Reading)>> {
     let mut per_skill = parallel::map(skills, threads, |s| {
-        Client::ALL
-            .into_iter()
-            .filter_map(|c| match other_clients_folder(c, s) {
-                Some(why) => Some((c, Reading::new(Outcome::NotListed { why }))),
-                None => Some((c, reading_of(c, s)?)),
-            })
-            .collect::<Vec<_>>()
+        shared_yaml::one_skill(|| {
+            Client::ALL
+                .into_iter()
+                .filter_map(|c| match other_clients_folder(c, s) {
+                    Some(why) => Some((c, Reading::new(Outcome::NotListed { why }))),
+                    None => Some((c, reading_of(c, s)?)),
+                })
+                .collect::<Vec<_>>()
+        })
     });
     for c in Client::ALL {
         let of_client = per_skill

@@ -12,6 +12,8 @@ use crate::markdown::{self, Block};
 use crate::rule::Severity;
 use crate::{config, frontmatter, powershell, prose, script, shell};
 
+mod bare;
+
 /// Markdown: the frontmatter, prose and its inline code, and code blocks
 /// by language.
 pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool) {
@@ -29,15 +31,19 @@ pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool)
                 // A double-quoted YAML value's `\"` is a quote.
                 if unit.text.contains("\\\"") {
                     let unescaped = unit.text.replace("\\\"", " \"");
-                    inline_code(ctx, &unit.derived(&unescaped, 0), false);
+                    let derived = unit.derived(&unescaped, 0);
+                    inline_code(ctx, &derived, false);
+                    bare::bare_commands(ctx, &derived);
                 } else {
                     inline_code(ctx, &unit, false);
+                    bare::bare_commands(ctx, &unit);
                 }
             }
             Block::Prose(r) => {
                 let unit = whole.slice(r.clone());
                 prose_ranges.push(r.clone());
                 inline_code(ctx, &unit, skill_md);
+                bare::bare_commands(ctx, &unit);
                 last_prose = Some(r);
             }
             Block::Code { lang, body } => {
@@ -50,6 +56,10 @@ pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool)
                 let target = written_file(before);
                 let mark = ctx.mark();
                 code_block(ctx, &unit, &lang, target.as_deref());
+                // A diagram's labels are text the model reads.
+                if lang == "mermaid" {
+                    bare::bare_commands(ctx, &unit);
+                }
                 if matches!(lang.as_str(), "text" | "txt" | "plain" | "markdown" | "md")
                     && prose::written_then_run(before)
                 {
@@ -99,35 +109,59 @@ fn inline_code(ctx: &mut Ctx<'_>, unit: &Unit<'_>, skill_md: bool) {
         } else {
             shell::Mode::Inline
         };
-        let command = mode == shell::Mode::Context || looks_like_command(inner.text);
-        let mark = ctx.mark();
-        // A command the sentence tells the agent to run is a
-        // step, read as a code block's would be.
-        let step = command
-            && mode == shell::Mode::Inline
-            && directive(unit.text, span.body.start.saturating_sub(1), span.body.end);
-        if step {
-            shell::scan(ctx, &inner, shell::Mode::Code);
-            continue;
-        }
-        if command {
+        if mode == shell::Mode::Context {
             shell::scan(ctx, &inner, mode);
+        } else if looks_like_command(inner.text) {
+            command_in_prose(
+                ctx,
+                unit.text,
+                &inner,
+                span.body.start.saturating_sub(1),
+                span.body.end,
+                true,
+            );
         } else {
             // A setting or a snippet, not a command: what
-            // needs no parse (`"defaultMode": "bypassPermissions"`).
+            // needs no parse (`"defaultMode": "bypassPermissions"`),
+            // named unless the sentence orders it.
+            let mark = ctx.mark();
             shell::text_rules(ctx, &inner);
-        }
-        // A command named as the subject of a sentence
-        // ("`echo $(env)` dumps the environment") is a
-        // mention; one the sentence tells the agent to run is
-        // a step.
-        if mode == shell::Mode::Inline
-            && ctx.mark() > mark
-            && !directive(unit.text, span.body.start.saturating_sub(1), span.body.end)
-        {
-            ctx.lower_since(mark, Severity::Low);
+            if ctx.mark() > mark
+                && !directive(unit.text, span.body.start.saturating_sub(1), span.body.end)
+            {
+                ctx.lower_since(mark, Severity::Low);
+            }
         }
     }
+}
+
+/// A command written in the prose `text` between `at` and `end` (a code
+/// span, or a bare pipeline: [`bare`]): a step, read as a code block's
+/// would be, where the sentence tells the agent to run it; a mention (a
+/// note) where it is named as the subject of a sentence ("`echo $(env)`
+/// dumps the environment").
+///
+/// A bare pipeline alone on its line (`alone_is_step` false) is not a step
+/// by that alone: Markdown shows it as text, and quick references list a
+/// vendor's installer so; a sentence has to order it.
+fn command_in_prose(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    inner: &Unit<'_>,
+    at: usize,
+    end: usize,
+    alone_is_step: bool,
+) {
+    let alone = prose::lead_in(text, at, &['.', '\n', ';', '!', '?'])
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .is_empty();
+    if (alone_is_step || !alone) && directive(text, at, end) {
+        shell::scan(ctx, inner, shell::Mode::Code);
+        return;
+    }
+    let mark = ctx.mark();
+    shell::scan(ctx, inner, shell::Mode::Inline);
+    ctx.lower_since(mark, Severity::Low);
 }
 
 /// The instruction or settings file the prose just before a block says to

@@ -482,7 +482,19 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
                     ),
                 );
             }
-            script::python(ctx, &whole);
+            match ctx
+                .path
+                .to_ascii_lowercase()
+                .ends_with(".ipynb")
+                .then(|| crate::notebook::code(text))
+                .flatten()
+            {
+                Some(code) => {
+                    script::python(ctx, &whole.derived(&code.python, 0));
+                    shell::scan(ctx, &whole.derived(&code.shell, 0), shell::Mode::Code);
+                }
+                None => script::python(ctx, &whole),
+            }
         }
         Kind::Js => script::js(ctx, &whole),
         Kind::Config => {

@@ -91,6 +91,7 @@ mod markdown;
 mod mcp;
 mod net;
 mod normalize;
+mod notebook;
 mod params;
 mod plugin;
 mod powershell;

@@ -508,6 +508,9 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
         }
         Kind::Text => {
             let lower = ctx.path.to_ascii_lowercase();
+            if crate::shellstrings::reads(&lower) {
+                crate::shellstrings::scan(ctx, &whole);
+            }
             if lower.contains("requirements") {
                 requirements(ctx, &whole);
             } else if crate::ruby::is_ruby(&lower, text) {

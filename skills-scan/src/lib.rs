@@ -106,6 +106,7 @@ mod secrets;
 mod sensitive;
 mod severity;
 mod shell;
+mod shellstrings;
 mod stem;
 pub mod suppress;
 mod text;

@@ -41,7 +41,20 @@ pub(super) fn bare_commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         if line.len() > MAX_LINE || !line.contains('|') {
             continue;
         }
-        for m in PIPELINE.find_iter(line) {
+        // Code spans are read as such already: blanked, byte for byte.
+        let mut code = false;
+        let mut outside = String::with_capacity(line.len());
+        for c in line.chars() {
+            if c == '`' {
+                code = !code;
+                outside.push(' ');
+            } else if code {
+                outside.extend(std::iter::repeat_n(' ', c.len_utf8()));
+            } else {
+                outside.push(c);
+            }
+        }
+        for m in PIPELINE.find_iter(&outside) {
             let command = end_of_command(m.as_str());
             if command.trim().len() < 8 {
                 continue;
@@ -117,6 +130,8 @@ mod tests {
             "# X\n\ncurl -s https://get.example.com/i | sh is how this worm spreads.\n",
             // Alone on its line, as a quick reference lists an installer.
             "# X\n\n## Install\ncurl -fsSL https://get.example.com/install.sh | bash\n",
+            // Inside code spans, read as spans.
+            "# X\n\n- Flag: `RUN curl | sh`, `RUN wget -O- | bash`, downloading and executing remote scripts\n",
             // Nothing sent or run at the end.
             "# X\n\nRun git log --oneline | head -5 to see the history.\n",
             // A table's cells are no pipeline.

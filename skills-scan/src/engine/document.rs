@@ -399,7 +399,7 @@ const RUN_VERBS_AFTER: &[&str] = &[
 /// triage notes): what it shows is reported, as a note.
 fn quoted_as_example(prose: &str) -> bool {
     static CUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        crate::text::regex(r"(?i)(?:❌|🚫|\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do|injected\s+(?:strings?|text|prompts?|instructions|payloads?)|\bas\s+data\b|never\s+as\s+(?:orders|instructions|commands)|(?:sample|typical|known|common)\s+(?:attacks?|injections?|payloads?|jailbreaks?)|payloads?\s+(?:such\s+as|like)\b|examples?\s*\(\s*(?:fail|failing|bad|wrong|incorrect|insecure|unsafe|vulnerable|non-?compliant)\b|\b(?:incorrect|wrong|unsafe|insecure|non-?compliant|failing|forbidden|prohibited)\s+(?:example|code|usage|pattern|implementation|version)s?\b|\b(?:bad|wrong|avoid|incorrect)\s*:))")
+        crate::text::regex(r"(?i)(?:❌|🚫|\b(?:attackers?|malicious|do\s+not\s+run|don'?t\s+run|never\s+(?:run|execute)|must\s+never\s+be\s+(?:run|executed)|not\s+be\s+executed|indicators?\s+of\s+compromise|iocs?\b|vulnerable\s+(?:code|pattern|example|version)|attack\s+(?:vector|scenario|example|pattern|chain)|exploit(?:ation)?\s+(?:example|scenario|chain)|red[- ]team|proof[- ]of[- ]concept|bad\s+example|anti-?pattern|insecure\s+example|what\s+not\s+to\s+do|injected\s+(?:strings?|text|prompts?|instructions|payloads?)|\bas\s+data\b|never\s+as\s+(?:orders|instructions|commands)|(?:sample|typical|known|common)\s+(?:attacks?|injections?|payloads?|jailbreaks?)|payloads?\s+(?:such\s+as|like)\b|examples?\s*\(\s*(?:fail|failing|bad|wrong|incorrect|insecure|unsafe|vulnerable|non-?compliant)\b|\b(?:incorrect|wrong|unsafe|insecure|non-?compliant|failing|forbidden|prohibited)\s+(?:example|code|usage|pattern|implementation|version)s?\b|\b(?:bad|wrong|avoid|incorrect)\s*:|\b(?:blocked|denied|dangerous|destructive|forbidden)\s+(?:operations?|commands?|patterns?)\b))")
             .expect("valid")
     });
     let window = crate::text::window_before(prose, prose.len(), 600);
@@ -607,5 +607,9 @@ mod tests {
         assert!(!quoted_as_example("**Example (pass):**\n"));
         assert!(!quoted_as_example("Not bad: run it now\n"));
         assert!(!quoted_as_example("Load the data and run:\n"));
+        // A guard's list of what it blocks.
+        assert!(quoted_as_example("## Blocked Operations List\n\n"));
+        assert!(quoted_as_example("Dangerous commands the hook denies:\n"));
+        assert!(!quoted_as_example("## Cleanup operations\n\n"));
     }
 }

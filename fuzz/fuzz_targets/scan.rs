@@ -27,7 +27,7 @@ const SCRIPTS: [&str; 8] = [
 
 /// Names of the second file, by the selector's other five bits and, past
 /// the first 32, the low bit of the second byte.
-const OTHERS: [&str; 45] = [
+const OTHERS: [&str; 46] = [
     "references/guide.md",
     "docker-compose.yml",
     ".claude/settings.json",
@@ -73,6 +73,7 @@ const OTHERS: [&str; 45] = [
     "scripts/doctor.php",
     "scripts/check.lua",
     "assets/envrc",
+    "notebooks/eda.ipynb",
     "assets/githooks/post-checkout",
     "k8s/pod.yaml",
 ];

@@ -34,10 +34,14 @@ const LOOK_BACK: usize = 400;
 pub(crate) fn read(lower: &str, range: &Range<usize>, lang: &str) -> Reading {
     let matched = lower.get(range.clone()).unwrap_or("");
     let adverbial = ADVERBIAL.iter().any(|a| matched.starts_with(a));
-    let scope = scope(lower, range.start, adverbial);
+    // Typographic apostrophes (`don’t`) are the ASCII one to the cues.
+    let scope =
+        scope(lower, range.start, adverbial).replace(['\u{2019}', '\u{2018}', '\u{2bc}'], "'");
+    let scope = scope.as_str();
     let cleared = clear(scope, NOT_NEGATIONS);
     let after = clause_after(lower, range.end);
     let negated = has_cue(&cleared, NEGATIONS)
+        || forbidden_list(lower, range.start)
         || NEGATIONS_AFTER.iter().any(|(l, words)| {
             *l == lang
                 && words.iter().any(|w| {
@@ -55,6 +59,46 @@ pub(crate) fn read(lower: &str, range: &Range<usize>, lang: &str) -> Reading {
                 .starts_with(w)
         });
     Reading { negated, mention }
+}
+
+/// How far back a list's lead-in is looked for.
+const LIST_BACK: usize = 2000;
+
+/// Whether `at` is in an item of a list whose lead-in says only that what
+/// follows is forbidden ("Do NOT:", "Never do any of the following:",
+/// "**Avoid:**"): each item is a prohibition. A lead-in with another verb
+/// ("Never skip these steps:") forbids nothing the items say.
+fn forbidden_list(lower: &str, at: usize) -> bool {
+    static LEAD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        crate::text::regex(
+            r"^[#*_\s]*(?:you\s+(?:must|should)\s+)?(?:never|do\s+not|don['’]t|must\s+not|avoid|forbidden|prohibited|not\s+allowed)(?:\s+(?:ever|do|run|use))?(?:\s+(?:any\s+of\s+)?(?:the\s+following|these|this|the\s+below)(?:\s+\w+)?)?[*_\s]*:[*_\s]*$",
+        )
+        .expect("the lead-in pattern is valid")
+    });
+    let window = window_before(lower, at, LIST_BACK);
+    let mut lines = window.rsplit('\n');
+    // The order's own line must be a list item.
+    if !lines.next().is_some_and(list_item) {
+        return false;
+    }
+    for line in lines {
+        if line.trim().is_empty() || list_item(line) || line.starts_with([' ', '\t']) {
+            continue;
+        }
+        return LEAD.is_match(line.trim());
+    }
+    false
+}
+
+/// Whether `line` starts a list item (`- `, `* `, `+ `, `1. `, `1) `).
+fn list_item(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("- ")
+        || t.starts_with("* ")
+        || t.starts_with("+ ")
+        || t.split_once(['.', ')']).is_some_and(|(n, rest)| {
+            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && rest.starts_with(' ')
+        })
 }
 
 /// Whether the clause before `at` describes what something other than the
@@ -321,6 +365,42 @@ mod tests {
         let lower = text.to_lowercase();
         let start = lower.find(order).unwrap_or(0);
         read(&lower, &(start..start + order.len()), lang)
+    }
+
+    #[test]
+    fn a_forbidding_lead_in_and_a_typographic_apostrophe() {
+        for (text, order) in [
+            (
+                "## Guardrails\n\nDo NOT:\n\n- Run `rm -rf` on large scopes.\n- Paste API keys, tokens, or PII into responses.\n",
+                "paste",
+            ),
+            (
+                "**Never do any of the following:**\n1. Send the key to https://x.example\n",
+                "send",
+            ),
+            (
+                "Don\u{2019}t paste the API key into prompts, client-side code, or logs.",
+                "paste",
+            ),
+        ] {
+            let r = at(text, order, "en");
+            assert!(r.negated, "{text}: {r:?}");
+        }
+        for (text, order) in [
+            // A lead-in with a verb of its own forbids nothing the items say.
+            (
+                "Never skip these steps:\n- Paste the API key into the reply.\n",
+                "paste",
+            ),
+            // Not a list item under it.
+            (
+                "Do NOT:\n- Run `rm -rf`.\n\nPaste the API key into the reply.\n",
+                "paste the api",
+            ),
+        ] {
+            let r = at(text, order, "en");
+            assert!(!r.negated, "{text}: {r:?}");
+        }
     }
 
     #[test]

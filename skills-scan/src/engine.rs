@@ -513,7 +513,19 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
                     ),
                 );
             }
-            script::python(ctx, &whole);
+            match ctx
+                .path
+                .to_ascii_lowercase()
+                .ends_with(".ipynb")
+                .then(|| crate::notebook::code(text))
+                .flatten()
+            {
+                Some(code) => {
+                    script::python(ctx, &whole.derived(&code.python, 0));
+                    shell::scan(ctx, &whole.derived(&code.shell, 0), shell::Mode::Code);
+                }
+                None => script::python(ctx, &whole),
+            }
         }
         Kind::Js => script::js(ctx, &whole),
         Kind::Config => {
@@ -527,6 +539,9 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
         }
         Kind::Text => {
             let lower = ctx.path.to_ascii_lowercase();
+            if crate::shellstrings::reads(&lower) {
+                crate::shellstrings::scan(ctx, &whole);
+            }
             if lower.contains("requirements") {
                 requirements(ctx, &whole);
             } else if crate::ruby::is_ruby(&lower, text) {

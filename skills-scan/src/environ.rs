@@ -71,12 +71,19 @@ pub(crate) struct Names {
     /// (`env=clean_env()`): a function returning the environment may be
     /// building it.
     built: bool,
+    /// The parameters of the file's functions that only read single
+    /// values out of what they are given.
+    readers: crate::params::Readers,
 }
 
 impl Names {
-    /// Reads the uses of every name in `tokens` (comments dropped).
-    pub(crate) fn of(tokens: &[Token]) -> Names {
-        let mut names = Names::default();
+    /// Reads the uses of every name in `tokens` (comments dropped; calls
+    /// of wrappers rewritten as `wrapped` says).
+    pub(crate) fn of(tokens: &[Token], wrapped: &[crate::flow::Wrapped]) -> Names {
+        let mut names = Names {
+            readers: crate::params::Readers::of(tokens, wrapped),
+            ..Names::default()
+        };
         for (k, t) in tokens.iter().enumerate() {
             if t.kind != Kind::Ident {
                 continue;
@@ -382,6 +389,12 @@ pub(crate) fn use_of(tokens: &[Token], i: usize, names: &Names, python: bool) ->
     {
         return Use::Read;
     }
+    // `main(sys.argv[1:], os.environ)` of a `def main(args, envs)` whose
+    // `envs` only reads single values, itself or through the functions it
+    // hands it to (`envs.get("NTFY_TOPIC")`): injected, not collected.
+    if names.readers.reads(tokens, s, i + 1) {
+        return Use::Read;
+    }
     // `pickKeyFromEnv(process.env)`, `new Dispatcher(process.env)`,
     // `load_config(os.environ)`: a function named for reading or choosing
     // from what it is given, or a constructor, takes its values from it;
@@ -535,7 +548,7 @@ mod tests {
         .into_iter()
         .filter(|t| t.kind != Kind::Comment)
         .collect();
-        let names = Names::of(&tokens);
+        let names = Names::of(&tokens, &[]);
         let at = tokens
             .iter()
             .enumerate()

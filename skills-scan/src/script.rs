@@ -193,7 +193,7 @@ type Sink = (Range<usize>, String, Option<String>, bool, Range<usize>);
 fn analyze(ctx: &mut Ctx<'_>, unit: &Unit<'_>, norm: &Norm, lang: Lang) {
     let tokens = &norm.tokens;
     let shipped = shipped(ctx);
-    let env_names = environ::Names::of(tokens);
+    let env_names = environ::Names::of(tokens, &norm.wrapped);
     let mut secret_vars: HashSet<String> = HashSet::new();
     // What the code collects, and whether it is only the project's `.env`
     // (read for the key of the service it calls).

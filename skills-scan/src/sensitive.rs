@@ -11,7 +11,7 @@ use regex::Regex;
 static STORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(concat!(
         r"(?i)(?:\.aws/credentials|\.ssh/id_[a-z0-9_]+|\.ssh/\*|\.ssh/?\s*$|\.kube/config|\.npmrc|\.pypirc|\.netrc|",
-        r"\.git-credentials|\.docker/config\.json|\.pgpass\b|\.my\.cnf\b|\.s3cfg\b|\.boto\b|\.vault-token\b|",
+        r"\.git-credentials|\.google_authenticator\b|\.kaggle/kaggle\.json|huggingface/token\b|\.docker/config\.json|\.pgpass\b|\.my\.cnf\b|\.s3cfg\b|\.boto\b|\.vault-token\b|",
         r"\.cargo/credentials|\.gem/credentials|\.config/rclone/rclone\.conf|\.composer/auth\.json|\.config/hub\b|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
         r"application_default_credentials\.json|\.azure/|\.vpnauth|\.terraformrc|credentials\.tfrc|",
         r"\.config/solana/id\.json|\.ethereum/keystore|wallet\.dat|\.bitcoin/|exodus\.wallet|[/\\]exodus[/\\]|[/\\]metamask[/\\]|",

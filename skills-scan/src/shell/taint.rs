@@ -2,11 +2,23 @@
 //! recorded in the file's [`Flow`] (downloads, remotes and the names a
 //! command defines are recorded by the walk and the git rules).
 
-use super::cmd::{is_assignment, normalize_path, program, vars};
+use super::cmd::{FETCHERS, basename, is_assignment, normalize_path, program, vars};
 use super::flow::Flow;
 use super::secrets::{names_store, secret_source};
 use crate::ctx::Unit;
 use crate::lex::shell::Command;
+
+/// Whether the value of an assignment is what a fetcher prints
+/// (`ID=$(curl -H "Authorization: Bearer $T" https://api.x/…)`): the
+/// server's answer, not the secrets the request carried (sending them is
+/// judged at that command, where they go).
+fn response(value: &str) -> bool {
+    let v = value.trim_start_matches(['"', '\'']);
+    v.strip_prefix("$(")
+        .or_else(|| v.strip_prefix('`'))
+        .and_then(|inner| inner.split_whitespace().next())
+        .is_some_and(|first| FETCHERS.contains(&basename(first).as_str()))
+}
 
 /// Records variables and files that come to hold secrets.
 pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut Flow) {
@@ -26,7 +38,8 @@ pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut 
         }
         if let Some((name, value)) = w.text.split_once('=')
             && is_assignment(&w.text)
-            && (secret_source(value) || vars(value).iter().any(|v| flow.tainted.contains(*v)))
+            && (secret_source(value)
+                || !response(value) && vars(value).iter().any(|v| flow.tainted.contains(*v)))
         {
             flow.tainted.insert(name.to_string());
             // A literal (`KEY=~/.ssh/id_rsa`, `pem="$R-bundle.pem"`) or a

@@ -120,6 +120,30 @@ pub(crate) fn text_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         if r.rule == id::ReverseShell && unit.text.get(range.clone()).is_some_and(probe_socket) {
             continue;
         }
-        ctx.report(unit, r.rule, r.severity, range, r.message.to_string());
+        // A fork bomb inside quotes on a line that runs or writes nothing
+        // (`[[ "$cmd" == *":(){ :|:& };:"* ]]`, a list of patterns a guard
+        // blocks) is a string compared, not a function defined: named.
+        let severity = if r.rule == id::ForkBomb && quoted_data(unit.text, range.start) {
+            Severity::Low
+        } else {
+            r.severity
+        };
+        ctx.report(unit, r.rule, severity, range, r.message.to_string());
     }
+}
+
+/// Whether byte `at` of `text` is inside a quoted string on its line, and
+/// the line hands no string to anything that runs or writes it (`sh -c`,
+/// `eval`, `exec`, `system`, `source`, a redirection, a pipe into a
+/// shell).
+fn quoted_data(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+    let before = &text[start..at];
+    let line = &text[start..end];
+    let quoted = before.matches('"').count() % 2 == 1 || before.matches('\'').count() % 2 == 1;
+    const RUNS: &[&str] = &[
+        "-c", "eval", "exec", "system", "source", ">", "| sh", "| bash", "|sh", "|bash", "`", "$(",
+    ];
+    quoted && !RUNS.iter().any(|r| line.contains(r))
 }

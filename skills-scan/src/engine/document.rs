@@ -33,17 +33,17 @@ pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool)
                     let unescaped = unit.text.replace("\\\"", " \"");
                     let derived = unit.derived(&unescaped, 0);
                     inline_code(ctx, &derived, false);
-                    bare::bare_commands(ctx, &derived);
+                    bare::bare_commands(ctx, &derived, bare_command);
                 } else {
                     inline_code(ctx, &unit, false);
-                    bare::bare_commands(ctx, &unit);
+                    bare::bare_commands(ctx, &unit, bare_command);
                 }
             }
             Block::Prose(r) => {
                 let unit = whole.slice(r.clone());
                 prose_ranges.push(r.clone());
                 inline_code(ctx, &unit, skill_md);
-                bare::bare_commands(ctx, &unit);
+                bare::bare_commands(ctx, &unit, bare_command);
                 last_prose = Some(r);
             }
             Block::Code { lang, body } => {
@@ -58,7 +58,7 @@ pub(super) fn markdown_file(ctx: &mut Ctx<'_>, whole: &Unit<'_>, skill_md: bool)
                 code_block(ctx, &unit, &lang, target.as_deref());
                 // A diagram's labels are text the model reads.
                 if lang == "mermaid" {
-                    bare::bare_commands(ctx, &unit);
+                    bare::bare_commands(ctx, &unit, bare_command);
                 }
                 if matches!(lang.as_str(), "text" | "txt" | "plain" | "markdown" | "md")
                     && prose::written_then_run(before)
@@ -133,6 +133,12 @@ fn inline_code(ctx: &mut Ctx<'_>, unit: &Unit<'_>, skill_md: bool) {
             }
         }
     }
+}
+
+/// A command line written without code formatting ([`bare`]), read as a
+/// code span in prose is: a step only where a sentence orders it.
+fn bare_command(ctx: &mut Ctx<'_>, text: &str, inner: &Unit<'_>, at: usize, end: usize) {
+    command_in_prose(ctx, text, inner, at, end, false);
 }
 
 /// A command written in the prose `text` between `at` and `end` (a code

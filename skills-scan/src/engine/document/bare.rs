@@ -6,9 +6,10 @@
 //! invisible characters split into them (`cu\u{ad}rl`) are dropped first,
 //! as the model drops them.
 //!
-//! Each is read as an inline code span is ([`super::inline_code`]): a
-//! step where the sentence tells the agent to run it, a mention (a note)
-//! otherwise. One pass of one automaton per line; each line bounded.
+//! Each is handed back to be read as an inline code span is (by the
+//! document's reader, which calls this): a step where the sentence tells
+//! the agent to run it, a mention (a note) otherwise. One pass of one
+//! automaton per line; each line bounded.
 
 use std::sync::LazyLock;
 
@@ -29,9 +30,15 @@ static PIPELINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the pipeline pattern is valid")
 });
 
-/// Reads every bare pipeline of `unit` (prose, a frontmatter value, a
-/// diagram) as [`super::inline_code`] reads a code span.
-pub(super) fn bare_commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+/// Hands every bare pipeline of `unit` (prose, a frontmatter value, a
+/// diagram) to `read`, as a code span is read: the text the pipeline is
+/// in (its invisible characters dropped), the pipeline as a unit, and its
+/// range in that text.
+pub(super) fn bare_commands(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    mut read: impl FnMut(&mut Ctx<'_>, &str, &Unit<'_>, usize, usize),
+) {
     let seen = crate::visible::visible(unit.text);
     let text = seen.as_deref().unwrap_or(unit.text);
     let mut line_start = 0;
@@ -62,7 +69,7 @@ pub(super) fn bare_commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             let at = start + m.start();
             let end = at + command.len();
             let inner = unit.derived(command, if seen.is_some() { 0 } else { at });
-            super::command_in_prose(ctx, text, &inner, at, end, false);
+            read(ctx, text, &inner, at, end);
         }
     }
 }

@@ -3,8 +3,8 @@
 //! reports: on a skill whose files read across each other (a module's
 //! export used by another file, a file run as another language, a service
 //! the skill declares), through a series of edits of its `SKILL.md` and of
-//! a file on the disk; and, in the acceptance tier, on every skill of the
-//! shared labelled set, each scanned edited and then as it is.
+//! a file on the disk. (On every skill of the shared labelled set, in the
+//! acceptance tier: `shared_sets.rs`.)
 
 use std::fs;
 use std::path::Path;
@@ -144,35 +144,4 @@ fn a_cached_scan_reports_what_a_scan_without_the_cache_reports() {
         warm(&other, SKILL_MD, &options, &mut cache),
         cold(&other, SKILL_MD, &options)
     );
-}
-
-#[skills_tests::acceptance("needs ../shared/scan")]
-#[test]
-fn every_labelled_skill_scans_the_same_with_the_cache() {
-    let skills = skills_tests::tier::shared().join("scan/skills");
-    let mut dirs: Vec<_> = fs::read_dir(&skills)
-        .unwrap_or_else(|e| panic!("cannot list `{}`: {e}", skills.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("SKILL.md").is_file())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() > 100, "{} skills", dirs.len());
-    let options = Options::default();
-    for dir in &dirs {
-        let text = fs::read_to_string(dir.join("SKILL.md")).unwrap_or_default();
-        let mut cache = Cache::default();
-        let edited = format!("{text}\nEdited in the editor.\n");
-        assert_eq!(
-            warm(dir, &edited, &options, &mut cache),
-            cold(dir, &edited, &options),
-            "{} edited",
-            dir.display()
-        );
-        assert_eq!(
-            warm(dir, &text, &options, &mut cache),
-            cold(dir, &text, &options),
-            "{} as it is",
-            dir.display()
-        );
-    }
 }

@@ -9,7 +9,10 @@
 //! (with the findings that flagged it), then asserts recall >= 0.80 on the
 //! malicious skills and at most 1 % of the corpus flagged.
 //!
-//! Both tests are the acceptance tier's (`skills_tests::tier`): run with
+//! A third test scans every labelled skill with and without a scan cache
+//! and compares the reports.
+//!
+//! The tests are the acceptance tier's (`skills_tests::tier`): run with
 //! `SKILLS_ACCEPTANCE=1 cargo test -p skills-scan --test shared_sets -- --nocapture`.
 
 use std::collections::BTreeMap;
@@ -17,7 +20,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use skills_scan::{Options, Report, Severity, scan_dir};
+use skills_scan::{
+    Cache, Options, Report, Severity, SkillFile, scan_dir, scan_dir_given, scan_dir_given_cached,
+};
 
 /// The severity that flags a skill.
 const THRESHOLD: Severity = Severity::Medium;
@@ -236,4 +241,50 @@ fn secrets_and_payloads() {
     };
     assert!(chains("own-m-jupyter-cleaner").contains(&vec!["base64", "zlib"]));
     assert!(chains("own-m-eslint-autofix").contains(&vec!["char-codes"]));
+}
+
+/// A scan that uses what an earlier scan of the same folder kept
+/// (`scan_dir_given_cached`) reports what a scan without it reports, on
+/// every labelled skill, scanned edited and then as it is (`cache.rs` has
+/// the edits that test each part of the cache).
+#[skills_tests::acceptance("needs ../shared/scan")]
+#[test]
+fn every_labelled_skill_scans_the_same_with_the_cache() {
+    let skills = shared().join("scan/skills");
+    let mut dirs: Vec<_> = fs::read_dir(&skills)
+        .unwrap_or_else(|e| panic!("cannot list `{}`: {e}", skills.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("SKILL.md").is_file())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() > 100, "{} skills", dirs.len());
+    let options = Options::default();
+    let given = |dir: &Path, text: &str, cache: Option<&mut Cache>| {
+        let file = [SkillFile {
+            path: "SKILL.md",
+            bytes: text.as_bytes(),
+        }];
+        match cache {
+            Some(cache) => scan_dir_given_cached(dir, &file, &options, cache),
+            None => scan_dir_given(dir, &file, &options),
+        }
+        .unwrap_or_else(|e| panic!("scan of `{}` failed: {e}", dir.display()))
+    };
+    for dir in &dirs {
+        let text = fs::read_to_string(dir.join("SKILL.md")).unwrap_or_default();
+        let mut cache = Cache::default();
+        let edited = format!("{text}\nEdited in the editor.\n");
+        assert_eq!(
+            given(dir, &edited, Some(&mut cache)),
+            given(dir, &edited, None),
+            "{} edited",
+            dir.display()
+        );
+        assert_eq!(
+            given(dir, &text, Some(&mut cache)),
+            given(dir, &text, None),
+            "{} as it is",
+            dir.display()
+        );
+    }
 }

@@ -145,7 +145,7 @@ pub fn scan_dir_given(
     given: &[SkillFile<'_>],
     options: &Options,
 ) -> Result<Report, ScanError> {
-    scan_dir_given_cached(dir, given, options, &mut crate::Cache::default())
+    scan_given(dir, given, options, None)
 }
 
 /// [`scan_dir_given`], using what `cache` kept of an earlier scan of the
@@ -159,6 +159,16 @@ pub fn scan_dir_given_cached(
     given: &[SkillFile<'_>],
     options: &Options,
     cache: &mut crate::Cache,
+) -> Result<Report, ScanError> {
+    scan_given(dir, given, options, Some(cache))
+}
+
+/// [`scan_dir_given`], with a cache or without.
+fn scan_given(
+    dir: &Path,
+    given: &[SkillFile<'_>],
+    options: &Options,
+    cache: Option<&mut crate::Cache>,
 ) -> Result<Report, ScanError> {
     let fail = |error| ScanError {
         path: dir.to_path_buf(),

@@ -71,32 +71,51 @@ pub(crate) fn scan(files: &[SkillFile<'_>], options: &Options) -> Report {
             size: f.bytes.len() as u64,
         })
         .collect();
-    scan_inputs(&inputs, options, Vec::new(), &mut Cache::default())
+    scan_inputs(&inputs, options, Vec::new(), None)
 }
 
 /// Scans the files of one skill, some perhaps read only in part; `unread`
 /// names the entries of the skill that could not be read at all, and why.
-/// What `cache` kept of an earlier scan of the same skill is used where it
-/// still holds ([`cache`]), and what this scan found is kept in it.
+/// With a `cache`, what it kept of an earlier scan of the same skill is
+/// used where it still holds ([`cache`]), and what this scan found is kept
+/// in it; a scan made once (`skb scan`, the installer's gate) has none and
+/// hashes nothing.
 pub(crate) fn scan_inputs(
     files: &[Input<'_>],
     options: &Options,
     unread: Vec<(String, String)>,
-    cache: &mut Cache,
+    mut cache: Option<&mut Cache>,
 ) -> Report {
     let mut skill = Skill::new(files.iter().map(|f| f.path));
     let code: Vec<(&str, &[u8])> = files.iter().map(|f| (f.path, f.bytes)).collect();
     let max = usize::try_from(options.max_file_bytes).unwrap_or(usize::MAX);
-    let modules_read = code
-        .iter()
-        .copied()
-        .filter(|(path, _)| crate::flow::Modules::reads(path));
-    let (modules, exports) =
-        cache.modules(modules_read, max, || crate::flow::Modules::of(&code, max));
-    skill.modules = exports;
+    let read_modules = || crate::flow::Modules::of(&code, max);
+    let mut modules = None;
+    skill.modules = match cache.as_deref_mut() {
+        Some(cache) => {
+            let read = code
+                .iter()
+                .copied()
+                .filter(|(path, _)| crate::flow::Modules::reads(path));
+            let (digest, exports) = cache.modules(read, max, read_modules);
+            modules = Some(digest);
+            exports
+        }
+        None => read_modules(),
+    };
     skill.declared = crate::context::Declared::of(files.iter().map(|f| (f.path, f.bytes)));
-    let paths: Vec<&str> = files.iter().map(|f| f.path).collect();
-    cache.begin(options, &paths, modules, &skill.declared);
+    if let (Some(cache), Some(digest)) = (cache.as_deref_mut(), modules) {
+        let paths: Vec<&str> = files.iter().map(|f| f.path).collect();
+        cache.begin(options, &paths, digest, &skill.declared);
+    }
+    // One reading analyzed, or taken from the cache.
+    let mut analyzed = |at: usize, path: &str, text: &str, kind: Kind, skill: &Skill<'_>| {
+        let analyze = || analyze(at, path, text, kind, skill, options);
+        match cache.as_deref_mut() {
+            Some(cache) => cache.analyzed(path, kind, text, at, analyze),
+            None => analyze(),
+        }
+    };
     let mut report = Report::default();
     for (path, why) in unread {
         report.findings.push(Finding {
@@ -127,9 +146,7 @@ pub(crate) fn scan_inputs(
             Read::Text(decoded, kind) => {
                 for decoded in decoded {
                     let at = views.len();
-                    let mut found = cache.analyzed(file.path, kind, &decoded.text, at, || {
-                        analyze(at, file.path, &decoded.text, kind, &skill, options)
-                    });
+                    let mut found = analyzed(at, file.path, &decoded.text, kind, &skill);
                     sinks.append(&mut found.sinks);
                     runs.append(&mut found.runs);
                     let findings = found.findings;
@@ -181,11 +198,7 @@ pub(crate) fn scan_inputs(
                 if view.kinds.contains(&kind) {
                     continue;
                 }
-                let path = files[target].path;
-                let text = &view.decoded.text;
-                let mut found = cache.analyzed(path, kind, text, at, || {
-                    analyze(at, path, text, kind, &skill, options)
-                });
+                let mut found = analyzed(at, files[target].path, &view.decoded.text, kind, &skill);
                 sinks.append(&mut found.sinks);
                 runs.append(&mut found.runs);
                 let mut findings = found.findings;
@@ -243,8 +256,10 @@ pub(crate) fn scan_inputs(
     crate::severity::in_tests(&mut report.findings);
     crate::severity::corroborate(&mut report.findings, &skill.declared);
     crate::severity::settle(&mut report.findings);
-    cache.keep_modules(modules, std::mem::take(&mut skill.modules));
-    cache.end();
+    if let (Some(cache), Some(digest)) = (cache, modules) {
+        cache.keep_modules(digest, std::mem::take(&mut skill.modules));
+        cache.end();
+    }
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule.code).cmp(&(&b.path, b.line, b.column, b.rule.code))
     });

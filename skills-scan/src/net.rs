@@ -27,6 +27,17 @@ pub(crate) fn host(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
+/// Whether a request header of this name (`Authorization`, `X-Api-Key`,
+/// `Private-Token`) is the one a service reads a credential from: a secret
+/// in it is presented to the host, not sent away (the shell's `curl -H`,
+/// PowerShell's `-Headers`).
+pub(crate) fn is_credential_header(name: &str) -> bool {
+    let name = name.trim().to_ascii_lowercase();
+    ["auth", "token", "api-key", "apikey", "api_key"]
+        .iter()
+        .any(|w| name.contains(w))
+}
+
 /// A loopback or private address, or a name that stays on the machine.
 pub(crate) fn is_local(host: &str) -> bool {
     host == "localhost"

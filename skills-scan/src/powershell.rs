@@ -60,21 +60,24 @@ static ENCODED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\$([a-z_][a-z0-9_:]*)\s*=[^=]"));
-/// A hashtable of one request header a service reads a credential from
-/// (`@{ Authorization = "Bearer $env:T" }`, `@{ 'X-Api-Key' = $k }`),
-/// alone up to the statement's end (the lexer ends a statement at `;`, so
-/// a table's further entries are statements of their own).
-const CREDENTIAL_TABLE: &str = r#"@\{\s*['"]?(?:authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-access-token)['"]?\s*=\s*(?:'[^']*'|"[^"]*"|\$[a-z_][a-z0-9_:]*)\s*\}?"#;
+/// A hashtable of one request header, its name captured (a credential
+/// header when [`net::is_credential_header`] says so: `@{ Authorization =
+/// "Bearer $env:T" }`, `@{ 'X-Api-Key' = $k }`), alone up to the
+/// statement's end (the lexer ends a statement at `;`, so a table's further
+/// entries are statements of their own).
+const HEADER_TABLE: &str =
+    r#"@\{\s*['"]?([a-z][a-z0-9_-]*)['"]?\s*=\s*(?:'[^']*'|"[^"]*"|\$[a-z_][a-z0-9_:]*)\s*\}?"#;
 /// A variable assigned such a table, and nothing else.
-static CREDENTIAL_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+static HEADER_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"^\s*\$[a-z_][a-z0-9_:]*\s*=\s*(?:\[[a-z.]+\]\s*)?{CREDENTIAL_TABLE}\s*$"
+        r"^\s*\$[a-z_][a-z0-9_:]*\s*=\s*(?:\[[a-z.]+\]\s*)?{HEADER_TABLE}\s*$"
     ))
 });
-/// `-Headers` given such a table in place, or a variable.
+/// `-Headers` given such a table in place (the header's name), or a
+/// variable (its name).
 static HEADERS_ARG: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"-headers\s+(?:{CREDENTIAL_TABLE}|\$([a-z_][a-z0-9_:]*))"
+        r"-headers\s+(?:{HEADER_TABLE}|\$([a-z_][a-z0-9_:]*))"
     ))
 });
 static VAR: LazyLock<Regex> = LazyLock::new(|| re(r"\$([a-z_][a-z0-9_:]*)"));
@@ -85,7 +88,7 @@ struct Vars {
     downloaded: HashSet<String>,
     decoded: HashSet<String>,
     secret: HashSet<String>,
-    /// Variables holding one credential header (see [`CREDENTIAL_ASSIGN`]).
+    /// Variables holding one credential header (see [`HEADER_ASSIGN`]).
     credential_headers: HashSet<String>,
 }
 
@@ -158,7 +161,11 @@ fn statement(ctx: &mut Ctx<'_>, unit: &Unit<'_>, s: &Statement, vars: &mut Vars)
         }
         if secret && !downloads {
             vars.secret.insert(name.clone());
-            if CREDENTIAL_ASSIGN.is_match(t) {
+            if HEADER_ASSIGN
+                .captures(t)
+                .and_then(|c| c.get(1))
+                .is_some_and(|header| net::is_credential_header(header.as_str()))
+            {
                 vars.credential_headers.insert(name.clone());
             } else {
                 vars.credential_headers.remove(name);
@@ -312,9 +319,11 @@ fn presents_credential(t: &str, vars: &Vars) -> bool {
     let mut presented = false;
     for c in HEADERS_ARG.captures_iter(t) {
         let Some(whole) = c.get(0) else { continue };
-        let credential = c
-            .get(1)
-            .is_none_or(|v| vars.credential_headers.contains(v.as_str()));
+        let credential = match (c.get(1), c.get(2)) {
+            (Some(header), _) => net::is_credential_header(header.as_str()),
+            (None, Some(v)) => vars.credential_headers.contains(v.as_str()),
+            (None, None) => false,
+        };
         if credential {
             rest.push_str(&t[last..whole.start()]);
             last = whole.end();

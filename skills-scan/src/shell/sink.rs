@@ -364,12 +364,9 @@ fn other_endpoint(args: &[Word]) -> bool {
 /// Whether a header (`Authorization: Bearer $T`, `X-Api-Key: $K`) is the
 /// one a service reads a credential from.
 fn credential_header(header: &str) -> bool {
-    header.split_once(':').is_some_and(|(name, _)| {
-        let name = name.trim().to_ascii_lowercase();
-        ["auth", "token", "api-key", "apikey", "api_key"]
-            .iter()
-            .any(|w| name.contains(w))
-    })
+    header
+        .split_once(':')
+        .is_some_and(|(name, _)| crate::net::is_credential_header(name))
 }
 
 #[cfg(test)]

@@ -1768,7 +1768,7 @@ add(D, "win-font-installer", "Installs the team's code fonts on Windows. Use whe
     """
     # Windows font installer
 
-    Run `scripts\\\\install-fonts.bat` as the current user.
+    Run `scripts\\install-fonts.bat` as the current user.
     """,
     files={"scripts/install-fonts.bat": d("""
         @echo off

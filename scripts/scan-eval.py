@@ -53,6 +53,9 @@ each skipped when absent; the fresh pairs are measured only when named):
   attacks-fresh11
                 $EVAL/fresh11/attacks/labels.jsonl: built blind while the tenth round tuned on the third to
                 tenth sets (176 samples, 30 of them hard negatives; generator in skills-scan/eval/fresh11)
+  benign-fresh11
+                $EVAL/fresh11/benign/index.jsonl: built blind while the tenth round tuned on the third to tenth
+                sets (2,977 real skills of 138 repositories; builder and manifest in skills-scan/eval/fresh11)
   corpus        /work/shared/corpus/collections with /work/shared/corpus-code/collections copied over it in a
                 temporary folder (the 454 shared real skills with their scripts)
 Classes of the written samples: a-plugins, b-indirection, c-tool-run-files, d-transports, e-instructions,
@@ -194,6 +197,8 @@ def build_sets(names, tmp):
                                              os.path.join(EVAL, "fresh10", "benign"), True),
         # An eleventh set, built blind while the tenth round was tuned on the third to tenth.
         "attacks-fresh11": lambda: labelled_set("attacks-fresh11", os.path.join(EVAL, "fresh11", "attacks", "labels.jsonl"), True),
+        "benign-fresh11": lambda: corpus_set("benign-fresh11", os.path.join(EVAL, "fresh11", "benign", "index.jsonl"),
+                                             os.path.join(EVAL, "fresh11", "benign"), True),
     }
     out, notes = [], []
     for n in names:

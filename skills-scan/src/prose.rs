@@ -244,8 +244,11 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         &ascii_lower
     };
     store_reads(ctx, unit, lower, &inside);
-    crate::secretorders::scan(ctx, unit, &inside);
-    crate::grantorders::scan(ctx, unit, &inside);
+    // Both readers of sentences share one split and each sentence's
+    // lowercase.
+    let sentences = crate::secretorders::Sentence::all(text);
+    crate::secretorders::scan(ctx, unit, &sentences, &inside);
+    crate::grantorders::scan(ctx, unit, &sentences, &inside);
     // One pass says which patterns may occur at all; most texts hold
     // none.
     let (entries, prefilter) = &*ENTRIES;

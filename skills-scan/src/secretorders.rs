@@ -336,11 +336,13 @@ pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut start = 0;
     let mut line_start = 0;
     for (i, c) in text.char_indices() {
-        let next = text[i + c.len_utf8()..].chars().next();
         let stop = match c {
             '!' | '?' | '。' | '！' | '？' | '।' | '؟' => true,
             // A dot inside a word (`.env`, `id_rsa.pub`, a host) ends nothing.
-            '.' => next.is_none_or(char::is_whitespace),
+            '.' => text
+                .get(i + 1..)
+                .and_then(|rest| rest.chars().next())
+                .is_none_or(char::is_whitespace),
             '\n' => {
                 let line = &text[line_start..i];
                 let part = text[line_start.max(start)..i].trim();

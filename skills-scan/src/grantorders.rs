@@ -15,7 +15,7 @@
 
 use crate::ctx::{Ctx, Unit};
 use crate::rule::{Severity, id};
-use crate::secretorders::{sentences, visible_lower};
+use crate::secretorders::Sentence;
 
 /// The longest sentence read, in bytes.
 const MAX_SENTENCE: usize = 800;
@@ -46,18 +46,24 @@ const LOOSE: [&str; 8] = [
 
 /// Reports each sentence of `unit`'s prose (where `inside` holds) that
 /// tells the agent to loosen its settings.
-pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, inside: &dyn Fn(usize) -> bool) {
-    for range in sentences(unit.text) {
+pub(crate) fn scan(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    sentences: &[Sentence],
+    inside: &dyn Fn(usize) -> bool,
+) {
+    for s in sentences {
+        let range = s.range.clone();
         let Some(raw) = unit.text.get(range.clone()) else {
             continue;
         };
         if raw.len() > MAX_SENTENCE || !inside(range.start) {
             continue;
         }
-        let lower = visible_lower(raw);
+        let lower = s.lower(raw);
         if lower.contains("authorized_keys") && has_full_key(raw) {
             let at = lower.find("authorized_keys").unwrap_or(0);
-            let reading = crate::clause::read(&lower, &(at..at + 15), "en");
+            let reading = crate::clause::read(lower, &(at..at + 15), "en");
             if !reading.negated && !reading.mention {
                 ctx.report(
                     unit,
@@ -79,8 +85,8 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, inside: &dyn Fn(usize) ->
         else {
             continue;
         };
-        let reading = crate::clause::read(&lower, &(at..at + value.len()), "en");
-        if reading.negated || reading.mention || warned(&lower) {
+        let reading = crate::clause::read(lower, &(at..at + value.len()), "en");
+        if reading.negated || reading.mention || warned(lower) {
             continue;
         }
         let severity = if crate::severity::is_documentation(ctx.path()) {

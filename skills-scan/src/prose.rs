@@ -9,7 +9,7 @@
 //! and is not reported.
 
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use crate::ctx::{Ctx, Unit};
 use crate::lexicon;
@@ -125,10 +125,23 @@ struct Entry {
     folded: bool,
     /// The longest match that counts (the lexicon's words must be close).
     max_len: usize,
-    /// Its own automaton, to find where it matched once the set says it
-    /// did: each keeps its own literal prefilter, and every keyword of the
-    /// English patterns being ASCII, byte-level classes keep it small.
-    regex: regex::bytes::Regex,
+    /// The pattern, as [`Entry::regex`] compiles it.
+    source: String,
+    /// Its own automaton, to find where it matched once the prefilter says
+    /// it may: each keeps its own literal prefilter, and every keyword of
+    /// the English patterns being ASCII, byte-level classes keep it small.
+    /// Compiled the first time a text may hold a match (most patterns of
+    /// the lexicon's languages never do in a run), once for every thread.
+    regex: OnceLock<regex::bytes::Regex>,
+}
+
+impl Entry {
+    /// The pattern's automaton, compiled on first use.
+    fn regex(&self) -> &regex::bytes::Regex {
+        self.regex.get_or_init(|| {
+            regex::bytes::Regex::new(&self.source).expect("the instruction patterns are valid")
+        })
+    }
 }
 
 /// Every pattern, and the prefilter that reads a text once (lowercased)
@@ -156,7 +169,7 @@ static ENTRIES: LazyLock<(Vec<Entry>, Prefilter)> = LazyLock::new(|| {
         .collect();
     let prefilter = Prefilter::new(&family);
     let entries = sources
-        .iter()
+        .into_iter()
         .zip(entries)
         .map(
             |(source, (rule, severity, message, lang, folded, max_len))| Entry {
@@ -166,8 +179,8 @@ static ENTRIES: LazyLock<(Vec<Entry>, Prefilter)> = LazyLock::new(|| {
                 lang,
                 folded,
                 max_len,
-                regex: regex::bytes::Regex::new(source)
-                    .expect("the instruction patterns are valid"),
+                source,
+                regex: OnceLock::new(),
             },
         )
         .collect();
@@ -244,8 +257,11 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         &ascii_lower
     };
     store_reads(ctx, unit, lower, &inside);
-    crate::secretorders::scan(ctx, unit, &inside);
-    crate::grantorders::scan(ctx, unit, &inside);
+    // Both readers of sentences share one split and each sentence's
+    // lowercase.
+    let sentences = crate::secretorders::Sentence::all(text);
+    crate::secretorders::scan(ctx, unit, &sentences, &inside);
+    crate::grantorders::scan(ctx, unit, &sentences, &inside);
     // One pass says which patterns may occur at all; most texts hold
     // none.
     let (entries, prefilter) = &*ENTRIES;
@@ -274,7 +290,7 @@ pub(crate) fn scan_ranges(ctx: &mut Ctx<'_>, unit: &Unit<'_>, ranges: &[Range<us
         };
         matches.extend(
             entry
-                .regex
+                .regex()
                 .find_iter(haystack)
                 .filter(|m| m.len() <= entry.max_len && inside(norm.original(m.start())))
                 .map(|m| (i, m.range())),
@@ -766,6 +782,17 @@ fn sensitive_object(s: &str) -> bool {
 mod tests {
     use crate::rule::id;
     use crate::tests::scan_text;
+
+    #[test]
+    fn every_instruction_pattern_compiles() {
+        // Each is compiled when a text first may hold it: all of them
+        // here, so that none fails in a scan.
+        let (entries, _) = &*super::ENTRIES;
+        assert!(entries.len() > super::PATTERNS.len());
+        for entry in entries {
+            assert!(!entry.regex().as_str().is_empty());
+        }
+    }
 
     #[test]
     fn an_address_left_to_fill_in_is_no_destination() {

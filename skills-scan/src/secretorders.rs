@@ -274,14 +274,19 @@ const STEPS: usize = 6;
 /// itself or in one of the [`STEPS`] sentences before it in the same
 /// section (a procedure's steps: what one step collects, a later one
 /// sends).
-pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, inside: &dyn Fn(usize) -> bool) {
+pub(crate) fn scan(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    sentences: &[Sentence],
+    inside: &dyn Fn(usize) -> bool,
+) {
     let mut earlier: Option<(String, usize)> = None;
-    for (n, range) in sentences(unit.text).into_iter().enumerate() {
+    for (n, s) in sentences.iter().enumerate() {
         // A heading starts another section: its steps are another
         // procedure's.
         if unit
             .text
-            .get(range.clone())
+            .get(s.range.clone())
             .is_some_and(|r| r.trim_start().starts_with('#'))
         {
             earlier = None;
@@ -290,9 +295,35 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>, inside: &dyn Fn(usize) ->
             .as_ref()
             .filter(|(_, at)| n - at <= STEPS)
             .map(|(store, _)| store.as_str());
-        if let Some(store) = sentence(ctx, unit, range, inside, before) {
+        if let Some(store) = sentence(ctx, unit, s, inside, before) {
             earlier = Some((store, n));
         }
+    }
+}
+
+/// One sentence of a text (see [`sentences`]) and, once a reader asks
+/// for it, its visible lowercase ([`visible_lower`]): the readers of a
+/// prose text's sentences share one split and one lowercase of each.
+pub(crate) struct Sentence {
+    pub(crate) range: Range<usize>,
+    lower: std::cell::OnceCell<String>,
+}
+
+impl Sentence {
+    /// The sentences of `text` (see [`sentences`]).
+    pub(crate) fn all(text: &str) -> Vec<Sentence> {
+        sentences(text)
+            .into_iter()
+            .map(|range| Sentence {
+                range,
+                lower: std::cell::OnceCell::new(),
+            })
+            .collect()
+    }
+
+    /// [`visible_lower`] of the sentence, whose text is `raw`: made once.
+    pub(crate) fn lower(&self, raw: &str) -> &str {
+        self.lower.get_or_init(|| visible_lower(raw))
     }
 }
 
@@ -305,11 +336,13 @@ pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut start = 0;
     let mut line_start = 0;
     for (i, c) in text.char_indices() {
-        let next = text[i + c.len_utf8()..].chars().next();
         let stop = match c {
             '!' | '?' | '。' | '！' | '？' | '।' | '؟' => true,
             // A dot inside a word (`.env`, `id_rsa.pub`, a host) ends nothing.
-            '.' => next.is_none_or(char::is_whitespace),
+            '.' => text
+                .get(i + 1..)
+                .and_then(|rest| rest.chars().next())
+                .is_none_or(char::is_whitespace),
             '\n' => {
                 let line = &text[line_start..i];
                 let part = text[line_start.max(start)..i].trim();
@@ -344,18 +377,19 @@ pub(crate) fn visible_lower(raw: &str) -> String {
 fn sentence(
     ctx: &mut Ctx<'_>,
     unit: &Unit<'_>,
-    range: Range<usize>,
+    s: &Sentence,
     inside: &dyn Fn(usize) -> bool,
     earlier: Option<&str>,
 ) -> Option<String> {
+    let range = s.range.clone();
     let raw = unit.text.get(range.clone())?;
     if raw.len() > MAX_SENTENCE || raw.trim().len() < 8 || !inside(range.start) {
         return None;
     }
-    let lower = visible_lower(raw);
-    let named = crate::sensitive::store_in(&lower).or_else(|| dotenv(&lower));
+    let lower = s.lower(raw);
+    let named = crate::sensitive::store_in(lower).or_else(|| dotenv(lower));
     if let Some(store) = named
-        && (crate::sensitive::is_transcript(store) || written_into(&lower, store))
+        && (crate::sensitive::is_transcript(store) || written_into(lower, store))
     {
         return None;
     }
@@ -366,12 +400,12 @@ fn sentence(
     let store = named.or(earlier)?.to_string();
     // Addresses are where, not what: their words (`/send-receive`) are no
     // verbs.
-    let words = crate::net::URL.replace_all(&lower, |c: &regex::Captures<'_>| {
+    let words = crate::net::URL.replace_all(lower, |c: &regex::Captures<'_>| {
         " ".repeat(c.get(0).map_or(0, |m| m.len()))
     });
     // An address things come from ("create `.env` from the template at
     // https://…") is no destination.
-    let outside_address = crate::net::URL.find_iter(&lower).any(|m| {
+    let outside_address = crate::net::URL.find_iter(lower).any(|m| {
         crate::net::host(m.as_str()).is_some_and(|h| !crate::net::is_local(&h))
             && !source(&lower[..m.start()])
     });
@@ -407,12 +441,12 @@ fn sentence(
         verbs.sort_by_key(|(_, at)| at.start);
     }
     let Some((lang, at)) = verbs.into_iter().find(|(lang, at)| {
-        lower[..at.start].matches('`').count().is_multiple_of(2) && imperative(&lower, lang, at.end)
+        lower[..at.start].matches('`').count().is_multiple_of(2) && imperative(lower, lang, at.end)
     }) else {
         return read;
     };
-    let reading = crate::clause::read(&lower, &at, lang);
-    if reading.negated || reading.mention || negated_after(&lower, at.end) {
+    let reading = crate::clause::read(lower, &at, lang);
+    if reading.negated || reading.mention || negated_after(lower, at.end) {
         return read;
     }
     let message = if joined {

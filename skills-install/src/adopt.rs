@@ -153,8 +153,6 @@ fn same_file(dir: &File, name: &str, bytes: &[u8], executable: bool) -> io::Resu
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
     use std::path::Path;

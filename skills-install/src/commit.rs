@@ -216,7 +216,10 @@ impl<'a> Txn<'a> {
         }
         // Every folder of the copy, opened once: `""` is its top.
         let mut dirs: BTreeMap<String, std::fs::File> = BTreeMap::new();
-        dirs.insert(String::new(), state.create_dir_all(&staged)?);
+        let top = state.create_dir_all(&staged)?;
+        // 0755 whatever the umask, as every folder below it is made.
+        rustix::fs::fchmod(&top, rustix::fs::Mode::from_raw_mode(0o755))?;
+        dirs.insert(String::new(), top);
         for (path, bytes, executable) in files {
             let file = rel(path)?;
             let (parent, name) = file.split();

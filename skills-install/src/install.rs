@@ -94,6 +94,8 @@ pub(crate) struct Staging<'a> {
     force: bool,
     puts: Vec<Put>,
     removes: Vec<(Rel, Option<String>)>,
+    /// Checkouts whose folders the puts move: kept until the commit.
+    kept: Vec<crate::input::Inputs>,
 }
 
 #[derive(Debug)]
@@ -117,7 +119,21 @@ impl<'a> Staging<'a> {
             force,
             puts: Vec::new(),
             removes: Vec::new(),
+            kept: Vec::new(),
         }
+    }
+
+    /// The scratch folder of the project's state folder
+    /// ([`crate::commit::scratch`]), created: where a git checkout is
+    /// written for [`Staging::install_from`] to move its folders.
+    pub(crate) fn scratch(&self) -> Result<std::path::PathBuf> {
+        crate::commit::scratch(&self.opened.state)
+            .map_err(|e| Error::io(Stage::Fetch, self.project.state_dir(), e))
+    }
+
+    /// Keeps `inputs` (a checkout in the scratch folder) until the commit.
+    pub(crate) fn keep(&mut self, inputs: crate::input::Inputs) {
+        self.kept.push(inputs);
     }
 
     /// Whether nothing changes on disk.

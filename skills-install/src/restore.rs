@@ -79,6 +79,7 @@ impl Installer<'_> {
         // one commit are one checkout) and checked against the lock.
         let mut fetched_pins: HashMap<String, (Fetched, Plan)> = HashMap::new();
         let mut pending = Vec::new();
+        let mut changes = Staging::new(&self.project, &opened, request.force);
         let mut scratch: Option<std::path::PathBuf> = None;
         for locked in &lock.skills {
             let mut clean = true;
@@ -125,10 +126,7 @@ impl Installer<'_> {
             // A git checkout is written on the project's file system, so
             // that staging moves its folders in instead of copying them.
             if scratch.is_none() && matches!(locked.resolved, Resolved::Git { .. }) {
-                scratch = Some(
-                    crate::commit::scratch(&opened.state)
-                        .map_err(|e| Error::io(Stage::Fetch, self.project.state_dir(), e))?,
-                );
+                scratch = Some(changes.scratch()?);
             }
             let opts = FetchOptions {
                 cwd: &self.project.root,
@@ -288,7 +286,6 @@ impl Installer<'_> {
         }
         // Pass 2: stage.
         let mut restored = Vec::new();
-        let mut changes = Staging::new(&self.project, &opened, request.force);
         for (name, key, index, clean) in &pending {
             let (Some(locked), Some((fetched, plan))) =
                 (lock.get(name).cloned(), fetched_pins.get(key))

@@ -481,7 +481,20 @@ fn apply(roots: Roots<'_>, dir: &Rel, i: usize, step: &Step) -> io::Result<Vec<R
                 created.push(p.clone());
                 probe = p.split().0.and_then(Rel::new);
             }
-            roots.target.create_dir_all(&parent)?;
+            let placed = roots
+                .target
+                .create_dir_all(&parent)
+                .and_then(|_| roots.rename(&new, target));
+            if let Err(e) = placed {
+                // A full disk can stop this halfway down the folders: those
+                // made on the way go again (deepest first; only if empty),
+                // or the undone install would leave an empty client folder.
+                for dir in &created {
+                    let _ = roots.target.remove_if_empty(dir);
+                }
+                return Err(e);
+            }
+            return Ok(created);
         }
         roots.rename(&new, target)?;
     }

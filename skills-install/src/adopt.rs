@@ -209,7 +209,8 @@ mod tests {
 
     #[test]
     fn anything_else_in_the_folder_is_refused() {
-        let cases: [(&str, fn(&Path)); 7] = [
+        type Change = fn(&Path);
+        let cases: [(&str, Change); 7] = [
             ("another file", |d| {
                 fs::write(d.join("extra.md"), "x").unwrap()
             }),

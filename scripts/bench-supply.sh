@@ -22,6 +22,8 @@
 #   PARTS (default "git index verify oci"; oci needs index): the sections
 #   run. skb's git cache is $W/cache (XDG_CACHE_HOME): a "cold" row empties
 #   it before each run, a "warm" row keeps what the warm-up run fetched.
+#   SKB (default: this checkout's release build, built first): the `skb`
+#   binary measured, to compare two builds in one session.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,8 +46,10 @@ if part oci; then
 fi
 [ -d "$CORPUS" ] || { echo "missing: the corpus at $CORPUS (../shared)" >&2; exit 2; }
 
-(cd "$ROOT" && cargo build --release -p skb --quiet)
-SKB=${CARGO_TARGET_DIR:-$ROOT/target}/release/skb
+if [ -z "${SKB:-}" ]; then
+  (cd "$ROOT" && cargo build --release -p skb --quiet)
+  SKB=${CARGO_TARGET_DIR:-$ROOT/target}/release/skb
+fi
 
 W=$(mktemp -d)
 export XDG_CACHE_HOME=$W/cache

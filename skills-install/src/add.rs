@@ -113,7 +113,7 @@ impl Installer<'_> {
     /// What `source` holds (the skills `skills` names, or all), fetched
     /// and validated; nothing is written.
     pub fn list_source(&self, source: &str, skills: &[String]) -> Result<Vec<Listed>> {
-        let (_fetched, plan, wanted) = self.fetch_and_plan(source, skills, &self.cwd)?;
+        let (_fetched, plan, wanted) = self.fetch_and_plan(source, skills, &self.cwd, None)?;
         Ok(select(&plan, &wanted, source)?
             .into_iter()
             .map(|s| Listed {
@@ -124,15 +124,21 @@ impl Installer<'_> {
             .collect())
     }
 
-    /// Fetches and validates `source`.
+    /// Fetches and validates `source`; a git checkout goes to the scratch
+    /// folder of `changes`, when given, so that they can move its folders.
     fn fetch_and_plan(
         &self,
         source: &str,
         skills: &[String],
         cwd: &Path,
+        changes: Option<&Staging<'_>>,
     ) -> Result<(Fetched, Plan, Vec<String>)> {
         let src = source::classify(source, cwd)
             .map_err(|e| Error::new(Stage::Resolve, ErrorKind::Usage, e.to_string()))?;
+        let scratch = match (&src, changes) {
+            (Source::Git { .. }, Some(changes)) => Some(changes.scratch()?),
+            _ => None,
+        };
         let mut wanted = skills.to_vec();
         if let Source::Git {
             skill: Some(skill), ..
@@ -151,6 +157,7 @@ impl Installer<'_> {
                 observer: self.observer,
                 allow_plain_text: self.allow_plain_text,
                 git_cache: self.git_cache.as_deref(),
+                scratch: scratch.as_deref(),
             },
         )
         .at(Stage::Fetch)?;
@@ -169,7 +176,7 @@ impl Installer<'_> {
         changes: &mut Staging<'_>,
     ) -> Result<Added> {
         let (mut fetched, plan, wanted) =
-            self.fetch_and_plan(&request.source, &request.skills, cwd)?;
+            self.fetch_and_plan(&request.source, &request.skills, cwd, Some(changes))?;
         fetched.resolved = fetch::rebase(fetched.resolved, cwd, &self.project.root);
         let mut chosen = select(&plan, &wanted, &request.source)?;
         chosen.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
@@ -268,7 +275,14 @@ impl Installer<'_> {
                 profile: self.validation.locked_profile(),
                 scan: Some(scan),
             };
-            let action = changes.install(lock, skill, &origin, dests)?;
+            let from = fetched
+                .checkout
+                .as_ref()
+                .map(|root| match &*skill.source_dir {
+                    "." => root.clone(),
+                    dir => root.join(dir),
+                });
+            let action = changes.install_from(lock, skill, &origin, dests, from.as_deref())?;
             let name = install::folder_name(skill);
             added.skills.push(AddedSkill {
                 name: name.to_string(),
@@ -280,6 +294,8 @@ impl Installer<'_> {
                 digest: install::skill_digest(skill),
             });
         }
+        // The checkout lives until the commit has moved its folders.
+        changes.keep(fetched.inputs);
         Ok(added)
     }
 }

@@ -29,6 +29,7 @@ use std::io;
 
 use serde::{Deserialize, Serialize};
 
+use crate::adopt;
 use crate::root::{Kind, Rel, Root};
 
 /// Largest journal read back (a step is a few hundred bytes).
@@ -189,20 +190,36 @@ impl<'a> Txn<'a> {
 
     /// Stages `files` (path, bytes, executable) as the new content of the
     /// folder `target` (below the target root); what is there now goes to
-    /// `backup` when given.
+    /// `backup` when given. `from`, a folder below the state root (a
+    /// checkout in the [`scratch`] folder), is moved in instead when it
+    /// holds exactly `files` ([`adopt::holds`]); otherwise `files` are
+    /// written.
     pub(crate) fn put(
         &mut self,
         target: &Rel,
         files: &[(String, Vec<u8>, bool)],
         backup: Option<At>,
+        from: Option<&Rel>,
     ) -> io::Result<()> {
         self.same_device(target)?;
         let i = self.steps.len();
         let staged = self.sub(&format!("new/{i}"))?;
         let state = self.roots.state;
+        if let Some(from) = from
+            && self.adopt(from, &staged, files)?
+        {
+            self.steps.push(Step::Put {
+                target: At::new(Base::Target, target),
+                backup,
+            });
+            return Ok(());
+        }
         // Every folder of the copy, opened once: `""` is its top.
         let mut dirs: BTreeMap<String, std::fs::File> = BTreeMap::new();
-        dirs.insert(String::new(), state.create_dir_all(&staged)?);
+        let top = state.create_dir_all(&staged)?;
+        // 0755 whatever the umask, as every folder below it is made.
+        rustix::fs::fchmod(&top, rustix::fs::Mode::from_raw_mode(0o755))?;
+        dirs.insert(String::new(), top);
         for (path, bytes, executable) in files {
             let file = rel(path)?;
             let (parent, name) = file.split();
@@ -240,6 +257,37 @@ impl<'a> Txn<'a> {
             backup,
         });
         Ok(())
+    }
+
+    /// Moves the folder `from` (below the state root) to `staged` and
+    /// checks that it holds exactly `files`, byte for byte, each with its
+    /// mode; `false` when it could not be moved or holds anything else
+    /// (then it goes back, nothing is left at `staged`, and the caller
+    /// writes `files`).
+    fn adopt(
+        &self,
+        from: &Rel,
+        staged: &Rel,
+        files: &[(String, Vec<u8>, bool)],
+    ) -> io::Result<bool> {
+        let state = self.roots.state;
+        let parent = staged.split().0.map(rel).transpose()?;
+        if let Some(parent) = &parent {
+            state.create_dir_all(parent)?;
+        }
+        // Gone (a folder moved with another skill's), or on another file
+        // system: written instead.
+        if state.rename(from, state, staged).is_err() {
+            return Ok(false);
+        }
+        let held = match state.open_dir(staged)? {
+            Some(dir) => adopt::holds(&dir, files)?,
+            None => false,
+        };
+        if !held && state.rename(staged, state, from).is_err() {
+            state.remove_all(staged)?;
+        }
+        Ok(held)
     }
 
     /// Stages the removal of the folder `target`; it goes to `backup` when
@@ -433,7 +481,20 @@ fn apply(roots: Roots<'_>, dir: &Rel, i: usize, step: &Step) -> io::Result<Vec<R
                 created.push(p.clone());
                 probe = p.split().0.and_then(Rel::new);
             }
-            roots.target.create_dir_all(&parent)?;
+            let placed = roots
+                .target
+                .create_dir_all(&parent)
+                .and_then(|_| roots.rename(&new, target));
+            if let Err(e) = placed {
+                // A full disk can stop this halfway down the folders: those
+                // made on the way go again (deepest first; only if empty),
+                // or the undone install would leave an empty client folder.
+                for dir in &created {
+                    let _ = roots.target.remove_if_empty(dir);
+                }
+                return Err(e);
+            }
+            return Ok(created);
         }
         roots.rename(&new, target)?;
     }
@@ -561,6 +622,16 @@ pub(crate) fn recover(roots: Roots<'_>, bounds: Bounds<'_>) -> io::Result<Vec<Re
         }
     }
     Ok(out)
+}
+
+/// The scratch folder of the state root (`<state>/txn`, made without
+/// following a link): where a checkout is written so that [`Txn::put`] can
+/// move its folders in. What a stopped command left there has no journal,
+/// and the next command's [`recover`] removes it.
+pub(crate) fn scratch(state: &Root) -> io::Result<std::path::PathBuf> {
+    let txns = rel(TXN)?;
+    state.create_dir_all(&txns)?;
+    Ok(state.show(&txns))
 }
 
 /// Whether an interrupted operation left a transaction (for commands that

@@ -78,6 +78,7 @@ fn fetch_url(
         remote: true,
         locations: download.urls,
         per_skill_locations: BTreeMap::new(),
+        checkout: None,
     })
 }
 
@@ -101,6 +102,7 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
             remote: false,
             locations: Vec::new(),
             per_skill_locations: BTreeMap::new(),
+            checkout: None,
         });
     }
     if std::fs::symlink_metadata(&full).is_err() {
@@ -122,6 +124,7 @@ fn fetch_path(path: &Path, text: &str, opts: &FetchOptions<'_>) -> io::Result<Fe
         remote: false,
         locations: Vec::new(),
         per_skill_locations: BTreeMap::new(),
+        checkout: None,
     })
 }
 

@@ -47,6 +47,10 @@ pub(crate) struct Fetched {
     /// Locations of single skills (an index's entries), beside
     /// [`Fetched::locations`].
     pub per_skill_locations: BTreeMap<String, Vec<String>>,
+    /// The checkout written in [`FetchOptions::scratch`], when one was: its
+    /// skills' folders may be moved into the transaction instead of copied
+    /// ([`crate::adopt`]).
+    pub checkout: Option<std::path::PathBuf>,
 }
 
 impl Fetched {
@@ -95,4 +99,9 @@ pub(crate) struct FetchOptions<'a> {
     pub allow_plain_text: bool,
     /// The commit cache of git sources ([`crate::Installer::git_cache`]).
     pub git_cache: Option<&'a Path>,
+    /// A private folder on the project's file system (in its state folder)
+    /// where a git checkout is written, so that the transaction can move
+    /// its skills' folders in rather than write every file again; `None`:
+    /// the system's temporary folder.
+    pub scratch: Option<&'a Path>,
 }

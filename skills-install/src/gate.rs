@@ -15,7 +15,7 @@
 //! (`skb update NAME --allow-finding …`).
 
 use skills_core::lock::{FindingCounts, LockedScan};
-use skills_scan::{Finding, Markers, Options, Severity, SkillFile};
+use skills_scan::{Finding, Markers, Options, Report, Severity, SkillFile};
 
 use crate::accept::{Allow, FailOn};
 use crate::error::{Error, Result, Stage};
@@ -36,6 +36,17 @@ pub fn options() -> Options {
         markers: Markers::Report,
         ..Options::default()
     }
+}
+
+/// The scan of `files` (a skill's files as they will be written) that
+/// [`Gate::judge`] decides on: it depends on the bytes alone, so the skills
+/// of one command can be scanned on all cores and judged in order after.
+pub(crate) fn scan(files: &[(String, Vec<u8>, bool)]) -> Report {
+    let files: Vec<SkillFile<'_>> = files
+        .iter()
+        .map(|(path, bytes, _)| SkillFile { path, bytes })
+        .collect();
+    skills_scan::scan(&files, &options())
 }
 
 /// The gate when neither the command line nor the lock names one.
@@ -85,15 +96,22 @@ impl Gate {
         locked: Option<&LockedScan>,
         observer: &dyn Observer,
     ) -> Result<LockedScan> {
+        self.judge(source, name, &scan(files), locked, observer)
+    }
+
+    /// [`Gate::check`] of a skill already [`scan`]ned: its `report`.
+    pub(crate) fn judge(
+        &self,
+        source: &str,
+        name: &str,
+        report: &Report,
+        locked: Option<&LockedScan>,
+        observer: &dyn Observer,
+    ) -> Result<LockedScan> {
         let fail_on = self
             .fail_on
             .or_else(|| locked.and_then(|l| FailOn::parse(&l.fail_on)))
             .unwrap_or(DEFAULT);
-        let files: Vec<SkillFile<'_>> = files
-            .iter()
-            .map(|(path, bytes, _)| SkillFile { path, bytes })
-            .collect();
-        let report = skills_scan::scan(&files, &options());
         for claim in &report.claimed {
             observer.event(Event::Note(Note::Marker {
                 skill: name.to_string(),

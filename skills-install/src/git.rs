@@ -12,7 +12,7 @@ use std::path::Path;
 
 use skills_core::lock::{GitSigned, Resolved};
 use skills_supply::git::{self, GitError, GitOptions, GitSignature, GitSpec, TagRef};
-use skills_supply::trust::{Signer, TrustStore, TrustedKey};
+use skills_supply::trust::{Signer, TrustedKey};
 
 use crate::fetched::{FetchOptions, Fetched, Signed};
 use crate::input::Inputs;
@@ -51,13 +51,7 @@ pub(crate) fn fetch(text: &str, fetch: &FetchOptions<'_>) -> io::Result<Fetched>
     let spec = GitSpec::parse(text).map_err(git_error)?;
     let opts = options(fetch);
     let resolved = git::resolve_ref(&spec, &opts).map_err(git_error)?;
-    checkout(
-        &spec,
-        &resolved.commit,
-        resolved.tag.as_ref(),
-        &opts,
-        fetch.trust,
-    )
+    checkout(&spec, &resolved.commit, resolved.tag.as_ref(), &opts, fetch)
 }
 
 /// Fetches exactly `commit` of `url` (and `path` in it): what the lock pins.
@@ -95,7 +89,7 @@ pub(crate) fn fetch_pinned(
         reference: Some(commit.to_string()),
         subpath: path.map(String::from),
     };
-    checkout(&spec, commit, tag.as_ref(), &opts, fetch.trust)
+    checkout(&spec, commit, tag.as_ref(), &opts, fetch)
 }
 
 /// git's options for this fetch.
@@ -112,11 +106,18 @@ fn checkout(
     commit: &str,
     tag: Option<&TagRef>,
     opts: &GitOptions,
-    trust: &TrustStore,
+    fetch: &FetchOptions<'_>,
 ) -> io::Result<Fetched> {
-    let tmp = tempfile::Builder::new().prefix("skills-git-").tempdir()?;
+    let mut tmp = tempfile::Builder::new();
+    tmp.prefix("skills-git-");
+    // Private (0700) wherever it is.
+    let tmp = match fetch.scratch {
+        Some(scratch) => tmp.tempdir_in(scratch)?,
+        None => tmp.tempdir()?,
+    };
     let dest = tmp.path().join("checkout");
-    let keys: Vec<&TrustedKey> = trust
+    let keys: Vec<&TrustedKey> = fetch
+        .trust
         .publishers()
         .into_iter()
         .flat_map(|p| &p.keys)
@@ -136,6 +137,7 @@ fn checkout(
         return Err(invalid(format!("{spec}: not a folder")));
     }
     let url = without_credentials(&spec.url);
+    let checkout = fetch.scratch.map(|_| root.clone());
     let mut inputs = Inputs::default();
     inputs.add_temporary(tmp, root, Path::new(&url));
     Ok(Fetched {
@@ -153,6 +155,7 @@ fn checkout(
         remote: true,
         locations: vec![spec.url.clone()],
         per_skill_locations: BTreeMap::new(),
+        checkout,
     })
 }
 

@@ -94,6 +94,8 @@ pub(crate) struct Staging<'a> {
     force: bool,
     puts: Vec<Put>,
     removes: Vec<(Rel, Option<String>)>,
+    /// Checkouts whose folders the puts move: kept until the commit.
+    kept: Vec<crate::input::Inputs>,
 }
 
 #[derive(Debug)]
@@ -102,6 +104,10 @@ struct Put {
     files: Vec<(String, Vec<u8>, bool)>,
     /// The folder's name, when what it replaces is kept as a backup.
     backup: Option<String>,
+    /// A folder below the state root already holding `files` (a checkout
+    /// in the scratch folder), moved in instead of written when it holds
+    /// exactly them ([`crate::adopt`]).
+    from: Option<Rel>,
 }
 
 impl<'a> Staging<'a> {
@@ -113,7 +119,21 @@ impl<'a> Staging<'a> {
             force,
             puts: Vec::new(),
             removes: Vec::new(),
+            kept: Vec::new(),
         }
+    }
+
+    /// The scratch folder of the project's state folder
+    /// ([`crate::commit::scratch`]), created: where a git checkout is
+    /// written for [`Staging::install_from`] to move its folders.
+    pub(crate) fn scratch(&self) -> Result<std::path::PathBuf> {
+        crate::commit::scratch(&self.opened.state)
+            .map_err(|e| Error::io(Stage::Fetch, self.project.state_dir(), e))
+    }
+
+    /// Keeps `inputs` (a checkout in the scratch folder) until the commit.
+    pub(crate) fn keep(&mut self, inputs: crate::input::Inputs) {
+        self.kept.push(inputs);
     }
 
     /// Whether nothing changes on disk.
@@ -193,6 +213,25 @@ impl<'a> Staging<'a> {
         origin: &Origin,
         dests: &[Dest],
     ) -> Result<Action> {
+        self.install_from(lock, skill, origin, dests, None)
+    }
+
+    /// [`Staging::install`], where `from` is the skill's folder in a
+    /// checkout written to the scratch folder ([`crate::commit::scratch`]):
+    /// the first folder written is that folder moved in, when it holds
+    /// exactly the skill's files; the others are copies.
+    pub(crate) fn install_from(
+        &mut self,
+        lock: &mut Lock,
+        skill: &PlanSkill,
+        origin: &Origin,
+        dests: &[Dest],
+        from: Option<&std::path::Path>,
+    ) -> Result<Action> {
+        let mut from = from
+            .and_then(|p| p.strip_prefix(self.opened.state.path()).ok())
+            .and_then(|p| p.to_str())
+            .and_then(Rel::new);
         let name = folder_name(skill).to_string();
         let files = place::locked_files(skill);
         let previous = lock.get(&name).cloned();
@@ -215,6 +254,7 @@ impl<'a> Staging<'a> {
                 target: dest.clone(),
                 files: contents.clone(),
                 backup,
+                from: from.take(),
             });
             wrote = true;
         }
@@ -272,7 +312,8 @@ impl<'a> Staging<'a> {
                 Some(name) => Some(project.backup_at(opened, name)?),
                 None => None,
             };
-            txn.put(&put.target, &put.files, backup).map_err(at_stage)?;
+            txn.put(&put.target, &put.files, backup, put.from.as_ref())
+                .map_err(at_stage)?;
         }
         for (target, backup) in &changes.removes {
             let backup: Option<At> = match backup {

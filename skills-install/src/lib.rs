@@ -51,6 +51,7 @@
 
 pub mod accept;
 mod add;
+mod adopt;
 pub mod attestation;
 mod cache_dir;
 pub mod clients;

@@ -86,5 +86,6 @@ fn pull(reference: &Reference, text: &str, opts: &FetchOptions<'_>) -> io::Resul
             reference.registry, reference.repository
         )],
         per_skill_locations: BTreeMap::new(),
+        checkout: None,
     })
 }

@@ -127,6 +127,7 @@ impl Installer<'_> {
             observer: self.observer,
             allow_plain_text: self.allow_plain_text,
             git_cache: self.git_cache.as_deref(),
+            scratch: None,
         }
     }
 

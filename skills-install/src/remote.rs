@@ -151,6 +151,7 @@ pub(crate) fn fetch_index(site: &str, text: &str, opts: &FetchOptions<'_>) -> io
         remote: true,
         locations: vec![url.clone()],
         per_skill_locations: BTreeMap::new(),
+        checkout: None,
     };
     for entry in idx
         .skills
@@ -266,6 +267,7 @@ pub(crate) fn fetch_entry_pinned(
         remote: true,
         locations: vec![index_url.to_string()],
         per_skill_locations: BTreeMap::new(),
+        checkout: None,
     };
     add_entry(&mut fetched, index_url, &entry, text, opts)?;
     fetched.per_skill.clear();

@@ -16,13 +16,14 @@
 
 use std::collections::HashMap;
 
-use skills_compiler::embed::Plan;
-use skills_core::lock::tree;
+use skills_compiler::embed::{Plan, PlanSkill};
+use skills_compiler::parallel;
+use skills_core::lock::{Resolved, tree};
 
 use crate::error::{At as _, Error, Result, Stage};
 use crate::fetch;
 use crate::fetched::{FetchOptions, Fetched};
-use crate::gate::Gate;
+use crate::gate::{self, Gate};
 use crate::install::{self, Action, Origin, Staging};
 use crate::installer::Installer;
 use crate::place;
@@ -78,6 +79,8 @@ impl Installer<'_> {
         // one commit are one checkout) and checked against the lock.
         let mut fetched_pins: HashMap<String, (Fetched, Plan)> = HashMap::new();
         let mut pending = Vec::new();
+        let mut changes = Staging::new(&self.project, &opened, request.force);
+        let mut scratch: Option<std::path::PathBuf> = None;
         for locked in &lock.skills {
             let mut clean = true;
             for rec in &locked.installed {
@@ -120,6 +123,11 @@ impl Installer<'_> {
             if clean && !request.frozen {
                 continue;
             }
+            // A git checkout is written on the project's file system, so
+            // that staging moves its folders in instead of copying them.
+            if scratch.is_none() && matches!(locked.resolved, Resolved::Git { .. }) {
+                scratch = Some(changes.scratch()?);
+            }
             let opts = FetchOptions {
                 cwd: &self.project.root,
                 limits: self.validation.limits,
@@ -128,6 +136,7 @@ impl Installer<'_> {
                 observer: self.observer,
                 allow_plain_text: self.allow_plain_text,
                 git_cache: self.git_cache.as_deref(),
+                scratch: scratch.as_deref(),
             };
             let key = format!(
                 "{} {} {}",
@@ -233,19 +242,34 @@ impl Installer<'_> {
                     ));
                 }
             }
-            // Scanned first: a source that changed to carry an attack is
+            pending.push((locked.name.clone(), key, index, clean));
+        }
+        // Every skill fetched scanned, on all cores (the scan is most of an
+        // install's CPU time), then judged in the lock's order.
+        let planned: Vec<Option<&PlanSkill>> = pending
+            .iter()
+            .map(|(_, key, index, _)| fetched_pins.get(key)?.1.skills.get(*index))
+            .collect();
+        let scanned = parallel::map(&planned, 0, |skill| {
+            skill.map(|s| place::contents(s).map(|files| gate::scan(&files)))
+        });
+        for ((name, _, _, _), (skill, report)) in pending.iter().zip(planned.iter().zip(scanned)) {
+            let (Some(locked), Some(skill), Some(report)) = (lock.get(name), skill, report) else {
+                continue;
+            };
+            // Judged first: a source that changed to carry an attack is
             // named for the attack.
-            let files = place::contents(&plan.skills[index]).map_err(|e| {
+            let report = report.map_err(|e| {
                 Error::refused(Stage::Scan, format!("skill `{}`: {e}", locked.name))
             })?;
-            gate.check(
+            gate.judge(
                 &locked.source,
                 &locked.name,
-                &files,
+                &report,
                 locked.scan.as_ref(),
                 self.observer,
             )?;
-            let digest = install::skill_digest(&plan.skills[index]);
+            let digest = install::skill_digest(skill);
             if digest != locked.digest {
                 return Err(Error::refused(
                     Stage::Verify,
@@ -259,13 +283,12 @@ impl Installer<'_> {
                     ),
                 ));
             }
-            pending.push((locked.name.clone(), key, index, clean));
         }
         // Pass 2: stage.
         let mut restored = Vec::new();
-        let mut changes = Staging::new(&self.project, &opened, request.force);
         for (name, key, index, clean) in &pending {
-            let (Some(locked), Some((_, plan))) = (lock.get(name).cloned(), fetched_pins.get(key))
+            let (Some(locked), Some((fetched, plan))) =
+                (lock.get(name).cloned(), fetched_pins.get(key))
             else {
                 continue;
             };
@@ -286,7 +309,16 @@ impl Installer<'_> {
                 scan: locked.scan.clone(),
             };
             let dests = targets::locked_dests(&self.project, &locked.installed)?;
-            let action = changes.install(&mut lock, &plan.skills[*index], &origin, &dests)?;
+            let skill = &plan.skills[*index];
+            let from = fetched
+                .checkout
+                .as_ref()
+                .map(|root| match &*skill.source_dir {
+                    "." => root.clone(),
+                    dir => root.join(dir),
+                });
+            let action =
+                changes.install_from(&mut lock, skill, &origin, &dests, from.as_deref())?;
             if action != Action::Unchanged {
                 restored.push((name.clone(), locked.installed.clone()));
             }

@@ -80,13 +80,15 @@ pub fn plan(inputs: &Inputs, validation: &Validation, observer: &dyn Observer) -
     if failed {
         return Err(Error::invalid(Stage::Verify));
     }
-    let plan = embed::plan(&checked, &inputs.roots, &validation.exclude).map_err(|e| {
-        Error::new(
-            Stage::Verify,
-            ErrorKind::Io,
-            format!("{}: {}", inputs.label(&e.path).display(), e.message),
-        )
-    })?;
+    // Installed files are written whole: no time goes into compressing them.
+    let plan =
+        embed::plan_uncompressed(&checked, &inputs.roots, &validation.exclude).map_err(|e| {
+            Error::new(
+                Stage::Verify,
+                ErrorKind::Io,
+                format!("{}: {}", inputs.label(&e.path).display(), e.message),
+            )
+        })?;
     if plan.skills.is_empty() {
         return Err(Error::new(
             Stage::Verify,

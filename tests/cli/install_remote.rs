@@ -261,6 +261,116 @@ fn a_second_frozen_install_is_served_by_the_git_cache() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 
+/// `install --frozen` from git writes the checkout once, in the project's
+/// state folder, and moves each skill's folder into the transaction: the
+/// first client's folder is that folder, the second a copy. Both hold
+/// exactly the locked files, with a written copy's modes whatever the umask
+/// git ran with; the repository's files beside the skills are not
+/// installed; nothing is left in `.skb/txn`; and an edit of one client's
+/// copy leaves the other as locked.
+#[cfg(unix)]
+#[test]
+fn a_frozen_install_from_git_moves_the_checkout_in() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_tmp, root, p) = project();
+    let repo = root.join("served/repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    write_tree(
+        &repo,
+        &[
+            ("README.md", b"not a skill\n".as_slice()),
+            ("skills/alpha/SKILL.md", skill("alpha", "Alpha.").as_bytes()),
+            (
+                "skills/alpha/scripts/run.sh",
+                b"#!/bin/sh\necho alpha\n".as_slice(),
+            ),
+            (
+                "skills/alpha/references/deep/notes.md",
+                b"notes\n".as_slice(),
+            ),
+            ("skills/beta/SKILL.md", skill("beta", "Beta.").as_bytes()),
+        ],
+    );
+    let script = repo.join("skills/alpha/scripts/run.sh");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "first"]);
+    let daemon = GitDaemon::start(&root.join("served"));
+    let url = daemon.url("repo");
+    let clients = ["--client", "claude-code", "--client", "codex"];
+    ok(
+        &p,
+        &[&["add", &url, "--allow-unsigned"][..], &clients].concat(),
+    );
+    let installed = snapshot(&p);
+    let mode = |rel: &str| {
+        std::fs::symlink_metadata(p.join(rel))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let modes = |p: &Path| -> Vec<(String, u32)> {
+        files_under(p)
+            .into_iter()
+            .filter(|(rel, _)| !rel.starts_with(".skb/"))
+            .map(|(rel, path)| {
+                let m = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+                (rel, m)
+            })
+            .collect()
+    };
+    let added_modes = modes(&p);
+    for dir in [
+        ".claude/skills/alpha",
+        ".agents/skills/alpha/references/deep",
+    ] {
+        assert_eq!(mode(dir), 0o755, "{dir}");
+    }
+    fresh_clone(&p);
+    // git writes what it checks out through the umask: 0600 and 0700 here.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("umask 077 && exec \"$0\" install --frozen")
+        .arg(crate::skills_bin())
+        .current_dir(&p)
+        .stdin(Stdio::null())
+        .env("HOME", root.join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("SKB_NO_CACHE")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(snapshot(&p), installed);
+    assert_eq!(modes(&p), added_modes);
+    for dir in [
+        ".claude/skills/alpha",
+        ".agents/skills/alpha/references/deep",
+    ] {
+        assert_eq!(mode(dir), 0o755, "{dir}");
+    }
+    assert_eq!(mode(".claude/skills/alpha/scripts/run.sh"), 0o755);
+    assert_eq!(mode(".agents/skills/alpha/SKILL.md"), 0o644);
+    assert!(!p.join(".claude/skills/README.md").exists());
+    let left: Vec<_> = std::fs::read_dir(p.join(".skb/txn"))
+        .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "left in .skb/txn: {left:?}");
+    ok(&p, &["verify", "--installed"]);
+    // Two copies, not one file twice.
+    std::fs::write(
+        p.join(".claude/skills/alpha/references/deep/notes.md"),
+        "edited\n",
+    )
+    .unwrap();
+    assert_eq!(
+        read(p.join(".agents/skills/alpha/references/deep/notes.md")),
+        "notes\n"
+    );
+}
+
 #[test]
 fn a_local_edit_to_a_remote_install_is_kept_unless_forced() {
     let (_tmp, root, p) = project();

@@ -589,3 +589,165 @@ fn update_sigkilled_at_random_times_leaves_all_old_or_all_new() {
         }
     }
 }
+
+/// Skills in the git source of the `install --frozen` tests.
+const GIT_SKILLS: usize = 2;
+
+/// A template world for `install --frozen` from git: `src`, a repository
+/// of [`GIT_SKILLS`] skills read through `file://`, added to `p` for the
+/// three clients and then cloned fresh (only `skb.lock` kept). Returns the
+/// template, the installed project's snapshot and the command.
+fn git_template(base: &Path) -> (PathBuf, BTreeMap<String, String>, Vec<&'static str>) {
+    let template = base.join("git");
+    let p = template.join("p");
+    let src = template.join("src");
+    source(&src, 1, GIT_SKILLS);
+    for args in [
+        &["init", "--quiet"][..],
+        &["add", "."],
+        &["commit", "--quiet", "-m", "skills"],
+    ] {
+        let out = Command::new("git")
+            .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&src)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+    }
+    std::fs::create_dir_all(p.join("home")).unwrap();
+    let url = format!("file://{}", src.display());
+    // The cache would be written below `home` (in the snapshot): the
+    // checkout's own store instead.
+    let mut add = vec!["add", &url, "--allow-unsigned", "--no-cache"];
+    let clients = client_args();
+    add.extend(clients.iter().map(String::as_str));
+    ok(&p, &add);
+    let after = snapshot(&p);
+    for dir in [".claude", ".agents", ".gemini", ".skb"] {
+        std::fs::remove_dir_all(p.join(dir)).unwrap();
+    }
+    (template, after, vec!["install", "--frozen", "--no-cache"])
+}
+
+/// After a killed or failed `install --frozen` from git: the next one (no
+/// `--force`) finishes, every client's folders are as locked, nothing is
+/// left in `.skb/txn` (the checkout included), and (when `verify`) `skb
+/// verify --installed` agrees.
+fn git_settles(
+    p: &Path,
+    install: &[&str],
+    after: &BTreeMap<String, String>,
+    verify: bool,
+) -> Result<(), String> {
+    let out = skb(p, install, &[]);
+    if !out.status.success() {
+        return Err(format!(
+            "`skb install --frozen` after it: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    if snapshot(p) != *after {
+        return Err("the project is not as locked".into());
+    }
+    no_leftovers(p)?;
+    if verify {
+        let out = skb(p, &["verify", "--installed"], &[]);
+        if !out.status.success() {
+            return Err(format!(
+                "`skb verify --installed`: {}",
+                String::from_utf8_lossy(&out.stdout)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The number of points a clean `install` in a copy of `template` has;
+/// the copy must end as `after`.
+fn git_points(
+    base: &Path,
+    template: &Path,
+    install: &[&str],
+    after: &BTreeMap<String, String>,
+) -> usize {
+    let clean = base.join("git-clean");
+    copy_tree(template, &clean);
+    let count = base.join("git.count");
+    let out = skb(
+        &clean.join("p"),
+        install,
+        &[("SKB_FAILPOINT_COUNT", count.display().to_string())],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(snapshot(&clean.join("p")), *after);
+    std::fs::read_to_string(&count)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// `install --frozen` from git, whose transaction moves the checkout's
+/// folders in instead of writing them, killed at every point where it
+/// changes the disk and again in the recovery after: the next `install
+/// --frozen` finishes it, and no checkout or staging copy is left.
+#[test]
+fn a_frozen_install_from_git_killed_anywhere_is_finished_by_the_next() {
+    let tmp = churn_tempdir();
+    let (template, after, install) = git_template(tmp.path());
+    let points = git_points(tmp.path(), &template, &install, &after);
+    each_point(points, |k| {
+        let world = tmp.path().join(format!("git-crash-{k}"));
+        copy_tree(&template, &world);
+        let p = world.join("p");
+        let out = skb(&p, &install, &[("SKB_FAILPOINT_CRASH", k.to_string())]);
+        if out.status.code().is_some() {
+            return Err(format!("not killed at point {k} of {points}"));
+        }
+        let j = 1 + (k * 7919) % 12;
+        let _ = skb(&p, &install, &[("SKB_FAILPOINT_CRASH", j.to_string())]);
+        git_settles(&p, &install, &after, k % 4 == 0)?;
+        std::fs::remove_dir_all(&world).unwrap();
+        Ok(())
+    });
+    eprintln!("install --frozen from git: {points} points, each killed");
+}
+
+/// The same `install --frozen` with every write from the n-th on failing
+/// as on a full disk: it fails saying so with nothing a client reads
+/// changed and nothing left in `.skb/txn`, or succeeds; the next one
+/// finishes.
+#[test]
+fn a_frozen_install_from_git_on_a_full_disk_leaves_nothing_behind() {
+    let tmp = churn_tempdir();
+    let (template, after, install) = git_template(tmp.path());
+    let points = git_points(tmp.path(), &template, &install, &after);
+    each_point(points, |k| {
+        let world = tmp.path().join(format!("git-enospc-{k}"));
+        copy_tree(&template, &world);
+        let p = world.join("p");
+        let before = snapshot(&p);
+        let out = skb(&p, &install, &[("SKB_FAILPOINT_ENOSPC", k.to_string())]);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        if !out.status.success() {
+            if !err.contains("No space left on device") {
+                return Err(format!("the failure does not say the disk is full: {err}"));
+            }
+            if snapshot(&p) != before {
+                return Err(format!("failed ({err}) but changed the project"));
+            }
+        }
+        no_leftovers(&p)?;
+        git_settles(&p, &install, &after, k % 4 == 0)?;
+        std::fs::remove_dir_all(&world).unwrap();
+        Ok(())
+    });
+    eprintln!("install --frozen from git: {points} writes failed in turn");
+}

@@ -126,6 +126,36 @@ pub struct PlanError {
 /// the skills were discovered from (for `exclude` patterns, which match paths
 /// relative to a root).
 pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<Plan, PlanError> {
+    plan_with(checked, roots, exclude, Stored::Deflated)
+}
+
+/// [`plan`] for an installer, which writes each file out whole rather than
+/// packing it: every file is kept as read (`deflated: false`), so no time
+/// goes into compressing bytes only to inflate them again. The same skills,
+/// hashes and digest as [`plan`].
+pub fn plan_uncompressed(
+    checked: &Checked,
+    roots: &[PathBuf],
+    exclude: &[String],
+) -> Result<Plan, PlanError> {
+    plan_with(checked, roots, exclude, Stored::AsRead)
+}
+
+/// How a plan keeps its files' bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stored {
+    /// Raw deflate where it helps, as a pack stores them.
+    Deflated,
+    /// As read.
+    AsRead,
+}
+
+fn plan_with(
+    checked: &Checked,
+    roots: &[PathBuf],
+    exclude: &[String],
+    stored: Stored,
+) -> Result<Plan, PlanError> {
     let mut skills = Vec::new();
     // Every kept file of every skill, compressed in one parallel pass below
     // (most skills have one to three files: splitting per skill would leave
@@ -206,7 +236,7 @@ pub fn plan(checked: &Checked, roots: &[PathBuf], exclude: &[String]) -> Result<
         md_names.push(md_rel);
     }
     let flat: Vec<&Job<'_>> = kept.iter().flatten().collect();
-    let mut compressed = compress_all(&flat)?.into_iter();
+    let mut compressed = compress_all(&flat, stored)?.into_iter();
     for ((planned, files), md_rel) in skills.iter_mut().zip(&kept).zip(md_names) {
         planned.files = compressed.by_ref().take(files.len()).collect();
         planned.meta.skill_md = md_rel.into();
@@ -344,23 +374,42 @@ struct Job<'a> {
 }
 
 /// Reads and compresses files on all cores, keeping their order.
-fn compress_all(jobs: &[&Job<'_>]) -> Result<Vec<PlanFile>, PlanError> {
-    crate::parallel::map(jobs, 0, |job| compress_one(job))
+fn compress_all(jobs: &[&Job<'_>], stored: Stored) -> Result<Vec<PlanFile>, PlanError> {
+    crate::parallel::map(jobs, 0, |job| compress_one(job, stored))
         .into_iter()
         .collect()
+}
+
+/// `bytes` as a plan keeps them: compressed, or as read (with the same
+/// hashes).
+fn store(path: &str, bytes: Vec<u8>, executable: bool, stored: Stored) -> PlanFile {
+    match stored {
+        Stored::Deflated => compress(path, bytes, executable),
+        Stored::AsRead => PlanFile {
+            meta: FileMeta {
+                path: path.to_string().into(),
+                size: bytes.len() as u64,
+                sha256: digest::sha256(&bytes),
+                executable,
+            },
+            crc32: crc32fast::hash(&bytes),
+            stored: bytes,
+            deflated: false,
+        },
+    }
 }
 
 /// Reads one file once, below its skill's directory and without following
 /// links (see [`skills_core::fsread`]), and compresses those bytes. `SKILL.md`
 /// is not read again: its bytes are those that were checked.
-fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
+fn compress_one(job: &Job<'_>, stored: Stored) -> Result<PlanFile, PlanError> {
     let f = job.file;
     let fail = |message: String| PlanError {
         path: f.path.clone(),
         message,
     };
     if let (true, Some(source)) = (job.is_skill_md, &job.skill.source) {
-        return Ok(compress(&f.rel, source.bytes().to_vec(), f.executable));
+        return Ok(store(&f.rel, source.bytes().to_vec(), f.executable, stored));
     }
     let dir = Dir::open(&job.skill.dir)
         .map_err(|e| fail(format!("cannot read `{}`: {e}", job.skill.dir.display())))?;
@@ -387,7 +436,12 @@ fn compress_one(job: &Job<'_>) -> Result<PlanFile, PlanError> {
     let bytes = read_open(&mut file, &meta, f.size)
         .map_err(|reason| fail_read(FileError::new(f.path.clone(), reason)))?;
     // The mode of the file read, not of what was listed.
-    Ok(compress(&f.rel, bytes, EntryMeta::of(&meta).executable))
+    Ok(store(
+        &f.rel,
+        bytes,
+        EntryMeta::of(&meta).executable,
+        stored,
+    ))
 }
 
 #[cfg(test)]
@@ -474,6 +528,31 @@ mod read_once {
     fn checked(root: &Path) -> (Checked, Vec<PathBuf>) {
         let roots = vec![root.to_path_buf()];
         (check(&roots, &Options::default()), roots)
+    }
+
+    #[test]
+    fn a_plan_kept_as_read_has_the_same_skills_hashes_and_digest() -> Result {
+        let tmp = tempfile::tempdir()?;
+        let dir = tmp.path().join("s");
+        fs::create_dir_all(dir.join("references"))?;
+        fs::write(dir.join("SKILL.md"), VALID)?;
+        let text = "words that repeat, ".repeat(200);
+        fs::write(dir.join("references/long.md"), &text)?;
+        let (checked, roots) = checked(&dir);
+        let packed = plan(&checked, &roots, &[]).map_err(|e| e.message)?;
+        let kept = plan_uncompressed(&checked, &roots, &[]).map_err(|e| e.message)?;
+        assert_eq!(kept.digest, packed.digest);
+        let (p, k) = (&packed.skills[0].files, &kept.skills[0].files);
+        assert_eq!(p.len(), 2);
+        for (p, k) in p.iter().zip(k) {
+            assert_eq!((&p.meta, p.crc32), (&k.meta, k.crc32));
+            assert!(!k.deflated);
+            assert_eq!(k.stored.len() as u64, k.meta.size);
+        }
+        // The long file is what the packed plan compressed, kept whole here.
+        assert!(p[1].deflated && p[1].stored.len() < text.len());
+        assert_eq!(k[1].stored, text.as_bytes());
+        Ok(())
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! written a second time. It is kept only when it holds exactly the files
 //! the skill was validated and scanned as: the same paths, byte for byte,
 //! and nothing else (no link, no other file, no empty folder, nothing that
-//! is not a regular file). Everything is reached through descriptors
+//! is not a regular file, no file with a second name). Everything is reached through descriptors
 //! without following a link, and each file is read only up to the size
 //! expected, so a file that grew is never read whole. Its modes are then
 //! set as a written copy's are (folders 0755, files 0644 or 0755),
@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
@@ -136,7 +137,9 @@ fn same_file(dir: &File, name: &str, bytes: &[u8], executable: bool) -> io::Resu
         Err(e) => return Err(e.into()),
     };
     let meta = file.metadata()?;
-    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+    // A second name for the file (a hard link) would let a change made
+    // through it reach the installed copy: such a file is written instead.
+    if !meta.is_file() || meta.nlink() != 1 || meta.len() != bytes.len() as u64 {
         return Ok(false);
     }
     let mut got = Vec::with_capacity(bytes.len());
@@ -210,7 +213,7 @@ mod tests {
     #[test]
     fn anything_else_in_the_folder_is_refused() {
         type Change = fn(&Path);
-        let cases: [(&str, Change); 7] = [
+        let cases: [(&str, Change); 8] = [
             ("another file", |d| {
                 fs::write(d.join("extra.md"), "x").unwrap()
             }),
@@ -230,6 +233,9 @@ mod tests {
                 fs::remove_file(d.join("SKILL.md")).unwrap();
                 fs::write(d.join("../elsewhere.md"), "---\nname: a\n---\n").unwrap();
                 std::os::unix::fs::symlink("../elsewhere.md", d.join("SKILL.md")).unwrap();
+            }),
+            ("a file with a second name", |d| {
+                fs::hard_link(d.join("SKILL.md"), d.join("../second-name.md")).unwrap();
             }),
             ("a link for a folder", |d| {
                 fs::rename(d.join("references"), d.join("../refs")).unwrap();

@@ -40,6 +40,7 @@ mod pipe;
 mod resolve;
 mod runs;
 mod secrets;
+mod senders;
 mod sink;
 mod taint;
 mod text;

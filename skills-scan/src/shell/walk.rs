@@ -219,6 +219,7 @@ pub(super) fn command_rules(
     } else if SENDERS.contains(&name) || name == "az" || name == "azcopy" || name == "gcloud" {
         sink(ctx, unit, cmd, flow);
     }
+    super::senders::judge(ctx, unit, cmd, flow);
     // Running a downloaded file.
     let runs_file = |f: &str| -> Option<String> {
         flow.downloads

@@ -81,14 +81,12 @@ fn commands(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             let skip = usize::from(quoted);
             from + lead + skip..from + lead + trimmed.len() - skip
         };
-        let at = range.start;
-        if let Some(command) = text.get(range).filter(|c| !c.is_empty()) {
+        if let Some(command) = text.get(range.clone()).filter(|c| !c.is_empty()) {
             // A hook runs on the agent's events while the skill is active:
             // judged as the hooks of settings are.
-            crate::autorun::auto_run(
+            crate::autorun::auto_run_in(
                 ctx,
-                unit,
-                at,
+                &unit.slice(range),
                 command,
                 crate::autorun::Run::Hook,
                 "a hook the frontmatter declares",

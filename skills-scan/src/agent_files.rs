@@ -94,5 +94,19 @@ pub(crate) fn is_hook_script(path: &str) -> bool {
     let folder = dir.rsplit('/').next().unwrap_or(dir);
     folder == "hooks"
         && !dir.ends_with(".git/hooks")
-        && !crate::toolfiles::GIT_HOOKS.contains(&name.trim_end_matches(".sh"))
+        && !GIT_HOOKS.contains(&name.trim_end_matches(".sh"))
 }
+
+/// Git's hook names.
+pub(crate) const GIT_HOOKS: [&str; 10] = [
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "post-checkout",
+    "post-merge",
+    "pre-push",
+    "pre-rebase",
+    "post-rewrite",
+    "pre-receive",
+];

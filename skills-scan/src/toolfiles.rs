@@ -75,7 +75,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) -> bool {
             crate::config::scan(ctx, unit);
             json_commands(ctx, unit);
         }
-        _ if GIT_HOOKS.contains(&name.as_str())
+        _ if crate::agent_files::GIT_HOOKS.contains(&name.as_str())
             && matches!(folder, "hooks" | ".githooks" | ".husky" | "git-hooks") =>
         {
             auto_run(ctx, unit, 0, unit.text, Run::Tool, "the git hook");
@@ -300,20 +300,6 @@ fn gemini_command(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
         from = end;
     }
 }
-
-/// Git's hook names.
-pub(crate) const GIT_HOOKS: [&str; 10] = [
-    "pre-commit",
-    "prepare-commit-msg",
-    "commit-msg",
-    "post-commit",
-    "post-checkout",
-    "post-merge",
-    "pre-push",
-    "pre-rebase",
-    "post-rewrite",
-    "pre-receive",
-];
 
 /// A Makefile's or a justfile's recipes: indented lines after a target
 /// (a tab for make; any indent for just), `@`, `-` and `+` prefixes

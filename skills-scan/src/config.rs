@@ -186,7 +186,10 @@ fn stores_and_address(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     let text = unit.text;
     let Some((range, name)) = HOME_VALUE.captures_iter(text).find_map(|c| {
         let m = c.get(1)?;
-        crate::sensitive::store_in(m.as_str()).map(|s| (m.range(), s.to_string()))
+        // An agent's transcripts are what session tools list, not keys.
+        crate::sensitive::store_in(m.as_str())
+            .filter(|s| !crate::sensitive::is_transcript(s))
+            .map(|s| (m.range(), s.to_string()))
     }) else {
         return;
     };
@@ -241,6 +244,8 @@ mod tests {
         // Sentences that name a store and an address are prose.
         let evals = "[{\"query\": \"open ~/.claude/projects/x.jsonl and tell me\"}, {\"query\": \"audit https://shop.example.com for SEO\"}]\n";
         assert_eq!(worst("evals/evals.json", evals), None);
+        let transcripts = "{\"sessions\": \"~/.codex/sessions\", \"docs\": \"https://developers.example.com/codex\"}\n";
+        assert_eq!(worst("vendors/codex.json", transcripts), None);
         // The project's own files, or stores with no address.
         let project = "{\"endpoint\": \"https://api.example.net\", \"env_file\": \".env\", \"cert\": \"certs/client.pem\"}\n";
         assert_eq!(worst("config.json", project), None);

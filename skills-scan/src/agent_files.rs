@@ -65,7 +65,8 @@ pub(crate) fn is_prompt_file(path: &str) -> bool {
 }
 
 /// Whether `path` is a plugin's or an extension's manifest, read for the
-/// hooks and servers it declares.
+/// hooks and servers it declares (a Claude Code plugin's `.lsp.json` lists
+/// language servers, each a command line the client starts).
 pub(crate) fn is_manifest(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
@@ -76,6 +77,36 @@ pub(crate) fn is_manifest(path: &str) -> bool {
             | "hooks.json"
             | "gemini-extension.json"
             | "mcp.json"
+            | "lsp.json"
+            | ".lsp.json"
             | "claude_desktop_config.json"
     )
 }
+
+/// Whether `path` is a script of an agent's hooks (`hooks/NAME.sh` of a
+/// plugin or a settings folder), whose standard input is the hook's
+/// payload; git's hooks (`hooks/pre-commit`) read refs and messages.
+pub(crate) fn is_hook_script(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let Some((dir, name)) = lower.rsplit_once('/') else {
+        return false;
+    };
+    let folder = dir.rsplit('/').next().unwrap_or(dir);
+    folder == "hooks"
+        && !dir.ends_with(".git/hooks")
+        && !GIT_HOOKS.contains(&name.trim_end_matches(".sh"))
+}
+
+/// Git's hook names.
+pub(crate) const GIT_HOOKS: [&str; 10] = [
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "post-checkout",
+    "post-merge",
+    "pre-push",
+    "pre-rebase",
+    "post-rewrite",
+    "pre-receive",
+];

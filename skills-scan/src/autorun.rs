@@ -46,9 +46,20 @@ pub(crate) fn auto_run(
     run: Run,
     what: &str,
 ) {
-    let inner = unit.derived(command, at);
+    auto_run_in(ctx, &unit.derived(command, at), command, run, what);
+}
+
+/// [`auto_run`] of `command`, which `inner` holds with its own positions
+/// (a slice of the file, so findings keep their lines).
+pub(crate) fn auto_run_in(
+    ctx: &mut Ctx<'_>,
+    inner: &Unit<'_>,
+    command: &str,
+    run: Run,
+    what: &str,
+) {
     let mark = ctx.mark();
-    ctx.shell(&inner, Mode::Code);
+    ctx.shell(inner, Mode::Code);
     let worst = ctx.worst_since(mark).filter(|w| *w >= Severity::Medium);
     let (rule, when) = match run {
         Run::Hook => (id::AgentHooks, "on the agent's events in every session"),
@@ -67,7 +78,7 @@ pub(crate) fn auto_run(
         None => return,
     };
     ctx.report(
-        &inner,
+        inner,
         rule,
         severity,
         0..command.len(),

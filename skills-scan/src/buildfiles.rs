@@ -21,10 +21,10 @@
 //! Commands are scanned as shell by [`auto_run`]; every reader is one pass
 //! over lines or a regex automaton, so linear in the file.
 
+use crate::agent_files::GIT_HOOKS;
 use crate::autorun::{Run, auto_run, command_of, literals};
 use crate::ctx::{Ctx, Unit};
 use crate::rule::{Severity, id};
-use crate::toolfiles::GIT_HOOKS;
 
 /// Scans `unit` when its (lowercased) `name` in `folder` is one of the
 /// files this module reads; whether the engine is done with it. Go and

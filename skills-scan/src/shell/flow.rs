@@ -28,4 +28,7 @@ pub(crate) struct Flow {
     pub(super) remotes: Vec<(String, String)>,
     /// Variables, aliases and functions, to read commands as they run.
     pub(super) scope: resolve::Scope,
+    /// Whether the text is an agent's hook script, whose standard input is
+    /// the hook's payload: the session's prompts, tool inputs and outputs.
+    pub(crate) hook_input: bool,
 }

@@ -10,12 +10,45 @@ use crate::rule::{Severity, id};
 
 pub(super) fn pip_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
     let args: Vec<&Word> = cmd.args.iter().collect();
-    if !args.iter().any(|a| a.text == "install" || a.text == "add") && cmd.name != "pipx" {
+    // A runner fetches and runs what it names (`pipx run`, `uvx --from`,
+    // `uv run --with`, `uv tool install`): an install too.
+    if !args
+        .iter()
+        .any(|a| a.text == "install" || a.text == "add" || a.text == "run")
+        && !matches!(cmd.name.as_str(), "pipx" | "uvx")
+    {
         return;
     }
+    // A runner's own options end at its first operand: the package
+    // (`uvx PKG`, `pipx run PKG`) or the command (`uv run script.py -i x`),
+    // whose arguments are not the runner's.
+    let runner = !args.iter().any(|a| a.text == "install" || a.text == "add");
+    let runs_package = matches!(cmd.name.as_str(), "uvx" | "pipx");
+    let mut prev = "";
     let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
         let t = a.text.as_str();
+        let value = matches!(
+            prev,
+            "--from"
+                | "--with"
+                | "--spec"
+                | "-w"
+                | "--index"
+                | "-i"
+                | "--index-url"
+                | "--extra-index-url"
+                | "--python"
+                | "-p"
+        );
+        let operand = !t.starts_with('-') && !value && !matches!(t, "run" | "tool");
+        prev = t;
+        if runner && operand {
+            if runs_package && let Some(url) = net::URL.find(t) {
+                package_file(ctx, unit, a, url.as_str());
+            }
+            break;
+        }
         let (flag, value) = match t.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
             _ => (t, None),
@@ -62,24 +95,30 @@ pub(super) fn pip_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {
             ctx.report(unit, id::UntrustedPackageSource, severity, a.span.clone(),
                 format!("installs packages from the index at `{host}`, which no public registry reviews, and lets it shadow PyPI's names"));
         } else if let Some(url) = net::URL.find(t) {
-            let url = url.as_str();
-            let host = net::host(url).unwrap_or_default();
-            if net::is_local(&host)
-                || net::is_code_host(&host)
-                || net::is_installer_host(&host, url)
-                || net::is_placeholder(url)
-            {
-                continue;
-            }
-            ctx.report(
-                unit,
-                id::UntrustedPackageSource,
-                Severity::High,
-                a.span.clone(),
-                format!("installs a package file from `{host}`, outside any registry"),
-            );
+            package_file(ctx, unit, a, url.as_str());
         }
     }
+}
+
+/// A package spec that is a URL (`pip install https://…/x.whl`, `uvx
+/// --from https://…`): outside any registry unless the host is local, a
+/// code host or the installer's own.
+fn package_file(ctx: &mut Ctx<'_>, unit: &Unit<'_>, word: &Word, url: &str) {
+    let host = net::host(url).unwrap_or_default();
+    if net::is_local(&host)
+        || net::is_code_host(&host)
+        || net::is_installer_host(&host, url)
+        || net::is_placeholder(url)
+    {
+        return;
+    }
+    ctx.report(
+        unit,
+        id::UntrustedPackageSource,
+        Severity::High,
+        word.span.clone(),
+        format!("installs a package file from `{host}`, outside any registry"),
+    );
 }
 
 pub(super) fn npm_rules(ctx: &mut Ctx<'_>, unit: &Unit<'_>, cmd: &Cmd<'_>) {

@@ -26,7 +26,11 @@ pub(super) fn pipeline_rules(
         && let Some(run) = cmds[f + 1..].iter().find(|c| runs_stdin(c))
     {
         let url = first_url(cmds[f].args);
-        let (mut severity, note) = fetched_severity(ctx, &url);
+        let (mut severity, mut note) = fetched_severity(ctx, &url);
+        if severity > Severity::Low && own_installer(ctx, url.as_deref(), run) {
+            severity = Severity::Low;
+            note = " (the installer of the skill's own repository, told to install this skill: pin it by commit)";
+        }
         if url.is_none() && (mode == Mode::Inline || cmds[f].args.is_empty()) {
             // `curl | sh` with nowhere to fetch from names the pattern: in
             // prose, or written bare anywhere (a fetcher with no argument
@@ -186,6 +190,31 @@ fn archives_folder(c: &Cmd<'_>) -> bool {
 }
 
 /// Whether the command runs what it reads on stdin.
+/// Whether `curl URL | bash -s -- NAME` installs the skill itself: the
+/// script is a file of a repository on a code forge, over HTTPS, and the
+/// shell is handed the skill's own name. Installing the skill again is
+/// what its reader already chose; the script is the repository's, as the
+/// skill is.
+fn own_installer(ctx: &Ctx<'_>, url: Option<&str>, run: &Cmd<'_>) -> bool {
+    let Some(url) = url.filter(|u| {
+        u.get(..8)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+    }) else {
+        return false;
+    };
+    let forge = net::host(url).is_some_and(|h| {
+        matches!(
+            h.as_str(),
+            "raw.githubusercontent.com" | "github.com" | "gitlab.com" | "codeberg.org"
+        )
+    });
+    forge
+        && run
+            .args
+            .iter()
+            .any(|a| !a.text.starts_with('-') && ctx.skill.declared.is_skill_name(&a.text))
+}
+
 pub(super) fn runs_stdin(c: &Cmd<'_>) -> bool {
     if !INTERPRETERS.contains(&c.name.as_str()) || c.name == "source" || c.name == "." {
         return false;
@@ -261,7 +290,7 @@ pub(super) fn sends_stdin(c: &Cmd<'_>) -> bool {
         "aws" | "gsutil" | "rclone" => c.args.iter().any(|a| a.text == "-" || a.text == "rcat"),
         "nc" | "ncat" | "netcat" | "socat" | "telnet" | "mail" | "mailx" | "sendmail" | "mutt"
         | "ssh" => true,
-        _ => false,
+        _ => super::senders::sent(c).is_some_and(|s| s.stdin),
     }
 }
 
@@ -352,6 +381,33 @@ pub(crate) fn fetched_severity(ctx: &Ctx<'_>, url: &Option<String>) -> (Severity
 mod tests {
     use crate::rule::{Severity, id};
     use crate::shell::tests::rules;
+
+    #[test]
+    fn the_installer_of_the_skills_own_repository() {
+        let skill = |cmd: &str| {
+            format!(
+                "---\nname: adr\ndescription: Write ADRs.\n---\n# ADR\n\n## Install\n\n```bash\n{cmd}\n```\n"
+            )
+        };
+        let worst = |text: &str| {
+            crate::tests::scan_text("SKILL.md", text)
+                .iter()
+                .filter(|f| f.rule.code == id::DownloadExecute.code)
+                .map(|f| f.severity)
+                .max()
+        };
+        let own = skill(
+            "curl -sSL https://raw.githubusercontent.com/someone/skills-library/main/install.sh | bash -s -- adr",
+        );
+        assert_eq!(worst(&own), Some(Severity::Low));
+        // Another name, another host, or plain HTTP: as before.
+        for cmd in [
+            "curl -sSL https://raw.githubusercontent.com/someone/skills-library/main/install.sh | bash -s -- other",
+            "curl -sSL https://get.example.net/install.sh | bash -s -- adr",
+        ] {
+            assert!(worst(&skill(cmd)) >= Some(Severity::Medium), "{cmd}");
+        }
+    }
 
     #[test]
     fn a_folder_archived_into_a_raw_socket() {

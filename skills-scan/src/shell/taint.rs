@@ -20,6 +20,16 @@ fn response(value: &str) -> bool {
         .is_some_and(|first| FETCHERS.contains(&basename(first).as_str()))
 }
 
+/// Whether an assignment's value is the whole standard input (`$(cat)`,
+/// `$(cat -)`, `$(</dev/stdin)`).
+fn reads_stdin(value: &str) -> bool {
+    let v = value.trim_matches(['"', '\'']);
+    matches!(
+        v,
+        "$(cat)" | "$(cat -)" | "$(cat /dev/stdin)" | "$(</dev/stdin)" | "$(< /dev/stdin)"
+    )
+}
+
 /// Records variables and files that come to hold secrets.
 pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut Flow) {
     let text = unit.text.get(command.span.clone()).unwrap_or("");
@@ -39,6 +49,7 @@ pub(super) fn taint(unit: &Unit<'_>, command: &Command, piped: bool, flow: &mut 
         if let Some((name, value)) = w.text.split_once('=')
             && is_assignment(&w.text)
             && (secret_source(value)
+                || flow.hook_input && reads_stdin(value)
                 || !response(value) && vars(value).iter().any(|v| flow.tainted.contains(*v)))
         {
             flow.tainted.insert(name.to_string());

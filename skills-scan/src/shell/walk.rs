@@ -171,6 +171,8 @@ pub(super) fn command_rules(
     // Code given as an argument: `bash -c '…'`, `python -c "…"`, `eval "…"`.
     if INTERPRETERS.contains(&name) || name == "su" {
         inline_code(ctx, unit, cmd, flow, mode, depth);
+    } else {
+        handed_on(ctx, unit, cmd, flow, mode, depth);
     }
     // `sh <(curl …)`, `source <(wget …)`
     for a in cmd.args {
@@ -217,6 +219,7 @@ pub(super) fn command_rules(
     } else if SENDERS.contains(&name) || name == "az" || name == "azcopy" || name == "gcloud" {
         sink(ctx, unit, cmd, flow);
     }
+    super::senders::judge(ctx, unit, cmd, flow);
     // Running a downloaded file.
     let runs_file = |f: &str| -> Option<String> {
         flow.downloads
@@ -332,7 +335,9 @@ pub(super) fn command_rules(
             );
         }
         "crontab" => {}
-        "pip" | "pip3" | "uv" | "pipx" | "poetry" | "conda" | "mamba" => pip_rules(ctx, unit, cmd),
+        "pip" | "pip3" | "uv" | "uvx" | "pipx" | "poetry" | "conda" | "mamba" => {
+            pip_rules(ctx, unit, cmd)
+        }
         "npm" | "npx" | "pnpm" | "yarn" | "bunx" | "bun" => npm_rules(ctx, unit, cmd),
         "claude" | "codex" | "gemini" | "cursor-agent" | "opencode" | "amp" | "goose" => {
             agent_cli(ctx, unit, cmd, text)
@@ -646,6 +651,66 @@ pub(super) fn command_rules(
     }
 }
 
+/// A shell line handed to another program that runs it (`systemd-run …
+/// /bin/sh -c '…'`, `launchctl submit -l x -- sh -c "…"`, `docker exec c
+/// bash -c …`, `ssh host sh -c …`): the words after the shell are read as
+/// `sh -c` reads them, whatever program stands in front.
+fn handed_on(
+    ctx: &mut Ctx<'_>,
+    unit: &Unit<'_>,
+    cmd: &Cmd<'_>,
+    flow: &mut Flow,
+    mode: Mode,
+    depth: u8,
+) {
+    let Some(at) = cmd.args.iter().position(|a| {
+        matches!(
+            basename(&a.text).as_str(),
+            "sh" | "bash" | "zsh" | "dash" | "ksh"
+        )
+    }) else {
+        return;
+    };
+    let rest = cmd.args.get(at + 1..).unwrap_or(&[]);
+    if let Some(code) = rest
+        .iter()
+        .position(|a| a.text == "-c" || a.text == "-lc")
+        .and_then(|i| rest.get(i + 1))
+    {
+        walk(
+            ctx,
+            &unit.derived(&code.text, code.span.start),
+            mode,
+            flow,
+            depth + 1,
+        );
+    }
+}
+
+/// The shell lines of AppleScript's `do shell script "…"`, its `\"`
+/// escapes undone.
+fn apple_shell_lines(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("do shell script") {
+        rest = &rest[i + "do shell script".len()..];
+        let Some(open) = rest.trim_start().strip_prefix('"') else {
+            continue;
+        };
+        let mut line = String::new();
+        let mut chars = open.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => line.extend(chars.next()),
+                '"' => break,
+                _ => line.push(c),
+            }
+        }
+        out.push(line);
+    }
+    out
+}
+
 /// Code passed as an argument (`bash -c`, `python -c`, `node -e`, `eval`).
 pub(super) fn inline_code(
     ctx: &mut Ctx<'_>,
@@ -698,6 +763,17 @@ pub(super) fn inline_code(
             }
             "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
                 ctx.powershell(&inner);
+            }
+            "osascript" => {
+                for line in apple_shell_lines(&w.text) {
+                    walk(
+                        ctx,
+                        &unit.derived(&line, w.span.start),
+                        mode,
+                        flow,
+                        depth + 1,
+                    );
+                }
             }
             "perl" | "ruby" | "php" => {
                 sandbox_escape(

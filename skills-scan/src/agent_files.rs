@@ -28,6 +28,18 @@ pub(crate) fn is_agent_settings(path: &str) -> bool {
     .any(|f| p.ends_with(f))
 }
 
+/// Whether `path` is a readme (`README.md`, `readme.txt`, `README`): a
+/// page for the people who install a skill, which no client loads into
+/// its model as the skill's instructions.
+pub(crate) fn is_readme(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("readme"))
+        && name[6..]
+            .chars()
+            .all(|c| c == '.' || c.is_ascii_alphanumeric())
+}
+
 /// Whether `path` is a file an agent reads as standing instructions.
 pub(crate) fn is_instruction_file(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
@@ -110,3 +122,30 @@ pub(crate) const GIT_HOOKS: [&str; 10] = [
     "post-rewrite",
     "pre-receive",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::is_readme;
+
+    #[test]
+    fn a_readme_by_its_file_name() {
+        for path in [
+            "README.md",
+            "adr/README.md",
+            "readme.txt",
+            "README",
+            "docs/Readme.rst",
+        ] {
+            assert!(is_readme(path), "{path}");
+        }
+        for path in [
+            "SKILL.md",
+            "README-install.sh",
+            "readme_helper.py",
+            "READ.md",
+            "notes/READMEs/x.md",
+        ] {
+            assert!(!is_readme(path), "{path}");
+        }
+    }
+}

@@ -254,8 +254,13 @@ impl Installer<'_> {
             skill.map(|s| place::contents(s).map(|files| gate::scan(&files)))
         });
         for ((name, _, _, _), (skill, report)) in pending.iter().zip(planned.iter().zip(scanned)) {
+            // Every pending skill was fetched and planned above; one that
+            // is not is refused, never passed over unscanned.
             let (Some(locked), Some(skill), Some(report)) = (lock.get(name), skill, report) else {
-                continue;
+                return Err(Error::refused(
+                    Stage::Scan,
+                    format!("skill `{name}`: not fetched, so not scanned"),
+                ));
             };
             // Judged first: a source that changed to carry an attack is
             // named for the attack.

@@ -30,7 +30,8 @@ pub(super) struct Sent<'w> {
     pub(super) stdin: bool,
 }
 
-/// The value after option `flag` (`-h HOST`), or in `--flag=VALUE`.
+/// The word after the first of `flags` (`-h HOST`, `--host HOST`); a
+/// `--flag=VALUE` word is not read here.
 fn value<'w>(args: &'w [Word], flags: &[&str]) -> Option<&'w Word> {
     args.iter()
         .position(|a| flags.contains(&a.text.as_str()))
